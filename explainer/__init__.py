@@ -1,0 +1,1 @@
+"""Grid, candidate state, solver, explanations, step loop and CLI."""

@@ -1,0 +1,132 @@
+"""One step of an explanation, as immutable data mirroring the steps JSON.
+
+Coordinates follow STEPS_JSON.md: 0-based ``(row, col)``, candidates
+``(row, col, value)``, houses ``("row" | "col" | "box", k)``. Techniques fill
+the highlight fields so that the renderer can draw the reason without
+reasoning itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Iterable
+
+from .grid import Geometry
+
+Cell = tuple[int, int]
+Cand = tuple[int, int, int]
+House = tuple[str, int]
+Link = tuple[Cand, Cand]
+
+JSON_FIELDS = (
+    "technique", "place", "eliminate", "cells", "cells_alt", "houses", "marked",
+    "marked_alt", "strong_links", "weak_links", "show_candidates", "text",
+)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    technique: str
+    place: tuple[Cand, ...] = ()
+    eliminate: tuple[Cand, ...] = ()
+    cells: tuple[Cell, ...] = ()
+    cells_alt: tuple[Cell, ...] = ()
+    houses: tuple[House, ...] = ()
+    marked: tuple[Cand, ...] = ()
+    marked_alt: tuple[Cand, ...] = ()
+    strong_links: tuple[Link, ...] = ()
+    weak_links: tuple[Link, ...] = ()
+    show_candidates: bool = True
+    text: str = ""
+    # Extra facts for statistics and queries (chain length, pattern size …);
+    # written to JSON under "detail", never needed to replay the step.
+    detail: tuple[tuple[str, Any], ...] = ()
+    # The state before this step, attached by the engine so the step can be
+    # drawn on its own (notebooks, queries); not part of equality or JSON.
+    before: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for name in JSON_FIELDS:
+            value = getattr(self, name)
+            d[name] = _listify(value) if isinstance(value, tuple) else value
+        if self.detail:
+            d["detail"] = dict(self.detail)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Explanation":
+        kw: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name in ("before",) or f.name not in d:
+                continue
+            value = d[f.name]
+            if f.name == "detail":
+                kw[f.name] = tuple(sorted(value.items()))
+            elif isinstance(value, list):
+                kw[f.name] = _tuplify(value)
+            else:
+                kw[f.name] = value
+        return cls(**kw)
+
+    @property
+    def progress(self) -> int:
+        """Number of placements and eliminations (never 0 for a real step)."""
+        return len(self.place) + len(self.eliminate)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.detail).get(key, default)
+
+    def with_before(self, state: Any) -> "Explanation":
+        return replace(self, before=state)
+
+    def _repr_png_(self) -> bytes | None:
+        if self.before is None:
+            return None
+        from render.frame import step_png  # lazy: the engine never needs matplotlib
+
+        return step_png(self.before, self)
+
+
+def _listify(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_listify(x) for x in value]
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(x) for x in value)
+    return value
+
+
+# ---- helpers techniques use to fill the fields ------------------------------------
+
+def cands(geo: Geometry, pairs: Iterable[tuple[int, int]]) -> tuple[Cand, ...]:
+    """(cell index, value) pairs to sorted JSON candidates."""
+    n = geo.n
+    return tuple(sorted({(c // n, c % n, v) for c, v in pairs}))
+
+
+def cell_coords(geo: Geometry, cells: Iterable[int]) -> tuple[Cell, ...]:
+    n = geo.n
+    return tuple(sorted({(c // n, c % n) for c in cells}))
+
+
+def house_keys(geo: Geometry, houses: Iterable[int]) -> tuple[House, ...]:
+    seen: list[House] = []
+    for h in houses:
+        key = geo.house_key(h)
+        if key not in seen:
+            seen.append(key)
+    return tuple(seen)
+
+
+def link(geo: Geometry, a: tuple[int, int], b: tuple[int, int]) -> Link:
+    n = geo.n
+    return ((a[0] // n, a[0] % n, a[1]), (b[0] // n, b[0] % n, b[1]))
+
+
+def cand_name(geo: Geometry, c: int, v: int) -> str:
+    from .grid import value_char
+
+    return f"{geo.cell_name(c)}={value_char(v)}"

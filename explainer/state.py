@@ -1,0 +1,175 @@
+"""The candidate state: what is placed and what is still possible.
+
+Three views are kept consistent by ``place`` and ``eliminate`` in O(peers):
+
+- ``values[c]``: the placed value of cell c (0 while empty);
+- ``cand[c]``: value mask of c's candidates (0 once placed);
+- ``pos[v-1]``: cell mask of every cell where v is still a candidate.
+
+The house×value view ("where can v go in house h") is one AND away,
+``pos[v-1] & geo.house_mask[h]`` (``places``): keeping it per value over the
+whole grid makes a copy three list copies and lets fish, chains and
+colouring read a whole value at once.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, TypeVar
+
+from .grid import Geometry, Grid, bits, geometry, value_char
+
+T = TypeVar("T")
+
+
+class Contradiction(Exception):
+    """A placement or elimination left a cell or a house without a value."""
+
+
+class State:
+    __slots__ = ("geo", "values", "cand", "pos", "unsolved", "version", "_memo")
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        n = geo.n
+        self.values = [0] * geo.ncells
+        self.cand = [geo.full] * geo.ncells
+        self.pos = [geo.all_cells] * n
+        self.unsolved = geo.ncells
+        self.version = 0
+        self._memo: dict[str, tuple[int, Any]] = {}
+
+    @classmethod
+    def from_grid(cls, grid: Grid) -> "State":
+        """The candidates left by the givens (each given placed, peers cleared)."""
+        state = cls(geometry(grid.n))
+        for c, v in enumerate(grid.values):
+            if v:
+                state.place(c, v)
+        return state
+
+    # ---- reading -------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.geo.n
+
+    def places(self, house: int, v: int) -> int:
+        """Cell mask of where v can still go in ``house``."""
+        return self.pos[v - 1] & self.geo.house_mask[house]
+
+    def candidates(self, c: int) -> list[int]:
+        return [b + 1 for b in bits(self.cand[c])]
+
+    def has(self, c: int, v: int) -> bool:
+        return bool(self.cand[c] >> (v - 1) & 1)
+
+    def is_solved(self) -> bool:
+        return self.unsolved == 0
+
+    def placed_mask(self, v: int) -> int:
+        """Cell mask of the cells holding v."""
+        return sum(1 << c for c, x in enumerate(self.values) if x == v)
+
+    def grid(self) -> Grid:
+        return Grid(self.geo.n, tuple(self.values))
+
+    def contradiction(self) -> str | None:
+        """Why this state cannot lead to a solution, or None if no obvious reason."""
+        geo = self.geo
+        for c in range(geo.ncells):
+            if not self.values[c] and not self.cand[c]:
+                return f"{geo.cell_name(c)} has no candidate left"
+        for h, hmask in enumerate(geo.house_mask):
+            for v in range(1, geo.n + 1):
+                if not self.pos[v - 1] & hmask and v not in (self.values[c] for c in geo.houses[h]):
+                    return f"{value_char(v)} has no place left in {geo.house_name(h)}"
+        return None
+
+    # ---- changing ------------------------------------------------------------
+    def place(self, c: int, v: int) -> None:
+        """Set cell c to v: v leaves every peer, c loses all its candidates."""
+        bit = 1 << (v - 1)
+        if self.values[c]:
+            if self.values[c] == v:
+                return
+            raise Contradiction(f"{self.geo.cell_name(c)} already holds {self.values[c]}")
+        cmask = 1 << c
+        old = self.cand[c]
+        for b in bits(old):
+            self.pos[b] &= ~cmask
+        self.values[c] = v
+        self.cand[c] = 0
+        self.unsolved -= 1
+        pm = self.geo.peer_mask[c] & self.pos[v - 1]
+        if pm:
+            self.pos[v - 1] &= ~pm
+            nbit = ~bit
+            cand = self.cand
+            for p in bits(pm):
+                cand[p] &= nbit
+        self.version += 1
+
+    def eliminate(self, c: int, v: int) -> bool:
+        """Remove candidate v from cell c; False if it was not a candidate."""
+        bit = 1 << (v - 1)
+        if not self.cand[c] & bit:
+            return False
+        self.cand[c] &= ~bit
+        self.pos[v - 1] &= ~(1 << c)
+        self.version += 1
+        return True
+
+    def apply(self, step: "Any") -> None:
+        """Apply an Explanation's placements, then its eliminations."""
+        n = self.geo.n
+        for r, col, v in step.place:
+            self.place(r * n + col, v)
+        for r, col, v in step.eliminate:
+            self.eliminate(r * n + col, v)
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.geo = self.geo
+        new.values = self.values[:]
+        new.cand = self.cand[:]
+        new.pos = self.pos[:]
+        new.unsolved = self.unsolved
+        new.version = 0
+        new._memo = {}
+        return new
+
+    def cached(self, key: str, build: Callable[["State"], T]) -> T:
+        """A value derived from this exact state (links, ALSs), built once.
+
+        The memo is keyed by ``version``, which every change bumps, so a
+        derived table can never outlive the state it was built from.
+        """
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        value = build(self)
+        self._memo[key] = (self.version, value)
+        return value
+
+    # ---- text forms ----------------------------------------------------------
+    def to_line(self) -> str:
+        return "".join(value_char(v) for v in self.values)
+
+    def to_candidates_line(self) -> str:
+        """The n·n·n-character candidates form: for each cell, each value or '.'."""
+        n = self.geo.n
+        out = []
+        for c in range(self.geo.ncells):
+            if self.values[c]:
+                v = self.values[c]
+                out.append("".join(value_char(v) if x == v else "." for x in range(1, n + 1)))
+            else:
+                out.append("".join(value_char(x) if self.cand[c] >> (x - 1) & 1 else "." for x in range(1, n + 1)))
+        return "".join(out)
+
+    def iter_candidates(self) -> Iterator[tuple[int, int]]:
+        """Every (cell, value) candidate, cell by cell."""
+        for c, m in enumerate(self.cand):
+            for b in bits(m):
+                yield c, b + 1
+
+    def __repr__(self) -> str:
+        return f"<State {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
