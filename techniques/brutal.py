@@ -1,0 +1,62 @@
+"""Brutal: not a technique. When nothing else works, read one value from
+the solution, preferring a cell at the end of a strong link (a learner
+could then try that link) and else a cell with the fewest candidates. Its
+count rates how hard the puzzle is for this engine."""
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from explainer.explanation import Explanation, cands
+from explainer.grid import value_char
+from explainer.state import State
+
+
+def find(state: State, solution: Sequence[int]) -> Iterator[Explanation]:
+    geo = state.geo
+    cand = state.cand
+    best, best_count = -1, geo.n + 1
+    for c, m in enumerate(cand):
+        if m:
+            k = m.bit_count()
+            if k < best_count:
+                best, best_count = c, k
+                if k == 2:
+                    break
+    if best < 0:
+        return
+    v = solution[best]
+    if best_count == 2:
+        # a bivalue cell is a strong link between its two candidates
+        other = (cand[best] & ~(1 << (v - 1))).bit_length()
+        marked = cands(geo, [(best, v), (best, other)])
+        why = f"{geo.cell_name(best)} is either {value_char(v)} or {value_char(other)}"
+    elif (bilocal := _bilocal(state)) is not None:
+        a, b, w, h = bilocal
+        best, v = (a, w) if solution[a] == w else (b, w)
+        marked = cands(geo, [(a, w), (b, w)])
+        why = (f"{value_char(w)} has only two places in {geo.house_name(h)}, "
+               f"{geo.cell_name(a)} and {geo.cell_name(b)}")
+    else:
+        marked = cands(geo, [(best, w) for w in range(1, geo.n + 1) if cand[best] >> (w - 1) & 1])
+        why = f"{geo.cell_name(best)} has the fewest candidates"
+    place = cands(geo, [(best, v)])
+    yield Explanation(
+        technique="brutal",
+        place=place,
+        marked=marked,
+        text=(f"Brutal: no technique applies, so the solution is read: {why}; "
+              f"{geo.cell_name(best)} is {value_char(v)}."),
+    )
+
+
+def _bilocal(state: State) -> tuple[int, int, int, int] | None:
+    """A value with exactly two places in some house: (cell, cell, value, house)."""
+    geo = state.geo
+    for v in range(1, geo.n + 1):
+        pv = state.pos[v - 1]
+        for h, hm in enumerate(geo.house_mask):
+            w = pv & hm
+            if w.bit_count() == 2:
+                low = w & -w
+                return low.bit_length() - 1, (w ^ low).bit_length() - 1, v, h
+    return None

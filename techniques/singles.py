@@ -1,0 +1,152 @@
+"""Singles: a value with one place left in a house (single position), or a
+cell with one value left (single candidate).
+
+Both try to show the reason with placed values only, as a learner sees it on
+paper: the houses whose placed values rule out the other cells, circled.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from explainer.explanation import Explanation, cell_coords, house_keys
+from explainer.grid import Geometry, bits, value_char
+from explainer.state import State
+
+
+def _house_order(geo: Geometry) -> list[int]:
+    """Boxes first (where people look first), then rows, then columns."""
+    n = geo.n
+    return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
+
+
+def find_single_position(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    for h in _house_order(geo):
+        hmask = geo.house_mask[h]
+        for v in range(1, geo.n + 1):
+            where = state.pos[v - 1] & hmask
+            if where and not where & (where - 1):
+                yield _single_position(state, h, where.bit_length() - 1, v)
+
+
+def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
+    geo = state.geo
+    place = ((geo.row_of[target], geo.col_of[target], v),)
+    cover = covering_houses(state, h, target, v)
+    where = f"{geo.house_name(h)}"
+    if cover is None:
+        return Explanation(
+            technique="single position", place=place, houses=house_keys(geo, [h]),
+            show_candidates=True,
+            text=f"Single position: in {where}, {value_char(v)} can only go in "
+                 f"{geo.cell_name(target)} (the other cells lost {value_char(v)} in earlier steps).",
+        )
+    houses, givers = cover
+    covered = 0
+    for h2 in houses:
+        covered |= geo.house_mask[h2]
+    filled_rest = [c for c in geo.houses[h] if state.values[c] and not covered >> c & 1]
+    if houses:
+        reason = (f"the {value_char(v)}s in {_names(geo, houses)} rule out every other empty cell")
+    else:
+        reason = "it is the only empty cell"
+    return Explanation(
+        technique="single position", place=place,
+        cells=cell_coords(geo, list(givers) + filled_rest),
+        houses=house_keys(geo, [h] + list(houses)), show_candidates=False,
+        text=f"Single position: in {where}, {value_char(v)} can only go in {geo.cell_name(target)}: {reason}.",
+        detail=(("covering_houses", len(houses)),),
+    )
+
+
+def _names(geo: Geometry, houses: list[int]) -> str:
+    from explainer.grid import join_words
+
+    return join_words([geo.house_name(x) for x in houses])
+
+
+def covering_houses(state: State, h: int, target: int, v: int) -> tuple[list[int], list[int]] | None:
+    """A smallest set of houses, each holding a placed v, that rules out every
+    other empty cell of house h; with the placed v of each. None if placed
+    values cannot explain it (earlier eliminations did)."""
+    geo = state.geo
+    placed = [c for c in range(geo.ncells) if state.values[c] == v]
+    holding = {hh: c for c in placed for hh in geo.cell_houses[c]}
+    tmask = 1 << target
+    empties = [c for c in geo.houses[h] if c != target and not state.values[c]]
+    options: dict[int, int] = {}  # house -> mask of empties it covers
+    need = 0
+    for c in empties:
+        need |= 1 << c
+        found = False
+        for hh in geo.cell_houses[c]:
+            if hh != h and hh in holding and not geo.house_mask[hh] & tmask:
+                options[hh] = options.get(hh, 0) | (1 << c)
+                found = True
+        if not found:
+            return None
+    if not need:
+        return [], []
+    keys = sorted(options, key=lambda x: (-bin(options[x]).count("1"), x))
+    for size in range(1, len(keys) + 1):
+        for combo in combinations(keys, size):
+            got = 0
+            for k in combo:
+                got |= options[k]
+            if got == need:
+                houses = sorted(combo)
+                return houses, [holding[k] for k in houses]
+        if size >= 6:  # larger exact covers are rare; take a greedy cover
+            return _greedy(options, need, holding)
+    return None
+
+
+def _greedy(options: dict[int, int], need: int, holding: dict[int, int]) -> tuple[list[int], list[int]]:
+    chosen: list[int] = []
+    while need:
+        best = max(options, key=lambda k: bin(options[k] & need).count("1"))
+        chosen.append(best)
+        need &= ~options[best]
+    chosen.sort()
+    return chosen, [holding[k] for k in chosen]
+
+
+def find_single_candidate(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    for c, m in enumerate(state.cand):
+        if m and not m & (m - 1):
+            yield _single_candidate(state, c, m.bit_length())
+
+
+def _single_candidate(state: State, c: int, v: int) -> Explanation:
+    geo = state.geo
+    place = ((geo.row_of[c], geo.col_of[c], v),)
+    seen = {v}
+    givers: list[int] = []
+    houses: list[int] = []
+    for h in geo.cell_houses[c]:
+        used = False
+        for x in geo.houses[h]:
+            w = state.values[x]
+            if w and w not in seen:
+                seen.add(w)
+                givers.append(x)
+                used = True
+        if used:
+            houses.append(h)
+    cell = geo.cell_name(c)
+    if len(seen) == geo.n:
+        return Explanation(
+            technique="single candidate", place=place, cells=cell_coords(geo, givers),
+            houses=house_keys(geo, houses), show_candidates=False,
+            text=f"Single candidate: {cell} sees every other value in its row, column and box, "
+                 f"so it must be {value_char(v)}.",
+        )
+    return Explanation(
+        technique="single candidate", place=place, show_candidates=True,
+        text=f"Single candidate: {value_char(v)} is the only candidate left in {cell}.",
+    )
+
+
+__all__ = ["find_single_position", "find_single_candidate", "covering_houses", "bits"]

@@ -1,0 +1,109 @@
+"""Naked and hidden tuples.
+
+Naked: p cells of a house whose candidates hold exactly p values; those
+values must fill those cells, so they leave the rest of the house. Hidden:
+p values of a house that fit only in p cells; those cells hold nothing else.
+
+Tuples are searched smallest first over all houses, so a learner sees pairs
+before triples. In a house with k empty cells, a naked p-tuple removes
+exactly what the hidden (k-p)-tuple of the other cells removes, so sizes up
+to k // 2 of both kinds find every tuple elimination.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import bits, cells_text, join_words, value_char, values_of
+from explainer.state import State
+
+TUPLE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def tuple_name(p: int) -> str:
+    return TUPLE_NAMES.get(p, f"{p}-tuple")
+
+
+def _subsets(pool: list[int], masks: list[int], p: int) -> Iterator[tuple[list[int], int]]:
+    """Subsets of ``pool`` of size p whose masks' union has exactly p bits."""
+    chosen: list[int] = []
+
+    def walk(start: int, union: int) -> Iterator[tuple[list[int], int]]:
+        if len(chosen) == p:
+            if union.bit_count() == p:
+                yield list(chosen), union
+            return
+        for i in range(start, len(pool) - (p - len(chosen)) + 1):
+            u = union | masks[i]
+            if u.bit_count() <= p:
+                chosen.append(pool[i])
+                yield from walk(i + 1, u)
+                chosen.pop()
+
+    yield from walk(0, 0)
+
+
+def _max_size(state: State) -> int:
+    return max(2, state.geo.n // 2)
+
+
+def find_naked(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    cand = state.cand
+    for p in range(2, _max_size(state) + 1):
+        for h, cells in enumerate(geo.houses):
+            empty = [c for c in cells if cand[c]]
+            if len(empty) <= p:
+                continue
+            pool = [c for c in empty if cand[c].bit_count() <= p]
+            if len(pool) < p:
+                continue
+            masks = [cand[c] for c in pool]
+            for chosen, union in _subsets(pool, masks, p):
+                rest = [c for c in empty if c not in chosen and cand[c] & union]
+                if not rest:
+                    continue
+                elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
+                vals = join_words([value_char(v) for v in values_of(union)])
+                yield Explanation(
+                    technique="naked tuple",
+                    eliminate=cands(geo, elim),
+                    cells=cell_coords(geo, chosen),
+                    houses=house_keys(geo, [h]),
+                    text=(f"Naked {tuple_name(p)}: in {geo.house_name(h)}, the cells "
+                          f"{cells_text(geo, chosen)} hold only {vals}, so these values are removed "
+                          f"from {cells_text(geo, rest)}."),
+                    detail=(("size", p),),
+                )
+
+
+def find_hidden(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    cand, pos = state.cand, state.pos
+    for p in range(2, _max_size(state) + 1):
+        for h, hmask in enumerate(geo.house_mask):
+            open_values = [v for v in range(1, geo.n + 1) if pos[v - 1] & hmask]
+            if len(open_values) <= p:
+                continue
+            pool = [v for v in open_values if (pos[v - 1] & hmask).bit_count() <= p]
+            if len(pool) < p:
+                continue
+            masks = [pos[v - 1] & hmask for v in pool]
+            for chosen, where in _subsets(pool, masks, p):
+                keep = 0
+                for v in chosen:
+                    keep |= 1 << (v - 1)
+                cells = list(bits(where))
+                elim = [(c, v) for c in cells for v in values_of(cand[c] & ~keep)]
+                if not elim:
+                    continue
+                vals = join_words([value_char(v) for v in sorted(chosen)])
+                yield Explanation(
+                    technique="hidden tuple",
+                    eliminate=cands(geo, elim),
+                    cells=cell_coords(geo, cells),
+                    houses=house_keys(geo, [h]),
+                    text=(f"Hidden {tuple_name(p)}: in {geo.house_name(h)}, {vals} can only go in "
+                          f"{cells_text(geo, cells)}, so every other candidate is removed from those cells."),
+                    detail=(("size", p),),
+                )
