@@ -37,6 +37,8 @@ class Explanation:
     weak_links: tuple[Link, ...] = ()
     show_candidates: bool = True
     text: str = ""
+    # The text in other languages: ((lang, text), ...), see explainer.i18n.
+    translations: tuple[tuple[str, str], ...] = ()
     # Extra facts for statistics and queries (chain length, pattern size …);
     # written to JSON under "detail", never needed to replay the step.
     detail: tuple[tuple[str, Any], ...] = ()
@@ -51,6 +53,8 @@ class Explanation:
             d[name] = _listify(value) if isinstance(value, tuple) else value
         if self.detail:
             d["detail"] = dict(self.detail)
+        if self.translations:
+            d["translations"] = dict(self.translations)
         return d
 
     @classmethod
@@ -60,7 +64,7 @@ class Explanation:
             if f.name in ("before",) or f.name not in d:
                 continue
             value = d[f.name]
-            if f.name == "detail":
+            if f.name in ("detail", "translations"):
                 kw[f.name] = tuple(sorted(value.items()))
             elif isinstance(value, list):
                 kw[f.name] = _tuplify(value)
@@ -75,6 +79,11 @@ class Explanation:
 
     def get(self, key: str, default: Any = None) -> Any:
         return dict(self.detail).get(key, default)
+
+    def text_in(self, lang: str = "en") -> str:
+        from .i18n import text_in
+
+        return text_in(self, lang)
 
     def with_before(self, state: Any) -> "Explanation":
         return replace(self, before=state)

@@ -7,8 +7,18 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from explainer.explanation import Explanation, cands
-from explainer.grid import value_char
+from explainer.i18n import House, Value, Words, say
 from explainer.state import State
+
+
+TEXT = {
+    "en": "Brutal: no technique applies, so the solution is read: {why}; {cell} is {v}.",
+    "fr": "Brutal : aucune technique ne s'applique, on lit la solution : {why} ; {cell} vaut {v}.",
+}
+WHY_BIVALUE = {"en": "{cell} is either {a} or {b}", "fr": "{cell} vaut {a} ou {b}"}
+WHY_BILOCAL = {"en": "{v} has only two places in {house}, {a} and {b}",
+               "fr": "{v} n'a que deux places dans {house}, {a} et {b}"}
+WHY_FEWEST = {"en": "{cell} has the fewest candidates", "fr": "{cell} a le moins de candidats"}
 
 
 def find(state: State, solution: Sequence[int]) -> Iterator[Explanation]:
@@ -29,23 +39,22 @@ def find(state: State, solution: Sequence[int]) -> Iterator[Explanation]:
         # a bivalue cell is a strong link between its two candidates
         other = (cand[best] & ~(1 << (v - 1))).bit_length()
         marked = cands(geo, [(best, v), (best, other)])
-        why = f"{geo.cell_name(best)} is either {value_char(v)} or {value_char(other)}"
+        why = say(WHY_BIVALUE, cell=geo.cell_name(best), a=Value(v), b=Value(other))
     elif (bilocal := _bilocal(state)) is not None:
         a, b, w, h = bilocal
         best, v = (a, w) if solution[a] == w else (b, w)
         marked = cands(geo, [(a, w), (b, w)])
-        why = (f"{value_char(w)} has only two places in {geo.house_name(h)}, "
-               f"{geo.cell_name(a)} and {geo.cell_name(b)}")
+        why = say(WHY_BILOCAL, v=Value(w), house=House(geo, h), a=geo.cell_name(a), b=geo.cell_name(b))
     else:
         marked = cands(geo, [(best, w) for w in range(1, geo.n + 1) if cand[best] >> (w - 1) & 1])
-        why = f"{geo.cell_name(best)} has the fewest candidates"
+        why = say(WHY_FEWEST, cell=geo.cell_name(best))
     place = cands(geo, [(best, v)])
     yield Explanation(
         technique="brutal",
         place=place,
         marked=marked,
-        text=(f"Brutal: no technique applies, so the solution is read: {why}; "
-              f"{geo.cell_name(best)} is {value_char(v)}."),
+        **say(TEXT, why=Words(en=why["text"], **dict(why["translations"])), cell=geo.cell_name(best),
+              v=Value(v)),
     )
 
 

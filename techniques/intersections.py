@@ -7,8 +7,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, house_keys
-from explainer.grid import bits, cells_text, value_char
+from explainer.grid import bits
+from explainer.i18n import Cells, House, Value, say
 from explainer.state import State
+
+
+TEXT = {
+    "en": "Locked candidate: in {r1}, {v} can only go in {r2}, so {v} is removed from {cells}.",
+    "fr": "Candidat verrouillé : dans {r1}, {v} ne peut aller que dans {r2}, donc {v} est retiré de {cells}.",
+}
 
 
 def find(state: State) -> Iterator[Explanation]:
@@ -38,7 +45,6 @@ def find(state: State) -> Iterator[Explanation]:
                     eliminate=cands(geo, ((c, v) for c in bits(removed))),
                     houses=house_keys(geo, [r1, r2]),
                     marked=cands(geo, ((c, v) for c in bits(inside))),
-                    text=(f"Locked candidate: in {geo.house_name(r1)}, {value_char(v)} can only go "
-                          f"in {geo.house_name(r2)}, so {value_char(v)} is removed from "
-                          f"{cells_text(geo, bits(removed))}."),
+                    **say(TEXT, r1=House(geo, r1), r2=House(geo, r2), v=Value(v),
+                          cells=Cells(geo, bits(removed))),
                 )

@@ -10,8 +10,35 @@ from itertools import combinations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cell_coords, house_keys
-from explainer.grid import Geometry, bits, value_char
+from explainer.grid import Geometry, bits
+from explainer.i18n import Cells, House, Houses, Value, say
 from explainer.state import State
+
+
+POSITION_STRUCK = {
+    "en": "Single position: in {house}, {v} can only go in {cell} (the other cells lost {v} in earlier steps).",
+    "fr": "Position unique : dans {house}, {v} ne peut aller qu'en {cell} (les autres cases ont perdu "
+          "le {v} aux étapes précédentes).",
+}
+POSITION_COVERED = {
+    "en": "Single position: in {house}, {v} can only go in {cell}: the {v}s in {cover} rule out "
+          "every other empty cell.",
+    "fr": "Position unique : dans {house}, {v} ne peut aller qu'en {cell} : les {v} de {cover} "
+          "excluent toutes les autres cases vides.",
+}
+POSITION_LAST = {
+    "en": "Single position: {cell} is the only empty cell of {house}, so it is {v}.",
+    "fr": "Position unique : {cell} est la seule case vide de {house}, donc c'est {v}.",
+}
+CANDIDATE_SEEN = {
+    "en": "Single candidate: {cell} sees every other value in its row, column and box, so it must be {v}.",
+    "fr": "Candidat unique : {cell} voit toutes les autres valeurs dans sa ligne, sa colonne et son bloc, "
+          "donc c'est {v}.",
+}
+CANDIDATE_LEFT = {
+    "en": "Single candidate: {v} is the only candidate left in {cell}.",
+    "fr": "Candidat unique : {v} est le seul candidat restant en {cell}.",
+}
 
 
 def _house_order(geo: Geometry) -> list[int]:
@@ -34,13 +61,11 @@ def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
     geo = state.geo
     place = ((geo.row_of[target], geo.col_of[target], v),)
     cover = covering_houses(state, h, target, v)
-    where = f"{geo.house_name(h)}"
+    args = dict(house=House(geo, h), v=Value(v), cell=geo.cell_name(target))
     if cover is None:
         return Explanation(
             technique="single position", place=place, houses=house_keys(geo, [h]),
-            show_candidates=True,
-            text=f"Single position: in {where}, {value_char(v)} can only go in "
-                 f"{geo.cell_name(target)} (the other cells lost {value_char(v)} in earlier steps).",
+            show_candidates=True, **say(POSITION_STRUCK, **args),
         )
     houses, givers = cover
     covered = 0
@@ -48,22 +73,16 @@ def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
         covered |= geo.house_mask[h2]
     filled_rest = [c for c in geo.houses[h] if state.values[c] and not covered >> c & 1]
     if houses:
-        reason = (f"the {value_char(v)}s in {_names(geo, houses)} rule out every other empty cell")
+        text = say(POSITION_COVERED, cover=Houses(geo, houses), **args)
     else:
-        reason = "it is the only empty cell"
+        text = say(POSITION_LAST, **args)
     return Explanation(
         technique="single position", place=place,
         cells=cell_coords(geo, list(givers) + filled_rest),
         houses=house_keys(geo, [h] + list(houses)), show_candidates=False,
-        text=f"Single position: in {where}, {value_char(v)} can only go in {geo.cell_name(target)}: {reason}.",
+        **text,
         detail=(("covering_houses", len(houses)),),
     )
-
-
-def _names(geo: Geometry, houses: list[int]) -> str:
-    from explainer.grid import join_words
-
-    return join_words([geo.house_name(x) for x in houses])
 
 
 def covering_houses(state: State, h: int, target: int, v: int) -> tuple[list[int], list[int]] | None:
@@ -135,18 +154,16 @@ def _single_candidate(state: State, c: int, v: int) -> Explanation:
                 used = True
         if used:
             houses.append(h)
-    cell = geo.cell_name(c)
+    args = dict(cell=geo.cell_name(c), v=Value(v))
     if len(seen) == geo.n:
         return Explanation(
             technique="single candidate", place=place, cells=cell_coords(geo, givers),
             houses=house_keys(geo, houses), show_candidates=False,
-            text=f"Single candidate: {cell} sees every other value in its row, column and box, "
-                 f"so it must be {value_char(v)}.",
+            **say(CANDIDATE_SEEN, **args),
         )
     return Explanation(
         technique="single candidate", place=place, show_candidates=True,
-        text=f"Single candidate: {value_char(v)} is the only candidate left in {cell}.",
+        **say(CANDIDATE_LEFT, **args),
     )
 
 
-__all__ = ["find_single_position", "find_single_candidate", "covering_houses", "bits"]

@@ -14,14 +14,35 @@ from __future__ import annotations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import bits, cells_text, join_words, value_char, values_of
+from explainer.grid import bits, values_of
+from explainer.i18n import Arg, Cells, House, Values, say
 from explainer.state import State
 
-TUPLE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+TUPLE_NAMES = {
+    "en": {2: "pair", 3: "triple", 4: "quad"},
+    "fr": {2: "paire", 3: "triplet", 4: "quadruplet"},
+}
+NAKED = {
+    "en": "Naked {size}: in {house}, the cells {cells} hold only {values}, so these values are "
+          "removed from {rest}.",
+    "fr": "{size} nu(e) : dans {house}, les cases {cells} ne contiennent que {values}, donc ces "
+          "valeurs sont retirées de {rest}.",
+}
+HIDDEN = {
+    "en": "Hidden {size}: in {house}, {values} can only go in {cells}, so every other candidate "
+          "is removed from those cells.",
+    "fr": "{size} caché(e) : dans {house}, {values} ne peuvent aller qu'en {cells}, donc tout autre "
+          "candidat est retiré de ces cases.",
+}
 
 
-def tuple_name(p: int) -> str:
-    return TUPLE_NAMES.get(p, f"{p}-tuple")
+class TupleSize(Arg):
+    def __init__(self, p: int) -> None:
+        self.p = p
+
+    def fmt(self, lang: str) -> str:
+        word = TUPLE_NAMES[lang].get(self.p, f"{self.p}-tuple")
+        return word if lang == "en" else word.capitalize()
 
 
 def _subsets(pool: list[int], masks: list[int], p: int) -> Iterator[tuple[list[int], int]]:
@@ -64,15 +85,13 @@ def find_naked(state: State) -> Iterator[Explanation]:
                 if not rest:
                     continue
                 elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
-                vals = join_words([value_char(v) for v in values_of(union)])
                 yield Explanation(
                     technique="naked tuple",
                     eliminate=cands(geo, elim),
                     cells=cell_coords(geo, chosen),
                     houses=house_keys(geo, [h]),
-                    text=(f"Naked {tuple_name(p)}: in {geo.house_name(h)}, the cells "
-                          f"{cells_text(geo, chosen)} hold only {vals}, so these values are removed "
-                          f"from {cells_text(geo, rest)}."),
+                    **say(NAKED, size=TupleSize(p), house=House(geo, h), cells=Cells(geo, chosen),
+                          values=Values(values_of(union)), rest=Cells(geo, rest)),
                     detail=(("size", p),),
                 )
 
@@ -97,13 +116,12 @@ def find_hidden(state: State) -> Iterator[Explanation]:
                 elim = [(c, v) for c in cells for v in values_of(cand[c] & ~keep)]
                 if not elim:
                     continue
-                vals = join_words([value_char(v) for v in sorted(chosen)])
                 yield Explanation(
                     technique="hidden tuple",
                     eliminate=cands(geo, elim),
                     cells=cell_coords(geo, cells),
                     houses=house_keys(geo, [h]),
-                    text=(f"Hidden {tuple_name(p)}: in {geo.house_name(h)}, {vals} can only go in "
-                          f"{cells_text(geo, cells)}, so every other candidate is removed from those cells."),
+                    **say(HIDDEN, size=TupleSize(p), house=House(geo, h), values=Values(chosen),
+                          cells=Cells(geo, cells)),
                     detail=(("size", p),),
                 )
