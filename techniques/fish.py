@@ -41,10 +41,10 @@ FISH = {
           "est retiré de {cells}.",
 }
 FINNED_1 = {
-    "en": "{name} on {v}: in {base}, {v} can only go in {cover} or in the fin {fins} ({box}); "
+    "en": "{name} on {v}: in {base}, {v} can only go in {cover} or in {box} at {fins} (the fin); "
           "either way {v} is removed from {cells}.",
     "fr": "{name} sur le {v} : dans {base}, le {v} ne peut aller que dans {cover} ou dans "
-          "l'aileron {fins} ({box}) ; dans les deux cas le {v} est retiré de {cells}.",
+          "{box} en {fins} (l'aileron) ; dans les deux cas le {v} est retiré de {cells}.",
 }
 FINNED_2 = {
     "en": "{name} on {v}: outside {box}, the {v}s of {base} fit only in {cover}, one line too few, "
