@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import brutal, fish, intersections, singles, subsets, wings
+from . import brutal, fish, intersections, singles, subsets, suedecoq, wings
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ REGISTRY: list[Technique] = [
     Technique("fish", fish.find_fish, ("x wing", "swordfish", "jellyfish")),
     Technique("finned fish", fish.find_finned_fish,
               ("finned x wing", "finned swordfish", "finned jellyfish")),
+    Technique("suedecoq", suedecoq.find_suedecoq, ("suedecoq",), aliases=("sue de coq",)),
+    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, ("suedecoq bis",), aliases=("sue de coq bis",)),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
 
