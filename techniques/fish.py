@@ -93,47 +93,59 @@ def _lines_cells(geo: Geometry, kind: int, lines: "Iterator[int] | list[int]") -
     return mask
 
 
-def _base_sets(pool: list[int], masks: list[int], p: int, limit: int) -> Iterator[tuple[list[int], int]]:
-    """Sets of p lines from ``pool`` whose cover masks' union has at most ``limit`` bits."""
-    chosen: list[int] = []
+def _base_sets(pool: list[int], masks: list[int], max_p: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every set of 2..max_p lines of ``pool`` whose cover union has no more bits than lines.
 
-    def walk(start: int, union: int) -> Iterator[tuple[list[int], int]]:
-        if len(chosen) == p:
-            yield list(chosen), union
-            return
-        for k in range(start, len(pool) - (p - len(chosen)) + 1):
-            u = union | masks[pool[k]]
-            if u.bit_count() <= limit:
-                chosen.append(pool[k])
-                yield from walk(k + 1, u)
-                chosen.pop()
+    One depth-first search serves every size: a branch stops as soon as its
+    union exceeds ``max_p`` (no superset can be a fish then).
+    """
+    out: list[tuple[tuple[int, ...], int]] = []
 
-    yield from walk(0, 0)
+    def walk(start: int, chosen: tuple[int, ...], union: int) -> None:
+        for k in range(start, len(pool)):
+            line = pool[k]
+            u = union | masks[line]
+            count = u.bit_count()
+            if count > max_p:
+                continue
+            now = chosen + (line,)
+            if len(now) >= 2 and count <= len(now):
+                out.append((now, u))
+            if len(now) < max_p:
+                walk(k + 1, now, u)
+
+    walk(0, (), 0)
+    return out
 
 
 def find_fish(state: State) -> Iterator[Explanation]:
     """x wing, swordfish, jellyfish: rows then columns as base, every value, smallest first."""
     geo = state.geo
     n = geo.n
+    max_p = max_size(n)
     line_masks = state.cached("fish.lines", _line_masks)
-    for p in range(2, max_size(n) + 1):
-        for o in (0, 1):
-            for v in range(1, n + 1):
-                masks = line_masks[o][v - 1]
-                open_lines = [i for i in range(n) if masks[i]]
-                if len(open_lines) <= p:  # the cover lines would hold no other v
+    found: list[tuple[int, int, Explanation]] = []
+    for o in (0, 1):
+        for v in range(1, n + 1):
+            masks = line_masks[o][v - 1]
+            open_lines = [i for i in range(n) if masks[i]]
+            pool = [i for i in open_lines if masks[i].bit_count() <= max_p]
+            if len(pool) < 2:
+                continue
+            pv = state.pos[v - 1]
+            for base, cover in _base_sets(pool, masks, max_p):
+                p = len(base)
+                # p lines need p cover lines; with only p open lines the cover holds no other v
+                if cover.bit_count() != p or len(open_lines) <= p:
                     continue
-                pool = [i for i in open_lines if masks[i].bit_count() <= p]
-                if len(pool) < p:
-                    continue
-                pv = state.pos[v - 1]
-                for base, cover in _base_sets(pool, masks, p, p):
-                    if cover.bit_count() != p:
-                        continue
-                    base_cells = _lines_cells(geo, o, base)
-                    removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
-                    if removed:
-                        yield _fish_step(geo, v, o, base, cover, pv & base_cells, removed, p)
+                base_cells = _lines_cells(geo, o, base)
+                removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
+                if removed:
+                    found.append((p, len(found), _fish_step(geo, v, o, list(base), cover,
+                                                            pv & base_cells, removed, p)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
 
 
 def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,
@@ -161,52 +173,57 @@ def find_finned_fish(state: State) -> Iterator[Explanation]:
     """
     geo = state.geo
     n, m = geo.n, geo.m
+    max_p = max_size(n)
     line_masks = state.cached("fish.lines", _line_masks)
-    for p in range(2, max_size(n) + 1):
-        for o in (0, 1):
-            for v in range(1, n + 1):
-                masks = line_masks[o][v - 1]
-                pv = state.pos[v - 1]
-                open_lines = [i for i in range(n) if masks[i]]
-                if len(open_lines) < p:
+    found: list[tuple[int, int, Explanation]] = []
+    for o in (0, 1):
+        for v in range(1, n + 1):
+            masks = line_masks[o][v - 1]
+            pv = state.pos[v - 1]
+            open_lines = [i for i in range(n) if masks[i]]
+            if len(open_lines) < 2:
+                continue
+            for k in range(n):
+                box = 2 * n + k
+                box_cells = geo.house_mask[box]
+                if not pv & box_cells:
                     continue
-                for k in range(n):
-                    box = 2 * n + k
-                    box_cells = geo.house_mask[box]
-                    if not pv & box_cells:
+                # o = 0: base rows, the box's rows form its band, its columns are the cover bits
+                first_line = m * (k // m) if o == 0 else m * (k % m)
+                first_cover = m * (k % m) if o == 0 else m * (k // m)
+                band = range(first_line, first_line + m)
+                box_cover = ((1 << m) - 1) << first_cover
+                outside = list(masks)
+                for i in band:
+                    outside[i] = masks[i] & ~box_cover
+                pool = [i for i in open_lines if outside[i].bit_count() <= max_p]
+                if len(pool) < 2 or not any(i in band and masks[i] & box_cover for i in pool):
+                    continue
+                for base, cover in _base_sets(pool, outside, max_p):
+                    p = len(base)
+                    in_band = sum(1 for i in base if i in band)
+                    if not 1 <= in_band <= m - 1:
                         continue
-                    # o = 0: base rows, the box's rows form its band, its columns are the cover bits
-                    first_line = m * (k // m) if o == 0 else m * (k % m)
-                    first_cover = m * (k % m) if o == 0 else m * (k // m)
-                    band = range(first_line, first_line + m)
-                    box_cover = ((1 << m) - 1) << first_cover
-                    outside = list(masks)
-                    for i in band:
-                        outside[i] = masks[i] & ~box_cover
-                    pool = [i for i in open_lines if outside[i].bit_count() <= p]
-                    if len(pool) < p or not any(i in band and masks[i] & box_cover for i in pool):
+                    base_cells = _lines_cells(geo, o, base)
+                    fins = pv & base_cells & box_cells
+                    if not fins:
                         continue
-                    for base, cover in _base_sets(pool, outside, p, p):
-                        in_band = sum(1 for i in base if i in band)
-                        if not 1 <= in_band <= m - 1:
-                            continue
-                        base_cells = _lines_cells(geo, o, base)
-                        fins = pv & base_cells & box_cells
-                        if not fins:
-                            continue
-                        q = cover.bit_count()
-                        if q == p and cover & box_cover:
-                            case = 1
-                            removed = (pv & box_cells & ~base_cells
-                                       & _lines_cells(geo, 1 - o, bits(cover & box_cover)))
-                        elif q == p - 1 and not cover & box_cover:
-                            case = 2
-                            removed = pv & box_cells & ~base_cells
-                        else:
-                            continue
-                        if removed:
-                            yield _finned_step(geo, v, o, base, cover, box, pv & base_cells & ~fins,
-                                               fins, removed, p, case)
+                    q = cover.bit_count()
+                    if q == p and cover & box_cover:
+                        case = 1
+                        removed = (pv & box_cells & ~base_cells
+                                   & _lines_cells(geo, 1 - o, bits(cover & box_cover)))
+                    elif q == p - 1 and not cover & box_cover:
+                        case = 2
+                        removed = pv & box_cells & ~base_cells
+                    else:
+                        continue
+                    if removed:
+                        found.append((p, len(found), _finned_step(
+                            geo, v, o, list(base), cover, box, pv & base_cells & ~fins, fins, removed, p, case)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
 
 
 def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,
