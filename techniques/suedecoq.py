@@ -36,7 +36,7 @@ SDC = {
     "en": "Sue de Coq: {e12}, where {r1} meets {r2}, hold only {values}; with {e1} in {r1} "
           "(only {v1}) and {e2} in {r2} (only {v2}), these {k} cells hold each of these {k} values "
           "once, so these candidates are removed: {removed}.",
-    "fr": "Sue de Coq : {e12}, à la rencontre de {r1} et {r2}, ne contiennent que {values} ; avec "
+    "fr": "Sue de Coq : {e12}, là où {r1} croise {r2}, ne contiennent que {values} ; avec "
           "{e1} dans {r1} (seulement {v1}) et {e2} dans {r2} (seulement {v2}), ces {k} cases "
           "prennent chacune de ces {k} valeurs une fois, donc ces candidats sont retirés : {removed}.",
 }
@@ -44,7 +44,7 @@ BIS = {
     "en": "Sue de Coq bis: {e}, where {r1} meets {r2}, hold {values} ({k} cells, {k2} values); "
           "{e1} in {r1} hold only {v1} and {e2} in {r2} only {v2}, so {v1} cannot go elsewhere in "
           "{r1} nor {v2} elsewhere in {r2}: removed {removed}.",
-    "fr": "Sue de Coq bis : {e}, à la rencontre de {r1} et {r2}, contiennent {values} ({k} cases, "
+    "fr": "Sue de Coq bis : {e}, là où {r1} croise {r2}, contiennent {values} ({k} cases, "
           "{k2} valeurs) ; {e1} dans {r1} ne contiennent que {v1} et {e2} dans {r2} que {v2}, donc "
           "{v1} ne peuvent aller ailleurs dans {r1} ni {v2} ailleurs dans {r2} : retirés {removed}.",
 }

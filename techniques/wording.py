@@ -16,6 +16,7 @@ PLURAL = {
     "fr": {"row": "les lignes", "col": "les colonnes", "box": "les blocs"},
 }
 FROM = {"en": "from", "fr": "de"}
+SEMICOLON = {"en": "; ", "fr": " ; "}
 
 
 class Lines(Arg):
@@ -43,4 +44,4 @@ class Removals(Arg):
                        for v, cs in sorted(by_value.items())]
 
     def fmt(self, lang: str) -> str:
-        return "; ".join(f"{v} {FROM[lang]} {join(names, lang, AND)}" for v, names in self.groups)
+        return SEMICOLON[lang].join(f"{v} {FROM[lang]} {join(names, lang, AND)}" for v, names in self.groups)
