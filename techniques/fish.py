@@ -93,16 +93,20 @@ def _lines_cells(geo: Geometry, kind: int, lines: "Iterator[int] | list[int]") -
     return mask
 
 
-def _base_sets(pool: list[int], masks: list[int], max_p: int) -> list[tuple[tuple[int, ...], int]]:
+def _base_sets(pool: list[int], masks: list[int], max_p: int,
+               leaders: int | None = None) -> list[tuple[tuple[int, ...], int]]:
     """Every set of 2..max_p lines of ``pool`` whose cover union has no more bits than lines.
 
     One depth-first search serves every size: a branch stops as soon as its
-    union exceeds ``max_p`` (no superset can be a fish then).
+    union exceeds ``max_p`` (no superset can be a fish then). With
+    ``leaders``, only sets holding one of the first ``leaders`` lines of the
+    pool are produced (a set's first line is its lowest in pool order).
     """
     out: list[tuple[tuple[int, ...], int]] = []
 
     def walk(start: int, chosen: tuple[int, ...], union: int) -> None:
-        for k in range(start, len(pool)):
+        stop = len(pool) if chosen or leaders is None else leaders
+        for k in range(start, stop):
             line = pool[k]
             u = union | masks[line]
             count = u.bit_count()
@@ -196,10 +200,16 @@ def find_finned_fish(state: State) -> Iterator[Explanation]:
                 outside = list(masks)
                 for i in band:
                     outside[i] = masks[i] & ~box_cover
-                pool = [i for i in open_lines if outside[i].bit_count() <= max_p]
-                if len(pool) < 2 or not any(i in band and masks[i] & box_cover for i in pool):
+                # lines with a fin lead the pool: every finned set holds one of them
+                finned = [i for i in band if masks[i] & box_cover and outside[i].bit_count() <= max_p]
+                if not finned:
                     continue
-                for base, cover in _base_sets(pool, outside, max_p):
+                pool = finned + [i for i in open_lines if i not in finned
+                                 and outside[i].bit_count() <= max_p]
+                if len(pool) < 2:
+                    continue
+                for base, cover in _base_sets(pool, outside, max_p, len(finned)):
+                    base = tuple(sorted(base))
                     p = len(base)
                     in_band = sum(1 for i in base if i in band)
                     if not 1 <= in_band <= m - 1:
