@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             puzzle = Puzzle(src.text, techniques, where=src.where)
             puzzle.steps  # explain now: errors (no/several solutions) surface here
-            entry.update(puzzle=puzzle.grid.to_line(), folder=str(folder), steps=len(puzzle.steps),
+            entry.update(puzzle=puzzle.grid.to_line(), folder=str(folder), step_count=len(puzzle.steps),
                          difficulty=puzzle.difficulty, complete=puzzle.complete)
             if many:
                 folder.mkdir(parents=True, exist_ok=True)
