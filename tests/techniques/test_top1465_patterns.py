@@ -14,32 +14,21 @@ independent checker ../shared/tools/verify_steps.py then replays the JSON.
 """
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from explainer.engine import Puzzle
+from tests.conftest import top1465, verify_documents
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-DATA = SHARED / "data" / "top1465.txt"
-VERIFY = SHARED / "tools" / "verify_steps.py"
 LINES = (475, 739, 785, 283)
 MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
         "finned swordfish", "finned jellyfish", "suedecoq", "suedecoq bis")
 
-pytestmark = pytest.mark.skipif(not DATA.exists() or not VERIFY.exists(),
-                                reason="../shared (top1465, verify_steps.py) not found beside the repository")
-
 
 @pytest.fixture(scope="module")
 def puzzles() -> dict[int, Puzzle]:
-    rows = DATA.read_text().splitlines()
     out = {}
-    for line in LINES:
-        p = Puzzle(rows[line - 1].strip(), where=f"top1465.txt:{line}")
+    for line, text in zip(LINES, top1465(*LINES)):
+        p = Puzzle(text, where=f"top1465.txt:{line}")
         p.steps  # runs the engine, which raises UnsoundStep on a wrong step
         out[line] = p
     return out
@@ -62,8 +51,5 @@ def test_steps_carry_pattern_and_texts(puzzles):
 
 
 def test_independent_checker_accepts_every_step(puzzles, tmp_path):
-    for line, p in puzzles.items():
-        (tmp_path / f"top1465_{line}.json").write_text(json.dumps(p.to_json()))
-    done = subprocess.run([sys.executable, str(VERIFY), str(tmp_path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{len(LINES)} documents" in done.stdout
+    report = verify_documents([p.to_json() for p in puzzles.values()], tmp_path)
+    assert f"{len(LINES)} documents" in report and " 0 failing" in report
