@@ -50,7 +50,7 @@ FINNED_2 = {
     "en": "{name} on {v}: outside {box}, the {v}s of {base} fit only in {cover}, one line too few, "
           "so one of them has its {v} in {box} and {v} is removed from {cells}.",
     "fr": "{name} sur le {v} : hors de {box}, les {v} de {base} ne tiennent que dans {cover}, "
-          "une ligne de trop peu, donc l'une d'elles a son {v} dans {box} et le {v} est retiré "
+          "soit une de moins qu'il n'en faut, donc l'une d'elles a son {v} dans {box} et le {v} est retiré "
           "de {cells}.",
 }
 

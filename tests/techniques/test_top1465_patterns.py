@@ -8,6 +8,7 @@ fish.py and suedecoq.py fires at least once:
 - 739: finned jellyfish
 - 785: y wing, ny wing, x wing, finned x wing, suedecoq bis
 - 283: swordfish, finned swordfish
+- 337: finned swordfish of case 2 (no cover line meets the box)
 
 The engine checks every step against the solution (UnsoundStep); the
 independent checker ../shared/tools/verify_steps.py then replays the JSON.
@@ -19,7 +20,7 @@ import pytest
 from explainer.engine import Puzzle
 from tests.conftest import top1465, verify_documents
 
-LINES = (475, 739, 785, 283)
+LINES = (475, 739, 785, 283, 337)
 MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
         "finned swordfish", "finned jellyfish", "suedecoq", "suedecoq bis")
 
@@ -39,6 +40,11 @@ def test_every_technique_fires(puzzles):
     for p in puzzles.values():
         used |= set(p.statistics)
     assert set(MINE) <= used, sorted(set(MINE) - used)
+
+
+def test_finned_fish_case_2_on_a_real_puzzle(puzzles):
+    steps = [s for s in puzzles[337].steps if s.technique.startswith("finned") and s.get("case") == 2]
+    assert steps and "one line too few" in steps[0].text
 
 
 def test_steps_carry_pattern_and_texts(puzzles):
