@@ -49,7 +49,7 @@ FINNED_1 = {
 FINNED_2 = {
     "en": "{name} on {v}: outside {box}, the {v}s of {base} fit only in {cover}, one line too few, "
           "so one of them has its {v} in {box} and {v} is removed from {cells}.",
-    "fr": "{name} sur le {v} : hors de {box}, les {v} de {base} ne tiennent que dans {cover}, "
+    "fr": "{name} sur le {v} : {box} mis à part, les {v} de {base} ne tiennent que dans {cover}, "
           "soit une de moins qu'il n'en faut, donc l'une d'elles a son {v} dans {box} et le {v} est retiré "
           "de {cells}.",
 }
