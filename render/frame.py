@@ -227,7 +227,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     def get(role: str, kind: str) -> list:
         return by.get((role, kind), [])
 
-    r_small = 0.41 / m  # disk radius of a candidate
+    r_small = 0.4 / m  # disk radius of a candidate
     h_value, h_cand = 0.56, 0.56 / m
 
     # cells: translucent squares on unsolved cells
@@ -236,7 +236,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     # houses: inset rounded outlines
     for s in get("houses", "house"):
         x, y, w, h = house_rect(n, m, *s.house)
-        inset = 0.09
+        inset = 0.055
         p = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                            boxstyle=f"round,pad=0,rounding_size={0.3:.2f}",
                            fill=False, edgecolor=theme["houses"], linewidth=cp * 0.045,
@@ -272,25 +272,25 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     # marked: filled disk, light digit; marked_alt: white disk with a ring
     mk = get("marked", "disk")
     add_path(circles_path([spot(n, s.row, s.col, s.value) for s in mk], r_small), facecolor=theme["marked"])
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in mk], h_cand, bold=True),
+    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in mk], h_cand * 0.85, bold=True),
              facecolor=theme["marked_digit"])
     ma = get("marked_alt", "ring")
     add_path(circles_path([spot(n, s.row, s.col, s.value) for s in ma], r_small * 0.92),
              facecolor=theme["background"], edgecolor=theme["marked_alt"], linewidth=cp * 0.03)
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in ma], h_cand, bold=True),
+    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in ma], h_cand * 0.85, bold=True),
              facecolor=theme["marked_alt"])
-    # eliminate: filled disk, light digit, struck through
+    # eliminate: filled disk, struck through, light digit on top (stays legible)
     el = get("eliminate", "disk")
     add_path(circles_path([spot(n, s.row, s.col, s.value) for s in el], r_small), facecolor=theme["eliminate"])
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in el], h_cand, bold=True),
-             facecolor=theme["eliminate_digit"])
-    d = r_small * 0.95
+    d = r_small * 0.92
     segs = []
     for s in get("eliminate", "strike"):
         x, y = spot(n, s.row, s.col, s.value)
         segs.append(((x - d, y + d), (x + d, y - d)))
     add_path(segments_path(segs), facecolor="none", edgecolor=theme["strike"],
-             linewidth=max(1.2, cp * 0.045 * (3 / m) ** 0.5), capstyle="round")
+             linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round")
+    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in el], h_cand * 0.85, bold=True),
+             facecolor=theme["eliminate_digit"])
 
     # title and caption: glyph outlines too (matplotlib's Text lays out and
     # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
@@ -390,13 +390,31 @@ class FrameRenderer:
                 a.remove()
 
     def image(self, scene: Scene):
+        """The frame as a Pillow RGB image (straight from the Agg buffer)."""
         from PIL import Image
 
-        return Image.fromarray(self.rgba(scene)[:, :, :3])
+        if self._background is None:
+            self._prime()
+        self.canvas.restore_region(self._background)
+        artists = draw(self.ax, scene, self.theme, self.layout)
+        try:
+            for a in artists:
+                self.fig.draw_artist(a)
+            buf = self.canvas.buffer_rgba()
+            w, h = self.canvas.get_width_height(physical=True)
+            return Image.frombuffer("RGBA", (w, h), buf, "raw", "RGBA", 0, 1).convert("RGB")
+        finally:
+            for a in artists:
+                a.remove()
 
-    def png(self, scene: Scene, compress_level: int = 6) -> bytes:
+    def png(self, scene: Scene, compress_level: int = 6, quantize: bool = True) -> bytes:
+        """PNG bytes; by default palette-quantised to the theme's colours (3× faster
+        to encode and half the size, and the eye cannot tell)."""
+        im = self.image(scene)
+        if quantize:
+            im = quantize_image(im, self.theme)
         buf = io.BytesIO()
-        self.image(scene).save(buf, format="PNG", compress_level=compress_level)
+        im.save(buf, format="PNG", compress_level=compress_level)
         return buf.getvalue()
 
     def svg(self, scene: Scene) -> bytes:
@@ -415,6 +433,67 @@ class FrameRenderer:
         data = self.svg(scene) if fmt == "svg" else self.png(scene)
         with open(path, "wb") as f:
             f.write(data)
+
+
+def _rgb(colour: Any) -> tuple[int, int, int]:
+    from matplotlib.colors import to_rgb
+
+    return tuple(round(255 * x) for x in to_rgb(colour))
+
+
+def theme_palette(theme: Mapping) -> Any:
+    """A 'P' image whose palette holds the theme's colours and their blends with
+    the background (anti-aliased edges): every frame of a run maps onto it."""
+    from PIL import Image
+
+    bg = _rgb(theme["background"])
+    base: list[tuple[int, int, int]] = []
+    for key, col in theme.items():
+        if key == "cells_alpha" or not isinstance(col, str):
+            continue
+        rgb = _rgb(col)
+        if key == "cells_fill":
+            a = float(theme.get("cells_alpha", 0.35))
+            rgb = tuple(round(a * x + (1 - a) * y) for x, y in zip(rgb, bg))
+        if rgb not in base:
+            base.append(rgb)
+    colours: list[tuple[int, int, int]] = [bg]
+    steps = max(4, min(14, 240 // max(1, len(base) + 1)))
+    for rgb in base + [(0, 0, 0)]:
+        # no faint tints next to the background: Pillow's palette lookup is
+        # coarse and would map pure background onto them
+        for k in range(2, steps + 1):
+            t = k / steps
+            c = tuple(round(t * x + (1 - t) * y) for x, y in zip(rgb, bg))
+            if c not in colours:
+                colours.append(c)
+    # dark digits over the translucent cell fill
+    fill = _rgb(theme["cells_fill"])
+    a = float(theme.get("cells_alpha", 0.35))
+    under = tuple(round(a * x + (1 - a) * y) for x, y in zip(fill, bg))
+    for k in range(1, 6):
+        t = k / 6
+        c = tuple(round(t * 0 + (1 - t) * y) for y in under)
+        if c not in colours:
+            colours.append(c)
+    colours = colours[:256]
+    flat = [v for c in colours for v in c] + [0] * (3 * (256 - len(colours)))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
+
+
+_PALETTES: dict[int, Any] = {}
+
+
+def quantize_image(im: Any, theme: Mapping) -> Any:
+    from PIL import Image
+
+    key = hash(tuple(sorted((k, str(v)) for k, v in theme.items())))
+    pal = _PALETTES.get(key)
+    if pal is None:
+        pal = _PALETTES[key] = theme_palette(theme)
+    return im.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=8)

@@ -81,7 +81,7 @@ def spot(n: int, r: int, c: int, v: int) -> tuple[float, float]:
     """Centre of candidate v of cell (r, c), in grid units."""
     m = math.isqrt(n)
     i, j = divmod(v - 1, m)
-    k = 0.82 / m  # a sub-grid a little inside the cell, clear of the lines
+    k = 0.78 / m  # a sub-grid a little inside the cell, clear of the lines
     return c + 0.5 + (j - (m - 1) / 2) * k, r + 0.5 + (i - (m - 1) / 2) * k
 
 
@@ -168,7 +168,7 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
                     continue  # never inside one cell
                 pa, pb = spot(n, *a), spot(n, *b)
                 obstacles = [p for key, p in spots.items() if key != a and key != b]
-                out.append(Shape(role, "link", points=link_path(pa, pb, obstacles, 0.42 / geo.m)))
+                out.append(Shape(role, "link", points=link_path(pa, pb, obstacles, 0.42 / geo.m, n)))
 
     # marked / eliminated candidates
     for (r, c, v), role in sorted(special.items()):
@@ -196,7 +196,7 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
 
 
 def link_path(a: tuple[float, float], b: tuple[float, float], obstacles: list[tuple[float, float]],
-              clearance: float) -> tuple[tuple[float, float], ...]:
+              clearance: float, n: int = 0) -> tuple[tuple[float, float], ...]:
     """A straight segment a–b, or a quadratic curve (a, control, b) bent just
     enough to keep ``clearance`` from every other digit it would cross."""
     ax_, ay = a
@@ -209,7 +209,7 @@ def link_path(a: tuple[float, float], b: tuple[float, float], obstacles: list[tu
     near = [(x, y) for x, y in obstacles if lo_x <= x <= hi_x and lo_y <= y <= hi_y]
     for bend in (0.0, 0.12, -0.12, 0.22, -0.22, 0.35, -0.35, 0.5, -0.5):
         cx, cy = (ax_ + bx) / 2 + nx * bend * length, (ay + by) / 2 + ny * bend * length
-        if _clear(a, (cx, cy), b, near, clearance):
+        if _clear(a, (cx, cy), b, near, clearance, n):
             break
     else:
         bend = 0.22
@@ -219,7 +219,9 @@ def link_path(a: tuple[float, float], b: tuple[float, float], obstacles: list[tu
     return (a, (cx, cy), b)
 
 
-def _clear(a, ctrl, b, near, clearance) -> bool:
+def _clear(a, ctrl, b, near, clearance, n=0) -> bool:
+    if n and not (0.1 <= ctrl[0] <= n - 0.1 and 0.1 <= ctrl[1] <= n - 0.1):
+        return False  # a curve must stay on the grid
     if not near:
         return True
     steps = 24
