@@ -23,6 +23,10 @@ from .scene import Scene, initial_scene, scene as make_scene, solution_scene, wo
 
 SINGLES = ("single position", "single candidate")
 SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
+SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
+                      "candidates (in red), each the only place or the only candidate left.",
+                "fr": "Singletons : {k} valeurs placées l'une après l'autre par positions uniques et "
+                      "candidats uniques (en rouge), chacune la seule place ou le seul candidat restant."}
 
 
 @dataclass
@@ -95,8 +99,10 @@ def fold_singles(steps: Sequence[Explanation]) -> list[tuple[tuple[int, ...], Ex
             place = tuple(p for s in run for p in s.place)
             texts = {}
             for lang, tmpl in SINGLES_TEXT.items():
-                sep = ", "
-                cells = sep.join(f"r{r + 1}c{c + 1} = {value_char(v)}" for r, c, v in place)
+                if len(place) > 10:
+                    texts[lang] = SINGLES_MANY[lang].format(k=len(place))
+                    continue
+                cells = ", ".join(f"r{r + 1}c{c + 1} = {value_char(v)}" for r, c, v in place)
                 texts[lang] = tmpl.format(cells=cells)
             folded = Explanation(technique="singles", place=place, show_candidates=False,
                                  text=texts["en"], translations=(("fr", texts["fr"]),),
@@ -321,8 +327,12 @@ def write_puzzle(puzzle: Any, out_dir: "str | os.PathLike", *, frames: bool = Tr
     if html:
         from .viewer import write_viewer
 
-        rec.html = str(write_viewer(out, plan, thumbs if not frames or fmt != "png" else None,
-                                    [Path(p).name for p in paths] if frames and fmt == "png" else None,
-                                    puzzle=puzzle, lang=lang))
+        from .viewer import data_uri
+
+        if frames:
+            sources = [Path(p).name for p in paths]
+        else:  # no frame files: inline the reduced frames
+            sources = [data_uri(t) for t in thumbs]
+        rec.html = str(write_viewer(out, plan, sources, puzzle=puzzle, lang=lang))
     rec.seconds = time.perf_counter() - start
     return rec
