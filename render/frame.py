@@ -103,7 +103,11 @@ def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool
 def _char(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
     """A character's outline at size 1 on the baseline, and its advance."""
     from matplotlib.font_manager import findfont, get_font
-    from matplotlib.ft2font import LOAD_NO_HINTING
+    try:
+        from matplotlib.ft2font import LoadFlags
+        LOAD_NO_HINTING = LoadFlags.NO_HINTING
+    except ImportError:  # matplotlib < 3.10
+        from matplotlib.ft2font import LOAD_NO_HINTING
 
     prop = _BOLD if bold else _FONT
     font = get_font(findfont(prop))
