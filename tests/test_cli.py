@@ -127,3 +127,24 @@ def test_default_output_folder(tmp_path):
     r = run(tmp_path / "mine.txt", "--json-only", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "output" / "mine" / "steps.json").exists()
+
+
+@pytest.mark.parametrize("example", ["4x4.txt", "seed.txt"])
+def test_end_to_end_frames_gif_contact_sheet(tmp_path, example):
+    from PIL import Image
+
+    src = ROOT / "examples" / example
+    out = tmp_path / "o"
+    r = run(src, "--out", out)
+    assert r.returncode == 0, r.stderr
+    folders = sorted(p for p in out.iterdir() if p.is_dir()) or [out]
+    for folder in folders:
+        doc = json.loads((folder / "steps.json").read_text())
+        frames = sorted(folder.glob("[0-9][0-9][0-9]-*.png"))
+        assert len(frames) == len(doc["steps"]) + 2
+        assert frames[0].name == "000-INITIAL-GRID.png" and frames[-1].name.endswith("-SOLUTION.png")
+        assert frames[1].name == "001-" + doc["steps"][0]["technique"].upper().replace(" ", "-") + ".png"
+        assert (folder / "EXPLANATIONS.png").exists()
+        (gif,) = folder.glob("*.gif")
+        with Image.open(gif) as im:
+            assert im.n_frames == len(doc["steps"]) + 2

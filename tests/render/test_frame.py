@@ -1,0 +1,139 @@
+"""PNG smoke tests: one per role, palettes, big grids, SVG."""
+import io
+
+import pytest
+from PIL import Image
+
+from explainer.engine import Puzzle
+from explainer.explanation import Explanation
+from explainer.grid import parse_grid
+from explainer.state import State
+from render.frame import FrameRenderer, state_png, step_png
+from render.scene import scene
+from render.theme import PALETTES, palette
+
+SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+
+
+@pytest.fixture(scope="module")
+def hand():
+    return State.from_grid(parse_grid(SEED))
+
+
+@pytest.fixture(scope="module")
+def rend():
+    return FrameRenderer(9)
+
+
+def _img(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im.convert("RGB")
+
+
+def _count(im: Image.Image, rgb, tol=40) -> int:
+    r0, g0, b0 = rgb
+    return sum(n for n, (r, g, b) in im.getcolors(1 << 20) if abs(r - r0) + abs(g - g0) + abs(b - b0) <= tol)
+
+
+def _hex(h):
+    h = h.lstrip("#")
+    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+
+
+ROLE_STEPS = {
+    "place": Explanation(technique="single candidate", place=((0, 1, 5),), show_candidates=False, text="p"),
+    "cells": Explanation(technique="naked tuple", cells=((0, 1), (0, 2)), eliminate=((0, 4, 6),), text="c"),
+    "cells_alt": Explanation(technique="als", cells_alt=((0, 1), (0, 2)), eliminate=((0, 4, 6),), text="c"),
+    "houses": Explanation(technique="hidden tuple", houses=(("box", 0),), eliminate=((0, 4, 6),), text="h"),
+    "marked": Explanation(technique="x wing", marked=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
+    "marked_alt": Explanation(technique="chain", marked_alt=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
+    "eliminate": Explanation(technique="locked candidate", eliminate=((0, 1, 5), (0, 2, 5)), text="e"),
+    "strong_link": Explanation(technique="chain", strong_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),), text="s"),
+    "weak_link": Explanation(technique="chain", weak_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),), text="w"),
+}
+ROLE_COLOUR = {"place": "place", "cells": "houses", "cells_alt": "cells_alt", "houses": "houses", "marked": "marked",
+               "marked_alt": "marked_alt", "eliminate": "eliminate", "strong_link": "strong_link",
+               "weak_link": "weak_link"}
+
+
+@pytest.mark.parametrize("role", sorted(ROLE_STEPS))
+def test_png_per_role(role, hand, rend, tmp_path):
+    step = ROLE_STEPS[role]
+    sc = scene(hand, step, number=1)
+    assert role in sc.roles
+    data = rend.png(sc)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    im = _img(data)
+    assert all(abs(a - b) <= 1 for a, b in zip(im.size, rend.layout.pixels))
+    (tmp_path / f"{role}.png").write_bytes(data)
+    # the role's colour is on the picture, and absent from the bare grid
+    key = ROLE_COLOUR[role]
+    colour = _hex(rend.theme[key]) if role != "cells" else _hex(rend.theme["cells"])
+    if role == "cells":  # translucent squares: look for the blend instead
+        return
+    bare = _img(rend.png(scene(hand, Explanation(technique="x", eliminate=((0, 4, 6),), text=""), number=1)))
+    assert _count(im, colour) > _count(bare, colour) + 20
+
+
+def test_palettes_differ(hand):
+    step = ROLE_STEPS["marked"]
+    shots = {}
+    for name in PALETTES:
+        shots[name] = _img(FrameRenderer(9, name).png(scene(hand, step, number=1)))
+    assert _count(shots["colorblind"], _hex(PALETTES["colorblind"]["marked"])) > 50
+    assert _count(shots["default"], _hex(PALETTES["colorblind"]["marked"]), tol=10) < 10
+    assert shots["high-contrast"].tobytes() != shots["default"].tobytes()
+
+
+def test_palette_override_and_unknown():
+    p = palette("default", {"eliminate": "#123456"})
+    assert p["eliminate"] == "#123456" and PALETTES["default"]["eliminate"] != "#123456"
+    with pytest.raises(ValueError):
+        palette("nope")
+    with pytest.raises(ValueError):
+        palette("default", {"not_a_role": "red"})
+
+
+def test_frame_16x16_legible(tmp_path):
+    line = open("/work/shared/data/sample16.txt").read().split()[0] if False else None
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[3] / "shared" / "data" / "sample16.txt"
+    if not data.exists():
+        pytest.skip("sample16.txt not available")
+    line = [x for x in data.read_text().split() if len(x) == 256][0]
+    g = parse_grid(line)
+    st = State.from_grid(g)
+    n = 16
+    c = next(i for i in range(256) if st.cand[i] and bin(st.cand[i]).count("1") >= 2)
+    v = st.candidates(c)[-1]
+    step = Explanation(technique="locked candidate", eliminate=((c // n, c % n, v),), houses=(("row", c // n),),
+                       text="A 16x16 test step.")
+    r = FrameRenderer(16)
+    im = _img(r.png(scene(st, step, number=1)))
+    w, h = im.size
+    assert w >= 900  # candidates of a 4x4 sub-grid need room
+    assert r.layout.cell_in * r.layout.dpi / 4 >= 14  # >= 14 px per candidate slot
+    (tmp_path / "16.png").write_bytes(r.png(scene(st, step, number=1)))
+
+
+def test_dpi_and_size():
+    assert FrameRenderer(9, dpi=50).layout.pixels[0] < FrameRenderer(9).layout.pixels[0]
+    assert abs(FrameRenderer(9, size=1200).layout.pixels[0] - 1200) <= 1
+
+
+def test_svg_frame(hand, rend):
+    data = rend.svg(scene(hand, ROLE_STEPS["eliminate"], number=1))
+    assert b"<svg" in data[:500]
+    # the raster path still works after an SVG
+    assert rend.png(scene(hand, ROLE_STEPS["eliminate"], number=1))[:4] == b"\x89PNG"
+
+
+def test_notebook_hooks():
+    p = Puzzle(SEED)
+    step = p.steps[3]
+    assert step._repr_png_()[:4] == b"\x89PNG"
+    assert p._repr_png_()[:4] == b"\x89PNG"
+    assert step_png(step.before, step, number=4)[:4] == b"\x89PNG"
+    assert state_png(p.state, title="x")[:4] == b"\x89PNG"

@@ -1,0 +1,119 @@
+"""Scene level: which roles are drawn where."""
+import sys
+
+from explainer.explanation import Explanation
+from explainer.pencilmarks import parse_pencilmarks
+from explainer.state import State
+from explainer.grid import parse_grid
+from render.scene import ROLES, scene, spot
+
+
+def test_explainer_does_not_import_matplotlib():
+    import subprocess
+
+    code = "import sys, explainer, explainer.engine, techniques; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_scene_is_pure_python():
+    import subprocess
+
+    code = "import sys, render.scene, render.theme; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_single_position_roles(seed_puzzle):
+    step = seed_puzzle.steps[0]
+    sc = scene(step.before, step, number=1, givens=seed_puzzle.grid.values)
+    assert [(s.row, s.col, s.value) for s in sc.of("place")] == [tuple(p) for p in step.place]
+    assert {s.house for s in sc.of("houses")} == {tuple(h) for h in step.houses}
+    # the cells that rule out the others are solved: a circle each
+    assert {(s.row, s.col) for s in sc.of("cells", "circle")} == {tuple(c) for c in step.cells}
+    assert not sc.of("candidate")  # show_candidates is False
+    assert sc.text("title") == "Step 1 — single position"
+    assert sc.text("caption") == step.text
+    givens = sum(1 for v in seed_puzzle.grid.values if v)
+    assert len(sc.of("given")) == givens and not sc.of("placed")
+
+
+def test_locked_candidate_roles(seed_puzzle):
+    k = seed_puzzle.steps_using("locked candidate")[0]
+    step = seed_puzzle.steps[k]
+    sc = scene(step.before, step, number=k + 1, givens=seed_puzzle.grid.values)
+    assert {(s.row, s.col, s.value) for s in sc.of("eliminate", "disk")} == {tuple(e) for e in step.eliminate}
+    assert {(s.row, s.col, s.value) for s in sc.of("eliminate", "strike")} == {tuple(e) for e in step.eliminate}
+    assert {(s.row, s.col, s.value) for s in sc.of("marked", "disk")} == {tuple(e) for e in step.marked}
+    # a highlighted candidate is not drawn twice
+    plain = {(s.row, s.col, s.value) for s in sc.of("candidate")}
+    assert not plain & {tuple(e) for e in step.eliminate + step.marked}
+    assert sc.of("placed")  # earlier steps placed values
+    assert len(sc.of("houses")) == 2
+
+
+def test_tuple_roles(seed_puzzle):
+    k = seed_puzzle.steps_using("hidden tuple")[0]
+    step = seed_puzzle.steps[k]
+    sc = scene(step.before, step, number=k + 1)
+    assert {(s.row, s.col) for s in sc.of("cells", "square")} == {tuple(c) for c in step.cells}
+    assert sc.of("eliminate")
+
+
+def test_brutal_roles(seed_puzzle):
+    k = seed_puzzle.steps_using("brutal")[0]
+    step = seed_puzzle.steps[k]
+    sc = scene(step.before, step, number=k + 1)
+    assert sc.of("place") and sc.of("marked")
+
+
+def _hand_state():
+    return State.from_grid(parse_grid("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."))
+
+
+def test_cells_alt_marked_alt_and_links():
+    st = _hand_state()
+    a, b, c = (6, 2, 1), (6, 6, 1), (0, 1, 5)
+    assert all(st.has(r * 9 + col, v) for r, col, v in (a, b, c))
+    e = Explanation(technique="chain", cells_alt=((0, 1), (0, 0)), marked_alt=(a,), marked=(b,),
+                    strong_links=((a, b),), weak_links=((b, c), ((0, 1, 5), (0, 1, 6))), text="t")
+    sc = scene(st, e, number=3)
+    assert {(s.row, s.col) for s in sc.of("cells_alt", "outline")} == {(0, 1)}
+    assert {(s.row, s.col) for s in sc.of("cells_alt", "circle")} == {(0, 0)}  # a solved cell
+    assert [(s.row, s.col, s.value) for s in sc.of("marked_alt", "ring")] == [a]
+    assert len(sc.of("strong_link")) == 1
+    assert len(sc.of("weak_link")) == 1  # none inside one cell
+    link = sc.of("strong_link")[0]
+    assert link.points[0] == spot(9, *a) and link.points[-1] == spot(9, *b)
+
+
+def test_link_bends_around_digits_it_would_cross():
+    st = _hand_state()
+    # r7c3=1 to r7c7=1: the straight line would cross r7c6's 2 and 3 (same sub-row)
+    a, b = (6, 2, 1), (6, 6, 1)
+    e = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), text="t")
+    sc = scene(st, e, number=1)
+    assert len(sc.of("strong_link")[0].points) == 3  # a curve
+    # without candidates in the way the link stays straight
+    e2 = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), show_candidates=False, text="t")
+    assert len(scene(st, e2, number=1).of("strong_link")[0].points) == 2
+
+
+def test_every_role_is_known():
+    assert set(ROLES) >= {"given", "placed", "place", "candidate", "cells", "cells_alt", "houses", "marked",
+                          "marked_alt", "eliminate", "strong_link", "weak_link", "title", "caption"}
+
+
+def test_pencil_mark_state_scene():
+    st = _hand_state()
+    st2 = parse_pencilmarks(st.to_candidates_line())
+    sc = scene(st2, None, title="x", show_candidates=True)
+    assert len(sc.of("candidate")) == sum(bin(m).count("1") for m in st.cand)
+
+
+def test_french_titles_and_texts(seed_puzzle):
+    k = seed_puzzle.steps_using("locked candidate")[0]
+    step = seed_puzzle.steps[k]
+    sc = scene(step.before, step, number=k + 1, lang="fr")
+    assert sc.text("title") == f"Étape {k + 1} — candidat verrouillé"
+    assert sc.text("caption").startswith("Candidat verrouillé")
