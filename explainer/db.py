@@ -485,8 +485,10 @@ class PuzzleDB:
                          va="center", fontsize=8)
         ratings = st["rating"]["values"]
         if ratings:
-            ax2.hist(ratings, bins=sorted(set(ratings)) + [max(ratings) + 0.5] if len(set(ratings)) < 20 else 20,
-                     color="#DD8452", edgecolor="white", align="left")
+            top = max(ratings)
+            edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
+            ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
+            ax2.set_xticks(range(1, int(top) + 2))
         ax2.set_xlabel("rating (hardest step's weight)")
         ax2.set_ylabel("puzzles")
         ax2.set_title("Ratings")
