@@ -57,6 +57,7 @@ def _worker(conn: Connection, techniques: Sequence[str] | None) -> None:
         if task is None:
             return
         try:
+            conn.send("started")  # the timeout counts from here, not from process start-up
             conn.send(explain_record(task[0], task[1], techniques))
         except (BrokenPipeError, OSError):
             return
@@ -127,6 +128,10 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
                 if s.conn in ready or s.proc.sentinel in ready:
                     try:
                         rec = s.conn.recv()
+                        if rec == "started":
+                            s.started, rec = now, None
+                            if s.conn.poll():
+                                rec = s.conn.recv()
                     except (EOFError, OSError):
                         s.proc.join(timeout=1)
                         rec = error_record(s.task.text, s.task.where,
