@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import resource
 import sys
 import time
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ class BuildReport:
     errors: int = 0       # of which failed (bad puzzle, timeout, crash)
     timeouts: int = 0
     seconds: float = 0.0
+    peak_worker_rss_kb: int = 0  # largest worker's peak resident memory (local pool only)
 
     def summary(self) -> str:
         rate = self.stored / self.seconds if self.seconds > 0 else 0.0
@@ -58,7 +60,9 @@ def _worker(conn: Connection, techniques: Sequence[str] | None) -> None:
             return
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
-            conn.send(explain_record(task[0], task[1], techniques))
+            rec = explain_record(task[0], task[1], techniques)
+            rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            conn.send(rec)
         except (BrokenPipeError, OSError):
             return
 
@@ -280,6 +284,7 @@ def build(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]", db: "P
             if store.add(rec) is None:
                 return
             report.stored += 1
+            report.peak_worker_rss_kb = max(report.peak_worker_rss_kb, rec.get("peak_rss_kb", 0))
             if rec.get("error"):
                 report.errors += 1
                 if rec["error"].startswith("timeout after"):
