@@ -164,7 +164,13 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
         from dask.distributed import Client, as_completed
     except ImportError:
         raise RuntimeError("--dask needs the optional extra: pip install 'sudoku-explainer[dask]'") from None
-    client = address if isinstance(address, Client) else Client(address, timeout="30s")
+    if isinstance(address, Client):
+        client = address
+    else:
+        try:
+            client = Client(address)  # connect timeout: dask config distributed.comm.timeouts.connect
+        except (OSError, ValueError) as e:
+            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
         # At most one task per worker thread in flight, so the time since
         # submission is close to the time spent running (for the timeout).

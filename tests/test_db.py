@@ -262,8 +262,45 @@ def test_dask_build_on_local_cluster(small_file: Path, tmp_path: Path) -> None:
         assert (report.stored, report.errors) == (7, 1)
         again = build(small_file, db, dask=cluster.scheduler_address, progress=False)
         assert (again.stored, again.skipped) == (0, 7)
+        # a puzzle past the timeout is recorded, the others still arrive
+        big = SAMPLE25.read_text().split()[0]
+        f = tmp_path / "t.txt"
+        small = SAMPLE4.read_text().split()[0]
+        f.write_text("\n".join([big, small]) + "\n")
+        timed = build(f, tmp_path / "dt.sqlite", dask=cluster.scheduler_address, timeout=0.1, progress=False)
+        assert (timed.stored, timed.timeouts) == (2, 1)
+        assert dict(rows(tmp_path / "dt.sqlite", "SELECT text, error FROM puzzles")) == {
+            puzzle_key(big): "timeout after 0.1 s", small: None}
     local = tmp_path / "l.sqlite"
     build(small_file, local, jobs=1, progress=False)
     q = "SELECT text, error, difficulty, steps, rating, rating_sum, header FROM puzzles ORDER BY text"
     assert rows(db, q) == rows(local, q)
     assert rows(db, "SELECT count(*) FROM steps") == rows(local, "SELECT count(*) FROM steps")
+
+
+def test_rating_doc_lists_every_weight() -> None:
+    import re
+
+    from techniques import WEIGHTS
+
+    doc = (ROOT / "docs" / "RATING.md").read_text()
+    table = {m.group(1).split(" (")[0]: float(m.group(2))
+             for m in re.finditer(r"^\| ([a-z][^|]*?) \| ([0-9.]+) \|$", doc, re.M)}
+    assert table == WEIGHTS
+
+
+def test_dask_address_unreachable_is_one_line_error(small_file: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed", reason="dask[distributed] is not installed (extra [dask])")
+    import socket
+
+    with socket.socket() as s:  # a free port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = ["build", str(small_file), "--db", str(tmp_path / "x.sqlite"), "--dask", f"tcp://127.0.0.1:{port}"]
+    import dask.config
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}") and err.count("\n") == 1
