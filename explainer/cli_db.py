@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -84,8 +85,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except sqlite3.Error as e:
         print(f"error: {getattr(args, 'db', '')}: database error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `db export | head`: the reader is gone, nothing to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except OSError as e:
-        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted (everything stored so far is kept; run the build again to resume)", file=sys.stderr)

@@ -415,7 +415,7 @@ class PuzzleDB:
         out: list[StepRecord] = []
         if limit == 0:
             return out
-        for row in self.conn.execute(sql, args).fetchall():
+        for row in self.conn.execute(sql, args):
             pid, text, idx, tech, length, n_place, n_elim, diff, rating, doc = row
             rec = StepRecord(self, pid, text, idx, tech, json.loads(doc).get("text", ""), length,
                              n_place, n_elim, diff, rating, doc)

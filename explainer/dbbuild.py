@@ -252,7 +252,12 @@ def build(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]", db: "P
     own = not isinstance(db, PuzzleDB)
     store = PuzzleDB(db) if own else db
     try:
-        wanted = ",".join(techniques) if techniques else "all"
+        if techniques:
+            from techniques import select
+
+            wanted = ",".join(t.name for t in select(techniques))  # canonical names, registry order
+        else:
+            wanted = "all"
         used = store.get_meta("techniques")
         if used is None:
             store.set_meta("techniques", wanted)

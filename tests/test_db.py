@@ -304,3 +304,19 @@ def test_dask_address_unreachable_is_one_line_error(small_file: Path, tmp_path: 
         assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_technique_subset_is_recorded_and_enforced(tmp_path: Path) -> None:
+    f = tmp_path / "one.txt"
+    f.write_text(SEED + "\n")
+    db = tmp_path / "s.sqlite"
+    report = build(f, db, jobs=1, techniques=["hidden single"], progress=False)
+    assert (report.stored, report.errors) == (1, 0)
+    with PuzzleDB(db) as store:
+        assert store.get_meta("techniques") == "single position"
+        st = store.stats()
+        assert st["incomplete"] == 1 and list(st["techniques"]) == ["single position"]
+    # the same set under another name resumes; another set is refused
+    assert build(f, db, jobs=1, techniques=["single position"], progress=False).skipped == 1
+    with pytest.raises(ValueError, match="built with techniques 'single position'"):
+        build(f, db, jobs=1, progress=False)
