@@ -18,6 +18,10 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   highlighted cells) and the step's JSON.
 - ``meta``: key/value facts about the build (technique set).
 
+Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
+killed process loses nothing committed; a power cut may lose the last few
+commits but never leaves a broken file.
+
 The build itself (worker processes, timeouts, Dask) is ``explainer.dbbuild``.
 """
 from __future__ import annotations
@@ -165,12 +169,17 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     rec.update(
         text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
         complete=bool(doc["complete"]), rating=rating, rating_sum=rating_sum, n_steps=len(steps),
-        seconds=time.perf_counter() - start, statistics=json.dumps(doc["statistics"]),
-        header=json.dumps(header),
+        seconds=time.perf_counter() - start, statistics=_compact(doc["statistics"]),
+        header=_compact(header),
         steps=[(s["technique"], len(s.get("place", ())), len(s.get("eliminate", ())), step_length(s),
-                json.dumps(s)) for s in steps],
+                _compact(s)) for s in steps],
     )
     return rec
+
+
+def _compact(value: Any) -> str:
+    """JSON text as stored: no spaces, UTF-8 kept (about 10% smaller than json.dumps' default)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
@@ -221,10 +230,6 @@ class StepRecord:
     def _repr_png_(self) -> bytes:
         return self.png()
 
-    @property
-    def label(self) -> str:
-        return f"puzzle {self.puzzle_id} step {self.index + 1}"
-
 
 # ---- the database --------------------------------------------------------------------
 
@@ -257,10 +262,12 @@ class PuzzleDB:
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
                                 f"({SCHEMA_VERSION})")
         if version == 0:
-            tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
-            if tables:
-                raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database")
-            with self.transaction():
+            with self.transaction():  # re-read under the write lock: another process may have just created it
+                if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                    return
+                tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+                if tables:
+                    raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database")
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)

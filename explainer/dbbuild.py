@@ -224,6 +224,14 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
             client.close()
 
 
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def load_sources(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]") -> list[Source]:
     if isinstance(inputs, (str, Path)):
         return read_sources(inputs)
@@ -312,7 +320,7 @@ def build(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]", db: "P
                 if dask is not None:
                     run_dask(pending, dask, techniques, timeout, on_result)
                 else:
-                    run_local(pending, jobs or os.cpu_count() or 1, techniques, timeout, on_result)
+                    run_local(pending, jobs or default_jobs(), techniques, timeout, on_result)
         finally:
             if bar is not None:
                 bar.close()
