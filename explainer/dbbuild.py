@@ -67,6 +67,10 @@ def _worker(conn: Connection, techniques: Sequence[str] | None) -> None:
             return
 
 
+class WorkerStartError(RuntimeError):
+    """Worker processes die before they can run a task (not a puzzle's fault)."""
+
+
 class _Slot:
     """One worker process and the task it is running."""
 
@@ -76,12 +80,17 @@ class _Slot:
         self.proc.start()
         child.close()
         self.task: Source | None = None
+        self.running = False  # the worker said "started" for the current task
         self.started = 0.0
 
-    def send(self, src: Source) -> None:
-        self.task = src
-        self.started = time.monotonic()
-        self.conn.send((src.text, src.where))
+    def send(self, src: Source) -> bool:
+        """Hand a task to the worker; False if the worker is already gone."""
+        self.task, self.running, self.started = src, False, time.monotonic()
+        try:
+            self.conn.send((src.text, src.where))
+        except OSError:
+            return False
+        return True
 
     def stop(self, kill: bool = False) -> None:
         if kill:
@@ -107,16 +116,45 @@ def _context() -> Any:
     return mp.get_context("spawn")
 
 
+MAX_START_FAILURES = 3
+
+
 def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | None,
               timeout: float | None, on_result: Callable[[dict[str, Any]], None]) -> None:
-    """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process."""
+    """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process.
+
+    A worker killed after starting a puzzle (timeout, crash) is replaced and
+    the puzzle stored with the reason; a worker that dies before starting
+    its task is replaced and the task given again, and after
+    ``MAX_START_FAILURES`` such deaths in a row the build stops
+    (``WorkerStartError``): that is the environment, not the puzzles.
+    """
     ctx = _context()
     todo = list(reversed(pending))
     slots = [_Slot(ctx, techniques) for _ in range(max(1, min(jobs, len(pending))))]
+    start_failures = 0
+
+    def restart(i: int) -> _Slot:
+        slots[i].stop(kill=True)
+        slots[i] = _Slot(ctx, techniques)
+        return slots[i]
+
+    def feed(i: int) -> None:
+        nonlocal start_failures
+        while todo:
+            src = todo.pop()
+            if slots[i].send(src):
+                return
+            start_failures += 1
+            code = slots[i].proc.exitcode
+            if start_failures >= MAX_START_FAILURES:
+                raise WorkerStartError(f"worker processes die before running a puzzle (exit code {code})")
+            todo.append(src)
+            restart(i)
+
     try:
-        for s in slots:
-            if todo:
-                s.send(todo.pop())
+        for i in range(len(slots)):
+            feed(i)
         while any(s.task is not None for s in slots):
             busy = [s for s in slots if s.task is not None]
             wait_for: float | None = None
@@ -126,32 +164,43 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
             ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], wait_for)
             now = time.monotonic()
             for i, s in enumerate(slots):
-                if s.task is None:
+                src = s.task
+                if src is None:
                     continue
                 rec = None
                 if s.conn in ready or s.proc.sentinel in ready:
                     try:
-                        rec = s.conn.recv()
-                        if rec == "started":
-                            s.started, rec = now, None
+                        msg = s.conn.recv()
+                        if msg == "started":
+                            s.running, s.started = True, now
+                            start_failures = 0
                             if s.conn.poll():
                                 rec = s.conn.recv()
+                        else:
+                            rec = msg
                     except (EOFError, OSError):
                         s.proc.join(timeout=1)
-                        rec = error_record(s.task.text, s.task.where,
-                                           f"{s.task.where}: worker died (exit code {s.proc.exitcode})",
+                        code = s.proc.exitcode
+                        if not s.running:  # died before starting the task: give it again
+                            start_failures += 1
+                            if start_failures >= MAX_START_FAILURES:
+                                raise WorkerStartError(
+                                    f"worker processes die before running a puzzle (exit code {code})") from None
+                            todo.append(src)
+                            s.task = None
+                            restart(i)
+                            feed(i)
+                            continue
+                        rec = error_record(src.text, src.where, f"{src.where}: worker died (exit code {code})",
                                            now - s.started)
-                        s.stop(kill=True)
-                        slots[i] = s = _Slot(ctx, techniques)
+                        s = restart(i)
                 elif timeout is not None and now - s.started >= timeout:
-                    rec = error_record(s.task.text, s.task.where, f"timeout after {timeout:g} s", now - s.started)
-                    s.stop(kill=True)
-                    slots[i] = s = _Slot(ctx, techniques)
+                    rec = error_record(src.text, src.where, f"timeout after {timeout:g} s", now - s.started)
+                    s = restart(i)
                 if rec is not None:
                     s.task = None
                     on_result(rec)
-                    if todo:
-                        s.send(todo.pop())
+                    feed(i)
     finally:
         for s in slots:
             s.stop(kill=s.task is not None)

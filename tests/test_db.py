@@ -320,3 +320,17 @@ def test_technique_subset_is_recorded_and_enforced(tmp_path: Path) -> None:
     assert build(f, db, jobs=1, techniques=["single position"], progress=False).skipped == 1
     with pytest.raises(ValueError, match="built with techniques 'single position'"):
         build(f, db, jobs=1, progress=False)
+
+
+def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_path: Path) -> None:
+    # A main module read from standard input cannot be re-imported by forkserver/spawn
+    # workers, so every worker dies before its first puzzle: that must stop the build
+    # with one line, not store every puzzle as failed.
+    db = tmp_path / "w.sqlite"
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from explainer.cli_db import main; "
+            f"sys.exit(main(['build', {str(SAMPLE4)!r}, '--db', {str(db)!r}, '--jobs', '1']))")
+    res = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2
+    last = res.stderr.strip().splitlines()[-1]
+    assert last == "error: worker processes die before running a puzzle (exit code 1)"
+    assert rows(db, "SELECT count(*) FROM puzzles") == [(0,)]
