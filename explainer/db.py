@@ -30,6 +30,7 @@ import json
 import math
 import sqlite3
 import statistics as pystats
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
@@ -452,7 +453,7 @@ class PuzzleDB:
             usage[tech] = {"puzzles": puzzles, "steps": steps}
         usage = dict(sorted(usage.items(), key=lambda kv: (_registry_order(kv[0]), kv[0])))
         secs = sorted(s for (s,) in c.execute("SELECT seconds FROM puzzles WHERE error IS NULL"))
-        ratings = [r for (r,) in c.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
+        ratings = self.ratings()
         return {
             "puzzles": total,
             "explained": total - errors,
@@ -470,10 +471,15 @@ class PuzzleDB:
             },
             "rating": {
                 "mean": round(pystats.fmean(ratings), 3) if ratings else None,
+                "median": pystats.median(ratings) if ratings else None,
                 "max": max(ratings) if ratings else None,
-                "values": ratings,
+                "histogram": dict(sorted(Counter(ratings).items())),
             },
         }
+
+    def ratings(self) -> list[float]:
+        """The rating of every explained puzzle, in build order."""
+        return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
 
     def plot(self, path: "str | Path") -> None:
         """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot)."""
@@ -490,7 +496,7 @@ class PuzzleDB:
         for i, n in enumerate(names):
             ax1.annotate(f" {st['techniques'][n]['steps']} steps", (st["techniques"][n]["puzzles"], i),
                          va="center", fontsize=8)
-        ratings = st["rating"]["values"]
+        ratings = self.ratings()
         if ratings:
             top = max(ratings)
             edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]

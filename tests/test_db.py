@@ -78,6 +78,7 @@ def test_build_stores_bad_line_as_error_and_the_rest(small_file: Path, tmp_path:
     assert st["difficulty"] == {"easy": 5, "medium": 0, "difficult": 1}
     assert st["techniques"]["brutal"] == {"puzzles": 1, "steps": Puzzle(SEED).statistics["brutal"]}
     assert st["seconds"]["mean"] > 0
+    assert st["rating"]["histogram"] == {1.5: 5, 10.0: 1} and st["rating"]["max"] == 10.0
     # a second build skips everything
     again = build(small_file, db, jobs=2, progress=False)
     assert (again.stored, again.skipped) == (0, 7)
@@ -334,3 +335,10 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
     last = res.stderr.strip().splitlines()[-1]
     assert last == "error: worker processes die before running a puzzle (exit code 1)"
     assert rows(db, "SELECT count(*) FROM puzzles") == [(0,)]
+
+
+def test_database_modules_import_no_drawing_or_cluster_library() -> None:
+    code = ("import sys, explainer.db, explainer.dbbuild, explainer.cli_db; "
+            "print([m for m in ('matplotlib', 'tqdm', 'dask', 'PIL') if m in sys.modules])")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.stdout.strip() == "[]", res.stdout + res.stderr
