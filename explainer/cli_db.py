@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="explain every puzzle of the files and store them")
     b.add_argument("files", nargs="+", help="puzzle files (one puzzle a line, or grids)")
     common(b)
-    b.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    b.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores; not used with --dask)")
     b.add_argument("--timeout", type=float, default=None, help="seconds per puzzle before it is recorded as a timeout")
     b.add_argument("--techniques", default=None, help="comma-separated techniques (default: all)")
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
