@@ -7,8 +7,10 @@ the next build skips every puzzle already stored (keyed by puzzle text).
 Workers are plain processes fed one task at a time over a pipe, so a puzzle
 that runs past ``timeout`` is handled by killing its worker and starting a
 fresh one: the puzzle is stored with the error ``timeout after N s`` and the
-build goes on. A worker that dies (out of memory, a crash) is replaced the
-same way and its puzzle stored with the reason.
+build goes on. A worker that dies during a puzzle (out of memory, a crash)
+is replaced the same way and its puzzle stored with the reason; workers that
+keep dying before they start a puzzle stop the build (``WorkerStartError``)
+instead of marking every puzzle failed.
 
 With ``dask="tcp://host:8786"`` the same tasks run on an existing Dask
 cluster (optional extra ``[dask]``); the client stores results as they
@@ -20,13 +22,17 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import resource
 import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
+
+try:
+    import resource
+except ImportError:  # not on Windows: no memory figure there
+    resource = None  # type: ignore[assignment]
 
 from .db import PuzzleDB, error_record, explain_record, puzzle_key
 from .grid import Source, read_sources
@@ -61,7 +67,8 @@ def _worker(conn: Connection, techniques: Sequence[str] | None) -> None:
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
             rec = explain_record(task[0], task[1], techniques)
-            rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            if resource is not None:
+                rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             conn.send(rec)
         except (BrokenPipeError, OSError):
             return
