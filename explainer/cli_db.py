@@ -125,10 +125,22 @@ def _build(args: argparse.Namespace) -> int:
 
         techniques = [t.strip() for t in args.techniques.split(",") if t.strip()]
         select(techniques)  # unknown names fail here, before any work
+    def say_error(rec: dict) -> None:
+        if rec.get("error"):
+            line = f"explain-sudoku db: error: {rec['error']}"
+            if sys.stderr.isatty():
+                from tqdm import tqdm
+
+                tqdm.write(line, file=sys.stderr)
+            else:
+                print(line, file=sys.stderr)
+
     report = build(args.files, args.db, jobs=args.jobs, timeout=args.timeout, techniques=techniques,
-                   progress=args.progress, dask=args.dask, retry_errors=args.retry_errors)
+                   progress=args.progress, dask=args.dask, retry_errors=args.retry_errors,
+                   on_stored=say_error)
     print(f"{args.db}: {report.summary()}")
-    return 0
+    # like the main command: bad puzzles are stored and reported, and the status says so
+    return 2 if report.errors else 0
 
 
 def _open(args: argparse.Namespace) -> PuzzleDB:
