@@ -193,17 +193,45 @@ class _Search:
         if done == self.all:
             self.solutions.append(self.values(pos))
             return
+        if not two:
+            # No bivalue cell: a house-value column may have fewer options than
+            # any cell column (Algorithm X looks at both kinds).
+            count, v, places = self.fewest_places(pos, done)
+            if count < (3 if three else 4):
+                self.branch(pos, seen, done, [(places_bit, v) for places_bit in _bit_list(places)])
+                return
         cell = self.choose(pos, done, two, three)
         bit = 1 << cell
-        options = [v for v in range(self.n) if pos[v] & bit]
+        self.branch(pos, seen, done, [(bit, v) for v in range(self.n) if pos[v] & bit])
+
+    def branch(self, pos: list[int], seen: list[int], done: int, options: list[tuple[int, int]]) -> None:
+        """Try each (cell bit, value) option in turn, stopping at ``limit`` solutions."""
         if self.rng is not None:
             self.rng.shuffle(options)
-        for v in options:
+        for bit, v in options:
             child = [p & ~bit for p in pos]
             child[v] |= bit
             self.search(child, seen[:], done)
             if len(self.solutions) >= self.limit:
                 return
+
+    def fewest_places(self, pos: list[int], done: int) -> tuple[int, int, int]:
+        """(count, value, cell mask) of the house-value column with the fewest open places."""
+        best = (self.n + 1, -1, 0)
+        open_cells = ~done
+        for v, p in enumerate(pos):
+            p &= open_cells
+            if not p:
+                continue
+            for hm in self.houses:
+                x = p & hm
+                if x:
+                    k = x.bit_count()
+                    if k < best[0]:
+                        best = (k, v, x)
+                        if k == 2:
+                            return best
+        return best
 
     def choose(self, pos: list[int], done: int, two: int, three: int) -> int:
         """A cell column with the fewest options (bivalue first).
@@ -255,6 +283,16 @@ class _Search:
                 out[low.bit_length() - 1] = v
                 p ^= low
         return out
+
+
+def _bit_list(mask: int) -> list[int]:
+    """The single-bit masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def _start(n: int, values: Sequence[int], forbid: Iterable[tuple[int, int]] = ()) -> list[int]:
