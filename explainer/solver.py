@@ -106,9 +106,9 @@ class _Search:
         ``seen[v]`` is ``pos[v]`` when v's houses were last scanned (-1:
         never): a house can only gain a hidden single by losing a cell.
         """
-        n, peer, houses, full = self.n, self.peer, self.houses, self.all
-        cell_houses, few, use_locked = self.cell_houses, self.few, self.use_locked
-        houses = self.house_segments
+        n, peer, full = self.n, self.peer, self.all
+        houses, cell_houses = self.house_segments, self.cell_houses
+        few, use_locked = self.few, self.use_locked
         values = range(n)
         while True:
             # Bit-sliced counters: t1 = cells with >=1 candidate, t2 with >=2.
@@ -355,7 +355,7 @@ class _Links:
     """
 
     def __init__(self, ncols: int) -> None:
-        self.L = list(range(-1, ncols)) 
+        self.L = list(range(-1, ncols))
         self.L[0] = ncols
         self.R = list(range(1, ncols + 2))
         self.R[ncols] = 0
