@@ -8,7 +8,8 @@
 from .engine import Puzzle, UnsoundStep, explain
 from .explanation import Explanation
 from .grid import Grid, PuzzleError, geometry, parse_grid, read_sources
+from .solvers import solve
 from .state import State
 
 __all__ = ["Explanation", "Grid", "Puzzle", "PuzzleError", "State", "UnsoundStep", "explain",
-           "geometry", "parse_grid", "read_sources"]
+           "geometry", "parse_grid", "read_sources", "solve"]

@@ -186,3 +186,9 @@ def test_solve_reports_bad_puzzles(method: str) -> None:
 def test_unknown_method() -> None:
     with pytest.raises(ValueError, match="unknown method"):
         solve(EASY, method="guessing")
+
+
+def test_package_level_solve() -> None:
+    import explainer
+
+    assert explainer.solve(EASY) == unique_solution(parse_grid(EASY))

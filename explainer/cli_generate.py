@@ -1,0 +1,80 @@
+"""``explain-sudoku generate``: new puzzles, one per line, each with a unique solution.
+
+Targets (--difficulty, --technique) are checked by the explanation engine;
+generation retries until a puzzle meets them or --max-tries is hit (exit 1
+with a message). Progress goes to stderr when it is a terminal.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+from .generator import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
+                        engine_target, generate_many)
+from .grid import SIZES
+
+EXIT_FAILED = 1
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="explain-sudoku generate",
+                                     description="Generate puzzles with a unique solution, one per line.")
+    parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
+    parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same puzzles")
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
+    parser.add_argument("--technique", help="a technique the explanation must use, without guessing (e.g. swordfish)")
+    parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
+    parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
+    parser.add_argument("--max-tries", type=positive, default=100, help="puzzles tried per output puzzle")
+    return parser
+
+
+def progress_printer(count: int) -> Callable[[int], None]:
+    """Show 'puzzle i/count, try k' on stderr, only on a terminal."""
+    if not sys.stderr.isatty():
+        return lambda attempt: None
+    state = {"puzzle": 0}
+
+    def show(attempt: int) -> None:
+        if attempt == 1:
+            state["puzzle"] += 1
+        print(f"\rpuzzle {state['puzzle']}/{count}, try {attempt}   ", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    accept = engine_target(args.difficulty, args.technique)
+    target = describe_target(args.difficulty, args.technique)
+    show = progress_printer(args.count)
+    made = 0
+    try:
+        for puzzle in generate_many(args.size, args.count, args.seed, dig=args.dig, symmetry=args.symmetry,
+                                    accept=accept, max_tries=args.max_tries, target=target, on_try=show):
+            print(puzzle.to_line(), flush=True)
+            made += 1
+    except GenerationFailed as failure:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        print(f"explain-sudoku generate: {failure} (made {made} of {args.count})", file=sys.stderr)
+        return EXIT_FAILED
+    except ImportError as missing:
+        print(f"explain-sudoku generate: targets need the explanation engine ({missing})", file=sys.stderr)
+        return EXIT_FAILED
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,288 @@
+"""Puzzle generator (seed 003): fill a grid, dig holes, hide the pattern.
+
+1. A random full grid: the boxes on the diagonal share no row or column, so
+   each is filled with a random permutation; the rest is completed by the
+   exact-cover search with random branching (seeded, so reproducible).
+2. Digging: cells are visited in one of seed 003's four orders and a cell
+   (with its symmetric partner) stays empty only while the solution stays
+   unique. The check asks "is there a solution where the dug cell holds
+   another value?" (``forbid``), cheaper than counting to two.
+3. Symmetry-preserving shuffles (band/stack and row/column-in-band
+   permutations, reflections, transposition, relabelling) so the dig
+   order's pattern does not show; the symmetry of the givens is kept.
+4. A target (difficulty class, technique) is a predicate ``accept(grid)``;
+   the engine-based ones import ``explainer.engine`` only when used.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterator, Sequence
+
+from .grid import Grid, geometry
+from .solver import SearchLimit, solve_bitmask
+
+DIG_ORDERS = ("random", "jumping", "s-wander", "left-right")
+SYMMETRIES = ("none", "rotational", "mirror")
+DIFFICULTIES = ("easy", "medium", "difficult")
+
+Accept = Callable[[Grid], bool]
+
+
+class GenerationFailed(Exception):
+    """No puzzle met the target within ``max_tries`` attempts."""
+
+    def __init__(self, tries: int, target: str) -> None:
+        super().__init__(f"no puzzle met the target ({target}) in {tries} tries; "
+                         "raise --max-tries or choose an easier target")
+        self.tries = tries
+
+
+# ---- full grid ----------------------------------------------------------------------
+
+def random_full_grid(n: int, rng: random.Random) -> list[int]:
+    """A random complete grid of size n (values row by row)."""
+    geo = geometry(n)
+    while True:
+        values = [0] * geo.ncells
+        for k in range(geo.m):  # diagonal boxes are independent of each other
+            perm = rng.sample(range(1, n + 1), n)
+            for v, c in zip(perm, geo.houses[2 * n + k * geo.m + k]):
+                values[c] = v
+        try:
+            solutions = solve_bitmask(n, values, 1, rng=rng, max_nodes=50 * n * n)
+        except SearchLimit:
+            continue  # an unlucky start: draw another
+        if solutions:
+            return solutions[0]
+
+
+# ---- dig orders -------------------------------------------------------------------------
+
+def s_path(n: int) -> list[int]:
+    """Row by row, left to right then right to left (a boustrophedon)."""
+    return [r * n + (c if r % 2 == 0 else n - 1 - c) for r in range(n) for c in range(n)]
+
+
+def dig_order(n: int, kind: str, rng: random.Random) -> list[int]:
+    """The cells in the order seed 003 visits them to dig.
+
+    - random: anywhere in the grid;
+    - jumping: along the S path skipping every other cell, then the skipped ones;
+    - s-wander: along the S path;
+    - left-right: left to right, then down.
+    """
+    if kind == "random":
+        cells = list(range(n * n))
+        rng.shuffle(cells)
+        return cells
+    if kind == "jumping":
+        path = s_path(n)
+        return path[0::2] + path[1::2]
+    if kind == "s-wander":
+        return s_path(n)
+    if kind == "left-right":
+        return list(range(n * n))
+    raise ValueError(f"unknown dig order {kind!r} (choose from {', '.join(DIG_ORDERS)})")
+
+
+def partner(n: int, symmetry: str, c: int) -> int:
+    """The cell that must be dug together with c to keep the symmetry."""
+    r, k = divmod(c, n)
+    if symmetry == "none":
+        return c
+    if symmetry == "rotational":  # half-turn about the centre
+        return (n - 1 - r) * n + (n - 1 - k)
+    if symmetry == "mirror":  # left-right reflection
+        return r * n + (n - 1 - k)
+    raise ValueError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
+
+
+def dig_budget(n: int) -> int:
+    """Search nodes allowed for one uniqueness check while digging.
+
+    A check over budget counts as "not unique" and the cell keeps its given:
+    always safe, and it bounds the time on sparse 16×16 and 25×25 grids at
+    the cost of a few extra givens.
+    """
+    return {4: 100, 9: 200, 16: 60, 25: 12}.get(n, 12)
+
+
+def stays_unique(n: int, values: list[int], solution: Sequence[int], dug: Sequence[int]) -> bool:
+    """True if ``values`` (``dug`` cells already emptied) provably has only ``solution``.
+
+    Every other solution differs from it in some dug cell; look for one
+    differing first in dug cell i (the earlier ones kept), one search each.
+    """
+    trial = list(values)
+    for i, c in enumerate(dug):
+        for earlier in dug[:i]:
+            trial[earlier] = solution[earlier]
+        trial[c] = 0
+        try:
+            if solve_bitmask(n, trial, 1, forbid=((c, solution[c]),), max_nodes=dig_budget(n)):
+                return False
+        except SearchLimit:
+            return False
+    return True
+
+
+def dig(solution: Sequence[int], n: int, order: Sequence[int], symmetry: str = "none") -> list[int]:
+    """Empty cells in ``order`` (with partners) while the solution stays unique."""
+    values = list(solution)
+    for c in order:
+        if not values[c]:
+            continue
+        cells = sorted({c, partner(n, symmetry, c)})
+        for x in cells:
+            values[x] = 0
+        if not stays_unique(n, values, solution, cells):
+            for x in cells:
+                values[x] = solution[x]
+    return values
+
+
+# ---- symmetry-preserving shuffles ------------------------------------------------------
+
+def _mirrored_perm(k: int, rng: random.Random) -> list[int]:
+    """A random permutation p of 0..k-1 with p(k-1-i) = k-1-p(i)."""
+    p = [0] * k
+    pairs = list(range(k // 2))
+    rng.shuffle(pairs)
+    for i, j in enumerate(pairs):
+        a, b = (j, k - 1 - j) if rng.random() < 0.5 else (k - 1 - j, j)
+        p[i], p[k - 1 - i] = a, b
+    if k % 2:
+        p[k // 2] = k // 2
+    return p
+
+
+def line_permutation(m: int, rng: random.Random, mirrored: bool) -> list[int]:
+    """New index of each of the n = m² rows (or columns): bands moved, lines moved in bands.
+
+    ``mirrored``: line n-1-i goes where line i goes, reflected, so a
+    symmetry about the centre line is kept.
+    """
+    n = m * m
+    if not mirrored:
+        bands = rng.sample(range(m), m)
+        inner = [rng.sample(range(m), m) for _ in range(m)]
+    else:
+        bands = _mirrored_perm(m, rng)
+        inner = [[0] * m for _ in range(m)]
+        for b in range(m):
+            if b < m - 1 - b:
+                inner[b] = rng.sample(range(m), m)
+                inner[m - 1 - b] = [m - 1 - inner[b][m - 1 - i] for i in range(m)]
+            elif b == m - 1 - b:
+                inner[b] = _mirrored_perm(m, rng)
+    return [bands[i // m] * m + inner[i // m][i % m] for i in range(n)]
+
+
+def shuffle_grid(values: Sequence[int], n: int, symmetry: str, rng: random.Random) -> list[int]:
+    """The same puzzle up to isomorphism, with its symmetry kept.
+
+    none: any band/stack/line permutation, transposition, relabelling.
+    rotational: rows and columns both mirrored permutations (this includes
+    the half turn and both reflections); transposition allowed.
+    mirror (left-right): columns mirrored, rows free; no transposition
+    (it would turn a left-right mirror into a top-bottom one).
+    """
+    geo = geometry(n)
+    rows = line_permutation(geo.m, rng, mirrored=symmetry == "rotational")
+    cols = line_permutation(geo.m, rng, mirrored=symmetry in ("rotational", "mirror"))
+    transpose = symmetry != "mirror" and rng.random() < 0.5
+    labels = [0] + rng.sample(range(1, n + 1), n)
+    out = [0] * (n * n)
+    for c, v in enumerate(values):
+        r, k = divmod(c, n)
+        if transpose:
+            r, k = k, r
+        out[rows[r] * n + cols[k]] = labels[v]
+    return out
+
+
+def has_symmetry(values: Sequence[int], n: int, symmetry: str) -> bool:
+    """Whether the pattern of givens has ``symmetry``."""
+    return all(bool(values[c]) == bool(values[partner(n, symmetry, c)]) for c in range(n * n))
+
+
+# ---- generation ---------------------------------------------------------------------------
+
+def make_puzzle(n: int, rng: random.Random, dig_kind: str = "random", symmetry: str = "none") -> Grid:
+    """One puzzle with a unique solution, before any target check."""
+    solution = random_full_grid(n, rng)
+    values = dig(solution, n, dig_order(n, dig_kind, rng), symmetry)
+    return Grid(n, tuple(shuffle_grid(values, n, symmetry, rng)))
+
+
+def generate(n: int = 9, seed: "int | random.Random" = 0, *, dig: str = "random", symmetry: str = "none",
+             accept: Accept | None = None, max_tries: int = 100, target: str = "any",
+             on_try: Callable[[int], None] | None = None) -> Grid:
+    """A puzzle that ``accept`` takes; GenerationFailed after ``max_tries`` refusals.
+
+    ``seed`` is an int or a ``random.Random`` (to continue one sequence);
+    ``on_try(k)`` is called before attempt k (progress display).
+    """
+    geometry(n)  # bad settings fail here, before any work
+    dig_order(n, dig, random.Random(0))
+    partner(n, symmetry, 0)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    for attempt in range(1, max_tries + 1):
+        if on_try is not None:
+            on_try(attempt)
+        puzzle = make_puzzle(n, rng, dig, symmetry)
+        if accept is None or accept(puzzle):
+            return puzzle
+    raise GenerationFailed(max_tries, target)
+
+
+def generate_many(n: int, count: int, seed: int, **options) -> Iterator[Grid]:
+    """``count`` puzzles from one seeded sequence: the same seed gives the same puzzles.
+
+    ``options`` are those of ``generate`` (dig, symmetry, accept, ...).
+    """
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield generate(n, rng, **options)
+
+
+# ---- engine-based targets (lazy: explainer.engine is optional here) --------------------------
+
+def _normal(name: str) -> str:
+    return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
+
+
+GUESSING = ("trial", "trial lucky", "brutal")
+
+
+def engine_target(difficulty: str | None = None, technique: str | None = None) -> Accept | None:
+    """A predicate checking the engine's verdict, or None if there is no target.
+
+    difficulty: the engine's class must be this one. technique: the
+    explanation uses it at least once and never guesses (no trial, trial
+    lucky or brutal step).
+    """
+    if difficulty is None and technique is None:
+        return None
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (choose from {', '.join(DIFFICULTIES)})")
+    wanted = _normal(technique) if technique else None
+
+    def accept(grid: Grid) -> bool:
+        from .engine import Puzzle  # the engine is heavy and optional for plain generation
+
+        puzzle = Puzzle(grid)
+        if difficulty is not None and puzzle.difficulty != difficulty:
+            return False
+        if wanted is not None:
+            used = {_normal(name): count for name, count in puzzle.statistics.items() if count}
+            if wanted not in used or any(g in used for g in GUESSING):
+                return False
+        return True
+
+    return accept
+
+
+def describe_target(difficulty: str | None, technique: str | None) -> str:
+    parts = ([f"difficulty {difficulty}"] if difficulty else []) + ([f"technique {technique}"] if technique else [])
+    return ", ".join(parts) or "any"

@@ -1,0 +1,61 @@
+"""The solve and generate subcommands: output lines, error lines, exit statuses."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from explainer import cli_generate, cli_solve
+from explainer.grid import parse_grid
+from explainer.solver import count_solutions
+
+HARD = Path("/work/shared/data/top1465.txt").read_text().split()[0]
+SOLUTION = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+
+
+@pytest.mark.parametrize("method", ["dlx", "bitmask", "backtracking-mrv"])
+def test_solve_prints_one_line_per_puzzle_and_skips_bad_ones(tmp_path: Path, capsys, method: str) -> None:
+    two = "." * 81
+    bad = "12345678." + "." * 8 + "9" + "." * 63
+    path = tmp_path / "p.txt"
+    path.write_text(f"{HARD}\n{two}\n123\n{bad}\n{HARD}\n")
+    status = cli_solve.main([str(path), "--method", method])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out.split() == [SOLUTION, SOLUTION]
+    assert err.splitlines() == [
+        f"{path}:2: the puzzle has more than one solution",
+        f"{path}:3: 3 cells is not a sudoku size (expected 16, 81, 256 or 625 cells)",
+        f"{path}:4: the puzzle has no solution",
+    ]
+
+
+def test_solve_missing_file(capsys) -> None:
+    assert cli_solve.main(["/no/such/file.txt"]) == 2
+    assert capsys.readouterr().err.strip() == "/no/such/file.txt: no such file"
+
+
+def test_solve_good_file_exit_zero(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "ok.txt"
+    path.write_text(HARD + "\n")
+    assert cli_solve.main([str(path)]) == 0
+    assert capsys.readouterr().out.strip() == SOLUTION
+
+
+def test_generate_is_reproducible_and_unique(capsys) -> None:
+    argv = ["--size", "9", "--count", "3", "--seed", "4", "--symmetry", "mirror", "--dig", "s-wander"]
+    assert cli_generate.main(argv) == 0
+    first = capsys.readouterr().out.split()
+    assert cli_generate.main(argv) == 0
+    assert capsys.readouterr().out.split() == first
+    assert len(first) == 3
+    for line in first:
+        assert count_solutions(parse_grid(line)) == 1
+
+
+def test_generate_rejects_bad_options(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli_generate.main(["--size", "7"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit):
+        cli_generate.main(["--count", "0"])
