@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import brutal, intersections, singles, subsets
+from . import brutal, fish, intersections, singles, subsets, suedecoq, wings
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,13 @@ REGISTRY: list[Technique] = [
               aliases=("pointing", "claiming")),
     Technique("naked tuple", subsets.find_naked, ("naked tuple",), aliases=("naked pair", "naked triple")),
     Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
+    Technique("y wing", wings.find_y_wing, ("y wing", "ny wing")),
+    Technique("w wing", wings.find_w_wing, ("w wing",)),
+    Technique("fish", fish.find_fish, ("x wing", "swordfish", "jellyfish")),
+    Technique("finned fish", fish.find_finned_fish,
+              ("finned x wing", "finned swordfish", "finned jellyfish")),
+    Technique("suedecoq", suedecoq.find_suedecoq, ("suedecoq",), aliases=("sue de coq",)),
+    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, ("suedecoq bis",), aliases=("sue de coq bis",)),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
 

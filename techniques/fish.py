@@ -1,0 +1,256 @@
+"""Fish: x wing, swordfish, jellyfish, and their finned forms.
+
+A value v and p *base* lines (rows, or columns) whose v candidates lie in
+only p *cover* lines of the other kind: each base line puts its v in a
+different cover line, so the cover lines are full and lose v everywhere
+else. A finned fish adds a box R holding the *fins*: the extra v
+candidates of the base lines that spoil the plain fish; whether a fin is
+true or not, the cells the finder lists cannot hold v.
+
+Everything works on one value at a time through per-line masks (for each
+base line, the bit set of cover lines where v can go), built once per state.
+Base lines are grown by depth-first search, dropping a branch as soon as the
+cover lines already exceed p, so the search never looks at combinations that
+cannot be a fish. Sizes are tried smallest first across every value.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import Geometry, bits
+from explainer.i18n import Arg, Cells, House, Value, say
+from explainer.state import State
+
+from .wording import Lines
+
+NAMES = {2: "x wing", 3: "swordfish", 4: "jellyfish"}
+FINNED_NAMES = {p: f"finned {name}" for p, name in NAMES.items()}
+SHOWN = {
+    "en": {2: "X wing", 3: "Swordfish", 4: "Jellyfish"},
+    "fr": {2: "X wing", 3: "Swordfish", 4: "Jellyfish"},
+}
+FINNED_SHOWN = {
+    "en": {2: "Finned x wing", 3: "Finned swordfish", 4: "Finned jellyfish"},
+    "fr": {2: "X wing à aileron", 3: "Swordfish à aileron", 4: "Jellyfish à aileron"},
+}
+
+FISH = {
+    "en": "{name} on {v}: in {base}, {v} can only go in {cover}, so {v} is removed from {cells}.",
+    "fr": "{name} sur le {v} : dans {base}, le {v} ne peut aller que dans {cover}, donc le {v} "
+          "est retiré de {cells}.",
+}
+FINNED_1 = {
+    "en": "{name} on {v}: in {base}, {v} can only go in {cover} or in {box} at {fins} (the fin); "
+          "either way {v} is removed from {cells}.",
+    "fr": "{name} sur le {v} : dans {base}, le {v} ne peut aller que dans {cover} ou dans "
+          "{box} en {fins} (l'aileron) ; dans les deux cas le {v} est retiré de {cells}.",
+}
+FINNED_2 = {
+    "en": "{name} on {v}: outside {box}, the {v}s of {base} fit only in {cover}, one line too few, "
+          "so one of them has its {v} in {box} and {v} is removed from {cells}.",
+    "fr": "{name} sur le {v} : {box} mis à part, les {v} de {base} ne tiennent que dans {cover}, "
+          "soit une de moins qu'il n'en faut, donc l'une d'elles a son {v} dans {box} et le {v} est retiré "
+          "de {cells}.",
+}
+
+
+class _Name(Arg):
+    """A pattern name per language."""
+
+    def __init__(self, table: dict[str, dict[int, str]], p: int) -> None:
+        self.table, self.p = table, p
+
+    def fmt(self, lang: str) -> str:
+        return self.table.get(lang, self.table["en"])[self.p]
+
+
+def max_size(n: int) -> int:
+    """Largest fish searched: jellyfish (4), or n // 2 on 4×4 grids."""
+    return max(2, min(4, n // 2))
+
+
+def _line_masks(state: State) -> tuple[list[list[int]], list[list[int]]]:
+    """masks[o][v-1][i]: cover-line bit set of v's places in base line i (o=0 rows, 1 columns)."""
+    geo = state.geo
+    n, full = geo.n, geo.full
+    rows: list[list[int]] = []
+    cols: list[list[int]] = []
+    for v in range(1, n + 1):
+        pv = state.pos[v - 1]
+        rows.append([(pv >> (r * n)) & full for r in range(n)])
+        cm = [0] * n
+        for c in bits(pv):
+            cm[c % n] |= 1 << (c // n)
+        cols.append(cm)
+    return rows, cols
+
+
+def _lines_cells(geo: Geometry, kind: int, lines: "Iterator[int] | list[int]") -> int:
+    mask = 0
+    for i in lines:
+        mask |= geo.house_mask[kind * geo.n + i]
+    return mask
+
+
+def _base_sets(pool: list[int], masks: list[int], max_p: int,
+               leaders: int | None = None) -> list[tuple[tuple[int, ...], int]]:
+    """Every set of 2..max_p lines of ``pool`` whose cover union has no more bits than lines.
+
+    One depth-first search serves every size: a branch stops as soon as its
+    union exceeds ``max_p`` (no superset can be a fish then). With
+    ``leaders``, only sets holding one of the first ``leaders`` lines of the
+    pool are produced (a set's first line is its lowest in pool order).
+    """
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def walk(start: int, chosen: tuple[int, ...], union: int) -> None:
+        stop = len(pool) if chosen or leaders is None else leaders
+        for k in range(start, stop):
+            line = pool[k]
+            u = union | masks[line]
+            count = u.bit_count()
+            if count > max_p:
+                continue
+            now = chosen + (line,)
+            if len(now) >= 2 and count <= len(now):
+                out.append((now, u))
+            if len(now) < max_p:
+                walk(k + 1, now, u)
+
+    walk(0, (), 0)
+    return out
+
+
+def find_fish(state: State) -> Iterator[Explanation]:
+    """x wing, swordfish, jellyfish: rows then columns as base, every value, smallest first."""
+    geo = state.geo
+    n = geo.n
+    max_p = max_size(n)
+    line_masks = state.cached("fish.lines", _line_masks)
+    found: list[tuple[int, int, Explanation]] = []
+    for o in (0, 1):
+        for v in range(1, n + 1):
+            masks = line_masks[o][v - 1]
+            open_lines = [i for i in range(n) if masks[i]]
+            pool = [i for i in open_lines if masks[i].bit_count() <= max_p]
+            if len(pool) < 2:
+                continue
+            pv = state.pos[v - 1]
+            for base, cover in _base_sets(pool, masks, max_p):
+                p = len(base)
+                # p lines need p cover lines; with only p open lines the cover holds no other v
+                if cover.bit_count() != p or len(open_lines) <= p:
+                    continue
+                base_cells = _lines_cells(geo, o, base)
+                removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
+                if removed:
+                    found.append((p, len(found), _fish_step(geo, v, o, list(base), cover,
+                                                            pv & base_cells, removed, p)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,
+               removed: int, p: int) -> Explanation:
+    n = geo.n
+    base_houses = [o * n + i for i in base]
+    cover_houses = [(1 - o) * n + j for j in bits(cover)]
+    return Explanation(
+        technique=NAMES[p],
+        eliminate=cands(geo, ((c, v) for c in bits(removed))),
+        cells=cell_coords(geo, bits(pattern)),
+        houses=house_keys(geo, base_houses),
+        marked=cands(geo, ((c, v) for c in bits(pattern))),
+        **say(FISH, name=_Name(SHOWN, p), v=Value(v), base=Lines(geo, base_houses),
+              cover=Lines(geo, cover_houses), cells=Cells(geo, bits(removed))),
+        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col")),
+    )
+
+
+def find_finned_fish(state: State) -> Iterator[Explanation]:
+    """Finned x wing, swordfish, jellyfish (both cases of TECHNIQUES.md), smallest first.
+
+    For a box R, a base line of R's band counts only its v candidates outside
+    R towards the cover; the ones inside R are the fins.
+    """
+    geo = state.geo
+    n, m = geo.n, geo.m
+    max_p = max_size(n)
+    line_masks = state.cached("fish.lines", _line_masks)
+    found: list[tuple[int, int, Explanation]] = []
+    for o in (0, 1):
+        for v in range(1, n + 1):
+            masks = line_masks[o][v - 1]
+            pv = state.pos[v - 1]
+            open_lines = [i for i in range(n) if masks[i]]
+            if len(open_lines) < 2:
+                continue
+            for k in range(n):
+                box = 2 * n + k
+                box_cells = geo.house_mask[box]
+                if not pv & box_cells:
+                    continue
+                # o = 0: base rows, the box's rows form its band, its columns are the cover bits
+                first_line = m * (k // m) if o == 0 else m * (k % m)
+                first_cover = m * (k % m) if o == 0 else m * (k // m)
+                band = range(first_line, first_line + m)
+                box_cover = ((1 << m) - 1) << first_cover
+                outside = list(masks)
+                for i in band:
+                    outside[i] = masks[i] & ~box_cover
+                # lines with a fin lead the pool: every finned set holds one of them
+                finned = [i for i in band if masks[i] & box_cover and outside[i].bit_count() <= max_p]
+                if not finned:
+                    continue
+                pool = finned + [i for i in open_lines if i not in finned
+                                 and outside[i].bit_count() <= max_p]
+                if len(pool) < 2:
+                    continue
+                for base, cover in _base_sets(pool, outside, max_p, len(finned)):
+                    base = tuple(sorted(base))
+                    p = len(base)
+                    in_band = sum(1 for i in base if i in band)
+                    if not 1 <= in_band <= m - 1:
+                        continue
+                    base_cells = _lines_cells(geo, o, base)
+                    fins = pv & base_cells & box_cells
+                    if not fins:
+                        continue
+                    q = cover.bit_count()
+                    if q == p and cover & box_cover:
+                        case = 1
+                        removed = (pv & box_cells & ~base_cells
+                                   & _lines_cells(geo, 1 - o, bits(cover & box_cover)))
+                    elif q == p - 1 and not cover & box_cover:
+                        case = 2
+                        removed = pv & box_cells & ~base_cells
+                    else:
+                        continue
+                    if removed:
+                        found.append((p, len(found), _finned_step(
+                            geo, v, o, list(base), cover, box, pv & base_cells & ~fins, fins, removed, p, case)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,
+                 fins: int, removed: int, p: int, case: int) -> Explanation:
+    n = geo.n
+    base_houses = [o * n + i for i in base]
+    cover_houses = [(1 - o) * n + j for j in bits(cover)]
+    template = FINNED_1 if case == 1 else FINNED_2
+    return Explanation(
+        technique=FINNED_NAMES[p],
+        eliminate=cands(geo, ((c, v) for c in bits(removed))),
+        cells=cell_coords(geo, bits(body | fins)),
+        houses=house_keys(geo, [box] + base_houses),
+        marked=cands(geo, ((c, v) for c in bits(body))),
+        marked_alt=cands(geo, ((c, v) for c in bits(fins))),
+        **say(template, name=_Name(FINNED_SHOWN, p), v=Value(v), base=Lines(geo, base_houses),
+              cover=Lines(geo, cover_houses), box=House(geo, box), fins=Cells(geo, bits(fins)),
+              cells=Cells(geo, bits(removed))),
+        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"), ("case", case)),
+    )

@@ -1,0 +1,212 @@
+"""Sue de Coq, and its "bis" form with almost locked sets.
+
+Both look where a line R1 meets a box R2 (the m cells of a line-box
+intersection I).
+
+suedecoq: cells E12 ⊂ I whose candidates are exactly F, E1 ⊂ R1 \\ R2 and
+E2 ⊂ R2 \\ R1 with candidates in F, E1 and E2 sharing no value, and
+|E12 ∪ E1 ∪ E2| = |F|. Those cells are pairwise different (E12 ∪ E1 share R1,
+E12 ∪ E2 share R2, E1 and E2 share no value), so they hold every value of F
+once: a value of F that E2 cannot take is in E12 ∪ E1 ⊂ R1 and leaves the
+rest of R1; symmetrically for R2.
+
+suedecoq bis: an A²LS E ⊂ I (k cells, k + 2 values), an ALS E1 ⊂ R1 \\ R2
+and an ALS E2 ⊂ R2 \\ R1 with disjoint values, each sharing at least two
+values with E. If a value of E1 were true elsewhere in R1, E1 would lock its
+other values, E would lose at least two values and lock the rest, which
+leaves E2 at least two values short. So E1's values leave R1 outside E1 and
+E, and E2's values leave R2 outside E2 and E.
+
+Subsets of a house part are enumerated with their candidate unions, keeping
+only those whose candidates fit the pattern, so the search stays small.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import bits, values_of
+from explainer.i18n import Cells, House, Values, say
+from explainer.state import State
+
+from .wording import Removals
+
+SDC = {
+    "en": "Sue de Coq: {e12}, where {r1} meets {r2}, hold only {values}; with {e1} in {r1} "
+          "(only {v1}) and {e2} in {r2} (only {v2}), these {k} cells hold each of these {k} values "
+          "once, so these candidates are removed: {removed}.",
+    "fr": "Sue de Coq : {e12}, là où {r1} croise {r2}, ne contiennent que {values} ; avec "
+          "{e1} dans {r1} (seulement {v1}) et {e2} dans {r2} (seulement {v2}), ces {k} cases "
+          "prennent chacune de ces {k} valeurs une fois, donc ces candidats sont retirés : {removed}.",
+}
+BIS = {
+    "en": "Sue de Coq bis: {e}, where {r1} meets {r2}, hold {values} ({k} cells, {k2} values); "
+          "{e1} in {r1} hold only {v1} and {e2} in {r2} only {v2}, so {v1} cannot go elsewhere in "
+          "{r1} nor {v2} elsewhere in {r2}: removed {removed}.",
+    "fr": "Sue de Coq bis : {e}, là où {r1} croise {r2}, contiennent {values} ({k} cases, "
+          "{k2} valeurs) ; {e1} dans {r1} ne contiennent que {v1} et {e2} dans {r2} que {v2}, donc "
+          "{v1} ne peuvent aller ailleurs dans {r1} ni {v2} ailleurs dans {r2} : retirés {removed}.",
+}
+
+
+def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
+    """[(cell mask, candidate union, size)] of every nonempty subset of ``cells``."""
+    subs = [(0, 0, 0)]
+    for c in cells:
+        subs += [(cm | 1 << c, u | cand[c], s + 1) for cm, u, s in subs]
+    return subs[1:]
+
+
+def _empty(state: State, mask: int) -> list[int]:
+    return [c for c in bits(mask) if state.cand[c]]
+
+
+def _marks(state: State, cells: int) -> tuple:
+    """Every candidate of ``cells``."""
+    return cands(state.geo, ((c, v) for c in bits(cells) for v in values_of(state.cand[c])))
+
+
+def _removals(state: State, cells: int, values: int) -> list[tuple[int, int]]:
+    return [(c, v) for c in bits(cells) for v in values_of(state.cand[c] & values)]
+
+
+def find_suedecoq(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    cand = state.cand
+    hm = geo.house_mask
+    found: list[tuple[int, int, Explanation]] = []
+    for r1, r2, inter in geo.intersections:
+        core = _empty(state, inter)
+        if not core:
+            continue
+        line_rest = _empty(state, hm[r1] & ~inter)
+        box_rest = _empty(state, hm[r2] & ~inter)
+        for m12, f, s12 in _subsets(core, cand):
+            size = f.bit_count()
+            if size < s12 + 2:
+                continue
+            pool1 = [c for c in line_rest if not cand[c] & ~f]
+            pool2 = [c for c in box_rest if not cand[c] & ~f]
+            if not pool1 or not pool2:
+                continue
+            for m1, u1, s1 in _subsets(pool1, cand):
+                s2 = size - s12 - s1
+                if s2 < 1 or u1.bit_count() < s1 or u1 == f:
+                    continue
+                fits = [c for c in pool2 if not cand[c] & u1]
+                for chosen in combinations(fits, s2):
+                    m2 = u2 = 0
+                    for c in chosen:
+                        m2 |= 1 << c
+                        u2 |= cand[c]
+                    e = m12 | m1 | m2
+                    elim = (_removals(state, hm[r1] & ~e, f & ~u2)
+                            + _removals(state, hm[r2] & ~e, f & ~u1))
+                    if elim:
+                        found.append((size, len(found), _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int, u1: int, u2: int,
+              elim: list[tuple[int, int]]) -> Explanation:
+    geo = state.geo
+    e = m12 | m1 | m2
+    k = e.bit_count()
+    return Explanation(
+        technique="suedecoq",
+        eliminate=cands(geo, elim),
+        cells=cell_coords(geo, bits(e)),
+        houses=house_keys(geo, [r1, r2]),
+        marked=_marks(state, m1),
+        marked_alt=_marks(state, m2),
+        **say(SDC, e12=Cells(geo, bits(m12)), r1=House(geo, r1), r2=House(geo, r2),
+              values=Values(values_of(f)), e1=Cells(geo, bits(m1)), e2=Cells(geo, bits(m2)),
+              v1=Values(values_of(u1)), v2=Values(values_of(u2)), k=k, removed=Removals(geo, elim)),
+        detail=(("size", k),),
+    )
+
+
+def _als_limit(n: int) -> int:
+    """Largest ALS searched in a house part: all of it on 9×9, 4 cells on larger grids."""
+    return n if n <= 9 else 4
+
+
+def _als_table(state: State) -> dict[int, list[tuple[int, int, int]]]:
+    """An empty per-state table, filled lazily by ``_alss`` (one entry per house part)."""
+    return {}
+
+
+def _alss(state: State, house: int, inter: int) -> list[tuple[int, int, int]]:
+    """ALSs (cell mask, values, size) among the empty cells of ``house`` outside ``inter``."""
+    table = state.cached("suedecoq.als", _als_table)
+    key = house * (1 << state.geo.ncells) + inter
+    hit = table.get(key)
+    if hit is None:
+        cells = _empty(state, state.geo.house_mask[house] & ~inter)
+        limit = _als_limit(state.geo.n)
+        hit = []
+        for size in range(1, min(limit, len(cells)) + 1):
+            for chosen in combinations(cells, size):
+                u = 0
+                for c in chosen:
+                    u |= state.cand[c]
+                if u.bit_count() == size + 1:
+                    hit.append((sum(1 << c for c in chosen), u, size))
+        table[key] = hit
+    return hit
+
+
+def find_suedecoq_bis(state: State) -> Iterator[Explanation]:
+    geo = state.geo
+    cand = state.cand
+    hm = geo.house_mask
+    found: list[tuple[int, int, Explanation]] = []
+    for r1, r2, inter in geo.intersections:
+        core = _empty(state, inter)
+        if len(core) < 1:
+            continue
+        a2ls = [(cm, u, s) for cm, u, s in _subsets(core, cand) if u.bit_count() == s + 2]
+        if not a2ls:
+            continue
+        line_als = _alss(state, r1, inter)
+        box_als = _alss(state, r2, inter)
+        if not line_als or not box_als:
+            continue
+        for me, f, se in a2ls:
+            left = [a for a in line_als if (a[1] & f).bit_count() >= 2]
+            right = [a for a in box_als if (a[1] & f).bit_count() >= 2]
+            for m1, v1, s1 in left:
+                for m2, v2, s2 in right:
+                    if v1 & v2:
+                        continue
+                    elim = (_removals(state, hm[r1] & ~(m1 | me), v1)
+                            + _removals(state, hm[r2] & ~(m2 | me), v2))
+                    if elim:
+                        size = se + s1 + s2
+                        found.append((size, len(found),
+                                      _bis_step(state, r1, r2, me, f, m1, v1, m2, v2, elim)))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int, m2: int, v2: int,
+              elim: list[tuple[int, int]]) -> Explanation:
+    geo = state.geo
+    k = me.bit_count()
+    return Explanation(
+        technique="suedecoq bis",
+        eliminate=cands(geo, elim),
+        cells=cell_coords(geo, bits(me | m1 | m2)),
+        houses=house_keys(geo, [r1, r2]),
+        marked=_marks(state, m1),
+        marked_alt=_marks(state, m2),
+        **say(BIS, e=Cells(geo, bits(me)), r1=House(geo, r1), r2=House(geo, r2),
+              values=Values(values_of(f)), k=k, k2=k + 2, e1=Cells(geo, bits(m1)),
+              e2=Cells(geo, bits(m2)), v1=Values(values_of(v1)), v2=Values(values_of(v2)),
+              removed=Removals(geo, elim)),
+        detail=(("size", k + m1.bit_count() + m2.bit_count()),),
+    )

@@ -1,0 +1,204 @@
+"""Wings: y wing / ny wing (one finder) and w wing.
+
+y wing, ny wing (TECHNIQUES.md): two lines L1, L2 of one band meet two boxes
+B1, B2. Cells E12 ⊂ L1 ∩ B2 (the pivot), E11 ⊂ L1 ∩ B1 and E22 ⊂ L2 ∩ B2
+hold candidates from F ∪ {v}, v not in E12, the candidates of E11 and E22
+other than v disjoint, and |E| = |F| + 1. If v were true in L2 ∩ B1 or in
+L1 ∩ B2 outside E, no cell of E could be v, yet E's |F| + 1 cells are
+pairwise different (E11 ∪ E12 share L1, E12 ∪ E22 share B2, E11 and E22
+share no value): too many cells for F. |F| = 2 is the classic y wing.
+
+The finder works on the line-box intersections: the subsets of each one's
+empty cells and their candidate unions are built once per state, so a
+pattern is three table look-ups and a few bit operations.
+
+w wing: two bivalue cells A, A' with the same two values {v, w} that do not
+see each other, and a house R holding neither in which every w sees A or A'.
+If a cell seeing both were v, A and A' would both be w and R would have no
+place left for w.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import Geometry, bits, values_of
+from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.state import State
+
+Y_WING = {
+    "en": "{name} on {v}: {cells} hold only {values} and {pivot} has no {v}; {v} in {removed} would "
+          "leave these {k} cells (in {l1}, {l2}, {b1} and {b2}) with only the {f} values {others}, "
+          "so {v} is removed from {removed}.",
+    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {pivot} n'a pas de {v} ; "
+          "un {v} en {removed} laisserait ces {k} cases ({l1}, {l2}, {b1} et {b2}) avec les {f} "
+          "seules valeurs {others}, donc le {v} est retiré de {removed}.",
+}
+W_WING = {
+    "en": "W wing: {a} and {b} both hold only {v} and {w}; in {house}, {w} can only go in cells "
+          "that see one of them, so if both were {v}, {house} would have no {w}: one of them is {v} "
+          "and {v} is removed from {removed}, which see both.",
+    "fr": "W wing : {a} et {b} ne contiennent que {v} et {w} ; dans {house}, le {w} ne peut aller "
+          "que dans des cases qui voient l'une d'elles, donc si les deux étaient {v}, {house} "
+          "n'aurait plus de {w} : l'une d'elles est {v} et le {v} est retiré de {removed}, qui voient "
+          "les deux.",
+}
+
+
+class _Name(Arg):
+    def __init__(self, ny: bool) -> None:
+        self.ny = ny
+
+    def fmt(self, lang: str) -> str:
+        return "NY wing" if self.ny else "Y wing"
+
+
+def _intersection_subsets(state: State) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
+    """(line, box) -> [(cell mask, candidate union, size)] for each nonempty set of empty cells."""
+    geo = state.geo
+    cand = state.cand
+    out: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for line, box, mask in geo.intersections:
+        subs: list[tuple[int, int, int]] = [(0, 0, 0)]
+        for c in bits(mask):
+            if cand[c]:
+                subs += [(cm | 1 << c, u | cand[c], s + 1) for cm, u, s in subs]
+        out[line, box] = subs[1:]
+    return out
+
+
+def _configurations(geo: Geometry) -> list[tuple[int, int, int, int]]:
+    """Every (L1, B2, B1, L2): two lines of one band and two boxes they cross."""
+    n, m = geo.n, geo.m
+    configs = []
+    for kind in (0, 1):
+        for i1 in range(n):
+            band = range(m * (i1 // m), m * (i1 // m) + m)
+            # boxes crossed by line i1: for rows, box index m*(i//m)+j; for columns j*m + i//m
+            boxes = [2 * n + (m * (i1 // m) + j if kind == 0 else j * m + i1 // m) for j in range(m)]
+            for b2 in boxes:
+                for b1 in boxes:
+                    if b1 == b2:
+                        continue
+                    for i2 in band:
+                        if i2 != i1:
+                            configs.append((kind * n + i1, b2, b1, kind * n + i2))
+    return configs
+
+
+_CONFIGS: dict[int, list[tuple[int, int, int, int]]] = {}
+
+
+def find_y_wing(state: State) -> Iterator[Explanation]:
+    """y wing (|F| = 2) and ny wing (larger), smallest patterns first."""
+    geo = state.geo
+    configs = _CONFIGS.get(geo.n)
+    if configs is None:
+        configs = _CONFIGS[geo.n] = _configurations(geo)
+    subs = state.cached("wings.subsets", _intersection_subsets)
+    cand, pos = state.cand, state.pos
+    inter_mask = {(line, box): mask for line, box, mask in geo.intersections}
+    found: list[tuple[int, int, tuple]] = []
+    for l1, b2, b1, l2 in configs:
+        pivots, lefts, rights = subs[l1, b2], subs[l1, b1], subs[l2, b2]
+        if not (pivots and lefts and rights):
+            continue
+        room = max(s for _, _, s in rights)
+        target_cells = inter_mask[l2, b1]
+        target_values = 0
+        for c in bits(target_cells | inter_mask[l1, b2]):
+            target_values |= cand[c]
+        for m12, u12, s12 in pivots:
+            # v must be a candidate somewhere it could be removed, and not in the pivot
+            vs = target_values & ~u12
+            if not vs:
+                continue
+            for m11, u11, s11 in lefts:
+                u1 = u12 | u11
+                s1 = s12 + s11
+                if u1.bit_count() > s1 + room:
+                    continue
+                for m22, u22, s22 in rights:
+                    union = u1 | u22
+                    size = s1 + s22
+                    if union.bit_count() != size:
+                        continue
+                    shared = u11 & u22
+                    if shared & (shared - 1):
+                        continue
+                    choices = vs & (u11 | u22) & (shared if shared else ~0)
+                    for b in bits(choices):
+                        v = b + 1
+                        removed = pos[b] & (target_cells | inter_mask[l1, b2]) & ~m12
+                        if removed:
+                            found.append((size, len(found), (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
+    found.sort()
+    for _, _, pattern in found:
+        yield _y_step(geo, state, *pattern)
+
+
+def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12: int, m11: int,
+            m22: int, union: int, v: int, removed: int) -> Explanation:
+    cells = m12 | m11 | m22
+    k = cells.bit_count()
+    ny = k > 3
+    others = [x for x in values_of(union) if x != v]
+    return Explanation(
+        technique="ny wing" if ny else "y wing",
+        eliminate=cands(geo, ((c, v) for c in bits(removed))),
+        cells=cell_coords(geo, bits(cells)),
+        houses=house_keys(geo, [l1, b2, l2, b1]),
+        marked=cands(geo, ((c, v) for c in bits(cells) if state.cand[c] >> (v - 1) & 1)),
+        **say(Y_WING, name=_Name(ny), v=Value(v), cells=Cells(geo, bits(cells)),
+              values=Values(values_of(union)), pivot=Cells(geo, bits(m12)),
+              removed=Cells(geo, bits(removed)), k=k, f=k - 1, others=Values(others),
+              l1=House(geo, l1), l2=House(geo, l2), b1=House(geo, b1), b2=House(geo, b2)),
+        detail=(("size", k - 1), ("value", v)),
+    )
+
+
+def find_w_wing(state: State) -> Iterator[Explanation]:
+    """w wing: pairs of equal bivalue cells linked through a house's w candidates."""
+    geo = state.geo
+    cand, pos = state.cand, state.pos
+    peer, house_mask = geo.peer_mask, geo.house_mask
+    groups: dict[int, list[int]] = {}
+    for c, mask in enumerate(cand):
+        if mask.bit_count() == 2:
+            groups.setdefault(mask, []).append(c)
+    for mask in sorted(groups):
+        cells = groups[mask]
+        if len(cells) < 2:
+            continue
+        pair = values_of(mask)
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                if peer[a] >> b & 1:
+                    continue
+                common = peer[a] & peer[b]
+                seen = peer[a] | peer[b]
+                ends = 1 << a | 1 << b
+                for v, w in (pair, pair[::-1]):
+                    removed = pos[v - 1] & common
+                    if not removed:
+                        continue
+                    for h, hm in enumerate(house_mask):
+                        if hm & ends:
+                            continue
+                        ws = pos[w - 1] & hm
+                        if ws and not ws & ~seen:
+                            yield _w_step(geo, a, b, v, w, h, ws, removed)
+                            break
+
+
+def _w_step(geo: Geometry, a: int, b: int, v: int, w: int, h: int, ws: int, removed: int) -> Explanation:
+    return Explanation(
+        technique="w wing",
+        eliminate=cands(geo, ((c, v) for c in bits(removed))),
+        cells=cell_coords(geo, (a, b)),
+        houses=house_keys(geo, [h]),
+        marked=cands(geo, ((c, w) for c in bits(ws))),
+        **say(W_WING, a=Cells(geo, [a]), b=Cells(geo, [b]), v=Value(v), w=Value(w), house=House(geo, h),
+              removed=Cells(geo, bits(removed))),
+        detail=(("value", v), ("link", w)),
+    )

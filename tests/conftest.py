@@ -1,0 +1,32 @@
+"""Shared fixtures: paths to the shared data and the independent checker."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+TOP1465 = SHARED / "data" / "top1465.txt"
+VERIFY = SHARED / "tools" / "verify_steps.py"
+SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+
+
+def top1465(*lines: int) -> list[str]:
+    """Puzzles of top1465 by 1-based line number (a fixed sample, never random)."""
+    all_lines = TOP1465.read_text().split()
+    return [all_lines[k - 1] for k in lines]
+
+
+def verify_documents(docs: list[dict], tmp_path: Path) -> str:
+    """Run the independent checker on steps JSON documents; fail with its report."""
+    if not VERIFY.exists():
+        pytest.fail(f"independent checker missing: {VERIFY} (the shared folder must sit beside the repository)")
+    target = tmp_path / "docs.json"
+    target.write_text(json.dumps(docs))
+    result = subprocess.run([sys.executable, str(VERIFY), str(target)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout

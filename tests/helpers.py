@@ -1,0 +1,42 @@
+"""Build candidate states for technique tests from text that reads like a puzzle."""
+from __future__ import annotations
+
+from explainer.grid import LETTERS
+from explainer.pencilmarks import parse_pencilmarks
+from explainer.state import State
+
+
+def marks(cells: "dict[str, str]", n: int = 9) -> State:
+    """Every cell holds every value except the listed ones: ``{"r2c1": "17", ...}``."""
+    full = LETTERS[:n]
+    tokens = [[full] * n for _ in range(n)]
+    for name, values in cells.items():
+        r, c = name[1:].split("c")
+        tokens[int(r) - 1][int(c) - 1] = values
+    return parse_pencilmarks("\n".join(" ".join(row) for row in tokens))
+
+
+def value_picture(v: int, picture: str, n: int = 9) -> State:
+    """One value's places drawn as a grid (``x`` = v is a candidate, ``.`` = not); every
+    other value stays a candidate everywhere. ``|``, ``-`` and spaces are decoration."""
+    rows = [[ch for ch in line if ch in "x."] for line in picture.strip().splitlines()]
+    rows = [r for r in rows if r]
+    assert len(rows) == n and all(len(r) == n for r in rows), "picture must be n×n"
+    full = LETTERS[:n]
+    ch = LETTERS[v - 1]
+    tokens = [[full if x == "x" else full.replace(ch, "") for x in row] for row in rows]
+    return parse_pencilmarks("\n".join(" ".join(row) for row in tokens))
+
+
+def snapshot(state: State) -> tuple:
+    return (list(state.values), list(state.cand), list(state.pos))
+
+
+def rc(name: str) -> tuple[int, int]:
+    """'r3c7' -> (2, 6)."""
+    r, c = name[1:].split("c")
+    return int(r) - 1, int(c) - 1
+
+
+def elims(v: int, *names: str) -> set[tuple[int, int, int]]:
+    return {(*rc(x), v) for x in names}

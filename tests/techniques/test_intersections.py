@@ -1,0 +1,46 @@
+from explainer.pencilmarks import parse_pencilmarks
+from techniques.intersections import find
+
+POINTING = """
+1234 1234 1234 1234
+234  234  1234 1234
+1234 1234 1234 1234
+1234 1234 1234 1234"""
+
+
+def test_pointing_removes_from_the_line():
+    step = next(find(parse_pencilmarks(POINTING)))
+    assert step.technique == "locked candidate"
+    assert step.eliminate == ((0, 2, 1), (0, 3, 1))
+    assert step.houses == (("box", 0), ("row", 0))
+    assert step.marked == ((0, 0, 1), (0, 1, 1))
+    assert step.text == ("Locked candidate: in box 1, 1 can only go in row 1, so 1 is removed "
+                         "from r1c3 and r1c4.")
+
+
+def test_claiming_removes_from_the_box():
+    # in column 1, 1 can only go in box 1 (r1c1, r2c1): it leaves r1c2 and r2c2
+    state = parse_pencilmarks("""
+        1234 1234 1234 1234
+        1234 1234 1234 1234
+        234  1234 1234 1234
+        234  1234 1234 1234""")
+    steps = list(find(state))
+    claim = [s for s in steps if s.houses == (("col", 0), ("box", 0))]
+    assert claim and claim[0].eliminate == ((0, 1, 1), (1, 1, 1))
+    assert claim[0].marked == ((0, 0, 1), (1, 0, 1))
+
+
+def test_nothing_locked_on_an_open_grid():
+    state = parse_pencilmarks("\n".join(["1234 1234 1234 1234"] * 4))
+    assert list(find(state)) == []
+
+
+def test_locked_but_nothing_to_remove():
+    # 1 confined to row 1 in box 1, but row 1 has no other 1 left: no step
+    state = parse_pencilmarks("""
+        1234 1234 234  234
+        234  234  1234 1234
+        1234 1234 1234 1234
+        1234 1234 1234 1234""")
+    assert all(s.houses[0] != ("box", 0) or s.marked[0][2] != 1 for s in find(state))

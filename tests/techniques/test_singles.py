@@ -1,0 +1,62 @@
+from explainer.grid import parse_grid
+from explainer.pencilmarks import parse_pencilmarks
+from explainer.state import State
+from techniques.singles import find_single_candidate, find_single_position
+from tests.conftest import SEED
+
+EMPTY4 = "\n".join(["1234 1234 1234 1234"] * 4)
+
+
+def first(gen):
+    return next(gen, None)
+
+
+def test_single_position_with_smallest_cover():
+    state = State.from_grid(parse_grid(SEED))
+    step = first(find_single_position(state))
+    assert step.technique == "single position"
+    assert step.place == ((0, 5, 1),)
+    # row 2, row 3 and column 5 hold a 1 and rule out every other empty cell of box 2
+    assert step.houses == (("box", 1), ("row", 1), ("row", 2), ("col", 4))
+    # the three 1s, and the filled r1c4 that no covering house passes through
+    assert step.cells == ((0, 3), (1, 0), (2, 8), (8, 4))
+    assert step.show_candidates is False
+    assert step.text == ("Single position: in box 2, 1 can only go in r1c6: the 1s in row 2, row 3 "
+                         "and column 5 rule out every other empty cell.")
+
+
+def test_single_position_from_eliminations_shows_candidates():
+    state = parse_pencilmarks("""
+        1234 234 234 234
+        1234 1234 1234 1234
+        1234 1234 1234 1234
+        1234 1234 1234 1234""")
+    step = first(find_single_position(state))
+    assert step.place == ((0, 0, 1),)
+    assert step.show_candidates is True and step.houses == (("row", 0),)
+
+
+def test_no_single_on_an_open_grid():
+    state = parse_pencilmarks(EMPTY4)
+    assert first(find_single_position(state)) is None
+    assert first(find_single_candidate(state)) is None
+
+
+def test_single_candidate_seen_values():
+    # r1c3 of this 4x4 sees 1 and 2 in its row and 3 in its column: it must be 4
+    state = State.from_grid(parse_grid("12.." "...." "...." "..3."))
+    step = first(find_single_candidate(state))
+    assert step.place == ((0, 2, 4),)
+    assert step.show_candidates is False
+    assert step.cells == ((0, 0), (0, 1), (3, 2))
+    assert step.houses == (("row", 0), ("col", 2))
+    assert "sees every other value" in step.text
+
+
+def test_finders_are_pure():
+    state = State.from_grid(parse_grid(SEED))
+    before = (state.values[:], state.cand[:], state.pos[:])
+    a = list(find_single_position(state))
+    b = list(find_single_position(state))
+    assert a == b and len(a) > 1
+    assert (state.values, state.cand, state.pos) == before

@@ -1,0 +1,67 @@
+"""Sue de Coq and Sue de Coq bis: exact eliminations, near misses, purity."""
+from __future__ import annotations
+
+from techniques.suedecoq import find_suedecoq, find_suedecoq_bis
+from tests.helpers import marks, rc, snapshot
+
+# Row 1 meets box 1 in r1c1 {1,2,3} and r1c2 {1,2,4}: F = {1,2,3,4};
+# r1c5 {1,2} in row 1 and r2c2 {3,4} in box 1 make four cells for four values.
+SDC = {"r1c1": "123", "r1c2": "124", "r1c5": "12", "r2c2": "34"}
+# A²LS r1c1, r1c2 {1,2,3,4}; ALS r1c5 {1,5}, r1c6 {2,5} in row 1; ALS r2c2 {3,4} in box 1.
+BIS = {"r1c1": "123", "r1c2": "124", "r1c5": "15", "r1c6": "25", "r2c2": "34"}
+
+BOX1 = [(r, c) for r in range(3) for c in range(3)]
+
+
+def test_suedecoq():
+    state = marks(SDC)
+    steps = list(find_suedecoq(state))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "suedecoq"
+    expected = {(0, c, v) for c in (2, 3, 5, 6, 7, 8) for v in (1, 2)}          # row 1 loses 1, 2
+    expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}
+    assert set(s.eliminate) == expected
+    assert set(s.cells) == {rc(x) for x in SDC}
+    assert s.houses == (("row", 0), ("box", 0))
+    assert set(s.marked) == {(0, 4, 1), (0, 4, 2)}
+    assert set(s.marked_alt) == {(1, 1, 3), (1, 1, 4)}
+    assert s.text.startswith("Sue de Coq: r1c1 and r1c2, where row 1 meets box 1, hold only 1, 2, 3 and 4")
+    assert "fr" in dict(s.translations)
+
+
+def test_suedecoq_near_misses():
+    # a fifth value in the box cell
+    assert list(find_suedecoq(marks({**SDC, "r2c2": "345"}))) == []
+    # the line cell and the box cell share a value
+    assert list(find_suedecoq(marks({**SDC, "r2c2": "23"}))) == []
+
+
+def test_suedecoq_bis():
+    state = marks(BIS)
+    assert list(find_suedecoq(state)) == []  # E1 holds 5, outside F: not a plain Sue de Coq
+    steps = list(find_suedecoq_bis(state))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "suedecoq bis"
+    expected = {(0, c, v) for c in (2, 3, 6, 7, 8) for v in (1, 2, 5)}
+    expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}
+    assert set(s.eliminate) == expected
+    assert set(s.cells) == {rc(x) for x in BIS}
+    assert s.houses == (("row", 0), ("box", 0))
+
+
+def test_suedecoq_bis_near_misses():
+    # r1c6 {2,6}: r1c5 and r1c6 are no longer an ALS
+    assert list(find_suedecoq_bis(marks({**BIS, "r1c6": "26"}))) == []
+    # the box ALS shares value 5 with the line ALS
+    assert list(find_suedecoq_bis(marks({**BIS, "r2c2": "35"}))) == []
+
+
+def test_finders_are_pure():
+    for finder, cells in ((find_suedecoq, SDC), (find_suedecoq_bis, BIS)):
+        state = marks(cells)
+        before = snapshot(state)
+        first = list(finder(state))
+        assert first and list(finder(state)) == first
+        assert snapshot(state) == before

@@ -1,0 +1,87 @@
+"""y wing / ny wing and w wing: exact eliminations, near misses, purity."""
+from __future__ import annotations
+
+from techniques.wings import find_w_wing, find_y_wing
+from tests.helpers import elims, marks, rc, snapshot
+
+# Pivot r1c8 {1,2} in row 1 and box 3; pincers r1c2 {1,3} (row 1, box 1) and r3c9 {2,3} (box 3, row 3).
+Y_WING = {"r1c8": "12", "r1c2": "13", "r3c9": "23"}
+# |F| = 3: r1c1 {1,4} and r1c2 {4,9} in box 1, pivot r1c8 {1,2}, r3c9 {2,9}: 9 is the wing value.
+NY_WING = {"r1c8": "12", "r1c1": "14", "r1c2": "49", "r3c9": "29"}
+# r1c1 and r5c9 hold {3,7}; in row 9, 7 only in r9c1 (sees r1c1) and r9c9 (sees r5c9).
+W_WING = {"r1c1": "37", "r5c9": "37", **{f"r9c{c}": "12345689" for c in range(2, 9)}}
+
+
+def test_y_wing():
+    state = marks(Y_WING)
+    steps = list(find_y_wing(state))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "y wing"
+    assert set(s.eliminate) == elims(3, "r1c7", "r1c9", "r3c1", "r3c2", "r3c3")
+    assert set(s.cells) == {rc("r1c8"), rc("r1c2"), rc("r3c9")}
+    assert set(s.houses) == {("row", 0), ("row", 2), ("box", 0), ("box", 2)}
+    assert set(s.marked) == elims(3, "r1c2", "r3c9")
+    assert s.get("size") == 2
+    assert s.text.startswith("Y wing on 3: r1c2, r1c8 and r3c9 hold only 1, 2 and 3 and r1c8 has no 3")
+    assert "fr" in dict(s.translations)
+
+
+def test_ny_wing():
+    state = marks(NY_WING)
+    steps = list(find_y_wing(state))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "ny wing"
+    assert set(s.eliminate) == elims(9, "r1c7", "r1c9", "r3c1", "r3c2", "r3c3")
+    assert set(s.cells) == {rc(x) for x in ("r1c1", "r1c2", "r1c8", "r3c9")}
+    assert s.get("size") == 3
+
+
+def test_y_wing_near_misses():
+    # a third value in one pincer: three cells, four values
+    assert list(find_y_wing(marks({**Y_WING, "r3c9": "235"}))) == []
+    # the pivot holds the wing value
+    assert list(find_y_wing(marks({**Y_WING, "r1c8": "123"}))) == []
+    # ny wing whose left cells share a value with the right cell other than the wing value
+    assert list(find_y_wing(marks({**NY_WING, "r3c9": "49"}))) == []
+
+
+def test_y_wing_columns():
+    # the same pattern transposed: column 1 / box 7 pivot r8c1, pincers r2c1 and r9c3
+    state = marks({"r8c1": "12", "r2c1": "13", "r9c3": "23"})
+    steps = list(find_y_wing(state))
+    assert len(steps) == 1
+    assert set(steps[0].eliminate) == elims(3, "r7c1", "r9c1", "r1c3", "r2c3", "r3c3")
+
+
+def test_w_wing():
+    state = marks(W_WING)
+    steps = list(find_w_wing(state))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "w wing"
+    assert set(s.eliminate) == elims(3, "r1c9", "r5c1")
+    assert set(s.cells) == {rc("r1c1"), rc("r5c9")}
+    assert s.houses == (("row", 8),)
+    assert set(s.marked) == elims(7, "r9c1", "r9c9")
+    assert s.text.startswith("W wing: r1c1 and r5c9 both hold only 3 and 7; in row 9, 7 can only go")
+
+
+def test_w_wing_near_misses():
+    # a 7 in row 9 that sees neither cell
+    assert list(find_w_wing(marks({**W_WING, "r9c5": "123456789"}))) == []
+    # the two cells see each other (same box)
+    cells = {"r1c1": "37", "r2c2": "37", **{f"r9c{c}": "12345689" for c in range(3, 10)}}
+    assert list(find_w_wing(marks(cells))) == []
+    # different pairs of values
+    assert list(find_w_wing(marks({**W_WING, "r5c9": "38"}))) == []
+
+
+def test_finders_are_pure():
+    for finder, cells in ((find_y_wing, Y_WING), (find_y_wing, NY_WING), (find_w_wing, W_WING)):
+        state = marks(cells)
+        before = snapshot(state)
+        first = list(finder(state))
+        assert first and list(finder(state)) == first
+        assert snapshot(state) == before
