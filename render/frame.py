@@ -28,7 +28,7 @@ from .scene import Scene, initial_scene, scene as make_scene, spot
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
-CELL_IN = {4: 1.0, 9: 0.8, 16: 0.62, 25: 0.6}
+CELL_IN = {4: 1.0, 9: 0.8, 16: 0.7, 25: 0.8}
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
 CAPTION_LINES = 4
@@ -43,14 +43,17 @@ class Layout:
         self.cell_in = CELL_IN.get(n, 0.6)
         cell = self.cell_in
         self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
-        self.caption_pt = max(9.0, min(13.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
+        self.caption_pt = max(9.0, min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
         self.caption_in = (CAPTION_LINES * 1.3 * self.caption_pt + 8) / 72
-        self.height_in = (n + MARGIN["top"] + MARGIN["bottom"]) * cell + self.caption_in
+        self.title_pt = max(11.0, min(20.0 if n <= 9 else 26.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
+        # title line, then the column numbers, then the grid
+        self.top_in = max(MARGIN["top"] * cell, self.title_pt * 1.7 / 72 + 0.55 * cell)
+        self.title_y_in = self.title_pt * 0.85 / 72  # title centre below the top edge
+        self.height_in = n * cell + self.top_in + MARGIN["bottom"] * cell + self.caption_in
         if size:
             dpi = size / self.width_in
         self.dpi = float(dpi or DEFAULT_DPI)
         self.cell_pt = cell * 72
-        self.title_pt = max(11.0, min(20.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
         self.label_pt = max(7.0, cell * 72 * 0.26)
         # axes rectangle (figure fraction) holding data 0..n
         self.ax_rect = (MARGIN["left"] * cell / self.width_in,
@@ -232,7 +235,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
         return by.get((role, kind), [])
 
     r_small = 0.4 / m  # disk radius of a candidate
-    h_value, h_cand = 0.56, 0.56 / m
+    h_value, h_cand = 0.56, (0.56 if m <= 3 else 0.66) / m
 
     # cells: translucent squares on unsolved cells
     add_path(squares_path([(s.row, s.col) for s in get("cells", "square")], 0.06),
@@ -302,7 +305,8 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     W, H = layout.width_in, layout.height_in
     title = scene.text("title")
     if title:
-        art.append(text_patch(fig, [title], W / 2, H - 0.3 * layout.cell_in, layout.title_pt,
+        art.append(text_patch(fig, [title], W / 2, H - layout.title_y_in - 0.35 * layout.title_pt / 72,
+                              layout.title_pt,
                               theme["title"], ha="center", bold=True))
     caption = scene.text("caption")
     if caption:
