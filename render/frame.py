@@ -241,9 +241,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     add_path(squares_path([(s.row, s.col) for s in get("cells", "square")], 0.06),
              facecolor=theme["cells_fill"], alpha=theme["cells_alpha"], edgecolor="none")
     # houses: inset rounded outlines
-    for s in get("houses", "house"):
+    for i, s in enumerate(get("houses", "house")):
         x, y, w, h = house_rect(n, m, *s.house)
-        inset = 0.055
+        inset = 0.05 + 0.04 * (i % 3)  # overlapping outlines stay apart
         p = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                            boxstyle=f"round,pad=0,rounding_size={0.3:.2f}",
                            fill=False, edgecolor=theme["houses"], linewidth=cp * 0.045,
