@@ -449,7 +449,7 @@ def _rgb(colour: Any) -> tuple[int, int, int]:
     return tuple(round(255 * x) for x in to_rgb(colour))
 
 
-def theme_palette(theme: Mapping) -> Any:
+def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
     """A 'P' image whose palette holds the theme's colours and their blends with
     the background (anti-aliased edges): every frame of a run maps onto it."""
     from PIL import Image
@@ -466,11 +466,12 @@ def theme_palette(theme: Mapping) -> Any:
         if rgb not in base:
             base.append(rgb)
     colours: list[tuple[int, int, int]] = [bg]
-    steps = max(4, min(14, 240 // max(1, len(base) + 1)))
+    if steps is None:
+        steps = max(4, min(14, 240 // max(1, len(base) + 1)))
     for rgb in base + [(0, 0, 0)]:
         # no faint tints next to the background: Pillow's palette lookup is
         # coarse and would map pure background onto them
-        for k in range(2, steps + 1):
+        for k in range(2 if steps > 5 else 1, steps + 1):
             t = k / steps
             c = tuple(round(t * x + (1 - t) * y) for x, y in zip(rgb, bg))
             if c not in colours:
@@ -491,16 +492,19 @@ def theme_palette(theme: Mapping) -> Any:
     return pal
 
 
-_PALETTES: dict[int, Any] = {}
+_PALETTES: dict[Any, Any] = {}
+THUMB_STEPS = 4  # palette blends for the contact sheet and GIF
 
 
-def quantize_image(im: Any, theme: Mapping) -> Any:
+def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
+    """``im`` mapped onto the theme's palette (``steps`` blends per colour; fewer
+    colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    key = hash(tuple(sorted((k, str(v)) for k, v in theme.items())))
+    key = (hash(tuple(sorted((k, str(v)) for k, v in theme.items()))), steps)
     pal = _PALETTES.get(key)
     if pal is None:
-        pal = _PALETTES[key] = theme_palette(theme)
+        pal = _PALETTES[key] = theme_palette(theme, steps)
     return im.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
@@ -528,3 +532,25 @@ def state_png(state: Any, title: str = "", *, palette: str = "default", candidat
     sc = make_scene(state, None, title=title, caption="", lang=lang, givens=givens,
                     show_candidates=candidates)
     return renderer(state.geo.n, palette).png(sc)
+
+
+def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
+    """PNG of frame k of a puzzle's sequence: 0 the initial grid, 1..len(steps) the
+    steps, len(steps)+1 the solution (the library's "frame at any step")."""
+    from .scene import solution_scene
+
+    steps = puzzle.steps
+    palette = opts.pop("palette", "default")
+    lang = opts.get("lang", "en")
+    givens = puzzle.grid.values
+    if k == 0:
+        sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang)
+    elif 1 <= k <= len(steps):
+        step = steps[k - 1]
+        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang)
+    elif k == len(steps) + 1:
+        sc = solution_scene(puzzle.state_before(len(steps)), givens=givens, lang=lang, steps=len(steps),
+                            difficulty=puzzle.difficulty, complete=puzzle.complete)
+    else:
+        raise IndexError(f"frame {k} out of range 0..{len(steps) + 1}")
+    return renderer(puzzle.n, palette, opts.get("dpi"), opts.get("size")).png(sc)
