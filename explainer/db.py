@@ -1,0 +1,556 @@
+"""The puzzle database: explained puzzles and their steps in one SQLite file.
+
+The seed pickled a dict of explained puzzles; here every puzzle is a row of
+``puzzles`` and every step a row of ``steps`` (with its steps-JSON text), so a
+build can be resumed, killed at any moment without losing what was
+committed, and queried across puzzles ("every chain step, longest first").
+
+Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
+
+- ``puzzles``: one row per puzzle text (``text`` is the one-line form of the
+  givens, or the raw text when it does not parse). A failed puzzle keeps its
+  ``error`` (``file:line: message`` or ``timeout after N s``) and no steps.
+  ``header`` is the steps-JSON document without its steps (``"steps": null``)
+  so that ``export_jsonl`` rebuilds ``Puzzle.to_json()`` exactly.
+- ``steps``: ``(puzzle_id, idx)`` → technique, number of placements and
+  eliminations, ``length`` (chain length or pattern size read from the
+  step's detail, else the number of highlighted candidates, else of
+  highlighted cells) and the step's JSON.
+- ``meta``: key/value facts about the build (technique set).
+
+Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
+killed process loses nothing committed; a power cut may lose the last few
+commits but never leaves a broken file.
+
+The build itself (worker processes, timeouts, Dask) is ``explainer.dbbuild``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import statistics as pystats
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+
+from .explanation import Explanation
+
+SCHEMA_VERSION = 1
+DEFAULT_DB = Path("output") / "puzzles.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS puzzles (
+    id          INTEGER PRIMARY KEY,
+    text        TEXT NOT NULL UNIQUE,
+    size        INTEGER,
+    solution    TEXT,
+    difficulty  TEXT,
+    complete    INTEGER,
+    rating      REAL,
+    rating_sum  REAL,
+    steps       INTEGER,
+    seconds     REAL,
+    error       TEXT,
+    source      TEXT,
+    statistics  TEXT,
+    header      TEXT
+);
+CREATE TABLE IF NOT EXISTS steps (
+    puzzle_id   INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
+    idx         INTEGER NOT NULL,
+    technique   TEXT NOT NULL,
+    n_place     INTEGER NOT NULL,
+    n_eliminate INTEGER NOT NULL,
+    length      INTEGER NOT NULL,
+    json        TEXT NOT NULL,
+    PRIMARY KEY (puzzle_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS steps_by_technique ON steps(technique, length);
+CREATE INDEX IF NOT EXISTS puzzles_by_difficulty ON puzzles(difficulty, rating);
+CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(rating);
+"""
+
+# order_by keys: the plain key puts the largest first (the longest chain,
+# the hardest puzzle: what a query is usually after); a leading "-" reverses
+# it. "puzzle" is file order (puzzle, then step index).
+ORDER_KEYS = {
+    "length": "s.length DESC",
+    "rating": "p.rating DESC",
+    "eliminations": "s.n_eliminate DESC",
+    "progress": "(s.n_place + s.n_eliminate) DESC",
+    "seconds": "p.seconds DESC",
+    "steps": "p.steps DESC",
+    "puzzle": "p.id ASC",
+}
+
+
+class DatabaseError(Exception):
+    """The database file cannot be used (missing, not SQLite, newer schema)."""
+
+
+# ---- rating --------------------------------------------------------------------------
+
+def weight_of(technique: str) -> float:
+    """The rating weight of a step name (techniques.WEIGHTS).
+
+    A step name without a weight counts as ``brutal``: an unrated technique
+    never makes a puzzle look easier than it is.
+    """
+    from techniques import WEIGHTS
+
+    w = WEIGHTS.get(technique)
+    return float(w if w is not None else WEIGHTS.get("brutal", 10.0))
+
+
+def rating_of(techniques: Iterable[str]) -> tuple[float, float]:
+    """(rating, sum): the hardest step's weight and the sum of every step's weight."""
+    weights = [weight_of(t) for t in techniques]
+    return (max(weights) if weights else 0.0), round(sum(weights), 6)
+
+
+def step_length(step: dict[str, Any]) -> int:
+    """Chain length or pattern size from the step's detail, else what it highlights."""
+    detail = step.get("detail") or {}
+    for key in ("length", "size"):
+        value = detail.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return int(value)
+    marked = len(step.get("marked", ())) + len(step.get("marked_alt", ()))
+    if marked:
+        return marked
+    return len(step.get("cells", ())) + len(step.get("cells_alt", ()))
+
+
+def puzzle_key(text: str) -> str:
+    """The key a puzzle is stored under: its one-line givens, or the stripped raw text."""
+    from .grid import PuzzleError, parse_grid
+
+    try:
+        return parse_grid(text).to_line()
+    except PuzzleError:
+        return text.strip()
+
+
+# ---- results as data (what a worker sends back) -------------------------------------
+
+def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None) -> dict[str, Any]:
+    """Explain one puzzle and return the row to store (never raises for a bad puzzle).
+
+    Runs in worker processes (local pool or Dask), so it returns plain data.
+    """
+    import time
+
+    from .engine import Puzzle
+    from .grid import PuzzleError
+
+    start = time.perf_counter()
+    rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
+    try:
+        p = Puzzle(text, techniques, where=where)
+        doc = p.to_json()
+    except PuzzleError as e:
+        rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
+        rec["seconds"] = time.perf_counter() - start
+        return rec
+    except Exception as e:  # a technique bug must not stop a build of thousands
+        rec["error"] = f"{where}: internal error: {type(e).__name__}: {e}" if where else \
+            f"internal error: {type(e).__name__}: {e}"
+        rec["seconds"] = time.perf_counter() - start
+        return rec
+    steps = doc["steps"]
+    rating, rating_sum = rating_of(s["technique"] for s in steps)
+    header = dict(doc)
+    header["steps"] = None
+    rec.update(
+        text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
+        complete=bool(doc["complete"]), rating=rating, rating_sum=rating_sum, n_steps=len(steps),
+        seconds=time.perf_counter() - start, statistics=_compact(doc["statistics"]),
+        header=_compact(header),
+        steps=[(s["technique"], len(s.get("place", ())), len(s.get("eliminate", ())), step_length(s),
+                _compact(s)) for s in steps],
+    )
+    return rec
+
+
+def _compact(value: Any) -> str:
+    """JSON text as stored: no spaces, UTF-8 kept (about 10% smaller than json.dumps' default)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
+    return {"text": puzzle_key(text), "source": where, "error": error, "steps": [], "seconds": seconds}
+
+
+# ---- step records ---------------------------------------------------------------------
+
+@dataclass
+class StepRecord:
+    """One stored step found by a query; it can rebuild its state and draw itself."""
+
+    db: "PuzzleDB" = field(repr=False)
+    puzzle_id: int
+    puzzle: str
+    index: int
+    technique: str
+    text: str
+    length: int
+    n_place: int
+    n_eliminate: int
+    difficulty: str
+    rating: float
+    json: str = field(repr=False)
+
+    @property
+    def explanation(self) -> Explanation:
+        return Explanation.from_dict(json.loads(self.json))
+
+    def state(self) -> Any:
+        """The candidate state before this step: the givens, then every earlier step."""
+        from .grid import parse_grid
+        from .state import State
+
+        state = State.from_grid(parse_grid(self.puzzle))
+        for (doc,) in self.db.conn.execute(
+                "SELECT json FROM steps WHERE puzzle_id = ? AND idx < ? ORDER BY idx",
+                (self.puzzle_id, self.index)):
+            state.apply(Explanation.from_dict(json.loads(doc)))
+        return state
+
+    def png(self) -> bytes:
+        """The frame of this step (state before it, step drawn) as PNG bytes."""
+        from render.frame import step_png  # lazy: the database never needs matplotlib
+
+        return step_png(self.state(), self.explanation)
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
+
+
+# ---- the database --------------------------------------------------------------------
+
+class PuzzleDB:
+    """An SQLite file of explained puzzles.
+
+    >>> db = PuzzleDB("output/puzzles.sqlite")            # doctest: +SKIP
+    >>> for r in db.query("chain", order_by="length", limit=3):   # doctest: +SKIP
+    ...     print(r.puzzle, r.index, r.text)
+    """
+
+    def __init__(self, path: "str | Path" = DEFAULT_DB, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            raise DatabaseError(f"{self.path}: not a puzzle database ({e})") from None
+
+    def _migrate(self) -> None:
+        (version,) = self.conn.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
+                                f"({SCHEMA_VERSION})")
+        if version == 0:
+            with self.transaction():  # re-read under the write lock: another process may have just created it
+                if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                    return
+                tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+                if tables:
+                    raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database")
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "PuzzleDB":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ---- writing ---------------------------------------------------------------------
+    def stored_texts(self) -> set[str]:
+        return {t for (t,) in self.conn.execute("SELECT text FROM puzzles")}
+
+    def error_texts(self) -> set[str]:
+        return {t for (t,) in self.conn.execute("SELECT text FROM puzzles WHERE error IS NOT NULL")}
+
+    def forget(self, texts: Iterable[str]) -> int:
+        """Delete these puzzles (and their steps); returns how many rows went."""
+        n = 0
+        with self.transaction():
+            for t in texts:
+                n += self.conn.execute("DELETE FROM puzzles WHERE text = ?", (t,)).rowcount
+        return n
+
+    def add(self, rec: dict[str, Any]) -> int | None:
+        """Store one explained puzzle (an ``explain_record``) in one transaction.
+
+        Returns its id, or None if that puzzle text was already stored.
+        """
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO puzzles (text, size, solution, difficulty, complete, rating, rating_sum,"
+                " steps, seconds, error, source, statistics, header) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (rec["text"], rec.get("size"), rec.get("solution"), rec.get("difficulty"),
+                 None if rec.get("complete") is None else int(rec["complete"]), rec.get("rating"),
+                 rec.get("rating_sum"), rec.get("n_steps"), rec.get("seconds"), rec.get("error"),
+                 rec.get("source"), rec.get("statistics"), rec.get("header")))
+            if not cur.rowcount:
+                return None
+            pid = cur.lastrowid
+            self.conn.executemany(
+                "INSERT INTO steps (puzzle_id, idx, technique, n_place, n_eliminate, length, json)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [(pid, i, *s) for i, s in enumerate(rec["steps"])])
+        return pid
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # ---- reading ---------------------------------------------------------------------
+    def __len__(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM puzzles").fetchone()[0]
+
+    def document(self, puzzle_id: int) -> dict[str, Any] | None:
+        """The steps-JSON document of a stored puzzle (None for a failed one)."""
+        row = self.conn.execute("SELECT header FROM puzzles WHERE id = ?", (puzzle_id,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        doc = json.loads(row[0])
+        doc["steps"] = [json.loads(s) for (s,) in self.conn.execute(
+            "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (puzzle_id,))]
+        return doc
+
+    def documents(self) -> Iterator[dict[str, Any]]:
+        """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
+        ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL ORDER BY id")]
+        for pid in ids:
+            doc = self.document(pid)
+            if doc is not None:
+                yield doc
+
+    def export_jsonl(self, target: "str | Path | IO[str]") -> int:
+        """Write one steps-JSON document per line; returns the number written."""
+        if isinstance(target, (str, Path)):
+            with open(target, "w", encoding="utf-8") as f:
+                return self.export_jsonl(f)
+        n = 0
+        for doc in self.documents():
+            target.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            n += 1
+        return n
+
+    def techniques(self) -> list[str]:
+        """Step names present in the database."""
+        return [t for (t,) in self.conn.execute("SELECT DISTINCT technique FROM steps ORDER BY technique")]
+
+    def _technique_names(self, technique: "str | Sequence[str]") -> list[str]:
+        """Step names for a query: a stored or known step name as is, else a registry alias."""
+        from techniques import lookup, step_names
+
+        wanted = [technique] if isinstance(technique, str) else list(technique)
+        stored = set(self.techniques()) | set(step_names())
+        out: list[str] = []
+        for name in wanted:
+            key = name.strip().lower().replace("-", " ").replace("_", " ")
+            if key in stored:
+                out.append(key)
+                continue
+            try:
+                out += list(lookup(key).produces)
+            except KeyError:
+                known = ", ".join(sorted(stored))
+                raise ValueError(f"unknown technique {name!r} (known: {known})") from None
+        return out
+
+    def query(self, technique: "str | Sequence[str] | None" = None,
+              where: Callable[[StepRecord], bool] | None = None, order_by: str | None = None,
+              limit: int | None = None, difficulty: str | None = None) -> list[StepRecord]:
+        """Stored steps matching a technique (step name or alias), a difficulty and a predicate.
+
+        ``order_by``: one of ``ORDER_KEYS``; the plain key puts the largest
+        first ("length": longest chains / biggest patterns first), a leading
+        ``-`` reverses it; ties and the default keep file order. ``where`` is
+        a Python predicate on each ``StepRecord`` (the seed's condition),
+        applied before ``limit``.
+        """
+        sql = ("SELECT s.puzzle_id, p.text, s.idx, s.technique, s.length, s.n_place, s.n_eliminate,"
+               " p.difficulty, p.rating, s.json FROM steps s JOIN puzzles p ON p.id = s.puzzle_id")
+        cond: list[str] = []
+        args: list[Any] = []
+        if technique is not None:
+            names = self._technique_names(technique)
+            cond.append(f"s.technique IN ({','.join('?' * len(names))})")
+            args += names
+        if difficulty is not None:
+            from .engine import DIFFICULTIES
+
+            if difficulty not in DIFFICULTIES:
+                raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+            cond.append("p.difficulty = ?")
+            args.append(difficulty)
+        if cond:
+            sql += " WHERE " + " AND ".join(cond)
+        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + ["s.puzzle_id ASC", "s.idx ASC"])
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+        if limit is not None and where is None:
+            sql += f" LIMIT {int(limit)}"
+        out: list[StepRecord] = []
+        if limit == 0:
+            return out
+        for row in self.conn.execute(sql, args):
+            pid, text, idx, tech, length, n_place, n_elim, diff, rating, doc = row
+            rec = StepRecord(self, pid, text, idx, tech, json.loads(doc).get("text", ""), length,
+                             n_place, n_elim, diff, rating, doc)
+            if where is not None and not where(rec):
+                continue
+            out.append(rec)
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+
+    # ---- statistics --------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        """Counts per difficulty, technique usage, time and rating figures."""
+        from .engine import DIFFICULTIES
+
+        c = self.conn
+        total = len(self)
+        errors = c.execute("SELECT count(*) FROM puzzles WHERE error IS NOT NULL").fetchone()[0]
+        timeouts = c.execute("SELECT count(*) FROM puzzles WHERE error LIKE 'timeout after%'").fetchone()[0]
+        per_diff = {d: 0 for d in DIFFICULTIES}
+        for d, k in c.execute("SELECT difficulty, count(*) FROM puzzles WHERE error IS NULL GROUP BY difficulty"):
+            per_diff[d] = k
+        incomplete = c.execute("SELECT count(*) FROM puzzles WHERE error IS NULL AND complete = 0").fetchone()[0]
+        usage: dict[str, dict[str, int]] = {}
+        for tech, puzzles, steps in c.execute(
+                "SELECT technique, count(DISTINCT puzzle_id), count(*) FROM steps GROUP BY technique"):
+            usage[tech] = {"puzzles": puzzles, "steps": steps}
+        usage = dict(sorted(usage.items(), key=lambda kv: (_registry_order(kv[0]), kv[0])))
+        secs = sorted(s for (s,) in c.execute("SELECT seconds FROM puzzles WHERE error IS NULL"))
+        ratings = self.ratings()
+        return {
+            "puzzles": total,
+            "explained": total - errors,
+            "errors": errors,
+            "timeouts": timeouts,
+            "incomplete": incomplete,
+            "difficulty": per_diff,
+            "techniques": usage,
+            "seconds": {
+                "total": round(sum(secs), 3),
+                "mean": round(pystats.fmean(secs), 4) if secs else None,
+                "median": round(pystats.median(secs), 4) if secs else None,
+                "p90": round(_percentile(secs, 0.9), 4) if secs else None,
+                "max": round(secs[-1], 4) if secs else None,
+            },
+            "rating": {
+                "mean": round(pystats.fmean(ratings), 3) if ratings else None,
+                "median": pystats.median(ratings) if ratings else None,
+                "max": max(ratings) if ratings else None,
+                "histogram": dict(sorted(Counter(ratings).items())),
+            },
+        }
+
+    def ratings(self) -> list[float]:
+        """The rating of every explained puzzle, in build order."""
+        return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
+
+    def plot(self, path: "str | Path") -> None:
+        """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot)."""
+        from matplotlib.figure import Figure
+
+        st = self.stats()
+        fig = Figure(figsize=(11, 4.5), dpi=100)
+        ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        names = list(st["techniques"])
+        ax1.barh(names, [st["techniques"][n]["puzzles"] for n in names], color="#4C72B0")
+        ax1.invert_yaxis()
+        ax1.set_xlabel("puzzles using the technique")
+        ax1.set_title(f"Technique usage ({st['explained']} puzzles)")
+        for i, n in enumerate(names):
+            ax1.annotate(f" {st['techniques'][n]['steps']} steps", (st["techniques"][n]["puzzles"], i),
+                         va="center", fontsize=8)
+        ratings = self.ratings()
+        if ratings:
+            top = max(ratings)
+            edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
+            ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
+            ax2.set_xticks(range(1, int(top) + 2))
+        ax2.set_xlabel("rating (hardest step's weight)")
+        ax2.set_ylabel("puzzles")
+        ax2.set_title("Ratings")
+        fig.tight_layout()
+        fig.savefig(str(path))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT (ROLLBACK on error) on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _order_sql(order_by: str | None) -> list[str]:
+    if order_by is None:
+        return []
+    key = order_by.strip()
+    reverse = key.startswith("-")
+    key = key.lstrip("+-")
+    if key not in ORDER_KEYS:
+        raise ValueError(f"unknown order {order_by!r} (known: {', '.join(ORDER_KEYS)}, each with '-' to reverse)")
+    sql = ORDER_KEYS[key]
+    if reverse:
+        sql = sql.replace(" DESC", " #").replace(" ASC", " DESC").replace(" #", " ASC")
+    return [sql]
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile of already sorted values."""
+    k = max(0, math.ceil(q * len(sorted_values)) - 1)
+    return sorted_values[k]
+
+
+def _registry_order(name: str) -> int:
+    from techniques import step_names
+
+    names = step_names()
+    return names.index(name) if name in names else len(names)
+
+
+def build(*args: Any, **kwargs: Any) -> Any:
+    """``explainer.dbbuild.build`` (kept here so ``from explainer.db import build`` works)."""
+    from .dbbuild import build as _build
+
+    return _build(*args, **kwargs)
