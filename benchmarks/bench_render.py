@@ -11,6 +11,7 @@ drawing alone, and the GIF size.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -49,8 +50,13 @@ def bench(line: str, repeat: int, label: str) -> None:
     p.steps
     best = None
     with tempfile.TemporaryDirectory() as tmp:
+        cpu = []
         for _ in range(repeat):
+            t0 = os.times()
             rec = write_puzzle(p, tmp)
+            t1 = os.times()
+            cpu.append(sum(getattr(t1, k) - getattr(t0, k)
+                           for k in ("user", "system", "children_user", "children_system")))
             best = rec if best is None or rec.seconds < best.seconds else best
         r = FrameRenderer(p.n)
         scenes = [scene(s.before, s, number=k + 1, givens=p.grid.values) for k, s in enumerate(p.steps)]
@@ -63,6 +69,8 @@ def bench(line: str, repeat: int, label: str) -> None:
     print(f"{label}: {len(p.steps)} steps, {frames} frames")
     print(f"  full set (frames + EXPLANATIONS.png + GIF + steps.json): {best.seconds:.2f} s "
           f"(best of {repeat}), {frames / best.seconds:.1f} frames/s")
+    print(f"  CPU seconds (all processes) per full set: {min(cpu):.2f} s; load average now "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall time suffers when others share them)")
     print(f"  drawing only, one core: {draw_fps:.1f} frames/s")
     print(f"  GIF: {best.gif_bytes / 1e6:.2f} MB")
 

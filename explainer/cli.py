@@ -78,12 +78,60 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_render_options(p: argparse.ArgumentParser) -> None:
     """Options passed through to the renderer (render.export.write_puzzle)."""
-    p.add_argument("--palette", default="default", help="colour palette: default, colorblind, high-contrast")
-    p.add_argument("--lang", default="en", choices=["en", "fr"], help="language of texts and titles")
+    g = p.add_argument_group("pictures")
+    g.add_argument("--palette", default="default",
+                   help="colour palette: default, colorblind (Okabe-Ito), high-contrast")
+    g.add_argument("--lang", default="en", choices=["en", "fr"], help="language of texts and titles")
+    g.add_argument("--format", dest="fmt", default="png", choices=["png", "svg"],
+                   help="frame format: png, or svg (vector frames for print); the contact sheet and GIF stay raster")
+    g.add_argument("--dpi", type=float, help="frame resolution in dots per inch (default 100)")
+    g.add_argument("--size", type=int, metavar="PIXELS", help="frame width in pixels (overrides --dpi)")
+    g.add_argument("--group-singles", action="store_true",
+                   help="fold each run of consecutive singles into one frame showing all their values")
+    g.add_argument("--only", metavar="TECHNIQUE[,...]",
+                   help="draw only the steps of these techniques (plus the initial grid and the solution)")
+    g.add_argument("--html", action="store_true",
+                   help="also write index.html, a step viewer (previous/next/play, step list)")
+    g.add_argument("--gif-duration", type=int, default=700, metavar="MS", help="GIF time per step (ms, default 700)")
+    g.add_argument("--gif-hold", type=int, default=2000, metavar="MS",
+                   help="GIF time on the initial grid and the solution (ms, default 2000)")
+    g.add_argument("--gif-loop", type=int, default=0, metavar="N",
+                   help="GIF loop count: 0 loops forever (default), -1 plays once")
 
 
 def render_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"palette": args.palette, "lang": args.lang}
+    only = [x.strip() for x in args.only.split(",") if x.strip()] if getattr(args, "only", None) else None
+    return {"palette": args.palette, "lang": args.lang, "fmt": args.fmt, "dpi": args.dpi, "size": args.size,
+            "group_singles": args.group_singles, "only": only, "html": args.html,
+            "gif_duration": args.gif_duration, "gif_hold": args.gif_hold,
+            "gif_loop": None if args.gif_loop is not None and args.gif_loop < 0 else args.gif_loop}
+
+
+def check_render_options(options: dict[str, Any]) -> str | None:
+    """A one-line reason why the picture options are wrong, or None."""
+    from render.theme import PALETTES, palette
+
+    try:
+        palette(options["palette"])
+    except ValueError as e:
+        return str(e)
+    if options.get("dpi") is not None and not 10 <= options["dpi"] <= 1200:
+        return f"--dpi {options['dpi']:g} is out of range 10..1200"
+    if options.get("size") is not None and not 100 <= options["size"] <= 10000:
+        return f"--size {options['size']} is out of range 100..10000 pixels"
+    if options.get("only"):
+        from techniques import lookup
+
+        for name in options["only"]:
+            if name.strip().lower() == "singles":
+                continue
+            try:
+                lookup(name)
+            except KeyError as e:
+                return str(e).strip("'\"")
+    if options.get("gif_duration", 1) <= 0 or options.get("gif_hold", 1) <= 0:
+        return "GIF durations must be positive"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -180,6 +228,10 @@ def run(args: argparse.Namespace) -> int:
             raise PuzzleError(str(e.args[0]), "--techniques") from None
     frames = not (args.no_frames or args.json_only)
     gif = not (args.no_gif or args.json_only)
+    options = render_options(args)
+    reason = check_render_options(options)
+    if reason:
+        raise PuzzleError(reason)
     sources, stem = load_sources(args.puzzle)
     out = Path(args.out) if args.out else Path("output") / stem
     prepare_folder(out, args.force)
@@ -198,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
                          difficulty=puzzle.difficulty, complete=puzzle.complete)
             if many:
                 folder.mkdir(parents=True, exist_ok=True)
-            write_outputs(puzzle, folder, frames=frames, gif=gif, options=render_options(args),
+            write_outputs(puzzle, folder, frames=frames, gif=gif, options=options,
                           progress=None if many else args.progress)
             if not args.quiet:
                 msg = f"{src.where}: {puzzle.summary()} -> {folder}"
@@ -232,7 +284,7 @@ def write_outputs(puzzle: Any, folder: Path, *, frames: bool, gif: bool, options
     try:
         with open(folder / "steps.json", "w") as f:
             json.dump(puzzle.to_json(), f)
-        if frames or gif:
+        if frames or gif or options.get("html"):
             from render.export import write_puzzle
 
             bar = progress_bar(len(puzzle.steps) + 2, progress, "drawing") if progress is not False else None

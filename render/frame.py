@@ -28,7 +28,7 @@ from .scene import Scene, initial_scene, scene as make_scene, spot
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
-CELL_IN = {4: 1.0, 9: 0.8, 16: 0.62, 25: 0.6}
+CELL_IN = {4: 1.0, 9: 0.8, 16: 0.7, 25: 0.8}
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
 CAPTION_LINES = 4
@@ -43,14 +43,17 @@ class Layout:
         self.cell_in = CELL_IN.get(n, 0.6)
         cell = self.cell_in
         self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
-        self.caption_pt = max(9.0, min(13.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
+        self.caption_pt = max(9.0, min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
         self.caption_in = (CAPTION_LINES * 1.3 * self.caption_pt + 8) / 72
-        self.height_in = (n + MARGIN["top"] + MARGIN["bottom"]) * cell + self.caption_in
+        self.title_pt = max(11.0, min(20.0 if n <= 9 else 26.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
+        # title line, then the column numbers, then the grid
+        self.top_in = max(MARGIN["top"] * cell, self.title_pt * 1.7 / 72 + 0.55 * cell)
+        self.title_y_in = self.title_pt * 0.85 / 72  # title centre below the top edge
+        self.height_in = n * cell + self.top_in + MARGIN["bottom"] * cell + self.caption_in
         if size:
             dpi = size / self.width_in
         self.dpi = float(dpi or DEFAULT_DPI)
         self.cell_pt = cell * 72
-        self.title_pt = max(11.0, min(20.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
         self.label_pt = max(7.0, cell * 72 * 0.26)
         # axes rectangle (figure fraction) holding data 0..n
         self.ax_rect = (MARGIN["left"] * cell / self.width_in,
@@ -232,15 +235,15 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
         return by.get((role, kind), [])
 
     r_small = 0.4 / m  # disk radius of a candidate
-    h_value, h_cand = 0.56, 0.56 / m
+    h_value, h_cand = 0.56, (0.56 if m <= 3 else 0.66) / m
 
     # cells: translucent squares on unsolved cells
     add_path(squares_path([(s.row, s.col) for s in get("cells", "square")], 0.06),
              facecolor=theme["cells_fill"], alpha=theme["cells_alpha"], edgecolor="none")
     # houses: inset rounded outlines
-    for s in get("houses", "house"):
+    for i, s in enumerate(get("houses", "house")):
         x, y, w, h = house_rect(n, m, *s.house)
-        inset = 0.055
+        inset = 0.05 + 0.04 * (i % 3)  # overlapping outlines stay apart
         p = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                            boxstyle=f"round,pad=0,rounding_size={0.3:.2f}",
                            fill=False, edgecolor=theme["houses"], linewidth=cp * 0.045,
@@ -302,7 +305,8 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     W, H = layout.width_in, layout.height_in
     title = scene.text("title")
     if title:
-        art.append(text_patch(fig, [title], W / 2, H - 0.3 * layout.cell_in, layout.title_pt,
+        art.append(text_patch(fig, [title], W / 2, H - layout.title_y_in - 0.35 * layout.title_pt / 72,
+                              layout.title_pt,
                               theme["title"], ha="center", bold=True))
     caption = scene.text("caption")
     if caption:
@@ -445,7 +449,7 @@ def _rgb(colour: Any) -> tuple[int, int, int]:
     return tuple(round(255 * x) for x in to_rgb(colour))
 
 
-def theme_palette(theme: Mapping) -> Any:
+def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
     """A 'P' image whose palette holds the theme's colours and their blends with
     the background (anti-aliased edges): every frame of a run maps onto it."""
     from PIL import Image
@@ -462,11 +466,12 @@ def theme_palette(theme: Mapping) -> Any:
         if rgb not in base:
             base.append(rgb)
     colours: list[tuple[int, int, int]] = [bg]
-    steps = max(4, min(14, 240 // max(1, len(base) + 1)))
+    if steps is None:
+        steps = max(4, min(14, 240 // max(1, len(base) + 1)))
     for rgb in base + [(0, 0, 0)]:
         # no faint tints next to the background: Pillow's palette lookup is
         # coarse and would map pure background onto them
-        for k in range(2, steps + 1):
+        for k in range(2 if steps > 5 else 1, steps + 1):
             t = k / steps
             c = tuple(round(t * x + (1 - t) * y) for x, y in zip(rgb, bg))
             if c not in colours:
@@ -487,16 +492,19 @@ def theme_palette(theme: Mapping) -> Any:
     return pal
 
 
-_PALETTES: dict[int, Any] = {}
+_PALETTES: dict[Any, Any] = {}
+THUMB_STEPS = 4  # palette blends for the contact sheet and GIF
 
 
-def quantize_image(im: Any, theme: Mapping) -> Any:
+def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
+    """``im`` mapped onto the theme's palette (``steps`` blends per colour; fewer
+    colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    key = hash(tuple(sorted((k, str(v)) for k, v in theme.items())))
+    key = (hash(tuple(sorted((k, str(v)) for k, v in theme.items()))), steps)
     pal = _PALETTES.get(key)
     if pal is None:
-        pal = _PALETTES[key] = theme_palette(theme)
+        pal = _PALETTES[key] = theme_palette(theme, steps)
     return im.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
@@ -524,3 +532,25 @@ def state_png(state: Any, title: str = "", *, palette: str = "default", candidat
     sc = make_scene(state, None, title=title, caption="", lang=lang, givens=givens,
                     show_candidates=candidates)
     return renderer(state.geo.n, palette).png(sc)
+
+
+def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
+    """PNG of frame k of a puzzle's sequence: 0 the initial grid, 1..len(steps) the
+    steps, len(steps)+1 the solution (the library's "frame at any step")."""
+    from .scene import solution_scene
+
+    steps = puzzle.steps
+    palette = opts.pop("palette", "default")
+    lang = opts.get("lang", "en")
+    givens = puzzle.grid.values
+    if k == 0:
+        sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang)
+    elif 1 <= k <= len(steps):
+        step = steps[k - 1]
+        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang)
+    elif k == len(steps) + 1:
+        sc = solution_scene(puzzle.state_before(len(steps)), givens=givens, lang=lang, steps=len(steps),
+                            difficulty=puzzle.difficulty, complete=puzzle.complete)
+    else:
+        raise IndexError(f"frame {k} out of range 0..{len(steps) + 1}")
+    return renderer(puzzle.n, palette, opts.get("dpi"), opts.get("size")).png(sc)

@@ -71,7 +71,7 @@ TEMPLATE = """<!DOCTYPE html>
  body {{ font-family: system-ui, sans-serif; margin: 0; display: flex; gap: 1rem; padding: 1rem; background: #fafafa; color: #111; }}
  main {{ flex: 1 1 auto; max-width: 820px; }}
  aside {{ flex: 0 0 16rem; max-height: 95vh; overflow: auto; }}
- #frame {{ width: 100%; height: auto; border: 1px solid #ccc; background: white; }}
+ #frame {{ max-width: 100%; max-height: calc(100vh - 9rem); width: auto; height: auto; border: 1px solid #ccc; background: white; display: block; }}
  #bar {{ display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }}
  #bar button {{ font-size: 1rem; padding: .3rem .8rem; }}
  #counter {{ margin-left: auto; font-variant-numeric: tabular-nums; }}

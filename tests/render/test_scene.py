@@ -117,3 +117,39 @@ def test_french_titles_and_texts(seed_puzzle):
     sc = scene(step.before, step, number=k + 1, lang="fr")
     assert sc.text("title") == f"Étape {k + 1} — candidat verrouillé"
     assert sc.text("caption").startswith("Candidat verrouillé")
+
+
+TOP = "6...3.....2......7....5.8..3.1...9.....2.4......7.....8.....59....1...6..4......."
+
+
+def _faithful(puzzle):
+    """Every highlight field of every step appears in its scene under its role."""
+    seen = set()
+    n = puzzle.n
+    for k, step in enumerate(puzzle.steps):
+        sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values)
+        seen.add(step.technique)
+        assert {(s.row, s.col, s.value) for s in sc.of("place")} == set(map(tuple, step.place))
+        assert {(s.row, s.col, s.value) for s in sc.of("eliminate", "disk")} == set(map(tuple, step.eliminate))
+        marked = set(map(tuple, step.marked)) - set(map(tuple, step.eliminate))
+        assert {(s.row, s.col, s.value) for s in sc.of("marked", "disk")} == marked
+        alt = set(map(tuple, step.marked_alt)) - set(map(tuple, step.eliminate)) - set(map(tuple, step.marked))
+        assert {(s.row, s.col, s.value) for s in sc.of("marked_alt", "ring")} == alt
+        assert {(s.row, s.col) for s in sc.of("cells")} == set(map(tuple, step.cells))
+        assert {(s.row, s.col) for s in sc.of("cells_alt")} == set(map(tuple, step.cells_alt))
+        assert [s.house for s in sc.of("houses")] == [tuple(h) for h in step.houses]
+        for role, links in (("strong_link", step.strong_links), ("weak_link", step.weak_links)):
+            real = [l for l in links if tuple(l[0])[:2] != tuple(l[1])[:2]]
+            assert len(sc.of(role)) == len(real)
+        assert sc.text("caption") == step.text
+        assert step.technique in sc.text("title")
+        if step.show_candidates:
+            assert sc.of("candidate")
+    return seen
+
+
+def test_every_step_of_two_puzzles_is_drawn_faithfully(seed_puzzle):
+    from explainer.engine import Puzzle
+
+    seen = _faithful(seed_puzzle) | _faithful(Puzzle(TOP))
+    assert {"single position", "locked candidate", "brutal"} <= seen

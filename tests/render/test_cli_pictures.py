@@ -1,0 +1,51 @@
+"""The picture flags of explain-sudoku, end to end (issue 5)."""
+from explainer.cli import main
+
+SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+
+
+def test_flags_pass_through(tmp_path, capsys):
+    out = tmp_path / "o"
+    rc = main([SEED, "--out", str(out), "--html", "--group-singles", "--palette", "colorblind", "--lang", "fr",
+               "--size", "500", "--gif-duration", "300", "--gif-hold", "900", "--gif-loop", "-1", "-q"])
+    assert rc == 0, capsys.readouterr().err
+    names = sorted(p.name for p in out.iterdir())
+    assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS.png" in names
+    assert any(n.endswith("-SINGLES.png") for n in names)
+    from PIL import Image
+
+    with Image.open(out / "000-INITIAL-GRID.png") as im:
+        assert abs(im.size[0] - 500) <= 1
+    with Image.open(out / "explanation.gif") as gif:
+        assert "loop" not in gif.info and gif.info["duration"] == 900
+    assert "Grille initiale" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_svg_and_only(tmp_path):
+    out = tmp_path / "s"
+    assert main([SEED, "--out", str(out), "--format", "svg", "--only", "locked-candidate,brutal",
+                 "--no-gif", "-q"]) == 0
+    svgs = sorted(p.name for p in out.glob("*.svg"))
+    assert svgs[0].startswith("000-INITIAL") and svgs[-1].endswith("-SOLUTION.svg")
+    assert all("LOCKED-CANDIDATE" in n or "BRUTAL" in n for n in svgs[1:-1])
+
+
+def test_bad_flags_one_line(tmp_path, capsys):
+    for args in (["--palette", "rainbow"], ["--only", "nope"], ["--dpi", "0"]):
+        assert main([SEED, "--out", str(tmp_path / "x"), *args]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_hint_subcommand(tmp_path, capsys):
+    assert main(["hint", SEED, "--level", "2"]) == 0
+    assert capsys.readouterr().out.startswith("Look for: single position, in box")
+
+
+def test_frame_at_any_step():
+    from explainer.engine import Puzzle
+    from render.frame import puzzle_frame_png
+
+    p = Puzzle(SEED)
+    for k in (0, 5, len(p.steps) + 1):
+        assert puzzle_frame_png(p, k)[:4] == b"\x89PNG"
