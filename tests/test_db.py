@@ -22,6 +22,8 @@ SHARED = ROOT.parent / "shared"
 VERIFY = SHARED / "tools" / "verify_steps.py"
 SAMPLE4 = SHARED / "data" / "sample4.txt"
 SAMPLE25 = SHARED / "data" / "sample25.txt"
+# a puzzle that takes about 0.5 s to explain: ten times the timeout the tests give it
+SLOW = (SHARED / "data" / "sample16.txt").read_text().split()[0]
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 BAD = "12.4"  # 4 cells: not a sudoku size
 
@@ -240,22 +242,22 @@ def test_export_round_trips_through_verifier(built: Path, tmp_path: Path) -> Non
 
 
 def test_timeout_is_recorded_and_build_goes_on(tmp_path: Path) -> None:
-    big = SAMPLE25.read_text().split()[0]
+    big = SLOW
     small = SAMPLE4.read_text().split()
     f = tmp_path / "t.txt"
     f.write_text("\n".join([big] + small) + "\n")
     db = tmp_path / "t.sqlite"
     start = time.monotonic()
-    report = build(f, db, jobs=1, timeout=0.1, progress=False)
+    report = build(f, db, jobs=1, timeout=0.05, progress=False)
     assert time.monotonic() - start < 30
     assert report.timeouts == 1 and report.stored == 1 + len(small)
     got = dict(rows(db, "SELECT text, error FROM puzzles"))
-    assert got[puzzle_key(big)] == "timeout after 0.1 s"
+    assert got[puzzle_key(big)] == "timeout after 0.05 s"
     assert all(got[p] is None for p in small)  # the replacement worker explained the rest
     # --retry-errors explains it again (here with room to finish)
     again = build(f, db, jobs=1, timeout=60, progress=False, retry_errors=True)
     assert again.stored == 1 and again.errors == 0
-    assert rows(db, f"SELECT error, size FROM puzzles WHERE text = '{puzzle_key(big)}'") == [(None, 25)]
+    assert rows(db, f"SELECT error, size FROM puzzles WHERE text = '{puzzle_key(big)}'") == [(None, 16)]
 
 
 def test_dask_build_on_local_cluster(small_file: Path, tmp_path: Path) -> None:
@@ -268,14 +270,14 @@ def test_dask_build_on_local_cluster(small_file: Path, tmp_path: Path) -> None:
         again = build(small_file, db, dask=cluster.scheduler_address, progress=False)
         assert (again.stored, again.skipped) == (0, 7)
         # a puzzle past the timeout is recorded, the others still arrive
-        big = SAMPLE25.read_text().split()[0]
+        big = SLOW
         f = tmp_path / "t.txt"
         small = SAMPLE4.read_text().split()[0]
         f.write_text("\n".join([big, small]) + "\n")
-        timed = build(f, tmp_path / "dt.sqlite", dask=cluster.scheduler_address, timeout=0.1, progress=False)
+        timed = build(f, tmp_path / "dt.sqlite", dask=cluster.scheduler_address, timeout=0.05, progress=False)
         assert (timed.stored, timed.timeouts) == (2, 1)
         assert dict(rows(tmp_path / "dt.sqlite", "SELECT text, error FROM puzzles")) == {
-            puzzle_key(big): "timeout after 0.1 s", small: None}
+            puzzle_key(big): "timeout after 0.05 s", small: None}
     local = tmp_path / "l.sqlite"
     build(small_file, local, jobs=1, progress=False)
     q = "SELECT text, error, difficulty, steps, rating, rating_sum, header FROM puzzles ORDER BY text"
