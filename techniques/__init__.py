@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Iterator
 from explainer.explanation import Explanation
 
 from . import brutal, intersections, singles, subsets
+from . import trial
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ REGISTRY: list[Technique] = [
               aliases=("pointing", "claiming")),
     Technique("naked tuple", subsets.find_naked, ("naked tuple",), aliases=("naked pair", "naked triple")),
     Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
+    Technique("trial", trial.find, ("trial", "trial lucky")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
 
