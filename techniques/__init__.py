@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 from explainer.explanation import Explanation
 
 from . import brutal, intersections, singles, subsets
-from . import trial
+from . import chains, medusa, trial
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ REGISTRY: list[Technique] = [
               aliases=("pointing", "claiming")),
     Technique("naked tuple", subsets.find_naked, ("naked tuple",), aliases=("naked pair", "naked triple")),
     Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
+    Technique("medusa", medusa.find, ("medusa",), aliases=("3d medusa", "coloring", "colouring")),
+    Technique("chain", chains.find, ("chain", "loop", "empty rectangle"), aliases=("aic", "nice loop")),
     Technique("trial", trial.find, ("trial", "trial lucky")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
