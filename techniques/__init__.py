@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 from explainer.explanation import Explanation
 
 from . import brutal, intersections, singles, subsets
-from . import chains, medusa, trial
+from . import als, chains, medusa, trial
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ REGISTRY: list[Technique] = [
     Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
     Technique("medusa", medusa.find, ("medusa",), aliases=("3d medusa", "coloring", "colouring")),
     Technique("chain", chains.find, ("chain", "loop", "empty rectangle"), aliases=("aic", "nice loop")),
+    Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
     Technique("trial", trial.find, ("trial", "trial lucky")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
