@@ -23,14 +23,14 @@ from explainer.i18n import Cells, Value, Values, say
 from explainer.state import State
 
 TEXT = {
-    "en": "ALS-XZ: {a} hold {va} ({ka} cells, {na} values) and {b} hold {vb} ({kb} cells, {nb} values). "
-          "Every {x} of one sees every {x} of the other, so at most one of them has {x}, and the other "
-          "is then locked on its remaining values. Either way one of them holds {z}, so {targets} "
-          "cannot be {z}.",
-    "fr": "ALS-XZ : {a} contiennent {va} ({ka} cases, {na} valeurs) et {b} contiennent {vb} ({kb} cases, "
-          "{nb} valeurs). Chaque {x} de l'un voit chaque {x} de l'autre, donc au plus l'un des deux a "
-          "{x}, et l'autre est alors verrouillé sur ses autres valeurs. Dans tous les cas l'un d'eux "
-          "contient {z}, donc {targets} ne peut pas valoir {z}.",
+    "en": "ALS-XZ: {a} hold only {va} and {b} hold only {vb}, one value more than cells each. Every "
+          "{x} of one sees every {x} of the other, so at most one of them has {x}, and the other is "
+          "then locked on its other values. Either way one of them holds {z}, so {targets} (seeing "
+          "every {z} of both) cannot be {z}.",
+    "fr": "ALS-XZ : {a} ne contiennent que {va} et {b} que {vb}, une valeur de plus que de cases "
+          "chacun. Chaque {x} de l'un voit chaque {x} de l'autre, donc au plus l'un des deux a {x}, et "
+          "l'autre est alors verrouillé sur ses autres valeurs. Dans tous les cas l'un d'eux contient "
+          "{z}, donc {targets} (qui voient tous les {z} des deux) ne peuvent pas valoir {z}.",
 }
 
 
@@ -163,8 +163,7 @@ def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanatio
         marked=cands(geo, [(c, x + 1) for c in bits(a.where[x])]),
         marked_alt=cands(geo, [(c, x + 1) for c in bits(b.where[x])]),
         **say(TEXT, a=Cells(geo, xs), b=Cells(geo, ys), va=Values(v + 1 for v in bits(a.values)),
-              vb=Values(v + 1 for v in bits(b.values)), ka=a.size, kb=b.size,
-              na=a.size + 1, nb=b.size + 1, x=Value(x + 1), z=Value(z + 1),
+              vb=Values(v + 1 for v in bits(b.values)), x=Value(x + 1), z=Value(z + 1),
               targets=Cells(geo, bits(elim), last={"en": "and", "fr": "et"})),
         detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)),
     )

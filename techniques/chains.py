@@ -37,15 +37,17 @@ from .links import Links, links
 MAX_LENGTH = 15
 
 CHAIN = {
-    "en": "Chain: {formal}. {plain} Either way, {targets} cannot be true.",
-    "fr": "Chaîne : {formal}. {plain} Dans les deux cas, {targets} est impossible.",
+    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets} (seeing both ends) "
+          "cannot be true.",
+    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets} (qui voient "
+          "les deux extrémités) sont impossibles.",
 }
 LOOP = {
     "en": "Loop: {formal}. The chain closes on itself, so along every weak link exactly one end is "
-          "true; {targets} see both ends of a weak link of the loop and are removed.",
+          "true; the candidates that see both ends of a weak link of the loop are removed.",
     "fr": "Boucle : {formal}. La chaîne se referme, donc sur chaque lien faible exactement une "
-          "extrémité est vraie ; {targets} voient les deux extrémités d'un lien faible de la boucle "
-          "et sont retirés.",
+          "extrémité est vraie ; les candidats qui voient les deux extrémités d'un lien faible de la "
+          "boucle sont retirés.",
 }
 RECTANGLE = {
     "en": "Empty rectangle: {formal}. {plain} Then {v} would have no place left in {box}, whose {v}s all "
@@ -97,6 +99,10 @@ def plain(lk: Links, nodes: list[int], first_true: bool) -> Words:
         by_lang[lang] = IF_NOT[lang].format(first=_phrase(lk, nodes[0], first_true, lang),
                                             rest=SO[lang].join(rest))
     return Words(**by_lang)
+
+
+def _is(lk: Links, i: int) -> Words:
+    return Words(en=_phrase(lk, i, True, "en"), fr=_phrase(lk, i, True, "fr"))
 
 
 def _targets(lk: Links, mask: int) -> str:
@@ -203,7 +209,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
         return Explanation(
             technique="loop", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
             strong_links=sl, weak_links=wl,
-            **say(LOOP, formal=formal + " => " + _targets(lk, elim), targets=_targets(lk, elim)),
+            **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
             detail=(("length", len(nodes)),),
         )
     elim = weak[s] & weak[e] & ~pm
@@ -216,7 +222,8 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
     return Explanation(
         technique="chain", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
         strong_links=sl, weak_links=wl,
-        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_targets(lk, elim)),
+        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_targets(lk, elim),
+              start=_is(lk, nodes[0]), end=_is(lk, nodes[-1])),
         detail=(("length", length),),
     )
 
