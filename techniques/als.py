@@ -89,6 +89,13 @@ def als_list(state: State) -> list[ALS]:
     return state.cached("als", _build)
 
 
+def _words(masks: list[int], words: int) -> np.ndarray:
+    """Cell masks as rows of 64-bit words (one bytes conversion per mask), for numpy."""
+    nbytes = 8 * words
+    raw = b"".join(m.to_bytes(nbytes, "little") for m in masks)
+    return np.frombuffer(raw, dtype="<u8").reshape(len(masks), words)
+
+
 def _tables(state: State) -> tuple:
     """Per-ALS masks as 64-bit words: cells[i], where[x][i], sees[x][i] (built once per state)."""
     sets = als_list(state)
@@ -100,14 +107,6 @@ def _tables(state: State) -> tuple:
     values = np.array([a.values for a in sets], dtype=np.int64)
     sizes = np.array([a.size for a in sets], dtype=np.int64)
     return words, cells, where, sees, values, sizes
-
-
-_WORD = (1 << 64) - 1
-
-
-def _words(masks: list[int], words: int) -> np.ndarray:
-    """Cell masks as rows of 64-bit words, so that numpy can test all pairs at once."""
-    return np.array([[(m >> (64 * k)) & _WORD for k in range(words)] for m in masks], dtype=np.uint64)
 
 
 def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
