@@ -13,6 +13,7 @@ pairs are tried first.
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Iterator
 
 import numpy as np
@@ -34,6 +35,10 @@ TEXT = {
 }
 
 
+MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
+SMALL_SETS = 4
+
+
 class ALS:
     __slots__ = ("cells", "values", "size", "where", "sees")
 
@@ -53,30 +58,41 @@ def _build(state: State) -> list[ALS]:
         k = len(empty)
         if k < 2:
             continue
-        # every subset of the house's empty cells, union of candidates by one OR each
-        top = 1 << k
-        union = [0] * top
-        cells = [0] * top
-        size = [0] * top
-        for m in range(1, top - 1):
-            low = m & -m
-            i = low.bit_length() - 1
-            rest = m ^ low
-            u = union[rest] | cand[empty[i]]
-            union[m] = u
-            cells[m] = cells[rest] | 1 << empty[i]
-            p = size[rest] + 1
-            size[m] = p
-            if u.bit_count() == p + 1 and cells[m] not in found:
-                found[cells[m]] = u
+        if k <= MAX_SUBSET_BITS:
+            # unions of every subset at once: subset m of the empty cells is entry m
+            union = np.zeros(1, dtype=np.int64)
+            size = np.zeros(1, dtype=np.int64)
+            for c in empty:
+                union = np.concatenate((union, union | cand[c]))
+                size = np.concatenate((size, size + 1))
+            ok = np.bitwise_count(union) == size + 1
+            ok[-1] = False  # the whole house is locked, not almost
+            for m in np.nonzero(ok)[0].tolist():
+                cm = 0
+                for b in bits(m):
+                    cm |= 1 << empty[b]
+                if cm not in found:
+                    found[cm] = int(union[m])
+        else:  # big grids: small sets only
+            for p in range(1, SMALL_SETS + 1):
+                for chosen in combinations(empty, p):
+                    u = 0
+                    for c in chosen:
+                        u |= cand[c]
+                    if u.bit_count() == p + 1:
+                        found.setdefault(sum(1 << c for c in chosen), u)
     out = []
+    common_peers: dict[int, int] = {}  # many ALSs share the cells of a value
     for cmask, values in found.items():
         where, sees = {}, {}
         for v in bits(values):
             w = pos[v] & cmask
-            s = geo.all_cells
-            for c in bits(w):
-                s &= peer[c]
+            s = common_peers.get(w)
+            if s is None:
+                s = geo.all_cells
+                for c in bits(w):
+                    s &= peer[c]
+                common_peers[w] = s
             where[v] = w
             sees[v] = s & ~cmask
         out.append(ALS(cmask, values, where, sees))

@@ -125,6 +125,11 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)
+    N = lk.N
+    has_strong = 0
+    for i in starts:
+        has_strong |= 1 << i
+    block = (1 << N) - 1
     # per start: parent of each reached (candidate, truth) key = 2*i + truth
     parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
     seen_on = [0] * len(starts)
@@ -138,6 +143,7 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
                 continue
             par = parents[k]
             new: list[tuple[int, int]] = []
+            same_value = block << (s // N * N)  # off dead ends matter only for rectangles
             if length % 2:  # false -> true along strong links
                 von = seen_on[k]
                 for i, pm in front:
@@ -157,24 +163,33 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
                         continue
                     voff |= w
                     key = 2 * i + 1
-                    for j in bits(w):
-                        if j in strong:  # a false candidate only continues through a strong link
-                            par[2 * j] = key
-                            new.append((j, pm | 1 << j))
+                    # a false candidate only continues through a strong link
+                    w &= has_strong | same_value
+                    while w:
+                        low = w & -w
+                        w ^= low
+                        j = low.bit_length() - 1
+                        par[2 * j] = key
+                        if has_strong & low:
+                            new.append((j, pm | low))
                         else:
-                            par[2 * j] = key
-                            new.append((j, -1 - (pm | 1 << j)))  # dead end kept for rectangles
+                            new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
                 seen_off[k] = voff
             frontier[k] = [x for x in new if x[1] >= 0]
             if frontier[k]:
                 any_alive = True
             if length % 2 and length >= 3:
+                ws = weak[s]
                 for e, pm in new:
+                    if not (ws >> e & 1 or ws & weak[e] & ~pm):
+                        continue
                     step = _chain_or_loop(lk, s, e, pm, par, length)
                     if step is not None:
                         yield step
             elif length % 2 == 0:
                 for y, pm in new:
+                    if not same_value >> y & 1:
+                        continue
                     step = _rectangle(state, lk, s, y, pm if pm >= 0 else -1 - pm, par)
                     if step is not None:
                         yield step
