@@ -84,3 +84,19 @@ def test_pure_and_repeatable():
     one, two = list(chains.find(state)), list(chains.find(state))
     assert one == two and one
     assert format_pencilmarks(state) == before
+
+
+def test_sixteen_by_sixteen():
+    from explainer.grid import geometry
+    from explainer.state import State
+
+    state = State(geometry(16))
+    for r in range(16):  # 1 in column 1 only at r1c1, r9c1; in column 6 only at r2c6, r9c6
+        if r not in (0, 8):
+            state.eliminate(r * 16, 1)
+        if r not in (1, 8):
+            state.eliminate(r * 16 + 5, 1)
+    step = first(state)
+    assert step.technique == "chain"
+    assert step.text.startswith("Chain: (1)r1c1=r9c1-r9c6=r2c6 => r1c5<>1, r1c7<>1, r1c8<>1, "
+                                "r2c2<>1, r2c3<>1, r2c4<>1.")
