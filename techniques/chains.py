@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from explainer.explanation import Explanation, cell_coords
+from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
-from explainer.i18n import Cells, House, Value, Words, say
+from explainer.i18n import House, Value, Words, say
 from explainer.state import State
 
 from .links import Links, links

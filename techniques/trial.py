@@ -20,7 +20,7 @@ from typing import Iterator
 
 from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, bits, value_char
-from explainer.i18n import Cells, Value, Words, say
+from explainer.i18n import Cells, House, Value, Words, say
 from explainer.state import State
 
 from .links import links
@@ -156,8 +156,6 @@ def _why(geo: Geometry, why: tuple) -> Words:
     if kind == "cell":
         d = say(WHY_CELL, cell=geo.cell_name(args["cell"]))
     else:
-        from explainer.i18n import House
-
         d = say(WHY_HOUSE if kind == "house" else WHY_TWICE, v=Value(args["v"]), house=House(geo, args["house"]))
     return Words(en=d["text"], **dict(d["translations"]))
 

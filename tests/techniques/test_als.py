@@ -1,4 +1,4 @@
-from helpers import open_grid
+from chain_fixtures import open_grid
 
 from explainer.pencilmarks import format_pencilmarks
 from techniques import als

@@ -1,4 +1,4 @@
-from helpers import cell_index, open_grid
+from chain_fixtures import cell_index, open_grid
 
 from techniques.links import Links, links
 

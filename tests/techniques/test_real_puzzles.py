@@ -7,11 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from explainer.engine import Puzzle
+from chain_fixtures import top1465
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-VERIFY = SHARED / "tools" / "verify_steps.py"
-DATA = SHARED / "data" / "top1465.txt"
+VERIFY = Path(__file__).resolve().parents[2].parent / "shared" / "tools" / "verify_steps.py"
 # top1465 line numbers (1-based): 36 has medusa, chain, loop, empty rectangle, als, trial
 # (by contradiction) and brutal; 23 has trial lucky; 24 has a trial by common conclusions.
 LINES = (23, 24, 36)
@@ -19,11 +17,9 @@ MINE = {"medusa", "chain", "loop", "empty rectangle", "als", "trial", "trial luc
 
 
 def test_sample_verifies_and_covers_every_technique(tmp_path):
-    lines = DATA.read_text().split()
     seen = set()
     for k in LINES:
-        p = Puzzle(lines[k - 1], where=f"top1465:{k}")
-        doc = p.to_json()
+        doc = top1465(k).to_json()
         assert doc["complete"]
         seen |= set(doc["statistics"])
         (tmp_path / f"{k:04d}.json").write_text(json.dumps(doc))

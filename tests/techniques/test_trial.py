@@ -1,33 +1,19 @@
 """Trial and trial lucky, checked against an independent singles propagation
 written here (sets, not masks), on states taken from top1465."""
-from functools import lru_cache
-from pathlib import Path
-
 import pytest
+from chain_fixtures import top1465
 
-from explainer.engine import Puzzle, next_step
+from explainer.engine import next_step
 from explainer.pencilmarks import format_pencilmarks
 from explainer.state import State
 from techniques import REGISTRY, trial
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "top1465.txt"
 # top1465 lines (1-based) whose first trial step is of each kind
 FIRST_TRIAL = {"contradiction": 36, "lucky": 23, "common": 24}
 
 
-def line(k: int) -> str:
-    return DATA.read_text().split()[k - 1]
-
-
-@lru_cache(maxsize=None)
-def puzzle(k: int) -> Puzzle:
-    p = Puzzle(line(k))
-    p.steps
-    return p
-
-
 def state_before_first_trial(k: int):
-    p = puzzle(k)
+    p = top1465(k)
     i = next(i for i, s in enumerate(p.steps) if s.technique in ("trial", "trial lucky"))
     return p.state_before(i), p.steps[i]
 
@@ -125,7 +111,7 @@ def test_pure_and_repeatable():
 def test_never_reads_the_solution(poison):
     """Without the solution (or with a wrong one, which only brutal may see), the steps are
     the same up to the first brutal."""
-    p = puzzle(36)
+    p = top1465(36)
     names = [s.technique for s in p.steps]
     assert "brutal" in names
     upto = names.index("brutal")

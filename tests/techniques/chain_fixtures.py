@@ -8,6 +8,8 @@ wide open, the only strong links are the ones a test builds on purpose.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from explainer.pencilmarks import parse_pencilmarks
 from explainer.state import State
@@ -37,3 +39,19 @@ def open_grid(cells: "dict[str, str] | None" = None, keep: "dict[str, list[str]]
             if inside and c not in {cell_index(a) for a in allowed}:
                 tokens[c] = tokens[c].replace(value, "")
     return parse_pencilmarks("\n".join(" ".join(tokens[r * 9:(r + 1) * 9]) for r in range(9)))
+
+
+# ---- real puzzles ---------------------------------------------------------------------
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+TOP1465 = SHARED / "data" / "top1465.txt"
+
+
+@lru_cache(maxsize=None)
+def top1465(k: int):
+    """The explained puzzle of top1465 line k (1-based), shared by the test modules."""
+    from explainer.engine import Puzzle
+
+    p = Puzzle(TOP1465.read_text().split()[k - 1], where=f"top1465:{k}")
+    p.steps
+    return p
