@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import brutal, fish, intersections, singles, subsets, suedecoq, wings
+from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,10 @@ REGISTRY: list[Technique] = [
               ("finned x wing", "finned swordfish", "finned jellyfish")),
     Technique("suedecoq", suedecoq.find_suedecoq, ("suedecoq",), aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis, ("suedecoq bis",), aliases=("sue de coq bis",)),
+    Technique("medusa", medusa.find, ("medusa",), aliases=("3d medusa", "coloring", "colouring")),
+    Technique("chain", chains.find, ("chain", "loop", "empty rectangle"), aliases=("aic", "nice loop")),
+    Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
+    Technique("trial", trial.find, ("trial", "trial lucky")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
 

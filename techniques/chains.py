@@ -1,0 +1,284 @@
+"""Chains (AIC), continuous nice loops and empty rectangles, shortest first.
+
+A chain alternates strong and weak links. Read from a start candidate S
+assumed false, a strong link makes the next candidate true and a weak link
+makes the next one false, so a breadth-first search over (candidate, true or
+false) from S finds the shortest chains from S. All starts advance one link
+at a time together, so the first chain reported is among the shortest that
+work anywhere in the grid:
+
+- chain: S = … = E (first and last links strong): S or E is true, so a
+  candidate weakly linked to both is false;
+- loop: a chain S = … = E with E weakly linked to S closes into a cycle of
+  even length; for each weak link A .. B of the cycle, exactly one of A and
+  B is true, so a candidate weakly linked to both is false;
+- empty rectangle: a chain C1 .. C2 = … = Cn (first link weak, last strong)
+  with C1 and Cn of the same value v; if C1 were true, Cn would be true too,
+  and together they would take v out of a box B whose v candidates all lie
+  in C1's row and Cn's column (or the other way round): C1 is false. In the
+  search this is S = Cn and a false end C1.
+
+The search keeps one path per (candidate, truth) and never reuses a
+candidate on a path, so every reported chain is simple. Its cost is bounded
+by starts × reachable nodes; the link graph comes from ``links`` (shared
+with Medusa and trial).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from explainer.explanation import Explanation
+from explainer.grid import bits, value_char
+from explainer.i18n import House, Value, Words, say
+from explainer.state import State
+
+from .links import Links, links
+
+MAX_LENGTH = 15
+
+CHAIN = {
+    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets} (seeing both ends) "
+          "cannot be true.",
+    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets} (qui voient "
+          "les deux extrémités) sont impossibles.",
+}
+LOOP = {
+    "en": "Loop: {formal}. The chain closes on itself, so along every weak link exactly one end is "
+          "true; the candidates that see both ends of a weak link of the loop are removed.",
+    "fr": "Boucle : {formal}. La chaîne se referme, donc sur chaque lien faible exactement une "
+          "extrémité est vraie ; les candidats qui voient les deux extrémités d'un lien faible de la "
+          "boucle sont retirés.",
+}
+RECTANGLE = {
+    "en": "Empty rectangle: {formal}. {plain} Then {v} would have no place left in {box}, whose {v}s all "
+          "lie in {lines}. So {target} is not {v}.",
+    "fr": "Rectangle vide : {formal}. {plain} Alors {v} n'aurait plus de place dans {box}, dont les {v} "
+          "sont tous dans {lines}. Donc {target} ne vaut pas {v}.",
+}
+IF_NOT = {"en": "If {first}, then {rest}.", "fr": "Si {first}, alors {rest}."}
+IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
+IS_NOT = {"en": "{cell} is not {v}", "fr": "{cell} ne vaut pas {v}"}
+SO = {"en": ", so ", "fr": ", donc "}
+
+
+# ---- reading a chain -------------------------------------------------------------
+
+def eureka(lk: Links, nodes: list[int], kinds: str) -> str:
+    """Eureka notation: ``(5)r1c2=r1c7-(5=3)r2c8``; kinds[i] is '=' or '-' between nodes i, i+1."""
+    geo = lk.geo
+    out: list[str] = []
+    last_value = 0
+    i = 0
+    while i < len(nodes):
+        c, v = nodes[i] % lk.N, nodes[i] // lk.N + 1
+        if i + 1 < len(nodes) and nodes[i + 1] % lk.N == c:
+            w = nodes[i + 1] // lk.N + 1
+            token = f"({value_char(v)}{kinds[i]}{value_char(w)}){geo.cell_name(c)}"
+            last_value, step = w, 2
+        else:
+            token = ("" if v == last_value else f"({value_char(v)})") + geo.cell_name(c)
+            last_value, step = v, 1
+        if out:
+            out.append(kinds[i - 1])
+        out.append(token)
+        i += step
+    return "".join(out)
+
+
+def _phrase(lk: Links, i: int, true: bool, lang: str) -> str:
+    template = (IS if true else IS_NOT)[lang]
+    return template.format(cell=lk.geo.cell_name(i % lk.N), v=value_char(i // lk.N + 1))
+
+
+def plain(lk: Links, nodes: list[int], first_true: bool) -> Words:
+    """'If r1c2 is not 5, then r1c7 is 5, so r2c8 is not 5, so r2c8 is 3.'"""
+    # links alternate, and so do the truths: false -strong-> true -weak-> false ...
+    by_lang = {}
+    for lang in ("en", "fr"):
+        rest = [_phrase(lk, nodes[k], first_true != (k % 2 == 1), lang) for k in range(1, len(nodes))]
+        by_lang[lang] = IF_NOT[lang].format(first=_phrase(lk, nodes[0], first_true, lang),
+                                            rest=SO[lang].join(rest))
+    return Words(**by_lang)
+
+
+def _is(lk: Links, i: int) -> Words:
+    return Words(en=_phrase(lk, i, True, "en"), fr=_phrase(lk, i, True, "fr"))
+
+
+def _targets(lk: Links, mask: int) -> str:
+    return ", ".join(f"{lk.geo.cell_name(i % lk.N)}<>{value_char(i // lk.N + 1)}" for i in
+                     sorted(bits(mask), key=lambda i: (i % lk.N, i)))
+
+
+def _links(lk: Links, nodes: list[int], kinds: str):
+    """Strong and weak links in chain order; a loop has one kind more than links (the closing one)."""
+    strong, weak = [], []
+    for k, kind in enumerate(kinds):
+        a, b = nodes[k], nodes[(k + 1) % len(nodes)]
+        (strong if kind == "=" else weak).append((lk.cand(a), lk.cand(b)))
+    return tuple(strong), tuple(weak)
+
+
+# ---- the search ------------------------------------------------------------------
+
+def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    lk = links(state)
+    strong, weak = lk.strong, lk.weak
+    starts = sorted(strong)
+    N = lk.N
+    has_strong = 0
+    for i in starts:
+        has_strong |= 1 << i
+    block = (1 << N) - 1
+    # per start: parent of each reached (candidate, truth) key = 2*i + truth
+    parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier: list[list[tuple[int, int]]] = [[(s, 1 << s)] for s in starts]
+    for length in range(1, max_length + 1):
+        any_alive = False
+        for k, s in enumerate(starts):
+            front = frontier[k]
+            if not front:
+                continue
+            par = parents[k]
+            new: list[tuple[int, int]] = []
+            same_value = block << (s // N * N)  # off dead ends matter only for rectangles
+            if length % 2:  # false -> true along strong links
+                von = seen_on[k]
+                for i, pm in front:
+                    key = 2 * i
+                    for j in strong.get(i, ()):
+                        if (pm | von) >> j & 1:
+                            continue
+                        von |= 1 << j
+                        par[2 * j + 1] = key
+                        new.append((j, pm | 1 << j))
+                seen_on[k] = von
+            else:  # true -> false along weak links
+                voff = seen_off[k]
+                for i, pm in front:
+                    w = weak[i] & ~pm & ~voff
+                    if not w:
+                        continue
+                    voff |= w
+                    key = 2 * i + 1
+                    # a false candidate only continues through a strong link
+                    w &= has_strong | same_value
+                    while w:
+                        low = w & -w
+                        w ^= low
+                        j = low.bit_length() - 1
+                        par[2 * j] = key
+                        if has_strong & low:
+                            new.append((j, pm | low))
+                        else:
+                            new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
+                seen_off[k] = voff
+            frontier[k] = [x for x in new if x[1] >= 0]
+            if frontier[k]:
+                any_alive = True
+            if length % 2 and length >= 3:
+                ws = weak[s]
+                for e, pm in new:
+                    if not (ws >> e & 1 or ws & weak[e] & ~pm):
+                        continue
+                    step = _chain_or_loop(lk, s, e, pm, par, length)
+                    if step is not None:
+                        yield step
+            elif length % 2 == 0:
+                for y, pm in new:
+                    if not same_value >> y & 1:
+                        continue
+                    step = _rectangle(state, lk, s, y, pm if pm >= 0 else -1 - pm, par)
+                    if step is not None:
+                        yield step
+        if not any_alive:
+            return
+
+
+def _path(par: dict[int, int], key: int) -> list[int]:
+    out = []
+    while key >= 0:
+        out.append(key >> 1)
+        key = par[key]
+    out.reverse()
+    return out
+
+
+def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int) -> Explanation | None:
+    weak = lk.weak
+    geo = lk.geo
+    if weak[s] >> e & 1:
+        nodes = _path(par, 2 * e + 1)
+        kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"
+        elim = 0
+        for k in range(1, len(nodes), 2):
+            a, b = nodes[k], nodes[(k + 1) % len(nodes)]
+            elim |= weak[a] & weak[b]
+        elim &= ~pm
+        if not elim:
+            return None
+        formal = eureka(lk, nodes + [nodes[0]], kinds)
+        sl, wl = _links(lk, nodes, kinds)
+        return Explanation(
+            technique="loop", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
+            strong_links=sl, weak_links=wl,
+            **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
+            detail=(("length", len(nodes)),),
+        )
+    elim = weak[s] & weak[e] & ~pm
+    if not elim:
+        return None
+    nodes = _path(par, 2 * e + 1)
+    kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
+    sl, wl = _links(lk, nodes, kinds)
+    formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
+    return Explanation(
+        technique="chain", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
+        strong_links=sl, weak_links=wl,
+        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_targets(lk, elim),
+              start=_is(lk, nodes[0]), end=_is(lk, nodes[-1])),
+        detail=(("length", length),),
+    )
+
+
+def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, int]) -> Explanation | None:
+    N = lk.N
+    v = s // N + 1
+    if y // N + 1 != v:
+        return None
+    geo = lk.geo
+    n = geo.n
+    cn, c1 = s % N, y % N
+    r1, k1, rn, kn = geo.row_of[c1], geo.col_of[c1], geo.row_of[cn], geo.col_of[cn]
+    if r1 == rn or k1 == kn:
+        return None
+    pv = state.pos[v - 1]
+    for row, col in ((r1, kn), (rn, k1)):
+        b = 2 * n + geo.box_of[row * n + col]
+        bm = geo.house_mask[b]
+        if bm >> c1 & 1 or bm >> cn & 1:
+            continue
+        inside = pv & bm
+        if not inside or inside & ~(geo.house_mask[row] | geo.house_mask[n + col]):
+            continue
+        nodes = _path(par, 2 * y)[::-1]  # C1 .. C2 = … = Cn
+        kinds = "".join("-" if k % 2 == 0 else "=" for k in range(len(nodes) - 1))
+        sl, wl = _links(lk, nodes, kinds)
+        target = geo.cell_name(c1)
+        formal = eureka(lk, nodes, kinds) + f" => {target}<>{value_char(v)}"
+        box_cands = {(c // n, c % n, v) for c in bits(inside)}
+        lines = say({"en": "{row} and {col}", "fr": "{row} et {col}"},
+                    row=House(geo, row), col=House(geo, n + col))
+        return Explanation(
+            technique="empty rectangle", eliminate=((r1, k1, v),),
+            houses=(geo.house_key(b),),
+            marked=tuple(sorted({lk.cand(i) for i in nodes} | box_cands)),
+            strong_links=sl, weak_links=wl,
+            **say(RECTANGLE, formal=formal, plain=plain(lk, nodes, True), v=Value(v),
+                  box=House(geo, b), lines=Words(en=lines["text"], **dict(lines["translations"])),
+                  target=target),
+            detail=(("length", len(nodes) - 1),),
+        )
+    return None

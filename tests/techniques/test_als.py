@@ -1,0 +1,55 @@
+from chain_fixtures import open_grid
+
+from explainer.pencilmarks import format_pencilmarks
+from techniques import als
+
+
+def cells_of(a):
+    return sorted(c for c in range(81) if a.cells >> c & 1)
+
+
+def test_als_list_finds_each_set_once():
+    state = open_grid({"r1c1": "12", "r5c1": "13", "r6c2": "23"})
+    sets = als.als_list(state)
+    # small ALSs come from the restricted cells (r5c1+r6c2 in box 4, r1c1+r5c1 in column 1);
+    # in an open house any 8 cells hold the 9 values, so those are ALSs too
+    assert [cells_of(a) for a in sets[:5]] == [[0], [36], [46], [0, 36], [36, 46]]
+    assert {a.size for a in sets[5:]} == {8}
+    assert len({a.cells for a in sets}) == len(sets)
+    for a in sets:
+        union = 0
+        for c in cells_of(a):
+            union |= state.cand[c]
+        assert union == a.values and union.bit_count() == a.size + 1
+    assert als.als_list(state) is sets  # built once per state
+
+
+def test_als_xz_exact_step():
+    state = open_grid({"r1c1": "12", "r5c1": "13", "r6c2": "23"})
+    step = next(als.find(state))
+    assert step.technique == "als"
+    assert step.cells == ((0, 0),) and step.cells_alt == ((4, 0), (5, 1))
+    assert step.marked == ((0, 0, 1),) and step.marked_alt == ((4, 0, 1),)
+    # 2 is in r1c1 or in r6c2: every 2 seeing both goes
+    assert step.eliminate == ((0, 1, 2), (1, 1, 2), (2, 1, 2), (3, 0, 2), (5, 0, 2))
+    assert step.get("restricted") == 1 and step.get("sizes") == (1, 2)
+    assert "so r1c2, r2c2, r3c2, r4c1 and r6c1 (seeing every 2 of both) cannot be 2" in step.text
+
+
+def test_no_restricted_common_no_step():
+    # the 1s of r1c1 and r5c2 do not see each other: 1 is not restricted
+    state = open_grid({"r1c1": "12", "r5c2": "13", "r6c2": "23"})
+    assert list(als.find(state)) == []
+
+
+def test_overlapping_sets_are_not_paired():
+    state = open_grid({"r1c1": "12", "r1c2": "123"})
+    assert all(not (a.cells & b.cells) for a, b, _ in
+               [(als.als_list(state)[i], als.als_list(state)[j], x) for i, j, x in als.restricted_pairs(state)])
+
+
+def test_pure_and_repeatable():
+    state = open_grid({"r1c1": "12", "r5c1": "13", "r6c2": "23"})
+    before = format_pencilmarks(state)
+    assert list(als.find(state)) == list(als.find(state))
+    assert format_pencilmarks(state) == before

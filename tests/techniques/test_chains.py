@@ -1,0 +1,102 @@
+from chain_fixtures import cell_index, open_grid
+
+from explainer.pencilmarks import format_pencilmarks
+from techniques import chains
+from techniques.links import links
+
+
+def first(state, **kw):
+    return next(chains.find(state, **kw), None)
+
+
+SKYSCRAPER = {"1 col1": ["r1c1", "r5c1"], "1 col4": ["r2c4", "r5c4"]}
+
+
+def test_chain_exact_step():
+    step = first(open_grid(keep=SKYSCRAPER))
+    assert step.technique == "chain"
+    assert step.eliminate == ((0, 4, 1), (0, 5, 1), (1, 1, 1), (1, 2, 1))
+    assert step.marked == ((0, 0, 1), (1, 3, 1), (4, 0, 1), (4, 3, 1))
+    assert step.strong_links == (((0, 0, 1), (4, 0, 1)), ((4, 3, 1), (1, 3, 1)))
+    assert step.weak_links == (((4, 0, 1), (4, 3, 1)),)
+    assert step.get("length") == 3
+    assert step.text.startswith("Chain: (1)r1c1=r5c1-r5c4=r2c4 => r1c5<>1, r1c6<>1, r2c2<>1, r2c3<>1. "
+                                "If r1c1 is not 1, then r5c1 is 1, so r5c4 is not 1, so r2c4 is 1.")
+    assert dict(step.translations)["fr"].startswith("Chaîne : (1)r1c1=r5c1-r5c4=r2c4")
+
+
+def test_chain_one_link_short_does_not_fire():
+    # column 4 has a third 1, so r5c4 = r2c4 is no longer strong: nothing closes the chain
+    state = open_grid(keep={"1 col1": ["r1c1", "r5c1"], "1 col4": ["r2c4", "r5c4", "r8c4"]})
+    assert list(chains.find(state)) == []
+
+
+def test_max_length_is_respected():
+    assert first(open_grid(keep=SKYSCRAPER), max_length=2) is None
+
+
+def test_continuous_loop_eliminates_along_each_weak_link():
+    state = open_grid(keep={"1 col1": ["r1c1", "r5c1"], "1 col4": ["r1c4", "r5c4"]})
+    step = first(state)
+    assert step.technique == "loop"
+    row1 = {(0, c, 1) for c in (1, 2, 4, 5, 6, 7, 8)}
+    row5 = {(4, c, 1) for c in (1, 2, 4, 5, 6, 7, 8)}
+    assert set(step.eliminate) == row1 | row5
+    assert step.strong_links == (((0, 0, 1), (4, 0, 1)), ((4, 3, 1), (0, 3, 1)))
+    assert step.weak_links == (((4, 0, 1), (4, 3, 1)), ((0, 3, 1), (0, 0, 1)))
+    assert step.text.startswith("Loop: (1)r1c1=r5c1-r5c4=r1c4-r1c1 => ")
+
+
+def test_cycle_with_two_consecutive_weak_links_is_not_a_loop():
+    # r1c1=r5c1-r5c4-r1c4-r1c1: column 4 holds a third 1, so two weak links follow each other
+    state = open_grid(keep={"1 col1": ["r1c1", "r5c1"], "1 col4": ["r1c4", "r5c4", "r8c4"]})
+    assert list(chains.find(state)) == []
+
+
+def test_empty_rectangle_exact_step():
+    state = open_grid(keep={"1 row2": ["r2c5", "r2c8"], "1 box5": ["r4c5", "r5c4", "r5c5"]})
+    step = first(state)
+    assert step.technique == "empty rectangle"
+    assert step.eliminate == ((4, 7, 1),)
+    assert step.houses == (("box", 4),)
+    assert step.strong_links == (((1, 7, 1), (1, 4, 1)),)
+    assert step.weak_links == (((4, 7, 1), (1, 7, 1)),)
+    assert step.marked == ((1, 4, 1), (1, 7, 1), (3, 4, 1), (4, 3, 1), (4, 4, 1), (4, 7, 1))
+    assert step.text.startswith("Empty rectangle: (1)r5c8-r2c8=r2c5 => r5c8<>1.")
+
+
+def test_empty_rectangle_needs_the_box_confined_to_a_row_and_a_column():
+    # r6c6 keeps a 1 outside row 5 and column 5: the box can take 1 there
+    state = open_grid(keep={"1 row2": ["r2c5", "r2c8"], "1 box5": ["r4c5", "r5c4", "r5c5", "r6c6"]})
+    assert [s for s in chains.find(state) if s.technique == "empty rectangle"] == []
+
+
+def test_eureka_groups_candidates_of_one_cell():
+    state = open_grid({"r2c8": "35"}, keep={"5 row1": ["r1c2", "r1c7"]})
+    lk = links(state)
+    nodes = [lk.index(cell_index(n), v) for n, v in (("r1c2", 5), ("r1c7", 5), ("r2c8", 5), ("r2c8", 3))]
+    assert chains.eureka(lk, nodes, "=-=") == "(5)r1c2=r1c7-(5=3)r2c8"
+
+
+def test_pure_and_repeatable():
+    state = open_grid(keep=SKYSCRAPER)
+    before = format_pencilmarks(state)
+    one, two = list(chains.find(state)), list(chains.find(state))
+    assert one == two and one
+    assert format_pencilmarks(state) == before
+
+
+def test_sixteen_by_sixteen():
+    from explainer.grid import geometry
+    from explainer.state import State
+
+    state = State(geometry(16))
+    for r in range(16):  # 1 in column 1 only at r1c1, r9c1; in column 6 only at r2c6, r9c6
+        if r not in (0, 8):
+            state.eliminate(r * 16, 1)
+        if r not in (1, 8):
+            state.eliminate(r * 16 + 5, 1)
+    step = first(state)
+    assert step.technique == "chain"
+    assert step.text.startswith("Chain: (1)r1c1=r9c1-r9c6=r2c6 => r1c5<>1, r1c7<>1, r1c8<>1, "
+                                "r2c2<>1, r2c3<>1, r2c4<>1.")

@@ -1,0 +1,43 @@
+from chain_fixtures import cell_index, open_grid
+
+from techniques.links import Links, links
+
+
+def idx(lk: Links, name: str, v: int) -> int:
+    return lk.index(cell_index(name), v)
+
+
+def test_strong_links_are_bivalue_cells_and_bilocal_values():
+    state = open_grid({"r9c9": "45"}, keep={"1 col1": ["r1c1", "r5c1"]})
+    lk = links(state)
+    pairs = {tuple(sorted((lk.cand(a), lk.cand(b)))) for a, b in lk.strong_pairs}
+    assert pairs == {((0, 0, 1), (4, 0, 1)), ((8, 8, 4), (8, 8, 5))}
+    assert lk.is_strong(idx(lk, "r1c1", 1), idx(lk, "r5c1", 1))
+    assert lk.is_strong(idx(lk, "r9c9", 5), idx(lk, "r9c9", 4))
+    assert not lk.is_strong(idx(lk, "r1c1", 1), idx(lk, "r1c2", 1))
+
+
+def test_weak_links_same_cell_and_same_value_peers():
+    state = open_grid({"r9c9": "45"}, keep={"1 col1": ["r1c1", "r5c1"]})
+    lk = links(state)
+    a = idx(lk, "r1c1", 1)
+    weak = {lk.cand(j) for j in range(9 * 81) if lk.is_weak(a, j)}
+    same_cell = {(0, 0, v) for v in range(2, 10)}
+    row = {(0, c, 1) for c in range(1, 9)}
+    box = {(r, c, 1) for r in (1, 2) for c in (1, 2)}
+    col = {(4, 0, 1)}  # the only other 1 of column 1
+    assert weak == same_cell | row | box | col
+    # a strong link is weak too, and the relation is symmetric
+    assert lk.is_weak(idx(lk, "r5c1", 1), a)
+    assert not lk.is_weak(a, a)
+    assert lk.weak[idx(lk, "r9c9", 4)] == 1 << idx(lk, "r9c9", 5) | sum(
+        1 << idx(lk, f"r{r}c{c}", 4) for r in range(1, 10) for c in range(1, 10)
+        if (r, c) != (9, 9) and (r == 9 or c == 9 or (r > 6 and c > 6)))
+
+
+def test_built_once_per_state_and_rebuilt_after_a_change():
+    state = open_grid(keep={"1 col1": ["r1c1", "r5c1"]})
+    first = links(state)
+    assert links(state) is first
+    state.eliminate(cell_index("r9c9"), 3)
+    assert links(state) is not first
