@@ -290,7 +290,7 @@ def test_rating_doc_lists_every_weight() -> None:
 
     from techniques import WEIGHTS
 
-    doc = (ROOT / "docs" / "RATING.md").read_text()
+    doc = (ROOT / "README.md").read_text()
     table = {m.group(1).split(" (")[0]: float(m.group(2))
              for m in re.finditer(r"^\| ([a-z][^|]*?) \| ([0-9.]+) \|$", doc, re.M)}
     assert table == WEIGHTS

@@ -20,3 +20,14 @@ def seed_out(seed_puzzle, tmp_path_factory):
     out = tmp_path_factory.mktemp("seed")
     rec = write_puzzle(seed_puzzle, out, html=True)
     return out, rec
+
+
+BASIC = ["single position", "single candidate", "locked candidate", "naked tuple", "hidden tuple", "brutal"]
+
+
+@pytest.fixture(scope="session")
+def brutal_puzzle():
+    """The seed explained with the basic techniques only, so it needs a brutal step."""
+    p = Puzzle(SEED, BASIC)
+    assert p.steps_using("brutal")
+    return p

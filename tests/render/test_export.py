@@ -78,9 +78,9 @@ def test_svg_french_palette(seed_puzzle, tmp_path):
     assert doc["steps"][0]["translations"]["fr"]
 
 
-def test_progress_callback(seed_puzzle, tmp_path):
+def test_progress_callback(brutal_puzzle, tmp_path):
     calls = []
-    write_puzzle(seed_puzzle, tmp_path, only="brutal", gif=False, contact=False,
+    write_puzzle(brutal_puzzle, tmp_path, only="brutal", gif=False, contact=False,
                  progress=lambda done, total: calls.append((done, total)))
     assert calls and calls[-1][0] == calls[-1][1] == 3
 

@@ -60,9 +60,9 @@ def test_tuple_roles(seed_puzzle):
     assert sc.of("eliminate")
 
 
-def test_brutal_roles(seed_puzzle):
-    k = seed_puzzle.steps_using("brutal")[0]
-    step = seed_puzzle.steps[k]
+def test_brutal_roles(brutal_puzzle):
+    k = brutal_puzzle.steps_using("brutal")[0]
+    step = brutal_puzzle.steps[k]
     sc = scene(step.before, step, number=k + 1)
     assert sc.of("place") and sc.of("marked")
 
@@ -148,8 +148,15 @@ def _faithful(puzzle):
     return seen
 
 
-def test_every_step_of_two_puzzles_is_drawn_faithfully(seed_puzzle):
+def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzzle):
     from explainer.engine import Puzzle
+    from tests.conftest import top1465
 
-    seen = _faithful(seed_puzzle) | _faithful(Puzzle(TOP))
-    assert {"single position", "locked candidate", "brutal"} <= seen
+    seen = _faithful(seed_puzzle) | _faithful(brutal_puzzle) | _faithful(Puzzle(TOP))
+    # top1465 lines whose explanations use every technique family (wings, fish, Sue de Coq, chains, ALS, trial)
+    for text in top1465(23, 24, 36, 475, 785):
+        seen |= _faithful(Puzzle(text))
+    from techniques import step_names
+
+    rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish"}
+    assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen

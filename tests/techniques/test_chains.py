@@ -1,4 +1,4 @@
-from chain_fixtures import cell_index, open_grid
+from tests.techniques.chain_fixtures import cell_index, open_grid
 
 from explainer.pencilmarks import format_pencilmarks
 from techniques import chains

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from chain_fixtures import top1465
+from tests.techniques.chain_fixtures import top1465
 
 VERIFY = Path(__file__).resolve().parents[2].parent / "shared" / "tools" / "verify_steps.py"
 # top1465 line numbers (1-based): 36 has medusa, chain, loop, empty rectangle, als, trial

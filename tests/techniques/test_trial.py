@@ -1,7 +1,7 @@
 """Trial and trial lucky, checked against an independent singles propagation
 written here (sets, not masks), on states taken from top1465."""
 import pytest
-from chain_fixtures import top1465
+from tests.techniques.chain_fixtures import top1465
 
 from explainer.engine import next_step
 from explainer.pencilmarks import format_pencilmarks
