@@ -52,7 +52,7 @@ class Explanation:
             value = getattr(self, name)
             d[name] = _listify(value) if isinstance(value, tuple) else value
         if self.detail:
-            d["detail"] = dict(self.detail)
+            d["detail"] = {k: _listify(v) for k, v in self.detail}
         if self.translations:
             d["translations"] = dict(self.translations)
         return d

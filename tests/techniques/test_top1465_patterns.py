@@ -1,14 +1,12 @@
 """Soundness on real puzzles: wings, fish and Sue de Coq steps on top1465.
 
 The line numbers (1-based, in ../shared/data/top1465.txt) were chosen by
-running the engine over the whole file so that every technique of wings.py,
-fish.py and suedecoq.py fires at least once:
+running the engine with the whole registry over the whole file so that every
+technique of wings.py, fish.py and suedecoq.py fires at least once:
 
-- 475: jellyfish, suedecoq, w wing, finned x wing
-- 739: finned jellyfish
-- 785: y wing, ny wing, x wing, finned x wing, suedecoq bis
-- 283: swordfish, finned swordfish
-- 337: finned swordfish of case 2 (no cover line meets the box)
+- 1029, 1144, 1148: together y wing, ny wing, w wing, x wing, swordfish,
+  jellyfish, the three finned fish, suedecoq and suedecoq bis
+- 129: a finned fish of case 2 (no cover line meets the box)
 
 The engine checks every step against the solution (UnsoundStep); the
 independent checker ../shared/tools/verify_steps.py then replays the JSON.
@@ -20,7 +18,7 @@ import pytest
 from explainer.engine import Puzzle
 from tests.conftest import top1465, verify_documents
 
-LINES = (475, 739, 785, 283, 337)
+LINES = (1029, 1144, 1148, 129)
 MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
         "finned swordfish", "finned jellyfish", "suedecoq", "suedecoq bis")
 
@@ -43,7 +41,7 @@ def test_every_technique_fires(puzzles):
 
 
 def test_finned_fish_case_2_on_a_real_puzzle(puzzles):
-    steps = [s for s in puzzles[337].steps if s.technique.startswith("finned") and s.get("case") == 2]
+    steps = [s for s in puzzles[129].steps if s.technique.startswith("finned") and s.get("case") == 2]
     assert steps and "one line too few" in steps[0].text
 
 
