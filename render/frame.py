@@ -59,7 +59,7 @@ class Layout:
         self.ax_rect = (MARGIN["left"] * cell / self.width_in,
                         (self.caption_in + MARGIN["bottom"] * cell) / self.height_in,
                         n * cell / self.width_in, n * cell / self.height_in)
-        self.caption_chars = int((self.width_in - 0.3) * 72 / (0.5 * self.caption_pt))
+        self.caption_chars = int((self.width_in - 0.3) * 72 / (0.56 * self.caption_pt))
 
     @property
     def pixels(self) -> tuple[int, int]:
