@@ -96,7 +96,8 @@ def chart(times, methods: list[str], classes: list[str], out: Path) -> None:
         medians = [statistics.median(times[method, c]) * 1e3 if times.get((method, c)) else 0 for c in classes]
         xs = [k + i * width for k in range(len(classes))]
         ax.bar(xs, medians, width, label=method)
-    ax.set_xticks([k + width * (len(methods) - 1) / 2 for k in range(len(classes))], classes)
+    ax.set_xticks([k + width * (len(methods) - 1) / 2 for k in range(len(classes))],
+                  [c.replace(" (", "\n(") for c in classes])
     ax.set_yscale("log")
     ax.set_ylabel("median time per puzzle (ms, CPU, log scale)")
     ax.set_title("Solvers by difficulty class (top1465 sample + generated 9×9)")

@@ -223,10 +223,17 @@ class Puzzle:
     def __repr__(self) -> str:
         return f"Puzzle({self.grid.to_line()!r})"
 
-    def _repr_png_(self) -> bytes | None:
-        from render.frame import state_png  # lazy: the engine never needs matplotlib
+    def frame_png(self, k: int | None = None, **options: Any) -> bytes:
+        """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
+        state before them), len(steps)+1 the solution; default: the cursor's step."""
+        from render.frame import puzzle_frame_png  # lazy: the engine never needs matplotlib
 
-        return state_png(self.state, title=f"step {self.cursor}")
+        if k is None:
+            k = min(self.cursor + 1, len(self.steps) + 1)
+        return puzzle_frame_png(self, k, **options)
+
+    def _repr_png_(self) -> bytes | None:
+        return self.frame_png()
 
 
 def explain(puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[str] | None = None) -> list[Explanation]:

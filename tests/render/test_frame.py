@@ -137,3 +137,14 @@ def test_notebook_hooks():
     assert p._repr_png_()[:4] == b"\x89PNG"
     assert step_png(step.before, step, number=4)[:4] == b"\x89PNG"
     assert state_png(p.state, title="x")[:4] == b"\x89PNG"
+
+
+def test_puzzle_frame_at_any_step(seed_puzzle):
+    first = seed_puzzle.frame_png(0)
+    step = seed_puzzle.frame_png(5)
+    last = seed_puzzle.frame_png(len(seed_puzzle.steps) + 1)
+    assert all(png[:8] == b"\x89PNG\r\n\x1a\n" for png in (first, step, last))
+    assert len({first, step, last}) == 3
+    seed_puzzle.goto(4)
+    assert seed_puzzle._repr_png_() == step
+    seed_puzzle.goto(0)
