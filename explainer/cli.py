@@ -188,13 +188,17 @@ def prepare_folder(folder: Path, force: bool) -> None:
             raise OutputError(
                 f"{folder}: folder holds other files ({', '.join(sorted(foreign)[:3])}"
                 f"{', ...' if len(foreign) > 3 else ''}); choose an empty folder or pass --force")
-        for p in folder.iterdir():
-            if OUR_FILES.match(p.name) and p.is_file():
-                p.unlink()
-            elif OUR_FILES.match(p.name) and p.is_dir():
+        previous = [p for p in folder.iterdir() if OUR_FILES.match(p.name)]
+        if previous:
+            print(f"explain-sudoku: replacing the previous output in {folder} "
+                  f"({len(previous)} files and folders)", file=sys.stderr)
+        for p in previous:
+            if p.is_dir():
                 import shutil
 
                 shutil.rmtree(p)
+            else:
+                p.unlink()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"

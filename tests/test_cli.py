@@ -104,7 +104,8 @@ def test_never_mixes_with_foreign_files(tmp_path):
 def test_rerun_replaces_previous_output(tmp_path):
     out = tmp_path / "o"
     assert run(ROOT / "examples" / "seed.txt", "--json-only", "--out", out).returncode == 0
-    assert run(ROOT / "examples" / "easy.txt", "--json-only", "--out", out).returncode == 0
+    again = run(ROOT / "examples" / "easy.txt", "--json-only", "--out", out)
+    assert again.returncode == 0 and "replacing the previous output" in again.stderr
     assert json.loads((out / "steps.json").read_text())["puzzle"].startswith("..3.2.6")
 
 
