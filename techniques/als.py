@@ -134,9 +134,10 @@ def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
     if len(sets) < 2:
         return []
     pos = state.pos
-    # B pairs with A on x when B's x cells all lie in the cells seeing every x of A. Those
-    # cells depend only on x and A's x cells, so the matching ALSs are found once per such
-    # (x, cells): ALSs grouped by their x cells, looked up by every subset of the seeing cells
+    # B pairs with A on x when B's x cells all lie in the cells seeing every x of A; those
+    # cells (A.sees[x] & pos[x]) depend only on x and A's x cells w, so ALSs are grouped by
+    # (x, w) and the matching groups looked up once per group, by every subset of the
+    # seeing cells (or by scanning the groups when there are fewer)
     groups: list[dict[int, list[int]]] = [{} for _ in pos]
     for j, b in enumerate(sets):
         for x, w in b.where.items():
@@ -145,38 +146,43 @@ def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
                 groups[x][w] = [j]
             else:
                 g.append(j)
-    matches: dict[tuple[int, int], list[int]] = {}
     found = []
-    for i, a in enumerate(sets):
-        acells, avalues, asize, asees = a.cells, a.values, a.size, a.sees
-        for x, w in a.where.items():
-            key = (x, w)
-            m = matches.get(key)
-            if m is None:
-                p = asees[x] & pos[x]
-                gx = groups[x]
-                m = []
-                if (1 << p.bit_count()) <= len(gx):
-                    sub = p
-                    while sub:
-                        g = gx.get(sub)
-                        if g is not None:
-                            m += g
-                        sub = (sub - 1) & p
-                else:
-                    for bw, g in gx.items():
-                        if not bw & ~p:
-                            m += g
-                m.sort()
-                matches[key] = m
-            if not m or m[-1] <= i:
+    for x, gx in enumerate(groups):
+        if not gx:
+            continue
+        px = pos[x]
+        many = len(gx)
+        for w, ilist in gx.items():
+            p = sets[ilist[0]].sees[x] & px
+            if not p:
                 continue
-            for j in m[bisect_right(m, i):]:
-                b = sets[j]
-                if not b.cells & acells:
-                    common = b.values & avalues
-                    if common & (common - 1):
-                        found.append((asize + b.size, i, j, x))
+            m = []
+            if (1 << p.bit_count()) <= many:
+                sub = p
+                while sub:
+                    g = gx.get(sub)
+                    if g is not None:
+                        m += g
+                    sub = (sub - 1) & p
+            else:
+                for bw, g in gx.items():
+                    if not bw & ~p:
+                        m += g
+            if not m:
+                continue
+            m.sort()
+            top = m[-1]
+            for i in ilist:
+                if i >= top:
+                    break
+                a = sets[i]
+                acells, avalues, asize = a.cells, a.values, a.size
+                for j in m[bisect_right(m, i):]:
+                    b = sets[j]
+                    if not b.cells & acells:
+                        common = b.values & avalues
+                        if common & (common - 1):
+                            found.append((asize + b.size, i, j, x))
     found.sort()
     return [(i, j, x) for _, i, j, x in found]
 
