@@ -13,10 +13,10 @@ pairs are tried first.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
-
-import numpy as np
 
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import bits
@@ -37,6 +37,7 @@ TEXT = {
 
 MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
 SMALL_SETS = 4
+MAX_COMMON_PEERS = 1 << 18  # bound on the shared common-peers table
 
 
 class ALS:
@@ -47,6 +48,19 @@ class ALS:
         self.size = cells.bit_count()
         self.where = where  # value index -> cells of the ALS holding it
         self.sees = sees  # value index -> cells seeing every such cell (outside the ALS)
+
+
+@lru_cache(maxsize=None)
+def _plus_one(k: int) -> list[int]:
+    """Size + 1 of every subset of k cells, by subset mask."""
+    return [m.bit_count() + 1 for m in range(1 << k)]
+
+
+@lru_cache(maxsize=None)
+def _common_peers(n: int) -> dict[int, int]:
+    """Cells seeing every cell of a cell mask, per grid size (a pure function of the geometry,
+    shared by every state and filled as masks come up)."""
+    return {}
 
 
 def _build(state: State) -> list[ALS]:
@@ -60,19 +74,17 @@ def _build(state: State) -> list[ALS]:
             continue
         if k <= MAX_SUBSET_BITS:
             # unions of every subset at once: subset m of the empty cells is entry m
-            union = np.zeros(1, dtype=np.int64)
-            size = np.zeros(1, dtype=np.int64)
+            union = [0]
+            cmask = [0]
             for c in empty:
-                union = np.concatenate((union, union | cand[c]))
-                size = np.concatenate((size, size + 1))
-            ok = np.bitwise_count(union) == size + 1
-            ok[-1] = False  # the whole house is locked, not almost
-            for m in np.nonzero(ok)[0].tolist():
-                cm = 0
-                for b in bits(m):
-                    cm |= 1 << empty[b]
+                cc, bit = cand[c], 1 << c
+                union += [u | cc for u in union]
+                cmask += [m | bit for m in cmask]
+            union.pop()  # the whole house is locked, not almost
+            for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k)) if u.bit_count() == p]:
+                cm = cmask[m]
                 if cm not in found:
-                    found[cm] = int(union[m])
+                    found[cm] = union[m]
         else:  # big grids: small sets only
             for p in range(1, SMALL_SETS + 1):
                 for chosen in combinations(empty, p):
@@ -82,19 +94,29 @@ def _build(state: State) -> list[ALS]:
                     if u.bit_count() == p + 1:
                         found.setdefault(sum(1 << c for c in chosen), u)
     out = []
-    common_peers: dict[int, int] = {}  # many ALSs share the cells of a value
+    all_cells = geo.all_cells
+    common_peers = _common_peers(geo.n)  # many ALSs share the cells of a value
     for cmask, values in found.items():
         where, sees = {}, {}
-        for v in bits(values):
+        notc = ~cmask
+        vs = values
+        while vs:
+            low = vs & -vs
+            vs ^= low
+            v = low.bit_length() - 1
             w = pos[v] & cmask
             s = common_peers.get(w)
             if s is None:
-                s = geo.all_cells
-                for c in bits(w):
-                    s &= peer[c]
-                common_peers[w] = s
+                s = all_cells
+                ww = w
+                while ww:
+                    lw = ww & -ww
+                    ww ^= lw
+                    s &= peer[lw.bit_length() - 1]
+                if len(common_peers) < MAX_COMMON_PEERS:
+                    common_peers[w] = s
             where[v] = w
-            sees[v] = s & ~cmask
+            sees[v] = s & notc
         out.append(ALS(cmask, values, where, sees))
     out.sort(key=lambda a: (a.size, a.cells))
     return out
@@ -105,55 +127,64 @@ def als_list(state: State) -> list[ALS]:
     return state.cached("als", _build)
 
 
-def _words(masks: list[int], words: int) -> np.ndarray:
-    """Cell masks as rows of 64-bit words (one bytes conversion per mask), for numpy."""
-    nbytes = 8 * words
-    raw = b"".join(m.to_bytes(nbytes, "little") for m in masks)
-    return np.frombuffer(raw, dtype="<u8").reshape(len(masks), words)
-
-
-def _tables(state: State) -> tuple:
-    """Per-ALS masks as 64-bit words: cells[i], where[x][i], sees[x][i] (built once per state)."""
-    sets = als_list(state)
-    n = state.geo.n
-    words = (state.geo.ncells + 63) // 64
-    cells = _words([a.cells for a in sets], words)
-    where = _words([a.where.get(x, 0) for x in range(n) for a in sets], words).reshape(n, len(sets), words)
-    sees = _words([a.sees.get(x, 0) for x in range(n) for a in sets], words).reshape(n, len(sets), words)
-    values = np.array([a.values for a in sets], dtype=np.int64)
-    sizes = np.array([a.size for a in sets], dtype=np.int64)
-    return words, cells, where, sees, values, sizes
-
-
 def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and another common
     value, as indexes into ``als_list(state)``, smaller pairs first."""
     sets = als_list(state)
     if len(sets) < 2:
         return []
-    words, cells, where_all, sees_all, values, sizes = state.cached("als tables", _tables)
-    common = values[:, None] & values[None, :]
-    base = np.triu((common & (common - 1)) != 0, 1)  # at least two common values
-    for k in range(words):
-        base &= (cells[:, None, k] & cells[None, :, k]) == 0  # no shared cell
-    found_a, found_b, found_x = [], [], []
-    for x in range(state.geo.n):
-        idx = np.nonzero(values >> x & 1)[0]
-        if len(idx) < 2:
+    pos = state.pos
+    # B pairs with A on x when B's x cells all lie in the cells seeing every x of A; those
+    # cells (A.sees[x] & pos[x]) depend only on x and A's x cells w, so ALSs are grouped by
+    # (x, w) and the matching groups looked up once per group, by every subset of the
+    # seeing cells (or by scanning the groups when there are fewer)
+    groups: list[dict[int, list[int]]] = [{} for _ in pos]
+    for j, b in enumerate(sets):
+        for x, w in b.where.items():
+            g = groups[x].get(w)
+            if g is None:
+                groups[x][w] = [j]
+            else:
+                g.append(j)
+    found = []
+    for x, gx in enumerate(groups):
+        if not gx:
             continue
-        where, sees = where_all[x][idx], sees_all[x][idx]
-        ok = base[np.ix_(idx, idx)]
-        for k in range(words):
-            ok &= (where[None, :, k] & ~sees[:, None, k]) == 0  # every x of B sees every x of A
-        ia, ib = np.nonzero(ok)
-        found_a.append(idx[ia])
-        found_b.append(idx[ib])
-        found_x.append(np.full(len(ia), x, dtype=np.int64))
-    if not found_a:
-        return []
-    a_, b_, x_ = np.concatenate(found_a), np.concatenate(found_b), np.concatenate(found_x)
-    order = np.lexsort((x_, b_, a_, sizes[a_] + sizes[b_]))
-    return list(zip(a_[order].tolist(), b_[order].tolist(), x_[order].tolist()))
+        px = pos[x]
+        many = len(gx)
+        for w, ilist in gx.items():
+            p = sets[ilist[0]].sees[x] & px
+            if not p:
+                continue
+            m = []
+            if (1 << p.bit_count()) <= many:
+                sub = p
+                while sub:
+                    g = gx.get(sub)
+                    if g is not None:
+                        m += g
+                    sub = (sub - 1) & p
+            else:
+                for bw, g in gx.items():
+                    if not bw & ~p:
+                        m += g
+            if not m:
+                continue
+            m.sort()
+            top = m[-1]
+            for i in ilist:
+                if i >= top:
+                    break
+                a = sets[i]
+                acells, avalues, asize = a.cells, a.values, a.size
+                for j in m[bisect_right(m, i):]:
+                    b = sets[j]
+                    if not b.cells & acells:
+                        common = b.values & avalues
+                        if common & (common - 1):
+                            found.append((asize + b.size, i, j, x))
+    found.sort()
+    return [(i, j, x) for _, i, j, x in found]
 
 
 def find(state: State) -> Iterator[Explanation]:

@@ -25,6 +25,7 @@ with Medusa and trial).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from explainer.explanation import Explanation
@@ -126,6 +127,8 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)
     N = lk.N
+    pos = state.pos
+    rect_boxes = _rectangle_table(lk.geo.n)
     has_strong = 0
     for i in starts:
         has_strong |= 1 << i
@@ -135,12 +138,12 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     seen_on = [0] * len(starts)
     seen_off = [1 << s for s in starts]
     frontier: list[list[tuple[int, int]]] = [[(s, 1 << s)] for s in starts]
+    active = list(range(len(starts)))  # the starts whose frontier is not empty, in order
     for length in range(1, max_length + 1):
-        any_alive = False
-        for k, s in enumerate(starts):
+        alive = []
+        for k in active:
+            s = starts[k]
             front = frontier[k]
-            if not front:
-                continue
             par = parents[k]
             new: list[tuple[int, int]] = []
             same_value = block << (s // N * N)  # off dead ends matter only for rectangles
@@ -175,9 +178,10 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
                         else:
                             new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
                 seen_off[k] = voff
-            frontier[k] = [x for x in new if x[1] >= 0]
-            if frontier[k]:
-                any_alive = True
+            # only a false end can be a dead end
+            front = frontier[k] = [x for x in new if x[1] >= 0] if length % 2 == 0 else new
+            if front:
+                alive.append(k)
             if length % 2 and length >= 3:
                 ws = weak[s]
                 for e, pm in new:
@@ -187,14 +191,50 @@ def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
                     if step is not None:
                         yield step
             elif length % 2 == 0:
+                pv = pos[s // N]
+                cn = s % N
                 for y, pm in new:
                     if not same_value >> y & 1:
+                        continue
+                    # the rectangle's boxes first (cheap), then the whole step
+                    key = cn * N + y % N
+                    boxes = rect_boxes.get(key)
+                    if boxes is None:
+                        boxes = rect_boxes[key] = _rectangle_boxes(lk.geo, cn, y % N)
+                    for bm, lines in boxes:
+                        inside = pv & bm
+                        if inside and not inside & ~lines:
+                            break
+                    else:
                         continue
                     step = _rectangle(state, lk, s, y, pm if pm >= 0 else -1 - pm, par)
                     if step is not None:
                         yield step
-        if not any_alive:
+        active = alive
+        if not active:
             return
+
+
+@lru_cache(maxsize=None)
+def _rectangle_table(n: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per grid size, filled as cell pairs come up: ``_rectangle_boxes`` by cn * ncells + c1."""
+    return {}
+
+
+def _rectangle_boxes(geo, cn: int, c1: int) -> tuple[tuple[int, int], ...]:
+    """(box mask, row | column mask) of each box an empty rectangle on C1 = c1, Cn = cn could
+    use, in ``_rectangle``'s order: the geometric half of its test."""
+    n = geo.n
+    r1, k1, rn, kn = geo.row_of[c1], geo.col_of[c1], geo.row_of[cn], geo.col_of[cn]
+    if r1 == rn or k1 == kn:
+        return ()
+    out = []
+    for row, col in ((r1, kn), (rn, k1)):
+        bm = geo.house_mask[2 * n + geo.box_of[row * n + col]]
+        if bm >> c1 & 1 or bm >> cn & 1:
+            continue
+        out.append((bm, geo.house_mask[row] | geo.house_mask[n + col]))
+    return tuple(out)
 
 
 def _path(par: dict[int, int], key: int) -> list[int]:

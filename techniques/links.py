@@ -14,9 +14,27 @@ techniques of one step share it.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from explainer.explanation import Cand
 from explainer.grid import bits
 from explainer.state import State
+
+
+@lru_cache(maxsize=None)
+def _spread(n: int):
+    """For a value mask m, the candidate numbers of m's values in cell 0 (value u -> bit u*n*n);
+    shifted by c, those of cell c. Memoised per grid size."""
+    N = n * n
+
+    @lru_cache(maxsize=1 << 16)
+    def spread(m: int) -> int:
+        out = 0
+        for u in bits(m):
+            out |= 1 << (u * N)
+        return out
+
+    return spread
 
 
 class Links:
@@ -33,17 +51,20 @@ class Links:
         strong: dict[int, list[int]] = {}
         weak: dict[int, int] = {}
         nodes: list[int] = []
+        # every candidate of cell c, as candidate numbers: the same-cell links of (c, v) are
+        # these minus (c, v) itself
+        spread = _spread(n)
+        same = [spread(m) << c for c, m in enumerate(cand)]
         for v in range(n):
             pv = pos[v]
             base = v * N
-            for c in bits(pv):
+            while pv:
+                low = pv & -pv
+                pv ^= low
+                c = low.bit_length() - 1
                 i = base + c
                 nodes.append(i)
-                w = (peer[c] & pv) << base
-                others = cand[c] & ~(1 << v)
-                for u in bits(others):
-                    w |= 1 << (u * N + c)
-                weak[i] = w
+                weak[i] = (peer[c] & pos[v]) << base | same[c] ^ 1 << i
         pairs: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for c, m in enumerate(cand):
