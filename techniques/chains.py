@@ -30,7 +30,7 @@ from typing import Iterator
 
 from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
-from explainer.i18n import House, Value, Words, say
+from explainer.i18n import Arg, House, Value, Words, join, say
 from explainer.state import State
 
 from .links import Links, links
@@ -38,10 +38,10 @@ from .links import Links, links
 MAX_LENGTH = 15
 
 CHAIN = {
-    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets} (seeing both ends) "
-          "cannot be true.",
-    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets} (qui voient "
-          "les deux extrémités) sont impossibles.",
+    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
+          "candidate sees both ends.",
+    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car chaque "
+          "candidat retiré voit les deux extrémités.",
 }
 LOOP = {
     "en": "Loop: {formal}. The chain closes on itself, so along every weak link exactly one end is "
@@ -106,7 +106,22 @@ def _is(lk: Links, i: int) -> Words:
     return Words(en=_phrase(lk, i, True, "en"), fr=_phrase(lk, i, True, "fr"))
 
 
+CANNOT = {"en": "{cell} cannot be {v}", "fr": "{cell} ne peut pas valoir {v}"}
+
+
+class _Targets(Arg):
+    """The removed candidates as a sentence: 'r6c5 cannot be 8 and r7c5 cannot be 3'."""
+
+    def __init__(self, lk: Links, mask: int) -> None:
+        self.items = [(lk.geo.cell_name(i % lk.N), value_char(i // lk.N + 1))
+                      for i in sorted(bits(mask), key=lambda i: (i % lk.N, i))]
+
+    def fmt(self, lang: str) -> str:
+        return join([CANNOT[lang].format(cell=c, v=v) for c, v in self.items], lang)
+
+
 def _targets(lk: Links, mask: int) -> str:
+    """Eureka's conclusion: 'r6c5<>8, r7c5<>3'."""
     return ", ".join(f"{lk.geo.cell_name(i % lk.N)}<>{value_char(i // lk.N + 1)}" for i in
                      sorted(bits(mask), key=lambda i: (i % lk.N, i)))
 
@@ -277,7 +292,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
     return Explanation(
         technique="chain", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
         strong_links=sl, weak_links=wl,
-        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_targets(lk, elim),
+        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
               start=_is(lk, nodes[0]), end=_is(lk, nodes[-1])),
         detail=(("length", length),),
     )
