@@ -221,6 +221,8 @@ def find_finned_fish(state: State) -> Iterator[Explanation]:
             open_lines = [i for i in range(n) if masks[i]]
             if len(open_lines) < 2:
                 continue
+            # open lines that can join a base whole (their places all count)
+            small = [i for i in open_lines if masks[i].bit_count() <= max_p]
             for box, box_cells, first_line, band_bits, box_cover in tables[o]:
                 if not pv & box_cells:
                     continue
@@ -233,23 +235,20 @@ def find_finned_fish(state: State) -> Iterator[Explanation]:
                 finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
                 if not finned:
                     continue
-                pool = finned[:]
-                for i in open_lines:
-                    if i in finned:
-                        continue
-                    om = masks[i] & not_cover if band_bits >> i & 1 else masks[i]
-                    if om.bit_count() <= max_p:
-                        pool.append(i)
+                # then the other open lines in order: a line without v in the box
+                # counts all its places; one with v in the box but not finned cannot join
+                rest = [i for i in small if i not in in_box]
+                pool = finned + rest
                 size = len(pool)
                 if size < 2:
                     continue
-                outs = [masks[i] & not_cover if band_bits >> i & 1 else masks[i] for i in pool]
+                outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
                 # a base keeps at least one band line with v in the box out (the removals
                 # are there) and at most m - 1 band lines: a branch breaking either stops
                 top = m - 1
                 last = len(in_box) - 1
-                inband = [band_bits >> i & 1 for i in pool]
-                inbox = [1 if i in in_box else 0 for i in pool]
+                inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
+                inbox = [1] * len(finned) + [0] * len(rest)
                 hits: list[tuple[tuple[int, ...], int]] = []
                 # the depth-first search of _base_sets, unrolled (pre-order, sizes 2..max_p)
                 for a in range(len(finned)):
