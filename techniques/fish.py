@@ -15,10 +15,11 @@ cannot be a fish. Sizes are tried smallest first across every value.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits
+from explainer.grid import Geometry, bits, geometry
 from explainer.i18n import Arg, Cells, House, Value, say
 from explainer.state import State
 
@@ -169,68 +170,143 @@ def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, patte
     )
 
 
+@lru_cache(maxsize=None)
+def _finned_tables(n: int) -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
+    """Per orientation o, per box k: (box house, box cells, first band line, band bits, cover bits).
+
+    o = 0: base rows, the box's rows form its band, its columns are the cover bits.
+    """
+    geo = geometry(n)
+    m = geo.m
+    tables = []
+    for o in (0, 1):
+        rows = []
+        for k in range(n):
+            first_line = m * (k // m) if o == 0 else m * (k % m)
+            first_cover = m * (k % m) if o == 0 else m * (k // m)
+            box = 2 * n + k
+            rows.append((box, geo.house_mask[box], first_line, ((1 << m) - 1) << first_line,
+                         ((1 << m) - 1) << first_cover))
+        tables.append(tuple(rows))
+    return tuple(tables)
+
+
 def find_finned_fish(state: State) -> Iterator[Explanation]:
     """Finned x wing, swordfish, jellyfish (both cases of TECHNIQUES.md), smallest first.
 
     For a box R, a base line of R's band counts only its v candidates outside
     R towards the cover; the ones inside R are the fins.
+
+    The base sets are grown depth first (a set's first line has a fin; a
+    branch stops once its cover exceeds the largest size), in the order of
+    ``_base_sets``. Only v in R outside the base lines can be removed, and a
+    base holds a line with a fin, so a box whose v candidates lie in a single
+    line of the band is skipped at once.
     """
     geo = state.geo
     n, m = geo.n, geo.m
     max_p = max_size(n)
     line_masks = state.cached("fish.lines", _line_masks)
+    tables = _finned_tables(n)
+    house_mask = geo.house_mask
     found: list[tuple[int, int, Explanation]] = []
     for o in (0, 1):
+        line_cells = house_mask[o * n:o * n + n]
+        cover_cells = house_mask[(1 - o) * n:(1 - o) * n + n]
         for v in range(1, n + 1):
-            masks = line_masks[o][v - 1]
             pv = state.pos[v - 1]
+            if not pv:
+                continue
+            masks = line_masks[o][v - 1]
             open_lines = [i for i in range(n) if masks[i]]
             if len(open_lines) < 2:
                 continue
-            for k in range(n):
-                box = 2 * n + k
-                box_cells = geo.house_mask[box]
+            # open lines that can join a base whole (their places all count)
+            small = [i for i in open_lines if masks[i].bit_count() <= max_p]
+            for box, box_cells, first_line, band_bits, box_cover in tables[o]:
                 if not pv & box_cells:
                     continue
-                # o = 0: base rows, the box's rows form its band, its columns are the cover bits
-                first_line = m * (k // m) if o == 0 else m * (k % m)
-                first_cover = m * (k % m) if o == 0 else m * (k // m)
                 band = range(first_line, first_line + m)
-                box_cover = ((1 << m) - 1) << first_cover
-                outside = list(masks)
-                for i in band:
-                    outside[i] = masks[i] & ~box_cover
+                in_box = [i for i in band if masks[i] & box_cover]
+                if len(in_box) < 2:
+                    continue
+                not_cover = ~box_cover
                 # lines with a fin lead the pool: every finned set holds one of them
-                finned = [i for i in band if masks[i] & box_cover and outside[i].bit_count() <= max_p]
+                finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
                 if not finned:
                     continue
-                pool = finned + [i for i in open_lines if i not in finned
-                                 and outside[i].bit_count() <= max_p]
-                if len(pool) < 2:
+                # then the other open lines in order: a line without v in the box
+                # counts all its places; one with v in the box but not finned cannot join
+                rest = [i for i in small if i not in in_box]
+                pool = finned + rest
+                size = len(pool)
+                if size < 2:
                     continue
-                for base, cover in _base_sets(pool, outside, max_p, len(finned)):
-                    base = tuple(sorted(base))
-                    p = len(base)
-                    in_band = sum(1 for i in base if i in band)
-                    if not 1 <= in_band <= m - 1:
-                        continue
-                    base_cells = _lines_cells(geo, o, base)
+                outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
+                # a base keeps at least one band line with v in the box out (the removals
+                # are there) and at most m - 1 band lines: a branch breaking either stops
+                top = m - 1
+                last = len(in_box) - 1
+                inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
+                inbox = [1] * len(finned) + [0] * len(rest)
+                hits: list[tuple[tuple[int, ...], int]] = []
+                # the depth-first search of _base_sets, unrolled (pre-order, sizes 2..max_p)
+                for a in range(len(finned)):
+                    ua = outs[a]
+                    for b in range(a + 1, size):
+                        nb = 1 + inband[b]
+                        ni = 1 + inbox[b]
+                        if nb > top or ni > last:
+                            continue
+                        ub = ua | outs[b]
+                        cb = ub.bit_count()
+                        if cb > max_p:
+                            continue
+                        if cb <= 2:
+                            hits.append(((a, b), ub))
+                        if max_p < 3:
+                            continue
+                        for c in range(b + 1, size):
+                            nc = nb + inband[c]
+                            nic = ni + inbox[c]
+                            if nc > top or nic > last:
+                                continue
+                            uc = ub | outs[c]
+                            cc3 = uc.bit_count()
+                            if cc3 > max_p:
+                                continue
+                            if cc3 <= 3:
+                                hits.append(((a, b, c), uc))
+                            if max_p < 4:
+                                continue
+                            for d in range(c + 1, size):
+                                if nc + inband[d] > top or nic + inbox[d] > last:
+                                    continue
+                                ud = uc | outs[d]
+                                if ud.bit_count() <= 4:
+                                    hits.append(((a, b, c, d), ud))
+                for idx, cover in hits:
+                    p = len(idx)
+                    base_cells = 0
+                    for j in idx:
+                        base_cells |= line_cells[pool[j]]
                     fins = pv & base_cells & box_cells
-                    if not fins:
-                        continue
                     q = cover.bit_count()
                     if q == p and cover & box_cover:
                         case = 1
-                        removed = (pv & box_cells & ~base_cells
-                                   & _lines_cells(geo, 1 - o, bits(cover & box_cover)))
+                        cc = 0
+                        for j in bits(cover & box_cover):
+                            cc |= cover_cells[j]
+                        removed = pv & box_cells & ~base_cells & cc
                     elif q == p - 1 and not cover & box_cover:
                         case = 2
                         removed = pv & box_cells & ~base_cells
                     else:
                         continue
                     if removed:
+                        base = sorted(pool[j] for j in idx)
                         found.append((p, len(found), _finned_step(
-                            geo, v, o, list(base), cover, box, pv & base_cells & ~fins, fins, removed, p, case)))
+                            geo, v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case)))
     found.sort(key=lambda t: t[:2])
     for _, _, step in found:
         yield step

@@ -64,6 +64,52 @@ def _subsets(pool: list[int], masks: list[int], p: int) -> Iterator[tuple[list[i
     yield from walk(0, 0)
 
 
+def _tuples(masks: list[int], p: int) -> list[tuple[tuple[int, ...], int]]:
+    """(positions, union) of the p-subsets of ``masks`` whose union has exactly p bits,
+    in the order of ``_subsets`` (the same search, unrolled for p <= 4).
+
+    Every mask is expected to have at most p bits (pools are filtered so).
+    """
+    k = len(masks)
+    out: list[tuple[tuple[int, ...], int]] = []
+    if p == 2:
+        for a in range(k - 1):
+            ua = masks[a]
+            for b in range(a + 1, k):
+                u = ua | masks[b]
+                if u.bit_count() == 2:
+                    out.append(((a, b), u))
+    elif p == 3:
+        for a in range(k - 2):
+            ua = masks[a]
+            for b in range(a + 1, k - 1):
+                ub = ua | masks[b]
+                if ub.bit_count() > 3:
+                    continue
+                for c in range(b + 1, k):
+                    u = ub | masks[c]
+                    if u.bit_count() == 3:
+                        out.append(((a, b, c), u))
+    elif p == 4:
+        for a in range(k - 3):
+            ua = masks[a]
+            for b in range(a + 1, k - 2):
+                ub = ua | masks[b]
+                if ub.bit_count() > 4:
+                    continue
+                for c in range(b + 1, k - 1):
+                    uc = ub | masks[c]
+                    if uc.bit_count() > 4:
+                        continue
+                    for d in range(c + 1, k):
+                        u = uc | masks[d]
+                        if u.bit_count() == 4:
+                            out.append(((a, b, c, d), u))
+    else:
+        out = [(tuple(chosen), union) for chosen, union in _subsets(list(range(k)), masks, p)]
+    return out
+
+
 def _max_size(state: State) -> int:
     return max(2, state.geo.n // 2)
 
@@ -71,16 +117,22 @@ def _max_size(state: State) -> int:
 def find_naked(state: State) -> Iterator[Explanation]:
     geo = state.geo
     cand = state.cand
+    # per house: its empty cells and (cell, candidates, count) of each
+    houses = []
+    for h, cells in enumerate(geo.houses):
+        empty = [c for c in cells if cand[c]]
+        if len(empty) > 2:
+            houses.append((h, empty, [(c, cand[c], cand[c].bit_count()) for c in empty]))
     for p in range(2, _max_size(state) + 1):
-        for h, cells in enumerate(geo.houses):
-            empty = [c for c in cells if cand[c]]
+        for h, empty, rows in houses:
             if len(empty) <= p:
                 continue
-            pool = [c for c in empty if cand[c].bit_count() <= p]
+            pool = [c for c, _, k in rows if k <= p]
             if len(pool) < p:
                 continue
-            masks = [cand[c] for c in pool]
-            for chosen, union in _subsets(pool, masks, p):
+            masks = [x for _, x, k in rows if k <= p]
+            for where, union in _tuples(masks, p):
+                chosen = [pool[i] for i in where]
                 rest = [c for c in empty if c not in chosen and cand[c] & union]
                 if not rest:
                     continue
@@ -99,16 +151,27 @@ def find_naked(state: State) -> Iterator[Explanation]:
 def find_hidden(state: State) -> Iterator[Explanation]:
     geo = state.geo
     cand, pos = state.cand, state.pos
+    n = geo.n
+    # per house: (value, its places, their count) of each value still open in it
+    houses = []
+    for h, hmask in enumerate(geo.house_mask):
+        rows = []
+        for v in range(1, n + 1):
+            where = pos[v - 1] & hmask
+            if where:
+                rows.append((v, where, where.bit_count()))
+        if len(rows) > 2:
+            houses.append((h, rows))
     for p in range(2, _max_size(state) + 1):
-        for h, hmask in enumerate(geo.house_mask):
-            open_values = [v for v in range(1, geo.n + 1) if pos[v - 1] & hmask]
-            if len(open_values) <= p:
+        for h, rows in houses:
+            if len(rows) <= p:
                 continue
-            pool = [v for v in open_values if (pos[v - 1] & hmask).bit_count() <= p]
+            pool = [v for v, _, k in rows if k <= p]
             if len(pool) < p:
                 continue
-            masks = [pos[v - 1] & hmask for v in pool]
-            for chosen, where in _subsets(pool, masks, p):
+            masks = [w for _, w, k in rows if k <= p]
+            for chosen_at, where in _tuples(masks, p):
+                chosen = [pool[i] for i in chosen_at]
                 keep = 0
                 for v in chosen:
                     keep |= 1 << (v - 1)

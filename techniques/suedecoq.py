@@ -22,11 +22,12 @@ only those whose candidates fit the pattern, so the search stays small.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import bits, values_of
+from explainer.grid import bits, geometry, values_of
 from explainer.i18n import Cells, House, Values, say
 from explainer.state import State
 
@@ -62,6 +63,15 @@ def _empty(state: State, mask: int) -> list[int]:
     return [c for c in bits(mask) if state.cand[c]]
 
 
+@lru_cache(maxsize=None)
+def _parts(n: int) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+    """(line, box, intersection mask, its cells, line cells outside it, box cells outside it)."""
+    geo = geometry(n)
+    hm = geo.house_mask
+    return tuple((r1, r2, inter, tuple(bits(inter)), tuple(bits(hm[r1] & ~inter)), tuple(bits(hm[r2] & ~inter)))
+                 for r1, r2, inter in geo.intersections)
+
+
 def _marks(state: State, cells: int) -> tuple:
     """Every candidate of ``cells``."""
     return cands(state.geo, ((c, v) for c in bits(cells) for v in values_of(state.cand[c])))
@@ -76,16 +86,18 @@ def find_suedecoq(state: State) -> Iterator[Explanation]:
     cand = state.cand
     hm = geo.house_mask
     found: list[tuple[int, int, Explanation]] = []
-    for r1, r2, inter in geo.intersections:
-        core = _empty(state, inter)
+    for r1, r2, inter, inter_cells, line_cells, box_cells in _parts(geo.n):
+        core = [c for c in inter_cells if cand[c]]
         if not core:
             continue
-        line_rest = _empty(state, hm[r1] & ~inter)
-        box_rest = _empty(state, hm[r2] & ~inter)
+        line_rest = box_rest = None
         for m12, f, s12 in _subsets(core, cand):
             size = f.bit_count()
             if size < s12 + 2:
                 continue
+            if line_rest is None:
+                line_rest = [c for c in line_cells if cand[c]]
+                box_rest = [c for c in box_cells if cand[c]]
             pool1 = [c for c in line_rest if not cand[c] & ~f]
             pool2 = [c for c in box_rest if not cand[c] & ~f]
             if not pool1 or not pool2:
@@ -134,16 +146,47 @@ def _als_limit(n: int) -> int:
     return n if n <= 9 else 4
 
 
-def _als_table(state: State) -> dict[int, list[tuple[int, int, int]]]:
+@lru_cache(maxsize=None)
+def _combination_order(k: int) -> tuple[tuple[int, int], ...]:
+    """(position mask, size) of every nonempty subset of k positions, in the order of
+    ``combinations`` size by size."""
+    return tuple((sum(1 << i for i in chosen), size)
+                 for size in range(1, k + 1) for chosen in combinations(range(k), size))
+
+
+@lru_cache(maxsize=4096)
+def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """The ALSs (cell mask, values, size) among ``cells`` (candidates ``cand``), in the
+    order of ``combinations`` size by size: every subset's cells and candidates are
+    built at once, indexed by a mask of positions in ``cells``."""
+    cms = [0]
+    unions = [0]
+    for c, x in zip(cells, cand):
+        bit = 1 << c
+        cms += [cm | bit for cm in cms]
+        unions += [u | x for u in unions]
+    return tuple((cms[pm], unions[pm], s) for pm, s in _combination_order(len(cells))
+                 if unions[pm].bit_count() == s + 1)
+
+
+def _als_table(state: State) -> dict[tuple[int, int], "list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]"]:
     """An empty per-state table, filled lazily by ``_alss`` (one entry per house part)."""
     return {}
 
 
-def _alss(state: State, house: int, inter: int) -> list[tuple[int, int, int]]:
-    """ALSs (cell mask, values, size) among the empty cells of ``house`` outside ``inter``."""
+def _alss(state: State, house: int, inter: int,
+          part: "tuple[int, ...] | None" = None) -> "list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]":
+    """ALSs (cell mask, values, size) among the empty cells of ``house`` outside ``inter``
+    (``part``: the cells of ``house`` outside ``inter``, if known)."""
     table = state.cached("suedecoq.als", _als_table)
-    key = house * (1 << state.geo.ncells) + inter
+    key = (house, inter)
     hit = table.get(key)
+    if hit is None and state.geo.n <= 9:
+        cand = state.cand
+        if part is None:
+            part = tuple(bits(state.geo.house_mask[house] & ~inter))
+        cells = tuple([c for c in part if cand[c]])
+        hit = table[key] = _als_rows(cells, tuple([cand[c] for c in cells]))
     if hit is None:
         cells = _empty(state, state.geo.house_mask[house] & ~inter)
         limit = _als_limit(state.geo.n)
@@ -164,16 +207,18 @@ def find_suedecoq_bis(state: State) -> Iterator[Explanation]:
     cand = state.cand
     hm = geo.house_mask
     found: list[tuple[int, int, Explanation]] = []
-    for r1, r2, inter in geo.intersections:
-        core = _empty(state, inter)
+    for r1, r2, inter, inter_cells, line_cells, box_cells in _parts(geo.n):
+        core = [c for c in inter_cells if cand[c]]
         if len(core) < 1:
             continue
         a2ls = [(cm, u, s) for cm, u, s in _subsets(core, cand) if u.bit_count() == s + 2]
         if not a2ls:
             continue
-        line_als = _alss(state, r1, inter)
-        box_als = _alss(state, r2, inter)
-        if not line_als or not box_als:
+        line_als = _alss(state, r1, inter, line_cells)
+        if not line_als:
+            continue
+        box_als = _alss(state, r2, inter, box_cells)
+        if not box_als:
             continue
         for me, f, se in a2ls:
             left = [a for a in line_als if (a[1] & f).bit_count() >= 2]

@@ -19,10 +19,11 @@ place left for w.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, values_of
+from explainer.grid import Geometry, bits, geometry, values_of
 from explainer.i18n import Arg, Cells, House, Value, Values, say
 from explainer.state import State
 
@@ -53,17 +54,35 @@ class _Name(Arg):
         return "NY wing" if self.ny else "Y wing"
 
 
-def _intersection_subsets(state: State) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
-    """(line, box) -> [(cell mask, candidate union, size)] for each nonempty set of empty cells."""
-    geo = state.geo
+@lru_cache(maxsize=None)
+def _intersection_cells(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """(line, box, cells) of every line-box intersection."""
+    return tuple((line, box, tuple(bits(mask))) for line, box, mask in geometry(n).intersections)
+
+
+def _intersection_subsets(state: State) -> dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]]:
+    """(line, box) -> (rows, candidate union, empty cells) of the intersection.
+
+    rows: (excess, index, cell mask, candidate union, size) for each nonempty
+    set of empty cells, index being its rank in subset order, sorted by
+    excess (candidates minus cells) then index.
+    """
     cand = state.cand
-    out: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for line, box, mask in geo.intersections:
+    out: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]] = {}
+    for line, box, cells in _intersection_cells(state.geo.n):
         subs: list[tuple[int, int, int]] = [(0, 0, 0)]
-        for c in bits(mask):
-            if cand[c]:
-                subs += [(cm | 1 << c, u | cand[c], s + 1) for cm, u, s in subs]
-        out[line, box] = subs[1:]
+        for c in cells:
+            x = cand[c]
+            if x:
+                bit = 1 << c
+                subs += [(cm | bit, u | x, s + 1) for cm, u, s in subs]
+        if len(subs) == 1:
+            out[line, box] = ([], 0, 0)
+            continue
+        rows = [(u.bit_count() - s, i, cm, u, s) for i, (cm, u, s) in enumerate(subs[1:])]
+        rows.sort()
+        last = subs[-1]
+        out[line, box] = (rows, last[1], last[2])
     return out
 
 
@@ -86,39 +105,58 @@ def _configurations(geo: Geometry) -> list[tuple[int, int, int, int]]:
     return configs
 
 
-_CONFIGS: dict[int, list[tuple[int, int, int, int]]] = {}
+@lru_cache(maxsize=None)
+def _config_table(n: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The configurations with the cell mask where v can be removed: (L2 ∩ B1) ∪ (L1 ∩ B2)."""
+    geo = geometry(n)
+    inter_mask = {(line, box): mask for line, box, mask in geo.intersections}
+    return tuple((l1, b2, b1, l2, inter_mask[l2, b1] | inter_mask[l1, b2])
+                 for l1, b2, b1, l2 in _configurations(geo))
 
 
 def find_y_wing(state: State) -> Iterator[Explanation]:
-    """y wing (|F| = 2) and ny wing (larger), smallest patterns first."""
+    """y wing (|F| = 2) and ny wing (larger), smallest patterns first.
+
+    Search bounds, with excess(X) = |candidates of X| - |X|: E11 and E22 share
+    at most one value and E's values are the |E| = s12 + s11 + s22 values of
+    F ∪ {v}, so excess(E11) + excess(E22) <= s12 + 1; v is a value of E not in
+    the pivot, so excess(E12) <= s11 + s22 - 1. Subsets are visited by
+    increasing excess so a bound ends a loop; patterns are then put back in
+    the order of the plain search (configuration, pivot, E11, E22, v).
+    """
     geo = state.geo
-    configs = _CONFIGS.get(geo.n)
-    if configs is None:
-        configs = _CONFIGS[geo.n] = _configurations(geo)
-    subs = state.cached("wings.subsets", _intersection_subsets)
-    cand, pos = state.cand, state.pos
-    inter_mask = {(line, box): mask for line, box, mask in geo.intersections}
-    found: list[tuple[int, int, tuple]] = []
-    for l1, b2, b1, l2 in configs:
-        pivots, lefts, rights = subs[l1, b2], subs[l1, b1], subs[l2, b2]
+    table = state.cached("wings.subsets", _intersection_subsets)
+    pos = state.pos
+    found: list[tuple[tuple[int, ...], tuple]] = []
+    for ci, (l1, b2, b1, l2, target) in enumerate(_config_table(geo.n)):
+        pivots, pivot_values, _ = table[l1, b2]
+        lefts, _, room_left = table[l1, b1]
+        rights, _, room = table[l2, b2]
         if not (pivots and lefts and rights):
             continue
-        room = max(s for _, _, s in rights)
-        target_cells = inter_mask[l2, b1]
-        target_values = 0
-        for c in bits(target_cells | inter_mask[l1, b2]):
-            target_values |= cand[c]
-        for m12, u12, s12 in pivots:
-            # v must be a candidate somewhere it could be removed, and not in the pivot
+        # v must be a candidate somewhere it could be removed
+        target_values = pivot_values | table[l2, b1][1]
+        right_e0 = rights[0][0]
+        left_top = room_left + room - 1
+        for e12, pi, m12, u12, s12 in pivots:
+            if e12 > left_top:
+                break
+            # ... and not in the pivot
             vs = target_values & ~u12
             if not vs:
                 continue
-            for m11, u11, s11 in lefts:
+            bound = s12 + 1 - right_e0
+            for e11, li, m11, u11, s11 in lefts:
+                if e11 > bound:
+                    break
                 u1 = u12 | u11
                 s1 = s12 + s11
                 if u1.bit_count() > s1 + room:
                     continue
-                for m22, u22, s22 in rights:
+                kr = s12 + 1 - e11
+                for e22, ri, m22, u22, s22 in rights:
+                    if e22 > kr:
+                        break
                     union = u1 | u22
                     size = s1 + s22
                     if union.bit_count() != size:
@@ -129,11 +167,12 @@ def find_y_wing(state: State) -> Iterator[Explanation]:
                     choices = vs & (u11 | u22) & (shared if shared else ~0)
                     for b in bits(choices):
                         v = b + 1
-                        removed = pos[b] & (target_cells | inter_mask[l1, b2]) & ~m12
+                        removed = pos[b] & target & ~m12
                         if removed:
-                            found.append((size, len(found), (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
-    found.sort()
-    for _, _, pattern in found:
+                            found.append(((size, ci, pi, li, ri, b),
+                                          (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
+    found.sort(key=lambda t: t[0])
+    for _, pattern in found:
         yield _y_step(geo, state, *pattern)
 
 
