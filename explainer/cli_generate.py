@@ -37,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--technique", help="a technique the explanation must use, without guessing (e.g. swordfish)")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
     parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
-    parser.add_argument("--max-tries", type=positive, default=2000,
-                        help="candidates tried per output puzzle (default 2000). For 9x9 a medium, difficult or "
+    parser.add_argument("--max-tries", type=positive, default=5000,
+                        help="candidates tried per output puzzle (default 5000). For 9x9 a medium, difficult or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
     return parser
