@@ -4,7 +4,8 @@
 
 Untargeted generation is timed for 4×4, 9×9, 16×16 and 25×25; the
 difficulty targets (easy / medium / difficult, checked by the engine) for
-9×9 only, and only when explainer/engine.py exists. Counts are small so the
+9×9 (medium and difficult by the hardening local search) and medium for
+4×4 (drawn puzzles, no hardening), only when explainer/engine.py exists. Counts are small so the
 whole run stays within a few minutes; --quick makes them smaller still.
 A target not met within --max-tries is reported as such, not as a rate.
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from explainer.generator import DIFFICULTIES, GenerationFailed, engine_target, generate_many  # noqa: E402
+from explainer.generator import (DIFFICULTIES, GenerationFailed, engine_goal, engine_target,  # noqa: E402
+                                 generate_many)
 
 COUNTS = {4: 20, 9: 10, 16: 3, 25: 1}
 QUICK = {4: 5, 9: 3, 16: 1, 25: 1}
@@ -39,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer puzzles per row")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-tries", type=int, default=30, help="tries per puzzle for a difficulty target")
+    parser.add_argument("--max-tries", type=int, default=2000, help="tries per puzzle for a difficulty target")
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 9, 16, 25])
     args = parser.parse_args(argv)
     counts = QUICK if args.quick else COUNTS
@@ -50,11 +52,13 @@ def main(argv: list[str] | None = None) -> int:
         text, seconds = rate(n, counts[n], args.seed)
         print(f"| {n} | any | {counts[n]} | {seconds:.2f} | {text} |", flush=True)
     if engine:
-        for level in DIFFICULTIES:
-            count = max(1, counts[9] // 3)
-            text, seconds = rate(9, count, args.seed, accept=engine_target(level), max_tries=args.max_tries,
-                                 target=f"difficulty {level}")
-            print(f"| 9 | {level} | {count} | {seconds:.2f} | {text} |", flush=True)
+        rows = [(9, level) for level in DIFFICULTIES] + ([(4, "medium")] if 4 in args.sizes else [])
+        for n, level in rows:
+            count = max(1, counts[9] // 3) if n == 9 else counts[4]
+            goal = engine_goal(level)
+            text, seconds = rate(n, count, args.seed, accept=engine_target(level) if goal is None else None,
+                                 goal=goal, max_tries=args.max_tries, target=f"difficulty {level}")
+            print(f"| {n} | {level} | {count} | {seconds:.2f} | {text} |", flush=True)
     else:
         print("(difficulty targets skipped: explainer/engine.py is not there yet)")
     return 0

@@ -1,8 +1,11 @@
 """``explain-sudoku generate``: new puzzles, one per line, each with a unique solution.
 
-Targets (--difficulty, --technique) are checked by the explanation engine;
-generation retries until a puzzle meets them or --max-tries is hit (exit 1
-with a message). Progress goes to stderr when it is a terminal.
+Targets (--difficulty, --technique) are checked by the explanation engine.
+For 9×9, medium, difficult and technique targets harden a puzzle by a
+seeded local search (generator.harden), each evaluated candidate being one
+try; other sizes, and easy, draw new puzzles until one meets the target.
+Either way --max-tries bounds the work (exit 1 with a message). Progress
+goes to stderr when it is a terminal.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import sys
 from typing import Callable
 
 from .generator import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
-                        engine_target, generate_many)
+                        engine_goal, engine_target, generate_many)
 from .grid import SIZES
 
 EXIT_FAILED = 1
@@ -34,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--technique", help="a technique the explanation must use, without guessing (e.g. swordfish)")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
     parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
-    parser.add_argument("--max-tries", type=positive, default=100, help="puzzles tried per output puzzle")
+    parser.add_argument("--max-tries", type=positive, default=5000,
+                        help="candidates tried per output puzzle (default 5000). For 9x9 a medium, difficult or "
+                             "technique target hardens a puzzle step by step (each step one try); other sizes "
+                             "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
     return parser
 
 
@@ -54,13 +60,14 @@ def progress_printer(count: int) -> Callable[[int], None]:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    accept = engine_target(args.difficulty, args.technique)
+    goal = engine_goal(args.difficulty, args.technique)
+    accept = engine_target(args.difficulty, args.technique) if goal is None else None
     target = describe_target(args.difficulty, args.technique)
     show = progress_printer(args.count)
     made = 0
     try:
         for puzzle in generate_many(args.size, args.count, args.seed, dig=args.dig, symmetry=args.symmetry,
-                                    accept=accept, max_tries=args.max_tries, target=target, on_try=show):
+                                    accept=accept, goal=goal, max_tries=args.max_tries, target=target, on_try=show):
             print(puzzle.to_line(), flush=True)
             made += 1
     except GenerationFailed as failure:

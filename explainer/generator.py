@@ -107,26 +107,30 @@ def dig_budget(n: int) -> int:
     return {4: 100, 9: 200, 16: 60, 25: 12}.get(n, 12)
 
 
-def stays_unique(n: int, values: list[int], solution: Sequence[int], dug: Sequence[int]) -> bool:
+def stays_unique(n: int, values: list[int], solution: Sequence[int], dug: Sequence[int],
+                 budget: "int | None | str" = "size") -> bool:
     """True if ``values`` (``dug`` cells already emptied) provably has only ``solution``.
 
     Every other solution differs from it in some dug cell; look for one
     differing first in dug cell i (the earlier ones kept), one search each.
+    ``budget``: search nodes per check, "size" for ``dig_budget(n)``, None
+    for an exact answer (no limit).
     """
+    nodes = dig_budget(n) if budget == "size" else budget
     trial = list(values)
     for i, c in enumerate(dug):
         for earlier in dug[:i]:
             trial[earlier] = solution[earlier]
         trial[c] = 0
         try:
-            if solve_bitmask(n, trial, 1, forbid=((c, solution[c]),), max_nodes=dig_budget(n)):
+            if solve_bitmask(n, trial, 1, forbid=((c, solution[c]),), max_nodes=nodes):
                 return False
         except SearchLimit:
             return False
     return True
 
 
-def dig(solution: Sequence[int], n: int, order: Sequence[int], symmetry: str = "none") -> list[int]:
+def dig_values(solution: Sequence[int], n: int, order: Sequence[int], symmetry: str = "none") -> list[int]:
     """Empty cells in ``order`` (with partners) while the solution stays unique."""
     values = list(solution)
     for c in order:
@@ -208,25 +212,162 @@ def has_symmetry(values: Sequence[int], n: int, symmetry: str) -> bool:
 
 # ---- generation ---------------------------------------------------------------------------
 
+dig = dig_values  # the name the rest of the package uses
+
+
 def make_puzzle(n: int, rng: random.Random, dig_kind: str = "random", symmetry: str = "none") -> Grid:
     """One puzzle with a unique solution, before any target check."""
     solution = random_full_grid(n, rng)
-    values = dig(solution, n, dig_order(n, dig_kind, rng), symmetry)
+    values = dig_values(solution, n, dig_order(n, dig_kind, rng), symmetry)
     return Grid(n, tuple(shuffle_grid(values, n, symmetry, rng)))
+
+
+# ---- hardening: a seeded local search toward a target (9×9) ------------------------------
+
+#: Sizes where ``generate`` hardens toward a goal; elsewhere it draws puzzles until one is accepted
+#: (4×4 puzzles are too small to climb, 16×16 and 25×25 too slow to minimise and explain per move).
+HARDEN_SIZES = (9,)
+#: Tries without a better score before the search starts again from a new puzzle.
+RESTART_AFTER = 200
+#: Consecutive moves that break uniqueness before the search starts again (a safety net).
+MAX_REJECTS = 2000
+
+Score = tuple
+Goal = Callable[[Grid], "tuple[bool, Score]"]
+
+
+def is_unique(n: int, values: Sequence[int]) -> bool:
+    """The full check: the bitmask search finds exactly one solution."""
+    return len(solve_bitmask(n, values, 2)) == 1
+
+
+def _group(n: int, symmetry: str, c: int) -> list[int]:
+    return sorted({c, partner(n, symmetry, c)})
+
+
+def _representatives(n: int, symmetry: str, values: Sequence[int], given: bool) -> list[int]:
+    """One cell per symmetry group, of the groups that are all given (or all empty)."""
+    return [c for c in range(n * n) if c <= partner(n, symmetry, c) and bool(values[c]) == given]
+
+
+def minimise(values: Sequence[int], solution: Sequence[int], n: int, symmetry: str, rng: random.Random,
+             keep: Sequence[int] = ()) -> list[int]:
+    """Remove givens (with partners), in a random order, while the solution stays unique.
+
+    The checks are exact (no node budget), so the result is minimal: no
+    group of givens outside ``keep`` can go.
+    """
+    out = list(values)
+    cells = [c for c in _representatives(n, symmetry, out, True) if c not in keep]
+    rng.shuffle(cells)
+    for c in cells:
+        group = _group(n, symmetry, c)
+        for x in group:
+            out[x] = 0
+        if not stays_unique(n, out, solution, group, budget=None):
+            for x in group:
+                out[x] = solution[x]
+    return out
+
+
+def harden(solution: Sequence[int], values: Sequence[int], n: int, goal: Goal, rng: random.Random, *,
+           symmetry: str = "none", max_tries: int = 2000, first_try: int = 1,
+           on_try: Callable[[int], None] | None = None) -> "tuple[Grid | None, int]":
+    """Hill climbing (sideways moves allowed) from ``values`` toward ``goal``.
+
+    A move takes out one group of givens (a cell and its symmetric partner)
+    and puts in others (values from ``solution``) where a second solution
+    differs from ``solution``, until unique, then re-minimises; a
+    unique result whose score does not drop replaces the current puzzle.
+    Each candidate the goal evaluates is one try (numbered from
+    ``first_try``). Returns (the accepted puzzle or None, the next try
+    number); None when ``max_tries`` is reached or after ``RESTART_AFTER``
+    tries without a better score (the caller then starts again).
+    """
+    current = minimise(values, solution, n, symmetry, rng)
+    attempt = first_try
+    if attempt > max_tries:
+        return None, attempt
+    if on_try is not None:
+        on_try(attempt)
+    ok, score = goal(Grid(n, tuple(current)))
+    attempt += 1
+    if ok:
+        return Grid(n, tuple(current)), attempt
+    best, since_best, rejects = score, 0, 0
+    while attempt <= max_tries and since_best < RESTART_AFTER and rejects < MAX_REJECTS:
+        givens = _representatives(n, symmetry, current, True)
+        if not givens:
+            break
+        out = rng.choice(givens)
+        candidate = list(current)
+        removed = _group(n, symmetry, out)
+        for x in removed:
+            candidate[x] = 0
+        added: list[int] = []
+        for _ in range(4):  # put back givens where another solution differs, until unique
+            other = next((s for s in solve_bitmask(n, candidate, 2) if list(s) != list(solution)), None)
+            if other is None:
+                break
+            differ = [c for c in range(n * n) if other[c] != solution[c] and c not in removed]
+            if not differ:
+                break
+            group = _group(n, symmetry, rng.choice(differ))
+            for x in group:
+                candidate[x] = solution[x]
+            added += group
+        if not added or not is_unique(n, candidate):
+            rejects += 1
+            continue
+        rejects = 0
+        candidate = minimise(candidate, solution, n, symmetry, rng, keep=added)
+        if on_try is not None:
+            on_try(attempt)
+        ok, new_score = goal(Grid(n, tuple(candidate)))
+        attempt += 1
+        if ok:
+            return Grid(n, tuple(candidate)), attempt
+        since_best += 1
+        if new_score >= score:  # better or sideways
+            current, score = candidate, new_score
+            if new_score > best:
+                best, since_best = new_score, 0
+    return None, attempt
 
 
 def generate(n: int = 9, seed: "int | random.Random" = 0, *, dig: str = "random", symmetry: str = "none",
              accept: Accept | None = None, max_tries: int = 100, target: str = "any",
-             on_try: Callable[[int], None] | None = None) -> Grid:
+             on_try: Callable[[int], None] | None = None, goal: Goal | None = None) -> Grid:
     """A puzzle that ``accept`` takes; GenerationFailed after ``max_tries`` refusals.
 
     ``seed`` is an int or a ``random.Random`` (to continue one sequence);
     ``on_try(k)`` is called before attempt k (progress display).
+
+    ``goal`` (grid -> (accepted, score), see ``engine_goal``) replaces
+    ``accept``: on the sizes in ``HARDEN_SIZES`` the puzzle is hardened by
+    a local search that climbs the score (``harden``), each evaluated
+    candidate counting as a try; on the other sizes puzzles are drawn until
+    one is accepted, as with ``accept``.
     """
     geometry(n)  # bad settings fail here, before any work
     dig_order(n, dig, random.Random(0))
     partner(n, symmetry, 0)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    if goal is not None and n in HARDEN_SIZES:
+        attempt = 1
+        while attempt <= max_tries:
+            solution = random_full_grid(n, rng)
+            values = dig_values(solution, n, dig_order(n, dig, rng), symmetry)
+            mix = rng.getrandbits(64)  # the same shuffle for the puzzle and its solution
+            values = shuffle_grid(values, n, symmetry, random.Random(mix))
+            solution = shuffle_grid(solution, n, symmetry, random.Random(mix))
+            found, attempt = harden(solution, values, n, goal, rng, symmetry=symmetry, max_tries=max_tries,
+                                    first_try=attempt, on_try=on_try)
+            if found is not None:
+                return found
+        raise GenerationFailed(max_tries, target)
+    if goal is not None:
+        accept = lambda grid: goal(grid)[0]  # noqa: E731
     for attempt in range(1, max_tries + 1):
         if on_try is not None:
             on_try(attempt)
@@ -281,6 +422,62 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
         return True
 
     return accept
+
+
+SINGLES = ("single position", "single candidate")
+
+
+def explanation_score(statistics: "dict[str, int]") -> "tuple[int, float, float]":
+    """(difficulty rank, hardest step's weight, sum of the weights of the non-single steps)."""
+    from techniques import WEIGHTS
+
+    from .engine import DIFFICULTIES as RANKS, difficulty_of
+
+    hard = [(WEIGHTS.get(name, 0.0), count) for name, count in statistics.items()
+            if count and name not in SINGLES]
+    top = max((w for w, _ in hard), default=0.0)
+    return RANKS.index(difficulty_of(statistics)), top, round(sum(w * k for w, k in hard), 3)
+
+
+def engine_goal(difficulty: str | None = None, technique: str | None = None) -> Goal | None:
+    """grid -> (accepted, score) for ``harden``; None when there is nothing to climb.
+
+    Accepted exactly as ``engine_target`` accepts. The score (higher is
+    closer) comes from one run of the engine: for a difficulty, the
+    distance of the class to the wanted one, then ``explanation_score``;
+    for a technique, whether it is used without guessing, how often, then
+    the lack of guessing and the explanation's weight. The easy target
+    alone has no goal: most random puzzles are easy already.
+    """
+    if technique is None and difficulty in (None, "easy"):
+        return None
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (choose from {', '.join(DIFFICULTIES)})")
+    wanted = _normal(technique) if technique else None
+    want_rank = DIFFICULTIES.index(difficulty) if difficulty else None
+
+    def goal(grid: Grid) -> "tuple[bool, Score]":
+        from .engine import Puzzle
+
+        statistics = Puzzle(grid).statistics
+        rank, top, total = explanation_score(statistics)
+        score: tuple = ()
+        ok = True
+        if wanted is not None:
+            used = {_normal(name): count for name, count in statistics.items() if count}
+            guessing = sum(used.get(g, 0) for g in GUESSING)
+            uses = used.get(wanted, 0)
+            ok = bool(uses) and not guessing
+            score += (ok, min(uses, 3), -guessing)
+        if want_rank is not None:
+            ok = ok and rank == want_rank
+            score += (-abs(rank - want_rank),)
+        # toward a technique, a weight beyond the guessing steps is no progress
+        if wanted is not None:
+            top = min(top, 7.0)
+        return ok, score + (top, total)
+
+    return goal
 
 
 def describe_target(difficulty: str | None, technique: str | None) -> str:

@@ -153,3 +153,49 @@ def test_technique_target_met() -> None:
     stats = {k.lower(): v for k, v in Puzzle(puzzle).statistics.items() if v}
     assert stats.get("single position", 0) > 0
     assert not any(k in stats for k in ("trial", "trial lucky", "brutal"))
+
+
+# ---- hardening toward medium / difficult / a technique (9×9 local search) ----
+
+@pytest.fixture(scope="module")
+def difficult_puzzle() -> Grid:
+    from explainer.generator import engine_goal
+
+    return generate(9, 3, goal=engine_goal("difficult"), max_tries=600)
+
+
+@needs_engine
+def test_hardened_difficult_is_unique_and_difficult(difficult_puzzle: Grid) -> None:
+    from explainer.engine import Puzzle
+
+    assert count_solutions(difficult_puzzle) == 1
+    assert py_sudoku_unique(difficult_puzzle)
+    assert Puzzle(difficult_puzzle).difficulty == "difficult"
+
+
+@needs_engine
+def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
+    from explainer.engine import Puzzle
+    from explainer.generator import engine_goal
+
+    first = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
+    again = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
+    assert first == again
+    assert has_symmetry(first.values, 9, "rotational")
+    assert count_solutions(first) == 1 and py_sudoku_unique(first)
+    assert Puzzle(first).difficulty == "medium"
+    mirror = generate(9, 5, goal=engine_goal("medium"), symmetry="mirror", max_tries=600)
+    assert has_symmetry(mirror.values, 9, "mirror")
+
+
+def test_minimise_leaves_no_removable_given() -> None:
+    from explainer.generator import minimise
+
+    rng = random.Random(4)
+    solution = random_full_grid(9, rng)
+    values = minimise(solution, solution, 9, "none", rng)
+    for c, v in enumerate(values):
+        if v:
+            trial = list(values)
+            trial[c] = 0
+            assert len(solve_values(9, trial, 2)) == 2
