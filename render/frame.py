@@ -10,10 +10,11 @@ hundreds of Text objects. All sizes come from the cell size, so 16×16 and
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 import math
 import textwrap
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -383,8 +384,10 @@ class FrameRenderer:
         self.canvas.draw()
         self._background = self.canvas.copy_from_bbox(self.fig.bbox)
 
-    def rgba(self, scene: Scene) -> np.ndarray:
-        """The frame's pixels (H, W, 4) uint8, a fresh array."""
+    @contextmanager
+    def _drawn(self, scene: Scene) -> Iterator[Any]:
+        """The canvas with the static grid restored and the scene's artists drawn
+        on it; the artists are removed again afterwards."""
         if self._background is None:
             self._prime()
         self.canvas.restore_region(self._background)
@@ -392,28 +395,23 @@ class FrameRenderer:
         try:
             for a in artists:
                 self.fig.draw_artist(a)
-            return np.array(self.canvas.buffer_rgba(), copy=True)
+            yield self.canvas
         finally:
             for a in artists:
                 a.remove()
+
+    def rgba(self, scene: Scene) -> np.ndarray:
+        """The frame's pixels (H, W, 4) uint8, a fresh array."""
+        with self._drawn(scene) as canvas:
+            return np.array(canvas.buffer_rgba(), copy=True)
 
     def image(self, scene: Scene):
         """The frame as a Pillow RGB image (straight from the Agg buffer)."""
         from PIL import Image
 
-        if self._background is None:
-            self._prime()
-        self.canvas.restore_region(self._background)
-        artists = draw(self.ax, scene, self.theme, self.layout)
-        try:
-            for a in artists:
-                self.fig.draw_artist(a)
-            buf = self.canvas.buffer_rgba()
-            w, h = self.canvas.get_width_height(physical=True)
-            return Image.frombuffer("RGBA", (w, h), buf, "raw", "RGBA", 0, 1).convert("RGB")
-        finally:
-            for a in artists:
-                a.remove()
+        with self._drawn(scene) as canvas:
+            w, h = canvas.get_width_height(physical=True)
+            return Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
     def png(self, scene: Scene, compress_level: int = 6, quantize: bool = True) -> bytes:
         """PNG bytes; by default palette-quantised to the theme's colours (3× faster
