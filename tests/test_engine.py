@@ -107,3 +107,13 @@ def test_french_texts():
     step = Puzzle(SEED).steps[0]
     assert step.text_in("fr").startswith("Position unique")
     assert step.text_in("en") == step.text
+
+
+def test_hard_16x16_uses_advanced_techniques_soundly(tmp_path):
+    from explainer.grid import read_sources
+
+    (src,) = read_sources(ROOT / "examples" / "16x16-hard.txt")
+    p = Puzzle(src.text, where=src.where)
+    assert p.complete
+    assert {"chain", "als", "trial"} <= set(p.statistics)
+    verify_documents([p.to_json()], tmp_path)
