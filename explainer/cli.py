@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -109,7 +108,7 @@ def render_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def check_render_options(options: dict[str, Any]) -> str | None:
     """A one-line reason why the picture options are wrong, or None."""
-    from render.theme import PALETTES, palette
+    from render.theme import palette
 
     try:
         palette(options["palette"])
@@ -294,9 +293,10 @@ def write_outputs(puzzle: Any, folder: Path, *, frames: bool, gif: bool, options
             bar = progress_bar(len(puzzle.steps) + 2, progress, "drawing") if progress is not False else None
             callback: Callable[[int, int], None] | None = None
             if bar is not None:
-                def callback(done: int, total: int) -> None:
+                def advance(done: int, total: int) -> None:
                     bar.n = done
                     bar.refresh()
+                callback = advance
             write_puzzle(puzzle, folder, frames=frames, gif=gif, contact=frames, progress=callback, **options)
             if bar is not None:
                 bar.close()

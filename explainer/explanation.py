@@ -128,14 +128,3 @@ def house_keys(geo: Geometry, houses: Iterable[int]) -> tuple[House, ...]:
         if key not in seen:
             seen.append(key)
     return tuple(seen)
-
-
-def link(geo: Geometry, a: tuple[int, int], b: tuple[int, int]) -> Link:
-    n = geo.n
-    return ((a[0] // n, a[0] % n, a[1]), (b[0] // n, b[0] % n, b[1]))
-
-
-def cand_name(geo: Geometry, c: int, v: int) -> str:
-    from .grid import value_char
-
-    return f"{geo.cell_name(c)}={value_char(v)}"

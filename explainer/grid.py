@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 LETTERS = "123456789ABCDEFGHIJKLMNOP"
 EMPTY_CHARS = ".0_"
@@ -116,35 +116,17 @@ class Geometry:
     def house_key(self, h: int) -> tuple[str, int]:
         return HOUSE_KINDS[h // self.n], h % self.n
 
-    def house_of_key(self, kind: str, k: int) -> int:
-        return HOUSE_KINDS.index(kind) * self.n + k
-
     def rc(self, c: int) -> tuple[int, int]:
         return self.row_of[c], self.col_of[c]
 
     def cell(self, r: int, c: int) -> int:
         return r * self.n + c
 
-    def sees(self, a: int, b: int) -> bool:
-        return bool(self.peer_mask[a] >> b & 1)
 
 
 @lru_cache(maxsize=None)
 def geometry(n: int) -> Geometry:
     return Geometry(n)
-
-
-def cells_text(geo: Geometry, cells: Iterable[int]) -> str:
-    """'r1c2, r3c4 and r5c6' – a list of cells for a sentence."""
-    names = [geo.cell_name(c) for c in sorted(cells)]
-    return join_words(names)
-
-
-def join_words(words: Sequence[str], last: str = "and") -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ No drawing here (render.frame draws a level-3 hint's frame).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .explanation import Explanation
 from .grid import PuzzleError, parse_grid, value_char

@@ -13,7 +13,7 @@ colouring read a whole value at once.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
 
@@ -63,10 +63,6 @@ class State:
 
     def is_solved(self) -> bool:
         return self.unsolved == 0
-
-    def placed_mask(self, v: int) -> int:
-        """Cell mask of the cells holding v."""
-        return sum(1 << c for c, x in enumerate(self.values) if x == v)
 
     def grid(self) -> Grid:
         return Grid(self.geo.n, tuple(self.values))
@@ -164,12 +160,6 @@ class State:
             else:
                 out.append("".join(value_char(x) if self.cand[c] >> (x - 1) & 1 else "." for x in range(1, n + 1)))
         return "".join(out)
-
-    def iter_candidates(self) -> Iterator[tuple[int, int]]:
-        """Every (cell, value) candidate, cell by cell."""
-        for c, m in enumerate(self.cand):
-            for b in bits(m):
-                yield c, b + 1
 
     def __repr__(self) -> str:
         return f"<State {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"

@@ -17,9 +17,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from explainer.explanation import Explanation
 from explainer.grid import value_char
-from explainer.i18n import technique_name
 
-from .scene import Scene, initial_scene, scene as make_scene, solution_scene, words
+from .scene import Scene, initial_scene, scene as make_scene, solution_scene
 
 SINGLES = ("single position", "single candidate")
 SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
@@ -146,8 +145,6 @@ _JOB: dict[str, Any] = {}
 
 
 def _render_one(i: int) -> tuple[int, bytes, tuple[int, int]]:
-    from PIL import Image
-
     from .frame import THUMB_STEPS, FrameRenderer, quantize_image
 
     job = _JOB

@@ -263,7 +263,6 @@ def _path(par: dict[int, int], key: int) -> list[int]:
 
 def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int) -> Explanation | None:
     weak = lk.weak
-    geo = lk.geo
     if weak[s] >> e & 1:
         nodes = _path(par, 2 * e + 1)
         kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"

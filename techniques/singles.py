@@ -10,8 +10,8 @@ from itertools import combinations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cell_coords, house_keys
-from explainer.grid import Geometry, bits
-from explainer.i18n import Cells, House, Houses, Value, say
+from explainer.grid import Geometry
+from explainer.i18n import House, Houses, Value, say
 from explainer.state import State
 
 
@@ -132,7 +132,6 @@ def _greedy(options: dict[int, int], need: int, holding: dict[int, int]) -> tupl
 
 
 def find_single_candidate(state: State) -> Iterator[Explanation]:
-    geo = state.geo
     for c, m in enumerate(state.cand):
         if m and not m & (m - 1):
             yield _single_candidate(state, c, m.bit_length())

@@ -125,7 +125,6 @@ TOP = "6...3.....2......7....5.8..3.1...9.....2.4......7.....8.....59....1...6..
 def _faithful(puzzle):
     """Every highlight field of every step appears in its scene under its role."""
     seen = set()
-    n = puzzle.n
     for k, step in enumerate(puzzle.steps):
         sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values)
         seen.add(step.technique)
