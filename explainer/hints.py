@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .explanation import Explanation
 from .grid import PuzzleError, parse_grid, value_char
-from .i18n import HOUSE_WORDS, technique_name, text_in
+from .i18n import house_words, technique_name, text_in
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
 from .state import State
 
@@ -20,12 +20,10 @@ LEVELS = (1, 2, 3)
 WORDS = {
     "en": {"look": "Look for: {t}.", "where": "Look for: {t}, {place}, on the value {v}.",
            "in": "in {house}", "at": "at {cell}", "solved": "The grid is already solved.",
-           "no_solution": "this grid has no solution", "marks": "the pencil marks remove the true value of "
-           "every solution (check {cell})"},
+           "no_solution": "this grid has no solution"},
     "fr": {"look": "Cherchez : {t}.", "where": "Cherchez : {t}, {place}, sur la valeur {v}.",
            "in": "dans {house}", "at": "en {cell}", "solved": "La grille est déjà résolue.",
-           "no_solution": "cette grille n'a pas de solution", "marks": "les marques de crayon retirent "
-           "la vraie valeur de toute solution (vérifiez {cell})"},
+           "no_solution": "cette grille n'a pas de solution"},
 }
 
 
@@ -66,10 +64,6 @@ def next_step_from(state: State) -> Explanation | None:
             raise PuzzleError(WORDS["en"]["no_solution"])
         raise PuzzleError("the pencil marks rule out every solution (a true value was removed)")
     return next_step(state, REGISTRY, solution=solutions[0])
-
-
-def house_words(kind: str, k: int, lang: str) -> str:
-    return f"{HOUSE_WORDS.get(lang, HOUSE_WORDS['en'])[kind]} {k + 1}"
 
 
 def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:

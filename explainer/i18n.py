@@ -78,12 +78,17 @@ class Arg:
         raise NotImplementedError
 
 
+def house_words(kind: str, k: int, lang: str) -> str:
+    """'row 4' / 'la ligne 4' for a JSON house key (k 0-based)."""
+    return f"{HOUSE_WORDS.get(lang, HOUSE_WORDS['en'])[kind]} {k + 1}"
+
+
 class House(Arg):
     def __init__(self, geo: Geometry, h: int) -> None:
         self.kind, self.k = geo.house_key(h)
 
     def fmt(self, lang: str) -> str:
-        return f"{HOUSE_WORDS[lang][self.kind]} {self.k + 1}"
+        return house_words(self.kind, self.k, lang)
 
 
 class Houses(Arg):
