@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from explainer.db import percentile as pct  # noqa: E402
 
 from explainer.engine import Puzzle  # noqa: E402
 from explainer.grid import Grid  # noqa: E402
@@ -60,10 +61,6 @@ def quick_solution(grid: Grid) -> Grid:
     assert solved is not None
     return Grid(grid.n, tuple(solved.values))
 
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

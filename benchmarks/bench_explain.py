@@ -21,14 +21,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from explainer.db import percentile as pct  # noqa: E402
 
 from explainer import Puzzle  # noqa: E402
 from explainer.grid import read_sources  # noqa: E402
 
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
 def main() -> int:

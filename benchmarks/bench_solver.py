@@ -14,17 +14,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from explainer.db import percentile  # noqa: E402
 
 from explainer.grid import read_sources, parse_grid  # noqa: E402
 from explainer.solver import solve_values  # noqa: E402
 
 DEFAULT_FILE = "/work/shared/data/top1465.txt"
 
-
-def percentile(sorted_times: list[float], q: float) -> float:
-    """Nearest-rank percentile of an already sorted list."""
-    index = min(len(sorted_times) - 1, max(0, round(q * len(sorted_times)) - 1))
-    return sorted_times[index]
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}

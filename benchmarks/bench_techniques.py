@@ -20,18 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from explainer.db import percentile  # noqa: E402
 
 from explainer.engine import Puzzle  # noqa: E402
 from techniques import REGISTRY, step_names  # noqa: E402
 
 DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "top1465.txt"
 
-
-def percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    k = min(len(sorted_values) - 1, int(round(q * (len(sorted_values) - 1))))
-    return sorted_values[k]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -466,7 +466,7 @@ class PuzzleDB:
                 "total": round(sum(secs), 3),
                 "mean": round(pystats.fmean(secs), 4) if secs else None,
                 "median": round(pystats.median(secs), 4) if secs else None,
-                "p90": round(_percentile(secs, 0.9), 4) if secs else None,
+                "p90": round(percentile(secs, 0.9), 4) if secs else None,
                 "max": round(secs[-1], 4) if secs else None,
             },
             "rating": {
@@ -536,10 +536,12 @@ def _order_sql(order_by: str | None) -> list[str]:
     return [sql]
 
 
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile of already sorted values."""
-    k = max(0, math.ceil(q * len(sorted_values)) - 1)
-    return sorted_values[k]
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (the benchmarks use the same rule); nan when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 def _registry_order(name: str) -> int:
