@@ -1,6 +1,6 @@
 """Explain every puzzle of a file and print per-puzzle figures.
 
-    python benchmarks/bench_explain.py [FILE] [--limit N] [--verify]
+    python benchmarks/bench_explain.py [FILE] [--limit N] [--every K] [--verify]
 
 Prints median, p90, max and total seconds per puzzle (step loop and solver
 separately), the difficulty counts, technique usage and, per registry
@@ -32,9 +32,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", nargs="?", default=str(ROOT.parent / "shared" / "data" / "top1465.txt"))
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--every", type=int, default=1, metavar="K",
+                    help="every K-th puzzle only (a spread sample of the file)")
     ap.add_argument("--verify", action="store_true")
     args = ap.parse_args()
-    sources = read_sources(args.file)[: args.limit]
+    sources = read_sources(args.file)[:: args.every][: args.limit]
     solve_t, steps_t, total_t = [], [], []
     classes: Counter[str] = Counter()
     usage: Counter[str] = Counter()
