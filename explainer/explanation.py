@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Iterable
 
 from .grid import Geometry
+from .proof import Proof
 
 Cell = tuple[int, int]
 Cand = tuple[int, int, int]
@@ -42,6 +43,8 @@ class Explanation:
     # Extra facts for statistics and queries (chain length, pattern size …);
     # written to JSON under "detail", never needed to replay the step.
     detail: tuple[tuple[str, Any], ...] = ()
+    # The implications behind a forcing (or trial) step: STEPS_JSON.md "proof".
+    proof: Proof | None = None
     # The state before this step, attached by the engine so the step can be
     # drawn on its own (notebooks, queries); not part of equality or JSON.
     before: Any = field(default=None, compare=False, repr=False)
@@ -55,6 +58,8 @@ class Explanation:
             d["detail"] = {k: _listify(v) for k, v in self.detail}
         if self.translations:
             d["translations"] = dict(self.translations)
+        if self.proof is not None:
+            d["proof"] = self.proof.to_dict()
         return d
 
     @classmethod
@@ -64,7 +69,9 @@ class Explanation:
             if f.name in ("before",) or f.name not in d:
                 continue
             value = d[f.name]
-            if f.name in ("detail", "translations"):
+            if f.name == "proof":
+                kw[f.name] = Proof.from_dict(value, cls.from_dict) if value else None
+            elif f.name in ("detail", "translations"):
                 kw[f.name] = tuple(sorted(value.items()))
             elif isinstance(value, list):
                 kw[f.name] = _tuplify(value)
