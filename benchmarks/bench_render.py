@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from explainer.engine import Puzzle  # noqa: E402
+from explainer import Puzzle  # noqa: E402
 from render.export import write_puzzle  # noqa: E402
 from render.frame import FrameRenderer  # noqa: E402
 from render.scene import scene  # noqa: E402

@@ -35,7 +35,7 @@ CLASSES = ("easy", "medium", "difficult", "unknown")
 def classify(grid: Grid) -> str:
     """The engine's difficulty class, or "unknown" while there is no engine."""
     try:
-        from explainer.engine import Puzzle
+        from explainer import Puzzle
     except ImportError:
         return "unknown"
     return Puzzle(grid).difficulty

@@ -4,12 +4,31 @@
 >>> steps = explain("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81....")
 >>> steps[0].technique
 'single position'
+
+``Puzzle`` and ``explain`` come from ``explainer.api`` (the engine with the
+technique registry plugged in); they are loaded on first use so that
+``techniques``, which builds on this package's core, can import it first.
 """
-from .engine import Puzzle, UnsoundStep, explain
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .engine import UnsoundStep
 from .explanation import Explanation
 from .grid import Grid, PuzzleError, geometry, parse_grid, read_sources
 from .solvers import solve
-from .state import State
+from .state import Snapshot, State
 
-__all__ = ["Explanation", "Grid", "Puzzle", "PuzzleError", "State", "UnsoundStep", "explain",
+if TYPE_CHECKING:
+    from .api import Puzzle, explain
+
+__all__ = ["Explanation", "Grid", "Puzzle", "PuzzleError", "Snapshot", "State", "UnsoundStep", "explain",
            "geometry", "parse_grid", "read_sources", "solve"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Puzzle", "explain"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -217,7 +217,7 @@ def progress_bar(total: int, enabled: bool | None, desc: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .engine import Puzzle
+    from .api import Puzzle
 
     techniques = None
     if args.techniques:

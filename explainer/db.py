@@ -97,15 +97,16 @@ class DatabaseError(Exception):
 # ---- rating --------------------------------------------------------------------------
 
 def weight_of(technique: str) -> float:
-    """The rating weight of a step name (techniques.WEIGHTS).
+    """The rating weight of a step name (its StepKind in the registry).
 
     A step name without a weight counts as ``brutal``: an unrated technique
     never makes a puzzle look easier than it is.
     """
-    from techniques import WEIGHTS
+    from techniques import kind, weights
 
-    w = WEIGHTS.get(technique)
-    return float(w if w is not None else WEIGHTS.get("brutal", 10.0))
+    k = kind(technique)
+    # unrated: as heavy as the heaviest kind (brutal), never lighter
+    return float(k.weight if k is not None else max(weights().values(), default=10.0))
 
 
 def rating_of(techniques: Iterable[str]) -> tuple[float, float]:
@@ -146,7 +147,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     """
     import time
 
-    from .engine import Puzzle
+    from .api import Puzzle
     from .grid import PuzzleError
 
     start = time.perf_counter()
@@ -407,7 +408,7 @@ class PuzzleDB:
             cond.append(f"s.technique IN ({','.join('?' * len(names))})")
             args += names
         if difficulty is not None:
-            from .engine import DIFFICULTIES
+            from .technique import DIFFICULTIES
 
             if difficulty not in DIFFICULTIES:
                 raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
@@ -437,7 +438,7 @@ class PuzzleDB:
     # ---- statistics --------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         """Counts per difficulty, technique usage, time and rating figures."""
-        from .engine import DIFFICULTIES
+        from .technique import DIFFICULTIES
 
         c = self.conn
         total = len(self)

@@ -1,9 +1,12 @@
-"""The step loop: take the first technique, in registry order, that makes
+"""The step loop: take the first technique, in the given order, that makes
 progress; record its step; apply it; repeat until solved or stuck.
 
-Every step is checked against the solution before it is applied (HoDoKu's
-rule: the true digit is never removed), so a wrong finder fails loudly
-instead of explaining nonsense. Only ``brutal`` is handed the solution.
+The engine receives its techniques (``Technique`` records, see
+``explainer.technique``); it never imports the registry: the library API
+(``explainer.api``) resolves names. Every step is checked against the
+solution before it is applied (HoDoKu's rule: the true digit is never
+removed), so a wrong finder fails loudly instead of explaining nonsense.
+Only a technique whose kinds read the solution (brutal) is handed it.
 """
 from __future__ import annotations
 
@@ -15,21 +18,14 @@ from .explanation import Explanation
 from .grid import Grid, parse_grid, value_char
 from .solver import unique_solution
 from .state import State
+from .technique import DIFFICULTIES, Context, Technique, difficulty_of, kinds_of
 
 FORMAT = "sudoku-explainer/steps@1"
-DIFFICULTIES = ("easy", "medium", "difficult")
+__all__ = ["DIFFICULTIES", "FORMAT", "Puzzle", "UnsoundStep", "check_sound", "difficulty_of", "next_step"]
 
 
 class UnsoundStep(AssertionError):
     """A technique produced a step that contradicts the solution: a bug."""
-
-
-def difficulty_of(statistics: "dict[str, int]") -> str:
-    if statistics.get("brutal"):
-        return "difficult"
-    if statistics.get("trial") or statistics.get("trial lucky"):
-        return "medium"
-    return "easy"
 
 
 def _live(state: State, step: Explanation) -> bool:
@@ -57,16 +53,31 @@ def check_sound(step: Explanation, solution: Sequence[int], n: int) -> None:
                               f"from r{r + 1}c{c + 1}: {step.text}")
 
 
-def next_step(state: State, techniques: Iterable[Any], solution: Sequence[int] | None = None,
-              timings: "dict[str, list[float]] | None" = None) -> Explanation | None:
-    """The first live step of the first technique that has one."""
-    for t in techniques:
-        if t.needs_solution:
-            if solution is None:
-                continue
-            found = t.find(state, solution)
+def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None) -> list[Context | None]:
+    """The context each technique is called with (None: skip it, it needs the missing solution)."""
+    known = tuple(solution) if solution is not None else None
+    out: list[Context | None] = []
+    for i, t in enumerate(techniques):
+        if t.reads_solution:
+            out.append(None if known is None else Context(known, tuple(techniques[:i])))
         else:
-            found = t.find(state)
+            out.append(Context(None, tuple(techniques[:i])))
+    return out
+
+
+def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+              timings: "dict[str, list[float]] | None" = None,
+              ctxs: "Sequence[Context | None] | None" = None) -> Explanation | None:
+    """The first live step of the first technique that has one.
+
+    ``ctxs`` (from ``contexts``) saves building the contexts again at every step.
+    """
+    if ctxs is None:
+        ctxs = contexts(techniques, solution)
+    for t, ctx in zip(techniques, ctxs):
+        if ctx is None:
+            continue
+        found = t.find(state, ctx)
         start = time.perf_counter() if timings is not None else 0.0
         step = None
         for candidate in found:
@@ -83,6 +94,7 @@ def next_step(state: State, techniques: Iterable[Any], solution: Sequence[int] |
 class Puzzle:
     """One puzzle explained: its solution, steps, statistics and difficulty.
 
+    >>> from explainer import Puzzle  # the library's Puzzle resolves technique names
     >>> p = Puzzle("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81....")
     >>> p.steps[0].technique
     'single position'
@@ -92,13 +104,15 @@ class Puzzle:
     before step k.
     """
 
-    def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[str] | None = None,
+    def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False) -> None:
-        from techniques import select
-
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
-        self.techniques = select(techniques)
+        self.techniques: list[Technique] = list(techniques)
+        bad = [t for t in self.techniques if not isinstance(t, Technique)]
+        if bad:
+            raise TypeError(f"the engine takes Technique records, not {bad[0]!r} "
+                            "(explainer.Puzzle resolves names)")
         self.max_steps = max_steps
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None
@@ -131,14 +145,15 @@ class Puzzle:
         n = self.grid.n
         state = State.from_grid(self.grid)
         steps: list[Explanation] = []
+        ctxs = contexts(self.techniques, solution)
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
                 break
-            step = next_step(state, self.techniques, solution, self.timings)
+            step = next_step(state, self.techniques, solution, self.timings, ctxs)
             if step is None:
                 break
             check_sound(step, solution, n)
-            steps.append(step.with_before(state.copy()))
+            steps.append(step.with_before(state.snapshot()))
             state.apply(step)
         self._steps = steps
         self._final = state
@@ -152,16 +167,14 @@ class Puzzle:
 
     @property
     def statistics(self) -> dict[str, int]:
-        """Steps per technique name, in registry order."""
-        from techniques import step_names
-
+        """Steps per step name, in the order of the techniques' kinds."""
         counts = Counter(s.technique for s in self.steps)
-        order = {name: i for i, name in enumerate(step_names())}
+        order = {name: i for i, name in enumerate(kinds_of(self.techniques))}
         return {k: counts[k] for k in sorted(counts, key=lambda k: (order.get(k, 999), k))}
 
     @property
     def difficulty(self) -> str:
-        return difficulty_of(self.statistics)
+        return difficulty_of(self.statistics, kinds_of(self.techniques))
 
     def initial_state(self) -> State:
         return State.from_grid(self.grid)
@@ -174,7 +187,9 @@ class Puzzle:
             return self._final.copy()
         if not 0 <= k < len(steps):
             raise IndexError(f"step {k} out of range 0..{len(steps)}")
-        return steps[k].before.copy()
+        before = steps[k].before
+        assert before is not None
+        return before.state()
 
     def steps_using(self, technique: str) -> list[int]:
         """Indexes of the steps recorded under a step name (the seed's show_techniques)."""
@@ -235,7 +250,3 @@ class Puzzle:
     def _repr_png_(self) -> bytes | None:
         return self.frame_png()
 
-
-def explain(puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[str] | None = None) -> list[Explanation]:
-    """The list of steps that solve the puzzle (the library's main call)."""
-    return Puzzle(puzzle, techniques).steps

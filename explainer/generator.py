@@ -20,10 +20,10 @@ from typing import Callable, Iterator, Sequence
 
 from .grid import Grid, geometry
 from .solver import SearchLimit, solve_bitmask
+from .technique import DIFFICULTIES  # re-exported for the CLI
 
 DIG_ORDERS = ("random", "jumping", "s-wander", "left-right")
 SYMMETRIES = ("none", "rotational", "mirror")
-DIFFICULTIES = ("easy", "medium", "difficult")
 
 Accept = Callable[[Grid], bool]
 
@@ -393,9 +393,6 @@ def _normal(name: str) -> str:
     return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
-GUESSING = ("trial", "trial lucky", "brutal")
-
-
 def engine_target(difficulty: str | None = None, technique: str | None = None) -> Accept | None:
     """A predicate checking the engine's verdict, or None if there is no target.
 
@@ -410,33 +407,33 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
     wanted = _normal(technique) if technique else None
 
     def accept(grid: Grid) -> bool:
-        from .engine import Puzzle  # the engine is heavy and optional for plain generation
+        from .api import Puzzle  # the engine is heavy and optional for plain generation
 
         puzzle = Puzzle(grid)
         if difficulty is not None and puzzle.difficulty != difficulty:
             return False
         if wanted is not None:
             used = {_normal(name): count for name, count in puzzle.statistics.items() if count}
-            if wanted not in used or any(g in used for g in GUESSING):
+            from techniques import guessing_names
+
+            if wanted not in used or any(g in used for g in guessing_names()):
                 return False
         return True
 
     return accept
 
 
-SINGLES = ("single position", "single candidate")
-
-
 def explanation_score(statistics: "dict[str, int]") -> "tuple[int, float, float]":
     """(difficulty rank, hardest step's weight, sum of the weights of the non-single steps)."""
-    from techniques import WEIGHTS
+    from techniques import difficulty, single_names, weights
 
-    from .engine import DIFFICULTIES as RANKS, difficulty_of
+    from .technique import DIFFICULTIES as RANKS
 
-    hard = [(WEIGHTS.get(name, 0.0), count) for name, count in statistics.items()
-            if count and name not in SINGLES]
-    top = max((w for w, _ in hard), default=0.0)
-    return RANKS.index(difficulty_of(statistics)), top, round(sum(w * k for w, k in hard), 3)
+    w, singles = weights(), single_names()
+    hard = [(w.get(name, 0.0), count) for name, count in statistics.items()
+            if count and name not in singles]
+    top = max((x for x, _ in hard), default=0.0)
+    return RANKS.index(difficulty(statistics)), top, round(sum(w * k for w, k in hard), 3)
 
 
 def engine_goal(difficulty: str | None = None, technique: str | None = None) -> Goal | None:
@@ -456,8 +453,12 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     wanted = _normal(technique) if technique else None
     want_rank = DIFFICULTIES.index(difficulty) if difficulty else None
 
+    from techniques import guessing_names
+
+    guessing_kinds = guessing_names()
+
     def goal(grid: Grid) -> "tuple[bool, Score]":
-        from .engine import Puzzle
+        from .api import Puzzle
 
         statistics = Puzzle(grid).statistics
         rank, top, total = explanation_score(statistics)
@@ -465,7 +466,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
         ok = True
         if wanted is not None:
             used = {_normal(name): count for name, count in statistics.items() if count}
-            guessing = sum(used.get(g, 0) for g in GUESSING)
+            guessing = sum(used.get(g, 0) for g in guessing_kinds)
             uses = used.get(wanted, 0)
             ok = bool(uses) and not guessing
             score += (ok, min(uses, 3), -guessing)

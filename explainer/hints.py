@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from techniques import REGISTRY, title
+
 from .explanation import Explanation
 from .grid import PuzzleError, parse_grid, value_char
-from .i18n import house_words, technique_name, text_in
+from .i18n import house_words, text_in
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
 from .state import State
 
@@ -44,15 +46,12 @@ def read_grid_state(text: str, where: str = "") -> State:
 
 def next_step_from(state: State) -> Explanation | None:
     """The next human step from ``state``; brutal (with a solution) only when nothing else applies."""
-    from techniques import REGISTRY
-
     from .engine import next_step
     from .solver import solve_bitmask
 
     if state.is_solved():
         return None
-    human = [t for t in REGISTRY if t.name != "brutal"]
-    step = next_step(state, human, solution=None)
+    step = next_step(state, REGISTRY, solution=None)  # without a solution, brutal is skipped
     if step is not None:
         return step
     geo = state.geo
@@ -70,7 +69,7 @@ def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
     w = WORDS.get(lang, WORDS["en"])
     if step is None:
         return w["solved"]
-    name = technique_name(step.technique, lang)
+    name = title(step.technique, lang)
     if level <= 1:
         return w["look"].format(t=name)
     if level == 2:

@@ -25,35 +25,11 @@ HOUSE_WORDS = {
     "fr": {"row": "la ligne", "col": "la colonne", "box": "le bloc"},
 }
 AND = {"en": "and", "fr": "et"}
-OR = {"en": "or", "fr": "ou"}
 
-# Step names as a frame title shows them.
-TECHNIQUE_NAMES = {
+# Frame words that are not step names, as a frame title shows them (step
+# titles live in each technique's StepKind: ``techniques.title``).
+FRAME_TITLES = {
     "fr": {
-        "single position": "position unique",
-        "single candidate": "candidat unique",
-        "locked candidate": "candidat verrouillé",
-        "naked tuple": "tuple nu",
-        "hidden tuple": "tuple caché",
-        "y wing": "y wing",
-        "ny wing": "ny wing",
-        "w wing": "w wing",
-        "x wing": "x wing",
-        "swordfish": "swordfish",
-        "jellyfish": "jellyfish",
-        "finned x wing": "x wing à aileron",
-        "finned swordfish": "swordfish à aileron",
-        "finned jellyfish": "jellyfish à aileron",
-        "suedecoq": "Sue de Coq",
-        "suedecoq bis": "Sue de Coq bis",
-        "medusa": "medusa",
-        "chain": "chaîne",
-        "loop": "boucle",
-        "empty rectangle": "rectangle vide",
-        "als": "ALS",
-        "trial": "essai",
-        "trial lucky": "essai chanceux",
-        "brutal": "brutal",
         "initial grid": "grille initiale",
         "solution": "solution",
         "singles": "singletons",
@@ -61,8 +37,8 @@ TECHNIQUE_NAMES = {
 }
 
 
-def technique_name(name: str, lang: str = "en") -> str:
-    return TECHNIQUE_NAMES.get(lang, {}).get(name, name)
+def frame_title(name: str, lang: str = "en") -> str:
+    return FRAME_TITLES.get(lang, {}).get(name, name)
 
 
 def join(words: list[str], lang: str, last: dict[str, str] = AND) -> str:

@@ -13,6 +13,7 @@ colouring read a whole value at once.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
@@ -121,16 +122,26 @@ class State:
         for r, col, v in step.eliminate:
             self.eliminate(r * n + col, v)
 
-    def copy(self) -> "State":
-        new = State.__new__(State)
-        new.geo = self.geo
-        new.values = self.values[:]
-        new.cand = self.cand[:]
-        new.pos = self.pos[:]
-        new.unsolved = self.unsolved
+    @classmethod
+    def _of(cls, geo: Geometry, values: "list[int] | tuple[int, ...]", cand: "list[int] | tuple[int, ...]",
+            pos: "list[int] | tuple[int, ...]", unsolved: int) -> "State":
+        """A state with copies of these views (a fresh memo)."""
+        new = cls.__new__(cls)
+        new.geo = geo
+        new.values = list(values)
+        new.cand = list(cand)
+        new.pos = list(pos)
+        new.unsolved = unsolved
         new.version = 0
         new._memo = {}
         return new
+
+    def copy(self) -> "State":
+        return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)
+
+    def snapshot(self) -> "Snapshot":
+        """An immutable copy (what a step records as the state it was found in)."""
+        return Snapshot(self.geo, tuple(self.values), tuple(self.cand), tuple(self.pos), self.unsolved)
 
     def cached(self, key: str, build: Callable[["State"], T]) -> T:
         """A value derived from this exact state (links, ALSs), built once.
@@ -163,3 +174,43 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A frozen candidate state: the reading views of ``State`` as tuples.
+
+    ``state()`` gives a fresh mutable ``State`` to work on.
+    """
+
+    geo: Geometry
+    values: tuple[int, ...]
+    cand: tuple[int, ...]
+    pos: tuple[int, ...]
+    unsolved: int
+
+    @property
+    def n(self) -> int:
+        return self.geo.n
+
+    def has(self, c: int, v: int) -> bool:
+        return bool(self.cand[c] >> (v - 1) & 1)
+
+    def candidates(self, c: int) -> list[int]:
+        return [b + 1 for b in bits(self.cand[c])]
+
+    def places(self, house: int, v: int) -> int:
+        return self.pos[v - 1] & self.geo.house_mask[house]
+
+    def is_solved(self) -> bool:
+        return self.unsolved == 0
+
+    def state(self) -> State:
+        """A fresh mutable copy."""
+        return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)
+
+    def to_line(self) -> str:
+        return "".join(value_char(v) for v in self.values)
+
+    def __repr__(self) -> str:
+        return f"<Snapshot {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"

@@ -17,10 +17,10 @@ from typing import Any, Callable, Iterable, Sequence
 
 from explainer.explanation import Explanation
 from explainer.grid import value_char
+from techniques import lookup, single_names
 
 from .scene import Scene, initial_scene, scene as make_scene, solution_scene
 
-SINGLES = ("single position", "single candidate")
 SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
 SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
                       "candidates (in red), each the only place or the only candidate left.",
@@ -72,11 +72,9 @@ def normalise_only(only: "Iterable[str] | str | None") -> set[str] | None:
         if not key:
             continue
         if key == "singles":
-            names.update(SINGLES)
+            names.update(single_names())
             continue
         try:
-            from techniques import lookup
-
             t = lookup(key)
             names.update(t.produces if key == t.name or key in t.aliases else (key,))
             names.add(t.name)
@@ -88,10 +86,11 @@ def normalise_only(only: "Iterable[str] | str | None") -> set[str] | None:
 def fold_singles(steps: Sequence[Explanation]) -> list[tuple[tuple[int, ...], Explanation]]:
     """Runs of two or more consecutive singles become one step placing all their values."""
     out: list[tuple[tuple[int, ...], Explanation]] = []
+    singles = single_names()
     i = 0
     while i < len(steps):
         j = i
-        while j < len(steps) and steps[j].technique in SINGLES:
+        while j < len(steps) and steps[j].technique in singles:
             j += 1
         if j - i >= 2:
             run = steps[i:j]
@@ -125,7 +124,7 @@ def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, l
     keep = normalise_only(only)
     for idx, step in items:
         if keep is not None and not (step.technique in keep or
-                                     (step.technique == "singles" and keep & set(SINGLES))):
+                                     (step.technique == "singles" and keep & set(single_names()))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
         sc = make_scene(step.before, step, number=number, givens=givens, lang=lang)

@@ -517,10 +517,10 @@ def step_png(state: Any, step: Any, *, number: int | None = None, palette: str =
     """PNG bytes of one step drawn on the state before it (notebooks, hints)."""
     sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens)
     if number is None:  # no step number known: title is just the technique
-        from explainer.i18n import technique_name
+        from techniques import title
         sc = Scene(sc.n, [s for s in sc if s.role != "title"])
         from .scene import Shape
-        sc.append(Shape("title", "text", text=technique_name(step.technique, lang)))
+        sc.append(Shape("title", "text", text=title(step.technique, lang)))
     return renderer(state.geo.n, palette, dpi, size).png(sc)
 
 

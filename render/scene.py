@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from explainer.grid import value_char
-from explainer.i18n import technique_name, text_in
+from explainer.i18n import text_in
+from techniques import title
 
 # Roles, in the order a learner reads them.
 ROLES = ("given", "placed", "place", "candidate", "cells", "cells_alt", "houses",
@@ -91,7 +92,7 @@ def words(lang: str) -> dict[str, str]:
 
 def step_title(number: "int | tuple[int, int]", technique: str, lang: str = "en") -> str:
     w = words(lang)
-    name = technique_name(technique, lang)
+    name = title(technique, lang)
     if isinstance(number, tuple) and number[0] != number[1]:
         return f"{w['steps']} {number[0]}–{number[1]} — {name}"
     k = number[0] if isinstance(number, tuple) else number

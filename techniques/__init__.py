@@ -1,100 +1,154 @@
-"""The ordered registry of techniques.
+"""The ordered registry of techniques: one record per technique.
 
 The engine tries these in order at every step and keeps the first step that
-makes progress (TECHNIQUES.md, "The steps, in order"). Adding a technique
-touches its own module and the ``REGISTRY`` list below, nothing else.
+makes progress (TECHNIQUES.md, "The steps, in order"). Each ``Technique``
+record carries its finder, aliases and step kinds; each ``StepKind`` its
+rating weight, its title in every language, HoDoKu's code and the flags the
+difficulty rule reads. Everything else (weights, titles, the difficulty
+rule, the generator's guessing set, the singles, the README rating table)
+is derived from ``REGISTRY``. Adding a technique = its module, its record
+(here or through ``register``), its test.
 
-A finder is a pure generator ``find(state) -> Iterator[Explanation]``: it
-never changes the state and never draws. Only ``brutal`` receives the
-solution (``needs_solution``).
+A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.technique.Finder``):
+it never changes the state and never draws. Only a technique whose kinds
+read the solution (brutal) gets ``ctx.solution``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from collections.abc import Iterable, Mapping
 
-from explainer.explanation import Explanation
+from explainer.i18n import frame_title
+from explainer.technique import Context, Finder, StepKind, Technique, difficulty_of, kinds_of
 
 from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings
 
-
-@dataclass(frozen=True)
-class Technique:
-    name: str  # the registry entry's name, as a user types it
-    find: Callable[..., Iterator[Explanation]]
-    produces: tuple[str, ...]  # step names this finder can record
-    needs_solution: bool = False
-    aliases: tuple[str, ...] = ()
-
-    @property
-    def all_names(self) -> tuple[str, ...]:
-        return (self.name,) + self.produces + self.aliases
+__all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds", "difficulty",
+           "guessing_names", "kind", "lookup", "register", "select", "single_names", "step_names",
+           "title", "unregister", "weights"]
 
 
+def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
+      trial_like: bool = False, reads_solution: bool = False, single: bool = False) -> StepKind:
+    """A step kind, titles in English (default: the step name) and French."""
+    return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
+                    reads_solution=reads_solution, single=single)
+
+
+# Weights in the spirit of the Sudoku Explainer scale (the puzzle rating is the
+# hardest step's weight); codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
-    Technique("single position", singles.find_single_position, ("single position",),
+    Technique("single position", singles.find_single_position,
+              (K("single position", 1.5, "position unique", "0002", "0000", single=True),),
               aliases=("hidden single",)),
-    Technique("single candidate", singles.find_single_candidate, ("single candidate",),
+    Technique("single candidate", singles.find_single_candidate,
+              (K("single candidate", 2.3, "candidat unique", "0003", single=True),),
               aliases=("naked single",)),
-    Technique("locked candidate", intersections.find, ("locked candidate",),
+    Technique("locked candidate", intersections.find,
+              (K("locked candidate", 2.6, "candidat verrouillé", "0100", "0101"),),
               aliases=("pointing", "claiming")),
-    Technique("naked tuple", subsets.find_naked, ("naked tuple",), aliases=("naked pair", "naked triple")),
-    Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
-    Technique("y wing", wings.find_y_wing, ("y wing", "ny wing")),
-    Technique("w wing", wings.find_w_wing, ("w wing",)),
-    Technique("fish", fish.find_fish, ("x wing", "swordfish", "jellyfish")),
+    Technique("naked tuple", subsets.find_naked, (K("naked tuple", 3.0, "tuple nu", "0200", "0201", "0202"),),
+              aliases=("naked pair", "naked triple")),
+    Technique("hidden tuple", subsets.find_hidden,
+              (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
+              aliases=("hidden pair", "hidden triple")),
+    Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing", "0800"), K("ny wing", 4.6, "ny wing"))),
+    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803"),)),
+    Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
+                                        K("jellyfish", 5.2, "jellyfish", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
-              ("finned x wing", "finned swordfish", "finned jellyfish")),
-    Technique("suedecoq", suedecoq.find_suedecoq, ("suedecoq",), aliases=("sue de coq",)),
-    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, ("suedecoq bis",), aliases=("sue de coq bis",)),
-    Technique("medusa", medusa.find, ("medusa",), aliases=("3d medusa", "coloring", "colouring")),
-    Technique("chain", chains.find, ("chain", "loop", "empty rectangle"), aliases=("aic", "nice loop")),
-    Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
-    Technique("trial", trial.find, ("trial", "trial lucky")),
-    Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
+              (K("finned x wing", 3.4, "x wing à aileron", "0310"),
+               K("finned swordfish", 4.0, "swordfish à aileron", "0311"),
+               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"))),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101"),),
+              aliases=("sue de coq",)),
+    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, (K("suedecoq bis", 5.5, "Sue de Coq bis"),),
+              aliases=("sue de coq bis",)),
+    Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
+    Technique("chain", chains.find, (K("chain", 6.5, "chaîne", "0708", "0701", "0702"),
+                                     K("loop", 6.6, "boucle", "0706", "0707"),
+                                     K("empty rectangle", 4.5, "rectangle vide", "0402")),
+              aliases=("aic", "nice loop")),
+    Technique("als", als.find, (K("als", 7.0, "ALS", "0901"),), aliases=("als xz", "als-xz")),
+    Technique("trial", trial.find, (K("trial", 8.0, "essai", trial_like=True),
+                                    K("trial lucky", 8.5, "essai chanceux", trial_like=True))),
+    Technique("brutal", brutal.find, (K("brutal", 10.0, "brutal", reads_solution=True),)),
 ]
 
-# Rating weights per step name, in the spirit of the Sudoku Explainer scale
-# (data, not code: the puzzle rating is the hardest step's weight).
-WEIGHTS: dict[str, float] = {
-    "single position": 1.5,
-    "single candidate": 2.3,
-    "locked candidate": 2.6,
-    "naked tuple": 3.0,
-    "hidden tuple": 3.4,
-    "y wing": 4.2,
-    "ny wing": 4.6,
-    "w wing": 4.4,
-    "x wing": 3.2,
-    "swordfish": 3.8,
-    "jellyfish": 5.2,
-    "finned x wing": 3.4,
-    "finned swordfish": 4.0,
-    "finned jellyfish": 5.4,
-    "suedecoq": 5.0,
-    "suedecoq bis": 5.5,
-    "medusa": 6.0,
-    "empty rectangle": 4.5,
-    "chain": 6.5,
-    "loop": 6.6,
-    "als": 7.0,
-    "trial": 8.0,
-    "trial lucky": 8.5,
-    "brutal": 10.0,
-}
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", " ").replace("_", " ")
+
+
+def register(record: Technique, *, before: str | None = None, after: str | None = None) -> Technique:
+    """Add a technique to the registry (at the end, or before/after a named entry).
+
+    Its names must not clash with a registered one; returns the record.
+    """
+    taken = {_key(n) for t in REGISTRY for n in t.all_names}
+    clash = [n for n in record.all_names if _key(n) in taken]
+    if clash:
+        raise ValueError(f"technique names already registered: {', '.join(sorted(set(clash)))}")
+    if before is not None and after is not None:
+        raise ValueError("give before or after, not both")
+    if before is not None:
+        REGISTRY.insert(REGISTRY.index(lookup(before)), record)
+    elif after is not None:
+        REGISTRY.insert(REGISTRY.index(lookup(after)) + 1, record)
+    else:
+        REGISTRY.append(record)
+    return record
+
+
+def unregister(name: str) -> Technique:
+    """Remove a registry entry (by any of its names); returns it."""
+    t = lookup(name)
+    REGISTRY.remove(t)
+    return t
 
 
 def step_names() -> list[str]:
     """Every step name the registry can record, in registry order."""
-    out: list[str] = []
-    for t in REGISTRY:
-        out += [p for p in t.produces if p not in out]
-    return out
+    return list(kinds_of(REGISTRY))
+
+
+def all_kinds() -> dict[str, StepKind]:
+    """Step name -> its kind, in registry order."""
+    return kinds_of(REGISTRY)
+
+
+def kind(step_name: str) -> StepKind | None:
+    return all_kinds().get(step_name)
+
+
+def weights() -> dict[str, float]:
+    """Rating weight per step name (the Sudoku Explainer-like scale)."""
+    return {name: k.weight for name, k in all_kinds().items()}
+
+
+def guessing_names() -> tuple[str, ...]:
+    """Step names that guess or read the solution (trial, trial lucky, brutal)."""
+    return tuple(name for name, k in all_kinds().items() if k.guessing)
+
+
+def single_names() -> tuple[str, ...]:
+    """Step names of the singles (single position, single candidate)."""
+    return tuple(name for name, k in all_kinds().items() if k.single)
+
+
+def difficulty(statistics: Mapping[str, int]) -> str:
+    """The difficulty class of an explanation's statistics (rule on the kinds' flags)."""
+    return difficulty_of(statistics, all_kinds())
+
+
+def title(name: str, lang: str = "en") -> str:
+    """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it."""
+    k = kind(name)
+    return k.title(lang) if k is not None else frame_title(name, lang)
 
 
 def lookup(name: str) -> Technique:
     """The registry entry for a name, step name or alias (case and '-'/'_' insensitive)."""
-    key = name.strip().lower().replace("-", " ").replace("_", " ")
+    key = _key(name)
     for t in REGISTRY:
         if key in t.all_names:
             return t
@@ -102,9 +156,17 @@ def lookup(name: str) -> Technique:
     raise KeyError(f"unknown technique {name!r} (known: {known})")
 
 
-def select(names: Iterable[str] | None) -> list[Technique]:
-    """Registry entries for the given names, kept in registry order."""
+def select(names: Iterable[str | Technique] | None) -> list[Technique]:
+    """Registry entries for the given names, kept in registry order.
+
+    A ``Technique`` record given directly is kept as is (after the registry's
+    entries, in the given order, when it is not registered).
+    """
     if names is None:
         return list(REGISTRY)
-    chosen = {lookup(n).name for n in names}
-    return [t for t in REGISTRY if t.name in chosen]
+    names = list(names)
+    chosen = {lookup(n).name for n in names if isinstance(n, str)}
+    records = [n for n in names if isinstance(n, Technique)]
+    out = [t for t in REGISTRY if t.name in chosen or t in records]
+    return out + [r for r in records if r not in out]
+

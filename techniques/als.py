@@ -22,6 +22,7 @@ from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import bits
 from explainer.i18n import Cells, Value, Values, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 TEXT = {
     "en": "ALS-XZ: {a} hold only {va} and {b} hold only {vb}, one value more than cells each. Every "
@@ -187,7 +188,7 @@ def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
     return [(i, j, x) for _, i, j, x in found]
 
 
-def find(state: State) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     pos = state.pos
     sets = als_list(state)
     for ia, ib, x in restricted_pairs(state):

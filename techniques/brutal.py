@@ -4,11 +4,12 @@ could then try that link) and else a cell with the fewest candidates. Its
 count rates how hard the puzzle is for this engine."""
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from explainer.explanation import Explanation, cands
 from explainer.i18n import House, Value, Words, say
 from explainer.state import State
+from explainer.technique import Context
 
 
 TEXT = {
@@ -21,7 +22,10 @@ WHY_BILOCAL = {"en": "{v} has only two places in {house}, {a} and {b}",
 WHY_FEWEST = {"en": "{cell} has the fewest candidates", "fr": "{cell} a le moins de candidats"}
 
 
-def find(state: State, solution: Sequence[int]) -> Iterator[Explanation]:
+def find(state: State, ctx: Context, /) -> Iterator[Explanation]:
+    solution = ctx.solution
+    if solution is None:
+        return
     geo = state.geo
     cand = state.cand
     best, best_count = -1, geo.n + 1

@@ -32,6 +32,7 @@ from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
 from explainer.i18n import Arg, House, Value, Words, join, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .links import Links, links
 
@@ -137,7 +138,7 @@ def _links(lk: Links, nodes: list[int], kinds: str):
 
 # ---- the search ------------------------------------------------------------------
 
-def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)

@@ -22,6 +22,7 @@ from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry
 from explainer.i18n import Arg, Cells, House, Value, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .wording import Lines
 
@@ -123,7 +124,7 @@ def _base_sets(pool: list[int], masks: list[int], max_p: int,
     return out
 
 
-def find_fish(state: State) -> Iterator[Explanation]:
+def find_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """x wing, swordfish, jellyfish: rows then columns as base, every value, smallest first."""
     geo = state.geo
     n = geo.n
@@ -191,7 +192,7 @@ def _finned_tables(n: int) -> tuple[tuple[tuple[int, int, int, int, int], ...], 
     return tuple(tables)
 
 
-def find_finned_fish(state: State) -> Iterator[Explanation]:
+def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Finned x wing, swordfish, jellyfish (both cases of TECHNIQUES.md), smallest first.
 
     For a box R, a base line of R's band counts only its v candidates outside

@@ -10,6 +10,7 @@ from explainer.explanation import Explanation, cands, house_keys
 from explainer.grid import bits
 from explainer.i18n import Cells, House, Value, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 
 TEXT = {
@@ -18,7 +19,7 @@ TEXT = {
 }
 
 
-def find(state: State) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     hm = geo.house_mask
     for v in range(1, geo.n + 1):

@@ -19,6 +19,7 @@ from explainer.explanation import Explanation
 from explainer.grid import bits
 from explainer.i18n import Words, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .links import links
 
@@ -35,7 +36,7 @@ TEXT = {
 MORE = {"en": "; so are {rest}, which also see both colours", "fr": " ; de même {rest}, qui voient aussi les deux couleurs"}
 
 
-def find(state: State, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     lk = links(state)
     strong, weak, N = lk.strong, lk.weak, lk.N
     done = 0

@@ -13,6 +13,7 @@ from explainer.explanation import Explanation, cell_coords, house_keys
 from explainer.grid import Geometry
 from explainer.i18n import House, Houses, Value, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 
 POSITION_STRUCK = {
@@ -47,7 +48,7 @@ def _house_order(geo: Geometry) -> list[int]:
     return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
 
 
-def find_single_position(state: State) -> Iterator[Explanation]:
+def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     for h in _house_order(geo):
         hmask = geo.house_mask[h]
@@ -131,7 +132,7 @@ def _greedy(options: dict[int, int], need: int, holding: dict[int, int]) -> tupl
     return chosen, [holding[k] for k in chosen]
 
 
-def find_single_candidate(state: State) -> Iterator[Explanation]:
+def find_single_candidate(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     for c, m in enumerate(state.cand):
         if m and not m & (m - 1):
             yield _single_candidate(state, c, m.bit_length())

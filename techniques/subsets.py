@@ -17,6 +17,7 @@ from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, values_of
 from explainer.i18n import Arg, Cells, House, Values, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 TUPLE_NAMES = {
     "en": {2: "pair", 3: "triple", 4: "quad"},
@@ -114,7 +115,7 @@ def _max_size(state: State) -> int:
     return max(2, state.geo.n // 2)
 
 
-def find_naked(state: State) -> Iterator[Explanation]:
+def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     cand = state.cand
     # per house: its empty cells and (cell, candidates, count) of each
@@ -148,7 +149,7 @@ def find_naked(state: State) -> Iterator[Explanation]:
                 )
 
 
-def find_hidden(state: State) -> Iterator[Explanation]:
+def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     cand, pos = state.cand, state.pos
     n = geo.n

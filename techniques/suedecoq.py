@@ -30,6 +30,7 @@ from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, geometry, values_of
 from explainer.i18n import Cells, House, Values, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .wording import Removals
 
@@ -81,7 +82,7 @@ def _removals(state: State, cells: int, values: int) -> list[tuple[int, int]]:
     return [(c, v) for c in bits(cells) for v in values_of(state.cand[c] & values)]
 
 
-def find_suedecoq(state: State) -> Iterator[Explanation]:
+def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask
@@ -202,7 +203,7 @@ def _alss(state: State, house: int, inter: int,
     return hit
 
 
-def find_suedecoq_bis(state: State) -> Iterator[Explanation]:
+def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask

@@ -22,6 +22,7 @@ from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Cells, House, Value, Words, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .links import links
 
@@ -168,7 +169,7 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     return sorted(pairs, key=lambda p: (p[0] % N != p[1] % N, p))
 
 
-def find(state: State) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     lk = links(state)
     N = lk.N

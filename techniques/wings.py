@@ -26,6 +26,7 @@ from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
 from explainer.i18n import Arg, Cells, House, Value, Values, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 Y_WING = {
     "en": "{name} on {v}: {cells} hold only {values} and {pivot} has no {v}; {v} in {removed} would "
@@ -114,7 +115,7 @@ def _config_table(n: int) -> tuple[tuple[int, int, int, int, int], ...]:
                  for l1, b2, b1, l2 in _configurations(geo))
 
 
-def find_y_wing(state: State) -> Iterator[Explanation]:
+def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """y wing (|F| = 2) and ny wing (larger), smallest patterns first.
 
     Search bounds, with excess(X) = |candidates of X| - |X|: E11 and E22 share
@@ -196,7 +197,7 @@ def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12
     )
 
 
-def find_w_wing(state: State) -> Iterator[Explanation]:
+def find_w_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """w wing: pairs of equal bivalue cells linked through a house's w candidates."""
     geo = state.geo
     cand, pos = state.cand, state.pos

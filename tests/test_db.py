@@ -15,7 +15,7 @@ import pytest
 from explainer.cli_db import main
 from explainer.db import PuzzleDB, puzzle_key, rating_of
 from explainer.dbbuild import build
-from explainer.engine import Puzzle
+from explainer import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -90,10 +90,11 @@ def test_build_stores_bad_line_as_error_and_the_rest(small_file: Path, tmp_path:
 
 
 def test_rating_is_hardest_weight_and_sum() -> None:
-    from techniques import WEIGHTS
+    from techniques import weights
 
+    w = weights()
     assert rating_of(["single position", "brutal", "locked candidate"]) == (
-        WEIGHTS["brutal"], round(WEIGHTS["single position"] + WEIGHTS["brutal"] + WEIGHTS["locked candidate"], 6))
+        w["brutal"], round(w["single position"] + w["brutal"] + w["locked candidate"], 6))
     assert rating_of([]) == (0.0, 0.0)
 
 

@@ -138,7 +138,7 @@ needs_engine = pytest.mark.skipif(not ENGINE_PRESENT, reason="explainer/engine.p
 
 @needs_engine
 def test_easy_target_met() -> None:
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
 
     puzzle = generate(9, 1, accept=engine_target("easy"), max_tries=20)
     assert Puzzle(puzzle).difficulty == "easy"
@@ -147,7 +147,7 @@ def test_easy_target_met() -> None:
 
 @needs_engine
 def test_technique_target_met() -> None:
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
 
     puzzle = generate(9, 2, accept=engine_target(technique="single position"), max_tries=20)
     stats = {k.lower(): v for k, v in Puzzle(puzzle).statistics.items() if v}
@@ -166,7 +166,7 @@ def difficult_puzzle() -> Grid:
 
 @needs_engine
 def test_hardened_difficult_is_unique_and_difficult(difficult_puzzle: Grid) -> None:
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
 
     assert count_solutions(difficult_puzzle) == 1
     assert py_sudoku_unique(difficult_puzzle)
@@ -175,7 +175,7 @@ def test_hardened_difficult_is_unique_and_difficult(difficult_puzzle: Grid) -> N
 
 @needs_engine
 def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
     from explainer.generator import engine_goal
 
     first = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)

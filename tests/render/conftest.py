@@ -1,6 +1,6 @@
 import pytest
 
-from explainer.engine import Puzzle
+from explainer import Puzzle
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 

@@ -43,7 +43,7 @@ def test_hint_subcommand(tmp_path, capsys):
 
 
 def test_frame_at_any_step():
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
     from render.frame import puzzle_frame_png
 
     p = Puzzle(SEED)

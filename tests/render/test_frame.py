@@ -4,7 +4,7 @@ import io
 import pytest
 from PIL import Image
 
-from explainer.engine import Puzzle
+from explainer import Puzzle
 from explainer.explanation import Explanation
 from explainer.grid import parse_grid
 from explainer.state import State

@@ -2,7 +2,7 @@
 import pytest
 
 from explainer.cli_hint import main
-from explainer.engine import Puzzle
+from explainer import Puzzle
 from explainer.hints import hint, read_grid_state
 from explainer.pencilmarks import format_pencilmarks
 

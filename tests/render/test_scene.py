@@ -148,7 +148,7 @@ def _faithful(puzzle):
 
 
 def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzzle):
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
     from tests.conftest import top1465
 
     seen = _faithful(seed_puzzle) | _faithful(brutal_puzzle) | _faithful(Puzzle(TOP))

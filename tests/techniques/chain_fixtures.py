@@ -40,7 +40,7 @@ def open_grid(cells: "dict[str, str] | None" = None, keep: "dict[str, list[str]]
 @lru_cache(maxsize=None)
 def top1465(k: int):
     """The explained puzzle of top1465 line k (1-based), shared by the test modules."""
-    from explainer.engine import Puzzle
+    from explainer import Puzzle
 
     p = Puzzle(TOP1465.read_text().split()[k - 1], where=f"top1465:{k}")
     p.steps

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.engine import Puzzle
+from explainer import Puzzle
 from tests.conftest import top1465, verify_documents
 
 LINES = (1029, 1144, 1148, 129)
