@@ -6,7 +6,7 @@ every registered technique, so ``Puzzle(line)`` explains with all of them.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import techniques as registry
 
@@ -24,6 +24,28 @@ class Puzzle(engine.Puzzle):
                  techniques: "Iterable[str | Technique] | None" = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False) -> None:
         super().__init__(puzzle, registry.select(techniques), where=where, max_steps=max_steps, profile=profile)
+
+    def frame_png(self, k: int | None = None, **options: Any) -> bytes:
+        """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
+        state before them), len(steps)+1 the solution; default: the cursor's step."""
+        from render.frame import puzzle_frame_png  # lazy: explaining never needs matplotlib
+
+        if k is None:
+            k = min(self.cursor + 1, len(self.steps) + 1)
+        return puzzle_frame_png(self, k, **options)
+
+    def _repr_png_(self) -> bytes | None:
+        return self.frame_png()
+
+
+def _step_png(before: Any, step: Explanation) -> bytes:
+    from render.frame import step_png  # lazy: explaining never needs matplotlib
+
+    return step_png(before, step)
+
+
+# A step draws itself in a notebook through render, which the core never imports.
+Explanation.drawer = _step_png
 
 
 def explain(puzzle: "str | Grid | Sequence[Sequence[int]]",

@@ -551,9 +551,3 @@ def _registry_order(name: str) -> int:
     names = step_names()
     return names.index(name) if name in names else len(names)
 
-
-def build(*args: Any, **kwargs: Any) -> Any:
-    """``explainer.dbbuild.build`` (kept here so ``from explainer.db import build`` works)."""
-    from .dbbuild import build as _build
-
-    return _build(*args, **kwargs)

@@ -238,15 +238,3 @@ class Puzzle:
     def __repr__(self) -> str:
         return f"Puzzle({self.grid.to_line()!r})"
 
-    def frame_png(self, k: int | None = None, **options: Any) -> bytes:
-        """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
-        state before them), len(steps)+1 the solution; default: the cursor's step."""
-        from render.frame import puzzle_frame_png  # lazy: the engine never needs matplotlib
-
-        if k is None:
-            k = min(self.cursor + 1, len(self.steps) + 1)
-        return puzzle_frame_png(self, k, **options)
-
-    def _repr_png_(self) -> bytes | None:
-        return self.frame_png()
-

@@ -8,10 +8,11 @@ reasoning itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 from .grid import Geometry
 from .proof import Proof
+from .state import Snapshot
 
 Cell = tuple[int, int]
 Cand = tuple[int, int, int]
@@ -47,7 +48,10 @@ class Explanation:
     proof: Proof | None = None
     # The state before this step, attached by the engine so the step can be
     # drawn on its own (notebooks, queries); not part of equality or JSON.
-    before: Any = field(default=None, compare=False, repr=False)
+    before: Snapshot | None = field(default=None, compare=False, repr=False)
+    # How a step draws itself (notebooks): set by the library API (explainer.api)
+    # to render's step_png, so that the core never imports the drawing code.
+    drawer: ClassVar[Callable[[Snapshot, Explanation], bytes] | None] = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -92,15 +96,14 @@ class Explanation:
 
         return text_in(self, lang)
 
-    def with_before(self, state: Any) -> "Explanation":
+    def with_before(self, state: Snapshot | None) -> "Explanation":
         return replace(self, before=state)
 
     def _repr_png_(self) -> bytes | None:
-        if self.before is None:
+        drawer = type(self).drawer
+        if self.before is None or drawer is None:
             return None
-        from render.frame import step_png  # lazy: the engine never needs matplotlib
-
-        return step_png(self.before, self)
+        return drawer(self.before, self)
 
 
 def _listify(value: Any) -> Any:

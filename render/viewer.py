@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from techniques import title
+from techniques import title as step_title
 
 LABELS = {
     "en": {"prev": "◀ Previous", "next": "Next ▶", "play": "▶ Play", "pause": "❚❚ Pause",
@@ -48,7 +48,7 @@ def write_viewer(out_dir: "str | Path", plan: Sequence[Any], sources: Sequence[s
         buttons = " ".join(
             f'<button class="jump" data-k="{i}">{"–".join(str(s) for s in sorted({frames[i]["steps"][0], frames[i]["steps"][-1]}))}</button>'
             for i in idx)
-        parts.append(f'<li><details open><summary>{html.escape(title(tech, lang))} '
+        parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
                      f'({len(idx)})</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')
     page_title = title or (f"Sudoku {puzzle.grid.to_line()}" if puzzle is not None else "Sudoku")

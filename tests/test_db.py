@@ -288,17 +288,6 @@ def test_dask_build_on_local_cluster(small_file: Path, tmp_path: Path) -> None:
     assert rows(db, "SELECT count(*) FROM steps") == rows(local, "SELECT count(*) FROM steps")
 
 
-def test_rating_doc_lists_every_weight() -> None:
-    import re
-
-    from techniques import WEIGHTS
-
-    doc = (ROOT / "README.md").read_text()
-    table = {m.group(1).split(" (")[0]: float(m.group(2))
-             for m in re.finditer(r"^\| ([a-z][^|]*?) \| ([0-9.]+) \|$", doc, re.M)}
-    assert table == WEIGHTS
-
-
 def test_dask_address_unreachable_is_one_line_error(small_file: Path, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("dask.distributed", reason="dask[distributed] is not installed (extra [dask])")
