@@ -3,7 +3,15 @@
 Coordinates follow STEPS_JSON.md: 0-based ``(row, col)``, candidates
 ``(row, col, value)``, houses ``("row" | "col" | "box", k)``. Techniques fill
 the highlight fields so that the renderer can draw the reason without
-reasoning itself.
+reasoning itself. The fields hold the value types of ``explainer.values``
+(``Candidate``, ``Cell``, ``House``, ``StrongLink``, ``WeakLink``): tuples that
+print in the community notation and equal the plain tuples they came from.
+
+>>> step = Explanation("x wing", eliminate=((1, 4, 7), (7, 4, 7)))
+>>> step
+<Explanation x wing: r2c5<>7, r8c5<>7>
+>>> step.eliminate[0], step.eliminate[0] == (1, 4, 7)
+(Candidate(1, 4, 7), True)
 """
 from __future__ import annotations
 
@@ -13,10 +21,9 @@ from typing import Any, Callable, ClassVar, Iterable
 from .grid import Geometry
 from .proof import Proof
 from .state import Snapshot
+from .values import Candidate, Cell, House, StrongLink, WeakLink, candidates, cells, houses, strong_links, weak_links
 
-Cell = tuple[int, int]
-Cand = tuple[int, int, int]
-House = tuple[str, int]
+Cand = tuple[int, int, int]  # a candidate as plain data (a Candidate is one)
 Link = tuple[Cand, Cand]
 
 JSON_FIELDS = (
@@ -25,18 +32,18 @@ JSON_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Explanation:
     technique: str
-    place: tuple[Cand, ...] = ()
-    eliminate: tuple[Cand, ...] = ()
+    place: tuple[Candidate, ...] = ()
+    eliminate: tuple[Candidate, ...] = ()
     cells: tuple[Cell, ...] = ()
     cells_alt: tuple[Cell, ...] = ()
     houses: tuple[House, ...] = ()
-    marked: tuple[Cand, ...] = ()
-    marked_alt: tuple[Cand, ...] = ()
-    strong_links: tuple[Link, ...] = ()
-    weak_links: tuple[Link, ...] = ()
+    marked: tuple[Candidate, ...] = ()
+    marked_alt: tuple[Candidate, ...] = ()
+    strong_links: tuple[StrongLink, ...] = ()
+    weak_links: tuple[WeakLink, ...] = ()
     show_candidates: bool = True
     text: str = ""
     # The text in other languages: ((lang, text), ...), see explainer.i18n.
@@ -52,6 +59,22 @@ class Explanation:
     # How a step draws itself (notebooks): set by the library API (explainer.api)
     # to render's step_png, so that the core never imports the drawing code.
     drawer: ClassVar[Callable[[Snapshot, Explanation], bytes] | None] = None
+
+    def __post_init__(self) -> None:
+        # plain tuples (from a finder or from JSON) become value types; same equality, same JSON
+        for name, make in _VALUE_FIELDS:
+            value = getattr(self, name)
+            if value:
+                object.__setattr__(self, name, make(value))
+
+    def summary(self, limit: int = 6) -> str:
+        """'x wing: r2c5<>7, r8c5<>7' (what the step places and removes)."""
+        changes = [c.placement() for c in self.place] + [c.elimination() for c in self.eliminate]
+        more = f", … ({len(changes)} in all)" if len(changes) > limit else ""
+        return f"{self.technique}: {', '.join(changes[:limit])}{more}"
+
+    def __repr__(self) -> str:
+        return f"<Explanation {self.summary()}>"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -106,6 +129,13 @@ class Explanation:
         return drawer(self.before, self)
 
 
+_VALUE_FIELDS = (
+    ("place", candidates), ("eliminate", candidates), ("cells", cells), ("cells_alt", cells),
+    ("houses", houses), ("marked", candidates), ("marked_alt", candidates),
+    ("strong_links", strong_links), ("weak_links", weak_links),
+)
+
+
 def _listify(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_listify(x) for x in value]
@@ -120,21 +150,21 @@ def _tuplify(value: Any) -> Any:
 
 # ---- helpers techniques use to fill the fields ------------------------------------
 
-def cands(geo: Geometry, pairs: Iterable[tuple[int, int]]) -> tuple[Cand, ...]:
-    """(cell index, value) pairs to sorted JSON candidates."""
+def cands(geo: Geometry, pairs: Iterable[tuple[int, int]]) -> tuple[Candidate, ...]:
+    """(cell index, value) pairs to sorted candidates."""
     n = geo.n
-    return tuple(sorted({(c // n, c % n, v) for c, v in pairs}))
+    return tuple(sorted({Candidate(c // n, c % n, v) for c, v in pairs}))
 
 
-def cell_coords(geo: Geometry, cells: Iterable[int]) -> tuple[Cell, ...]:
+def cell_coords(geo: Geometry, indexes: Iterable[int]) -> tuple[Cell, ...]:
     n = geo.n
-    return tuple(sorted({(c // n, c % n) for c in cells}))
+    return tuple(sorted({Cell(c // n, c % n) for c in indexes}))
 
 
-def house_keys(geo: Geometry, houses: Iterable[int]) -> tuple[House, ...]:
+def house_keys(geo: Geometry, indexes: Iterable[int]) -> tuple[House, ...]:
     seen: list[House] = []
-    for h in houses:
-        key = geo.house_key(h)
+    for h in indexes:
+        key = House(*geo.house_key(h))
         if key not in seen:
             seen.append(key)
     return tuple(seen)

@@ -1,0 +1,115 @@
+"""Small frozen value types for what a step names, in the community notation.
+
+They are ``NamedTuple``\\ s, so they compare equal to the plain tuples of the
+steps JSON and serialise as the same JSON lists (STEPS_JSON.md):
+
+>>> Candidate(2, 1, 4) == (2, 1, 4)
+True
+>>> str(Candidate(2, 1, 4)), str(Cell(2, 1)), Candidate(2, 1, 4).elimination()
+('4r3c2', 'r3c2', 'r3c2<>4')
+>>> str(StrongLink(Candidate(2, 1, 4), Candidate(2, 4, 4))), str(House("col", 1))
+('4r3c2=4r3c5', 'column 2')
+>>> Candidate(2, 1, 4), House("row", 2)
+(Candidate(2, 1, 4), House('row', 2))
+
+Coordinates are 0-based as in the JSON; the text is 1-based, value first
+for a candidate (HoDoKu / Eureka style).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .grid import value_char
+from .i18n import HOUSE_WORDS
+
+
+class Cell(NamedTuple):
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"r{self.row + 1}c{self.col + 1}"
+
+    def __repr__(self) -> str:
+        return f"Cell({self.row}, {self.col})"
+
+
+class Candidate(NamedTuple):
+    row: int
+    col: int
+    value: int
+
+    @property
+    def cell(self) -> Cell:
+        return Cell(self.row, self.col)
+
+    def __str__(self) -> str:
+        return f"{value_char(self.value)}r{self.row + 1}c{self.col + 1}"
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.row}, {self.col}, {self.value})"
+
+    def placement(self) -> str:
+        """'r3c2=4': the cell gets the value."""
+        return f"r{self.row + 1}c{self.col + 1}={value_char(self.value)}"
+
+    def elimination(self) -> str:
+        """'r3c2<>4': the value is removed from the cell."""
+        return f"r{self.row + 1}c{self.col + 1}<>{value_char(self.value)}"
+
+
+class StrongLink(NamedTuple):
+    """At least one end is true: ``4r3c2=4r3c5``."""
+
+    a: Candidate
+    b: Candidate
+
+    def __str__(self) -> str:
+        return f"{self.a}={self.b}"
+
+    def __repr__(self) -> str:
+        return f"StrongLink({self.a!r}, {self.b!r})"
+
+
+class WeakLink(NamedTuple):
+    """At most one end is true: ``4r3c2-4r3c5``."""
+
+    a: Candidate
+    b: Candidate
+
+    def __str__(self) -> str:
+        return f"{self.a}-{self.b}"
+
+    def __repr__(self) -> str:
+        return f"WeakLink({self.a!r}, {self.b!r})"
+
+
+class House(NamedTuple):
+    kind: str  # "row" | "col" | "box"
+    index: int  # 0-based
+
+    def __str__(self) -> str:
+        return f"{HOUSE_WORDS['en'][self.kind]} {self.index + 1}"
+
+    def __repr__(self) -> str:
+        return f"House({self.kind!r}, {self.index})"
+
+
+def candidates(items: tuple[tuple[int, int, int], ...]) -> tuple[Candidate, ...]:
+    return tuple(x if type(x) is Candidate else Candidate(*x) for x in items)
+
+
+def cells(items: tuple[tuple[int, int], ...]) -> tuple[Cell, ...]:
+    return tuple(x if type(x) is Cell else Cell(*x) for x in items)
+
+
+def houses(items: tuple[tuple[str, int], ...]) -> tuple[House, ...]:
+    return tuple(x if type(x) is House else House(*x) for x in items)
+
+
+def strong_links(items: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...]) -> tuple[StrongLink, ...]:
+    return tuple(x if type(x) is StrongLink else StrongLink(Candidate(*x[0]), Candidate(*x[1])) for x in items)
+
+
+def weak_links(items: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...]) -> tuple[WeakLink, ...]:
+    return tuple(x if type(x) is WeakLink else WeakLink(Candidate(*x[0]), Candidate(*x[1])) for x in items)
