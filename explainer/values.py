@@ -58,30 +58,31 @@ class Candidate(NamedTuple):
         return f"r{self.row + 1}c{self.col + 1}<>{value_char(self.value)}"
 
 
-class StrongLink(NamedTuple):
+class Link(NamedTuple):
+    """Two candidates tied by a link; ``StrongLink`` and ``WeakLink`` say which kind."""
+
+    a: Candidate
+    b: Candidate
+
+    def __str__(self) -> str:
+        return f"{self.a}{getattr(self, 'SIGN', '~')}{self.b}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.a!r}, {self.b!r})"
+
+
+class StrongLink(Link):
     """At least one end is true: ``4r3c2=4r3c5``."""
 
-    a: Candidate
-    b: Candidate
-
-    def __str__(self) -> str:
-        return f"{self.a}={self.b}"
-
-    def __repr__(self) -> str:
-        return f"StrongLink({self.a!r}, {self.b!r})"
+    __slots__ = ()
+    SIGN = "="
 
 
-class WeakLink(NamedTuple):
+class WeakLink(Link):
     """At most one end is true: ``4r3c2-4r3c5``."""
 
-    a: Candidate
-    b: Candidate
-
-    def __str__(self) -> str:
-        return f"{self.a}-{self.b}"
-
-    def __repr__(self) -> str:
-        return f"WeakLink({self.a!r}, {self.b!r})"
+    __slots__ = ()
+    SIGN = "-"
 
 
 class House(NamedTuple):
