@@ -400,11 +400,6 @@ class FrameRenderer:
             for a in artists:
                 a.remove()
 
-    def rgba(self, scene: Scene) -> np.ndarray:
-        """The frame's pixels (H, W, 4) uint8, a fresh array."""
-        with self._drawn(scene) as canvas:
-            return np.array(canvas.buffer_rgba(), copy=True)
-
     def image(self, scene: Scene):
         """The frame as a Pillow RGB image (straight from the Agg buffer)."""
         from PIL import Image

@@ -72,9 +72,9 @@ def eureka(lk: Links, nodes: list[int], kinds: str) -> str:
     last_value = 0
     i = 0
     while i < len(nodes):
-        c, v = nodes[i] % lk.N, nodes[i] // lk.N + 1
-        if i + 1 < len(nodes) and nodes[i + 1] % lk.N == c:
-            w = nodes[i + 1] // lk.N + 1
+        c, v = lk.cell(nodes[i]), lk.value(nodes[i])
+        if i + 1 < len(nodes) and lk.cell(nodes[i + 1]) == c:
+            w = lk.value(nodes[i + 1])
             token = f"({value_char(v)}{kinds[i]}{value_char(w)}){geo.cell_name(c)}"
             last_value, step = w, 2
         else:
@@ -89,7 +89,7 @@ def eureka(lk: Links, nodes: list[int], kinds: str) -> str:
 
 def _phrase(lk: Links, i: int, true: bool, lang: str) -> str:
     template = (IS if true else IS_NOT)[lang]
-    return template.format(cell=lk.geo.cell_name(i % lk.N), v=value_char(i // lk.N + 1))
+    return template.format(cell=lk.geo.cell_name(lk.cell(i)), v=value_char(lk.value(i)))
 
 
 def plain(lk: Links, nodes: list[int], first_true: bool) -> Words:
@@ -114,8 +114,8 @@ class _Targets(Arg):
     """The removed candidates as a sentence: 'r6c5 cannot be 8 and r7c5 cannot be 3'."""
 
     def __init__(self, lk: Links, mask: int) -> None:
-        self.items = [(lk.geo.cell_name(i % lk.N), value_char(i // lk.N + 1))
-                      for i in sorted(bits(mask), key=lambda i: (i % lk.N, i))]
+        self.items = [(lk.geo.cell_name(lk.cell(i)), value_char(lk.value(i)))
+                      for i in sorted(bits(mask), key=lk.cell_order)]
 
     def fmt(self, lang: str) -> str:
         return join([CANNOT[lang].format(cell=c, v=v) for c, v in self.items], lang)
@@ -123,8 +123,8 @@ class _Targets(Arg):
 
 def _targets(lk: Links, mask: int) -> str:
     """Eureka's conclusion: 'r6c5<>8, r7c5<>3'."""
-    return ", ".join(f"{lk.geo.cell_name(i % lk.N)}<>{value_char(i // lk.N + 1)}" for i in
-                     sorted(bits(mask), key=lambda i: (i % lk.N, i)))
+    return ", ".join(f"{lk.geo.cell_name(lk.cell(i))}<>{value_char(lk.value(i))}" for i in
+                     sorted(bits(mask), key=lk.cell_order))
 
 
 def _links(lk: Links, nodes: list[int], kinds: str):
@@ -162,7 +162,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
             front = frontier[k]
             par = parents[k]
             new: list[tuple[int, int]] = []
-            same_value = block << (s // N * N)  # off dead ends matter only for rectangles
+            same_value = block << ((lk.value(s) - 1) * N)  # off dead ends matter only for rectangles
             if length % 2:  # false -> true along strong links
                 von = seen_on[k]
                 for i, pm in front:
@@ -207,16 +207,17 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
                     if step is not None:
                         yield step
             elif length % 2 == 0:
-                pv = pos[s // N]
-                cn = s % N
+                pv = pos[lk.value(s) - 1]
+                cn = lk.cell(s)
                 for y, pm in new:
                     if not same_value >> y & 1:
                         continue
                     # the rectangle's boxes first (cheap), then the whole step
-                    key = cn * N + y % N
+                    cy = lk.cell(y)
+                    key = cn * N + cy
                     boxes = rect_boxes.get(key)
                     if boxes is None:
-                        boxes = rect_boxes[key] = _rectangle_boxes(lk.geo, cn, y % N)
+                        boxes = rect_boxes[key] = _rectangle_boxes(lk.geo, cn, cy)
                     for bm, lines in boxes:
                         inside = pv & bm
                         if inside and not inside & ~lines:
@@ -299,13 +300,12 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
 
 
 def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, int]) -> Explanation | None:
-    N = lk.N
-    v = s // N + 1
-    if y // N + 1 != v:
+    v = lk.value(s)
+    if lk.value(y) != v:
         return None
     geo = lk.geo
     n = geo.n
-    cn, c1 = s % N, y % N
+    cn, c1 = lk.cell(s), lk.cell(y)
     r1, k1, rn, kn = geo.row_of[c1], geo.col_of[c1], geo.row_of[cn], geo.col_of[cn]
     if r1 == rn or k1 == kn:
         return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from explainer.explanation import Cand
-from explainer.grid import bits
+from explainer.grid import bits, value_char
 from explainer.state import State
 
 
@@ -105,13 +105,16 @@ class Links:
         return i // self.N + 1
 
     def cand(self, i: int) -> Cand:
-        c = i % self.N
-        return (c // self.n, c % self.n, i // self.N + 1)
+        c = self.cell(i)
+        return (c // self.n, c % self.n, self.value(i))
 
     def name(self, i: int) -> str:
-        from explainer.grid import value_char
+        """'r1c2=5'."""
+        return f"{self.geo.cell_name(self.cell(i))}={value_char(self.value(i))}"
 
-        return f"{self.geo.cell_name(i % self.N)}={value_char(i // self.N + 1)}"
+    def cell_order(self, i: int) -> tuple[int, int]:
+        """Sort key: by cell, then value (reading order of a list of candidates)."""
+        return self.cell(i), i
 
     def is_strong(self, a: int, b: int) -> bool:
         return b in self.strong.get(a, ())

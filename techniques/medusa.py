@@ -38,7 +38,7 @@ MORE = {"en": "; so are {rest}, which also see both colours", "fr": " ; de même
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     lk = links(state)
-    strong, weak, N = lk.strong, lk.weak, lk.N
+    strong, weak = lk.strong, lk.weak
     done = 0
     for root in sorted(strong):
         if done >> root & 1:
@@ -83,7 +83,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         marked_alt = [lk.cand(i) for i in bits(keep & colour[1])]
         sl = tuple((lk.cand(parent[i]), lk.cand(i)) for i in sorted(bits(keep), key=lambda i: (depth[i], i))
                    if parent[i] >= 0)
-        order = sorted(bits(elim), key=lambda i: (i % N, i))
+        order = sorted(bits(elim), key=lk.cell_order)
         z = order[0]
         x, y = witness[z]
         rest = ", ".join(lk.name(i) for i in order[1:])

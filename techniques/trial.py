@@ -16,10 +16,11 @@ about one propagation per candidate at the end of some strong link.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands
-from explainer.grid import Geometry, bits, value_char
+from explainer.grid import Geometry, bits, geometry, value_char
 from explainer.i18n import Cells, House, Value, Words, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -59,26 +60,24 @@ class _Result:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
 
 
-def _house_bits(geo: Geometry) -> list[int]:
+@lru_cache(maxsize=None)
+def _house_bits(n: int) -> tuple[int, ...]:
+    """For each cell of an n×n grid, the bit mask of its houses (memoised per size)."""
+    geo = geometry(n)
     out = []
     for c in range(geo.ncells):
         m = 0
         for h in geo.cell_houses[c]:
             m |= 1 << h
         out.append(m)
-    return out
-
-
-_HOUSE_BITS: dict[int, list[int]] = {}
+    return tuple(out)
 
 
 def propagate(state: State, c0: int, v0: int) -> _Result:
     """Place v0 in c0 on a copy and apply singles until stuck, solved or contradicted."""
     geo = state.geo
     n = geo.n
-    hb = _HOUSE_BITS.get(n)
-    if hb is None:
-        hb = _HOUSE_BITS[n] = _house_bits(geo)
+    hb = _house_bits(n)
     values, cand, pos = state.values[:], state.cand[:], state.pos[:]
     hmask, cell_houses, peer = geo.house_mask, geo.cell_houses, geo.peer_mask
     # values already placed in each house
@@ -164,25 +163,23 @@ def _why(geo: Geometry, why: tuple) -> Words:
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     """Bivalue cells first (easiest to read), then values with two places in a house."""
     lk = links(state)
-    N = lk.N
     pairs = lk.strong_pairs
-    return sorted(pairs, key=lambda p: (p[0] % N != p[1] % N, p))
+    return sorted(pairs, key=lambda p: (lk.cell(p[0]) != lk.cell(p[1]), p))
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     lk = links(state)
-    N = lk.N
     memo: dict[int, _Result] = {}
 
     def result(i: int) -> _Result:
         r = memo.get(i)
         if r is None:
-            r = memo[i] = propagate(state, i % N, i // N + 1)
+            r = memo[i] = propagate(state, lk.cell(i), lk.value(i))
         return r
 
     for a, b in _strong_links_in_order(state):
-        ca, va, cb, vb = a % N, a // N + 1, b % N, b // N + 1
+        ca, va, cb, vb = lk.cell(a), lk.value(a), lk.cell(b), lk.value(b)
         names = dict(a=geo.cell_name(ca), va=Value(va), b=geo.cell_name(cb), vb=Value(vb))
         marked = cands(geo, [(ca, va), (cb, vb)])
         ra = result(a)
