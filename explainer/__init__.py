@@ -18,12 +18,15 @@ from .explanation import Explanation
 from .grid import Grid, PuzzleError, geometry, parse_grid, read_sources
 from .solvers import solve
 from .state import Snapshot, State
+from .technique import Context, StepKind, Technique
+from .values import Candidate, Cell, House, StrongLink, WeakLink
 
 if TYPE_CHECKING:
     from .api import Puzzle, explain
 
-__all__ = ["Explanation", "Grid", "Puzzle", "PuzzleError", "Snapshot", "State", "UnsoundStep", "explain",
-           "geometry", "parse_grid", "read_sources", "solve"]
+__all__ = ["Candidate", "Cell", "Context", "Explanation", "Grid", "House", "Puzzle", "PuzzleError", "Snapshot",
+           "State", "StepKind", "StrongLink", "Technique", "UnsoundStep", "WeakLink", "explain", "geometry",
+           "parse_grid", "read_sources", "solve"]
 
 
 def __getattr__(name: str) -> Any:

@@ -6,7 +6,8 @@ every registered technique, so ``Puzzle(line)`` explains with all of them.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import techniques as registry
 
@@ -16,12 +17,11 @@ from .grid import Grid
 from .technique import Technique
 
 
-
 class Puzzle(engine.Puzzle):
     """``engine.Puzzle`` taking technique names, aliases or records (default: the whole registry)."""
 
-    def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]",
-                 techniques: "Iterable[str | Technique] | None" = None, *, where: str = "",
+    def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
+                 techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False) -> None:
         super().__init__(puzzle, registry.select(techniques), where=where, max_steps=max_steps, profile=profile)
 
@@ -48,7 +48,7 @@ def _step_png(before: Any, step: Explanation) -> bytes:
 Explanation.drawer = _step_png
 
 
-def explain(puzzle: "str | Grid | Sequence[Sequence[int]]",
-            techniques: "Iterable[str | Technique] | None" = None) -> list[Explanation]:
+def explain(puzzle: str | Grid | Sequence[Sequence[int]],
+            techniques: Iterable[str | Technique] | None = None) -> list[Explanation]:
     """The list of steps that solve the puzzle (the library's main call)."""
     return Puzzle(puzzle, techniques).steps

@@ -67,14 +67,14 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
 
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
               timings: "dict[str, list[float]] | None" = None,
-              ctxs: "Sequence[Context | None] | None" = None) -> Explanation | None:
+              ctxs: Sequence[Context | None] | None = None) -> Explanation | None:
     """The first live step of the first technique that has one.
 
     ``ctxs`` (from ``contexts``) saves building the contexts again at every step.
     """
     if ctxs is None:
         ctxs = contexts(techniques, solution)
-    for t, ctx in zip(techniques, ctxs):
+    for t, ctx in zip(techniques, ctxs, strict=True):
         if ctx is None:
             continue
         found = t.find(state, ctx)

@@ -21,9 +21,13 @@ from typing import Any, Callable, ClassVar, Iterable
 from .grid import Geometry
 from .proof import Proof
 from .state import Snapshot
-from .values import Candidate, Cell, House, StrongLink, WeakLink, candidates, cells, houses, strong_links, weak_links
+from .values import Candidate, Cell, House, candidates, cells, houses, strong_links, weak_links
 
-Cand = tuple[int, int, int]  # a candidate as plain data (a Candidate is one)
+# What the fields accept: plain tuples (a finder's, or JSON's) or the value types,
+# which are such tuples; what they hold once built: the value types.
+Cand = tuple[int, int, int]
+CellKey = tuple[int, int]
+HouseKey = tuple[str, int]
 Link = tuple[Cand, Cand]
 
 JSON_FIELDS = (
@@ -35,15 +39,15 @@ JSON_FIELDS = (
 @dataclass(frozen=True, repr=False)
 class Explanation:
     technique: str
-    place: tuple[Candidate, ...] = ()
-    eliminate: tuple[Candidate, ...] = ()
-    cells: tuple[Cell, ...] = ()
-    cells_alt: tuple[Cell, ...] = ()
-    houses: tuple[House, ...] = ()
-    marked: tuple[Candidate, ...] = ()
-    marked_alt: tuple[Candidate, ...] = ()
-    strong_links: tuple[StrongLink, ...] = ()
-    weak_links: tuple[WeakLink, ...] = ()
+    place: tuple[Cand, ...] = ()  # Candidate
+    eliminate: tuple[Cand, ...] = ()  # Candidate
+    cells: tuple[CellKey, ...] = ()  # Cell
+    cells_alt: tuple[CellKey, ...] = ()  # Cell
+    houses: tuple[HouseKey, ...] = ()  # House
+    marked: tuple[Cand, ...] = ()  # Candidate
+    marked_alt: tuple[Cand, ...] = ()  # Candidate
+    strong_links: tuple[Link, ...] = ()  # StrongLink
+    weak_links: tuple[Link, ...] = ()  # WeakLink
     show_candidates: bool = True
     text: str = ""
     # The text in other languages: ((lang, text), ...), see explainer.i18n.
@@ -69,7 +73,8 @@ class Explanation:
 
     def summary(self, limit: int = 6) -> str:
         """'x wing: r2c5<>7, r8c5<>7' (what the step places and removes)."""
-        changes = [c.placement() for c in self.place] + [c.elimination() for c in self.eliminate]
+        changes = ([Candidate(*c).placement() for c in self.place] +
+                   [Candidate(*c).elimination() for c in self.eliminate])
         more = f", … ({len(changes)} in all)" if len(changes) > limit else ""
         return f"{self.technique}: {', '.join(changes[:limit])}{more}"
 

@@ -123,8 +123,8 @@ class State:
             self.eliminate(r * n + col, v)
 
     @classmethod
-    def _of(cls, geo: Geometry, values: "list[int] | tuple[int, ...]", cand: "list[int] | tuple[int, ...]",
-            pos: "list[int] | tuple[int, ...]", unsolved: int) -> "State":
+    def _of(cls, geo: Geometry, values: list[int] | tuple[int, ...], cand: list[int] | tuple[int, ...],
+            pos: list[int] | tuple[int, ...], unsolved: int) -> State:
         """A state with copies of these views (a fresh memo)."""
         new = cls.__new__(cls)
         new.geo = geo
@@ -139,7 +139,7 @@ class State:
     def copy(self) -> "State":
         return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)
 
-    def snapshot(self) -> "Snapshot":
+    def snapshot(self) -> Snapshot:
         """An immutable copy (what a step records as the state it was found in)."""
         return Snapshot(self.geo, tuple(self.values), tuple(self.cand), tuple(self.pos), self.unsolved)
 

@@ -87,13 +87,13 @@ class WeakLink(Link):
 
 class House(NamedTuple):
     kind: str  # "row" | "col" | "box"
-    index: int  # 0-based
+    k: int  # 0-based (STEPS_JSON.md); not "index", which tuple already has
 
     def __str__(self) -> str:
-        return f"{HOUSE_WORDS['en'][self.kind]} {self.index + 1}"
+        return f"{HOUSE_WORDS['en'][self.kind]} {self.k + 1}"
 
     def __repr__(self) -> str:
-        return f"House({self.kind!r}, {self.index})"
+        return f"House({self.kind!r}, {self.k})"
 
 
 def candidates(items: tuple[tuple[int, int, int], ...]) -> tuple[Candidate, ...]:
