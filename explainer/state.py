@@ -14,9 +14,12 @@ colouring read a whole value at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
+
+if TYPE_CHECKING:  # explanation imports this module
+    from .explanation import Explanation
 
 T = TypeVar("T")
 
@@ -114,7 +117,7 @@ class State:
         self.version += 1
         return True
 
-    def apply(self, step: "Any") -> None:
+    def apply(self, step: Explanation) -> None:
         """Apply an Explanation's placements, then its eliminations."""
         n = self.geo.n
         for r, col, v in step.place:

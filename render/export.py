@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from explainer.explanation import Explanation
 from explainer.grid import value_char
-from techniques import lookup, single_names
+from techniques import single_names
 
 from .scene import Scene, initial_scene, scene as make_scene, solution_scene
 
@@ -75,6 +75,8 @@ def normalise_only(only: "Iterable[str] | str | None") -> set[str] | None:
             names.update(single_names())
             continue
         try:
+            from techniques import lookup
+
             t = lookup(key)
             names.update(t.produces if key == t.name or key in t.aliases else (key,))
             names.add(t.name)
