@@ -34,6 +34,9 @@ class StepKind:
     trial_like: bool = False  # a guess that is checked by propagation (medium difficulty)
     reads_solution: bool = False  # reads the solution instead of reasoning (difficult)
     single: bool = False  # a single placement (folded into "singles" frames)
+    # A puzzle whose explanation (default registry) records this kind: the engine's
+    # test checks it with the independent checker when its fixed sample lacks the kind.
+    example: str = ""
 
     def title(self, lang: str = "en") -> str:
         return self.titles.get(lang) or self.titles.get("en") or self.name

@@ -28,10 +28,11 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 
 
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
-      trial_like: bool = False, reads_solution: bool = False, single: bool = False) -> StepKind:
+      trial_like: bool = False, reads_solution: bool = False, single: bool = False,
+      example: str = "") -> StepKind:
     """A step kind, titles in English (default: the step name) and French."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
-                    reads_solution=reads_solution, single=single)
+                    reads_solution=reads_solution, single=single, example=example)
 
 
 # Weights in the spirit of the Sudoku Explainer scale (the puzzle rating is the

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import techniques
-from explainer import Explanation, Puzzle, State
+from explainer import Explanation, Puzzle, State, parse_grid
 from explainer.i18n import LANGS
 from explainer.technique import Context, Finder, StepKind, Technique
 from techniques import REGISTRY, table
@@ -29,6 +29,8 @@ def test_every_record_is_complete(record: Technique) -> None:
         assert isinstance(k.code, str) and all(isinstance(c, str) for c in k.codes)
         assert all(len(c) == 4 and c.isdigit() for c in (k.code, *k.codes) if c), f"{k.name}: HoDoKu codes"
         assert isinstance(k.trial_like, bool) and isinstance(k.reads_solution, bool)
+        if k.example:
+            parse_grid(k.example)  # a puzzle the engine test explains when its sample lacks the kind
     for alias in record.aliases:
         assert techniques.lookup(alias) is record
 
