@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "generate": ("explainer.cli_generate", "generate puzzles with a difficulty or technique target"),
     "hint": ("explainer.cli_hint", "a progressive hint for a grid you are stuck on"),
     "db": ("explainer.cli_db", "build, rate, query and export a database of explained puzzles"),
+    "steps": ("explainer.cli_steps", "every step each technique finds in a position (HoDoKu library lines too)"),
 }
 
 # Files a previous run of ours leaves in an output folder (replaced, never mixed).

@@ -1,0 +1,248 @@
+"""HoDoKu's library format: a position, and the step expected from it, on one line.
+
+::
+
+    :<code>:<digits>:<grid>:<deleted candidates>:<eliminations>:<placements>:<extra>:
+
+- ``code``: HoDoKu's step code (``0300`` x wing, ``0901`` ALS-XZ …), possibly
+  with a variant suffix: ``0300-1`` or a fifth digit (``03011``, a siamese
+  fish) is a variant of ``0300``; ``-x`` marks a position where the step must
+  *not* be found. ``0000:x`` is a bare position (no step).
+- ``digits``: the values the step is about (informative).
+- ``grid``: 81 cells row by row: a digit is a given, ``+d`` a value placed
+  since, ``.`` or ``0`` an empty cell.
+- ``deleted candidates``: candidates removed beyond what the values rule out,
+  as digit-row-column triples (``182``: 1 is not a candidate of r8c2),
+  separated by spaces.
+- ``eliminations`` / ``placements``: what the step is expected to remove /
+  place, in the same notation.
+- ``extra``: anything else (HoDoKu writes a chain's length there).
+
+The fields after the grid may be missing (HoDoKu itself writes a bare
+position as ``:0000:x:<grid>:<deleted>::``). The format only knows 9×9
+grids: a grid of another size is an error, on reading and on writing.
+Coordinates in the returned candidates are 0-based ``(row, col, value)``
+like every ``Explanation``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .grid import LETTERS, SIZES, PuzzleError, geometry
+from .state import State
+from .values import Candidate
+
+__all__ = ["LibraryEntry", "format_library", "is_library_line", "parse_library", "read_library"]
+
+N = 9
+_CODE = re.compile(r"^(\d{4})(?:(\d)|-(\d+|x))?$")
+_ONLY_9 = "the HoDoKu library format is for 9×9 grids only"
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """One library line: the position (givens, placed values, deleted candidates) and the expected step."""
+
+    code: str  # the 4-digit step code, without its variant ("0300")
+    variant: str  # "" | a number ("1") | "x" (the step must not be found)
+    digits: str
+    givens: tuple[int, ...]  # 81 values, 0 where the cell is not a given
+    placed: tuple[int, ...]  # 81 values, 0 where nothing was placed since (``+d``)
+    deleted: tuple[Candidate, ...]
+    eliminations: tuple[Candidate, ...]
+    placements: tuple[Candidate, ...]
+    extra: str = ""
+    where: str = ""
+
+    @property
+    def raw_code(self) -> str:
+        """The code as written back: ``0300``, ``0300-1``, ``0300-x``."""
+        return f"{self.code}-{self.variant}" if self.variant else self.code
+
+    @property
+    def must_not_fire(self) -> bool:
+        return self.variant == "x"
+
+    @property
+    def expects(self) -> bool:
+        """True when the line names a step to find (eliminations or placements)."""
+        return bool(self.eliminations or self.placements)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every value in the grid (givens and placed)."""
+        return tuple(g or p for g, p in zip(self.givens, self.placed))
+
+    def state(self) -> State:
+        """The candidate state of the position (a fresh copy each call)."""
+        return _build(self.values, self.deleted, self.where)
+
+
+def is_library_line(text: str) -> bool:
+    """True for one line in the library format (starts with ``:`` and has the grid field)."""
+    line = text.strip()
+    return "\n" not in line and line.startswith(":") and line.count(":") >= 3
+
+
+def parse_library(line: str, where: str = "") -> LibraryEntry:
+    """Read one library line; a ``PuzzleError`` says what is wrong."""
+    text = line.strip()
+    if not text.startswith(":"):
+        raise PuzzleError("a library line starts with ':' (:<code>:<digits>:<grid>:...)", where)
+    parts = text.split(":")[1:]
+    if parts and parts[-1] == "":
+        parts.pop()  # the closing ':'
+    if len(parts) < 3:
+        raise PuzzleError("a library line needs at least :<code>:<digits>:<grid>:", where)
+    if len(parts) > 7:
+        raise PuzzleError(f"a library line has 7 fields, found {len(parts)}", where)
+    parts += [""] * (7 - len(parts))
+    raw_code, digits, grid, deleted, elims, places, extra = (p.strip() for p in parts)
+    m = _CODE.match(raw_code)
+    if not m:
+        raise PuzzleError(f"bad step code {raw_code!r} (want 4 digits, optionally -N, -x or a 5th digit)", where)
+    code, variant = m.group(1), m.group(2) or m.group(3) or ""
+    givens, placed = _grid(grid, where)
+    entry = LibraryEntry(code, variant, digits, givens, placed, _cands(deleted, "deleted candidates", where),
+                         _cands(elims, "eliminations", where), _cands(places, "placements", where), extra, where)
+    state = entry.state()  # checks the position
+    for r, c, v in entry.eliminations:
+        if not state.has(r * N + c, v):
+            raise PuzzleError(f"expected elimination r{r + 1}c{c + 1}<>{v} is not a candidate of the position",
+                              where)
+    for r, c, v in entry.placements:
+        if not state.has(r * N + c, v):
+            raise PuzzleError(f"expected placement r{r + 1}c{c + 1}={v} is not a candidate of the position", where)
+    return entry
+
+
+def read_library(text: str, name: str = "<string>") -> Iterator[tuple[int, "LibraryEntry | PuzzleError"]]:
+    """Every non-comment, non-blank line of a file: (line number, entry or its error)."""
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{name}:{lineno}"
+        try:
+            yield lineno, parse_library(line, where)
+        except PuzzleError as e:
+            yield lineno, e.at(where)
+
+
+def format_library(state: State, *, givens: Sequence[int] | None = None, code: str = "0000", digits: str = "",
+                   eliminations: Iterable[tuple[int, int, int]] = (),
+                   placements: Iterable[tuple[int, int, int]] = (), extra: str = "") -> str:
+    """The library line of a position (and of the step expected from it).
+
+    ``givens``: the cells that are givens (their values, 0 elsewhere); every
+    other value of the state is written as placed (``+d``). Without it every
+    value is a given. Deleted candidates are those the values do not rule
+    out. ``digits`` defaults to the values of the step, or ``x``.
+    """
+    geo = state.geo
+    if geo.n != N:
+        raise PuzzleError(f"{_ONLY_9}, not {geo.n}×{geo.n}")
+    elims = sorted(Candidate(*x) for x in eliminations)
+    places = sorted(Candidate(*x) for x in placements)
+    if not digits:
+        digits = "".join(str(v) for v in sorted({x[2] for x in elims or places})) or "x"
+    cells = []
+    for c, v in enumerate(state.values):
+        if not v:
+            cells.append(".")
+        elif givens is not None and givens[c] != v:
+            cells.append(f"+{v}")
+        else:
+            cells.append(str(v))
+    deleted = []
+    for c in range(geo.ncells):
+        if state.values[c]:
+            continue
+        seen = {state.values[p] for p in _peers(c)}
+        for v in range(1, N + 1):
+            if not state.has(c, v) and v not in seen:
+                deleted.append(f"{v}{c // N + 1}{c % N + 1}")
+    return ":" + ":".join([code, digits, "".join(cells), " ".join(deleted), _drc(elims), _drc(places), extra]) + ":"
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+def _drc(cands: Sequence[tuple[int, int, int]]) -> str:
+    return " ".join(f"{v}{r + 1}{c + 1}" for r, c, v in cands)
+
+
+def _peers(c: int) -> Iterator[int]:
+    mask = geometry(N).peer_mask[c]
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _grid(text: str, where: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    givens: list[int] = []
+    placed: list[int] = []
+    plus = False
+    for ch in text:
+        if ch.isspace():
+            continue
+        if ch == "+":
+            if plus:
+                raise PuzzleError("'++' in the grid ('+' goes before one placed digit)", where)
+            plus = True
+            continue
+        if ch in ".0":
+            if plus:
+                raise PuzzleError("'+' before an empty cell in the grid ('+' marks a placed digit)", where)
+            givens.append(0)
+            placed.append(0)
+        elif ch in "123456789":
+            givens.append(0 if plus else int(ch))
+            placed.append(int(ch) if plus else 0)
+        elif ch.upper() in LETTERS:
+            givens.append(-1)  # a value above 9: counted, reported below
+            placed.append(0)
+        else:
+            raise PuzzleError(f"unexpected character {ch!r} in the grid", where)
+        plus = False
+    if plus:
+        raise PuzzleError("the grid ends with '+'", where)
+    count = len(givens)
+    if count != N * N or -1 in givens:
+        size = next((n for n in SIZES if n * n == count), None)
+        if size is not None and size != N:
+            raise PuzzleError(f"{_ONLY_9}: this grid has {count} cells ({size}×{size})", where)
+        if -1 in givens:
+            raise PuzzleError(f"{_ONLY_9}: the grid holds values above 9", where)
+        raise PuzzleError(f"the grid has {count} cells, a 9×9 grid has 81", where)
+    return tuple(givens), tuple(placed)
+
+
+def _cands(text: str, what: str, where: str) -> tuple[Candidate, ...]:
+    out = []
+    for token in text.replace(",", " ").split():
+        if not re.fullmatch(r"[1-9]{3}", token):
+            raise PuzzleError(f"bad candidate {token!r} in the {what} (want digit-row-column, e.g. 182)", where)
+        v, r, c = (int(x) for x in token)
+        out.append(Candidate(r - 1, c - 1, v))
+    return tuple(out)
+
+
+def _build(values: Sequence[int], deleted: Iterable[Candidate], where: str) -> State:
+    geo = geometry(N)
+    state = State(geo)
+    for c, v in enumerate(values):
+        if v:
+            if not state.has(c, v):
+                clash = next((geo.cell_name(p) for p in _peers(c) if state.values[p] == v), "a peer")
+                raise PuzzleError(f"two {v}s see each other ({clash} and {geo.cell_name(c)})", where)
+            state.place(c, v)
+    for r, c, v in deleted:
+        if not state.values[r * N + c]:
+            state.eliminate(r * N + c, v)
+    problem = state.contradiction()
+    if problem:
+        raise PuzzleError(f"impossible position: {problem}", where)
+    return state
