@@ -6,8 +6,8 @@
 'single position'
 
 ``Puzzle`` and ``explain`` come from ``explainer.api`` (the engine with the
-technique registry plugged in); they are loaded on first use so that
-``techniques``, which builds on this package's core, can import it first.
+technique registry plugged in), ``all_steps`` from ``explainer.allsteps``;
+they are loaded on first use so that ``techniques``, which builds on this package's core, can import it first.
 """
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ from .technique import Context, StepKind, Technique
 from .values import Candidate, Cell, House, StrongLink, WeakLink
 
 if TYPE_CHECKING:
+    from .allsteps import all_steps
     from .api import Puzzle, explain
 
 __all__ = ["Candidate", "Cell", "Context", "Explanation", "Grid", "House", "Puzzle", "PuzzleError", "Snapshot",
-           "State", "StepKind", "StrongLink", "Technique", "UnsoundStep", "WeakLink", "explain", "geometry",
-           "parse_grid", "read_sources", "solve"]
+           "State", "StepKind", "StrongLink", "Technique", "UnsoundStep", "WeakLink", "all_steps", "explain",
+           "geometry", "parse_grid", "read_sources", "solve"]
 
 
 def __getattr__(name: str) -> Any:
@@ -34,4 +35,8 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    if name == "all_steps":  # every step from a position (loads the registry too)
+        from .allsteps import all_steps
+
+        return all_steps
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -100,7 +100,8 @@ def read_items(arg: str) -> list[Item]:
     lines = [(k, ln) for k, ln in lines if ln and not ln.startswith("#")]
     if not lines:
         raise PuzzleError("no position in file (empty or only comments)", name)
-    if all(ln.startswith(":") or " " not in ln for _, ln in lines) and not _one_grid(lines):
+    library = any(ln.startswith(":") for _, ln in lines)
+    if library or (all(" " not in ln for _, ln in lines) and not _one_grid(lines)):
         return [Item(ln, f"{name}:{k}", k) for k, ln in lines]
     k = lines[0][0]
     return [Item("\n".join(ln for _, ln in lines), f"{name}:{k}", k)]
@@ -108,8 +109,6 @@ def read_items(arg: str) -> list[Item]:
 
 def _one_grid(lines: list[tuple[int, str]]) -> bool:
     """A grid written over several lines without spaces (e.g. 9 lines of 9 characters)."""
-    if any(ln.startswith(":") for _, ln in lines):
-        return False
     rows = [c for c in (re.sub(r"[|+\-*]", "", ln) for _, ln in lines) if c]
     return len(rows) > 1 and all(len(c) == len(rows) for c in rows)
 
