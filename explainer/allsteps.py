@@ -141,8 +141,9 @@ def all_steps(position: "str | State | Snapshot | LibraryEntry | Position",
               seconds: float = SECONDS, where: str = "") -> StepList:
     """Every distinct live step the chosen techniques find in ``position``.
 
-    Ordered by registry order, then pattern size (chain length or fish size),
-    then the finder's own order. Techniques that read the solution are
+    Ordered by registry order (of the records, then of each record's step
+    kinds), then pattern size (chain length, fish size …), then the finder's
+    own order. Techniques that read the solution are
     skipped (noted). Each technique stops after ``cap`` steps or ``seconds``
     seconds, with a note.
     """
@@ -150,7 +151,7 @@ def all_steps(position: "str | State | Snapshot | LibraryEntry | Position",
     state = pos.state
     chosen = resolve(techniques)
     order = {t.name: i for i, t in enumerate(REGISTRY)}
-    out: list[tuple[int, int, int, Explanation]] = []
+    out: list[tuple[int, int, int, int, Explanation]] = []
     notes: list[str] = []
     for rank, (t, names) in enumerate(chosen):
         if t.reads_solution:
@@ -168,7 +169,8 @@ def all_steps(position: "str | State | Snapshot | LibraryEntry | Position",
                 key = _key(step)
                 if key not in seen:
                     seen.add(key)
-                    out.append((rank, step_length(step.to_dict()), len(out), step))
+                    kind = next((i for i, k in enumerate(t.kinds) if k.name == step.technique), len(t.kinds))
+                    out.append((rank, kind, step_length(step.to_dict()), len(out), step))
                     kept += 1
                     if kept >= cap:
                         notes.append(f"{t.name}: stopped after {cap} steps (there may be more)")
@@ -176,8 +178,8 @@ def all_steps(position: "str | State | Snapshot | LibraryEntry | Position",
             if time.perf_counter() - start > seconds:
                 notes.append(f"{t.name}: stopped after {seconds:g} s with {kept} steps (there may be more)")
                 break
-    out.sort(key=lambda x: x[:3])
-    return StepList((x[3] for x in out), notes)
+    out.sort(key=lambda x: x[:4])
+    return StepList((x[4] for x in out), notes)
 
 
 # ---- steps JSON ------------------------------------------------------------------------

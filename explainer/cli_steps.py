@@ -92,8 +92,8 @@ class Item:
 
 def read_items(arg: str) -> list[Item]:
     """The positions of a file, of standard input, or of the argument itself."""
-    if arg != "-" and not Path(arg).exists() and (arg.lstrip().startswith(":")
-                                                   or re.fullmatch(r"[0-9A-Za-z._]{16,}", arg.strip())):
+    if arg != "-" and not _is_file(arg) and (arg.lstrip().startswith(":")
+                                              or re.fullmatch(r"[0-9A-Za-z._]{16,}", arg.strip())):
         return [Item(arg.strip(), "<argument>:1", 1)]
     text, name = read_text(arg)
     lines = [(k, raw.strip()) for k, raw in enumerate(text.splitlines(), 1)]
@@ -105,6 +105,13 @@ def read_items(arg: str) -> list[Item]:
         return [Item(ln, f"{name}:{k}", k) for k, ln in lines]
     k = lines[0][0]
     return [Item("\n".join(ln for _, ln in lines), f"{name}:{k}", k)]
+
+
+def _is_file(arg: str) -> bool:
+    try:
+        return Path(arg).exists()
+    except OSError:  # a position too long to be a file name
+        return False
 
 
 def _one_grid(lines: list[tuple[int, str]]) -> bool:
