@@ -24,7 +24,7 @@ from techniques import REGISTRY, lookup
 from .db import step_length
 from .engine import FORMAT, _live
 from .explanation import Explanation
-from .grid import PuzzleError, parse_grid, value_char
+from .grid import SIZES, PuzzleError, parse_grid, value_char
 from .hodoku import LibraryEntry, is_library_line, parse_library
 from .solver import solve_bitmask
 from .state import Snapshot, State
@@ -78,9 +78,15 @@ def read_position(position: "str | State | Snapshot | LibraryEntry | Position", 
         return Position(position.copy(), tuple(position.values), None, where)
     if is_library_line(position):
         return read_position(parse_library(position, where), where)
-    from .hints import read_grid_state
+    text = position.strip()
+    if "\n" not in text and len(text) in (n * n for n in SIZES):
+        # a puzzle line, read before hint's pencil-mark test (which can take e.g. '52...6..' for
+        # 16 tokens of a 4×4 grid)
+        state = State.from_grid(parse_grid(text, where))
+    else:
+        from .hints import read_grid_state
 
-    state = read_grid_state(position, where)
+        state = read_grid_state(position, where)
     return Position(state, tuple(state.values), None, where)
 
 

@@ -129,15 +129,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.check and args.technique:
             raise PuzzleError("--check takes the technique from each line's code: leave out --technique")
+        if args.cap is not None and args.cap < 1 or args.seconds is not None and args.seconds <= 0:
+            raise PuzzleError("--cap and --seconds must be positive")
         techniques = _techniques(args.technique)
         items = read_items(args.position)
-        out = _out_folder(args.out) if args.out else None
+        out = _out_folder(args.out, args.palette) if args.out else None
         if args.check:
             return _check(items, args)
         return _list(items, techniques, args, out)
     except PuzzleError as e:
         _error(str(e))
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (| head)
+        sys.stderr.close()
+        return EXIT_OK
     except OSError as e:
         _error(f"cannot write ({e.strerror or e})")
         return EXIT_FAIL
@@ -162,7 +167,13 @@ def _techniques(arg: str | None) -> list[str] | None:
     return names
 
 
-def _out_folder(arg: str) -> Path:
+def _out_folder(arg: str, palette: str) -> Path:
+    from render.theme import palette as known_palette
+
+    try:
+        known_palette(palette)
+    except ValueError as e:
+        raise PuzzleError(str(e), "--palette") from None
     out = Path(arg)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PuzzleError(f"{out}: already exists and is not an empty folder; frames are never written over "

@@ -55,11 +55,11 @@ class LibraryEntry:
     placements: tuple[Candidate, ...]
     extra: str = ""
     where: str = ""
+    raw_code: str = ""  # the code as written: "0300", "0300-1", "03001", "0300-x"
 
-    @property
-    def raw_code(self) -> str:
-        """The code as written back: ``0300``, ``0300-1``, ``0300-x``."""
-        return f"{self.code}-{self.variant}" if self.variant else self.code
+    def __post_init__(self) -> None:
+        if not self.raw_code:
+            object.__setattr__(self, "raw_code", f"{self.code}-{self.variant}" if self.variant else self.code)
 
     @property
     def must_not_fire(self) -> bool:
@@ -106,7 +106,8 @@ def parse_library(line: str, where: str = "") -> LibraryEntry:
     code, variant = m.group(1), m.group(2) or m.group(3) or ""
     givens, placed = _grid(grid, where)
     entry = LibraryEntry(code, variant, digits, givens, placed, _cands(deleted, "deleted candidates", where),
-                         _cands(elims, "eliminations", where), _cands(places, "placements", where), extra, where)
+                         _cands(elims, "eliminations", where), _cands(places, "placements", where), extra, where,
+                         raw_code)
     state = entry.state()  # checks the position
     for r, c, v in entry.eliminations:
         if not state.has(r * N + c, v):

@@ -272,3 +272,22 @@ def test_out_writes_frames_into_a_new_folder_only(tmp_path: Path, capsys) -> Non
 def test_unknown_technique_and_check_with_technique_are_bad_input(capsys) -> None:
     assert _run(capsys, SEED, "--technique", "no such")[0] == 2
     assert _run(capsys, SEED, "--check", "--technique", "x wing")[0] == 2
+
+
+def test_a_position_without_one_solution_cannot_be_wrapped_for_the_checker() -> None:
+    entry = next(e for e in _entries(TEXTBOOK) if e.code == "0300")  # a drawn pattern: no values at all
+    pos = read_position(entry)
+    step = all_steps(pos, ["x wing"])[0]
+    with pytest.raises(PuzzleError, match="no single solution"):
+        one_step_document(pos, step)
+
+
+def test_a_puzzle_line_is_not_taken_for_pencil_marks() -> None:
+    line = top1465(2)[0]  # its dots cut it into 16 "tokens", like a 4×4 pencil-mark grid
+    assert read_position(line).state.values == list(parse_grid(line).values)
+
+
+def test_bad_limits_and_palette_are_bad_input(capsys, tmp_path: Path) -> None:
+    assert _run(capsys, SEED, "--cap", "0")[0] == 2
+    code, _, err = _run(capsys, SEED, "--out", str(tmp_path / "new"), "--palette", "nope")
+    assert code == 2 and "unknown palette" in err and not (tmp_path / "new").exists()
