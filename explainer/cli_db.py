@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
+from .bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from .grid import PuzzleError
 
 
@@ -113,7 +113,7 @@ def _join_negative(argv: list[str]) -> list[str]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .dbbuild import build
+    from .bank.build import build
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")

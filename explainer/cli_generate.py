@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Callable
 
-from .generator import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
+from .generate import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
                         engine_goal, engine_target, generate_many)
 from .grid import SIZES
 

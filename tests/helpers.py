@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from explainer.grid import LETTERS
-from explainer.pencilmarks import parse_pencilmarks
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
 
 

@@ -2,7 +2,7 @@
 import sys
 
 from explainer.explanation import Explanation
-from explainer.pencilmarks import parse_pencilmarks
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
 from explainer.grid import parse_grid
 from render.scene import ROLES, scene, spot

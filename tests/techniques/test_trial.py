@@ -4,7 +4,7 @@ import pytest
 from tests.techniques.chain_fixtures import top1465
 
 from explainer.engine import next_step
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 from explainer.state import State
 from techniques import REGISTRY, trial
 

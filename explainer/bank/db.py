@@ -22,7 +22,7 @@ Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
 killed process loses nothing committed; a power cut may lose the last few
 commits but never leaves a broken file.
 
-The build itself (worker processes, timeouts, Dask) is ``explainer.dbbuild``.
+The build itself (worker processes, timeouts, Dask) is ``explainer.bank.build``.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from .explanation import Explanation
+from ..explanation import Explanation
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
@@ -130,7 +130,7 @@ def step_length(step: dict[str, Any]) -> int:
 
 def puzzle_key(text: str) -> str:
     """The key a puzzle is stored under: its one-line givens, or the stripped raw text."""
-    from .grid import PuzzleError, parse_grid
+    from ..grid import PuzzleError, parse_grid
 
     try:
         return parse_grid(text).to_line()
@@ -147,8 +147,8 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     """
     import time
 
-    from .api import Puzzle
-    from .grid import PuzzleError
+    from ..api import Puzzle
+    from ..grid import PuzzleError
 
     start = time.perf_counter()
     rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
@@ -213,8 +213,8 @@ class StepRecord:
 
     def state(self) -> Any:
         """The candidate state before this step: the givens, then every earlier step."""
-        from .grid import parse_grid
-        from .state import State
+        from ..grid import parse_grid
+        from ..state import State
 
         state = State.from_grid(parse_grid(self.puzzle))
         for (doc,) in self.db.conn.execute(
@@ -408,7 +408,7 @@ class PuzzleDB:
             cond.append(f"s.technique IN ({','.join('?' * len(names))})")
             args += names
         if difficulty is not None:
-            from .technique import DIFFICULTIES
+            from ..technique import DIFFICULTIES
 
             if difficulty not in DIFFICULTIES:
                 raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
@@ -438,7 +438,7 @@ class PuzzleDB:
     # ---- statistics --------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         """Counts per difficulty, technique usage, time and rating figures."""
-        from .technique import DIFFICULTIES
+        from ..technique import DIFFICULTIES
 
         c = self.conn
         total = len(self)

@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterator, Sequence
 
-from .grid import Grid, geometry
-from .solver import SearchLimit, solve_bitmask
-from .technique import DIFFICULTIES  # re-exported for the CLI
+from ..grid import Grid, geometry
+from ..solver import SearchLimit, solve_bitmask
+from ..technique import DIFFICULTIES  # re-exported for the CLI
 
 DIG_ORDERS = ("random", "jumping", "s-wander", "left-right")
 SYMMETRIES = ("none", "rotational", "mirror")
@@ -407,7 +407,7 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
     wanted = _normal(technique) if technique else None
 
     def accept(grid: Grid) -> bool:
-        from .api import Puzzle  # the engine is heavy and optional for plain generation
+        from ..api import Puzzle  # the engine is heavy and optional for plain generation
 
         puzzle = Puzzle(grid)
         if difficulty is not None and puzzle.difficulty != difficulty:
@@ -427,7 +427,7 @@ def explanation_score(statistics: "dict[str, int]") -> "tuple[int, float, float]
     """(difficulty rank, hardest step's weight, sum of the weights of the non-single steps)."""
     from techniques import difficulty, single_names, weights
 
-    from .technique import DIFFICULTIES as RANKS
+    from ..technique import DIFFICULTIES as RANKS
 
     w, singles = weights(), single_names()
     hard = [(w.get(name, 0.0), count) for name, count in statistics.items()
@@ -458,7 +458,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     guessing_kinds = guessing_names()
 
     def goal(grid: Grid) -> "tuple[bool, Score]":
-        from .api import Puzzle
+        from ..api import Puzzle
 
         statistics = Puzzle(grid).statistics
         rank, top, total = explanation_score(statistics)

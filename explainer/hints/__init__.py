@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from techniques import REGISTRY, title
 
-from .explanation import Explanation
-from .grid import PuzzleError, parse_grid, value_char
-from .i18n import house_words, text_in
+from ..explanation import Explanation
+from ..grid import PuzzleError, parse_grid, value_char
+from ..i18n import house_words, text_in
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
-from .state import State
+from ..state import State
 
 LEVELS = (1, 2, 3)
 
@@ -46,8 +46,8 @@ def read_grid_state(text: str, where: str = "") -> State:
 
 def next_step_from(state: State) -> Explanation | None:
     """The next human step from ``state``; brutal (with a solution) only when nothing else applies."""
-    from .engine import next_step
-    from .solver import solve_bitmask
+    from ..engine import next_step
+    from ..solver import solve_bitmask
 
     if state.is_solved():
         return None

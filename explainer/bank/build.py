@@ -35,7 +35,7 @@ except ImportError:  # not on Windows: no memory figure there
     resource = None  # type: ignore[assignment]
 
 from .db import PuzzleDB, error_record, explain_record, puzzle_key
-from .grid import Source, read_sources
+from ..grid import Source, read_sources
 
 
 @dataclass
@@ -118,7 +118,7 @@ def _context() -> Any:
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["explainer.db", "explainer.engine", "techniques"])
+        ctx.set_forkserver_preload(["explainer.bank.db", "explainer.engine", "techniques"])
         return ctx
     return mp.get_context("spawn")
 
