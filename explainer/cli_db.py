@@ -207,14 +207,10 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def write_gif(frames: Sequence[Path], path: Path, seconds: float) -> None:
-    """An animated GIF of PNG frames (Pillow), each shown ``seconds``, looping."""
-    from PIL import Image
+    """An animated GIF of PNG frames, each shown ``seconds``, looping (``render.charts.frames_gif``)."""
+    from render.charts import frames_gif
 
-    images = [Image.open(f).convert("RGB") for f in frames]
-    size = images[0].size
-    images = [im if im.size == size else im.resize(size) for im in images]
-    images[0].save(path, save_all=True, append_images=images[1:], duration=int(seconds * 1000), loop=0,
-                   optimize=False)
+    frames_gif(frames, path, seconds)
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -482,32 +482,11 @@ class PuzzleDB:
         """The rating of every explained puzzle, in build order."""
         return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
 
-    def plot(self, path: "str | Path") -> None:
-        """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot)."""
-        from matplotlib.figure import Figure
+    def plot(self, path: "str | Path", format: str | None = None) -> None:
+        """Bar chart of technique usage and histogram of ratings (``render.charts.stats_chart``)."""
+        from render.charts import stats_chart  # lazy: the database never needs matplotlib
 
-        st = self.stats()
-        fig = Figure(figsize=(11, 4.5), dpi=100)
-        ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-        names = list(st["techniques"])
-        ax1.barh(names, [st["techniques"][n]["puzzles"] for n in names], color="#4C72B0")
-        ax1.invert_yaxis()
-        ax1.set_xlabel("puzzles using the technique")
-        ax1.set_title(f"Technique usage ({st['explained']} puzzles)")
-        for i, n in enumerate(names):
-            ax1.annotate(f" {st['techniques'][n]['steps']} steps", (st["techniques"][n]["puzzles"], i),
-                         va="center", fontsize=8)
-        ratings = self.ratings()
-        if ratings:
-            top = max(ratings)
-            edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
-            ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
-            ax2.set_xticks(range(1, int(top) + 2))
-        ax2.set_xlabel("rating (hardest step's weight)")
-        ax2.set_ylabel("puzzles")
-        ax2.set_title("Ratings")
-        fig.tight_layout()
-        fig.savefig(str(path))
+        stats_chart(self.stats(), self.ratings(), path, format)
 
 
 class _Transaction:
