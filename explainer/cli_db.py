@@ -15,8 +15,8 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from .grid import PuzzleError

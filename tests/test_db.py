@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from explainer.cli_db import main
-from explainer.bank.db import PuzzleDB, puzzle_key, rating_of
-from explainer.bank.build import build
 from explainer import Puzzle
+from explainer.bank.build import build
+from explainer.bank.db import PuzzleDB, puzzle_key, rating_of
+from explainer.cli_db import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

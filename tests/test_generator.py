@@ -7,14 +7,25 @@ from pathlib import Path
 import pytest
 from sudoku import Sudoku
 
-from explainer.generate.generator import (DIG_ORDERS, SYMMETRIES, GenerationFailed, dig_order, engine_target,
-                                 generate, generate_many, has_symmetry, line_permutation, partner,
-                                 random_full_grid, shuffle_grid)
+from explainer.generate.generator import (
+    DIG_ORDERS,
+    SYMMETRIES,
+    GenerationFailed,
+    dig_order,
+    engine_target,
+    generate,
+    generate_many,
+    has_symmetry,
+    line_permutation,
+    partner,
+    random_full_grid,
+    shuffle_grid,
+)
 from explainer.grid import Grid, geometry
 from explainer.solver import count_solutions, solve_values
 
 
-def is_complete(values: "list[int] | tuple[int, ...]", n: int) -> bool:
+def is_complete(values: list[int] | tuple[int, ...], n: int) -> bool:
     geo = geometry(n)
     return all(sorted(values[c] for c in cells) == list(range(1, n + 1)) for cells in geo.houses)
 

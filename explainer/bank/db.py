@@ -31,9 +31,10 @@ import math
 import sqlite3
 import statistics as pystats
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
 
 from ..explanation import Explanation
 
@@ -194,7 +195,7 @@ def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dic
 class StepRecord:
     """One stored step found by a query; it can rebuild its state and draw itself."""
 
-    db: "PuzzleDB" = field(repr=False)
+    db: PuzzleDB = field(repr=False)
     puzzle_id: int
     puzzle: str
     index: int
@@ -243,7 +244,7 @@ class PuzzleDB:
     ...     print(r.puzzle, r.index, r.text)
     """
 
-    def __init__(self, path: "str | Path" = DEFAULT_DB, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
@@ -275,13 +276,13 @@ class PuzzleDB:
                         self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    def transaction(self) -> "_Transaction":
+    def transaction(self) -> _Transaction:
         return _Transaction(self.conn)
 
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "PuzzleDB":
+    def __enter__(self) -> PuzzleDB:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -354,7 +355,7 @@ class PuzzleDB:
             if doc is not None:
                 yield doc
 
-    def export_jsonl(self, target: "str | Path | IO[str]") -> int:
+    def export_jsonl(self, target: str | Path | IO[str]) -> int:
         """Write one steps-JSON document per line; returns the number written."""
         if isinstance(target, (str, Path)):
             with open(target, "w", encoding="utf-8") as f:
@@ -369,7 +370,7 @@ class PuzzleDB:
         """Step names present in the database."""
         return [t for (t,) in self.conn.execute("SELECT DISTINCT technique FROM steps ORDER BY technique")]
 
-    def _technique_names(self, technique: "str | Sequence[str]") -> list[str]:
+    def _technique_names(self, technique: str | Sequence[str]) -> list[str]:
         """Step names for a query: a stored or known step name as is, else a registry alias."""
         from techniques import lookup, step_names
 
@@ -388,7 +389,7 @@ class PuzzleDB:
                 raise ValueError(f"unknown technique {name!r} (known: {known})") from None
         return out
 
-    def query(self, technique: "str | Sequence[str] | None" = None,
+    def query(self, technique: str | Sequence[str] | None = None,
               where: Callable[[StepRecord], bool] | None = None, order_by: str | None = None,
               limit: int | None = None, difficulty: str | None = None) -> list[StepRecord]:
         """Stored steps matching a technique (step name or alias), a difficulty and a predicate.
@@ -482,7 +483,7 @@ class PuzzleDB:
         """The rating of every explained puzzle, in build order."""
         return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
 
-    def plot(self, path: "str | Path", format: str | None = None) -> None:
+    def plot(self, path: str | Path, format: str | None = None) -> None:
         """Bar chart of technique usage and histogram of ratings (``render.charts.stats_chart``)."""
         from render.charts import stats_chart  # lazy: the database never needs matplotlib
 

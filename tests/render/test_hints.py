@@ -1,8 +1,8 @@
 """Hint levels on a pencil-mark input (library and `explain-sudoku hint`)."""
 import pytest
 
-from explainer.cli_hint import main
 from explainer import Puzzle
+from explainer.cli_hint import main
 from explainer.hints import hint, read_grid_state
 from explainer.hints.pencilmarks import format_pencilmarks
 
