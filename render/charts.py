@@ -57,5 +57,7 @@ def frames_gif(frames: Sequence[PathLike], path: PathLike, seconds: float, loop:
         with Image.open(f) as im:
             images.append(im.convert("RGB"))
     size = images[0].size
-    images = [im if im.size == size else im.resize(size) for im in images]
+    # each frame keeps a full palette of its own (the frames of a query share no palette)
+    images = [(im if im.size == size else im.resize(size)).quantize(colors=256, dither=Image.Dither.NONE)
+              for im in images]
     return write_gif(images, os.fspath(path), [int(seconds * 1000)] * len(images), loop)
