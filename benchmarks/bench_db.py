@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def one_run(path: Path, jobs: int, limit: int | None, timeout: float | None, db: Path) -> dict:
-    from explainer.db import PuzzleDB
-    from explainer.dbbuild import build
+    from explainer.bank.build import build
+    from explainer.bank.db import PuzzleDB
     from explainer.grid import read_sources
 
     sources = read_sources(path)

@@ -18,8 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from explainer.generator import (DIFFICULTIES, GenerationFailed, engine_goal, engine_target,  # noqa: E402
-                                 generate_many)
+from explainer.generate.generator import DIFFICULTIES, GenerationFailed, engine_goal, engine_target, generate_many  # noqa: E402
 
 COUNTS = {4: 20, 9: 10, 16: 3, 25: 1}
 QUICK = {4: 5, 9: 3, 16: 1, 25: 1}

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from explainer.generator import generate_many  # noqa: E402
+from explainer.generate.generator import generate_many  # noqa: E402
 from explainer.grid import Grid, parse_grid, read_sources  # noqa: E402
 from explainer.solver import SearchLimit  # noqa: E402
 from explainer.solvers import METHODS, solve  # noqa: E402

@@ -12,8 +12,9 @@ import importlib
 import json
 import re
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .grid import PuzzleError, Source, read_sources, split_sources
 

@@ -15,10 +15,10 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from .db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
+from .bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from .grid import PuzzleError
 
 
@@ -113,7 +113,7 @@ def _join_negative(argv: list[str]) -> list[str]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .dbbuild import build
+    from .bank.build import build
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
@@ -207,14 +207,10 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def write_gif(frames: Sequence[Path], path: Path, seconds: float) -> None:
-    """An animated GIF of PNG frames (Pillow), each shown ``seconds``, looping."""
-    from PIL import Image
+    """An animated GIF of PNG frames, each shown ``seconds``, looping (``render.charts.frames_gif``)."""
+    from render.charts import frames_gif
 
-    images = [Image.open(f).convert("RGB") for f in frames]
-    size = images[0].size
-    images = [im if im.size == size else im.resize(size) for im in images]
-    images[0].save(path, save_all=True, append_images=images[1:], duration=int(seconds * 1000), loop=0,
-                   optimize=False)
+    frames_gif(frames, path, seconds)
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from collections.abc import Callable
 
-from .generator import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
-                        engine_goal, engine_target, generate_many)
+from .generate import (
+    DIFFICULTIES,
+    DIG_ORDERS,
+    SYMMETRIES,
+    GenerationFailed,
+    describe_target,
+    engine_goal,
+    engine_target,
+    generate_many,
+)
 from .grid import SIZES
 
 EXIT_FAILED = 1

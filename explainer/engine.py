@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .explanation import Explanation
 from .grid import Grid, parse_grid, value_char
@@ -66,7 +67,7 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
 
 
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
-              timings: "dict[str, list[float]] | None" = None,
+              timings: dict[str, list[float]] | None = None,
               ctxs: Sequence[Context | None] | None = None) -> Explanation | None:
     """The first live step of the first technique that has one.
 
@@ -104,7 +105,7 @@ class Puzzle:
     before step k.
     """
 
-    def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[Technique],
+    def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
@@ -161,7 +162,8 @@ class Puzzle:
 
     @property
     def complete(self) -> bool:
-        self.steps
+        if self._final is None:
+            self._run()
         assert self._final is not None
         return self._final.is_solved()
 

@@ -15,8 +15,9 @@ print in the community notation and equal the plain tuples they came from.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from .grid import Geometry
 from .proof import Proof
@@ -95,7 +96,7 @@ class Explanation:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Explanation":
+    def from_dict(cls, d: dict[str, Any]) -> Explanation:
         kw: dict[str, Any] = {}
         for f in fields(cls):
             if f.name in ("before",) or f.name not in d:
@@ -124,7 +125,7 @@ class Explanation:
 
         return text_in(self, lang)
 
-    def with_before(self, state: Snapshot | None) -> "Explanation":
+    def with_before(self, state: Snapshot | None) -> Explanation:
         return replace(self, before=state)
 
     def _repr_png_(self) -> bytes | None:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Iterator, Sequence
 
 LETTERS = "123456789ABCDEFGHIJKLMNOP"
 EMPTY_CHARS = ".0_"
@@ -38,7 +38,7 @@ class PuzzleError(ValueError):
         self.message = message
         self.where = where
 
-    def at(self, where: str) -> "PuzzleError":
+    def at(self, where: str) -> PuzzleError:
         """The same error, located (keeps an inner location if already set)."""
         return PuzzleError(self.message, self.where or where)
 
@@ -121,7 +121,7 @@ class Geometry:
 
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(n: int) -> Geometry:
     return Geometry(n)
 
@@ -163,7 +163,7 @@ class Grid:
         return f"Grid.parse({self.to_line()!r})"
 
     @classmethod
-    def parse(cls, source: "str | Sequence[Sequence[int]] | Grid", where: str = "") -> "Grid":
+    def parse(cls, source: str | Sequence[Sequence[int]] | Grid, where: str = "") -> Grid:
         return parse_grid(source, where)
 
 
@@ -180,7 +180,7 @@ def _size_for(count: int) -> int:
     return n
 
 
-def parse_grid(source: "str | Sequence[Sequence[int]] | Grid", where: str = "") -> Grid:
+def parse_grid(source: str | Sequence[Sequence[int]] | Grid, where: str = "") -> Grid:
     """A Grid from a one-line or multi-line string, a list of rows or a numpy array.
 
     Checks only the text itself (size, characters, values, clashing givens);
@@ -220,7 +220,7 @@ def _parse_text(text: str) -> Grid:
     return Grid(n, tuple(values))
 
 
-def _parse_rows(rows: "Sequence[Sequence[int]]") -> Grid:
+def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
     try:
         table = [[int(x) for x in row] for row in rows]
     except (TypeError, ValueError) as e:
@@ -266,7 +266,7 @@ class Source:
     line: int
 
 
-def read_text(path: "str | Path") -> tuple[str, str]:
+def read_text(path: str | Path) -> tuple[str, str]:
     """The text of a puzzle file ('-' is standard input) and its display name."""
     if str(path) == "-":
         return sys.stdin.read(), "<stdin>"
@@ -316,7 +316,7 @@ def split_sources(text: str, name: str = "<string>") -> list[Source]:
     return sources
 
 
-def read_sources(path: "str | Path") -> list[Source]:
+def read_sources(path: str | Path) -> list[Source]:
     """Every puzzle text of a file; an empty file is an error."""
     text, name = read_text(path)
     sources = split_sources(text, name)

@@ -14,7 +14,8 @@ goes to ``text`` (the JSON contract), the other languages to
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .grid import Geometry, value_char
 

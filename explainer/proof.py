@@ -15,8 +15,9 @@ that step, with its own proof when it is itself a forcing step).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .grid import value_char
 
@@ -39,10 +40,11 @@ class ProofFact:
     fact: Fact
     rule: str
     premises: tuple[int, ...] = ()
-    step: "Explanation | None" = None
+    step: Explanation | None = None
 
     def __str__(self) -> str:
-        return f"{fact_str(self.fact)} ({self.rule}{' from ' + ','.join(map(str, self.premises)) if self.premises else ''})"
+        premises = f" from {','.join(map(str, self.premises))}" if self.premises else ""
+        return f"{fact_str(self.fact)} ({self.rule}{premises})"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"fact": list(self.fact), "rule": self.rule}
@@ -91,7 +93,7 @@ class BranchEnd:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "BranchEnd":
+    def from_dict(cls, d: dict[str, Any]) -> BranchEnd:
         premises = tuple(d.get("from", ()))
         if "conclusion" in d:
             idx = d["conclusion"]
@@ -141,12 +143,12 @@ class Proof:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], step_from_dict: "Callable[[dict[str, Any]], Explanation]") -> "Proof":
+    def from_dict(cls, d: dict[str, Any], step_from_dict: Callable[[dict[str, Any]], Explanation]) -> Proof:
         branches = []
         for b in d["branches"]:
             facts = tuple(
-                ProofFact(tuple(f["fact"]), f["rule"], tuple(f.get("from", ())),  # type: ignore[arg-type]
+                ProofFact(tuple(f["fact"]), f["rule"], tuple(f.get("from", ())),
                           step_from_dict(f["step"]) if "step" in f else None)
                 for f in b["facts"])
-            branches.append(Branch(tuple(b["assume"]), facts, BranchEnd.from_dict(b["end"])))  # type: ignore[arg-type]
+            branches.append(Branch(tuple(b["assume"]), facts, BranchEnd.from_dict(b["end"])))
         return cls(d["kind"], d.get("level", 0), tuple(branches), bool(d.get("dynamic", False)))

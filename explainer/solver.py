@@ -29,8 +29,8 @@ puzzle has exactly one solution.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache
 
 from .grid import Grid, PuzzleError, geometry
 
@@ -44,15 +44,18 @@ class SearchLimit(Exception):
 
 # ---- tables ---------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(n: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """(peer masks without the cell, house masks, all-cells mask) for size n."""
     geo = geometry(n)
     return geo.peer_mask, geo.house_mask, geo.all_cells
 
 
-@lru_cache(maxsize=None)
-def _house_segments(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+HouseSegments = tuple[int, tuple[tuple[int, int], ...]]  # a house's cell mask and its segments
+
+
+@cache
+def _house_segments(n: int) -> tuple[HouseSegments, ...]:
     """For each house: (its cell mask, its (intersection, rest of the crossing house) pairs).
 
     A line's intersections pair with the rest of their box; a box's with the
@@ -66,8 +69,8 @@ def _house_segments(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ..
     return tuple((geo.house_mask[h], tuple(pairs[h])) for h in range(3 * n))
 
 
-@lru_cache(maxsize=None)
-def _cell_house_segments(n: int) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]:
+@cache
+def _cell_house_segments(n: int) -> tuple[tuple[HouseSegments, ...], ...]:
     """For each cell, the ``_house_segments`` entries of its three houses."""
     segments = _house_segments(n)
     return tuple(tuple(segments[h] for h in hs) for hs in geometry(n).cell_houses)
@@ -144,11 +147,12 @@ class _Search:
                 gone = old & ~p
                 if old >= 0 and gone.bit_count() <= few:
                     # Only houses that lost a cell can have a new hidden single.
-                    scan = []
+                    lost: list[HouseSegments] = []
                     while gone:
                         low = gone & -gone
-                        scan += cell_houses[low.bit_length() - 1]
+                        lost += cell_houses[low.bit_length() - 1]
                         gone ^= low
+                    scan: Sequence[HouseSegments] = lost
                 else:
                     scan = houses
                 start = p

@@ -13,7 +13,7 @@ engine: on hard puzzles they visit millions of nodes, hence ``max_nodes``.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .grid import Grid, PuzzleError, geometry, parse_grid
 from .solver import MANY_SOLUTIONS, NO_SOLUTION, SearchLimit, solve_bitmask, solve_dlx
@@ -116,7 +116,7 @@ def _method(method: str) -> Callable[..., list[list[int]]]:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})") from None
 
 
-def solve(puzzle: "Grid | str | Sequence[Sequence[int]]", method: str = "dlx", *, where: str = "",
+def solve(puzzle: Grid | str | Sequence[Sequence[int]], method: str = "dlx", *, where: str = "",
           unique: bool = True, max_nodes: int | None = None) -> Grid:
     """The solution of ``puzzle`` found by ``method``.
 

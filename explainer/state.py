@@ -13,8 +13,9 @@ colouring read a whole value at once.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
 
@@ -42,7 +43,7 @@ class State:
         self._memo: dict[str, tuple[int, Any]] = {}
 
     @classmethod
-    def from_grid(cls, grid: Grid) -> "State":
+    def from_grid(cls, grid: Grid) -> State:
         """The candidates left by the givens (each given placed, peers cleared)."""
         state = cls(geometry(grid.n))
         for c, v in enumerate(grid.values):
@@ -139,14 +140,14 @@ class State:
         new._memo = {}
         return new
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)
 
     def snapshot(self) -> Snapshot:
         """An immutable copy (what a step records as the state it was found in)."""
         return Snapshot(self.geo, tuple(self.values), tuple(self.cand), tuple(self.pos), self.unsolved)
 
-    def cached(self, key: str, build: Callable[["State"], T]) -> T:
+    def cached(self, key: str, build: Callable[[State], T]) -> T:
         """A value derived from this exact state (links, ALSs), built once.
 
         The memo is keyed by ``version``, which every change bumps, so a

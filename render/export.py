@@ -11,15 +11,17 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from explainer.explanation import Explanation
 from explainer.grid import value_char
 from techniques import single_names
 
-from .scene import Scene, initial_scene, scene as make_scene, solution_scene
+from .scene import Scene, initial_scene, solution_scene
+from .scene import scene as make_scene
 
 SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
 SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
@@ -60,7 +62,7 @@ def technique_stem(name: str) -> str:
     return name.upper().replace(" ", "-")
 
 
-def normalise_only(only: "Iterable[str] | str | None") -> set[str] | None:
+def normalise_only(only: Iterable[str] | str | None) -> set[str] | None:
     """Step names for --only (aliases accepted); None keeps every step."""
     if only is None:
         return None
@@ -257,7 +259,7 @@ def write_gif(thumbs: list[Any], path: str, durations: list[int], loop: int | No
     return os.path.getsize(path)
 
 
-def write_puzzle(puzzle: Any, out_dir: "str | os.PathLike", *, frames: bool = True, gif: bool = True,
+def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, *, frames: bool = True, gif: bool = True,
                  contact: bool = True, fmt: str = "png", palette: Any = "default", dpi: float | None = None,
                  size: int | None = None, group_singles: bool = False, only: Any = None, lang: str = "en",
                  html: bool = False, gif_duration: int = 700, gif_hold: int = 2000, gif_loop: int | None = 0,
@@ -324,9 +326,7 @@ def write_puzzle(puzzle: Any, out_dir: "str | os.PathLike", *, frames: bool = Tr
         rec.gif_bytes = write_gif(thumbs, str(gpath), durations, loop=gif_loop)
         rec.gif = str(gpath)
     if html:
-        from .viewer import write_viewer
-
-        from .viewer import data_uri
+        from .viewer import data_uri, write_viewer
 
         if frames:
             sources = [Path(p).name for p in paths]

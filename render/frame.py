@@ -10,11 +10,12 @@ hundreds of Text objects. All sizes come from the cell size, so 16×16 and
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
 import math
 import textwrap
-from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -25,7 +26,8 @@ from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
-from .scene import Scene, initial_scene, scene as make_scene, spot
+from .scene import Scene, initial_scene, spot
+from .scene import scene as make_scene
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
@@ -73,13 +75,13 @@ _FONT = FontProperties(family="DejaVu Sans")
 _BOLD = FontProperties(family="DejaVu Sans", weight="bold")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ref_height(bold: bool) -> float:
     v = TextPath((0, 0), "8", size=1, prop=_BOLD if bold else _FONT).vertices
     return float(v[:, 1].max() - v[:, 1].min())
 
 
-@lru_cache(maxsize=None)
+@cache
 def glyph(ch: str, bold: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Outline of a character centred on (0, 0), digit height 1, y pointing down."""
     tp = TextPath((0, 0), ch, size=1, prop=_BOLD if bold else _FONT)
@@ -103,7 +105,7 @@ def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool
     return Path(np.concatenate(verts), np.concatenate(codes))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _char(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
     """A character's outline at size 1 on the baseline, and its advance."""
     from matplotlib.font_manager import findfont, get_font
@@ -368,7 +370,7 @@ def _shorten(pts: tuple, by: float) -> list:
 class FrameRenderer:
     """One figure per grid size and palette, reused for every frame."""
 
-    def __init__(self, n: int, theme: "Mapping | str | None" = "default", dpi: float | None = None,
+    def __init__(self, n: int, theme: Mapping | str | None = "default", dpi: float | None = None,
                  size: int | None = None) -> None:
         self.n = n
         self.theme = get_palette(theme) if not isinstance(theme, Mapping) else dict(theme)

@@ -9,8 +9,9 @@ the step says what matters, the scene only says where it goes.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from explainer.grid import value_char
 from explainer.i18n import text_in
@@ -90,7 +91,7 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def step_title(number: "int | tuple[int, int]", technique: str, lang: str = "en") -> str:
+def step_title(number: int | tuple[int, int], technique: str, lang: str = "en") -> str:
     w = words(lang)
     name = title(technique, lang)
     if isinstance(number, tuple) and number[0] != number[1]:
@@ -99,7 +100,7 @@ def step_title(number: "int | tuple[int, int]", technique: str, lang: str = "en"
     return f"{w['step']} {k} — {name}"
 
 
-def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None" = None,
+def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).

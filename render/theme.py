@@ -6,7 +6,7 @@ a solid line for a strong link and a dashed one for a weak link.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 DEFAULT = {
     "background": "#ffffff",
@@ -78,7 +78,7 @@ PALETTES: dict[str, dict] = {
 }
 
 
-def palette(name: "str | Mapping | None" = "default", overrides: "Mapping | None" = None) -> dict:
+def palette(name: str | Mapping | None = "default", overrides: Mapping | None = None) -> dict:
     """A copy of a named palette (or of a dict), with some roles overridden."""
     if name is None:
         base = DEFAULT

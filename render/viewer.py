@@ -11,8 +11,9 @@ import base64
 import html
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from techniques import title as step_title
 
@@ -30,12 +31,12 @@ def data_uri(image: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def write_viewer(out_dir: "str | Path", plan: Sequence[Any], sources: Sequence[str], *, puzzle: Any = None,
+def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str], *, puzzle: Any = None,
                  lang: str = "en", title: str | None = None) -> Path:
     """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs)."""
     words = LABELS.get(lang, LABELS["en"])
     frames = []
-    for f, src in zip(plan, sources):
+    for f, src in zip(plan, sources, strict=True):
         frames.append({"src": src, "title": f.scene.text("title"), "caption": f.scene.text("caption"),
                        "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps]})
     groups: dict[str, list[int]] = {}
@@ -45,9 +46,9 @@ def write_viewer(out_dir: "str | Path", plan: Sequence[Any], sources: Sequence[s
     parts = []
     parts.append(f'<li><button class="jump" data-k="0">{html.escape(words["start"])}</button></li>')
     for tech, idx in groups.items():
-        buttons = " ".join(
-            f'<button class="jump" data-k="{i}">{"–".join(str(s) for s in sorted({frames[i]["steps"][0], frames[i]["steps"][-1]}))}</button>'
-            for i in idx)
+        spans = ("–".join(str(s) for s in sorted({frames[i]["steps"][0], frames[i]["steps"][-1]})) for i in idx)
+        buttons = " ".join(f'<button class="jump" data-k="{i}">{span}</button>'
+                           for i, span in zip(idx, spans, strict=True))
         parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
                      f'({len(idx)})</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')
@@ -68,10 +69,12 @@ TEMPLATE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
- body {{ font-family: system-ui, sans-serif; margin: 0; display: flex; gap: 1rem; padding: 1rem; background: #fafafa; color: #111; }}
+ body {{ font-family: system-ui, sans-serif; margin: 0; display: flex; gap: 1rem; padding: 1rem;
+        background: #fafafa; color: #111; }}
  main {{ flex: 1 1 auto; max-width: 820px; }}
  aside {{ flex: 0 0 16rem; max-height: 95vh; overflow: auto; }}
- #frame {{ max-width: 100%; max-height: calc(100vh - 9rem); width: auto; height: auto; border: 1px solid #ccc; background: white; display: block; }}
+ #frame {{ max-width: 100%; max-height: calc(100vh - 9rem); width: auto; height: auto;
+          border: 1px solid #ccc; background: white; display: block; }}
  #bar {{ display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }}
  #bar button {{ font-size: 1rem; padding: .3rem .8rem; }}
  #counter {{ margin-left: auto; font-variant-numeric: tabular-nums; }}

@@ -14,9 +14,9 @@ pairs are tried first.
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from itertools import combinations
-from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import bits
@@ -51,13 +51,13 @@ class ALS:
         self.sees = sees  # value index -> cells seeing every such cell (outside the ALS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plus_one(k: int) -> list[int]:
     """Size + 1 of every subset of k cells, by subset mask."""
     return [m.bit_count() + 1 for m in range(1 << k)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _common_peers(n: int) -> dict[int, int]:
     """Cells seeing every cell of a cell mask, per grid size (a pure function of the geometry,
     shared by every state and filled as masks come up)."""

@@ -4,13 +4,12 @@ could then try that link) and else a cell with the fewest candidates. Its
 count rates how hard the puzzle is for this engine."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands
 from explainer.i18n import House, Value, Words, say
 from explainer.state import State
 from explainer.technique import Context
-
 
 TEXT = {
     "en": "Brutal: no technique applies, so the solution is read: {why}; {cell} is {v}.",

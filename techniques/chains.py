@@ -25,8 +25,8 @@ with Medusa and trial).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
@@ -232,7 +232,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
             return
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rectangle_table(n: int) -> dict[int, tuple[tuple[int, int], ...]]:
     """Per grid size, filled as cell pairs come up: ``_rectangle_boxes`` by cn * ncells + c1."""
     return {}

@@ -15,8 +15,8 @@ cannot be a fish. Sizes are tried smallest first across every value.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry
@@ -88,7 +88,7 @@ def _line_masks(state: State) -> tuple[list[list[int]], list[list[int]]]:
     return rows, cols
 
 
-def _lines_cells(geo: Geometry, kind: int, lines: "Iterator[int] | list[int]") -> int:
+def _lines_cells(geo: Geometry, kind: int, lines: Iterator[int] | list[int]) -> int:
     mask = 0
     for i in lines:
         mask |= geo.house_mask[kind * geo.n + i]
@@ -171,7 +171,7 @@ def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, patte
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _finned_tables(n: int) -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
     """Per orientation o, per box k: (box house, box cells, first band line, band bits, cover bits).
 

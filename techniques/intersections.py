@@ -4,14 +4,13 @@ of the other house (pointing when the box confines it, claiming when the
 line does)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands, house_keys
 from explainer.grid import bits
 from explainer.i18n import Cells, House, Value, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
-
 
 TEXT = {
     "en": "Locked candidate: in {r1}, {v} can only go in {r2}, so {v} is removed from {cells}.",

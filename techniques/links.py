@@ -14,15 +14,16 @@ techniques of one step share it.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 
 from explainer.explanation import Cand
 from explainer.grid import bits, value_char
 from explainer.state import State
 
 
-@lru_cache(maxsize=None)
-def _spread(n: int):
+@cache
+def _spread(n: int) -> Callable[[int], int]:
     """For a value mask m, the candidate numbers of m's values in cell 0 (value u -> bit u*n*n);
     shifted by c, those of cell c. Memoised per grid size."""
     N = n * n

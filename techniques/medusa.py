@@ -13,7 +13,8 @@ The step shows only the part of the colouring that proves its eliminations
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from explainer.explanation import Explanation
 from explainer.grid import bits
@@ -33,7 +34,8 @@ TEXT = {
           "deux couleurs, pleine et cerclée ; l'une des deux est entièrement vraie. {example} voit "
           "{x} (plein) et {y} (cerclé), donc il est faux{more}.",
 }
-MORE = {"en": "; so are {rest}, which also see both colours", "fr": " ; de même {rest}, qui voient aussi les deux couleurs"}
+MORE = {"en": "; so are {rest}, which also see both colours",
+        "fr": " ; de même {rest}, qui voient aussi les deux couleurs"}
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
@@ -87,7 +89,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         z = order[0]
         x, y = witness[z]
         rest = ", ".join(lk.name(i) for i in order[1:])
-        more = say(MORE, rest=rest) if rest else {"text": "", "translations": (("fr", ""),)}
+        more: dict[str, Any] = say(MORE, rest=rest) if rest else {"text": "", "translations": (("fr", ""),)}
         yield Explanation(
             technique="medusa", eliminate=tuple(lk.mask_cands(elim)),
             marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,

@@ -6,15 +6,14 @@ paper: the houses whose placed values rule out the other cells, circled.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
-from typing import Iterator
 
 from explainer.explanation import Explanation, cell_coords, house_keys
 from explainer.grid import Geometry
 from explainer.i18n import House, Houses, Value, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
-
 
 POSITION_STRUCK = {
     "en": "Single position: in {house}, {v} can only go in {cell} (the other cells lost {v} in earlier steps).",

@@ -11,7 +11,7 @@ to k // 2 of both kinds find every tuple elimination.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, values_of

@@ -22,9 +22,9 @@ only those whose candidates fit the pattern, so the search stays small.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, geometry, values_of
@@ -64,7 +64,7 @@ def _empty(state: State, mask: int) -> list[int]:
     return [c for c in bits(mask) if state.cand[c]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parts(n: int) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
     """(line, box, intersection mask, its cells, line cells outside it, box cells outside it)."""
     geo = geometry(n)
@@ -87,11 +87,12 @@ def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explan
     cand = state.cand
     hm = geo.house_mask
     found: list[tuple[int, int, Explanation]] = []
-    for r1, r2, inter, inter_cells, line_cells, box_cells in _parts(geo.n):
+    for r1, r2, _inter, inter_cells, line_cells, box_cells in _parts(geo.n):
         core = [c for c in inter_cells if cand[c]]
         if not core:
             continue
-        line_rest = box_rest = None
+        line_rest: list[int] | None = None
+        box_rest: list[int] = []
         for m12, f, s12 in _subsets(core, cand):
             size = f.bit_count()
             if size < s12 + 2:
@@ -147,7 +148,7 @@ def _als_limit(n: int) -> int:
     return n if n <= 9 else 4
 
 
-@lru_cache(maxsize=None)
+@cache
 def _combination_order(k: int) -> tuple[tuple[int, int], ...]:
     """(position mask, size) of every nonempty subset of k positions, in the order of
     ``combinations`` size by size."""
@@ -162,7 +163,7 @@ def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int,
     built at once, indexed by a mask of positions in ``cells``."""
     cms = [0]
     unions = [0]
-    for c, x in zip(cells, cand):
+    for c, x in zip(cells, cand, strict=True):
         bit = 1 << c
         cms += [cm | bit for cm in cms]
         unions += [u | x for u in unions]
@@ -170,13 +171,13 @@ def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int,
                  if unions[pm].bit_count() == s + 1)
 
 
-def _als_table(state: State) -> dict[tuple[int, int], "list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]"]:
+def _als_table(state: State) -> dict[tuple[int, int], list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]]:
     """An empty per-state table, filled lazily by ``_alss`` (one entry per house part)."""
     return {}
 
 
 def _alss(state: State, house: int, inter: int,
-          part: "tuple[int, ...] | None" = None) -> "list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]":
+          part: tuple[int, ...] | None = None) -> list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]:
     """ALSs (cell mask, values, size) among the empty cells of ``house`` outside ``inter``
     (``part``: the cells of ``house`` outside ``inter``, if known)."""
     table = state.cached("suedecoq.als", _als_table)
@@ -189,11 +190,11 @@ def _alss(state: State, house: int, inter: int,
         cells = tuple([c for c in part if cand[c]])
         hit = table[key] = _als_rows(cells, tuple([cand[c] for c in cells]))
     if hit is None:
-        cells = _empty(state, state.geo.house_mask[house] & ~inter)
+        empty = _empty(state, state.geo.house_mask[house] & ~inter)
         limit = _als_limit(state.geo.n)
         hit = []
-        for size in range(1, min(limit, len(cells)) + 1):
-            for chosen in combinations(cells, size):
+        for size in range(1, min(limit, len(empty)) + 1):
+            for chosen in combinations(empty, size):
                 u = 0
                 for c in chosen:
                     u |= state.cand[c]

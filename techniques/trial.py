@@ -16,8 +16,8 @@ about one propagation per candidate at the end of some strong link.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, bits, geometry, value_char
@@ -56,11 +56,11 @@ WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait
 class _Result:
     __slots__ = ("values", "cand", "why", "solved")
 
-    def __init__(self, values: list[int], cand: list[int], why: "dict | None", solved: bool) -> None:
+    def __init__(self, values: list[int], cand: list[int], why: dict | None, solved: bool) -> None:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
 
 
-@lru_cache(maxsize=None)
+@cache
 def _house_bits(n: int) -> tuple[int, ...]:
     """For each cell of an n×n grid, the bit mask of its houses (memoised per size)."""
     geo = geometry(n)

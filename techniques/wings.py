@@ -19,8 +19,8 @@ place left for w.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
@@ -55,7 +55,7 @@ class _Name(Arg):
         return "NY wing" if self.ny else "Y wing"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _intersection_cells(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """(line, box, cells) of every line-box intersection."""
     return tuple((line, box, tuple(bits(mask))) for line, box, mask in geometry(n).intersections)
@@ -106,7 +106,7 @@ def _configurations(geo: Geometry) -> list[tuple[int, int, int, int]]:
     return configs
 
 
-@lru_cache(maxsize=None)
+@cache
 def _config_table(n: int) -> tuple[tuple[int, int, int, int, int], ...]:
     """The configurations with the cell mask where v can be removed: (L2 ∩ B1) ∪ (L1 ∩ B2)."""
     geo = geometry(n)

@@ -6,7 +6,7 @@ spell a list of lines or of removed candidates by hand.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from explainer.grid import Geometry, value_char
 from explainer.i18n import AND, HOUSE_WORDS, Arg, join

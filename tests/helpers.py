@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from explainer.grid import LETTERS
-from explainer.pencilmarks import parse_pencilmarks
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
 
 
-def marks(cells: "dict[str, str]", n: int = 9) -> State:
+def marks(cells: dict[str, str], n: int = 9) -> State:
     """Every cell holds every value except the listed ones: ``{"r2c1": "17", ...}``."""
     full = LETTERS[:n]
     tokens = [[full] * n for _ in range(n)]

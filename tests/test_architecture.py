@@ -1,8 +1,23 @@
-"""The module graph of explainer/, techniques/ and render/ has no cycle.
+"""The module graph of explainer/, techniques/ and render/: no cycle, one-way arrows.
 
 Every import counts, also one made inside a function (a lazy import still
 ties the two modules together); only imports under ``if TYPE_CHECKING:``
 are left out (they never run). The engine never imports the registry.
+
+The parts and the arrows allowed between them (docs/architecture.md):
+
+- core (``explainer``: grid, state, solver(s), values, explanation, proof,
+  technique, engine, i18n) imports only core; the one arrow up is the
+  package's lazy ``Puzzle``/``explain``, loaded from ``explainer.api``;
+- ``explainer.api`` (the library facade) plugs the registry into the engine
+  and draws notebook pictures: core, techniques, render;
+- ``techniques`` import only core (never the api: it imports them);
+- ``render`` imports core and techniques (step titles, the singles set);
+- the app layer: ``explainer.bank``, ``explainer.generate`` and
+  ``explainer.hints`` use core, api, techniques and render but not each
+  other; the command line (``explainer.cli*``) may use everything.
+
+No module outside ``render`` imports a drawing library.
 """
 from __future__ import annotations
 
@@ -30,8 +45,8 @@ def _type_checking_only(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Modules of ``known`` that module ``name`` imports anywhere in its body."""
+def _raw_imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every module name that module ``name`` imports anywhere in its body."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
@@ -54,8 +69,13 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
             visit(child)
 
     visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ``known`` that module ``name`` imports anywhere in its body."""
     out = set()
-    for m in found:  # "techniques.links" or a deeper name: keep the longest known prefix
+    for m in _raw_imports(name, path, known):  # "techniques.links" or a deeper name: keep the longest known prefix
         while m and m not in known:
             m = m.rpartition(".")[0]
         if m and m != name:
@@ -113,3 +133,48 @@ def test_engine_never_imports_the_registry() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT), "PATH": ""})
     assert out.stdout.strip() == "False"
+
+
+APP = ("bank", "generate", "hints")
+ALLOWED = {
+    "core": {"core"},
+    "api": {"core", "techniques", "render"},
+    "techniques": {"core", "techniques"},
+    "render": {"core", "techniques", "render"},
+    **{app: {"core", "api", "techniques", "render", app} for app in APP},
+    "cli": {"core", "api", "techniques", "render", "cli", *APP},
+}
+UPWARD = {("explainer", "explainer.api")}  # the package loads Puzzle/explain lazily from the api
+DRAWING = ("matplotlib", "PIL", "imageio")
+
+
+def part(module: str) -> str:
+    """The part a module belongs to: core, api, techniques, render, cli, bank, generate or hints."""
+    names = module.split(".")
+    if names[0] != "explainer":
+        return names[0]
+    sub = names[1] if len(names) > 1 else ""
+    if sub == "api":
+        return "api"
+    if sub == "cli" or sub.startswith("cli_"):
+        return "cli"
+    return sub if sub in APP else "core"
+
+
+def test_every_module_has_a_part() -> None:
+    assert {part(m) for m in import_graph()} <= set(ALLOWED)
+    assert part("explainer.cli_db") == part("explainer.cli.db") == "cli"
+    assert part("explainer.bank.build") == "bank" and part("explainer.state") == "core"
+
+
+def test_arrows_point_one_way() -> None:
+    wrong = sorted(f"{m} ({part(m)}) -> {d} ({part(d)})" for m, deps in import_graph().items()
+                   for d in deps if part(d) not in ALLOWED[part(m)] and (m, d) not in UPWARD)
+    assert not wrong, "imports against docs/architecture.md:\n" + "\n".join(wrong)
+
+
+def test_no_drawing_library_outside_render() -> None:
+    mods = _modules()
+    wrong = sorted(f"{name} imports {m}" for name, path in mods.items() if part(name) != "render"
+                   for m in _raw_imports(name, path, set(mods)) if m.split(".")[0] in DRAWING)
+    assert not wrong, "drawing belongs in render/:\n" + "\n".join(wrong)

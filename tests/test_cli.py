@@ -17,10 +17,10 @@ def run(*args, stdin=None, cwd=None):
 
 def one_line_error(result, *fragments):
     assert "Traceback" not in result.stderr, result.stderr
-    errors = [l for l in result.stderr.splitlines() if "error:" in l]
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
     assert errors, result.stderr
     for fragment in fragments:
-        assert any(fragment in l for l in errors), (fragment, result.stderr)
+        assert any(fragment in line for line in errors), (fragment, result.stderr)
 
 
 def test_help_explains_everything():

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from explainer.cli_db import main
-from explainer.db import PuzzleDB, puzzle_key, rating_of
-from explainer.dbbuild import build
 from explainer import Puzzle
+from explainer.bank.build import build
+from explainer.bank.db import PuzzleDB, puzzle_key, rating_of
+from explainer.cli_db import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -336,7 +336,7 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
 
 
 def test_database_modules_import_no_drawing_or_cluster_library() -> None:
-    code = ("import sys, explainer.db, explainer.dbbuild, explainer.cli_db; "
+    code = ("import sys, explainer.bank.db, explainer.bank.build, explainer.cli_db; "
             "print([m for m in ('matplotlib', 'tqdm', 'dask', 'PIL') if m in sys.modules])")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == "[]", res.stdout + res.stderr

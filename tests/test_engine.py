@@ -51,7 +51,7 @@ def test_navigation():
 def test_sample_of_top1465_verifies(tmp_path):
     docs = []
     seen = set()
-    for line, text in zip(SAMPLE, top1465(*SAMPLE)):
+    for line, text in zip(SAMPLE, top1465(*SAMPLE), strict=True):
         p = Puzzle(text, where=f"top1465.txt:{line}")
         assert p.complete
         docs.append(p.to_json())
@@ -100,7 +100,7 @@ def test_unsound_step_is_caught():
 
 
 def test_engine_does_not_import_matplotlib():
-    code = "import explainer, techniques, sys; explainer.explain(%r); print('matplotlib' in sys.modules)" % SEED
+    code = f"import explainer, techniques, sys; explainer.explain({SEED!r}); print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"
 

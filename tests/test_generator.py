@@ -7,14 +7,25 @@ from pathlib import Path
 import pytest
 from sudoku import Sudoku
 
-from explainer.generator import (DIG_ORDERS, SYMMETRIES, GenerationFailed, dig_order, engine_target,
-                                 generate, generate_many, has_symmetry, line_permutation, partner,
-                                 random_full_grid, shuffle_grid)
+from explainer.generate.generator import (
+    DIG_ORDERS,
+    SYMMETRIES,
+    GenerationFailed,
+    dig_order,
+    engine_target,
+    generate,
+    generate_many,
+    has_symmetry,
+    line_permutation,
+    partner,
+    random_full_grid,
+    shuffle_grid,
+)
 from explainer.grid import Grid, geometry
 from explainer.solver import count_solutions, solve_values
 
 
-def is_complete(values: "list[int] | tuple[int, ...]", n: int) -> bool:
+def is_complete(values: list[int] | tuple[int, ...], n: int) -> bool:
     geo = geometry(n)
     return all(sorted(values[c] for c in cells) == list(range(1, n + 1)) for cells in geo.houses)
 
@@ -159,7 +170,7 @@ def test_technique_target_met() -> None:
 
 @pytest.fixture(scope="module")
 def difficult_puzzle() -> Grid:
-    from explainer.generator import engine_goal
+    from explainer.generate.generator import engine_goal
 
     return generate(9, 3, goal=engine_goal("difficult"), max_tries=600)
 
@@ -176,7 +187,7 @@ def test_hardened_difficult_is_unique_and_difficult(difficult_puzzle: Grid) -> N
 @needs_engine
 def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
     from explainer import Puzzle
-    from explainer.generator import engine_goal
+    from explainer.generate.generator import engine_goal
 
     first = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
     again = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
@@ -189,7 +200,7 @@ def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
 
 
 def test_minimise_leaves_no_removable_given() -> None:
-    from explainer.generator import minimise
+    from explainer.generate.generator import minimise
 
     rng = random.Random(4)
     solution = random_full_grid(9, rng)

@@ -101,7 +101,7 @@ def test_a_registered_technique_works_end_to_end(peek_registered: Technique) -> 
     assert p.difficulty == "difficult"  # from the kind's flags, no name hard-coded
     assert techniques.weights()["peek"] == 9.5 and techniques.title("peek", "fr") == "Coup d'œil"
     assert "| peek (glance) | 9.5 | – |" in table.markdown()
-    from explainer.db import weight_of
+    from explainer.bank.db import weight_of
 
     assert weight_of("peek") == 9.5
 

@@ -21,7 +21,7 @@ def lines(name: str, count: int | None = None) -> list[str]:
     return rows[:count] if count else rows
 
 
-def assert_valid_solution(puzzle: Grid, values: "list[int] | tuple[int, ...]") -> None:
+def assert_valid_solution(puzzle: Grid, values: list[int] | tuple[int, ...]) -> None:
     """Every house holds every value once, and every given is kept."""
     geo = geometry(puzzle.n)
     assert len(values) == geo.ncells

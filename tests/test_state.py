@@ -2,7 +2,7 @@ import random
 
 from explainer import Puzzle
 from explainer.grid import bits, parse_grid
-from explainer.pencilmarks import format_pencilmarks, parse_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks, parse_pencilmarks
 from explainer.state import State
 from tests.conftest import SEED, top1465
 

@@ -49,7 +49,8 @@ ROLE_STEPS = {
     "marked": Explanation(technique="x wing", marked=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
     "marked_alt": Explanation(technique="chain", marked_alt=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
     "eliminate": Explanation(technique="locked candidate", eliminate=((0, 1, 5), (0, 2, 5)), text="e"),
-    "strong_link": Explanation(technique="chain", strong_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),), text="s"),
+    "strong_link": Explanation(technique="chain", strong_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),),
+                               text="s"),
     "weak_link": Explanation(technique="chain", weak_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),), text="w"),
 }
 ROLE_COLOUR = {"place": "place", "cells": "houses", "cells_alt": "cells_alt", "houses": "houses", "marked": "marked",
@@ -65,7 +66,7 @@ def test_png_per_role(role, hand, rend, tmp_path):
     data = rend.png(sc)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     im = _img(data)
-    assert all(abs(a - b) <= 1 for a, b in zip(im.size, rend.layout.pixels))
+    assert all(abs(a - b) <= 1 for a, b in zip(im.size, rend.layout.pixels, strict=True))
     (tmp_path / f"{role}.png").write_bytes(data)
     # the role's colour is on the picture, and absent from the bare grid
     key = ROLE_COLOUR[role]

@@ -1,10 +1,10 @@
 """Hint levels on a pencil-mark input (library and `explain-sudoku hint`)."""
 import pytest
 
-from explainer.cli_hint import main
 from explainer import Puzzle
+from explainer.cli_hint import main
 from explainer.hints import hint, read_grid_state
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 

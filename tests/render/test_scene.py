@@ -2,9 +2,9 @@
 import sys
 
 from explainer.explanation import Explanation
-from explainer.pencilmarks import parse_pencilmarks
-from explainer.state import State
 from explainer.grid import parse_grid
+from explainer.hints.pencilmarks import parse_pencilmarks
+from explainer.state import State
 from render.scene import ROLES, scene, spot
 
 
@@ -68,7 +68,8 @@ def test_brutal_roles(brutal_puzzle):
 
 
 def _hand_state():
-    return State.from_grid(parse_grid("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."))
+    seed = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+    return State.from_grid(parse_grid(seed))
 
 
 def test_cells_alt_marked_alt_and_links():
@@ -138,7 +139,7 @@ def _faithful(puzzle):
         assert {(s.row, s.col) for s in sc.of("cells_alt")} == set(map(tuple, step.cells_alt))
         assert [s.house for s in sc.of("houses")] == [tuple(h) for h in step.houses]
         for role, links in (("strong_link", step.strong_links), ("weak_link", step.weak_links)):
-            real = [l for l in links if tuple(l[0])[:2] != tuple(l[1])[:2]]
+            real = [link for link in links if tuple(link[0])[:2] != tuple(link[1])[:2]]
             assert len(sc.of(role)) == len(real)
         assert sc.text("caption") == step.text
         assert step.technique in sc.text("title")

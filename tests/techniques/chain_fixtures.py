@@ -7,7 +7,7 @@ Its ``keep`` argument removes one value from a whole house except some cells.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from explainer.state import State
 from tests.conftest import TOP1465
@@ -19,7 +19,7 @@ def cell_index(name: str) -> int:
     return r * 9 + c
 
 
-def open_grid(cells: "dict[str, str] | None" = None, keep: "dict[str, list[str]] | None" = None) -> State:
+def open_grid(cells: dict[str, str] | None = None, keep: dict[str, list[str]] | None = None) -> State:
     """A pencil-mark state: all candidates everywhere, then ``cells`` restricted;
     ``keep`` maps a value to the only cells (of the listed houses) that keep it, e.g.
     ``{"1 col1": ["r1c1", "r5c1"]}`` keeps 1 in column 1 only in r1c1 and r5c1."""
@@ -37,7 +37,7 @@ def open_grid(cells: "dict[str, str] | None" = None, keep: "dict[str, list[str]]
 
 # ---- real puzzles ---------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def top1465(k: int):
     """The explained puzzle of top1465 line k (1-based), shared by the test modules."""
     from explainer import Puzzle

@@ -1,7 +1,6 @@
-from tests.techniques.chain_fixtures import open_grid
-
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 from techniques import als
+from tests.techniques.chain_fixtures import open_grid
 
 
 def cells_of(a):

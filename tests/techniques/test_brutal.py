@@ -1,5 +1,5 @@
 from explainer import Puzzle
-from explainer.pencilmarks import parse_pencilmarks
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.technique import Context
 from techniques.brutal import find
 from tests.conftest import top1465

@@ -1,8 +1,7 @@
-from tests.techniques.chain_fixtures import cell_index, open_grid
-
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 from techniques import chains
 from techniques.links import links
+from tests.techniques.chain_fixtures import cell_index, open_grid
 
 
 def first(state, **kw):

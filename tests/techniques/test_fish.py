@@ -81,7 +81,7 @@ x x x | x x x | x x x
 """
 
 
-def col_cells(col: int, rows: "list[int]") -> list[str]:
+def col_cells(col: int, rows: list[int]) -> list[str]:
     return [f"r{r}c{col}" for r in rows]
 
 
@@ -97,7 +97,8 @@ def test_x_wing_rows():
     assert set(s.marked) == {(*x, 4) for x in s.cells}
     assert s.houses == (("row", 1), ("row", 4))
     assert s.get("size") == 2
-    assert s.text.startswith("X wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9, so 4 is removed from r1c1")
+    assert s.text.startswith("X wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9, "
+                             "so 4 is removed from r1c1")
     assert dict(s.translations)["fr"].startswith("X wing sur le 4 : dans les lignes 2 et 5")
 
 

@@ -1,6 +1,5 @@
-from tests.techniques.chain_fixtures import cell_index, open_grid
-
 from techniques.links import Links, links
+from tests.techniques.chain_fixtures import cell_index, open_grid
 
 
 def idx(lk: Links, name: str, v: int) -> int:

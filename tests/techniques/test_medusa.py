@@ -1,7 +1,6 @@
-from tests.techniques.chain_fixtures import open_grid
-
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 from techniques import medusa
+from tests.techniques.chain_fixtures import open_grid
 
 CHAIN = {"1 col1": ["r1c1", "r5c1"], "1 row5": ["r5c1", "r5c4"], "1 col4": ["r5c4", "r2c4"]}
 

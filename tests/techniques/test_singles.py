@@ -1,5 +1,5 @@
 from explainer.grid import parse_grid
-from explainer.pencilmarks import parse_pencilmarks
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
 from techniques.singles import find_single_candidate, find_single_position
 from tests.conftest import SEED

@@ -26,7 +26,7 @@ MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finn
 @pytest.fixture(scope="module")
 def puzzles() -> dict[int, Puzzle]:
     out = {}
-    for line, text in zip(LINES, top1465(*LINES)):
+    for line, text in zip(LINES, top1465(*LINES), strict=True):
         p = Puzzle(text, where=f"top1465.txt:{line}")
         p.steps  # runs the engine, which raises UnsoundStep on a wrong step
         out[line] = p

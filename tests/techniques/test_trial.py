@@ -1,12 +1,12 @@
 """Trial and trial lucky, checked against an independent singles propagation
 written here (sets, not masks), on states taken from top1465."""
 import pytest
-from tests.techniques.chain_fixtures import top1465
 
 from explainer.engine import next_step
-from explainer.pencilmarks import format_pencilmarks
+from explainer.hints.pencilmarks import format_pencilmarks
 from explainer.state import State
 from techniques import REGISTRY, trial
+from tests.techniques.chain_fixtures import top1465
 
 # top1465 lines (1-based) whose first trial step is of each kind
 FIRST_TRIAL = {"contradiction": 36, "lucky": 23, "common": 24}

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from techniques import REGISTRY, title
 
-from .explanation import Explanation
-from .grid import PuzzleError, parse_grid, value_char
-from .i18n import house_words, text_in
+from ..explanation import Explanation
+from ..grid import PuzzleError, parse_grid, value_char
+from ..i18n import house_words, text_in
+from ..state import State
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
-from .state import State
 
 LEVELS = (1, 2, 3)
 
@@ -46,8 +46,8 @@ def read_grid_state(text: str, where: str = "") -> State:
 
 def next_step_from(state: State) -> Explanation | None:
     """The next human step from ``state``; brutal (with a solution) only when nothing else applies."""
-    from .engine import next_step
-    from .solver import solve_bitmask
+    from ..engine import next_step
+    from ..solver import solve_bitmask
 
     if state.is_solved():
         return None
@@ -82,7 +82,7 @@ def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
     return text_in(step, lang)
 
 
-def hint(text_or_state: "str | State", level: int = 1, lang: str = "en", where: str = "") -> Hint:
+def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: str = "") -> Hint:
     """The hint at ``level`` for a grid (text in any accepted form) or a state."""
     if level not in LEVELS:
         raise ValueError(f"hint level must be 1, 2 or 3, not {level}")

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import re
 
-from .grid import LETTERS, SIZES, PuzzleError, geometry
-from .state import State
+from ..grid import LETTERS, SIZES, PuzzleError, geometry
+from ..state import State
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
 

@@ -22,7 +22,7 @@ Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
 killed process loses nothing committed; a power cut may lose the last few
 commits but never leaves a broken file.
 
-The build itself (worker processes, timeouts, Dask) is ``explainer.dbbuild``.
+The build itself (worker processes, timeouts, Dask) is ``explainer.bank.build``.
 """
 from __future__ import annotations
 
@@ -31,11 +31,12 @@ import math
 import sqlite3
 import statistics as pystats
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
 
-from .explanation import Explanation
+from ..explanation import Explanation
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
@@ -130,7 +131,7 @@ def step_length(step: dict[str, Any]) -> int:
 
 def puzzle_key(text: str) -> str:
     """The key a puzzle is stored under: its one-line givens, or the stripped raw text."""
-    from .grid import PuzzleError, parse_grid
+    from ..grid import PuzzleError, parse_grid
 
     try:
         return parse_grid(text).to_line()
@@ -147,8 +148,8 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     """
     import time
 
-    from .api import Puzzle
-    from .grid import PuzzleError
+    from ..api import Puzzle
+    from ..grid import PuzzleError
 
     start = time.perf_counter()
     rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
@@ -194,7 +195,7 @@ def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dic
 class StepRecord:
     """One stored step found by a query; it can rebuild its state and draw itself."""
 
-    db: "PuzzleDB" = field(repr=False)
+    db: PuzzleDB = field(repr=False)
     puzzle_id: int
     puzzle: str
     index: int
@@ -213,8 +214,8 @@ class StepRecord:
 
     def state(self) -> Any:
         """The candidate state before this step: the givens, then every earlier step."""
-        from .grid import parse_grid
-        from .state import State
+        from ..grid import parse_grid
+        from ..state import State
 
         state = State.from_grid(parse_grid(self.puzzle))
         for (doc,) in self.db.conn.execute(
@@ -243,7 +244,7 @@ class PuzzleDB:
     ...     print(r.puzzle, r.index, r.text)
     """
 
-    def __init__(self, path: "str | Path" = DEFAULT_DB, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
@@ -275,13 +276,13 @@ class PuzzleDB:
                         self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    def transaction(self) -> "_Transaction":
+    def transaction(self) -> _Transaction:
         return _Transaction(self.conn)
 
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "PuzzleDB":
+    def __enter__(self) -> PuzzleDB:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -354,7 +355,7 @@ class PuzzleDB:
             if doc is not None:
                 yield doc
 
-    def export_jsonl(self, target: "str | Path | IO[str]") -> int:
+    def export_jsonl(self, target: str | Path | IO[str]) -> int:
         """Write one steps-JSON document per line; returns the number written."""
         if isinstance(target, (str, Path)):
             with open(target, "w", encoding="utf-8") as f:
@@ -369,7 +370,7 @@ class PuzzleDB:
         """Step names present in the database."""
         return [t for (t,) in self.conn.execute("SELECT DISTINCT technique FROM steps ORDER BY technique")]
 
-    def _technique_names(self, technique: "str | Sequence[str]") -> list[str]:
+    def _technique_names(self, technique: str | Sequence[str]) -> list[str]:
         """Step names for a query: a stored or known step name as is, else a registry alias."""
         from techniques import lookup, step_names
 
@@ -388,7 +389,7 @@ class PuzzleDB:
                 raise ValueError(f"unknown technique {name!r} (known: {known})") from None
         return out
 
-    def query(self, technique: "str | Sequence[str] | None" = None,
+    def query(self, technique: str | Sequence[str] | None = None,
               where: Callable[[StepRecord], bool] | None = None, order_by: str | None = None,
               limit: int | None = None, difficulty: str | None = None) -> list[StepRecord]:
         """Stored steps matching a technique (step name or alias), a difficulty and a predicate.
@@ -408,7 +409,7 @@ class PuzzleDB:
             cond.append(f"s.technique IN ({','.join('?' * len(names))})")
             args += names
         if difficulty is not None:
-            from .technique import DIFFICULTIES
+            from ..technique import DIFFICULTIES
 
             if difficulty not in DIFFICULTIES:
                 raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
@@ -438,7 +439,7 @@ class PuzzleDB:
     # ---- statistics --------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         """Counts per difficulty, technique usage, time and rating figures."""
-        from .technique import DIFFICULTIES
+        from ..technique import DIFFICULTIES
 
         c = self.conn
         total = len(self)
@@ -482,32 +483,11 @@ class PuzzleDB:
         """The rating of every explained puzzle, in build order."""
         return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
 
-    def plot(self, path: "str | Path") -> None:
-        """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot)."""
-        from matplotlib.figure import Figure
+    def plot(self, path: str | Path, format: str | None = None) -> None:
+        """Bar chart of technique usage and histogram of ratings (``render.charts.stats_chart``)."""
+        from render.charts import stats_chart  # lazy: the database never needs matplotlib
 
-        st = self.stats()
-        fig = Figure(figsize=(11, 4.5), dpi=100)
-        ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-        names = list(st["techniques"])
-        ax1.barh(names, [st["techniques"][n]["puzzles"] for n in names], color="#4C72B0")
-        ax1.invert_yaxis()
-        ax1.set_xlabel("puzzles using the technique")
-        ax1.set_title(f"Technique usage ({st['explained']} puzzles)")
-        for i, n in enumerate(names):
-            ax1.annotate(f" {st['techniques'][n]['steps']} steps", (st["techniques"][n]["puzzles"], i),
-                         va="center", fontsize=8)
-        ratings = self.ratings()
-        if ratings:
-            top = max(ratings)
-            edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
-            ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
-            ax2.set_xticks(range(1, int(top) + 2))
-        ax2.set_xlabel("rating (hardest step's weight)")
-        ax2.set_ylabel("puzzles")
-        ax2.set_title("Ratings")
-        fig.tight_layout()
-        fig.savefig(str(path))
+        stats_chart(self.stats(), self.ratings(), path, format)
 
 
 class _Transaction:

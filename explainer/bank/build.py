@@ -24,18 +24,19 @@ import multiprocessing as mp
 import os
 import sys
 import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 try:
     import resource
 except ImportError:  # not on Windows: no memory figure there
     resource = None  # type: ignore[assignment]
 
+from ..grid import Source, read_sources
 from .db import PuzzleDB, error_record, explain_record, puzzle_key
-from .grid import Source, read_sources
 
 
 @dataclass
@@ -118,7 +119,7 @@ def _context() -> Any:
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["explainer.db", "explainer.engine", "techniques"])
+        ctx.set_forkserver_preload(["explainer.bank.db", "explainer.engine", "techniques"])
         return ctx
     return mp.get_context("spawn")
 
@@ -232,7 +233,7 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
         # submission is close to the time spent running (for the timeout).
         window = max(1, sum(client.nthreads().values()))
         todo = list(reversed(pending))
-        running: dict[str, tuple[Any, Source, float]] = {}
+        running: dict[Hashable, tuple[Any, Source, float]] = {}  # by the future's key
         ac = as_completed()
 
         def submit() -> None:
@@ -288,7 +289,7 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def load_sources(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]") -> list[Source]:
+def load_sources(inputs: str | Path | Iterable[str | Path] | Sequence[Source]) -> list[Source]:
     if isinstance(inputs, (str, Path)):
         return read_sources(inputs)
     items = list(inputs)
@@ -300,7 +301,7 @@ def load_sources(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]")
     return out
 
 
-def build(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]", db: "PuzzleDB | str | Path",
+def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: PuzzleDB | str | Path,
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
           on_stored: Callable[[dict[str, Any]], None] | None = None) -> BuildReport:
@@ -314,7 +315,7 @@ def build(inputs: "str | Path | Iterable[str | Path] | Sequence[Source]", db: "P
     start = time.monotonic()
     sources = load_sources(inputs)
     own = not isinstance(db, PuzzleDB)
-    store = PuzzleDB(db) if own else db
+    store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
     try:
         if techniques:
             from techniques import select

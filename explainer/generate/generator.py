@@ -16,11 +16,12 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal
 
-from .grid import Grid, geometry
-from .solver import SearchLimit, solve_bitmask
-from .technique import DIFFICULTIES  # re-exported for the CLI
+from ..grid import Grid, geometry
+from ..solver import SearchLimit, solve_bitmask
+from ..technique import DIFFICULTIES  # re-exported for the CLI
 
 DIG_ORDERS = ("random", "jumping", "s-wander", "left-right")
 SYMMETRIES = ("none", "rotational", "mirror")
@@ -46,7 +47,7 @@ def random_full_grid(n: int, rng: random.Random) -> list[int]:
         values = [0] * geo.ncells
         for k in range(geo.m):  # diagonal boxes are independent of each other
             perm = rng.sample(range(1, n + 1), n)
-            for v, c in zip(perm, geo.houses[2 * n + k * geo.m + k]):
+            for v, c in zip(perm, geo.houses[2 * n + k * geo.m + k], strict=True):
                 values[c] = v
         try:
             solutions = solve_bitmask(n, values, 1, rng=rng, max_nodes=50 * n * n)
@@ -108,7 +109,7 @@ def dig_budget(n: int) -> int:
 
 
 def stays_unique(n: int, values: list[int], solution: Sequence[int], dug: Sequence[int],
-                 budget: "int | None | str" = "size") -> bool:
+                 budget: int | None | Literal["size"] = "size") -> bool:
     """True if ``values`` (``dug`` cells already emptied) provably has only ``solution``.
 
     Every other solution differs from it in some dug cell; look for one
@@ -116,7 +117,7 @@ def stays_unique(n: int, values: list[int], solution: Sequence[int], dug: Sequen
     ``budget``: search nodes per check, "size" for ``dig_budget(n)``, None
     for an exact answer (no limit).
     """
-    nodes = dig_budget(n) if budget == "size" else budget
+    nodes = dig_budget(n) if isinstance(budget, str) else budget
     trial = list(values)
     for i, c in enumerate(dug):
         for earlier in dug[:i]:
@@ -272,7 +273,7 @@ def minimise(values: Sequence[int], solution: Sequence[int], n: int, symmetry: s
 
 def harden(solution: Sequence[int], values: Sequence[int], n: int, goal: Goal, rng: random.Random, *,
            symmetry: str = "none", max_tries: int = 2000, first_try: int = 1,
-           on_try: Callable[[int], None] | None = None) -> "tuple[Grid | None, int]":
+           on_try: Callable[[int], None] | None = None) -> tuple[Grid | None, int]:
     """Hill climbing (sideways moves allowed) from ``values`` toward ``goal``.
 
     A move takes out one group of givens (a cell and its symmetric partner)
@@ -335,7 +336,7 @@ def harden(solution: Sequence[int], values: Sequence[int], n: int, goal: Goal, r
     return None, attempt
 
 
-def generate(n: int = 9, seed: "int | random.Random" = 0, *, dig: str = "random", symmetry: str = "none",
+def generate(n: int = 9, seed: int | random.Random = 0, *, dig: str = "random", symmetry: str = "none",
              accept: Accept | None = None, max_tries: int = 100, target: str = "any",
              on_try: Callable[[int], None] | None = None, goal: Goal | None = None) -> Grid:
     """A puzzle that ``accept`` takes; GenerationFailed after ``max_tries`` refusals.
@@ -377,7 +378,7 @@ def generate(n: int = 9, seed: "int | random.Random" = 0, *, dig: str = "random"
     raise GenerationFailed(max_tries, target)
 
 
-def generate_many(n: int, count: int, seed: int, **options) -> Iterator[Grid]:
+def generate_many(n: int, count: int, seed: int, **options: Any) -> Iterator[Grid]:
     """``count`` puzzles from one seeded sequence: the same seed gives the same puzzles.
 
     ``options`` are those of ``generate`` (dig, symmetry, accept, ...).
@@ -407,7 +408,7 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
     wanted = _normal(technique) if technique else None
 
     def accept(grid: Grid) -> bool:
-        from .api import Puzzle  # the engine is heavy and optional for plain generation
+        from ..api import Puzzle  # the engine is heavy and optional for plain generation
 
         puzzle = Puzzle(grid)
         if difficulty is not None and puzzle.difficulty != difficulty:
@@ -423,11 +424,11 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
     return accept
 
 
-def explanation_score(statistics: "dict[str, int]") -> "tuple[int, float, float]":
+def explanation_score(statistics: dict[str, int]) -> tuple[int, float, float]:
     """(difficulty rank, hardest step's weight, sum of the weights of the non-single steps)."""
     from techniques import difficulty, single_names, weights
 
-    from .technique import DIFFICULTIES as RANKS
+    from ..technique import DIFFICULTIES as RANKS
 
     w, singles = weights(), single_names()
     hard = [(w.get(name, 0.0), count) for name, count in statistics.items()
@@ -457,8 +458,8 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
 
     guessing_kinds = guessing_names()
 
-    def goal(grid: Grid) -> "tuple[bool, Score]":
-        from .api import Puzzle
+    def goal(grid: Grid) -> tuple[bool, Score]:
+        from ..api import Puzzle
 
         statistics = Puzzle(grid).statistics
         rank, top, total = explanation_score(statistics)

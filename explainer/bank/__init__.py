@@ -1,0 +1,13 @@
+"""The puzzle bank: explained puzzles stored in one SQLite file (app layer).
+
+- ``db``: ``PuzzleDB`` (store, stats, query, export) and the records it keeps.
+- ``build``: explain a collection in worker processes (or on a Dask cluster)
+  and store each puzzle as soon as it is done.
+
+Drawing (the stats chart, a step's frame) lives in ``render/``.
+"""
+from __future__ import annotations
+
+from .db import DEFAULT_DB, DatabaseError, PuzzleDB, StepRecord
+
+__all__ = ["DEFAULT_DB", "DatabaseError", "PuzzleDB", "StepRecord"]

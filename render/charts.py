@@ -1,0 +1,63 @@
+"""Pictures for the app layer: the puzzle bank's stats chart and the animation
+of ``db query`` frames.
+
+The chart is a matplotlib ``Figure`` (no pyplot, no global state); the
+animation goes through the GIF writer of ``render.export``.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+PathLike = str | os.PathLike[str]
+
+
+def stats_chart(stats: Mapping[str, Any], ratings: Sequence[float], path: PathLike,
+                format: str | None = None) -> None:
+    """Bar chart of technique usage and histogram of ratings, written to ``path``.
+
+    ``stats`` is ``PuzzleDB.stats()``, ``ratings`` every explained puzzle's
+    rating. ``format`` (png, svg, pdf) is used as given, so the file is exactly
+    ``path`` (without it, matplotlib takes the suffix and adds ``.png`` when
+    there is none)."""
+    from matplotlib.figure import Figure
+
+    usage = stats["techniques"]
+    fig = Figure(figsize=(11, 4.5), dpi=100)
+    ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    names = list(usage)
+    ax1.barh(names, [usage[n]["puzzles"] for n in names], color="#4C72B0")
+    ax1.invert_yaxis()
+    ax1.set_xlabel("puzzles using the technique")
+    ax1.set_title(f"Technique usage ({stats['explained']} puzzles)")
+    for i, n in enumerate(names):
+        ax1.annotate(f" {usage[n]['steps']} steps", (usage[n]["puzzles"], i), va="center", fontsize=8)
+    if ratings:
+        top = max(ratings)
+        edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
+        ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
+        ax2.set_xticks(range(1, int(top) + 2))
+    ax2.set_xlabel("rating (hardest step's weight)")
+    ax2.set_ylabel("puzzles")
+    ax2.set_title("Ratings")
+    fig.tight_layout()
+    fig.savefig(os.fspath(path), format=format)
+
+
+def frames_gif(frames: Sequence[PathLike], path: PathLike, seconds: float, loop: int | None = 0) -> int:
+    """An animated GIF of image files (resized to the first one's size), each
+    shown ``seconds``; bytes written (``render.export.write_gif``)."""
+    from PIL import Image
+
+    from .export import write_gif
+
+    images = []
+    for f in frames:
+        with Image.open(f) as im:
+            images.append(im.convert("RGB"))
+    size = images[0].size
+    # each frame keeps a full palette of its own (the frames of a query share no palette)
+    images = [(im if im.size == size else im.resize(size)).quantize(colors=256, dither=Image.Dither.NONE)
+              for im in images]
+    return write_gif(images, os.fspath(path), [int(seconds * 1000)] * len(images), loop)
