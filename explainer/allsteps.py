@@ -21,9 +21,8 @@ from typing import Any
 
 from techniques import REGISTRY, lookup
 
-from .db import step_length
 from .engine import FORMAT, _live
-from .explanation import Explanation
+from .explanation import Explanation, step_length
 from .grid import SIZES, PuzzleError, parse_grid, value_char
 from .hodoku import LibraryEntry, is_library_line, parse_library
 from .solver import solve_bitmask
@@ -37,7 +36,7 @@ CAP = 500  # steps kept per technique at most
 SECONDS = 20.0  # time per technique at most (checked between two steps of its finder)
 
 
-class StepList(list):  # type: ignore[type-arg]
+class StepList(list[Explanation]):
     """The steps (a plain list of ``Explanation``) and ``notes``: what was skipped or cut short."""
 
     notes: list[str]
@@ -66,7 +65,7 @@ class Position:
         return tuple(found[0]) if len(found) == 1 else None
 
 
-def read_position(position: "str | State | Snapshot | LibraryEntry | Position", where: str = "") -> Position:
+def read_position(position: str | State | Snapshot | LibraryEntry | Position, where: str = "") -> Position:
     """A position from text (any form ``hint`` reads, or a library line) or a state."""
     if isinstance(position, Position):
         return position
@@ -98,7 +97,7 @@ def code_kinds(code: str) -> list[tuple[Technique, StepKind]]:
     return own + more
 
 
-def resolve(techniques: "Iterable[str | Technique] | None") -> list[tuple[Technique, frozenset[str] | None]]:
+def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Technique, frozenset[str] | None]]:
     """Registry records to run, in registry order, each with the step names to keep (None: all).
 
     A name may be a record's name or alias (every step it finds), a step
@@ -119,7 +118,7 @@ def resolve(techniques: "Iterable[str | Technique] | None") -> list[tuple[Techni
             kinds = code_kinds(name)
             if not kinds:
                 raise KeyError(f"no technique answers to HoDoKu code {name!r}")
-            pairs = [(t, {k.name}) for t, k in kinds]
+            pairs: list[tuple[Technique, set[str] | None]] = [(t, {k.name}) for t, k in kinds]
         else:
             t = lookup(name)
             kind = t.kind(name.strip().lower().replace("-", " ").replace("_", " "))
@@ -142,8 +141,8 @@ def _key(step: Explanation) -> tuple[Any, ...]:
             frozenset(step.strong_links), frozenset(step.weak_links))
 
 
-def all_steps(position: "str | State | Snapshot | LibraryEntry | Position",
-              techniques: "Iterable[str | Technique] | None" = None, *, cap: int = CAP,
+def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
+              techniques: Iterable[str | Technique] | None = None, *, cap: int = CAP,
               seconds: float = SECONDS, where: str = "") -> StepList:
     """Every distinct live step the chosen techniques find in ``position``.
 

@@ -174,3 +174,16 @@ def house_keys(geo: Geometry, indexes: Iterable[int]) -> tuple[House, ...]:
         if key not in seen:
             seen.append(key)
     return tuple(seen)
+
+
+def step_length(step: dict[str, Any]) -> int:
+    """Chain length or pattern size from the step's detail, else what it highlights."""
+    detail = step.get("detail") or {}
+    for key in ("length", "size"):
+        value = detail.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return int(value)
+    marked = len(step.get("marked", ())) + len(step.get("marked_alt", ()))
+    if marked:
+        return marked
+    return len(step.get("cells", ())) + len(step.get("cells_alt", ()))

@@ -73,7 +73,7 @@ class LibraryEntry:
     @property
     def values(self) -> tuple[int, ...]:
         """Every value in the grid (givens and placed)."""
-        return tuple(g or p for g, p in zip(self.givens, self.placed))
+        return tuple(g or p for g, p in zip(self.givens, self.placed, strict=True))
 
     def state(self) -> State:
         """The candidate state of the position (a fresh copy each call)."""
@@ -119,7 +119,7 @@ def parse_library(line: str, where: str = "") -> LibraryEntry:
     return entry
 
 
-def read_library(text: str, name: str = "<string>") -> Iterator[tuple[int, "LibraryEntry | PuzzleError"]]:
+def read_library(text: str, name: str = "<string>") -> Iterator[tuple[int, LibraryEntry | PuzzleError]]:
     """Every non-comment, non-blank line of a file: (line number, entry or its error)."""
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()

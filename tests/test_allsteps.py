@@ -131,7 +131,7 @@ def test_codes_and_step_names_choose_the_kinds() -> None:
 def test_pencil_marks_and_partly_solved_grids_are_positions() -> None:
     p = Puzzle(SEED)
     state = p.state_before(20)
-    from explainer.pencilmarks import format_pencilmarks
+    from explainer.hints.pencilmarks import format_pencilmarks
 
     for text in (format_pencilmarks(state), state.to_candidates_line()):
         pos = read_position(text)

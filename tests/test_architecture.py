@@ -135,16 +135,19 @@ def test_engine_never_imports_the_registry() -> None:
     assert out.stdout.strip() == "False"
 
 
-APP = ("bank", "generate", "hints")
+APP = ("bank", "generate", "hints", "allsteps")
 ALLOWED = {
     "core": {"core"},
     "api": {"core", "techniques", "render"},
     "techniques": {"core", "techniques"},
     "render": {"core", "techniques", "render"},
     **{app: {"core", "api", "techniques", "render", app} for app in APP},
+    # every step from a position reads positions the way hint does
+    "allsteps": {"core", "api", "techniques", "render", "allsteps", "hints"},
     "cli": {"core", "api", "techniques", "render", "cli", *APP},
 }
-UPWARD = {("explainer", "explainer.api")}  # the package loads Puzzle/explain lazily from the api
+UPWARD = {("explainer", "explainer.api"),  # the package loads Puzzle/explain lazily from the api
+          ("explainer", "explainer.allsteps")}  # ... and all_steps from its app module
 DRAWING = ("matplotlib", "PIL", "imageio")
 
 

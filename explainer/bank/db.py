@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..explanation import Explanation
+from ..explanation import Explanation, step_length
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
@@ -114,19 +114,6 @@ def rating_of(techniques: Iterable[str]) -> tuple[float, float]:
     """(rating, sum): the hardest step's weight and the sum of every step's weight."""
     weights = [weight_of(t) for t in techniques]
     return (max(weights) if weights else 0.0), round(sum(weights), 6)
-
-
-def step_length(step: dict[str, Any]) -> int:
-    """Chain length or pattern size from the step's detail, else what it highlights."""
-    detail = step.get("detail") or {}
-    for key in ("length", "size"):
-        value = detail.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return int(value)
-    marked = len(step.get("marked", ())) + len(step.get("marked_alt", ()))
-    if marked:
-        return marked
-    return len(step.get("cells", ())) + len(step.get("cells_alt", ()))
 
 
 def puzzle_key(text: str) -> str:

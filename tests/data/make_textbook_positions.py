@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.hodoku import format_library
-from explainer.pencilmarks import parse_pencilmarks
 
 HERE = Path(__file__).resolve().parent
 FULL = "123456789"
