@@ -481,8 +481,11 @@ class PuzzleDB:
         """The rating of every explained puzzle, in build order."""
         return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
 
-    def plot(self, path: "str | Path") -> None:
-        """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot)."""
+    def plot(self, path: "str | Path", format: str | None = None) -> None:
+        """Bar chart of technique usage and histogram of ratings (matplotlib Figure, no pyplot).
+
+        ``format`` (png, svg, pdf) is used as given, so the file is exactly ``path``
+        (without it, matplotlib takes the suffix and adds ``.png`` when there is none)."""
         from matplotlib.figure import Figure
 
         st = self.stats()
@@ -506,7 +509,7 @@ class PuzzleDB:
         ax2.set_ylabel("puzzles")
         ax2.set_title("Ratings")
         fig.tight_layout()
-        fig.savefig(str(path))
+        fig.savefig(str(path), format=format)
 
 
 class _Transaction:

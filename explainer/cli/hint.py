@@ -1,4 +1,10 @@
-"""explain-sudoku hint: a progressive hint for a grid you are stuck on."""
+"""explain-sudoku hint: a progressive hint for a grid you are stuck on.
+
+The grid is checked first: a value that is not the solution's, or a true
+candidate removed from the pencil marks, is named ("r1c7: 9 was removed but
+the solution needs it"), exit status 1, and no hint is given. A grid with no
+or several solutions gets the same one-line errors as ``explain`` (status 2).
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,29 +13,36 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .grid import PuzzleError, read_text
+from ..grid import PuzzleError, read_text
+from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, palette_name
+from .output import OutputError, OutputFolder
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+HELP = "a progressive hint for a grid you are stuck on"
+PUZZLE_WORD = re.compile(r"[0-9A-Za-z._]{16,}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="explain-sudoku hint",
-        description="A progressive hint for the next step from where you are. The input may be a "
-                    "puzzle line, a partly solved grid, or a pencil-mark grid (the 729-character "
-                    "candidates line or the multi-line layout HoDoKu and Sudoku Explainer print).")
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = ("A progressive hint for the next step from where you are. The input may be a "
+                     "puzzle line, a partly solved grid, or a pencil-mark grid (the 729-character "
+                     "candidates line or the multi-line layout HoDoKu and Sudoku Explainer print). "
+                     "The grid is checked against the solution first: a mistake is named and no hint "
+                     "is given (exit status 1).")
     p.add_argument("puzzle", help="file holding the grid ('-' for standard input), or a puzzle line")
     p.add_argument("--level", type=int, choices=[1, 2, 3], default=1,
                    help="1: the technique only; 2: plus the house and value to look at; "
                         "3: the whole step and its frame (default 1)")
+    p.add_argument("--puzzle", dest="original", metavar="LINE",
+                   help="the original puzzle (line or file): the grid is checked against its solution "
+                        "(default: the values of the grid are taken as the givens)")
     p.add_argument("--out", "-o", metavar="DIR", help="folder for the level-3 frame (default output/hint)")
+    p.add_argument("--force", action="store_true",
+                   help="write the frame into a folder holding other files (they are never changed)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the hint")
-    p.add_argument("--palette", default="default", help="palette of the level-3 frame")
-    return p
+    p.add_argument("--palette", default="default", type=palette_name, help="palette of the level-3 frame")
 
 
 def _input_text(arg: str) -> tuple[str, str]:
-    if arg != "-" and not Path(arg).exists() and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg):
+    if arg != "-" and not Path(arg).exists() and PUZZLE_WORD.fullmatch(arg):
         return arg, "<argument>"
     text, name = read_text(arg)
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
@@ -40,36 +53,54 @@ def _input_text(arg: str) -> tuple[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        from .hints import hint
+    from . import main as cli_main
 
+    return cli_main(["hint", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..hints import GridMistake, hint
+
+    try:
         text, where = _input_text(args.puzzle)
         if "\n" in text and not _is_one_grid(text):
             text = text.splitlines()[0].strip()  # a file of puzzle lines: hint for the first
-        h = hint(text, args.level, args.lang, where)
-        print(h.text)
-        if args.level == 3 and h.step is not None:
-            from render.frame import step_png
-
-            out = Path(args.out) if args.out else Path("output") / "hint"
-            try:
-                out.mkdir(parents=True, exist_ok=True)
-                path = out / "hint.png"
-                path.write_bytes(step_png(h.state, h.step, palette=args.palette, lang=args.lang))
-            except OSError as e:
-                print(f"explain-sudoku hint: error: {out}: cannot write ({e.strerror or e})", file=sys.stderr)
-                return EXIT_FAIL
-            print(f"frame: {path}")
-        return EXIT_OK
-    except PuzzleError as e:
+        original = None
+        if args.original is not None:
+            original, _ = _input_text(args.original)
+            if "\n" in original and not _is_one_grid(original):
+                original = original.splitlines()[0].strip()
+        h = hint(text, args.level, args.lang, where, puzzle=original)
+    except GridMistake as e:
         print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except ValueError as e:
+        return EXIT_FAIL
+    except (PuzzleError, ValueError) as e:
         print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    print(h.text)
+    if args.level == 3 and h.step is not None:
+        from render.frame import step_png
+
+        out = Path(args.out) if args.out else Path("output") / "hint"
+        try:
+            folder = OutputFolder(out, args.force, tool="explain-sudoku hint", announce=False).open()
+            try:
+                path = out / "hint.png"
+                folder.guard(path)
+                path.write_bytes(step_png(h.state, h.step, palette=args.palette, lang=args.lang))
+                folder.record([path])
+            finally:
+                folder.close()
+        except OutputError as e:
+            print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
+            return EXIT_FAIL
+        except OSError as e:
+            print(f"explain-sudoku hint: error: {out}: cannot write ({e.strerror or e})", file=sys.stderr)
+            return EXIT_FAIL
+        print(f"frame: {path}")
+    return EXIT_OK
 
 
 def _is_one_grid(text: str) -> bool:

@@ -1,31 +1,39 @@
 """``explain-sudoku solve FILE [--method ...]``: one solution line per puzzle.
 
-A bad puzzle (unreadable, no solution, several solutions) prints one line
-``FILE:LINE: message`` on stderr and is skipped; the others are still
-solved and the exit status is 2 at the end. No traceback for bad input.
+Standard output has one line per puzzle of the file, in order: the solution,
+or an empty line for a bad puzzle (so output line k is input puzzle k). A
+bad puzzle (unreadable, no solution, several solutions) also prints one line
+``FILE:LINE: message`` on stderr; the others are still solved and the exit
+status is 2 at the end. No traceback for bad input.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Sequence
 
-from .grid import PuzzleError, parse_grid, read_sources
-from .solvers import METHODS, solve
+from ..grid import PuzzleError, parse_grid, read_sources
+from ..solvers import METHODS, solve
+from .common import EXIT_BAD_INPUT
 
-EXIT_BAD_INPUT = 2
+HELP = "solve puzzles (one solution line per puzzle)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="explain-sudoku solve",
-                                     description="Print the solution of each puzzle, one line per puzzle.")
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = ("Print the solution of each puzzle, one line per puzzle (an empty line for a bad "
+                          "puzzle, whose error goes to stderr).")
     parser.add_argument("file", help="puzzle file ('-' for standard input)")
     parser.add_argument("--method", choices=METHODS, default="dlx",
                         help="dlx (dancing links, default), bitmask (fastest), backtracking, backtracking-mrv")
-    return parser
 
 
-def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    from . import main as cli_main
+
+    return cli_main(["solve", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         sources = read_sources(args.file)
     except PuzzleError as error:
@@ -38,6 +46,7 @@ def main(argv: list[str]) -> int:
             solution = solve(grid, method=args.method, where=source.where)
         except PuzzleError as error:
             print(error.at(source.where), file=sys.stderr)
+            print(flush=True)  # keep output line k for puzzle k
             status = EXIT_BAD_INPUT
             continue
         print(solution.to_line(), flush=True)
@@ -45,4 +54,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

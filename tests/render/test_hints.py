@@ -1,7 +1,7 @@
 """Hint levels on a pencil-mark input (library and `explain-sudoku hint`)."""
 import pytest
 
-from explainer.cli_hint import main
+from explainer.cli.hint import main
 from explainer.engine import Puzzle
 from explainer.hints import hint, read_grid_state
 from explainer.pencilmarks import format_pencilmarks

@@ -1,0 +1,65 @@
+"""``explain-sudoku``: the command line, one module per command (argparse subparsers).
+
+    explain-sudoku [explain] PUZZLE [options]   explain puzzles (the default command)
+    explain-sudoku solve FILE                   one solution line per puzzle
+    explain-sudoku generate [options]           new puzzles
+    explain-sudoku hint GRID                    a progressive hint
+    explain-sudoku db {build,stats,query,export}
+
+The command word comes first and always wins: a file or folder named ``db``,
+``solve``, ``hint`` or ``generate`` in the current folder does not hide the
+command (explain such a file with ``explain-sudoku explain db`` or ``./db``).
+``main(argv)`` returns the exit status and never raises for bad input: every
+error is one line on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from types import ModuleType
+from typing import Sequence
+
+from . import db, explain, generate, hint, solve
+from .common import EXIT_BAD_INPUT, Parser, UsageError
+
+COMMANDS: dict[str, ModuleType] = {"explain": explain, "solve": solve, "generate": generate, "hint": hint,
+                                   "db": db}
+DEFAULT = "explain"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="explain-sudoku", description="Explain Sudoku solving one human step at a time.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name, module in COMMANDS.items():
+        sp = sub.add_parser(name, help=module.HELP, prog="explain-sudoku" if name == DEFAULT else None)
+        module.configure(sp)
+        sp.set_defaults(run=module.run)
+    return p
+
+
+def with_command(argv: list[str]) -> list[str]:
+    """``explain-sudoku PUZZLE ...`` means ``explain-sudoku explain PUZZLE ...``."""
+    if not argv or argv[0] in ("-h", "--help"):
+        return [DEFAULT, "--help"]
+    if argv[0] in COMMANDS:
+        prepare = getattr(COMMANDS[argv[0]], "prepare_argv", None)
+        return prepare(argv) if prepare else argv
+    return [DEFAULT, *argv]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = with_command(list(sys.argv[1:] if argv is None else argv))
+    try:
+        args = build_parser().parse_args(args_list)
+        return int(args.run(args))
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SystemExit as e:  # --help / --version
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        print("explain-sudoku: interrupted", file=sys.stderr)
+        return 130
+
+
+__all__ = ["COMMANDS", "build_parser", "main"]
