@@ -64,6 +64,9 @@ def solution_of(state: State, puzzle: "str | Grid | None" = None, where: str = "
         return unique_solution(grid, where).values
     solutions = solve_bitmask(geo.n, state.values, 2)
     if not solutions:
+        wrong = _wrong_value(state)
+        if wrong:
+            raise GridMistake(wrong, where)
         raise PuzzleError(NO_SOLUTION, where)
     if len(solutions) == 1:
         return tuple(solutions[0])
@@ -75,6 +78,31 @@ def solution_of(state: State, puzzle: "str | Grid | None" = None, where: str = "
     if not narrowed:
         raise PuzzleError("the pencil marks rule out every solution (a true candidate was removed)", where)
     raise PuzzleError(MANY_SOLUTIONS, where)
+
+
+def _wrong_value(state: State) -> str | None:
+    """For a grid of values without a solution: the first value whose removal leaves exactly one
+    solution that disagrees with it (the learner's wrong entry), as one line; None if there is none
+    or the grid is larger than 9×9 (too slow to search)."""
+    from .solver import SearchLimit, solve_bitmask
+
+    geo = state.geo
+    if geo.n > 9:
+        return None
+    values = list(state.values)
+    for c in range(geo.ncells):
+        v = values[c]
+        if not v:
+            continue
+        values[c] = 0
+        try:
+            found = solve_bitmask(geo.n, values, 2, max_nodes=200_000)
+        except SearchLimit:
+            found = []
+        values[c] = v
+        if len(found) == 1 and found[0][c] != v:
+            return f"{geo.cell_name(c)}: {value_char(v)} is wrong, the solution has {value_char(found[0][c])} there"
+    return None
 
 
 def first_mistake(state: State, solution: "tuple[int, ...] | list[int]") -> str | None:

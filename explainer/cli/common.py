@@ -22,8 +22,20 @@ class Parser(argparse.ArgumentParser):
         m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)", message, re.S)
         if m and m.group(2).startswith(m.group(1) + " "):
             message = m.group(2)
-        message = " ".join(message.split())  # one line, whatever the value held
+        from ..grid import one_line
+
+        message = one_line(" ".join(message.split()))  # one line, whatever the value held
         raise UsageError(f"{self.prog}: error: {message} (see '{self.prog.split(' [')[0]} --help')")
+
+
+def path_exists(arg: str) -> bool:
+    """Path(arg).exists() without raising (a name too long, a NUL byte: no such file)."""
+    from pathlib import Path
+
+    try:
+        return Path(arg).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def integer(low: int | None = None, high: int | None = None, what: str = "",

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
-from ..grid import PuzzleError
+from ..grid import PuzzleError, one_line
 from .common import Parser, UsageError, integer, real, technique_list
 from .output import OutputError, OutputFolder
 
@@ -104,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
         return {"build": _build, "stats": _stats, "query": _query, "export": _export}[args.db_command](args)
     except (UsageError, PuzzleError, DatabaseError, OutputError, ValueError, RuntimeError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        print(f"error: {msg}", file=sys.stderr)
+        print(f"error: {one_line(str(msg))}", file=sys.stderr)
         return 2
     except sqlite3.Error as e:
-        print(f"error: {getattr(args, 'db', '')}: database error: {e}", file=sys.stderr)
+        print(one_line(f"error: {getattr(args, 'db', '')}: database error: {e}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `db export | head`: the reader is gone, nothing to say
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        print(one_line(f"error: {where}{e.strerror or e}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted (everything stored so far is kept; run the build again to resume)", file=sys.stderr)

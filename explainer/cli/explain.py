@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..grid import PuzzleError, Source, read_sources, split_sources
+from ..grid import PuzzleError, Source, one_line, read_sources, split_sources
 from .common import (EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, Parser, UsageError, add_render_options,
-                     render_options, technique_list)
+                     path_exists, render_options, technique_list)
 from .output import OutputError, OutputFolder, safe_component
 
 HELP = "explain puzzles: frames, contact sheet, GIF and steps.json (the default command)"
@@ -113,13 +113,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def error(message: str) -> None:
-    print(f"explain-sudoku: error: {message}", file=sys.stderr)
+    print(one_line(f"explain-sudoku: error: {message}"), file=sys.stderr)
 
 
 def load_sources(arg: str) -> tuple[list[Source], str]:
     """Puzzle texts from a file, stdin, or the argument itself when it is a puzzle."""
     path = Path(arg)
-    if arg != "-" and not path.exists() and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg):
+    if arg != "-" and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg) and not path_exists(arg):
         return split_sources(arg, "<argument>"), "puzzle"
     sources = read_sources(arg)
     stem = "stdin" if arg == "-" else safe_component(path.stem)

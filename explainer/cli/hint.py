@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from ..grid import PuzzleError, read_text
-from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, palette_name
+from ..grid import PuzzleError, one_line, read_text
+from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, palette_name, path_exists
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
@@ -42,7 +42,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _input_text(arg: str) -> tuple[str, str]:
-    if arg != "-" and not Path(arg).exists() and PUZZLE_WORD.fullmatch(arg):
+    if arg != "-" and PUZZLE_WORD.fullmatch(arg) and not path_exists(arg):
         return arg, "<argument>"
     text, name = read_text(arg)
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
@@ -72,10 +72,10 @@ def run(args: argparse.Namespace) -> int:
                 original = original.splitlines()[0].strip()
         h = hint(text, args.level, args.lang, where, puzzle=original)
     except GridMistake as e:
-        print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
+        error(e)
         return EXIT_FAIL
     except (PuzzleError, ValueError) as e:
-        print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
+        error(e)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
@@ -94,13 +94,17 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 folder.close()
         except OutputError as e:
-            print(f"explain-sudoku hint: error: {e}", file=sys.stderr)
+            error(e)
             return EXIT_FAIL
         except OSError as e:
-            print(f"explain-sudoku hint: error: {out}: cannot write ({e.strerror or e})", file=sys.stderr)
+            error(f"{out}: cannot write ({e.strerror or e})")
             return EXIT_FAIL
         print(f"frame: {path}")
     return EXIT_OK
+
+
+def error(message: object) -> None:
+    print(one_line(f"explain-sudoku hint: error: {message}"), file=sys.stderr)
 
 
 def _is_one_grid(text: str) -> bool:

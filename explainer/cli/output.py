@@ -25,12 +25,17 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from ..grid import one_line
+
 MANIFEST = ".explain-sudoku-manifest.json"
 FORMAT = "sudoku-explainer/manifest@1"
 
 
 class OutputError(Exception):
     """An output folder or file that cannot or may not be written (one-line message)."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 def safe_component(text: str, default: str = "puzzle") -> str:
