@@ -88,8 +88,25 @@ ORDER_KEYS = {
     "progress": "(s.n_place + s.n_eliminate) DESC",
     "seconds": "p.seconds DESC",
     "steps": "p.steps DESC",
-    "puzzle": "p.id ASC",
+    "puzzle": "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC",
 }
+# file order: by source file, then line (puzzles are stored in completion order, so ids are not it)
+FILE_ORDER = "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC"
+
+
+def _src_file(source: str | None) -> str:
+    """'dir/f.txt:12' -> 'dir/f.txt' (the file part of a puzzle's source)."""
+    if not source:
+        return ""
+    head, sep, tail = source.rpartition(":")
+    return head if sep and tail.isdigit() else source
+
+
+def _src_line(source: str | None) -> int:
+    if not source:
+        return 0
+    _, sep, tail = source.rpartition(":")
+    return int(tail) if sep and tail.isdigit() else 0
 
 
 class DatabaseError(Exception):
@@ -269,6 +286,8 @@ class PuzzleDB:
                 self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
             else:
                 self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            self.conn.create_function("src_file", 1, _src_file, deterministic=True)
+            self.conn.create_function("src_line", 1, _src_line, deterministic=True)
             if not create:
                 self._check_ours()
             if not self.read_only:
@@ -385,7 +404,8 @@ class PuzzleDB:
 
     def documents(self) -> Iterator[dict[str, Any]]:
         """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
-        ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL ORDER BY id")]
+        ids = [i for (i,) in self.conn.execute(
+            f"SELECT p.id FROM puzzles p WHERE p.error IS NULL ORDER BY {FILE_ORDER}")]
         for pid in ids:
             doc = self.document(pid)
             if doc is not None:
@@ -453,7 +473,7 @@ class PuzzleDB:
             args.append(difficulty)
         if cond:
             sql += " WHERE " + " AND ".join(cond)
-        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + ["s.puzzle_id ASC", "s.idx ASC"])
+        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + [FILE_ORDER, "s.idx ASC"])
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
         if limit is not None and where is None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
@@ -33,11 +35,13 @@ def _integer(name: str, value: Any, low: int, high: int, *, optional: bool = Fal
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise OptionError(f"{name} must be a whole number, not {value!r}")
-    if not isinstance(value, numbers.Integral):
+    if isinstance(value, numbers.Integral):
+        v = operator.index(value)
+    else:
         f = float(value)
         if not math.isfinite(f) or f != int(f):
             raise OptionError(f"{name} must be a whole number, not {f:g}")
-    v = int(value)
+        v = int(f)
     if not low <= v <= high:
         raise OptionError(f"{name} {v} is out of range {low}..{high}")
     return v
@@ -144,7 +148,7 @@ class RenderOptions:
     def needs_pixels(self) -> bool:
         return self.frames or self.contact or self.gif or self.html
 
-    def with_(self, **changes: Any) -> "RenderOptions":
+    def with_(self, **changes: Any) -> RenderOptions:
         """A copy with some fields changed (validated again; an unknown name is an error)."""
         unknown = sorted(set(changes) - set(option_names()))
         if unknown:
@@ -152,7 +156,7 @@ class RenderOptions:
         return replace(self, **changes)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> "RenderOptions":
+    def from_mapping(cls, values: Mapping[str, Any]) -> RenderOptions:
         """Options from keyword arguments; an unknown name is an error, not ignored."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)

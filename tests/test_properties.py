@@ -348,9 +348,8 @@ def test_hint_names_the_mistake_or_hints(grid: tuple[int, list[int], list[int]],
                                          form: str) -> None:
     from explainer.grid import Grid, PuzzleError
     from explainer.pencilmarks import format_pencilmarks
-    from explainer.state import State
-
     from explainer.solver import count_solutions
+    from explainer.state import State
 
     n, values, solution = grid
     unique = count_solutions(Grid(n, tuple(values))) == 1  # else the marks may pick another solution

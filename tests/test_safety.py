@@ -187,7 +187,7 @@ def seed_puzzle():
     from explainer.engine import Puzzle
 
     p = Puzzle(SEED)
-    p.steps
+    assert p.steps
     return p
 
 
@@ -309,8 +309,8 @@ def test_6_no_empty_folder_after_bad_input(tmp_path, capsys):
 
 
 def test_6_solve_output_lines_up_with_input(tmp_path, capsys):
-    from explainer.solver import unique_solution
     from explainer.grid import parse_grid
+    from explainer.solver import unique_solution
 
     f = tmp_path / "p.txt"
     f.write_text(f"{SEED}\n123\n{'.' * 81}\n{SEED}\n")
@@ -426,3 +426,28 @@ def test_steps_json_has_one_writer(tmp_path, capsys):
         out = tmp_path / "-".join(extra)
         assert main([SEED, "--out", str(out), "-q", *extra]) == 0
         assert (out / "steps.json").read_text(encoding="utf-8") == steps_json_text(Puzzle(SEED))
+
+
+def test_6_file_order_is_file_order_not_completion_order(built_db, tmp_path, capsys):
+    from explainer.db import PuzzleDB
+
+    conn = sqlite3.connect(built_db)
+    rows = conn.execute("SELECT id, text FROM puzzles ORDER BY id").fetchall()
+    assert len(rows) == 3
+    # stored in completion order: pretend the first stored came from the last line
+    lines = {rows[0][0]: 9, rows[1][0]: 2, rows[2][0]: 5}
+    for pid, line in lines.items():
+        conn.execute("UPDATE puzzles SET source = ? WHERE id = ?", (f"f.txt:{line}", pid))
+    conn.commit()
+    conn.close()
+    want = [rows[1][1], rows[2][1], rows[0][1]]
+    with PuzzleDB(built_db) as db:
+        assert [d["puzzle"] for d in db.documents()] == want
+        seen = []
+        for r in db.query():
+            if r.puzzle not in seen:
+                seen.append(r.puzzle)
+        assert seen == want
+    out = tmp_path / "e.jsonl"
+    assert main(["db", "export", "--db", str(built_db), "-o", str(out)]) == 0
+    assert [json.loads(x)["puzzle"] for x in out.read_text().splitlines()] == want

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from types import ModuleType
-from typing import Sequence
 
 from . import db, explain, generate, hint, solve
 from .common import EXIT_BAD_INPUT, Parser, UsageError

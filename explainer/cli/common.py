@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from typing import Any, Callable, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 

@@ -24,8 +24,8 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from ..grid import PuzzleError, one_line
@@ -259,7 +259,7 @@ def _query(args: argparse.Namespace) -> int:
             for f in names + ([gif] if args.gif and names else []):
                 folder.guard(f)  # every name checked before anything is written
             files = []
-            for f, r in zip(names, records):
+            for f, r in zip(names, records, strict=True):
                 f.write_bytes(step_png(r.state(), r.explanation))
                 folder.record([f])
                 files.append(f)

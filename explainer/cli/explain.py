@@ -12,12 +12,22 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..grid import PuzzleError, Source, one_line, read_sources, split_sources
-from .common import (EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, Parser, UsageError, add_render_options,
-                     path_exists, render_options, technique_list)
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAIL,
+    EXIT_OK,
+    Parser,
+    UsageError,
+    add_render_options,
+    path_exists,
+    render_options,
+    technique_list,
+)
 from .output import OutputError, OutputFolder, safe_component
 
 HELP = "explain puzzles: frames, contact sheet, GIF and steps.json (the default command)"
@@ -165,7 +175,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
                 puzzle = Puzzle(src.text, techniques, where=src.where)
-                puzzle.steps  # explain now: errors (no/several solutions) surface here
+                _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)
                 if many:

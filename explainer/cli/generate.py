@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from ..generator import (DIFFICULTIES, DIG_ORDERS, SYMMETRIES, GenerationFailed, describe_target,
-                        engine_goal, engine_target, generate_many)
+from ..generator import (
+    DIFFICULTIES,
+    DIG_ORDERS,
+    SYMMETRIES,
+    GenerationFailed,
+    describe_target,
+    engine_goal,
+    engine_target,
+    generate_many,
+)
 from ..grid import SIZES
 from .common import integer, technique_name
 

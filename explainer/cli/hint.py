@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..grid import PuzzleError, one_line, read_text
 from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, palette_name, path_exists

@@ -22,8 +22,8 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..grid import one_line
 
@@ -70,7 +70,7 @@ class OutputFolder:
     adds written files to the manifest; ``close()`` saves it (and removes
     the folder again when this run created it and wrote nothing)."""
 
-    def __init__(self, root: "str | Path", force: bool = False, tool: str = "explain-sudoku",
+    def __init__(self, root: str | Path, force: bool = False, tool: str = "explain-sudoku",
                  announce: bool = True) -> None:
         self.root = Path(root)
         self.force = force
@@ -83,7 +83,7 @@ class OutputFolder:
         self._had_manifest = False
 
     # -- opening -------------------------------------------------------------------------------
-    def open(self) -> "OutputFolder":
+    def open(self) -> OutputFolder:
         root = self.root
         if root.is_symlink() and not root.exists():
             raise OutputError(f"{root}: is a broken link, not a folder")
@@ -204,7 +204,7 @@ class OutputFolder:
         except ValueError:
             return False
 
-    def guard(self, path: "str | Path") -> None:
+    def guard(self, path: str | Path) -> None:
         """Raise OutputError unless ``path`` may be written: inside the folder, and not an existing file."""
         path = Path(path)
         if not self.inside(path.parent) or path.name in ("", ".", "..") or path.name == MANIFEST:
@@ -222,7 +222,7 @@ class OutputFolder:
         self._make_dirs(folder)
         return folder
 
-    def record(self, paths: Iterable["str | Path"]) -> None:
+    def record(self, paths: Iterable[str | Path]) -> None:
         for p in paths:
             path = Path(p)
             rel = path.resolve().relative_to(self.root.resolve()).as_posix()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..grid import PuzzleError, parse_grid, read_sources
 from ..solvers import METHODS, solve
