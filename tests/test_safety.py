@@ -283,6 +283,15 @@ def test_5_bad_numbers_are_one_line_errors(tmp_path, monkeypatch, capsys, argv):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("duration", ["-1", "0", "inf", "1e12"])
+def test_5_db_query_gif_duration_on_a_real_database(built_db, tmp_path, capsys, duration):
+    out = tmp_path / "q"
+    argv = ["db", "query", "--db", str(built_db), "--limit", "2", "--out", str(out), "--gif", "--duration", duration]
+    assert main(argv) == 2
+    one_line(capsys.readouterr().err)
+    assert not out.exists()
+
+
 def test_5_library_gif_loop_and_duration_are_checked():
     from render.options import OptionError, RenderOptions
 

@@ -39,9 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def with_command(argv: list[str]) -> list[str]:
     """``explain-sudoku PUZZLE ...`` means ``explain-sudoku explain PUZZLE ...``."""
-    if not argv or argv[0] in ("-h", "--help"):
+    if argv and argv[0] in ("-h", "--help"):
         return [DEFAULT, "--help"]
-    if argv[0] in COMMANDS:
+    if argv and argv[0] in COMMANDS:
         prepare = getattr(COMMANDS[argv[0]], "prepare_argv", None)
         return prepare(argv) if prepare else argv
     return [DEFAULT, *argv]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from ..grid import PuzzleError, one_line
-from .common import Parser, UsageError, integer, real, technique_list
+from .common import Parser, UsageError, integer, real, technique_list, technique_name
 from .output import OutputError, OutputFolder
 
 HELP = "build, rate, query and export a database of explained puzzles"
@@ -65,7 +65,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
     q = sub.add_parser("query", help="list stored steps (and render them)")
     common(q)
-    q.add_argument("--technique", "-t", action="append", default=None, help="step name or alias (repeatable)")
+    q.add_argument("--technique", "-t", action="append", default=None, type=technique_name,
+                   help="step name or alias (repeatable)")
     q.add_argument("--order-by", default=None, type=order_key,
                    help=f"{', '.join(ORDER_KEYS)}: largest first; prefix '-' to reverse (default: file order)")
     q.add_argument("--limit", "-n", type=integer(0, 10**9), default=None)
