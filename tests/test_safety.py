@@ -460,3 +460,15 @@ def test_6_file_order_is_file_order_not_completion_order(built_db, tmp_path, cap
     out = tmp_path / "e.jsonl"
     assert main(["db", "export", "--db", str(built_db), "-o", str(out)]) == 0
     assert [json.loads(x)["puzzle"] for x in out.read_text().splitlines()] == want
+
+
+def test_output_of_an_earlier_version_is_foreign_but_recognised(tmp_path, capsys):
+    out = tmp_path / "o"
+    out.mkdir()
+    for name in ("steps.json", "000-INITIAL-GRID.png", "explanation.gif"):
+        (out / name).write_bytes(b"old run")
+    assert main([SEED, "--json-only", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    one_line(err)
+    assert "earlier version" in err
+    assert all((out / n).read_bytes() == b"old run" for n in ("steps.json", "000-INITIAL-GRID.png"))

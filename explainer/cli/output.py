@@ -47,6 +47,19 @@ def safe_component(text: str, default: str = "puzzle") -> str:
     return name[:100] or default
 
 
+def looks_like_output(names: Iterable[str]) -> bool:
+    """True when every name matches a name our exporters declare (render.export.output_patterns),
+    the explain command's index.json or a numbered puzzle folder: an old run's output, probably."""
+    from fnmatch import fnmatchcase
+
+    from render.export import output_patterns
+
+    patterns = (*output_patterns(), "index.json")
+    names = list(names)
+    return bool(names) and all(
+        (n.endswith("/") and n[:-1].isdigit()) or any(fnmatchcase(n, p) for p in patterns) for n in names)
+
+
 def file_digest(path: Path) -> tuple[int, str]:
     h = hashlib.sha256()
     size = 0
@@ -95,8 +108,10 @@ class OutputFolder:
             self.foreign = self._foreign_entries(ours)
             if self.foreign and not self.force:
                 shown = ", ".join(self.foreign[:3]) + (", ..." if len(self.foreign) > 3 else "")
+                legacy = ("; they look like the output of an earlier version, which kept no manifest: "
+                          "delete them yourself if so") if looks_like_output(self.foreign) else ""
                 raise OutputError(f"{root}: folder holds files that are not ours ({shown}); choose an empty "
-                                  f"folder or pass --force (they are never changed or deleted)")
+                                  f"folder or pass --force (they are never changed or deleted){legacy}")
             self._remove_previous(ours, previous)
         self._make_dirs(root)
         try:
