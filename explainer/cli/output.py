@@ -97,6 +97,14 @@ class OutputFolder:
 
     # -- opening -------------------------------------------------------------------------------
     def open(self) -> OutputFolder:
+        try:
+            return self._open()
+        except OSError as e:  # an unreadable folder, a name too long, ...
+            raise OutputError(f"{self.root}: cannot use as output folder ({e.strerror or e})") from None
+        except RuntimeError as e:  # a symbolic link loop
+            raise OutputError(f"{self.root}: cannot use as output folder ({e})") from None
+
+    def _open(self) -> OutputFolder:
         root = self.root
         if root.is_symlink() and not root.exists():
             raise OutputError(f"{root}: is a broken link, not a folder")
@@ -216,7 +224,7 @@ class OutputFolder:
         try:
             path.resolve().relative_to(self.root.resolve())
             return True
-        except ValueError:
+        except (ValueError, OSError, RuntimeError):
             return False
 
     def guard(self, path: str | Path) -> None:
@@ -240,8 +248,11 @@ class OutputFolder:
     def record(self, paths: Iterable[str | Path]) -> None:
         for p in paths:
             path = Path(p)
-            rel = path.resolve().relative_to(self.root.resolve()).as_posix()
-            size, digest = file_digest(path)
+            try:
+                rel = path.resolve().relative_to(self.root.resolve()).as_posix()
+                size, digest = file_digest(path)
+            except (OSError, ValueError) as e:
+                raise OutputError(f"{path}: cannot record in the manifest ({e})") from None
             self.files[rel] = {"size": size, "sha256": digest}
 
     def _save(self) -> None:
