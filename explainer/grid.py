@@ -347,11 +347,15 @@ PUZZLE_LENGTHS = tuple(n * n for n in SIZES)
 
 
 def _looks_like_one_grid(content: "list[tuple[int, str]]") -> bool:
-    """A block of rows of one grid, even with a short or long row: most rows are
-    shorter than any one-line puzzle, or the block is drawn with '|' borders."""
-    lengths = [len(_clean(line)) for _, line in content]
+    """A block of rows of one grid, even with a short or long row (then one error, not one
+    per row): k rows of mostly k cells for a grid size k, or mostly rows shorter than any
+    one-line puzzle."""
+    lengths = sorted(len(_clean(line)) for _, line in content)
+    k = len(lengths)
+    if k in SIZES and lengths[k // 2] == k:
+        return True
     short = sum(1 for x in lengths if x < min(PUZZLE_LENGTHS))
-    return short * 2 > len(lengths) or any("|" in line for _, line in content)
+    return short * 2 > k
 
 
 def read_sources(path: "str | Path") -> list[Source]:
