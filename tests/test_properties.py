@@ -232,7 +232,7 @@ def test_library_parse_and_explain_never_raise_unexpected(case: tuple[str, str])
 
 
 @settings(FAST, max_examples=examples(120))
-@given(puzzle_texts(sizes=(4, 9)), st.booleans())
+@given(puzzle_texts(sizes=(4, 9, 16, 25)), st.booleans())
 def test_explain_cli_any_puzzle_file(case: tuple[str, str], force: bool) -> None:
     text, _ = case
     with tempfile.TemporaryDirectory() as d:
@@ -342,7 +342,7 @@ def test_render_options_raise_only_option_errors(values: dict[str, object]) -> N
 
 
 @settings(FAST, max_examples=examples(100))
-@given(grids(sizes=(4, 9)), st.integers(0, 2**32 - 1), st.sampled_from(["remove", "add-value", "both", "none"]),
+@given(grids(sizes=(4, 9, 16)), st.integers(0, 2**32 - 1), st.sampled_from(["remove", "add-value", "both", "none"]),
        st.sampled_from(["line", "layout"]))
 def test_hint_names_the_mistake_or_hints(grid: tuple[int, list[int], list[int]], seed: int, mistake: str,
                                          form: str) -> None:
