@@ -39,6 +39,12 @@ def path_exists(arg: str) -> bool:
         return False
 
 
+def is_puzzle_argument(arg: str) -> bool:
+    """True when a PUZZLE argument is a puzzle string rather than a file name: 16 or more
+    puzzle characters and no such file."""
+    return arg != "-" and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg) is not None and not path_exists(arg)
+
+
 def integer(low: int | None = None, high: int | None = None, what: str = "",
             name: str = "") -> Callable[[str], int]:
     """An argparse type: a whole number in [low, high] (``name``: the option, for the message)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from .common import (
     Parser,
     UsageError,
     add_render_options,
-    path_exists,
+    is_puzzle_argument,
     render_options,
     technique_list,
 )
@@ -129,7 +128,7 @@ def error(message: str) -> None:
 def load_sources(arg: str) -> tuple[list[Source], str]:
     """Puzzle texts from a file, stdin, or the argument itself when it is a puzzle."""
     path = Path(arg)
-    if arg != "-" and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg) and not path_exists(arg):
+    if is_puzzle_argument(arg):
         return split_sources(arg, "<argument>"), "puzzle"
     sources = read_sources(arg)
     stem = "stdin" if arg == "-" else safe_component(path.stem)
@@ -151,7 +150,10 @@ def explain(args: argparse.Namespace) -> int:
     techniques = args.techniques  # checked at parse time
     frames = not (args.no_frames or args.json_only)
     gif = not (args.no_gif or args.json_only)
-    options = render_options(args, frames=frames, gif=gif)
+    try:
+        options = render_options(args, frames=frames, gif=gif)
+    except ValueError as e:  # render.options.OptionError: the parse-time checks let nothing through
+        raise PuzzleError(str(e)) from None
     sources, stem = load_sources(args.puzzle)
     out = Path(args.out) if args.out else Path("output") / stem
     folder = OutputFolder(out, args.force).open()

@@ -8,17 +8,15 @@ or several solutions gets the same one-line errors as ``explain`` (status 2).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..grid import PuzzleError, one_line, read_text
-from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, palette_name, path_exists
+from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, is_puzzle_argument, palette_name
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
-PUZZLE_WORD = re.compile(r"[0-9A-Za-z._]{16,}")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -42,7 +40,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _input_text(arg: str) -> tuple[str, str]:
-    if arg != "-" and PUZZLE_WORD.fullmatch(arg) and not path_exists(arg):
+    if is_puzzle_argument(arg):
         return arg, "<argument>"
     text, name = read_text(arg)
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
