@@ -472,3 +472,11 @@ def test_output_of_an_earlier_version_is_foreign_but_recognised(tmp_path, capsys
     one_line(err)
     assert "earlier version" in err
     assert all((out / n).read_bytes() == b"old run" for n in ("steps.json", "000-INITIAL-GRID.png"))
+
+
+@pytest.mark.parametrize("technique", ["brutal", "trial", "trial lucky"])
+def test_4_generate_guessing_target_is_rejected_at_once(capsys, technique):
+    start = time.perf_counter()
+    assert main(["generate", "--technique", technique]) == 2
+    assert time.perf_counter() - start < 5
+    one_line(capsys.readouterr().err)

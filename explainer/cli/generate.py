@@ -31,6 +31,20 @@ HELP = "generate puzzles with a difficulty or technique target"
 positive = integer(1, 10**9)
 
 
+def target_technique(text: str) -> str:
+    """A known technique that a puzzle can be built to need: not one of the guessing ones."""
+    from techniques import lookup
+
+    from ..generator import GUESSING
+
+    name = technique_name(text)
+    t = lookup(name)
+    if t.name in GUESSING or name.strip().lower() in GUESSING:
+        raise argparse.ArgumentTypeError(f"{text!r} is guessing; a target must be a technique used without "
+                                         f"guessing (not {', '.join(GUESSING)})")
+    return name
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = "Generate puzzles with a unique solution, one per line."
     parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
@@ -38,7 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=integer(), default=1,
                         help="random seed: the same seed gives the same puzzles")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
-    parser.add_argument("--technique", type=technique_name,
+    parser.add_argument("--technique", type=target_technique,
                         help="a technique the explanation must use, without guessing (e.g. swordfish); "
                              "checked when the command is read")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
