@@ -480,3 +480,20 @@ def test_4_generate_guessing_target_is_rejected_at_once(capsys, technique):
     assert main(["generate", "--technique", technique]) == 2
     assert time.perf_counter() - start < 5
     one_line(capsys.readouterr().err)
+
+
+def test_6_read_only_database_is_read_and_not_called_foreign(built_db, monkeypatch, capsys):
+    import explainer.db as dbmod
+
+    real = dbmod.os.access
+    monkeypatch.setattr(dbmod.os, "access", lambda p, mode: False if Path(p) == built_db else real(p, mode))
+    before = built_db.read_bytes()
+    assert main(["db", "stats", "--db", str(built_db)]) == 0
+    assert "3 puzzles" in capsys.readouterr().out
+    f = built_db.parent / "more.txt"
+    f.write_text(SEED + "\n")
+    assert main(["db", "build", str(f), "--db", str(built_db)]) == 2
+    err = capsys.readouterr().err
+    one_line(err)
+    assert "read-only" in err and "not a puzzle database" not in err
+    assert built_db.read_bytes() == before
