@@ -43,7 +43,16 @@ class PuzzleError(ValueError):
         return PuzzleError(self.message, self.where or where)
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        return one_line(text)
+
+
+def one_line(text: str) -> str:
+    """A message on one line: line breaks and other control characters (from file names,
+    puzzle text) are shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def value_char(v: int) -> str:
@@ -222,8 +231,10 @@ def _parse_text(text: str) -> Grid:
 
 def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
     try:
-        table = [[int(x) for x in row] for row in rows]
-    except (TypeError, ValueError) as e:
+        table = [[_whole(x, r, c) for c, x in enumerate(row)] for r, row in enumerate(rows)]
+    except (TypeError, ValueError, OverflowError) as e:
+        if isinstance(e, PuzzleError):
+            raise
         raise PuzzleError(f"rows must hold integers ({e})") from None
     n = len(table)
     if n not in SIZES:
@@ -237,6 +248,16 @@ def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
                 raise PuzzleError(f"value {v} is out of range 0..{n} at r{r + 1}c{c + 1}")
             values.append(v)
     return Grid(n, tuple(values))
+
+
+def _whole(x: object, r: int, c: int) -> int:
+    """A cell value from a list of rows or an array: whole numbers only (6.7 is an error, not 6)."""
+    if isinstance(x, (str, bytes)) or isinstance(x, bool):
+        raise PuzzleError(f"value {x!r} at r{r + 1}c{c + 1} is not a whole number")
+    v = int(x)  # type: ignore[call-overload]
+    if v != x:
+        raise PuzzleError(f"value {x} at r{r + 1}c{c + 1} is not a whole number")
+    return v
 
 
 def check_givens(grid: Grid) -> None:
@@ -283,6 +304,8 @@ def read_text(path: str | Path) -> tuple[str, str]:
         raise PuzzleError("not a text file", str(path)) from None
     except OSError as e:
         raise PuzzleError(f"cannot read file ({e.strerror})", str(path)) from None
+    except ValueError:  # e.g. a NUL byte in the name
+        raise PuzzleError("not a valid file name", str(path)) from None
 
 
 def split_sources(text: str, name: str = "<string>") -> list[Source]:
@@ -308,12 +331,28 @@ def split_sources(text: str, name: str = "<string>") -> list[Source]:
             continue
         content = [(lineno, line) for lineno, line in block if _clean(line)]
         k = len(content)
-        if k > 1 and k in SIZES and all(len(_clean(line)) == k for _, line in content):
+        if k > 1 and (k in SIZES and all(len(_clean(line)) == k for _, line in content)
+                      or _looks_like_one_grid(content)):
             text = "\n".join(line for _, line in block)
             sources.append(Source(text, f"{name}:{block[0][0]}", block[0][0]))
         else:
             sources += [Source(line, f"{name}:{lineno}", lineno) for lineno, line in block]
     return sources
+
+
+PUZZLE_LENGTHS = tuple(n * n for n in SIZES)
+
+
+def _looks_like_one_grid(content: list[tuple[int, str]]) -> bool:
+    """A block of rows of one grid, even with a short or long row (then one error, not one
+    per row): k rows of mostly k cells for a grid size k, or mostly rows shorter than any
+    one-line puzzle."""
+    lengths = sorted(len(_clean(line)) for _, line in content)
+    k = len(lengths)
+    if k in SIZES and lengths[k // 2] == k:
+        return True
+    short = sum(1 for x in lengths if x < min(PUZZLE_LENGTHS))
+    return short * 2 > k
 
 
 def read_sources(path: str | Path) -> list[Source]:

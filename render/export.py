@@ -1,5 +1,8 @@
 """Write one explained puzzle: frames, contact sheet, GIF, steps.json (RENDERING.md).
 
+Each output is an ``Exporter`` that declares the names it writes and writes
+them; ``write_puzzle`` runs the exporters the ``RenderOptions`` choose.
+
 Fast path: scenes are built in this process (pure Python), then two worker
 processes (fork) each keep one ``FrameRenderer`` and turn scenes into
 pixels, write the frame files and send back a reduced copy for the contact
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +24,7 @@ from explainer.explanation import Explanation
 from explainer.grid import value_char
 from techniques import single_names
 
+from .options import RenderOptions
 from .scene import Scene, initial_scene, solution_scene
 from .scene import scene as make_scene
 
@@ -53,13 +58,16 @@ class Written:
     html: str | None = None
     seconds: float = 0.0
     gif_bytes: int = 0
+    files: list[str] = field(default_factory=list)  # every file written, in order
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
 def technique_stem(name: str) -> str:
-    return name.upper().replace(" ", "-")
+    """The file-name part for a technique: letters, digits and '-' only (never a path)."""
+    stem = re.sub(r"[^A-Z0-9]+", "-", name.upper()).strip("-")
+    return stem or "STEP"
 
 
 def normalise_only(only: Iterable[str] | str | None) -> set[str] | None:
@@ -259,18 +267,155 @@ def write_gif(thumbs: list[Any], path: str, durations: list[int], loop: int | No
     return os.path.getsize(path)
 
 
-def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, *, frames: bool = True, gif: bool = True,
-                 contact: bool = True, fmt: str = "png", palette: Any = "default", dpi: float | None = None,
-                 size: int | None = None, group_singles: bool = False, only: Any = None, lang: str = "en",
-                 html: bool = False, gif_duration: int = 700, gif_hold: int = 2000, gif_loop: int | None = 0,
-                 gif_width: int | None = None, columns: int = 3, workers: int | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Written:
+# ---- exporters: each output declares the files it writes, then writes them -------------
+
+Guard = Callable[[Path], None]
+
+
+@dataclass
+class Job:
+    """What the exporters of one puzzle share: the puzzle, the folder, the options and the frames."""
+
+    puzzle: Any
+    out: Path
+    options: RenderOptions
+    plan: list[Frame] = field(default_factory=list)
+    thumbs: list[Any] = field(default_factory=list)
+    frame_paths: list[str | None] = field(default_factory=list)
+
+
+class Exporter:
+    """One output of a puzzle. ``patterns`` are glob patterns of every name it may write
+    (for telling our files from others'); ``names(job)`` the exact names it will write."""
+
+    key = ""
+    patterns: tuple[str, ...] = ()
+    needs_plan = False  # needs the planned frames (names or pictures)
+    needs_thumbs = False  # needs the reduced frames (contact sheet, GIF, inlined viewer)
+
+    def names(self, job: Job) -> list[str]:
+        return list(self.patterns)
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        raise NotImplementedError
+
+
+class StepsJsonExporter(Exporter):
+    """``steps.json``: ``Puzzle.to_json()`` (STEPS_JSON.md), the one writer of that file."""
+
+    key = "steps_json"
+    patterns = ("steps.json",)
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        path = job.out / "steps.json"
+        path.write_text(steps_json_text(job.puzzle), encoding="utf-8")
+        rec.steps_json = str(path)
+        return [path]
+
+
+class FramesExporter(Exporter):
+    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself."""
+
+    key = "frames"
+    patterns = ("[0-9][0-9][0-9]*-*.png", "[0-9][0-9][0-9]*-*.svg")
+    needs_plan = True
+
+    def names(self, job: Job) -> list[str]:
+        return [f"{f.stem}.{job.options.fmt}" for f in job.plan]
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        rec.frames = [p for p in job.frame_paths if p]
+        return [Path(p) for p in rec.frames]
+
+
+class ContactSheetExporter(Exporter):
+    key = "contact"
+    patterns = ("EXPLANATIONS.png",)
+    needs_plan = needs_thumbs = True
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        from .theme import palette as get_palette
+
+        sheet = contact_sheet(job.thumbs, columns=job.options.columns,
+                              background=get_palette(job.options.palette)["background"])
+        path = job.out / "EXPLANATIONS.png"
+        sheet.save(path, format="PNG", compress_level=1)
+        rec.contact = str(path)
+        return [path]
+
+
+class GifExporter(Exporter):
+    key = "gif"
+    patterns = ("explanation.gif",)
+    needs_plan = needs_thumbs = True
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        o = job.options
+        path = job.out / "explanation.gif"
+        durations = [o.gif_hold if f.kind != "step" else o.gif_duration for f in job.plan]
+        rec.gif_bytes = write_gif(job.thumbs, str(path), durations, loop=o.gif_loop)
+        rec.gif = str(path)
+        return [path]
+
+
+class HtmlExporter(Exporter):
+    key = "html"
+    patterns = ("index.html",)
+    needs_plan = needs_thumbs = True
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        from .viewer import data_uri, write_viewer
+
+        if job.options.frames:
+            sources = [Path(p).name for p in job.frame_paths if p]
+        else:  # no frame files: inline the reduced frames
+            sources = [data_uri(t) for t in job.thumbs]
+        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=job.options.lang)
+        rec.html = str(path)
+        return [Path(path)]
+
+
+EXPORTERS: tuple[Exporter, ...] = (StepsJsonExporter(), FramesExporter(), ContactSheetExporter(),
+                                   GifExporter(), HtmlExporter())
+
+
+def chosen_exporters(options: RenderOptions) -> list[Exporter]:
+    """The exporters the options ask for, in writing order (steps.json always)."""
+    wanted = {"steps_json": True, "frames": options.frames, "contact": options.contact, "gif": options.gif,
+              "html": options.html}
+    return [e for e in EXPORTERS if wanted[e.key]]
+
+
+def output_patterns() -> tuple[str, ...]:
+    """Every file name pattern an exporter may write (the renderer's notion of 'our files')."""
+    return tuple(p for e in EXPORTERS for p in e.patterns)
+
+
+def steps_json_text(puzzle: Any) -> str:
+    """The text of ``steps.json``: the contract's document, UTF-8, indented by one."""
+    return json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1)
+
+
+def planned_names(puzzle: Any, options: RenderOptions | None = None) -> list[str]:
+    """The names write_puzzle would write for ``puzzle`` (without writing anything)."""
+    options = options or RenderOptions()
+    exporters = chosen_exporters(options)
+    job = Job(puzzle, Path("."), options)
+    if any(e.needs_plan for e in exporters):
+        job.plan = plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang)
+    return [n for e in exporters for n in e.names(job)]
+
+
+def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, options: RenderOptions | None = None, *,
+                 progress: Callable[[int, int], None] | None = None, guard: Guard | None = None,
+                 **option_values: Any) -> Written:
     """Write the files of RENDERING.md for one puzzle into ``out_dir``; say what was written.
 
-    ``steps.json`` is always written. ``fmt`` is "png" or "svg" (frames only;
-    the contact sheet and GIF are raster). ``gif_duration`` is the time per
-    step in ms, ``gif_hold`` the time on the initial grid and the solution,
-    ``gif_loop`` 0 loops forever, None plays once.
+    ``options`` (a ``RenderOptions``) says what to write and how; keyword
+    arguments named like its fields are accepted too (``fmt="svg"``) and
+    change the given options. ``steps.json`` is always written. ``guard`` is
+    called with every path before anything is written and may raise (the
+    CLI refuses to overwrite files that are not its own).
     """
     from PIL import Image
 
@@ -278,60 +423,38 @@ def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, *, frames: bool = True
     from .theme import palette as get_palette
 
     start = time.perf_counter()
-    if fmt not in ("png", "svg"):
-        raise ValueError(f"unknown frame format {fmt!r} (png or svg)")
-    if lang not in ("en", "fr"):
-        raise ValueError(f"unknown language {lang!r} (en or fr)")
-    theme = get_palette(palette)
+    if options is None:
+        options = RenderOptions.from_mapping(option_values)
+    elif option_values:
+        options = options.with_(**option_values)
     out = Path(out_dir)
+    exporters = chosen_exporters(options)
+    job = Job(puzzle, out, options)
+    if any(e.needs_plan for e in exporters):
+        job.plan = plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang)
+    declared = [out / name for e in exporters for name in e.names(job)]
+    if guard is not None:
+        for path in declared:
+            guard(path)
     out.mkdir(parents=True, exist_ok=True)
     rec = Written(str(out))
-
-    steps_path = out / "steps.json"
-    doc = puzzle.to_json()
-    steps_path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
-    rec.steps_json = str(steps_path)
-
-    need_pixels = frames or gif or contact or html
-    if not need_pixels:
-        rec.seconds = time.perf_counter() - start
-        return rec
-
-    plan = plan_frames(puzzle, group_singles=group_singles, only=only, lang=lang)
-    n = puzzle.grid.n
-    paths = [str(out / f"{f.stem}.{fmt}") if frames else None for f in plan]
-    layout = Layout(n, dpi, size)
-    full_w = layout.pixels[0]
-    factor = 0  # thumbnails (contact sheet, GIF) are the frame reduced by this factor
-    if gif or contact or html:
-        factor = max(1, round(full_w / (gif_width or 460)))
-    results = _render_all(plan, paths, n=n, theme=theme, dpi=dpi, size=size, fmt=fmt, thumb=factor,
-                          workers=workers or _workers(), progress=progress)
-    if frames:
-        rec.frames = [p for p in paths if p]
-    pal = _palette_image(theme)
-    thumbs = []
-    for data, tsize in (results if factor else []):
-        t = Image.frombytes("P", tsize, data)
-        t.putpalette(pal.getpalette())
-        thumbs.append(t)
-    if contact:
-        sheet = contact_sheet(thumbs, columns=columns, background=theme["background"])
-        cpath = out / "EXPLANATIONS.png"
-        sheet.save(cpath, format="PNG", compress_level=1)
-        rec.contact = str(cpath)
-    if gif:
-        gpath = out / "explanation.gif"
-        durations = [gif_hold if f.kind != "step" else gif_duration for f in plan]
-        rec.gif_bytes = write_gif(thumbs, str(gpath), durations, loop=gif_loop)
-        rec.gif = str(gpath)
-    if html:
-        from .viewer import data_uri, write_viewer
-
-        if frames:
-            sources = [Path(p).name for p in paths]
-        else:  # no frame files: inline the reduced frames
-            sources = [data_uri(t) for t in thumbs]
-        rec.html = str(write_viewer(out, plan, sources, puzzle=puzzle, lang=lang))
+    theme = get_palette(options.palette)
+    if any(e.needs_plan for e in exporters):
+        n = puzzle.grid.n
+        job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
+        factor = 0  # thumbnails (contact sheet, GIF, viewer) are the frame reduced by this factor
+        if any(e.needs_thumbs for e in exporters):
+            full_w = Layout(n, options.dpi, options.size).pixels[0]
+            factor = max(1, round(full_w / (options.gif_width or 460)))
+        results = _render_all(job.plan, job.frame_paths, n=n, theme=theme, dpi=options.dpi, size=options.size,
+                              fmt=options.fmt, thumb=factor, workers=options.workers or _workers(),
+                              progress=progress)
+        pal = _palette_image(theme)
+        for data, tsize in (results if factor else []):
+            t = Image.frombytes("P", tsize, data)
+            t.putpalette(pal.getpalette())
+            job.thumbs.append(t)
+    for e in exporters:
+        rec.files += [str(p) for p in e.write(job, rec)]
     rec.seconds = time.perf_counter() - start
     return rec

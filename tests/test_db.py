@@ -15,7 +15,7 @@ import pytest
 from explainer import Puzzle
 from explainer.bank.build import build
 from explainer.bank.db import PuzzleDB, puzzle_key, rating_of
-from explainer.cli_db import main
+from explainer.cli.db import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -108,7 +108,7 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     f = tmp_path / "many.txt"
     f.write_text("\n".join(puzzles) + "\n")
     db = tmp_path / "k.sqlite"
-    code = ("import sys; from explainer.cli_db import main; "
+    code = ("import sys; from explainer.cli.db import main; "
             f"sys.exit(main(['build', {str(f)!r}, '--db', {str(db)!r}, '--jobs', '1', '--no-progress']))")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -326,7 +326,7 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
     # workers, so every worker dies before its first puzzle: that must stop the build
     # with one line, not store every puzzle as failed.
     db = tmp_path / "w.sqlite"
-    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from explainer.cli_db import main; "
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from explainer.cli.db import main; "
             f"sys.exit(main(['build', {str(SAMPLE4)!r}, '--db', {str(db)!r}, '--jobs', '1']))")
     res = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=60)
     assert res.returncode == 2
@@ -336,7 +336,7 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
 
 
 def test_database_modules_import_no_drawing_or_cluster_library() -> None:
-    code = ("import sys, explainer.bank.db, explainer.bank.build, explainer.cli_db; "
+    code = ("import sys, explainer.bank.db, explainer.bank.build, explainer.cli.db; "
             "print([m for m in ('matplotlib', 'tqdm', 'dask', 'PIL') if m in sys.modules])")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == "[]", res.stdout + res.stderr

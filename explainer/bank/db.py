@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 import statistics as pystats
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -87,8 +89,25 @@ ORDER_KEYS = {
     "progress": "(s.n_place + s.n_eliminate) DESC",
     "seconds": "p.seconds DESC",
     "steps": "p.steps DESC",
-    "puzzle": "p.id ASC",
+    "puzzle": "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC",
 }
+# file order: by source file, then line (puzzles are stored in completion order, so ids are not it)
+FILE_ORDER = "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC"
+
+
+def _src_file(source: str | None) -> str:
+    """'dir/f.txt:12' -> 'dir/f.txt' (the file part of a puzzle's source)."""
+    if not source:
+        return ""
+    head, sep, tail = source.rpartition(":")
+    return head if sep and tail.isdigit() else source
+
+
+def _src_line(source: str | None) -> int:
+    if not source:
+        return 0
+    _, sep, tail = source.rpartition(":")
+    return int(tail) if sep and tail.isdigit() else 0
 
 
 class DatabaseError(Exception):
@@ -116,6 +135,9 @@ def rating_of(techniques: Iterable[str]) -> tuple[float, float]:
     return (max(weights) if weights else 0.0), round(sum(weights), 6)
 
 
+MAX_BAD_TEXT = 4000  # characters of an unreadable puzzle kept in the database
+
+
 def puzzle_key(text: str) -> str:
     """The key a puzzle is stored under: its one-line givens, or the stripped raw text."""
     from ..grid import PuzzleError, parse_grid
@@ -123,7 +145,10 @@ def puzzle_key(text: str) -> str:
     try:
         return parse_grid(text).to_line()
     except PuzzleError:
-        return text.strip()
+        raw = text.strip()
+        if len(raw) > MAX_BAD_TEXT:  # a huge bad line is not stored whole
+            return f"{raw[:MAX_BAD_TEXT // 2]}… ({len(raw)} characters, cut)"
+        return raw
 
 
 # ---- results as data (what a worker sends back) -------------------------------------
@@ -235,16 +260,48 @@ class PuzzleDB:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
+        if not create and self.path.is_file() and self.path.stat().st_size == 0:
+            raise DatabaseError(f"{self.path}: an empty file, not a puzzle database (left unchanged)")
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        # reading an existing database never writes into it: a file we may not write is opened
+        # read-only, and a file that is not ours is refused before any setting is changed
+        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
+        if create and self.read_only:
+            raise DatabaseError(f"{self.path}: read-only file, cannot store puzzles in it")
         try:
-            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
+            if self.read_only:
+                uri = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?mode=ro"
+                self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            else:
+                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            self.conn.create_function("src_file", 1, _src_file, deterministic=True)
+            self.conn.create_function("src_line", 1, _src_line, deterministic=True)
+            if not create:
+                self._check_ours()
+            if not self.read_only:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
+            if not self.read_only:
+                self._migrate()
+        except sqlite3.OperationalError as e:
+            if "readonly" in str(e).replace("-", "").replace(" ", ""):
+                raise DatabaseError(f"{self.path}: read-only, cannot be written ({e})") from None
+            raise DatabaseError(f"{self.path}: not a puzzle database ({e})") from None
         except sqlite3.DatabaseError as e:
             raise DatabaseError(f"{self.path}: not a puzzle database ({e})") from None
+
+    def _check_ours(self) -> None:
+        """Refuse (without writing) a file that is not a puzzle database of this program."""
+        (version,) = self.conn.execute("PRAGMA user_version").fetchone()
+        if version == 0:
+            self.conn.close()
+            raise DatabaseError(f"{self.path}: not a puzzle database (no schema; left unchanged)")
+        if version > SCHEMA_VERSION:
+            self.conn.close()
+            raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
+                                f"({SCHEMA_VERSION})")
 
     def _migrate(self) -> None:
         (version,) = self.conn.execute("PRAGMA user_version").fetchone()
@@ -336,7 +393,8 @@ class PuzzleDB:
 
     def documents(self) -> Iterator[dict[str, Any]]:
         """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
-        ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL ORDER BY id")]
+        ids = [i for (i,) in self.conn.execute(
+            f"SELECT p.id FROM puzzles p WHERE p.error IS NULL ORDER BY {FILE_ORDER}")]
         for pid in ids:
             doc = self.document(pid)
             if doc is not None:
@@ -404,7 +462,7 @@ class PuzzleDB:
             args.append(difficulty)
         if cond:
             sql += " WHERE " + " AND ".join(cond)
-        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + ["s.puzzle_id ASC", "s.idx ASC"])
+        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + [FILE_ORDER, "s.idx ASC"])
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
         if limit is not None and where is None:

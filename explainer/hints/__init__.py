@@ -7,12 +7,13 @@ No drawing here (render.frame draws a level-3 hint's frame).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from techniques import REGISTRY, title
 
 from ..explanation import Explanation
-from ..grid import PuzzleError, parse_grid, value_char
+from ..grid import Grid, PuzzleError, parse_grid, value_char
 from ..i18n import house_words, text_in
 from ..state import State
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
@@ -44,25 +45,104 @@ def read_grid_state(text: str, where: str = "") -> State:
     return State.from_grid(parse_grid(text, where))
 
 
-def next_step_from(state: State) -> Explanation | None:
-    """The next human step from ``state``; brutal (with a solution) only when nothing else applies."""
-    from ..engine import next_step
-    from ..solver import solve_bitmask
+class GridMistake(PuzzleError):
+    """The learner's grid disagrees with the solution (a wrong value or a removed true candidate)."""
 
+
+def solution_of(state: State, puzzle: str | Grid | None = None, where: str = "") -> tuple[int, ...]:
+    """The solution the learner's grid must agree with.
+
+    From ``puzzle`` (the original puzzle line) when given; otherwise from
+    the values of the grid, taken as givens (and, when those leave several
+    solutions, narrowed by the pencil marks). No or several solutions give
+    the same one-line errors as ``explain``."""
+    from ..solver import MANY_SOLUTIONS, NO_SOLUTION, solve_bitmask, unique_solution
+
+    geo = state.geo
+    if puzzle is not None:
+        grid = parse_grid(puzzle, where)
+        if grid.n != geo.n:
+            raise PuzzleError(f"the puzzle is {grid.n}×{grid.n} but the grid is {geo.n}×{geo.n}", where)
+        return unique_solution(grid, where).values
+    solutions = solve_bitmask(geo.n, state.values, 2)
+    if not solutions:
+        wrong = _wrong_value(state)
+        if wrong:
+            raise GridMistake(wrong, where)
+        raise PuzzleError(NO_SOLUTION, where)
+    if len(solutions) == 1:
+        return tuple(solutions[0])
+    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
+              for v in range(1, geo.n + 1) if not state.has(c, v)]
+    narrowed = solve_bitmask(geo.n, state.values, 2, forbid=forbid)
+    if len(narrowed) == 1:  # the pencil marks decide between the solutions of the values
+        return tuple(narrowed[0])
+    if not narrowed:
+        raise PuzzleError("the pencil marks rule out every solution (a true candidate was removed)", where)
+    raise PuzzleError(MANY_SOLUTIONS, where)
+
+
+def _wrong_value(state: State) -> str | None:
+    """For a grid of values without a solution: the first value whose removal leaves exactly one
+    solution that disagrees with it (the learner's wrong entry), as one line; None if there is none
+    or the grid is larger than 9×9 (too slow to search)."""
+    from ..solver import SearchLimit, solve_bitmask
+
+    geo = state.geo
+    if geo.n > 9:
+        return None
+    values = list(state.values)
+    for c in range(geo.ncells):
+        v = values[c]
+        if not v:
+            continue
+        values[c] = 0
+        try:
+            found = solve_bitmask(geo.n, values, 2, max_nodes=200_000)
+        except SearchLimit:
+            found = []
+        values[c] = v
+        if len(found) == 1 and found[0][c] != v:
+            return f"{geo.cell_name(c)}: {value_char(v)} is wrong, the solution has {value_char(found[0][c])} there"
+    return None
+
+
+def first_mistake(state: State, solution: tuple[int, ...] | list[int]) -> str | None:
+    """The first cell (row by row) where the grid disagrees with the solution, as one line; None if none."""
+    geo = state.geo
+    for c in range(geo.ncells):
+        want = solution[c]
+        have = state.values[c]
+        if have and have != want:
+            return f"{geo.cell_name(c)}: {value_char(have)} is wrong, the solution has {value_char(want)} there"
+        if not have and not state.has(c, want):
+            return f"{geo.cell_name(c)}: {value_char(want)} was removed but the solution needs it"
+    return None
+
+
+def check_grid(state: State, puzzle: str | Grid | None = None, where: str = "") -> tuple[int, ...]:
+    """The solution, after checking the learner's values and pencil marks against it (GridMistake if not)."""
+    solution = solution_of(state, puzzle, where)
+    mistake = first_mistake(state, solution)
+    if mistake:
+        raise GridMistake(mistake, where)
+    return solution
+
+
+def next_step_from(state: State, solution: Sequence[int] | None = None) -> Explanation | None:
+    """The next human step from ``state``; brutal (with the solution) only when nothing else applies.
+
+    The grid is checked first (``check_grid``) unless the caller gives the solution it checked."""
+    from ..engine import next_step
+
+    if solution is None:
+        solution = check_grid(state)
     if state.is_solved():
         return None
     step = next_step(state, REGISTRY, solution=None)  # without a solution, brutal is skipped
     if step is not None:
         return step
-    geo = state.geo
-    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
-              for v in range(1, geo.n + 1) if not state.has(c, v)]
-    solutions = solve_bitmask(geo.n, state.values, 1, forbid=forbid)
-    if not solutions:
-        if not solve_bitmask(geo.n, state.values, 1):
-            raise PuzzleError(WORDS["en"]["no_solution"])
-        raise PuzzleError("the pencil marks rule out every solution (a true value was removed)")
-    return next_step(state, REGISTRY, solution=solutions[0])
+    return next_step(state, REGISTRY, solution=solution)
 
 
 def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
@@ -82,10 +162,19 @@ def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
     return text_in(step, lang)
 
 
-def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: str = "") -> Hint:
-    """The hint at ``level`` for a grid (text in any accepted form) or a state."""
+def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: str = "",
+         puzzle: str | Grid | None = None) -> Hint:
+    """The hint at ``level`` for a grid (text in any accepted form) or a state.
+
+    The grid is checked against the solution first (of ``puzzle``, the
+    original puzzle line, when given): a wrong value or a removed true
+    candidate raises ``GridMistake`` naming the first such cell, and no hint
+    is given."""
     if level not in LEVELS:
         raise ValueError(f"hint level must be 1, 2 or 3, not {level}")
+    if lang not in WORDS:
+        raise ValueError(f"unknown language {lang!r} (en or fr)")
     state = text_or_state if isinstance(text_or_state, State) else read_grid_state(text_or_state, where)
-    step = next_step_from(state)
+    solution = check_grid(state, puzzle, where)
+    step = next_step_from(state, solution)
     return Hint(level, hint_text(step, level, lang), step, state)

@@ -19,22 +19,42 @@ import re
 from ..grid import LETTERS, SIZES, PuzzleError, geometry
 from ..state import State
 
-_TOKEN = re.compile(r"[0-9A-Za-z]+")
+# cells of the layout are separated by whitespace and these borders; a token is a cell's candidates
+_SEPARATORS = re.compile(r"[\s|:*+]+")
+_BORDER = re.compile(r"^[-.=_+*:|]*$")
+_CANDIDATES = re.compile(r"^[0-9A-Za-z]+$")
 
 
 def looks_like_pencilmarks(text: str) -> bool:
-    """True when the text is a candidates line or a multi-line pencil-mark grid."""
+    """True when the text is a candidates line or a pencil-mark layout, decided by length and layout.
+
+    One word without inner blanks is a puzzle line unless its length is a
+    candidates line's (n·n·n: 64, 729, 4096, 15625 — never a grid's 16, 81,
+    256 or 625). Otherwise the cells must be blank- or border-separated
+    tokens of candidates, one per cell, some holding more than one value;
+    a grid row such as ``9..|3..|..4`` or ``7.8...3..`` is never read as marks
+    (runs of digits between dots are not tokens)."""
     stripped = "".join(text.split())
     if len(stripped) in (n ** 3 for n in SIZES) and set(stripped) <= set(LETTERS) | set(".0"):
         return True
+    if len(text.split()) <= 1:
+        return False  # one word: a puzzle line
     tokens = _tokens(text)
+    if tokens is None:
+        return False
     return len(tokens) in (n * n for n in SIZES) and any(len(t) > 1 for t in tokens)
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str) -> list[str] | None:
+    """The cell tokens of a layout, or None when a piece is neither a border nor candidates."""
     out = []
     for line in text.splitlines():
-        out += _TOKEN.findall(line)
+        for piece in _SEPARATORS.split(line):
+            if not piece or _BORDER.match(piece):
+                continue
+            if not _CANDIDATES.match(piece):
+                return None
+            out.append(piece)
     return out
 
 
@@ -53,6 +73,8 @@ def parse_pencilmarks(text: str, where: str = "") -> State:
             cells = [stripped[i * n:(i + 1) * n] for i in range(n * n)]
             return _build(n, [[ch for ch in cell if ch not in ".0"] for cell in cells], where)
     tokens = _tokens(text)
+    if tokens is None:
+        raise PuzzleError("a pencil-mark grid holds cells of candidates separated by blanks or borders", where)
     n = math.isqrt(len(tokens))
     if n * n != len(tokens) or n not in SIZES:
         raise PuzzleError(

@@ -2,7 +2,7 @@
 import pytest
 
 from explainer import Puzzle
-from explainer.cli_hint import main
+from explainer.cli.hint import main
 from explainer.hints import hint, read_grid_state
 from explainer.hints.pencilmarks import format_pencilmarks
 

@@ -3,10 +3,19 @@
     explain-sudoku db build puzzles.txt [--db FILE] [--jobs N] [--timeout S] [--dask ADDR]
     explain-sudoku db stats [--plot FILE.png] [--json]
     explain-sudoku db query [--technique T] [--order-by length|-length|rating] [--limit N]
-                            [--difficulty D] [--out DIR [--gif]]
-    explain-sudoku db export --format jsonl [-o FILE]
+                            [--difficulty D] [--out DIR [--gif] [--force]]
+    explain-sudoku db export --format jsonl [-o FILE [--force]]
 
-Errors are one line (what and where) on stderr with exit status 2.
+Errors are one line (what and where) on stderr with exit status 2. Every
+option is checked when the command is read.
+
+Output safety: ``query --out DIR`` follows the rules of the explain command
+(cli/output.py): the folder's manifest lists what an earlier query wrote,
+only those files (unchanged) are replaced, other files are never changed and
+need ``--force`` to write beside. ``export -o FILE`` and ``stats --plot
+FILE`` never overwrite an existing file unless ``--force`` is given (the
+file is then replaced whole, through a temporary file and a rename), and
+never write over the database itself.
 """
 from __future__ import annotations
 
@@ -18,22 +27,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
-from .grid import PuzzleError
+from ..bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
+from ..grid import PuzzleError, one_line
+from .common import Parser, UsageError, integer, real, run_alone, technique_list, technique_name
+from .output import OutputError, OutputFolder
+
+HELP = "build, rate, query and export a database of explained puzzles"
 
 
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="explain-sudoku db", description="Build, inspect, query and export a puzzle database.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = "Build, inspect, query and export a puzzle database."
+    sub = p.add_subparsers(dest="db_command", required=True, parser_class=Parser, metavar="{build,stats,query,export}")
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
@@ -41,9 +45,11 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="explain every puzzle of the files and store them")
     b.add_argument("files", nargs="+", help="puzzle files (one puzzle a line, or grids)")
     common(b)
-    b.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores; not used with --dask)")
-    b.add_argument("--timeout", type=float, default=None, help="seconds per puzzle before it is recorded as a timeout")
-    b.add_argument("--techniques", default=None, help="comma-separated techniques (default: all)")
+    b.add_argument("--jobs", "-j", type=integer(1, 1024, name="--jobs"), default=None,
+                   help="worker processes (default: all cores; not used with --dask)")
+    b.add_argument("--timeout", type=real(0, 10**7, open_low=True), default=None,
+                   help="seconds per puzzle before it is recorded as a timeout")
+    b.add_argument("--techniques", type=technique_list, default=None, help="comma-separated techniques (default: all)")
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     g = b.add_mutually_exclusive_group()
@@ -54,36 +60,53 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("stats", help="counts per difficulty, technique usage, time per puzzle")
     common(s)
     s.add_argument("--plot", type=Path, default=None, help="PNG file: technique usage and rating histogram")
+    s.add_argument("--force", action="store_true", help="replace an existing --plot file")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     q = sub.add_parser("query", help="list stored steps (and render them)")
     common(q)
-    q.add_argument("--technique", "-t", action="append", default=None, help="step name or alias (repeatable)")
-    q.add_argument("--order-by", default=None,
+    q.add_argument("--technique", "-t", action="append", default=None, type=technique_name,
+                   help="step name or alias (repeatable)")
+    q.add_argument("--order-by", default=None, type=order_key,
                    help=f"{', '.join(ORDER_KEYS)}: largest first; prefix '-' to reverse (default: file order)")
-    q.add_argument("--limit", "-n", type=int, default=None)
+    q.add_argument("--limit", "-n", type=integer(0, 10**9), default=None)
     q.add_argument("--difficulty", choices=("easy", "medium", "difficult"), default=None)
     q.add_argument("--out", type=Path, default=None, help="folder for one frame PNG per step")
     q.add_argument("--gif", action="store_true", help="with --out: also an animated GIF of the frames")
-    q.add_argument("--duration", type=float, default=2.0, help="seconds per GIF frame (default 2)")
+    q.add_argument("--duration", type=real(0.01, 655.35), default=2.0,
+                   help="seconds per GIF frame, 0.01..655.35 (default 2)")
+    q.add_argument("--force", action="store_true",
+                   help="write into an --out folder holding other files (they are never changed)")
 
     e = sub.add_parser("export", help="write the stored explanations")
     common(e)
     e.add_argument("--format", choices=("jsonl",), default="jsonl")
-    e.add_argument("-o", "--output", type=Path, default=None, help="file (default: standard output)")
-    return p
+    e.add_argument("-o", "--output", type=Path, default=None,
+                   help="file (default: standard output); an existing file is kept unless --force")
+    e.add_argument("--force", action="store_true", help="replace an existing --output file")
+
+
+def order_key(text: str) -> str:
+    key = text.strip()
+    if key.lstrip("-") not in ORDER_KEYS:
+        raise argparse.ArgumentTypeError(f"unknown order {text!r} (known: {', '.join(ORDER_KEYS)}; "
+                                         "prefix '-' to reverse)")
+    return key
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_alone("db", sys.modules[__name__], argv)
+
+
+def run(args: argparse.Namespace) -> int:
     try:
-        args = _parser().parse_args(_join_negative(list(sys.argv[1:] if argv is None else argv)))
-        return {"build": _build, "stats": _stats, "query": _query, "export": _export}[args.command](args)
-    except (UsageError, PuzzleError, DatabaseError, ValueError, RuntimeError, KeyError) as e:
+        return {"build": _build, "stats": _stats, "query": _query, "export": _export}[args.db_command](args)
+    except (UsageError, PuzzleError, DatabaseError, OutputError, ValueError, RuntimeError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        print(f"error: {msg}", file=sys.stderr)
+        print(f"error: {one_line(str(msg))}", file=sys.stderr)
         return 2
     except sqlite3.Error as e:
-        print(f"error: {getattr(args, 'db', '')}: database error: {e}", file=sys.stderr)
+        print(one_line(f"error: {getattr(args, 'db', '')}: database error: {e}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `db export | head`: the reader is gone, nothing to say
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -91,14 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        print(one_line(f"error: {where}{e.strerror or e}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted (everything stored so far is kept; run the build again to resume)", file=sys.stderr)
         return 130
 
 
-def _join_negative(argv: list[str]) -> list[str]:
+def prepare_argv(argv: list[str]) -> list[str]:
     """``--order-by -length`` → ``--order-by=-length`` (argparse takes '-length' for an option)."""
     out: list[str] = []
     i = 0
@@ -113,21 +136,16 @@ def _join_negative(argv: list[str]) -> list[str]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .bank.build import build
+    from ..bank.build import build
 
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError(f"--timeout must be positive, got {args.timeout:g}")
-    techniques = None
-    if args.techniques:
-        from techniques import select
+    techniques = args.techniques  # checked at parse time
 
-        techniques = [t.strip() for t in args.techniques.split(",") if t.strip()]
-        select(techniques)  # unknown names fail here, before any work
     def say_error(rec: dict) -> None:
         if rec.get("error"):
-            line = f"explain-sudoku db: error: {rec['error']}"
+            message, source = rec["error"], rec.get("source") or ""
+            if source and not message.startswith(source):
+                message = f"{source}: {message}"  # e.g. a timeout: say which line
+            line = f"explain-sudoku db: error: {message}"
             if sys.stderr.isatty():
                 from tqdm import tqdm
 
@@ -151,8 +169,8 @@ def _stats(args: argparse.Namespace) -> int:
     with _open(args) as db:
         st = db.stats()
         if args.plot is not None:
-            args.plot.parent.mkdir(parents=True, exist_ok=True)
-            db.plot(args.plot)
+            with replacing(args.plot, args.force, args.db) as tmp:
+                db.plot(tmp, format=_plot_format(args.plot))
     if args.json:
         print(json.dumps(st, indent=2))
     else:
@@ -175,6 +193,45 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plot_format(path: Path) -> str:
+    suffix = path.suffix[1:].lower()
+    return suffix if suffix in ("png", "svg", "pdf") else "png"
+
+
+class replacing:
+    """A file written through a temporary file beside it; an existing file only with ``force``."""
+
+    def __init__(self, path: Path, force: bool, db_path: Path | None = None) -> None:
+        self.path = Path(path)
+        if self.path.exists() or self.path.is_symlink():
+            if self.path.is_dir():
+                raise OutputError(f"{self.path}: is a folder, not a file")
+            if db_path is not None and Path(db_path).exists() and self.path.resolve() == Path(db_path).resolve():
+                raise OutputError(f"{self.path}: is the database itself; choose another file")
+            if not force:
+                raise OutputError(f"{self.path}: exists; not overwritten (pass --force to replace it)")
+        self.tmp: Path | None = None
+
+    def __enter__(self) -> Path:
+        import tempfile
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        except OSError as e:
+            raise OutputError(f"{self.path}: cannot write ({e.strerror or e})") from None
+        os.close(fd)
+        self.tmp = Path(tmp)
+        return self.tmp
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        assert self.tmp is not None
+        if kind is None:
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
+
+
 def _query(args: argparse.Namespace) -> int:
     if args.gif and args.out is None:
         raise UsageError("--gif needs --out DIR")
@@ -191,18 +248,27 @@ def _query(args: argparse.Namespace) -> int:
             if not records:
                 print("no matching step", file=sys.stderr)
             return 0
-        args.out.mkdir(parents=True, exist_ok=True)
-        files = []
-        for k, r in enumerate(records, 1):
-            name = r.technique.upper().replace(" ", "-")
-            f = args.out / f"{k:03d}_p{r.puzzle_id}_s{r.index + 1:03d}_{name}.png"
-            f.write_bytes(step_png(r.state(), r.explanation))
-            files.append(f)
-        print(f"{len(files)} frames in {args.out}")
-        if args.gif and files:
+        from render.export import technique_stem
+
+        folder = OutputFolder(args.out, args.force, tool="explain-sudoku db query").open()
+        try:
+            names = [args.out / f"{k:03d}_p{int(r.puzzle_id)}_s{r.index + 1:03d}_{technique_stem(r.technique)}.png"
+                     for k, r in enumerate(records, 1)]
             gif = args.out / "query.gif"
-            write_gif(files, gif, args.duration)
-            print(f"animation: {gif}")
+            for f in names + ([gif] if args.gif and names else []):
+                folder.guard(f)  # every name checked before anything is written
+            files = []
+            for f, r in zip(names, records, strict=True):
+                f.write_bytes(step_png(r.state(), r.explanation))
+                folder.record([f])
+                files.append(f)
+            print(f"{len(files)} frames in {args.out}")
+            if args.gif and files:
+                write_gif(files, gif, args.duration)
+                folder.record([gif])
+                print(f"animation: {gif}")
+        finally:
+            folder.close()
     return 0
 
 
@@ -218,8 +284,8 @@ def _export(args: argparse.Namespace) -> int:
         if args.output is None:
             n = db.export_jsonl(sys.stdout)
         else:
-            args.output.parent.mkdir(parents=True, exist_ok=True)
-            n = db.export_jsonl(args.output)
+            with replacing(args.output, args.force, args.db) as tmp:
+                n = db.export_jsonl(tmp)
             print(f"{args.output}: {n} documents", file=sys.stderr)
     return 0
 

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .grid import PuzzleError, read_text
+from ..grid import PuzzleError, read_text
+from .common import run_alone
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 PROG = "explain-sudoku steps"
+HELP = "every step each technique finds in a position (HoDoKu library lines too)"
 
 DESCRIPTION = (
     "List every step each technique finds in a position, not just the next one.\n\n"
@@ -69,7 +71,7 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``steps`` with an argparse subparsers object; returns its parser."""
-    p = subparsers.add_parser("steps", help="every step each technique finds in a position",
+    p = subparsers.add_parser("steps", help=HELP,
                               description=DESCRIPTION, epilog=EPILOG,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     configure(p)
@@ -122,8 +124,7 @@ def _one_grid(lines: list[tuple[int, str]]) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    return run(args)
+    return run_alone("steps", sys.modules[__name__], argv)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,7 +159,7 @@ def _error(message: str) -> None:
 def _techniques(arg: str | None) -> list[str] | None:
     if not arg:
         return None
-    from .allsteps import resolve
+    from ..allsteps import resolve
 
     names = [x.strip() for x in arg.split(",") if x.strip()]
     try:
@@ -183,14 +184,14 @@ def _out_folder(arg: str, palette: str) -> Path:
 
 
 def _limits(args: argparse.Namespace) -> dict[str, Any]:
-    from .allsteps import CAP, SECONDS
+    from ..allsteps import CAP, SECONDS
 
     return {"cap": args.cap if args.cap is not None else CAP,
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
 
 def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namespace, out: Path | None) -> int:
-    from .allsteps import all_steps, read_position, steps_document
+    from ..allsteps import all_steps, read_position, steps_document
 
     bad = 0
     width = max(3, len(str(len(items))))
@@ -234,8 +235,8 @@ def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace) 
 
 
 def _check(items: list[Item], args: argparse.Namespace) -> int:
-    from .allsteps import all_steps, code_kinds, read_position
-    from .hodoku import is_library_line
+    from ..allsteps import all_steps, code_kinds, read_position
+    from ..hodoku import is_library_line
 
     counts = {"reproduced": 0, "not reproduced": 0, "not checked": 0, "bad": 0}
     for item in items:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from .generate import (
+from ..generate import (
     DIFFICULTIES,
     DIG_ORDERS,
     SYMMETRIES,
@@ -23,33 +23,43 @@ from .generate import (
     engine_target,
     generate_many,
 )
-from .grid import SIZES
+from ..grid import SIZES
+from .common import integer, run_alone, technique_name
 
 EXIT_FAILED = 1
+HELP = "generate puzzles with a difficulty or technique target"
+positive = integer(1, 10**9)
 
 
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def target_technique(text: str) -> str:
+    """A known technique that a puzzle can be built to need: not one of the guessing ones."""
+    from techniques import guessing_names, lookup
+
+    guessing = guessing_names()
+    name = technique_name(text)
+    t = lookup(name)
+    if any(k in guessing for k in t.produces) or name.strip().lower() in guessing:
+        raise argparse.ArgumentTypeError(f"{text!r} is guessing; a target must be a technique used without "
+                                         f"guessing (not {', '.join(guessing)})")
+    return name
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="explain-sudoku generate",
-                                     description="Generate puzzles with a unique solution, one per line.")
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Generate puzzles with a unique solution, one per line."
     parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
     parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same puzzles")
+    parser.add_argument("--seed", type=integer(), default=1,
+                        help="random seed: the same seed gives the same puzzles")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
-    parser.add_argument("--technique", help="a technique the explanation must use, without guessing (e.g. swordfish)")
+    parser.add_argument("--technique", type=target_technique,
+                        help="a technique the explanation must use, without guessing (e.g. swordfish); "
+                             "checked when the command is read")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
     parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
     parser.add_argument("--max-tries", type=positive, default=5000,
                         help="candidates tried per output puzzle (default 5000). For 9x9 a medium, difficult or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
-    return parser
 
 
 def progress_printer(count: int) -> Callable[[int], None]:
@@ -66,8 +76,11 @@ def progress_printer(count: int) -> Callable[[int], None]:
     return show
 
 
-def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_alone("generate", sys.modules[__name__], argv)
+
+
+def run(args: argparse.Namespace) -> int:
     goal = engine_goal(args.difficulty, args.technique)
     accept = engine_target(args.difficulty, args.technique) if goal is None else None
     target = describe_target(args.difficulty, args.technique)
@@ -92,4 +105,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

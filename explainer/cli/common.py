@@ -1,0 +1,214 @@
+"""What every command shares: a parser whose errors are one line, and option types
+that validate at parse time (so a bad value never reaches the work, nor a traceback)."""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, NoReturn
+
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A command-line mistake; the message is one line, already prefixed with the program name."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) raised as UsageError, never SystemExit(2)."""
+
+    def error(self, message: str) -> NoReturn:
+        # "argument --jobs/-j: --jobs must be ..." -> "--jobs must be ..." (our types name the option)
+        m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)", message, re.S)
+        if m and m.group(2).startswith(m.group(1) + " "):
+            message = m.group(2)
+        from ..grid import one_line
+
+        message = one_line(" ".join(message.split()))  # one line, whatever the value held
+        raise UsageError(f"{self.prog}: error: {message} (see '{self.prog.split(' [')[0]} --help')")
+
+
+def path_exists(arg: str) -> bool:
+    """Path(arg).exists() without raising (a name too long, a NUL byte: no such file)."""
+    from pathlib import Path
+
+    try:
+        return Path(arg).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_puzzle_argument(arg: str) -> bool:
+    """True when a PUZZLE argument is a puzzle string rather than a file name: 16 or more
+    puzzle characters and no such file."""
+    return arg != "-" and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg) is not None and not path_exists(arg)
+
+
+def integer(low: int | None = None, high: int | None = None, what: str = "",
+            name: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high] (``name``: the option, for the message)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if name:
+                rng = _range(low, None) + (f" and at most {high}" if high is not None and low is not None else "")
+                raise argparse.ArgumentTypeError(f"{name} must be {rng}{what}, got {value}")
+            raise argparse.ArgumentTypeError(f"{value} is out of range {_range(low, high)}{what}")
+        return value
+
+    return convert
+
+
+def real(low: float | None = None, high: float | None = None, *, open_low: bool = False,
+         what: str = "") -> Callable[[str], float]:
+    """An argparse type: a finite number in [low, high] (``open_low``: strictly above low)."""
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        bad_low = low is not None and (value <= low if open_low else value < low)
+        if not math.isfinite(value) or bad_low or (high is not None and value > high):
+            if open_low and low is not None:
+                rng = f"above {low:g}" + (f" and at most {high:g}" if high is not None else "")
+            else:
+                rng = _range(low, high)
+            raise argparse.ArgumentTypeError(f"{value:g} is out of range {rng}{what}")
+        return value
+
+    return convert
+
+
+def _range(low: Any, high: Any) -> str:
+    if low is not None and high is not None:
+        return f"{low}..{high}"
+    if low is None and high is None:
+        return "a whole number"
+    return f"at least {low}" if low is not None else f"at most {high}"
+
+
+def technique_list(text: str) -> list[str]:
+    """An argparse type: comma-separated technique names, each known, at least one."""
+    from techniques import lookup
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no technique (give one or more, comma-separated)")
+    for name in names:
+        try:
+            lookup(name)
+        except KeyError as e:
+            raise argparse.ArgumentTypeError(str(e.args[0])) from None
+    return names
+
+
+def technique_name(text: str) -> str:
+    """An argparse type: one known technique name (returned as given)."""
+    names = technique_list(text)
+    if len(names) != 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one technique")
+    return names[0]
+
+
+def palette_name(text: str) -> str:
+    from render.theme import palette
+
+    try:
+        palette(text)  # names and their aliases (colourblind, okabe-ito, ...)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def add_render_options(p: argparse.ArgumentParser) -> None:
+    """The picture options (render.options.RenderOptions), each checked at parse time."""
+    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, SIZE_RANGE
+
+    g = p.add_argument_group("pictures")
+    g.add_argument("--palette", default="default", type=palette_name,
+                   help="colour palette: default, colorblind (Okabe-Ito), high-contrast")
+    g.add_argument("--lang", default="en", choices=["en", "fr"], help="language of texts and titles")
+    g.add_argument("--format", dest="fmt", default="png", choices=["png", "svg"],
+                   help="frame format: png, or svg (vector frames for print); the contact sheet and GIF stay raster")
+    g.add_argument("--dpi", type=real(*DPI_RANGE), help="frame resolution in dots per inch (default 100)")
+    g.add_argument("--size", type=integer(*SIZE_RANGE, what=" pixels"), metavar="PIXELS",
+                   help="frame width in pixels (overrides --dpi)")
+    g.add_argument("--group-singles", action="store_true",
+                   help="fold each run of consecutive singles into one frame showing all their values")
+    g.add_argument("--only", metavar="TECHNIQUE[,...]", type=only_list,
+                   help="draw only the steps of these techniques (plus the initial grid and the solution)")
+    g.add_argument("--html", action="store_true",
+                   help="also write index.html, a step viewer (previous/next/play, step list)")
+    g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=700, metavar="MS",
+                   help="GIF time per step (ms, default 700)")
+    g.add_argument("--gif-hold", type=integer(*DURATION_RANGE, what=" ms"), default=2000, metavar="MS",
+                   help="GIF time on the initial grid and the solution (ms, default 2000)")
+    g.add_argument("--gif-loop", type=integer(-1, LOOP_RANGE[1]), default=0, metavar="N",
+                   help=f"GIF loop count: 0 loops forever (default), -1 plays once, up to {LOOP_RANGE[1]}")
+
+
+def only_list(text: str) -> list[str]:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no technique")
+    from techniques import lookup
+
+    for name in names:
+        if name.lower() == "singles":
+            continue
+        try:
+            lookup(name)
+        except KeyError as e:
+            raise argparse.ArgumentTypeError(str(e.args[0])) from None
+    return names
+
+
+def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> Any:
+    """The RenderOptions of parsed arguments (validated again, once, by the dataclass)."""
+    from render.options import RenderOptions
+
+    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html, fmt=args.fmt,
+                         palette=args.palette, lang=args.lang, dpi=args.dpi, size=args.size,
+                         group_singles=args.group_singles, only=tuple(args.only) if args.only else None,
+                         gif_duration=args.gif_duration, gif_hold=args.gif_hold,
+                         gif_loop=None if args.gif_loop < 0 else args.gif_loop)
+
+
+def invoke(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    """Parse and run one command line: every error one line on stderr, an exit status back."""
+    try:
+        args = parser.parse_args(argv)
+        return int(args.run(args))
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SystemExit as e:  # --help / --version
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        print("explain-sudoku: interrupted", file=sys.stderr)
+        return 130
+
+
+def run_alone(name: str, module: ModuleType, argv: Sequence[str] | None) -> int:
+    """One command module run on its own (``explain-sudoku NAME ...`` without the dispatcher,
+    which imports every command: a module calling it back would make an import cycle)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if hasattr(module, "add_parser"):
+        holder = Parser(prog="explain-sudoku")
+        module.add_parser(holder.add_subparsers(dest="command", parser_class=Parser))
+        args = [name, *args]
+        parser: argparse.ArgumentParser = holder
+    else:
+        parser = Parser(prog=f"explain-sudoku {name}")
+        module.configure(parser)
+        parser.set_defaults(run=module.run)
+    prepare = getattr(module, "prepare_argv", None)
+    return invoke(parser, prepare(args) if prepare else args)

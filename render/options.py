@@ -1,0 +1,169 @@
+"""Rendering options: one frozen value, validated once, used by the CLI and the library.
+
+``RenderOptions`` replaces the keyword arguments ``write_puzzle`` used to take
+and the CLI's option dict. Every field is checked in ``__post_init__``; a bad
+value raises ``ValueError`` with a one-line message that names the option
+(``OptionError`` is that ``ValueError``), so the CLI can show it as is.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+LANGS = ("en", "fr")
+FORMATS = ("png", "svg")
+DPI_RANGE = (10.0, 1200.0)
+SIZE_RANGE = (100, 10000)
+# GIF frame delays are stored in hundredths of a second in 16 bits; loop counts in 16 bits
+DURATION_RANGE = (10, 655350)
+LOOP_RANGE = (0, 65535)
+COLUMNS_RANGE = (1, 50)
+WIDTH_RANGE = (50, 4000)
+WORKERS_RANGE = (1, 64)
+
+
+class OptionError(ValueError):
+    """A rendering option out of its range or of the wrong type (one-line message)."""
+
+
+def _integer(name: str, value: Any, low: int, high: int, *, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise OptionError(f"{name} must be a whole number, not {value!r}")
+    if isinstance(value, numbers.Integral):
+        v = operator.index(value)
+    else:
+        f = float(value)
+        if not math.isfinite(f) or f != int(f):
+            raise OptionError(f"{name} must be a whole number, not {f:g}")
+        v = int(f)
+    if not low <= v <= high:
+        raise OptionError(f"{name} {v} is out of range {low}..{high}")
+    return v
+
+
+def _real(name: str, value: Any, low: float, high: float) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise OptionError(f"{name} must be a number, not {value!r}")
+    v = float(value)
+    if not math.isfinite(v) or not low <= v <= high:
+        raise OptionError(f"{name} {v:g} is out of range {low:g}..{high:g}")
+    return v
+
+
+def _only(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.split(",")
+    try:
+        names = tuple(str(x).strip() for x in value)
+    except TypeError:
+        raise OptionError(f"only must be technique names, not {value!r}") from None
+    names = tuple(x for x in names if x)
+    if not names:
+        raise OptionError("only needs at least one technique name")
+    from techniques import lookup
+
+    for name in names:
+        key = name.lower().replace("-", " ").replace("_", " ")
+        if key == "singles":
+            continue
+        try:
+            lookup(key)
+        except KeyError as e:
+            raise OptionError(str(e.args[0] if e.args else e).strip("'\"")) from None
+    return names
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """What to draw and how. Defaults give the files of RENDERING.md.
+
+    ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
+    always written); ``fmt`` is the frame format (png or svg; the contact sheet
+    and GIF stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
+    ``only`` keeps the steps of these techniques; ``gif_duration`` is the time
+    per step and ``gif_hold`` the time on the first and last frame (ms);
+    ``gif_loop`` 0 loops forever, None plays once.
+    """
+
+    frames: bool = True
+    contact: bool = True
+    gif: bool = True
+    html: bool = False
+    fmt: str = "png"
+    palette: Any = "default"
+    lang: str = "en"
+    dpi: float | None = None
+    size: int | None = None
+    group_singles: bool = False
+    only: tuple[str, ...] | None = None
+    gif_duration: int = 700
+    gif_hold: int = 2000
+    gif_loop: int | None = 0
+    gif_width: int | None = None
+    columns: int = 3
+    workers: int | None = None
+
+    def __post_init__(self) -> None:
+        from .theme import palette as get_palette
+
+        def put(name: str, value: Any) -> None:
+            object.__setattr__(self, name, value)
+
+        for name in ("frames", "contact", "gif", "html", "group_singles"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, int)) or isinstance(value, int) and value not in (0, 1):
+                raise OptionError(f"{name} must be true or false, not {value!r}")
+            put(name, bool(value))
+        if self.fmt not in FORMATS:
+            raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
+        if self.lang not in LANGS:
+            raise OptionError(f"unknown language {self.lang!r} (en or fr)")
+        if not isinstance(self.palette, (str, Mapping)):
+            raise OptionError(f"palette must be a name or a mapping of colours, not {self.palette!r}")
+        try:
+            get_palette(self.palette)
+        except (ValueError, TypeError) as e:
+            raise OptionError(str(e)) from None
+        put("dpi", _real("dpi", self.dpi, *DPI_RANGE))
+        put("size", _integer("size", self.size, *SIZE_RANGE, optional=True))
+        put("only", _only(self.only))
+        put("gif_duration", _integer("gif duration (ms)", self.gif_duration, *DURATION_RANGE))
+        put("gif_hold", _integer("gif hold (ms)", self.gif_hold, *DURATION_RANGE))
+        put("gif_loop", _integer("gif loop", self.gif_loop, *LOOP_RANGE, optional=True))
+        put("gif_width", _integer("gif width", self.gif_width, *WIDTH_RANGE, optional=True))
+        put("columns", _integer("columns", self.columns, *COLUMNS_RANGE))
+        put("workers", _integer("workers", self.workers, *WORKERS_RANGE, optional=True))
+
+    @property
+    def needs_pixels(self) -> bool:
+        return self.frames or self.contact or self.gif or self.html
+
+    def with_(self, **changes: Any) -> RenderOptions:
+        """A copy with some fields changed (validated again; an unknown name is an error)."""
+        unknown = sorted(set(changes) - set(option_names()))
+        if unknown:
+            raise OptionError(f"unknown rendering option(s): {', '.join(unknown)}")
+        return replace(self, **changes)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> RenderOptions:
+        """Options from keyword arguments; an unknown name is an error, not ignored."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise OptionError(f"unknown rendering option(s): {', '.join(unknown)}")
+        return cls(**dict(values))
+
+
+def option_names() -> Iterable[str]:
+    return (f.name for f in fields(RenderOptions))
