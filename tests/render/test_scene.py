@@ -64,7 +64,10 @@ def test_brutal_roles(brutal_puzzle):
     k = brutal_puzzle.steps_using("brutal")[0]
     step = brutal_puzzle.steps[k]
     sc = scene(step.before, step, number=k + 1)
-    assert sc.of("place") and sc.of("marked")
+    assert sc.of("place")
+    # no disk on the big placed digit (issue 13): the marks of the placed cell are not drawn
+    placed = {(s.row, s.col) for s in sc.of("place")}
+    assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) in placed]
 
 
 def _hand_state():
@@ -94,9 +97,12 @@ def test_link_bends_around_digits_it_would_cross():
     e = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), text="t")
     sc = scene(st, e, number=1)
     assert len(sc.of("strong_link")[0].points) == 3  # a curve
-    # without candidates in the way the link stays straight
+    # without candidates the big 9 of r7c4 is still in the way: the link bends around it
     e2 = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), show_candidates=False, text="t")
-    assert len(scene(st, e2, number=1).of("strong_link")[0].points) == 2
+    assert len(scene(st, e2, number=1).of("strong_link")[0].points) == 3
+    # a link in free space stays straight
+    e3 = Explanation(technique="chain", strong_links=(((6, 2, 1), (7, 2, 1)),), show_candidates=False, text="t")
+    assert len(scene(st, e3, number=1).of("strong_link")[0].points) == 2
 
 
 def test_every_role_is_known():
@@ -122,25 +128,38 @@ def test_french_titles_and_texts(seed_puzzle):
 TOP = "6...3.....2......7....5.8..3.1...9.....2.4......7.....8.....59....1...6..4......."
 
 
+DERIVED = {"tuple", "z", "off"}  # tones of marks the scene adds from a step's fields (render/roles.py)
+
+
 def _faithful(puzzle):
-    """Every highlight field of every step appears in its scene under its role."""
+    """Every highlight field of every step appears in its scene under its role
+    (marks of a cell the step places are left out: the big digit says it)."""
     seen = set()
     for k, step in enumerate(puzzle.steps):
         sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values)
         seen.add(step.technique)
+        placed = {tuple(p[:2]) for p in step.place}
+
+        def own(role, kind):
+            return {(s.row, s.col, s.value) for s in sc.of(role, kind)
+                    if not (s.tone in DERIVED and (s.row, s.col, s.value) not in set(map(tuple, getattr(step, role))))}
+
+        def drawn(cands):
+            return {c for c in map(tuple, cands) if c[:2] not in placed}
+
         assert {(s.row, s.col, s.value) for s in sc.of("place")} == set(map(tuple, step.place))
         assert {(s.row, s.col, s.value) for s in sc.of("eliminate", "disk")} == set(map(tuple, step.eliminate))
-        marked = set(map(tuple, step.marked)) - set(map(tuple, step.eliminate))
-        assert {(s.row, s.col, s.value) for s in sc.of("marked", "disk")} == marked
-        alt = set(map(tuple, step.marked_alt)) - set(map(tuple, step.eliminate)) - set(map(tuple, step.marked))
-        assert {(s.row, s.col, s.value) for s in sc.of("marked_alt", "ring")} == alt
+        marked = drawn(step.marked) - set(map(tuple, step.eliminate))
+        assert own("marked", "disk") == marked
+        alt = drawn(step.marked_alt) - set(map(tuple, step.eliminate)) - set(map(tuple, step.marked))
+        assert own("marked_alt", "ring") == alt
         assert {(s.row, s.col) for s in sc.of("cells")} == set(map(tuple, step.cells))
         assert {(s.row, s.col) for s in sc.of("cells_alt")} == set(map(tuple, step.cells_alt))
-        assert [s.house for s in sc.of("houses")] == [tuple(h) for h in step.houses]
+        assert [s.house for s in sc.of("houses") if s.tone not in ("cover", "line")] == [tuple(h) for h in step.houses]
         for role, links in (("strong_link", step.strong_links), ("weak_link", step.weak_links)):
             real = [l for l in links if tuple(l[0])[:2] != tuple(l[1])[:2]]
-            assert len(sc.of(role)) == len(real)
-        assert sc.text("caption") == step.text
+            assert len([s for s in sc.of(role) if s.tone not in ("wing", "w")]) == len(real)
+        assert sc.text("caption").startswith(step.text)
         assert step.technique in sc.text("title")
         if step.show_candidates:
             assert sc.of("candidate")

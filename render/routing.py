@@ -1,0 +1,139 @@
+"""Routing lines (chain links, proof arrows) around the digits they must not cross.
+
+Pure Python, grid units (x = column, y = row, a cell is 1×1). Every digit a
+line must not cross is an axis-aligned box inside its cell: a big given or
+placed value (``heavy``) or a small candidate (``light``). A route is a
+straight segment ``(a, b)``, a quadratic Bézier ``(a, ctrl, b)`` or, as a
+last resort, two quadratic pieces ``(a, c1, w, c2, b)`` through a waypoint;
+``route`` returns the first clear one in order of how little it bends, or the
+least bad one when none is clear (big digits weigh far more than candidates).
+
+Hit tests look only at the cell each sample falls in (every box lies inside
+its cell), so a route costs a few hundred lookups, whatever the grid size.
+"""
+from __future__ import annotations
+
+import math
+from typing import Hashable, Iterable, Sequence
+
+Point = tuple[float, float]
+
+HEAVY = 1000  # a line across a big digit
+LIGHT = 1     # a line across a candidate
+
+
+class Obstacles:
+    """Boxes a line must not cross, bucketed by cell."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.m = math.isqrt(n)
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int, Hashable]]] = {}
+
+    def add(self, x: float, y: float, hw: float, hh: float, weight: int, key: Hashable = None) -> None:
+        cell = (int(y), int(x))
+        self.cells.setdefault(cell, []).append((x, y, hw, hh, weight, key))
+
+    def add_value(self, r: int, c: int, key: Hashable = None) -> None:
+        """A big digit (glyph 0.56 high, about 0.36 wide) plus the line's half width."""
+        self.add(c + 0.5, r + 0.5, 0.21, 0.30, HEAVY, key if key is not None else (r, c))
+
+    def add_candidate(self, x: float, y: float, key: Hashable) -> None:
+        m = self.m
+        h = (0.56 if m <= 3 else 0.66) / m  # the candidate glyph height (frame.py)
+        self.add(x, y, 0.32 * h + 0.012, 0.5 * h + 0.012, LIGHT, key)
+
+    def cost(self, pts: Sequence[Point], ignore: "frozenset | set" = frozenset(),
+             stop: int | None = None) -> tuple[int, set]:
+        """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
+        hit: set = set()
+        total = 0
+        n = self.n
+        cells = self.cells
+        for x, y in sample(pts, self.m):
+            if not (0 <= x < n and 0 <= y < n):
+                continue
+            for bx, by, hw, hh, w, key in cells.get((int(y), int(x)), ()):
+                if key in ignore or key in hit:
+                    continue
+                if abs(x - bx) < hw and abs(y - by) < hh:
+                    hit.add(key)
+                    total += w
+                    if stop is not None and total > stop:
+                        return total, hit
+        return total, hit
+
+
+def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
+    """Points along a route, about 4·m per cell of length, ends excluded."""
+    out: list[Point] = []
+    pieces = [(pts[0], pts[1])] if len(pts) == 2 else [tuple(pts[i:i + 3]) for i in range(0, len(pts) - 2, 2)]
+    for piece in pieces:
+        length = sum(math.dist(piece[i], piece[i + 1]) for i in range(len(piece) - 1))
+        k = max(6, int(length * 5 * m))
+        for i in range(1, k):
+            t = i / k
+            if len(piece) == 2:
+                (ax, ay), (bx, by) = piece
+                out.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+            else:
+                (ax, ay), (cx, cy), (bx, by) = piece
+                u = 1 - t
+                out.append((u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by))
+        out.append(piece[-1])
+    out.pop()  # the far end sits on the joined digit
+    return out
+
+
+def _through(a: Point, b: Point, w: Point, t: float) -> Point:
+    """Control point of the quadratic a→b that passes through w at parameter t."""
+    u = 1 - t
+    k = 2 * t * u
+    return ((w[0] - u * u * a[0] - t * t * b[0]) / k, (w[1] - u * u * a[1] - t * t * b[1]) / k)
+
+
+def candidates(a: Point, b: Point, n: int) -> Iterable[tuple[Point, ...]]:
+    """Routes from a to b, from straight to most bent."""
+    yield (a, b)
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length, dx / length
+    # symmetric then lopsided bends, in growing offsets (grid units, not a fraction of the
+    # length: a long link needs no bigger detour than a short one to clear one digit)
+    offs = [0.12, 0.2, 0.3, 0.42, 0.55, 0.7, 0.9, 1.15, 1.45]
+    for off in offs:
+        for sgn in (1, -1):
+            for t in (0.5, 0.3, 0.7):
+                w = (ax + dx * t + nx * off * sgn, ay + dy * t + ny * off * sgn)
+                yield (a, _through(a, b, w, t), b)
+    # two pieces through a waypoint: the grid corners near the segment
+    lo_x, hi_x = int(min(ax, bx)) - 1, int(max(ax, bx)) + 2
+    lo_y, hi_y = int(min(ay, by)) - 1, int(max(ay, by)) + 2
+    corners = []
+    for gx in range(max(1, lo_x), min(n - 1, hi_x) + 1):
+        for gy in range(max(1, lo_y), min(n - 1, hi_y) + 1):
+            w = (float(gx), float(gy))
+            detour = math.dist(a, w) + math.dist(w, b) - length
+            corners.append((detour, w))
+    corners.sort()
+    for _, w in corners[:24]:
+        yield (a, ((a[0] + w[0]) / 2, (a[1] + w[1]) / 2), w, ((w[0] + b[0]) / 2, (w[1] + b[1]) / 2), b)
+
+
+def route(a: Point, b: Point, obstacles: Obstacles, ignore: "frozenset | set" = frozenset()) -> tuple[Point, ...]:
+    """The least bent route from a to b clear of every obstacle not in ``ignore``
+    (or, if none is clear, the one crossing the fewest: big digits first)."""
+    n = obstacles.n
+    best: tuple[Point, ...] = (a, b)
+    best_cost: int | None = None
+    for pts in candidates(a, b, n):
+        if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
+            continue  # stay on the grid
+        cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
+        if cost == 0:
+            return pts
+        if best_cost is None or cost < best_cost:
+            best, best_cost = pts, cost
+    return best
