@@ -163,3 +163,9 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
+
+    def _repr_png_(self) -> bytes:
+        """The candidates grid, for notebooks (render is imported only here, when drawn)."""
+        from render.frame import state_png
+
+        return state_png(self, candidates=True)

@@ -100,9 +100,9 @@ def _house_of(n: int, cells: list[tuple[int, int]]) -> tuple[str, int] | None:
     return None
 
 
-def needs_subframes(proof: Any) -> bool:
+def needs_subframes(proof: Any, limit: int = LIMIT) -> bool:
     """Does the proof need sub-frames (more than one branch, or a branch too long)?"""
-    return proof is not None and (len(proof.branches) > 1 or any(len(b.facts) > LIMIT for b in proof.branches))
+    return proof is not None and (len(proof.branches) > 1 or any(len(b.facts) > limit for b in proof.branches))
 
 
 def parts(proof: Any, limit: int = LIMIT) -> list[tuple[int, int, int, int, int]]:
@@ -184,7 +184,7 @@ def part_caption(proof: Any, part: tuple[int, int, int, int, int], n: int, lang:
     if j > 1:
         text += " " + w["continued"]
     if lines:
-        text += f" {w['then']} " + ", ".join(lines) + ("." if hi < len(b.facts) else ";")
+        text += f" {w['then']} " + ", ".join(lines) + "."
     if hi >= len(b.facts):
         text += " " + end_line(b, lang)
     return text

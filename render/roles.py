@@ -72,7 +72,11 @@ def chain_tones(step: Any) -> dict[Cand, str]:
             adj.setdefault(a, []).append((b, kind))
             adj.setdefault(b, []).append((a, kind))
     tone: dict[Cand, str] = {}
-    starts = sorted(a for a, nb in adj.items() if len(nb) == 1)
+    # techniques list links in chain order: the chain starts at the first node of its
+    # first strong link (an AIC) or of its first weak link (an empty rectangle)
+    first = [tuple(ls[0][0]) for ls in (step.strong_links, step.weak_links) if ls]
+    ends = [a for a in first if len(adj[a]) == 1]
+    starts = ends + sorted(a for a, nb in adj.items() if len(nb) == 1)
     if not starts and step.strong_links:
         starts = [tuple(step.strong_links[0][0])]
     starts += sorted(adj)
@@ -156,19 +160,18 @@ def _derive(state: Any, step: Any, out: Roles) -> None:
         w = detail.get("link")
         v = detail.get("value")
         ws = sorted(marked)
-        if w and len(ws) == 2:
+        if w:
             a, b = (tuple(x) for x in step.cells)
-            out.links.append(("strong_link", ws[0], ws[1], "w"))
+            if len(ws) == 2:
+                out.links.append(("strong_link", ws[0], ws[1], "w"))
             for end in (a, b):
-                near = [x for x in ws if _sees(n, end, x[:2])]
-                if near:
-                    out.links.append(("weak_link", (end[0], end[1], w), near[0], "w"))
-                out.marks.append(((end[0], end[1], w), "marked", "off"))
+                for x in ws:
+                    if _sees(n, end, x[:2]):
+                        out.links.append(("weak_link", (end[0], end[1], w), x, "w"))
+                out.marks.append(((end[0], end[1], w), "marked", "w"))
                 if v:
                     out.marks.append(((end[0], end[1], v), "marked_alt", "z"))
-            for x in ws:
-                out.cand_tone[x] = "on"
-            out.legend["onoff"] = "1"
+            out.legend["wwing"] = "1"
 
     if tech == "als":
         for cell in step.cells_alt:

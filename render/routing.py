@@ -65,12 +65,12 @@ class Obstacles:
 
 
 def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
-    """Points along a route, about 4·m per cell of length, ends excluded."""
+    """Points along a route, 10·m per cell of length, ends excluded."""
     out: list[Point] = []
     pieces = [(pts[0], pts[1])] if len(pts) == 2 else [tuple(pts[i:i + 3]) for i in range(0, len(pts) - 2, 2)]
     for piece in pieces:
         length = sum(math.dist(piece[i], piece[i + 1]) for i in range(len(piece) - 1))
-        k = max(6, int(length * 5 * m))
+        k = max(6, int(length * 10 * m))
         for i in range(1, k):
             t = i / k
             if len(piece) == 2:
@@ -92,7 +92,7 @@ def _through(a: Point, b: Point, w: Point, t: float) -> Point:
     return ((w[0] - u * u * a[0] - t * t * b[0]) / k, (w[1] - u * u * a[1] - t * t * b[1]) / k)
 
 
-def candidates(a: Point, b: Point, n: int) -> Iterable[tuple[Point, ...]]:
+def candidates(a: Point, b: Point, n: int, corners: bool = True) -> Iterable[tuple[Point, ...]]:
     """Routes from a to b, from straight to most bent."""
     yield (a, b)
     ax, ay = a
@@ -108,6 +108,8 @@ def candidates(a: Point, b: Point, n: int) -> Iterable[tuple[Point, ...]]:
             for t in (0.5, 0.3, 0.7):
                 w = (ax + dx * t + nx * off * sgn, ay + dy * t + ny * off * sgn)
                 yield (a, _through(a, b, w, t), b)
+    if not corners:
+        return
     # two pieces through a waypoint: the grid corners near the segment
     lo_x, hi_x = int(min(ax, bx)) - 1, int(max(ax, bx)) + 2
     lo_y, hi_y = int(min(ay, by)) - 1, int(max(ay, by)) + 2
@@ -128,7 +130,7 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: "frozenset | set" = 
     n = obstacles.n
     best: tuple[Point, ...] = (a, b)
     best_cost: int | None = None
-    for pts in candidates(a, b, n):
+    for pts in candidates(a, b, n, corners=False):
         if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
             continue  # stay on the grid
         cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
@@ -136,4 +138,131 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: "frozenset | set" = 
             return pts
         if best_cost is None or cost < best_cost:
             best, best_cost = pts, cost
+    found = lattice_route(a, b, obstacles, ignore)
+    if found is not None:
+        return found
+    for pts in candidates(a, b, n):  # no clear way at all: the least bad
+        cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = pts, cost
     return best
+
+
+def _blocked(obstacles: Obstacles, x: float, y: float, ignore: "frozenset | set", pad: float) -> bool:
+    for bx, by, hw, hh, _, key in obstacles.cells.get((int(y), int(x)), ()):
+        if key not in ignore and abs(x - bx) < hw + pad and abs(y - by) < hh + pad:
+            return True
+    return False
+
+
+def lattice_route(a: Point, b: Point, obstacles: Obstacles,
+                  ignore: "frozenset | set" = frozenset()) -> tuple[Point, ...] | None:
+    """A clear route found by A* on a lattice of 2·m points per cell (searched in
+    a window around a and b), pulled taut, then smoothed into quadratic pieces
+    (or kept as straight pieces if the smooth curve would touch a digit)."""
+    import heapq
+
+    n, m = obstacles.n, obstacles.m
+    q = 2 * m
+    step = 1 / q
+    x0 = max(0, int(min(a[0], b[0])) - 2)
+    x1 = min(n, int(max(a[0], b[0])) + 3)
+    y0 = max(0, int(min(a[1], b[1])) - 2)
+    y1 = min(n, int(max(a[1], b[1])) + 3)
+    W, H = (x1 - x0) * q + 1, (y1 - y0) * q + 1
+
+    def xy(i: int, j: int) -> Point:
+        return (x0 + i * step, y0 + j * step)
+
+    free: dict[tuple[int, int], bool] = {}
+
+    def ok(i: int, j: int) -> bool:
+        k = (i, j)
+        v = free.get(k)
+        if v is None:
+            x, y = xy(i, j)
+            v = 0.05 <= x <= n - 0.05 and 0.05 <= y <= n - 0.05 and not _blocked(obstacles, x, y, ignore, 0.01)
+            free[k] = v
+        return v
+
+    def clear(p: Point, r: Point) -> bool:
+        return obstacles.cost((p, r), ignore, stop=0)[0] == 0
+
+    def near(p: Point) -> list[tuple[int, int]]:
+        ci, cj = round((p[0] - x0) / step), round((p[1] - y0) / step)
+        out = []
+        for di in range(-2, 3):
+            for dj in range(-2, 3):
+                i, j = ci + di, cj + dj
+                if 0 <= i < W and 0 <= j < H and ok(i, j) and clear(p, xy(i, j)):
+                    out.append((i, j))
+        return out
+
+    starts, goals = near(a), set(near(b))
+    if not starts or not goals:
+        return None
+    bi, bj = (b[0] - x0) / step, (b[1] - y0) / step
+    heap: list = []
+    best: dict[tuple[int, int], float] = {}
+    par: dict[tuple[int, int], tuple[int, int] | None] = {}
+    for s in starts:
+        g = math.dist(a, xy(*s)) / step
+        best[s] = g
+        par[s] = None
+        heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
+    moves = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+             (1, 1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (-1, -1, 1.414)]
+    end = None
+    while heap:
+        f, g, cur = heapq.heappop(heap)
+        if g > best.get(cur, 1e18):
+            continue
+        if cur in goals:
+            end = cur
+            break
+        for di, dj, w in moves:
+            nxt = (cur[0] + di, cur[1] + dj)
+            if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
+                continue
+            if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
+                continue  # no corner cutting
+            ng = g + w
+            if ng < best.get(nxt, 1e18):
+                best[nxt] = ng
+                par[nxt] = cur
+                heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
+    if end is None:
+        return None
+    path = [b]
+    k: tuple[int, int] | None = end
+    while k is not None:
+        path.append(xy(*k))
+        k = par[k]
+    path.append(a)
+    path.reverse()
+    # pull taut: keep a point only if the straight cut past it would cross something
+    taut = [path[0]]
+    i = 0
+    while i < len(path) - 1:
+        j = len(path) - 1
+        while j > i + 1 and not clear(path[i], path[j]):
+            j -= 1
+        taut.append(path[j])
+        i = j
+    if len(taut) == 2:
+        return (a, b)
+    # smooth: corners become control points, on-curve points are the segment midpoints
+    pts: list[Point] = [taut[0]]
+    for k in range(1, len(taut) - 1):
+        pts.append(taut[k])
+        nxt = taut[k + 1] if k + 1 == len(taut) - 1 else ((taut[k][0] + taut[k + 1][0]) / 2,
+                                                            (taut[k][1] + taut[k + 1][1]) / 2)
+        pts.append(nxt)
+    smooth = tuple(pts)
+    if obstacles.cost(smooth, ignore, stop=0)[0] == 0:
+        return smooth
+    pieces: list[Point] = [taut[0]]
+    for k in range(1, len(taut)):
+        p, r = taut[k - 1], taut[k]
+        pieces += [((p[0] + r[0]) / 2, (p[1] + r[1]) / 2), r]
+    return tuple(pieces)

@@ -116,6 +116,7 @@ LEGEND = {
            "fish": "solid outlines: base lines, dashed: cover lines",
            "fish_fin": "solid outlines: base lines, dashed: cover lines, ringed: fin",
            "line": "dashed: the rectangle's row and column",
+           "wwing": "disks: the linking value in the house and in both cells, rings: the value removed",
            "proof": "thick ring: assumption, filled: true, struck ring: false, arrows: implications"},
     "fr": {"onoff": "disques foncés « vrai », clairs « faux »",
            "tuple": "disques : les valeurs du groupe",
@@ -124,6 +125,7 @@ LEGEND = {
            "fish": "contours pleins : lignes de base, pointillés : lignes de couverture",
            "fish_fin": "contours pleins : lignes de base, pointillés : lignes de couverture, anneau : aileron",
            "line": "pointillés : la ligne et la colonne du rectangle",
+           "wwing": "disques : la valeur de liaison dans l'unité et les deux cases, anneaux : la valeur retirée",
            "proof": "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications"},
 }
 
@@ -313,12 +315,13 @@ def proof_scenes(state: Any, step: Any, *, number: "int | tuple[int, int] | None
     from . import proofdraw
 
     proof = getattr(step, "proof", None)
-    if proof is None or not proofdraw.needs_subframes(proof):
+    limit = limit or proofdraw.LIMIT
+    if proof is None or not proofdraw.needs_subframes(proof, limit):
         return []
     n = state.geo.n
     k = number[0] if isinstance(number, tuple) else number
     out = []
-    for idx, part in enumerate(proofdraw.parts(proof, limit or proofdraw.LIMIT)):
+    for idx, part in enumerate(proofdraw.parts(proof, limit)):
         suffix = proofdraw.SUFFIXES[idx % 26] * (1 + idx // 26)
         obstacles = Obstacles(n)
         sc = Scene(n, suffix=suffix)

@@ -128,7 +128,7 @@ def test_french_titles_and_texts(seed_puzzle):
 TOP = "6...3.....2......7....5.8..3.1...9.....2.4......7.....8.....59....1...6..4......."
 
 
-DERIVED = {"tuple", "z", "off"}  # tones of marks the scene adds from a step's fields (render/roles.py)
+DERIVED = {"tuple", "z", "off", "w"}  # tones of marks the scene adds from a step's fields (render/roles.py)
 
 
 def _faithful(puzzle):

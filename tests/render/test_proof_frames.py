@@ -1,0 +1,200 @@
+"""Drawing forcing proofs (issue 11): hand-made proofs of every kind, and one
+found by singles propagation on a real state."""
+import pytest
+
+from explainer.explanation import Explanation
+from explainer.grid import parse_grid
+from explainer.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.state import State
+from render.frame import FrameRenderer
+from render.scene import proof_scenes, scene
+
+# the seed after its first singles would do; the top1465 line 1 start is hard enough
+TOP1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def _state():
+    return State.from_grid(parse_grid(TOP1))
+
+
+def propagate(state, assume, limit=60):
+    """Singles propagation from one assumption, recording each fact's premises
+    (peer, cell, house rules of STEPS_JSON.md); returns a Branch."""
+    n = state.geo.n
+    geo = state.geo
+    facts = [ProofFact(assume, "assume")]
+    index = {assume: 0}
+    cand = {c: set(state.candidates(c)) for c in range(n * n) if not state.values[c]}
+    true_cells = {}
+
+    def add(fact, rule, prem):
+        if fact in index:
+            return None
+        index[fact] = len(facts)
+        facts.append(ProofFact(fact, rule, tuple(prem)))
+        return index[fact]
+
+    queue = [assume]
+    while queue and len(facts) < limit:
+        r, c, v, t = queue.pop(0)
+        cell = r * n + c
+        if t:
+            true_cells[cell] = v
+            me = index[(r, c, v, True)]
+            for w in sorted(cand[cell] - {v}):
+                if add((r, c, w, False), "peer", [me]) is not None:
+                    queue.append((r, c, w, False))
+            for p in geo.peers[cell]:
+                if p in cand and v in cand[p]:
+                    f = (p // n, p % n, v, False)
+                    if add(f, "peer", [me]) is not None:
+                        queue.append(f)
+        else:
+            cand[cell].discard(v)
+            if not cand[cell]:
+                prem = [index[(r, c, w, False)] for w in sorted(state.candidates(cell))]
+                return Branch(assume, tuple(facts), BranchEnd("cell", tuple(prem), cell=(r, c)))
+            if len(cand[cell]) == 1 and cell not in true_cells:
+                (w,) = cand[cell]
+                prem = [index[(r, c, x, False)] for x in sorted(state.candidates(cell)) if x != w]
+                f = (r, c, w, True)
+                if add(f, "cell", prem) is not None:
+                    queue.append(f)
+    return None
+
+
+def minimal(b):
+    """Only the facts the end rests on (what the forcing engine keeps), reindexed."""
+    need, todo = {0}, list(b.end.premises)
+    while todo:
+        k = todo.pop()
+        if k not in need:
+            need.add(k)
+            todo += list(b.facts[k].premises)
+    keep = sorted(need)
+    new = {old: i for i, old in enumerate(keep)}
+    facts = tuple(ProofFact(b.facts[k].fact, b.facts[k].rule, tuple(new[j] for j in b.facts[k].premises))
+                  for k in keep)
+    end = BranchEnd(b.end.kind, tuple(new[j] for j in b.end.premises), cell=b.end.cell)
+    return Branch(b.assume, facts, end)
+
+
+def _real_contradiction():
+    st = _state()
+    n = 9
+    for cell in range(81):
+        for v in st.candidates(cell):
+            b = propagate(st, (cell // n, cell % n, v, True), limit=40)
+            if b is not None:
+                b = minimal(b)
+                if 6 <= len(b.facts) <= 12:
+                    return st, b
+    pytest.skip("no short contradiction found")
+
+
+def _cand(st, k=0):
+    cells = [c for c in range(81) if len(st.candidates(c)) >= 2]
+    c = cells[k]
+    return c // 9, c % 9, st.candidates(c)
+
+
+def _step(proof, **kw):
+    return Explanation(technique="forcing chain", proof=proof, text="Forcing chain: hand-made.", **kw)
+
+
+def test_contradiction_proof_drawn_whole():
+    st, b = _real_contradiction()
+    proof = Proof("contradiction", 0, (b,))
+    r, c, v, _ = b.assume
+    step = _step(proof, eliminate=((r, c, v),))
+    sc = scene(st, step, number=17)
+    assert sc.of("assume") and sc.of("implies")
+    assert sc.of("contradiction", "square")
+    # every fact but the assumption has an arrow from each premise (same-candidate ones aside)
+    arrows = sum(len(f.premises) for f in b.facts[1:])
+    assert len(sc.of("implies")) == arrows
+    trues = {f.fact[:3] for f in b.facts[1:] if f.fact[3]}
+    assert {(s.row, s.col, s.value) for s in sc.of("proof_true")} == trues
+    assert proof_scenes(st, step, number=17) == []  # one short branch: the step's frame shows it all
+
+
+def test_long_branch_is_cut_into_parts(tmp_path):
+    st, b = _real_contradiction()
+    proof = Proof("contradiction", 0, (b,))
+    step = _step(proof)
+    subs = proof_scenes(st, step, number=17, limit=3)
+    assert len(subs) >= 2
+    assert [s.suffix for s in subs][:2] == ["a", "b"]
+    assert subs[0].text("title").startswith("Step 17a")
+    assert "Part 1 of" in subs[0].text("caption") and subs[0].text("caption").startswith("Part 1")
+    # each part shows the assumption, at most 3 new facts, and only the last the end
+    assert all(s.of("assume") for s in subs)
+    assert subs[-1].of("contradiction") and not subs[0].of("contradiction")
+    r = FrameRenderer(9)
+    for s in subs:
+        (tmp_path / f"017{s.suffix}.png").write_bytes(r.png(s))
+
+
+def _two_branch(st, kind):
+    r, c, vs = _cand(st, 3)
+    v = vs[0]
+    # two branches sharing a conclusion (hand-made, not checked for soundness)
+    cells = [x for x in range(81) if x // 9 == r and x != r * 9 + c and v in st.candidates(x)]
+    shared = (r, cells[0] % 9, v, False)
+    b1 = Branch((r, c, v, True), (ProofFact((r, c, v, True), "assume"),
+                                  ProofFact(shared, "peer", (0,))),
+                BranchEnd("conclusion", conclusion=(1,)))
+    a2 = (r, c, v, False) if kind == "double" else (r, c, vs[1], True)
+    b2 = Branch(a2, (ProofFact(a2, "assume"), ProofFact(shared, "peer", (0,))),
+                BranchEnd("conclusion", conclusion=(1,)))
+    return Proof(kind, 0, (b1, b2))
+
+
+@pytest.mark.parametrize("kind", ["double", "cell", "house"])
+def test_multi_branch_proofs_get_one_subframe_per_branch(kind):
+    st = _state()
+    proof = _two_branch(st, kind)
+    step = _step(proof)
+    main = scene(st, step, number=5)
+    # the step's frame: both assumptions, each in its branch's tint, and where the proof is
+    assert sorted(s.tone for s in main.of("assume") if s.kind in ("disk", "ring")) == ["b0", "b1"]
+    assert "5a" in main.text("caption") and "5b" in main.text("caption")
+    subs = proof_scenes(st, step, number=5)
+    assert [s.suffix for s in subs] == ["a", "b"]
+    assert subs[0].text("caption").startswith("Branch 1 of 2")
+    assert subs[1].text("caption").startswith("Branch 2 of 2")
+    assert all(s.of("conclusion") for s in subs)
+    fr = proof_scenes(st, step, number=5, lang="fr")
+    assert fr[0].text("caption").startswith("Branche 1 sur 2")
+
+
+def test_house_and_twice_ends_and_nested_step():
+    st = _state()
+    r, c, vs = _cand(st, 0)
+    v = vs[0]
+    inner = Explanation(technique="locked candidate", eliminate=((r, (c + 3) % 9, v),), text="inner")
+    facts = (ProofFact((r, c, v, True), "assume"),
+             ProofFact((r, (c + 3) % 9, v, False), "step", (0,), inner),
+             ProofFact((r, (c + 5) % 9, v, True), "house", (1,)))
+    b = Branch((r, c, v, True), facts, BranchEnd("twice", (0, 2), cells=((r, c), (r, (c + 5) % 9)), value=v))
+    step = _step(Proof("contradiction", 1, (b,), dynamic=True))
+    sc = scene(st, step, number=3)
+    assert [s.tone for s in sc.of("implies")].count("step") == 1
+    assert len(sc.of("contradiction", "ring")) == 2
+    b2 = Branch((r, c, v, True), facts[:2], BranchEnd("house", (1,), house=("row", r), value=v))
+    sc2 = scene(st, _step(Proof("contradiction", 0, (b2,))), number=3)
+    assert sc2.of("contradiction", "house")
+    subs = proof_scenes(st, _step(Proof("contradiction", 0, (b2,))), number=3, limit=1)
+    assert "locked candidate" in subs[0].text("caption")
+
+
+@pytest.mark.parametrize("palette", ["default", "colorblind", "high-contrast"])
+def test_proof_frames_render(palette, tmp_path):
+    st, b = _real_contradiction()
+    step = _step(Proof("contradiction", 0, (b,)))
+    r = FrameRenderer(9, palette)
+    data = r.png(scene(st, step, number=17))
+    assert data[:4] == b"\x89PNG"
+    (tmp_path / "proof.png").write_bytes(data)
+    for s in proof_scenes(st, _step(_two_branch(st, "cell")), number=5):
+        assert r.png(s)[:4] == b"\x89PNG"
