@@ -26,6 +26,7 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
 from .scene import Scene, initial_scene, scene as make_scene, spot
+from .sizes import VALUE_H, cand_h, disk_r, spot_gap
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
@@ -235,9 +236,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     def get(role: str, kind: str) -> list:
         return by.get((role, kind), [])
 
-    gap = (0.78 if m <= 3 else 0.82) / m  # distance between candidate spots (scene.spot)
-    r_small = 0.48 * gap  # disk radius of a candidate: neighbouring disks never touch
-    h_value, h_cand = 0.56, (0.56 if m <= 3 else 0.66) / m
+    gap = spot_gap(m)  # distance between candidate spots (scene.spot)
+    r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
+    h_value, h_cand = VALUE_H, cand_h(m)
     bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
 
     def sp(s: Any) -> tuple[float, float]:
@@ -299,13 +300,13 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     for role, style in (("weak_link", (0, (4, 2.5))), ("strong_link", "-")):
         for s in get(role, "link"):
-            add_path(_curve(_shorten(s.points, r_small * 1.05)), facecolor="none", edgecolor=theme[role],
+            add_path(_curve(_clip_ends(s.points, n, r_small * 1.05)), facecolor="none", edgecolor=theme[role],
                      linewidth=lw_link, linestyle=style, capstyle="round")
     # proof arrows: premise -> fact, an arrowhead at the fact
     heads = {}
     for s in get("implies", "arrow"):
         key = {"true": "proof_true", "false": "proof_false"}.get(s.tone, "label")
-        pts = _shorten(s.points, r_small * 1.15)
+        pts = _clip_ends(s.points, n, r_small * 1.15)
         add_path(_curve(pts), facecolor="none", edgecolor=theme[key], linewidth=lw_link,
                  linestyle=(0, (3, 2)) if s.tone == "step" else "-", capstyle="round")
         heads.setdefault(key, []).append(_head(pts, r_small * 0.95))
@@ -446,6 +447,34 @@ def _head(pts: list, size: float) -> list:
     ux, uy = (x1 - x0) / d, (y1 - y0) / d
     bx, by = x1 - ux * size, y1 - uy * size
     return [(x1, y1), (bx - uy * size * 0.55, by + ux * size * 0.55), (bx + uy * size * 0.55, by - ux * size * 0.55)]
+
+
+def _clip_ends(pts: tuple, n: int, radius: float) -> list:
+    """Pull both ends of a route back to the circle of ``radius`` around the candidate
+    spot each starts in (a route may leave its disk off centre, see routing.py)."""
+    m = math.isqrt(n)
+    pts = [tuple(p) for p in pts]
+    out = list(pts)
+    for end, nxt in ((0, 1), (-1, -2)):
+        p, q = pts[end], pts[nxt]
+        c, r = int(p[0]), int(p[1])
+        best = None
+        for v in range(1, n + 1):
+            sx, sy = spot(n, min(r, n - 1), min(c, n - 1), v)
+            d = math.hypot(sx - p[0], sy - p[1])
+            if best is None or d < best[0]:
+                best = (d, sx, sy)
+        _, cx, cy = best
+        ux, uy = q[0] - p[0], q[1] - p[1]
+        L = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / L, uy / L
+        wx, wy = p[0] - cx, p[1] - cy
+        b = wx * ux + wy * uy
+        disc = b * b - (wx * wx + wy * wy - radius * radius)
+        t = -b + math.sqrt(disc) if disc > 0 else 0.0
+        t = min(max(t, 0.0), L * 0.4)
+        out[end] = (p[0] + ux * t, p[1] + uy * t)
+    return out
 
 
 def _shorten(pts: tuple, by: float) -> list:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from typing import Hashable, Iterable, Sequence
 
+from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
+
 Point = tuple[float, float]
 
 HEAVY = 1000  # a line across a big digit
@@ -35,12 +37,12 @@ class Obstacles:
         self.cells.setdefault(cell, []).append((x, y, hw, hh, weight, key))
 
     def add_value(self, r: int, c: int, key: Hashable = None) -> None:
-        """A big digit (glyph 0.56 high, about 0.36 wide) plus the line's half width."""
-        self.add(c + 0.5, r + 0.5, 0.21, 0.30, HEAVY, key if key is not None else (r, c))
+        """A big digit plus the line's half width."""
+        self.add(c + 0.5, r + 0.5, VALUE_W / 2 + 0.025, VALUE_H / 2 + 0.015, HEAVY, key if key is not None else (r, c))
 
     def add_candidate(self, x: float, y: float, key: Hashable) -> None:
         m = self.m
-        h = (0.56 if m <= 3 else 0.66) / m  # the candidate glyph height (frame.py)
+        h = cand_h(m)
         self.add(x, y, 0.32 * h + 0.012, 0.5 * h + 0.012, LIGHT, key)
 
     def cost(self, pts: Sequence[Point], ignore: "frozenset | set" = frozenset(),
@@ -100,6 +102,13 @@ def candidates(a: Point, b: Point, n: int, corners: bool = True) -> Iterable[tup
     dx, dy = bx - ax, by - ay
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length, dx / length
+    # still straight, but leaving and entering the two disks off centre: a line
+    # that would graze a digit passes beside it
+    r = disk_r(math.isqrt(n))
+    for k in (0.4, 0.7):
+        for s1, s2 in ((1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)):
+            d1, d2 = s1 * k * r, s2 * k * r
+            yield ((ax + nx * d1, ay + ny * d1), (bx + nx * d2, by + ny * d2))
     # symmetric then lopsided bends, in growing offsets (grid units, not a fraction of the
     # length: a long link needs no bigger detour than a short one to clear one digit)
     offs = [0.12, 0.2, 0.3, 0.42, 0.55, 0.7, 0.9, 1.15, 1.45]
@@ -226,7 +235,9 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
                 continue
             if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
                 continue  # no corner cutting
-            ng = g + w
+            # running along a grid line would hide it: dearer
+            along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
+            ng = g + (w * 3 if along else w)
             if ng < best.get(nxt, 1e18):
                 best[nxt] = ng
                 par[nxt] = cur
@@ -251,18 +262,34 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
         i = j
     if len(taut) == 2:
         return (a, b)
-    # smooth: corners become control points, on-curve points are the segment midpoints
-    pts: list[Point] = [taut[0]]
+    # round the corners: each corner becomes the control point of a quadratic piece
+    # starting and ending a fraction f along its two segments (f = 0.5: all curve)
+    for f in (0.5, 0.35, 0.2, 0.0):
+        pts = _rounded(taut, f)
+        if obstacles.cost(pts, ignore, stop=0)[0] == 0:
+            return pts
+    return _rounded(taut, 0.0)
+
+
+def _rounded(taut: list[Point], f: float) -> tuple[Point, ...]:
+    """A polyline as quadratic pieces (a, c, b, c, b …): straight pieces have their
+    midpoint as control; with f > 0 each corner is rounded off."""
+    def lerp(p: Point, q: Point, t: float) -> Point:
+        return (p[0] + (q[0] - p[0]) * t, (p[1] + (q[1] - p[1]) * t))
+
+    out: list[Point] = [taut[0]]
+
+    def line_to(q: Point) -> None:
+        p = out[-1]
+        if math.dist(p, q) > 1e-9:
+            out.extend([lerp(p, q, 0.5), q])
+
     for k in range(1, len(taut) - 1):
-        pts.append(taut[k])
-        nxt = taut[k + 1] if k + 1 == len(taut) - 1 else ((taut[k][0] + taut[k + 1][0]) / 2,
-                                                            (taut[k][1] + taut[k + 1][1]) / 2)
-        pts.append(nxt)
-    smooth = tuple(pts)
-    if obstacles.cost(smooth, ignore, stop=0)[0] == 0:
-        return smooth
-    pieces: list[Point] = [taut[0]]
-    for k in range(1, len(taut)):
-        p, r = taut[k - 1], taut[k]
-        pieces += [((p[0] + r[0]) / 2, (p[1] + r[1]) / 2), r]
-    return tuple(pieces)
+        prev, corner, nxt = taut[k - 1], taut[k], taut[k + 1]
+        if f <= 0:
+            line_to(corner)
+            continue
+        line_to(lerp(corner, prev, f))
+        out.extend([corner, lerp(corner, nxt, f)])
+    line_to(taut[-1])
+    return tuple(out)

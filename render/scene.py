@@ -16,6 +16,7 @@ from explainer.grid import value_char
 from explainer.i18n import technique_name, text_in
 
 from .routing import Obstacles, route
+from .sizes import spot_gap
 
 # Roles, in the order a learner reads them.
 ROLES = ("given", "placed", "place", "candidate", "cells", "cells_alt", "houses",
@@ -91,7 +92,7 @@ def spot(n: int, r: int, c: int, v: int) -> tuple[float, float]:
     """Centre of candidate v of cell (r, c), in grid units."""
     m = math.isqrt(n)
     i, j = divmod(v - 1, m)
-    k = (0.78 if m <= 3 else 0.82) / m  # a sub-grid a little inside the cell, clear of the lines
+    k = spot_gap(m)  # a sub-grid a little inside the cell, clear of the lines
     return c + 0.5 + (j - (m - 1) / 2) * k, r + 0.5 + (i - (m - 1) / 2) * k
 
 

@@ -96,13 +96,15 @@ def test_link_bends_around_digits_it_would_cross():
     a, b = (6, 2, 1), (6, 6, 1)
     e = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), text="t")
     sc = scene(st, e, number=1)
-    assert len(sc.of("strong_link")[0].points) == 3  # a curve
-    # without candidates the big 9 of r7c4 is still in the way: the link bends around it
+    assert len(sc.of("strong_link")[0].points) >= 3  # a curve
+    # without candidates the line along the top candidate row passes just above the
+    # big 9 of r7c4 (big digits are sized for it): straight
     e2 = Explanation(technique="chain", strong_links=((a, b),), marked=(a, b), show_candidates=False, text="t")
-    assert len(scene(st, e2, number=1).of("strong_link")[0].points) == 3
-    # a link in free space stays straight
+    pts = scene(st, e2, number=1).of("strong_link")[0].points
+    assert len(pts) == 2 and max(y for _, y in pts) < 6.5 - 0.26
+    # a link in free space stays straight, centre to centre
     e3 = Explanation(technique="chain", strong_links=(((6, 2, 1), (7, 2, 1)),), show_candidates=False, text="t")
-    assert len(scene(st, e3, number=1).of("strong_link")[0].points) == 2
+    assert scene(st, e3, number=1).of("strong_link")[0].points == (spot(9, 6, 2, 1), spot(9, 7, 2, 1))
 
 
 def test_every_role_is_known():
