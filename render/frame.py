@@ -348,9 +348,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     ma = get("marked_alt", "ring")
     for tone, key in (("fin", "fin"), ("z", "z")):
         rings([s for s in ma if s.tone == tone], theme[key])
-    rings([s for s in ma if s.tone not in ("fin", "z")], theme["marked_alt"])
-    ma_disk = get("marked_alt", "disk")
-    disks(ma_disk, theme["marked_alt"], theme["marked_digit"])
+    rings([s for s in ma if s.tone not in ("fin", "z", "rc")], theme["marked_alt"])
+    # the restricted common of the second ALS: a disk like the first's
+    disks([s for s in ma if s.tone == "rc"] + get("marked_alt", "disk"), theme["marked"], theme["marked_digit"])
     # eliminate: filled disk, struck through, light digit on top (stays legible)
     el = get("eliminate", "disk")
     add_path(circles_path([sp(s) for s in el], r_small), facecolor=theme["eliminate"])

@@ -43,7 +43,7 @@ class Obstacles:
     def add_candidate(self, x: float, y: float, key: Hashable) -> None:
         m = self.m
         h = cand_h(m)
-        self.add(x, y, 0.32 * h + 0.012, 0.5 * h + 0.012, LIGHT, key)
+        self.add(x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, key)
 
     def cost(self, pts: Sequence[Point], ignore: "frozenset | set" = frozenset(),
              stop: int | None = None) -> tuple[int, set]:
