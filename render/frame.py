@@ -306,10 +306,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     heads = {}
     for s in get("implies", "arrow"):
         key = {"true": "proof_true", "false": "proof_false"}.get(s.tone, "label")
-        pts = _clip_ends(s.points, n, r_small * 1.15)
-        add_path(_curve(pts), facecolor="none", edgecolor=theme[key], linewidth=lw_link,
+        pts = _clip_ends(s.points, n, r_small * 1.2)
+        add_path(_curve(pts), facecolor="none", edgecolor=theme[key], linewidth=lw_link * 1.15,
                  linestyle=(0, (3, 2)) if s.tone == "step" else "-", capstyle="round")
-        heads.setdefault(key, []).append(_head(pts, r_small * 0.95))
+        heads.setdefault(key, []).append(_head(pts, r_small * 1.25))
     for key, tris in heads.items():
         verts, codes = [], []
         for tri in tris:
@@ -363,8 +363,8 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     strikes(get("proof_false", "strike"), theme["proof_false"])
     for s in get("assume", "disk") + get("assume", "ring"):
         colour = tint(s.tone, "assume")
-        add_path(circles_path([sp(s)], r_small * 1.12), facecolor="none", edgecolor=colour,
-                 linewidth=cp * 0.05)
+        add_path(circles_path([sp(s)], r_small * 1.3), facecolor=theme["background"], edgecolor=colour,
+                 linewidth=cp * 0.07 * min(1.0, 3 / m))
         if s.kind == "disk":
             disks([s], colour, theme["marked_digit"])
         else:

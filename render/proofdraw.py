@@ -47,6 +47,7 @@ WORDS = {
         "shared": "Every case gives {f}.",
         "overview": " Proof: {k} branches, drawn in frames {first}–{last}.",
         "and": "and",
+        "so_not": "So {c} is not {v}.", "so_is": "So {c} is {v}.",
     },
     "fr": {
         "branch": "Branche {i} sur {k}", "part": "partie {j} sur {p}",
@@ -64,6 +65,7 @@ WORDS = {
         "shared": "Tous les cas donnent {f}.",
         "overview": " Preuve : {k} branches, détaillées dans les images {first} à {last}.",
         "and": "et",
+        "so_not": "Donc {c} n'est pas {v}.", "so_is": "Donc {c} est {v}.",
     },
 }
 
@@ -182,11 +184,14 @@ def part_caption(proof: Any, part: tuple[int, int, int, int, int], n: int, lang:
     lines = [fact_line(b, k, n, lang) for k in range(lo, hi)]
     text = (head + " — " if head else "") + suppose_line(b, lang)
     if j > 1:
-        text += " " + w["continued"]
+        text = text[:-1] + " " + w["continued"] + "."
     if lines:
         text += f" {w['then']} " + ", ".join(lines) + "."
     if hi >= len(b.facts):
         text += " " + end_line(b, lang)
+        if proof.kind == "contradiction" and b.end.is_contradiction:
+            r, c, v, t = b.assume
+            text += " " + w["so_not" if t else "so_is"].format(c=f"r{r + 1}c{c + 1}", v=value_char(v))
     return text
 
 
@@ -247,6 +252,16 @@ def overview_shapes(n: int, proof: Any, state: Any, obstacles: Any) -> list:
     return out
 
 
+def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
+    """Later arrows keep off this one (away from its ends, where arrows meet)."""
+    from .routing import LIGHT, sample
+
+    a, b = pts[0], pts[-1]
+    for i, (x, y) in enumerate(sample(pts, 1)):
+        if i % 2 == 0 and min((x - a[0]) ** 2 + (y - a[1]) ** 2, (x - b[0]) ** 2 + (y - b[1]) ** 2) > 0.35 ** 2:
+            obstacles.add(x, y, 0.035, 0.035, LIGHT, ("arrow", k, i))
+
+
 def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: Any) -> list:
     """Facts, arrows and end of one part of a proof (``part`` from ``parts``, or the
     one-branch proof whole: ``(0, 1, len(facts), 1, 1)``)."""
@@ -272,6 +287,7 @@ def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: 
                 pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key})
                 arrows.append(Shape("implies", "arrow", points=pts,
                                     tone="step" if f.rule == "step" else ("true" if f.fact[3] else "false")))
+                _keep_clear(obstacles, pts, len(arrows))
         for k in sorted(drawn):
             if k >= len(facts):
                 continue
