@@ -240,6 +240,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
     h_value, h_cand = VALUE_H, cand_h(m)
     bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
+    h_disk = h_cand * (0.85 if m <= 3 else 0.92)  # a digit on a disk (big grids: the disk is small)
 
     def sp(s: Any) -> tuple[float, float]:
         return spot(n, s.row, s.col, s.value)
@@ -322,14 +323,14 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
             return
         add_path(circles_path([sp(s) for s in shapes], r_small * radius), facecolor=fill,
                  edgecolor=ring or "none", linewidth=cp * 0.025 if ring else 0)
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_cand * 0.85, bold=True), facecolor=digit)
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit)
 
     def rings(shapes: list, colour: Any) -> None:
         if not shapes:
             return
         add_path(circles_path([sp(s) for s in shapes], r_small * 0.92),
                  facecolor=theme["background"], edgecolor=colour, linewidth=cp * 0.03)
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_cand * 0.85, bold=True), facecolor=colour)
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=colour)
 
     def strikes(shapes: list, colour: Any) -> None:
         d = r_small * 0.92
@@ -355,7 +356,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     el = get("eliminate", "disk")
     add_path(circles_path([sp(s) for s in el], r_small), facecolor=theme["eliminate"])
     strikes(get("eliminate", "strike"), theme["strike"])
-    add_path(glyphs_path([(*sp(s), s.char) for s in el], h_cand * 0.85, bold=True),
+    add_path(glyphs_path([(*sp(s), s.char) for s in el], h_disk, bold=True),
              facecolor=theme["eliminate_digit"])
     # proof facts: true on a filled disk, false on a struck ring; the assumption with a thick ring
     disks(get("proof_true", "disk"), theme["proof_true"], theme["marked_digit"])

@@ -87,6 +87,25 @@ def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
     return out
 
 
+def hides_grid_line(pts: Sequence[Point], m: int = 3, near: float = 0.06, run: float = 0.6) -> bool:
+    """Does the route run along a grid line (within ``near``) for more than ``run`` cells?"""
+    pts_s = [pts[0]] + sample(pts, m) + [pts[-1]]
+    for axis in (0, 1):
+        start = None
+        line = None
+        for p in pts_s:
+            v = p[axis]
+            k = round(v)
+            if abs(v - k) < near and (line is None or k == line):
+                if start is None:
+                    start, line = p, k
+                elif abs(p[1 - axis] - start[1 - axis]) > run:
+                    return True
+            else:
+                start, line = None, None
+    return False
+
+
 def _through(a: Point, b: Point, w: Point, t: float) -> Point:
     """Control point of the quadratic a→b that passes through w at parameter t."""
     u = 1 - t
@@ -142,6 +161,8 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: "frozenset | set" = 
     for pts in candidates(a, b, n, corners=False):
         if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
             continue  # stay on the grid
+        if hides_grid_line(pts, obstacles.m):
+            continue
         cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
         if cost == 0:
             return pts
@@ -237,7 +258,7 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
                 continue  # no corner cutting
             # running along a grid line would hide it: dearer
             along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
-            ng = g + (w * 3 if along else w)
+            ng = g + (w * 10 if along else w)
             if ng < best.get(nxt, 1e18):
                 best[nxt] = ng
                 par[nxt] = cur
@@ -256,7 +277,7 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     i = 0
     while i < len(path) - 1:
         j = len(path) - 1
-        while j > i + 1 and not clear(path[i], path[j]):
+        while j > i + 1 and not (clear(path[i], path[j]) and not hides_grid_line((path[i], path[j]), m)):
             j -= 1
         taut.append(path[j])
         i = j

@@ -20,4 +20,4 @@ def cand_h(m: int) -> float:
 
 def disk_r(m: int) -> float:
     """Radius of the disk under a marked candidate: neighbouring disks never touch."""
-    return 0.48 * spot_gap(m)
+    return (0.48 if m <= 3 else 0.49) * spot_gap(m)
