@@ -4,13 +4,13 @@ from __future__ import annotations
 
 # big given / placed digits: their height. A horizontal line through the top or
 # bottom candidate row (spot_gap from the centre) passes just clear of them.
-VALUE_H = 0.52
+VALUE_H = 0.50
 VALUE_W = 0.34   # about: the widest digit
 
 
 def spot_gap(m: int) -> float:
     """Distance between neighbouring candidate spots of an m×m sub-grid."""
-    return (0.84 if m <= 3 else 0.82) / m
+    return (0.81 if m <= 3 else 0.82) / m
 
 
 def cand_h(m: int) -> float:
