@@ -112,7 +112,7 @@ def step_title(number: "int | str | tuple[int, int]", technique: str, lang: str 
 LEGEND = {
     "en": {"onoff": "dark disks “on”, light disks “off”",
            "tuple": "disks: the tuple's values",
-           "pivot": "deeper tint: the pivot, the others are pincers",
+           "pivot": "the pivot cell in its own tint, the pincers in the other",
            "als": "first ALS filled, second outlined; disks: restricted common, rings: Z",
            "fish": "solid outlines: base lines, dashed: cover lines",
            "fish_fin": "solid outlines: base lines, dashed: cover lines, ringed: fin",
@@ -121,7 +121,7 @@ LEGEND = {
            "proof": "thick ring: assumption, filled: true, struck ring: false, arrows: implications"},
     "fr": {"onoff": "disques foncés « vrai », clairs « faux »",
            "tuple": "disques : les valeurs du groupe",
-           "pivot": "teinte foncée : le pivot, les autres sont les pinces",
+           "pivot": "le pivot dans sa propre teinte, les pinces dans l'autre",
            "als": "premier ENA rempli, second entouré ; disques : commun restreint, anneaux : Z",
            "fish": "contours pleins : lignes de base, pointillés : lignes de couverture",
            "fish_fin": "contours pleins : lignes de base, pointillés : lignes de couverture, anneau : aileron",
