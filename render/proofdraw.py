@@ -6,9 +6,11 @@ A proof is drawn on the grid before the step:
   ``assume``; a disk if it is assumed true, a struck ring if assumed false);
 - each fact: a true fact on a filled disk (role ``proof_true``), a false fact
   on a white disk with a ring, struck through (role ``proof_false``);
-- each implication: an arrow (role ``implies``) from every premise to the
-  fact, routed around the digits; tone ``true`` / ``false`` by the fact,
-  ``step`` (dashed) when a technique applied inside the branch gives it;
+- each implication: an arrow (role ``implies``) from every premise in
+  another cell to the fact, routed around the digits and off the earlier
+  arrows; tone ``true`` / ``false`` by the fact, ``step`` (dashed) when a
+  technique applied inside the branch gives it (a premise in the fact's own
+  cell needs no arrow: the true disk beside the struck ring says it);
 - the end: the emptied cell (role ``contradiction``, kind ``square``), the
   house left without a place (kind ``house``), the value twice (kind
   ``ring`` on both), or the shared conclusion (role ``conclusion``, a ring).
@@ -282,8 +284,8 @@ def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: 
                 if not 0 <= j < len(facts) or j == k:
                     continue
                 p_key = tuple(facts[j].fact[:3])
-                if p_key[:2] == a_key[:2] and p_key == a_key:
-                    continue
+                if p_key[:2] == a_key[:2]:
+                    continue  # inside one cell: the disk beside the struck ring says it (and the caption)
                 pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key})
                 arrows.append(Shape("implies", "arrow", points=pts,
                                     tone="step" if f.rule == "step" else ("true" if f.fact[3] else "false")))

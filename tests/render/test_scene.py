@@ -180,3 +180,21 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
 
     rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish"}
     assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen
+
+
+def test_disks_never_overlap_nor_sit_on_a_big_digit():
+    """Issue 13: adjacent elimination disks overlapped (f1 step 19); marked disks sat
+    on the big placed digit (f36 steps 27 and 30, f2 step 14)."""
+    from explainer.engine import Puzzle
+    from render.sizes import disk_r, spot_gap
+    from tests.conftest import top1465
+
+    for m in (2, 3, 4, 5):
+        assert 2 * disk_r(m) < spot_gap(m)
+    for line, ks in ((36, (27, 30)), (2, (14,)), (1, (19,))):
+        p = Puzzle(top1465(line)[0])
+        for k in ks:
+            st = p.steps[k - 1]
+            sc = scene(st.before, st, number=k)
+            big = {(s.row, s.col) for s in sc if s.kind == "value"}
+            assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) in big]
