@@ -219,25 +219,32 @@ def _house_list(value: Any) -> list[tuple[str, int]] | None:
 
 
 def _fish(state: Any, step: Any, detail: dict, out: Roles) -> None:
+    """Base lines, cover lines and fin: from ``detail`` (``base_lines`` /
+    ``cover_lines`` / ``fin``, or ``base`` / ``cover`` as house lists) when the
+    technique records them, else read from the pattern (base lines = the step's
+    row or column houses, cover lines = the other lines through its body)."""
     houses = [tuple(h) for h in step.houses]
-    base = _house_list(detail.get("base"))
-    cover = _house_list(detail.get("cover"))
+    base = _house_list(detail.get("base_lines")) or _house_list(detail.get("base"))
+    cover = _house_list(detail.get("cover_lines")) or _house_list(detail.get("cover"))
     fin = detail.get("fin")
     orient = detail.get("base") if isinstance(detail.get("base"), str) else None
     if base is None:
         lines = [h for h in houses if h[0] in ("row", "col")]
         base = [h for h in lines if orient is None or h[0] == orient]
-    for i, h in enumerate(houses):
-        if h in base:
-            out.house_tone[i] = "base"
-        elif h[0] == "box":
-            out.house_tone[i] = "fin"
     if cover is None and base:
         kind = "col" if base[0][0] == "row" else "row"
         body = [tuple(x) for x in step.marked]
         ks = sorted({x[1] if kind == "col" else x[0] for x in body})
         cover = [(kind, k) for k in ks]
-    for h in cover or ():
+    cover = cover or []
+    for i, h in enumerate(houses):
+        if h in base:
+            out.house_tone[i] = "base"
+        elif h in cover:
+            out.house_tone[i] = "cover"
+        elif h[0] == "box":
+            out.house_tone[i] = "fin"
+    for h in cover:
         if h not in houses:
             out.houses.append((h, "cover"))
     fins = [tuple(x) for x in step.marked_alt]

@@ -92,3 +92,18 @@ def test_every_palette_tells_the_roles_apart(name):
                   ("branch0", "branch1", "branch2", "branch3")):
         colours = [t[k].lower() for k in group]
         assert len(set(colours)) == len(colours), (name, group)
+
+
+def test_fish_roles_read_from_detail_when_recorded():
+    from explainer.explanation import Explanation
+    from render.roles import derive
+
+    st = Puzzle(SEED).initial_state()
+    step = Explanation(technique="finned x wing", houses=(("box", 7), ("col", 0), ("col", 4), ("row", 5), ("row", 7)),
+                       marked=((5, 0, 3), (5, 4, 3)), marked_alt=((6, 4, 3),), eliminate=((7, 5, 3),),
+                       detail=(("base", "col"), ("base_lines", (("col", 0), ("col", 4))),
+                               ("cover_lines", (("row", 5), ("row", 7))), ("fin", ((6, 4, 3),))))
+    roles = derive(st, step)
+    assert [roles.house_tone[i] for i in range(5)] == ["fin", "base", "base", "cover", "cover"]
+    assert not roles.houses  # the cover lines are the step's own
+    assert roles.cand_tone[(6, 4, 3)] == "fin"
