@@ -241,14 +241,15 @@ def _fact_shapes(Shape: Any, fact: tuple, role_true: str, tone: str, assume: boo
     return [Shape("proof_false", "ring", r, c, v, tone=tone), Shape("proof_false", "strike", r, c, v, tone=tone)]
 
 
-def overview_shapes(n: int, proof: Any, state: Any, obstacles: Any) -> list:
-    """The assumptions of every branch, each in its branch's tint."""
+def overview_shapes(n: int, proof: Any, state: Any, obstacles: Any, skip: "set | frozenset" = frozenset()) -> list:
+    """The assumptions of every branch, each in its branch's tint (none in ``skip`` cells:
+    the cells the step places, where the big digit is)."""
     from .scene import Shape
 
     out = []
     for i, b in enumerate(proof.branches):
         r, c = b.assume[:2]
-        if state.values[r * n + c]:
+        if state.values[r * n + c] or (r, c) in skip:
             continue
         out += _fact_shapes(Shape, tuple(b.assume), "proof_true", f"b{i}", True)
     return out
@@ -264,9 +265,11 @@ def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
             obstacles.add(x, y, 0.035, 0.035, LIGHT, ("arrow", k, i))
 
 
-def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: Any) -> list:
+def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: Any,
+                skip: "set | frozenset" = frozenset()) -> list:
     """Facts, arrows and end of one part of a proof (``part`` from ``parts``, or the
-    one-branch proof whole: ``(0, 1, len(facts), 1, 1)``)."""
+    one-branch proof whole: ``(0, 1, len(facts), 1, 1)``); no fact drawn in ``skip``
+    cells (those the step places: the big digit is there)."""
     from .routing import route
     from .scene import Shape, spot
 
@@ -295,7 +298,7 @@ def part_shapes(n: int, proof: Any, part: "tuple | str", state: Any, obstacles: 
                 continue
             fact = tuple(facts[k].fact)
             r, c = fact[:2]
-            if state.values[r * n + c]:
+            if state.values[r * n + c] or (r, c) in skip:
                 continue
             out += _fact_shapes(Shape, fact, "proof_true", tone, k == 0 or facts[k].rule == "assume")
         if end:

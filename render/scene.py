@@ -267,10 +267,10 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
     legend = dict(roles.legend)
     if proof is not None:
         if proofdraw.needs_subframes(proof):
-            proof_shapes = proofdraw.overview_shapes(n, proof, state, obstacles)
+            proof_shapes = proofdraw.overview_shapes(n, proof, state, obstacles, set(place))
         else:
             proof_shapes = proofdraw.part_shapes(n, proof, (0, 1, len(proof.branches[0].facts), 1, 1),
-                                                 state, obstacles)
+                                                 state, obstacles, set(place))
         legend["proof"] = "1"
     out.extend(proof_shapes)
 

@@ -198,3 +198,12 @@ def test_proof_frames_render(palette, tmp_path):
     (tmp_path / "proof.png").write_bytes(data)
     for s in proof_scenes(st, _step(_two_branch(st, "cell")), number=5):
         assert r.png(s)[:4] == b"\x89PNG"
+
+
+def test_no_proof_disk_on_the_digit_the_step_places():
+    st, b = _real_contradiction()
+    r, c, v, _ = b.assume
+    # a contradiction on r,c=v true places another candidate there (hand-made claim)
+    other = [w for w in st.candidates(r * 9 + c) if w != v][0]
+    sc = scene(st, _step(Proof("contradiction", 0, (b,)), place=((r, c, other),)), number=4)
+    assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) == (r, c)]
