@@ -29,7 +29,7 @@ from typing import Any
 
 from explainer.grid import value_char
 
-LIMIT = 12
+LIMIT = 8  # facts per frame: a part's caption stays within the caption lines at a legible size
 SUFFIXES = "abcdefghijklmnopqrstuvwxyz"
 
 WORDS = {

@@ -7,9 +7,10 @@ from explainer.grid import parse_grid
 from explainer.proof import Branch, BranchEnd, Proof, ProofFact
 from explainer.state import State
 from render.frame import FrameRenderer
+from render.proofdraw import LIMIT
 from render.scene import proof_scenes, scene
 
-# the seed after its first singles would do; the top1465 line 1 start is hard enough
+# top1465 line 1: hard enough that singles from one assumption run a while
 TOP1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
@@ -17,77 +18,16 @@ def _state():
     return State.from_grid(parse_grid(TOP1))
 
 
-def propagate(state, assume, limit=60):
-    """Singles propagation from one assumption, recording each fact's premises
-    (peer, cell, house rules of STEPS_JSON.md); returns a Branch."""
-    n = state.geo.n
-    geo = state.geo
-    facts = [ProofFact(assume, "assume")]
-    index = {assume: 0}
-    cand = {c: set(state.candidates(c)) for c in range(n * n) if not state.values[c]}
-    true_cells = {}
-
-    def add(fact, rule, prem):
-        if fact in index:
-            return None
-        index[fact] = len(facts)
-        facts.append(ProofFact(fact, rule, tuple(prem)))
-        return index[fact]
-
-    queue = [assume]
-    while queue and len(facts) < limit:
-        r, c, v, t = queue.pop(0)
-        cell = r * n + c
-        if t:
-            true_cells[cell] = v
-            me = index[(r, c, v, True)]
-            for w in sorted(cand[cell] - {v}):
-                if add((r, c, w, False), "peer", [me]) is not None:
-                    queue.append((r, c, w, False))
-            for p in geo.peers[cell]:
-                if p in cand and v in cand[p]:
-                    f = (p // n, p % n, v, False)
-                    if add(f, "peer", [me]) is not None:
-                        queue.append(f)
-        else:
-            cand[cell].discard(v)
-            if not cand[cell]:
-                prem = [index[(r, c, w, False)] for w in sorted(state.candidates(cell))]
-                return Branch(assume, tuple(facts), BranchEnd("cell", tuple(prem), cell=(r, c)))
-            if len(cand[cell]) == 1 and cell not in true_cells:
-                (w,) = cand[cell]
-                prem = [index[(r, c, x, False)] for x in sorted(state.candidates(cell)) if x != w]
-                f = (r, c, w, True)
-                if add(f, "cell", prem) is not None:
-                    queue.append(f)
-    return None
-
-
-def minimal(b):
-    """Only the facts the end rests on (what the forcing engine keeps), reindexed."""
-    need, todo = {0}, list(b.end.premises)
-    while todo:
-        k = todo.pop()
-        if k not in need:
-            need.add(k)
-            todo += list(b.facts[k].premises)
-    keep = sorted(need)
-    new = {old: i for i, old in enumerate(keep)}
-    facts = tuple(ProofFact(b.facts[k].fact, b.facts[k].rule, tuple(new[j] for j in b.facts[k].premises))
-                  for k in keep)
-    end = BranchEnd(b.end.kind, tuple(new[j] for j in b.end.premises), cell=b.end.cell)
-    return Branch(b.assume, facts, end)
-
-
 def _real_contradiction():
+    """A short real contradiction: singles propagation from each candidate of TOP1."""
     st = _state()
     n = 9
     for cell in range(81):
         for v in st.candidates(cell):
-            b = propagate(st, (cell // n, cell % n, v, True), limit=40)
+            b = singles_branch(st, (cell // n, cell % n, v, True))
             if b is not None:
-                b = minimal(b)
-                if 6 <= len(b.facts) <= 12:
+                b = minimal_any(b)
+                if 5 <= len(b.facts) <= LIMIT:
                     return st, b
     pytest.skip("no short contradiction found")
 
@@ -109,7 +49,7 @@ def test_contradiction_proof_drawn_whole():
     step = _step(proof, eliminate=((r, c, v),))
     sc = scene(st, step, number=17)
     assert sc.of("assume") and sc.of("implies")
-    assert sc.of("contradiction", "square")
+    assert sc.of("contradiction")  # the emptied cell, or the house left without a place
     # every fact but the assumption has an arrow from each premise in another cell
     arrows = sum(1 for f in b.facts[1:] for j in f.premises if b.facts[j].fact[:2] != f.fact[:2])
     assert len(sc.of("implies")) == arrows
@@ -207,3 +147,102 @@ def test_no_proof_disk_on_the_digit_the_step_places():
     other = [w for w in st.candidates(r * 9 + c) if w != v][0]
     sc = scene(st, _step(Proof("contradiction", 0, (b,)), place=((r, c, other),)), number=4)
     assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) == (r, c)]
+
+
+def singles_branch(state, assume):
+    """Naked and hidden singles from one assumption, every fact with its premises
+    (rules peer, cell, house), until a cell or a house runs out: the Branch, or None."""
+    geo = state.geo
+    n = geo.n
+    orig = {c: set(state.candidates(c)) for c in range(n * n) if not state.values[c]}
+    cand = {c: set(s) for c, s in orig.items()}
+    facts, index, true_at = [], {}, {}
+
+    def add(fact, rule, prem):
+        if fact in index:
+            return False
+        index[fact] = len(facts)
+        facts.append(ProofFact(fact, rule, tuple(prem)))
+        queue.append(fact)
+        return True
+
+    def false_of(c, v):
+        return index.get((c // n, c % n, v, False))
+
+    queue = []
+    add(assume, "assume", ())
+    while queue:
+        r, c, v, t = queue.pop(0)
+        cell = r * n + c
+        me = index[(r, c, v, t)]
+        if t:
+            true_at[cell] = v
+            for w in sorted(cand[cell] - {v}):
+                add((r, c, w, False), "peer", [me])
+            for p in geo.peers[cell]:
+                if p in cand and v in cand[p] and p not in true_at:
+                    add((p // n, p % n, v, False), "peer", [me])
+            continue
+        cand[cell].discard(v)
+        if not cand[cell]:
+            return Branch(assume, tuple(facts), BranchEnd("cell", tuple(false_of(cell, w) for w in sorted(orig[cell])),
+                                                          cell=(r, c)))
+        if len(cand[cell]) == 1 and cell not in true_at:
+            (w,) = cand[cell]
+            add((r, c, w, True), "cell", [false_of(cell, x) for x in sorted(orig[cell]) if x != w])
+        for h in geo.cell_houses[cell]:
+            if any(true_at.get(x) == v or state.values[x] == v for x in geo.houses[h]):
+                continue
+            places = [x for x in geo.houses[h] if x in cand and v in cand[x]]
+            was = [x for x in geo.houses[h] if x in orig and v in orig[x]]
+            if not places:
+                return Branch(assume, tuple(facts), BranchEnd("house", tuple(false_of(x, v) for x in was),
+                                                              house=geo.house_key(h), value=v))
+            if len(places) == 1:
+                p = places[0]
+                add((p // n, p % n, v, True), "house", [false_of(x, v) for x in was if x != p])
+    return None
+
+
+def minimal_any(b):
+    """``minimal`` for every end kind (house ends keep their value)."""
+    need, todo = {0}, list(b.end.premises)
+    while todo:
+        k = todo.pop()
+        if k not in need:
+            need.add(k)
+            todo += list(b.facts[k].premises)
+    keep = sorted(need)
+    new = {old: i for i, old in enumerate(keep)}
+    facts = tuple(ProofFact(b.facts[k].fact, b.facts[k].rule, tuple(new[j] for j in b.facts[k].premises))
+                  for k in keep)
+    e = b.end
+    end = BranchEnd(e.kind, tuple(new[j] for j in e.premises), cell=e.cell, house=e.house, value=e.value)
+    return Branch(b.assume, facts, end)
+
+
+def test_real_trial_step_with_its_proof(tmp_path):
+    """f36 step 27 (issue 13): 'Assuming r1c7 is 2 … 3 has no place left in column 5,
+    so r1c5 is 2' drawn with the proof singles propagation finds."""
+    from explainer.engine import Puzzle
+    from dataclasses import replace
+    from tests.conftest import top1465
+
+    p = Puzzle(top1465(36)[0])
+    step = p.steps[26]
+    assert step.technique == "trial"
+    b = singles_branch(step.before, (0, 6, 2, True))
+    assert b is not None and b.end.kind in ("house", "cell")
+    b = minimal_any(b)
+    proof = Proof("contradiction", 0, (b,))
+    st = replace(step, proof=proof)
+    main = scene(step.before, st, number=27, givens=p.grid.values)
+    subs = proof_scenes(step.before, st, number=27, givens=p.grid.values)
+    assert main.of("assume")
+    if len(b.facts) > LIMIT:
+        assert subs and subs[-1].of("contradiction")
+    else:
+        assert not subs and main.of("contradiction")
+    r = FrameRenderer(9)
+    for sc in [main] + subs:
+        (tmp_path / f"027{sc.suffix}.png").write_bytes(r.png(sc))
