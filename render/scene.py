@@ -286,7 +286,7 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
         if proof is not None and proofdraw.needs_subframes(proof) and number is not None:
             k = number[0] if isinstance(number, tuple) else number
             count = len(proofdraw.parts(proof))
-            caption += proofdraw.words(lang)["overview"].format(
+            caption += proofdraw.words(lang)["overview" if len(proof.branches) > 1 else "overview_one"].format(
                 k=len(proof.branches), first=f"{k}a", last=f"{k}{proofdraw.SUFFIXES[count - 1]}")
     out.append(Shape("title", "text", text=title))
     if caption:
