@@ -14,7 +14,7 @@ its cell), so a route costs a few hundred lookups, whatever the grid size.
 from __future__ import annotations
 
 import math
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable, Iterator, Sequence
 
 from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
 
@@ -52,7 +52,7 @@ class Obstacles:
         total = 0
         n = self.n
         cells = self.cells
-        for x, y in sample(pts, self.m):
+        for x, y in iter_sample(pts, self.m):
             if not (0 <= x < n and 0 <= y < n):
                 continue
             for bx, by, hw, hh, w, key in cells.get((int(y), int(x)), ()):
@@ -66,25 +66,33 @@ class Obstacles:
         return total, hit
 
 
-def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
-    """Points along a route, 10·m per cell of length, ends excluded."""
-    out: list[Point] = []
+def iter_sample(pts: Sequence[Point], m: int = 3) -> Iterator[Point]:
+    """Points along a route, 10·m per cell of length, ends excluded (lazily: a hit
+    test stops at the first box it meets)."""
     pieces = [(pts[0], pts[1])] if len(pts) == 2 else [tuple(pts[i:i + 3]) for i in range(0, len(pts) - 2, 2)]
-    for piece in pieces:
+    last = len(pieces) - 1
+    for j, piece in enumerate(pieces):
         length = sum(math.dist(piece[i], piece[i + 1]) for i in range(len(piece) - 1))
         k = max(6, int(length * 10 * m))
-        for i in range(1, k):
-            t = i / k
-            if len(piece) == 2:
-                (ax, ay), (bx, by) = piece
-                out.append((ax + (bx - ax) * t, ay + (by - ay) * t))
-            else:
-                (ax, ay), (cx, cy), (bx, by) = piece
+        if len(piece) == 2:
+            (ax, ay), (bx, by) = piece
+            dx, dy = bx - ax, by - ay
+            for i in range(1, k):
+                t = i / k
+                yield ax + dx * t, ay + dy * t
+        else:
+            (ax, ay), (cx, cy), (bx, by) = piece
+            for i in range(1, k):
+                t = i / k
                 u = 1 - t
-                out.append((u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by))
-        out.append(piece[-1])
-    out.pop()  # the far end sits on the joined digit
-    return out
+                yield u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
+        if j < last:
+            yield piece[-1]  # the far end of the last piece sits on the joined digit
+
+
+def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
+    """``iter_sample`` as a list."""
+    return list(iter_sample(pts, m))
 
 
 def hides_grid_line(pts: Sequence[Point], m: int = 3, near: float = 0.06, run: float = 0.6) -> bool:
@@ -161,13 +169,8 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: "frozenset | set" = 
     for pts in candidates(a, b, n, corners=False):
         if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
             continue  # stay on the grid
-        if hides_grid_line(pts, obstacles.m):
-            continue
-        cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
-        if cost == 0:
-            return pts
-        if best_cost is None or cost < best_cost:
-            best, best_cost = pts, cost
+        if obstacles.cost(pts, ignore, stop=0)[0] == 0 and not hides_grid_line(pts, obstacles.m):
+            return pts  # the first clear one: only clear ones matter here, so stop at the first hit
     found = lattice_route(a, b, obstacles, ignore)
     if found is not None:
         return found
@@ -273,12 +276,17 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     path.append(a)
     path.reverse()
     # pull taut: keep a point only if the straight cut past it would cross something
+    # (greedy: reach forward while the straight cut stays clear; each failed test
+    # stops at its first hit, so this costs about one test per lattice step)
+    def cut(p: Point, r: Point) -> bool:
+        return clear(p, r) and not hides_grid_line((p, r), m)
+
     taut = [path[0]]
     i = 0
     while i < len(path) - 1:
-        j = len(path) - 1
-        while j > i + 1 and not (clear(path[i], path[j]) and not hides_grid_line((path[i], path[j]), m)):
-            j -= 1
+        j = i + 1
+        while j + 1 < len(path) and cut(path[i], path[j + 1]):
+            j += 1
         taut.append(path[j])
         i = j
     if len(taut) == 2:

@@ -147,7 +147,9 @@ def legend_text(keys: dict[str, str], lang: str = "en") -> str:
 
 
 def _values_and_candidates(out: Scene, state: Any, place: dict, covered: "set | dict", givens: Any,
-                           show_candidates: bool, obstacles: Obstacles) -> None:
+                           show_candidates: bool, obstacles: "Obstacles | None") -> None:
+    """Big digits and candidates; each also an obstacle for lines (``obstacles``
+    None: the frame has no line to route)."""
     n = out.n
     values = state.values
     for cell, v in enumerate(values):
@@ -155,10 +157,12 @@ def _values_and_candidates(out: Scene, state: Any, place: dict, covered: "set | 
             r, c = divmod(cell, n)
             given = givens is None or givens[cell] == v
             out.append(Shape("given" if given else "placed", "value", r, c, v))
-            obstacles.add_value(r, c)
+            if obstacles is not None:
+                obstacles.add_value(r, c)
     for (r, c), v in place.items():
         out.append(Shape("place", "value", r, c, v))
-        obstacles.add_value(r, c)
+        if obstacles is not None:
+            obstacles.add_value(r, c)
     if not show_candidates:
         return
     for cell, mask in enumerate(state.cand):
@@ -172,7 +176,8 @@ def _values_and_candidates(out: Scene, state: Any, place: dict, covered: "set | 
             if mask & 1:
                 if (r, c, v) not in covered:
                     out.append(Shape("candidate", "candidate", r, c, v))
-                obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
+                if obstacles is not None:
+                    obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
             mask >>= 1
             v += 1
 
@@ -236,9 +241,10 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
     if proof is not None:
         show_candidates = True
         covered |= proofdraw.fact_cands(proof, None if proofdraw.needs_subframes(proof) else "all")
-    _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles)
-    for (r, c, v) in covered:
-        if (r, c, v) not in obstacles_keys(obstacles, r, c):
+    lines = step is not None and (step.strong_links or step.weak_links or roles.links or proof is not None)
+    _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles if lines else None)
+    if lines and not show_candidates:  # the marked candidates are still in the way
+        for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
 
     # links between candidate spots (under the disks, over plain digits)
@@ -297,10 +303,6 @@ def scene(state: Any, step: Any = None, *, number: "int | tuple[int, int] | None
     return out
 
 
-def obstacles_keys(obstacles: Obstacles, r: int, c: int) -> set:
-    return {o[5] for o in obstacles.cells.get((r, c), ())}
-
-
 def proof_scenes(state: Any, step: Any, *, number: "int | tuple[int, int] | None" = None,
                  givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None) -> list[Scene]:
     """The sub-frames of a forcing step's proof, in order (RENDERING.md wave 2).
@@ -328,8 +330,6 @@ def proof_scenes(state: Any, step: Any, *, number: "int | tuple[int, int] | None
         sc = Scene(n, suffix=suffix)
         covered = proofdraw.fact_cands(proof, part)
         _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
-        for (r, c, v) in covered:
-            obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
         sc.extend(proofdraw.part_shapes(n, proof, part, state, obstacles))
         num = f"{k if k is not None else ''}{suffix}"
         sc.append(Shape("title", "text", text=step_title(num, step.technique, lang)))
