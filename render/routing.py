@@ -276,19 +276,28 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     path.append(a)
     path.reverse()
     # pull taut: keep a point only if the straight cut past it would cross something
-    # (greedy: reach forward while the straight cut stays clear; each failed test
-    # stops at its first hit, so this costs about one test per lattice step)
+    # (greedy: from each kept point, the farthest point the straight cut reaches clear)
     def cut(p: Point, r: Point) -> bool:
         return clear(p, r) and not hides_grid_line((p, r), m)
 
     taut = [path[0]]
     i = 0
-    while i < len(path) - 1:
-        j = i + 1
-        while j + 1 < len(path) and cut(path[i], path[j + 1]):
-            j += 1
-        taut.append(path[j])
-        i = j
+    last = len(path) - 1
+    while i < last:
+        # the farthest clear cut, found by doubling then halving the reach
+        good, step = i + 1, 1
+        while good + step <= last and cut(path[i], path[good + step]):
+            good += step
+            step *= 2
+        bad = min(last + 1, good + step)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if cut(path[i], path[mid]):
+                good = mid
+            else:
+                bad = mid
+        taut.append(path[good])
+        i = good
     if len(taut) == 2:
         return (a, b)
     # round the corners: each corner becomes the control point of a quadratic piece
