@@ -6,7 +6,8 @@ Imports point one way: ``render`` imports ``explainer``, never the reverse.
   ``scene(state, step, number=…)`` for a step, ``proof_scenes(state, step,
   number=…)`` for the sub-frames of a forcing step's proof (``[]`` when the
   step's own frame shows it all; else Scenes with ``suffix`` "a", "b", … to be
-  written ``017a-…``, ``017b-…`` after ``017-…``);
+  written ``017a-…``, ``017b-…`` after ``017-…``); ``step_scenes`` gives both
+  at once, in file order;
 - ``roles``: the roles players know, read from a step's fields (on/off, pivot,
   base/cover/fin, ALS tints, tuple values, rectangle lines);
 - ``proofdraw``: facts, arrows and ends of a proof, and its captions;

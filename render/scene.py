@@ -354,3 +354,12 @@ def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str
     caption = (w["solved"] if complete else w["unsolved"]).format(k=steps, d=d)
     return scene(state, None, title=w["solution"], caption=caption, givens=givens, lang=lang,
                  show_candidates=not complete)
+
+
+def step_scenes(state: Any, step: Any, *, number: "int | tuple[int, int] | None" = None,
+                givens: Sequence[int] | None = None, lang: str = "en") -> list[Scene]:
+    """What an exporter writes for one step: its frame (``suffix`` ""), then the
+    sub-frames of its proof if it needs them (``suffix`` "a", "b" …): file stems
+    ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
+    main = scene(state, step, number=number, givens=givens, lang=lang)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang)

@@ -246,3 +246,15 @@ def test_real_trial_step_with_its_proof(tmp_path):
     r = FrameRenderer(9)
     for sc in [main] + subs:
         (tmp_path / f"027{sc.suffix}.png").write_bytes(r.png(sc))
+
+
+def test_step_scenes_for_the_exporter():
+    from render.scene import step_scenes
+
+    st = _state()
+    step = _step(_two_branch(st, "cell"))
+    frames = step_scenes(st, step, number=17)
+    assert [f.suffix for f in frames] == ["", "a", "b"]
+    assert [f.text("title").split(" — ")[0] for f in frames] == ["Step 17", "Step 17a", "Step 17b"]
+    plain = Explanation(technique="locked candidate", eliminate=((0, 1, 2),), text="x")
+    assert [f.suffix for f in step_scenes(st, plain, number=3)] == [""]
