@@ -190,13 +190,13 @@ def _blocked(obstacles: Obstacles, x: float, y: float, ignore: "frozenset | set"
 
 def lattice_route(a: Point, b: Point, obstacles: Obstacles,
                   ignore: "frozenset | set" = frozenset()) -> tuple[Point, ...] | None:
-    """A clear route found by A* on a lattice of 2·m points per cell (searched in
+    """A clear route found by A* on a lattice of 4·m points per cell (searched in
     a window around a and b), pulled taut, then smoothed into quadratic pieces
     (or kept as straight pieces if the smooth curve would touch a digit)."""
     import heapq
 
     n, m = obstacles.n, obstacles.m
-    q = 2 * m
+    q = 4 * m  # fine enough to find the narrow lane between a cell's last candidate row and its edge
     step = 1 / q
     x0 = max(0, int(min(a[0], b[0])) - 2)
     x1 = min(n, int(max(a[0], b[0])) + 3)
@@ -221,17 +221,21 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     def clear(p: Point, r: Point) -> bool:
         return obstacles.cost((p, r), ignore, stop=0)[0] == 0
 
-    def near(p: Point) -> list[tuple[int, int]]:
+    def near(p: Point, toward: Point) -> list[tuple[int, int]]:
+        """Lattice points a clear straight step from p, those facing ``toward``
+        first (a route that leaves backwards loops round its own disk)."""
         ci, cj = round((p[0] - x0) / step), round((p[1] - y0) / step)
-        out = []
+        ahead, behind = [], []
+        tx, ty = toward[0] - p[0], toward[1] - p[1]
         for di in range(-2, 3):
             for dj in range(-2, 3):
                 i, j = ci + di, cj + dj
                 if 0 <= i < W and 0 <= j < H and ok(i, j) and clear(p, xy(i, j)):
-                    out.append((i, j))
-        return out
+                    x, y = xy(i, j)
+                    ((x - p[0]) * tx + (y - p[1]) * ty >= 0 and ahead or behind).append((i, j))
+        return ahead or behind
 
-    starts, goals = near(a), set(near(b))
+    starts, goals = near(a, b), set(near(b, a))
     if not starts or not goals:
         return None
     bi, bj = (b[0] - x0) / step, (b[1] - y0) / step
