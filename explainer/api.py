@@ -14,6 +14,7 @@ import techniques as registry
 from . import engine
 from .explanation import Explanation
 from .grid import Grid
+from .state import State
 from .technique import Technique
 
 
@@ -44,8 +45,15 @@ def _step_png(before: Any, step: Explanation) -> bytes:
     return step_png(before, step)
 
 
-# A step draws itself in a notebook through render, which the core never imports.
+def _state_png(state: State) -> bytes:
+    from render.frame import state_png  # lazy: explaining never needs matplotlib
+
+    return state_png(state, candidates=True)
+
+
+# A step and a state draw themselves in a notebook through render, which the core never imports.
 Explanation.drawer = _step_png
+State.drawer = _state_png
 
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],

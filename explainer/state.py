@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
 
@@ -179,6 +179,14 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
 
+    # How a notebook draws a state (the candidates grid): set by ``explainer.api``,
+    # so the core never imports the renderer.
+    drawer: ClassVar[Callable[[State], bytes] | None] = None
+
+    def _repr_png_(self) -> bytes | None:
+        drawer = type(self).drawer
+        return None if drawer is None else drawer(self)
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -218,3 +226,4 @@ class Snapshot:
 
     def __repr__(self) -> str:
         return f"<Snapshot {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
+

@@ -28,13 +28,14 @@ from matplotlib.textpath import TextPath
 
 from .scene import Scene, initial_scene, spot
 from .scene import scene as make_scene
+from .sizes import VALUE_H, cand_h, disk_r
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
-CELL_IN = {4: 1.0, 9: 0.8, 16: 0.7, 25: 0.8}
+CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
-CAPTION_LINES = 4
+CAPTION_LINES = 5  # caption and legend (the roles the frame shows)
 
 
 class Layout:
@@ -237,20 +238,48 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     def get(role: str, kind: str) -> list:
         return by.get((role, kind), [])
 
-    r_small = 0.4 / m  # disk radius of a candidate
-    h_value, h_cand = 0.56, (0.56 if m <= 3 else 0.66) / m
+    r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
+    h_value, h_cand = VALUE_H, cand_h(m)
+    bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
+    h_disk = h_cand * (0.85 if m <= 3 else 0.92)  # a digit on a disk (big grids: the disk is small)
 
-    # cells: translucent squares on unsolved cells
-    add_path(squares_path([(s.row, s.col) for s in get("cells", "square")], 0.06),
+    def sp(s: Any) -> tuple[float, float]:
+        return spot(n, s.row, s.col, s.value)
+
+    def tint(tone: str, default: str) -> Any:
+        if tone.startswith("b") and tone[1:].isdigit():
+            return theme.get(f"branch{int(tone[1:]) % 4}", theme[default])
+        return theme[default]
+
+    # cells: translucent squares on unsolved cells (a wing's pivot in its own tint)
+    sq = get("cells", "square")
+    add_path(squares_path([(s.row, s.col) for s in sq if s.tone != "pivot"], 0.06),
              facecolor=theme["cells_fill"], alpha=theme["cells_alpha"], edgecolor="none")
-    # houses: inset rounded outlines
-    for i, s in enumerate(get("houses", "house")):
+    add_path(squares_path([(s.row, s.col) for s in sq if s.tone == "pivot"], 0.06),
+             facecolor=theme["pivot_fill"], alpha=theme["cells_alpha"], edgecolor="none")
+    # the second ALS: its own tint under its outline
+    add_path(squares_path([(s.row, s.col) for s in get("cells_alt", "outline") if s.tone == "als_b"], 0.07),
+             facecolor=theme["als_b_fill"], alpha=theme["cells_alpha"], edgecolor="none")
+    # a proof's contradiction: the emptied cell
+    add_path(squares_path([(s.row, s.col) for s in get("contradiction", "square")], 0.04),
+             facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"],
+             linewidth=cp * 0.06)
+    # houses: inset rounded outlines; cover lines dashed, fin box in the fin colour
+    houses = [(s, "houses") for s in get("houses", "house")] + \
+             [(s, "contradiction") for s in get("contradiction", "house")]
+    for i, (s, role) in enumerate(houses):
         x, y, w, h = house_rect(n, m, *s.house)
         inset = 0.05 + 0.04 * (i % 3)  # overlapping outlines stay apart
+        colour = theme[role]
+        style = "-"
+        if s.tone in ("cover", "line"):
+            colour, style = theme["cover"], (0, (5, 3))
+        elif s.tone == "fin":
+            colour = theme["fin"]
         p = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                            boxstyle=f"round,pad=0,rounding_size={0.3:.2f}",
-                           fill=False, edgecolor=theme["houses"], linewidth=cp * 0.045,
-                           zorder=z[0], clip_on=False)
+                           fill=False, edgecolor=colour, linewidth=cp * (0.06 if role == "contradiction" else 0.045),
+                           linestyle=style, zorder=z[0], clip_on=False)
         z[0] += 1
         ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
         art.append(p)
@@ -267,40 +296,87 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
         items = [(s.col + 0.5, s.row + 0.5, s.char) for s in get(role, "value")]
         add_path(glyphs_path(items, h_value, bold=(role == "place")), facecolor=theme[role])
     # plain candidates
-    items = [(*spot(n, s.row, s.col, s.value), s.char) for s in get("candidate", "candidate")]
-    add_path(glyphs_path(items, h_cand), facecolor=theme["candidate"])
-    # links: solid strong, dashed weak, with a small dot at each end
+    items = [(*sp(s), s.char) for s in get("candidate", "candidate")]
+    add_path(glyphs_path(items, h_cand, bold=bold_cand), facecolor=theme["candidate"])
+    # links: solid strong, dashed weak
+    lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     for role, style in (("weak_link", (0, (4, 2.5))), ("strong_link", "-")):
         for s in get(role, "link"):
-            pts = _shorten(s.points, r_small * 1.05)
-            if len(pts) == 2:
-                path = Path(pts, [Path.MOVETO, Path.LINETO])
-            else:
-                path = Path(pts, [Path.MOVETO, Path.CURVE3, Path.CURVE3])
-            add_path(path, facecolor="none", edgecolor=theme[role], linewidth=cp * 0.035,
-                     linestyle=style, capstyle="round")
-    # marked: filled disk, light digit; marked_alt: white disk with a ring
+            add_path(_curve(_clip_ends(s.points, n, r_small * 1.05)), facecolor="none", edgecolor=theme[role],
+                     linewidth=lw_link, linestyle=style, capstyle="round")
+    # proof arrows: premise -> fact, an arrowhead at the fact
+    heads = {}
+    for s in get("implies", "arrow"):
+        key = {"true": "proof_true", "false": "proof_false"}.get(s.tone, "label")
+        pts = _clip_ends(s.points, n, r_small * 1.2)
+        add_path(_curve(pts), facecolor="none", edgecolor=theme[key], linewidth=lw_link * 1.15,
+                 linestyle=(0, (3, 2)) if s.tone == "step" else "-", capstyle="round")
+        heads.setdefault(key, []).append(_head(pts, r_small * 1.25))
+    for key, tris in heads.items():
+        verts, codes = [], []
+        for tri in tris:
+            verts += tri + [tri[0]]
+            codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+        add_path(Path(verts, codes), facecolor=theme[key])
+
+    def disks(shapes: list, fill: Any, digit: Any, ring: Any = None, radius: float = 1.0) -> None:
+        if not shapes:
+            return
+        add_path(circles_path([sp(s) for s in shapes], r_small * radius), facecolor=fill,
+                 edgecolor=ring or "none", linewidth=cp * 0.025 if ring else 0)
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit)
+
+    def rings(shapes: list, colour: Any) -> None:
+        if not shapes:
+            return
+        add_path(circles_path([sp(s) for s in shapes], r_small * 0.92),
+                 facecolor=theme["background"], edgecolor=colour, linewidth=cp * 0.03)
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=colour)
+
+    def strikes(shapes: list, colour: Any) -> None:
+        d = r_small * 0.92
+        segs = []
+        for s in shapes:
+            x, y = sp(s)
+            segs.append(((x - d, y + d), (x + d, y - d)))
+        add_path(segments_path(segs), facecolor="none", edgecolor=colour,
+                 linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round")
+
+    # marked: filled disk, light digit ("off" chain nodes: light disk, dark digit);
+    # marked_alt: white disk with a ring (fin, Z values in their colours)
     mk = get("marked", "disk")
-    add_path(circles_path([spot(n, s.row, s.col, s.value) for s in mk], r_small), facecolor=theme["marked"])
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in mk], h_cand * 0.85, bold=True),
-             facecolor=theme["marked_digit"])
+    disks([s for s in mk if s.tone != "off"], theme["marked"], theme["marked_digit"])
+    disks([s for s in mk if s.tone == "off"], theme["off"], theme["off_digit"], theme["off_ring"])
     ma = get("marked_alt", "ring")
-    add_path(circles_path([spot(n, s.row, s.col, s.value) for s in ma], r_small * 0.92),
-             facecolor=theme["background"], edgecolor=theme["marked_alt"], linewidth=cp * 0.03)
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in ma], h_cand * 0.85, bold=True),
-             facecolor=theme["marked_alt"])
+    for tone, key in (("fin", "fin"), ("z", "z")):
+        rings([s for s in ma if s.tone == tone], theme[key])
+    rings([s for s in ma if s.tone not in ("fin", "z", "rc")], theme["marked_alt"])
+    # the restricted common of the second ALS: a disk like the first's
+    disks([s for s in ma if s.tone == "rc"] + get("marked_alt", "disk"), theme["marked"], theme["marked_digit"])
     # eliminate: filled disk, struck through, light digit on top (stays legible)
     el = get("eliminate", "disk")
-    add_path(circles_path([spot(n, s.row, s.col, s.value) for s in el], r_small), facecolor=theme["eliminate"])
-    d = r_small * 0.92
-    segs = []
-    for s in get("eliminate", "strike"):
-        x, y = spot(n, s.row, s.col, s.value)
-        segs.append(((x - d, y + d), (x + d, y - d)))
-    add_path(segments_path(segs), facecolor="none", edgecolor=theme["strike"],
-             linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round")
-    add_path(glyphs_path([(*spot(n, s.row, s.col, s.value), s.char) for s in el], h_cand * 0.85, bold=True),
+    add_path(circles_path([sp(s) for s in el], r_small), facecolor=theme["eliminate"])
+    strikes(get("eliminate", "strike"), theme["strike"])
+    add_path(glyphs_path([(*sp(s), s.char) for s in el], h_disk, bold=True),
              facecolor=theme["eliminate_digit"])
+    # proof facts: true on a filled disk, false on a struck ring; the assumption with a thick ring
+    disks(get("proof_true", "disk"), theme["proof_true"], theme["marked_digit"])
+    rings(get("proof_false", "ring"), theme["proof_false"])
+    strikes(get("proof_false", "strike"), theme["proof_false"])
+    for s in get("assume", "disk") + get("assume", "ring"):
+        colour = tint(s.tone, "assume")
+        add_path(circles_path([sp(s)], r_small * 1.3), facecolor=theme["background"], edgecolor=colour,
+                 linewidth=cp * 0.07 * min(1.0, 3 / m))
+        if s.kind == "disk":
+            disks([s], colour, theme["marked_digit"])
+        else:
+            rings([s], colour)
+    for s in get("assume", "strike"):
+        strikes([s], tint(s.tone, "assume"))
+    # the end of a proof: the value twice, the shared conclusion
+    for role in ("contradiction", "conclusion"):
+        add_path(circles_path([sp(s) for s in get(role, "ring")], r_small * 1.15),
+                 facecolor="none", edgecolor=theme[role], linewidth=cp * 0.06)
 
     # title and caption: glyph outlines too (matplotlib's Text lays out and
     # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
@@ -312,16 +388,24 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
                               layout.title_pt,
                               theme["title"], ha="center", bold=True))
     caption = scene.text("caption")
-    if caption:
+    legend = scene.text("legend")
+    if caption or legend:
         fs = layout.caption_pt
         chars = layout.caption_chars
-        lines = textwrap.wrap(caption, chars)
-        while len(lines) > CAPTION_LINES and fs > 6:
-            fs *= 0.9
+
+        def wrap(chars: int) -> tuple[list[str], list[str]]:
+            return textwrap.wrap(caption, chars), textwrap.wrap(legend, chars)
+
+        lines, leg = wrap(chars)
+        while len(lines) + len(leg) > CAPTION_LINES and fs > 6:
+            fs *= 0.92
             chars = int(layout.caption_chars * layout.caption_pt / fs)
-            lines = textwrap.wrap(caption, chars)
-        art.append(text_patch(fig, lines, 0.15, layout.caption_in - 4 / 72 - fs / 72, fs,
-                              theme["caption"], ha="left"))
+            lines, leg = wrap(chars)
+        y0 = layout.caption_in - 4 / 72 - fs / 72
+        if lines:
+            art.append(text_patch(fig, lines, 0.15, y0, fs, theme["caption"], ha="left"))
+        if leg:
+            art.append(text_patch(fig, leg, 0.15, y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"], ha="left"))
     return art
 
 
@@ -349,6 +433,49 @@ def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: fl
     p.set_clip_on(False)
     fig.add_artist(p)
     return p
+
+
+def _curve(pts: list) -> Path:
+    """A straight segment, one quadratic, or quadratic pieces (a, c1, w, c2, b, …)."""
+    if len(pts) == 2:
+        return Path(pts, [Path.MOVETO, Path.LINETO])
+    return Path(pts, [Path.MOVETO] + [Path.CURVE3] * (len(pts) - 1))
+
+
+def _head(pts: list, size: float) -> list:
+    """An arrowhead triangle at the end of a route, pointing along its last tangent."""
+    (x0, y0), (x1, y1) = pts[-2], pts[-1]
+    d = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / d, (y1 - y0) / d
+    bx, by = x1 - ux * size, y1 - uy * size
+    return [(x1, y1), (bx - uy * size * 0.55, by + ux * size * 0.55), (bx + uy * size * 0.55, by - ux * size * 0.55)]
+
+
+def _clip_ends(pts: tuple, n: int, radius: float) -> list:
+    """Pull both ends of a route back to the circle of ``radius`` around the candidate
+    spot each starts in (a route may leave its disk off centre, see routing.py)."""
+    pts = [tuple(p) for p in pts]
+    out = list(pts)
+    for end, nxt in ((0, 1), (-1, -2)):
+        p, q = pts[end], pts[nxt]
+        c, r = int(p[0]), int(p[1])
+        best = None
+        for v in range(1, n + 1):
+            sx, sy = spot(n, min(r, n - 1), min(c, n - 1), v)
+            d = math.hypot(sx - p[0], sy - p[1])
+            if best is None or d < best[0]:
+                best = (d, sx, sy)
+        _, cx, cy = best
+        ux, uy = q[0] - p[0], q[1] - p[1]
+        L = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / L, uy / L
+        wx, wy = p[0] - cx, p[1] - cy
+        b = wx * ux + wy * uy
+        disc = b * b - (wx * wx + wy * wy - radius * radius)
+        t = -b + math.sqrt(disc) if disc > 0 else 0.0
+        t = min(max(t, 0.0), L * 0.4)
+        out[end] = (p[0] + ux * t, p[1] + uy * t)
+    return out
 
 
 def _shorten(pts: tuple, by: float) -> list:

@@ -17,9 +17,18 @@ from explainer.grid import value_char
 from explainer.i18n import text_in
 from techniques import title
 
+from .routing import Obstacles, route
+from .sizes import spot_gap
+
 # Roles, in the order a learner reads them.
 ROLES = ("given", "placed", "place", "candidate", "cells", "cells_alt", "houses",
-         "marked", "marked_alt", "eliminate", "strong_link", "weak_link", "title", "caption")
+         "marked", "marked_alt", "eliminate", "strong_link", "weak_link",
+         # a forcing step's proof (proofdraw.py)
+         "assume", "proof_true", "proof_false", "implies", "contradiction", "conclusion",
+         "title", "caption", "legend")
+# Finer roles (Shape.tone): on / off (chain nodes), pivot (wing), base / cover / fin
+# (fish), als_b / rc / z (ALS), tuple (a tuple's values), line (empty rectangle),
+# wing / w (links the scene adds), true / false / step (proof arrows), b0, b1 … (branches).
 
 WORDS = {
     "en": {"step": "Step", "steps": "Steps", "initial": "Initial grid", "solution": "Solution",
@@ -53,6 +62,7 @@ class Shape:
     house: tuple[str, int] | None = None
     points: tuple[tuple[float, float], ...] = ()
     text: str = ""
+    tone: str = ""  # a finer role (ROLES' comment); "" draws the role's own colour
 
     @property
     def char(self) -> str:
@@ -60,12 +70,13 @@ class Shape:
 
 
 class Scene(list):
-    """A list of shapes plus the grid size."""
+    """A list of shapes plus the grid size (and, for a proof sub-frame, its suffix)."""
 
-    def __init__(self, n: int, shapes: Iterable[Shape] = ()) -> None:
+    def __init__(self, n: int, shapes: Iterable[Shape] = (), suffix: str = "") -> None:
         super().__init__(shapes)
         self.n = n
         self.m = math.isqrt(n)
+        self.suffix = suffix
 
     def of(self, role: str, kind: str | None = None) -> list[Shape]:
         return [s for s in self if s.role == role and (kind is None or s.kind == kind)]
@@ -83,7 +94,7 @@ def spot(n: int, r: int, c: int, v: int) -> tuple[float, float]:
     """Centre of candidate v of cell (r, c), in grid units."""
     m = math.isqrt(n)
     i, j = divmod(v - 1, m)
-    k = (0.78 if m <= 3 else 0.82) / m  # a sub-grid a little inside the cell, clear of the lines
+    k = spot_gap(m)  # a sub-grid a little inside the cell, clear of the lines
     return c + 0.5 + (j - (m - 1) / 2) * k, r + 0.5 + (i - (m - 1) / 2) * k
 
 
@@ -91,7 +102,7 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def step_title(number: int | tuple[int, int], technique: str, lang: str = "en") -> str:
+def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en") -> str:
     w = words(lang)
     name = title(technique, lang)
     if isinstance(number, tuple) and number[0] != number[1]:
@@ -100,87 +111,176 @@ def step_title(number: int | tuple[int, int], technique: str, lang: str = "en") 
     return f"{w['step']} {k} — {name}"
 
 
+LEGEND = {
+    "en": {"onoff": "dark disks “on”, light disks “off”",
+           "tuple": "disks: the tuple's values",
+           "pivot": "the pivot cell in its own tint, the pincers in the other",
+           "als": "first ALS filled, second outlined; disks: restricted common, rings: Z",
+           "fish": "solid outlines: base lines, dashed: cover lines",
+           "fish_fin": "solid outlines: base lines, dashed: cover lines, ringed: fin",
+           "line": "dashed: the rectangle's row and column",
+           "wwing": "disks: the linking value in the house and in both cells, rings: the value removed",
+           "proof": "thick ring: assumption, filled: true, struck ring: false, arrows: implications"},
+    "fr": {"onoff": "disques foncés « vrai », clairs « faux »",
+           "tuple": "disques : les valeurs du groupe",
+           "pivot": "le pivot dans sa propre teinte, les pinces dans l'autre",
+           "als": "premier ENA rempli, second entouré ; disques : commun restreint, anneaux : Z",
+           "fish": "contours pleins : lignes de base, pointillés : lignes de couverture",
+           "fish_fin": "contours pleins : lignes de base, pointillés : lignes de couverture, anneau : aileron",
+           "line": "pointillés : la ligne et la colonne du rectangle",
+           "wwing": "disques : la valeur de liaison dans l'unité et les deux cases, anneaux : la valeur retirée",
+           "proof": "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications"},
+}
+
+
+def legend_text(keys: dict[str, str], lang: str = "en") -> str:
+    """The roles a frame shows, in words (the caption's last line)."""
+    w = LEGEND.get(lang, LEGEND["en"])
+    out = []
+    for key, val in keys.items():
+        if key == "fish":
+            out.append(w["fish_fin"] if val == "fin" else w["fish"])
+        elif key in w:
+            out.append(w[key])
+    if not out:
+        return ""
+    text = "; ".join(out)
+    return text[0].upper() + text[1:] + "."
+
+
+def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | dict, givens: Any,
+                           show_candidates: bool, obstacles: Obstacles | None) -> None:
+    """Big digits and candidates; each also an obstacle for lines (``obstacles``
+    None: the frame has no line to route)."""
+    n = out.n
+    values = state.values
+    for cell, v in enumerate(values):
+        if v:
+            r, c = divmod(cell, n)
+            given = givens is None or givens[cell] == v
+            out.append(Shape("given" if given else "placed", "value", r, c, v))
+            if obstacles is not None:
+                obstacles.add_value(r, c)
+    for (r, c), v in place.items():
+        out.append(Shape("place", "value", r, c, v))
+        if obstacles is not None:
+            obstacles.add_value(r, c)
+    if not show_candidates:
+        return
+    for cell, mask in enumerate(state.cand):
+        if not mask:
+            continue
+        r, c = divmod(cell, n)
+        if (r, c) in place:
+            continue
+        v = 1
+        while mask:
+            if mask & 1:
+                if (r, c, v) not in covered:
+                    out.append(Shape("candidate", "candidate", r, c, v))
+                if obstacles is not None:
+                    obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
+            mask >>= 1
+            v += 1
+
+
 def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
-    ``number``: the step number (or a first–last range) for the title.
+    ``number``: the step number (1-based, or a first–last range) for the title.
+    A forcing step (``step.proof``) shows its whole proof when it fits one
+    frame, else its assumptions and conclusion (``proof_scenes`` gives the rest).
     """
+    from . import proofdraw
+    from .roles import Roles, derive
+
     geo = state.geo
     n = geo.n
     out = Scene(n)
     values = state.values
+    obstacles = Obstacles(n)
 
     place = {(r, c): v for r, c, v in (step.place if step else ())}
+    roles = derive(state, step) if step is not None else Roles()
     special: dict[tuple[int, int, int], str] = {}
     if step is not None:
         for role in ("marked_alt", "marked", "eliminate"):  # later wins
             for cand in getattr(step, role):
                 special[tuple(cand)] = role
+    # a candidate of a cell solved or placed by this step: the big digit says it all
+    special = {k: v for k, v in special.items() if not values[k[0] * n + k[1]] and (k[:2] not in place
+                                                                                   or v == "eliminate")}
+    derived = {}
+    for cand, role, tone in roles.marks:
+        r, c, v = cand
+        if cand not in special and state.cand[r * n + c] >> (v - 1) & 1 and (r, c) not in place:
+            derived[cand] = (role, tone)
+
+    proof = getattr(step, "proof", None) if step is not None else None
+    proof_shapes: list[Shape] = []
+    covered: set = set(special) | set(derived)
 
     # cell highlights first (they lie under the digits)
     if step is not None:
         for r, c in step.cells:
             solved = values[r * n + c] or (r, c) in place
-            out.append(Shape("cells", "circle" if solved else "square", r, c, values[r * n + c]))
+            out.append(Shape("cells", "circle" if solved else "square", r, c, values[r * n + c],
+                             tone=roles.cell_tone.get((r, c), "")))
         for r, c in step.cells_alt:
             solved = values[r * n + c] or (r, c) in place
-            out.append(Shape("cells_alt", "circle" if solved else "outline", r, c, values[r * n + c]))
-        for kind, k in step.houses:
-            out.append(Shape("houses", "house", house=(kind, k)))
+            out.append(Shape("cells_alt", "circle" if solved else "outline", r, c, values[r * n + c],
+                             tone=roles.cell_tone.get((r, c), "")))
+        for i, (kind, k) in enumerate(step.houses):
+            out.append(Shape("houses", "house", house=(kind, k), tone=roles.house_tone.get(i, "")))
+        for house, tone in roles.houses:
+            out.append(Shape("houses", "house", house=tuple(house), tone=tone))
 
-    # values
-    for cell, v in enumerate(values):
-        if v:
-            r, c = divmod(cell, n)
-            given = givens is None or givens[cell] == v
-            out.append(Shape("given" if given else "placed", "value", r, c, v))
-    for (r, c), v in place.items():
-        out.append(Shape("place", "value", r, c, v))
-
-    # candidates
     if show_candidates is None:
         show_candidates = bool(step is not None and step.show_candidates)
-    spots: dict[tuple[int, int, int], tuple[float, float]] = {}
-    if show_candidates:
-        for cell, mask in enumerate(state.cand):
-            if not mask:
-                continue
-            r, c = divmod(cell, n)
-            if (r, c) in place:
-                continue
-            v = 1
-            while mask:
-                if mask & 1 and (r, c, v) not in special:
-                    out.append(Shape("candidate", "candidate", r, c, v))
-                    spots[(r, c, v)] = spot(n, r, c, v)
-                mask >>= 1
-                v += 1
-    for (r, c, v), role in special.items():
-        spots[(r, c, v)] = spot(n, r, c, v)
+    if proof is not None:
+        show_candidates = True
+        covered |= proofdraw.fact_cands(proof, None if proofdraw.needs_subframes(proof) else "all")
+    lines = step is not None and (step.strong_links or step.weak_links or roles.links or proof is not None)
+    _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles if lines else None)
+    if lines and not show_candidates:  # the marked candidates are still in the way
+        for (r, c, v) in covered:
+            obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
 
     # links between candidate spots (under the disks, over plain digits)
     if step is not None:
-        for role, links in (("strong_link", step.strong_links), ("weak_link", step.weak_links)):
-            for a, b in links:
-                a, b = tuple(a), tuple(b)
-                if a[:2] == b[:2]:
-                    continue  # never inside one cell
-                pa, pb = spot(n, *a), spot(n, *b)
-                obstacles = [p for key, p in spots.items() if key != a and key != b]
-                out.append(Shape(role, "link", points=link_path(pa, pb, obstacles, 0.42 / geo.m, n)))
+        links = [(role, tuple(a), tuple(b), "") for role, ls in (("strong_link", step.strong_links),
+                                                                 ("weak_link", step.weak_links)) for a, b in ls]
+        for role, a, b, tone in links + roles.links:
+            if a[:2] == b[:2]:
+                continue  # never inside one cell
+            pts = route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+            out.append(Shape(role, "link", points=pts, tone=tone))
 
     # marked / eliminated candidates
     for (r, c, v), role in sorted(special.items()):
+        tone = roles.cand_tone.get((r, c, v), "")
         if role == "marked":
-            out.append(Shape("marked", "disk", r, c, v))
+            out.append(Shape("marked", "disk", r, c, v, tone=tone))
         elif role == "marked_alt":
-            out.append(Shape("marked_alt", "ring", r, c, v))
+            out.append(Shape("marked_alt", "ring", r, c, v, tone=tone))
         else:
             out.append(Shape("eliminate", "disk", r, c, v))
             out.append(Shape("eliminate", "strike", r, c, v))
+    for (r, c, v), (role, tone) in sorted(derived.items()):
+        out.append(Shape(role, "disk" if role == "marked" else "ring", r, c, v, tone=tone))
+
+    legend = dict(roles.legend)
+    if proof is not None:
+        if proofdraw.needs_subframes(proof):
+            proof_shapes = proofdraw.overview_shapes(n, proof, state, obstacles, set(place))
+        else:
+            proof_shapes = proofdraw.part_shapes(n, proof, (0, 1, len(proof.branches[0].facts), 1, 1),
+                                                 state, obstacles, set(place))
+        legend["proof"] = "1"
+    out.extend(proof_shapes)
 
     # words
     w = words(lang)
@@ -191,53 +291,54 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
             title = step_title(number if number is not None else 0, step.technique, lang)
     if caption is None:
         caption = text_in(step, lang) if step is not None else ""
+        if proof is not None and proofdraw.needs_subframes(proof) and number is not None:
+            k = number[0] if isinstance(number, tuple) else number
+            count = len(proofdraw.parts(proof))
+            caption += proofdraw.words(lang)["overview" if len(proof.branches) > 1 else "overview_one"].format(
+                k=len(proof.branches), first=f"{k}a", last=f"{k}{proofdraw.SUFFIXES[count - 1]}")
     out.append(Shape("title", "text", text=title))
     if caption:
         out.append(Shape("caption", "text", text=caption))
+    lt = legend_text(legend, lang)
+    if lt:
+        out.append(Shape("legend", "text", text=lt))
     return out
 
 
-def link_path(a: tuple[float, float], b: tuple[float, float], obstacles: list[tuple[float, float]],
-              clearance: float, n: int = 0) -> tuple[tuple[float, float], ...]:
-    """A straight segment a–b, or a quadratic curve (a, control, b) bent just
-    enough to keep ``clearance`` from every other digit it would cross."""
-    ax_, ay = a
-    bx, by = b
-    dx, dy = bx - ax_, by - ay
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length, dx / length
-    lo_x, hi_x = min(ax_, bx) - 1, max(ax_, bx) + 1
-    lo_y, hi_y = min(ay, by) - 1, max(ay, by) + 1
-    near = [(x, y) for x, y in obstacles if lo_x <= x <= hi_x and lo_y <= y <= hi_y]
-    for bend in (0.0, 0.12, -0.12, 0.22, -0.22, 0.35, -0.35, 0.5, -0.5):
-        cx, cy = (ax_ + bx) / 2 + nx * bend * length, (ay + by) / 2 + ny * bend * length
-        if _clear(a, (cx, cy), b, near, clearance, n):
-            break
-    else:
-        bend = 0.22
-        cx, cy = (ax_ + bx) / 2 + nx * bend * length, (ay + by) / 2 + ny * bend * length
-    if bend == 0.0:
-        return (a, b)
-    return (a, (cx, cy), b)
+def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
+                 givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None) -> list[Scene]:
+    """The sub-frames of a forcing step's proof, in order (RENDERING.md wave 2).
 
+    ``[]`` when the step has no ``proof`` or when its own frame (``scene``)
+    already shows the whole proof (one branch of at most ``LIMIT`` facts).
+    Otherwise one Scene per branch, a long branch cut into parts of at most
+    ``limit`` facts. Each Scene has ``suffix`` ``"a"``, ``"b"`` … (file
+    names ``017a-TECHNIQUE.png`` after ``017-TECHNIQUE.png``), the title
+    ``Step 17a — …`` and a caption saying which branch and part it shows and
+    reading that part of the proof for a learner.
+    """
+    from . import proofdraw
 
-def _clear(a, ctrl, b, near, clearance, n=0) -> bool:
-    if n and not (0.1 <= ctrl[0] <= n - 0.1 and 0.1 <= ctrl[1] <= n - 0.1):
-        return False  # a curve must stay on the grid
-    if not near:
-        return True
-    steps = 24
-    c2 = clearance * clearance
-    for i in range(2, steps - 1):  # skip the ends (they sit on the joined digits)
-        t = i / steps
-        u = 1 - t
-        x = u * u * a[0] + 2 * u * t * ctrl[0] + t * t * b[0]
-        y = u * u * a[1] + 2 * u * t * ctrl[1] + t * t * b[1]
-        for px, py in near:
-            if (px - x) ** 2 + (py - y) ** 2 < c2:
-                return False
-    return True
-
+    proof = getattr(step, "proof", None)
+    limit = limit or proofdraw.LIMIT
+    if proof is None or not proofdraw.needs_subframes(proof, limit):
+        return []
+    n = state.geo.n
+    k = number[0] if isinstance(number, tuple) else number
+    out = []
+    for idx, part in enumerate(proofdraw.parts(proof, limit)):
+        suffix = proofdraw.SUFFIXES[idx % 26] * (1 + idx // 26)
+        obstacles = Obstacles(n)
+        sc = Scene(n, suffix=suffix)
+        covered = proofdraw.fact_cands(proof, part)
+        _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
+        sc.extend(proofdraw.part_shapes(n, proof, part, state, obstacles))
+        num = f"{k if k is not None else ''}{suffix}"
+        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang)))
+        sc.append(Shape("caption", "text", text=proofdraw.part_caption(proof, part, n, lang)))
+        sc.append(Shape("legend", "text", text=legend_text({"proof": "1"}, lang)))
+        out.append(sc)
+    return out
 
 def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
                   caption: str | None = None) -> Scene:
@@ -255,3 +356,12 @@ def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str
     caption = (w["solved"] if complete else w["unsolved"]).format(k=steps, d=d)
     return scene(state, None, title=w["solution"], caption=caption, givens=givens, lang=lang,
                  show_candidates=not complete)
+
+
+def step_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
+                givens: Sequence[int] | None = None, lang: str = "en") -> list[Scene]:
+    """What an exporter writes for one step: its frame (``suffix`` ""), then the
+    sub-frames of its proof if it needs them (``suffix`` "a", "b" …): file stems
+    ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
+    main = scene(state, step, number=number, givens=givens, lang=lang)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang)

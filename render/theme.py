@@ -31,13 +31,31 @@ DEFAULT = {
     "strike": "#000000",
     "strong_link": "#1f5fbf",    # solid
     "weak_link": "#1f5fbf",      # dashed
+    # finer roles (scene.py Shape.tone)
+    "off": "#ffd35c",            # chain node "off": light disk, dark digit, dark ring ("on" is marked)
+    "off_digit": "#000000",
+    "off_ring": "#8a6200",
+    "pivot_fill": "#f0a000",     # a wing's pivot cell (pincers keep cells_fill / cells_alt)
+    "als_b_fill": "#6fa8dc",     # the second ALS (cells_alt), its own tint
+    "cover": "#7b3fb0",          # fish cover lines, empty rectangle's row and column: dashed
+    "fin": "#e07000",            # fish fin: ring and its box
+    "z": "#7b3fb0",              # ALS Z values, W-wing values: ring
+    # a forcing step's proof (proofdraw.py)
+    "assume": "#7b3fb0",         # the assumption: disk with a thick ring
+    "proof_true": "#1b8a1b",     # true fact: filled disk
+    "proof_false": "#1f5fbf",    # false fact: ring, struck
+    "contradiction": "#d62728",  # the emptied cell / house / value twice
+    "conclusion": "#d62728",     # the shared conclusion: thick ring
+    "branch0": "#7b3fb0",        # branch tints (assumptions of a cell / house / double proof)
+    "branch1": "#e07000",
+    "branch2": "#0a8f8f",
+    "branch3": "#b0306a",
 }
 
 # Okabe & Ito (2008), "Color Universal Design": safe for the common colour
 # vision deficiencies; green/red pairs are replaced by blue/vermillion.
 COLORBLIND = dict(DEFAULT, **{
-    "placed": "#000000",
-    "given": "#000000",
+    "given": "#000000",          # placed values stay dark blue-grey: told apart from givens
     "place": "#D55E00",          # vermillion
     "cells": "#0072B2",          # blue
     "cells_fill": "#56B4E9",     # sky blue
@@ -50,12 +68,28 @@ COLORBLIND = dict(DEFAULT, **{
     "strike": "#000000",
     "strong_link": "#CC79A7",    # reddish purple
     "weak_link": "#009E73",      # bluish green
+    "off": "#F0E442",            # yellow
+    "off_ring": "#000000",
+    "pivot_fill": "#E69F00",
+    "als_b_fill": "#CC79A7",
+    "cover": "#009E73",
+    "fin": "#CC79A7",
+    "z": "#009E73",
+    "assume": "#CC79A7",
+    "proof_true": "#0072B2",
+    "proof_false": "#E69F00",
+    "contradiction": "#D55E00",
+    "conclusion": "#D55E00",
+    "branch0": "#CC79A7",
+    "branch1": "#E69F00",
+    "branch2": "#009E73",
+    "branch3": "#56B4E9",
 })
 
 HIGH_CONTRAST = dict(DEFAULT, **{
     "label": "#000000",
     "caption": "#000000",
-    "placed": "#000000",
+    "placed": "#0000a0",         # dark blue: still told apart from the black givens
     "candidate": "#000000",
     "place": "#c00000",
     "cells": "#000000",
@@ -69,6 +103,22 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "strike": "#000000",
     "strong_link": "#0000c8",
     "weak_link": "#c000c0",
+    "off": "#ffd400",
+    "off_ring": "#000000",
+    "pivot_fill": "#ff8c00",
+    "als_b_fill": "#00c8ff",
+    "cover": "#c000c0",
+    "fin": "#008000",
+    "z": "#c000c0",
+    "assume": "#c000c0",
+    "proof_true": "#000000",
+    "proof_false": "#0000c8",
+    "contradiction": "#c00000",
+    "conclusion": "#c00000",
+    "branch0": "#c000c0",
+    "branch1": "#008000",
+    "branch2": "#0000c8",
+    "branch3": "#a05000",
 })
 
 PALETTES: dict[str, dict] = {

@@ -240,7 +240,7 @@ class StepRecord:
         """The frame of this step (state before it, step drawn) as PNG bytes."""
         from render.frame import step_png  # lazy: the database never needs matplotlib
 
-        return step_png(self.state(), self.explanation)
+        return step_png(self.state(), self.explanation, number=self.index + 1)  # 1-based, as "step N" everywhere
 
     def _repr_png_(self) -> bytes:
         return self.png()

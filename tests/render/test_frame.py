@@ -138,6 +138,14 @@ def test_notebook_hooks():
     assert p._repr_png_()[:4] == b"\x89PNG"
     assert step_png(step.before, step, number=4)[:4] == b"\x89PNG"
     assert state_png(p.state, title="x")[:4] == b"\x89PNG"
+    # a State shows its candidates grid
+    assert p.state._repr_png_()[:4] == b"\x89PNG"
+    # the title of a notebook frame is the 1-based step number: steps[17] is "Step 18"
+    p.goto(17)
+    from render.scene import scene as make
+    assert "Step 18 " in make(p.steps[17].before, p.steps[17], number=18).text("title")
+    assert p._repr_png_() == p.frame_png(18)
+    p.goto(0)
 
 
 def test_puzzle_frame_at_any_step(seed_puzzle):

@@ -1,0 +1,338 @@
+"""Routing lines (chain links, proof arrows) around the digits they must not cross.
+
+Pure Python, grid units (x = column, y = row, a cell is 1×1). Every digit a
+line must not cross is an axis-aligned box inside its cell: a big given or
+placed value (``heavy``) or a small candidate (``light``). A route is a
+straight segment ``(a, b)``, a quadratic Bézier ``(a, ctrl, b)`` or, as a
+last resort, two quadratic pieces ``(a, c1, w, c2, b)`` through a waypoint;
+``route`` returns the first clear one in order of how little it bends, or the
+least bad one when none is clear (big digits weigh far more than candidates).
+
+Hit tests look only at the cell each sample falls in (every box lies inside
+its cell), so a route costs a few hundred lookups, whatever the grid size.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+
+from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
+
+Point = tuple[float, float]
+
+HEAVY = 1000  # a line across a big digit
+LIGHT = 1     # a line across a candidate
+
+
+class Obstacles:
+    """Boxes a line must not cross, bucketed by cell."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.m = math.isqrt(n)
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int, Hashable]]] = {}
+
+    def add(self, x: float, y: float, hw: float, hh: float, weight: int, key: Hashable = None) -> None:
+        cell = (int(y), int(x))
+        self.cells.setdefault(cell, []).append((x, y, hw, hh, weight, key))
+
+    def add_value(self, r: int, c: int, key: Hashable = None) -> None:
+        """A big digit plus the line's half width."""
+        self.add(c + 0.5, r + 0.5, VALUE_W / 2 + 0.025, VALUE_H / 2 + 0.015, HEAVY, key if key is not None else (r, c))
+
+    def add_candidate(self, x: float, y: float, key: Hashable) -> None:
+        m = self.m
+        h = cand_h(m)
+        self.add(x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, key)
+
+    def cost(self, pts: Sequence[Point], ignore: frozenset | set = frozenset(),
+             stop: int | None = None) -> tuple[int, set]:
+        """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
+        hit: set = set()
+        total = 0
+        n = self.n
+        cells = self.cells
+        for x, y in iter_sample(pts, self.m):
+            if not (0 <= x < n and 0 <= y < n):
+                continue
+            for bx, by, hw, hh, w, key in cells.get((int(y), int(x)), ()):
+                if key in ignore or key in hit:
+                    continue
+                if abs(x - bx) < hw and abs(y - by) < hh:
+                    hit.add(key)
+                    total += w
+                    if stop is not None and total > stop:
+                        return total, hit
+        return total, hit
+
+
+def iter_sample(pts: Sequence[Point], m: int = 3) -> Iterator[Point]:
+    """Points along a route, 10·m per cell of length, ends excluded (lazily: a hit
+    test stops at the first box it meets)."""
+    pieces = [(pts[0], pts[1])] if len(pts) == 2 else [tuple(pts[i:i + 3]) for i in range(0, len(pts) - 2, 2)]
+    last = len(pieces) - 1
+    for j, piece in enumerate(pieces):
+        length = sum(math.dist(piece[i], piece[i + 1]) for i in range(len(piece) - 1))
+        k = max(6, int(length * 10 * m))
+        if len(piece) == 2:
+            (ax, ay), (bx, by) = piece
+            dx, dy = bx - ax, by - ay
+            for i in range(1, k):
+                t = i / k
+                yield ax + dx * t, ay + dy * t
+        else:
+            (ax, ay), (cx, cy), (bx, by) = piece
+            for i in range(1, k):
+                t = i / k
+                u = 1 - t
+                yield u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
+        if j < last:
+            yield piece[-1]  # the far end of the last piece sits on the joined digit
+
+
+def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
+    """``iter_sample`` as a list."""
+    return list(iter_sample(pts, m))
+
+
+def hides_grid_line(pts: Sequence[Point], m: int = 3, near: float = 0.06, run: float = 0.6) -> bool:
+    """Does the route run along a grid line (within ``near``) for more than ``run`` cells?"""
+    pts_s = [pts[0]] + sample(pts, m) + [pts[-1]]
+    for axis in (0, 1):
+        start = None
+        line = None
+        for p in pts_s:
+            v = p[axis]
+            k = round(v)
+            if abs(v - k) < near and (line is None or k == line):
+                if start is None:
+                    start, line = p, k
+                elif abs(p[1 - axis] - start[1 - axis]) > run:
+                    return True
+            else:
+                start, line = None, None
+    return False
+
+
+def _through(a: Point, b: Point, w: Point, t: float) -> Point:
+    """Control point of the quadratic a→b that passes through w at parameter t."""
+    u = 1 - t
+    k = 2 * t * u
+    return ((w[0] - u * u * a[0] - t * t * b[0]) / k, (w[1] - u * u * a[1] - t * t * b[1]) / k)
+
+
+def candidates(a: Point, b: Point, n: int, corners: bool = True) -> Iterable[tuple[Point, ...]]:
+    """Routes from a to b, from straight to most bent."""
+    yield (a, b)
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length, dx / length
+    # still straight, but leaving and entering the two disks off centre: a line
+    # that would graze a digit passes beside it
+    r = disk_r(math.isqrt(n))
+    for k in (0.4, 0.7):
+        for s1, s2 in ((1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)):
+            d1, d2 = s1 * k * r, s2 * k * r
+            yield ((ax + nx * d1, ay + ny * d1), (bx + nx * d2, by + ny * d2))
+    # symmetric then lopsided bends, in growing offsets (grid units, not a fraction of the
+    # length: a long link needs no bigger detour than a short one to clear one digit)
+    offs = [0.12, 0.2, 0.3, 0.42, 0.55, 0.7, 0.9, 1.15, 1.45]
+    for off in offs:
+        for sgn in (1, -1):
+            for t in (0.5, 0.3, 0.7):
+                w = (ax + dx * t + nx * off * sgn, ay + dy * t + ny * off * sgn)
+                yield (a, _through(a, b, w, t), b)
+    if not corners:
+        return
+    # two pieces through a waypoint: the grid corners near the segment
+    lo_x, hi_x = int(min(ax, bx)) - 1, int(max(ax, bx)) + 2
+    lo_y, hi_y = int(min(ay, by)) - 1, int(max(ay, by)) + 2
+    waypoints: list[tuple[float, Point]] = []
+    for gx in range(max(1, lo_x), min(n - 1, hi_x) + 1):
+        for gy in range(max(1, lo_y), min(n - 1, hi_y) + 1):
+            w = (float(gx), float(gy))
+            detour = math.dist(a, w) + math.dist(w, b) - length
+            waypoints.append((detour, w))
+    waypoints.sort()
+    for _, w in waypoints[:24]:
+        yield (a, ((a[0] + w[0]) / 2, (a[1] + w[1]) / 2), w, ((w[0] + b[0]) / 2, (w[1] + b[1]) / 2), b)
+
+
+def route(a: Point, b: Point, obstacles: Obstacles, ignore: frozenset | set = frozenset()) -> tuple[Point, ...]:
+    """The least bent route from a to b clear of every obstacle not in ``ignore``
+    (or, if none is clear, the one crossing the fewest: big digits first)."""
+    n = obstacles.n
+    best: tuple[Point, ...] = (a, b)
+    best_cost: int | None = None
+    for pts in candidates(a, b, n, corners=False):
+        if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
+            continue  # stay on the grid
+        if obstacles.cost(pts, ignore, stop=0)[0] == 0 and not hides_grid_line(pts, obstacles.m):
+            return pts  # the first clear one: only clear ones matter here, so stop at the first hit
+    found = lattice_route(a, b, obstacles, ignore)
+    if found is not None:
+        return found
+    for pts in candidates(a, b, n):  # no clear way at all: the least bad
+        cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = pts, cost
+    return best
+
+
+def _blocked(obstacles: Obstacles, x: float, y: float, ignore: frozenset | set, pad: float) -> bool:
+    for bx, by, hw, hh, _, key in obstacles.cells.get((int(y), int(x)), ()):
+        if key not in ignore and abs(x - bx) < hw + pad and abs(y - by) < hh + pad:
+            return True
+    return False
+
+
+def lattice_route(a: Point, b: Point, obstacles: Obstacles,
+                  ignore: frozenset | set = frozenset()) -> tuple[Point, ...] | None:
+    """A clear route found by A* on a lattice of 4·m points per cell (searched in
+    a window around a and b), pulled taut, then smoothed into quadratic pieces
+    (or kept as straight pieces if the smooth curve would touch a digit)."""
+    import heapq
+
+    n, m = obstacles.n, obstacles.m
+    q = 4 * m  # fine enough to find the narrow lane between a cell's last candidate row and its edge
+    step = 1 / q
+    x0 = max(0, int(min(a[0], b[0])) - 2)
+    x1 = min(n, int(max(a[0], b[0])) + 3)
+    y0 = max(0, int(min(a[1], b[1])) - 2)
+    y1 = min(n, int(max(a[1], b[1])) + 3)
+    W, H = (x1 - x0) * q + 1, (y1 - y0) * q + 1
+
+    def xy(i: int, j: int) -> Point:
+        return (x0 + i * step, y0 + j * step)
+
+    free: dict[tuple[int, int], bool] = {}
+
+    def ok(i: int, j: int) -> bool:
+        k = (i, j)
+        v = free.get(k)
+        if v is None:
+            x, y = xy(i, j)
+            v = 0.05 <= x <= n - 0.05 and 0.05 <= y <= n - 0.05 and not _blocked(obstacles, x, y, ignore, 0.01)
+            free[k] = v
+        return v
+
+    def clear(p: Point, r: Point) -> bool:
+        return obstacles.cost((p, r), ignore, stop=0)[0] == 0
+
+    def near(p: Point, toward: Point) -> list[tuple[int, int]]:
+        """Lattice points a clear straight step from p, those facing ``toward``
+        first (a route that leaves backwards loops round its own disk)."""
+        ci, cj = round((p[0] - x0) / step), round((p[1] - y0) / step)
+        ahead: list[tuple[int, int]] = []
+        behind: list[tuple[int, int]] = []
+        tx, ty = toward[0] - p[0], toward[1] - p[1]
+        for di in range(-2, 3):
+            for dj in range(-2, 3):
+                i, j = ci + di, cj + dj
+                if 0 <= i < W and 0 <= j < H and ok(i, j) and clear(p, xy(i, j)):
+                    x, y = xy(i, j)
+                    ((x - p[0]) * tx + (y - p[1]) * ty >= 0 and ahead or behind).append((i, j))
+        return ahead or behind
+
+    starts, goals = near(a, b), set(near(b, a))
+    if not starts or not goals:
+        return None
+    bi, bj = (b[0] - x0) / step, (b[1] - y0) / step
+    heap: list = []
+    best: dict[tuple[int, int], float] = {}
+    par: dict[tuple[int, int], tuple[int, int] | None] = {}
+    for s in starts:
+        g = math.dist(a, xy(*s)) / step
+        best[s] = g
+        par[s] = None
+        heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
+    moves = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+             (1, 1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (-1, -1, 1.414)]
+    end = None
+    while heap:
+        f, g, cur = heapq.heappop(heap)
+        if g > best.get(cur, 1e18):
+            continue
+        if cur in goals:
+            end = cur
+            break
+        for di, dj, w in moves:
+            nxt = (cur[0] + di, cur[1] + dj)
+            if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
+                continue
+            if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
+                continue  # no corner cutting
+            # running along a grid line would hide it: dearer
+            along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
+            ng = g + (w * 10 if along else w)
+            if ng < best.get(nxt, 1e18):
+                best[nxt] = ng
+                par[nxt] = cur
+                heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
+    if end is None:
+        return None
+    path = [b]
+    k: tuple[int, int] | None = end
+    while k is not None:
+        path.append(xy(*k))
+        k = par[k]
+    path.append(a)
+    path.reverse()
+    # pull taut: keep a point only if the straight cut past it would cross something
+    # (greedy: from each kept point, the farthest point the straight cut reaches clear)
+    def cut(p: Point, r: Point) -> bool:
+        return clear(p, r) and not hides_grid_line((p, r), m)
+
+    taut = [path[0]]
+    i = 0
+    last = len(path) - 1
+    while i < last:
+        # the farthest clear cut, found by doubling then halving the reach
+        good, step = i + 1, 1
+        while good + step <= last and cut(path[i], path[good + step]):
+            good += step
+            step *= 2
+        bad = min(last + 1, good + step)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if cut(path[i], path[mid]):
+                good = mid
+            else:
+                bad = mid
+        taut.append(path[good])
+        i = good
+    if len(taut) == 2:
+        return (a, b)
+    # round the corners: each corner becomes the control point of a quadratic piece
+    # starting and ending a fraction f along its two segments (f = 0.5: all curve)
+    for f in (0.5, 0.35, 0.2, 0.0):
+        pts = _rounded(taut, f)
+        if obstacles.cost(pts, ignore, stop=0)[0] == 0:
+            return pts
+    return _rounded(taut, 0.0)
+
+
+def _rounded(taut: list[Point], f: float) -> tuple[Point, ...]:
+    """A polyline as quadratic pieces (a, c, b, c, b …): straight pieces have their
+    midpoint as control; with f > 0 each corner is rounded off."""
+    def lerp(p: Point, q: Point, t: float) -> Point:
+        return (p[0] + (q[0] - p[0]) * t, (p[1] + (q[1] - p[1]) * t))
+
+    out: list[Point] = [taut[0]]
+
+    def line_to(q: Point) -> None:
+        p = out[-1]
+        if math.dist(p, q) > 1e-9:
+            out.extend([lerp(p, q, 0.5), q])
+
+    for k in range(1, len(taut) - 1):
+        prev, corner, nxt = taut[k - 1], taut[k], taut[k + 1]
+        if f <= 0:
+            line_to(corner)
+            continue
+        line_to(lerp(corner, prev, f))
+        out.extend([corner, lerp(corner, nxt, f)])
+    line_to(taut[-1])
+    return tuple(out)

@@ -1,0 +1,23 @@
+"""Sizes in cell units shared by the scene (where things go), the router (what a
+line must clear) and the frame (what is drawn), so the three always agree."""
+from __future__ import annotations
+
+# big given / placed digits: their height. A horizontal line through the top or
+# bottom candidate row (spot_gap from the centre) passes just clear of them.
+VALUE_H = 0.50
+VALUE_W = 0.34   # about: the widest digit
+
+
+def spot_gap(m: int) -> float:
+    """Distance between neighbouring candidate spots of an m×m sub-grid."""
+    return (0.81 if m <= 3 else 0.82) / m
+
+
+def cand_h(m: int) -> float:
+    """Height of a candidate digit."""
+    return (0.56 if m <= 3 else 0.66) / m
+
+
+def disk_r(m: int) -> float:
+    """Radius of the disk under a marked candidate: neighbouring disks never touch."""
+    return (0.48 if m <= 3 else 0.49) * spot_gap(m)

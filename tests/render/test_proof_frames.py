@@ -1,0 +1,261 @@
+"""Drawing forcing proofs (issue 11): hand-made proofs of every kind, and one
+found by singles propagation on a real state."""
+import pytest
+
+from explainer.explanation import Explanation
+from explainer.grid import parse_grid
+from explainer.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.state import State
+from render.frame import FrameRenderer
+from render.proofdraw import LIMIT
+from render.scene import proof_scenes, scene
+
+# top1465 line 1: hard enough that singles from one assumption run a while
+TOP1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def _state():
+    return State.from_grid(parse_grid(TOP1))
+
+
+def _real_contradiction():
+    """A short real contradiction: singles propagation from each candidate of TOP1."""
+    st = _state()
+    n = 9
+    for cell in range(81):
+        for v in st.candidates(cell):
+            b = singles_branch(st, (cell // n, cell % n, v, True))
+            if b is not None:
+                b = minimal_any(b)
+                if 5 <= len(b.facts) <= LIMIT:
+                    return st, b
+    pytest.skip("no short contradiction found")
+
+
+def _cand(st, k=0):
+    cells = [c for c in range(81) if len(st.candidates(c)) >= 2]
+    c = cells[k]
+    return c // 9, c % 9, st.candidates(c)
+
+
+def _step(proof, **kw):
+    return Explanation(technique="forcing chain", proof=proof, text="Forcing chain: hand-made.", **kw)
+
+
+def test_contradiction_proof_drawn_whole():
+    st, b = _real_contradiction()
+    proof = Proof("contradiction", 0, (b,))
+    r, c, v, _ = b.assume
+    step = _step(proof, eliminate=((r, c, v),))
+    sc = scene(st, step, number=17)
+    assert sc.of("assume") and sc.of("implies")
+    assert sc.of("contradiction")  # the emptied cell, or the house left without a place
+    # every fact but the assumption has an arrow from each premise in another cell
+    arrows = sum(1 for f in b.facts[1:] for j in f.premises if b.facts[j].fact[:2] != f.fact[:2])
+    assert len(sc.of("implies")) == arrows
+    trues = {f.fact[:3] for f in b.facts[1:] if f.fact[3]}
+    assert {(s.row, s.col, s.value) for s in sc.of("proof_true")} == trues
+    assert proof_scenes(st, step, number=17) == []  # one short branch: the step's frame shows it all
+
+
+def test_long_branch_is_cut_into_parts(tmp_path):
+    st, b = _real_contradiction()
+    proof = Proof("contradiction", 0, (b,))
+    step = _step(proof)
+    subs = proof_scenes(st, step, number=17, limit=3)
+    assert len(subs) >= 2
+    assert [s.suffix for s in subs][:2] == ["a", "b"]
+    assert subs[0].text("title").startswith("Step 17a")
+    assert "Part 1 of" in subs[0].text("caption") and subs[0].text("caption").startswith("Part 1")
+    # each part shows the assumption, at most 3 new facts, and only the last the end
+    assert all(s.of("assume") for s in subs)
+    assert subs[-1].of("contradiction") and not subs[0].of("contradiction")
+    r = FrameRenderer(9)
+    for s in subs:
+        (tmp_path / f"017{s.suffix}.png").write_bytes(r.png(s))
+
+
+def _two_branch(st, kind):
+    r, c, vs = _cand(st, 3)
+    v = vs[0]
+    # two branches sharing a conclusion (hand-made, not checked for soundness)
+    cells = [x for x in range(81) if x // 9 == r and x != r * 9 + c and v in st.candidates(x)]
+    shared = (r, cells[0] % 9, v, False)
+    b1 = Branch((r, c, v, True), (ProofFact((r, c, v, True), "assume"),
+                                  ProofFact(shared, "peer", (0,))),
+                BranchEnd("conclusion", conclusion=(1,)))
+    a2 = (r, c, v, False) if kind == "double" else (r, c, vs[1], True)
+    b2 = Branch(a2, (ProofFact(a2, "assume"), ProofFact(shared, "peer", (0,))),
+                BranchEnd("conclusion", conclusion=(1,)))
+    return Proof(kind, 0, (b1, b2))
+
+
+@pytest.mark.parametrize("kind", ["double", "cell", "house"])
+def test_multi_branch_proofs_get_one_subframe_per_branch(kind):
+    st = _state()
+    proof = _two_branch(st, kind)
+    step = _step(proof)
+    main = scene(st, step, number=5)
+    # the step's frame: both assumptions, each in its branch's tint, and where the proof is
+    assert sorted(s.tone for s in main.of("assume") if s.kind in ("disk", "ring")) == ["b0", "b1"]
+    assert "5a" in main.text("caption") and "5b" in main.text("caption")
+    subs = proof_scenes(st, step, number=5)
+    assert [s.suffix for s in subs] == ["a", "b"]
+    assert subs[0].text("caption").startswith("Branch 1 of 2")
+    assert subs[1].text("caption").startswith("Branch 2 of 2")
+    assert all(s.of("conclusion") for s in subs)
+    fr = proof_scenes(st, step, number=5, lang="fr")
+    assert fr[0].text("caption").startswith("Branche 1 sur 2")
+
+
+def test_house_and_twice_ends_and_nested_step():
+    st = _state()
+    r, c, vs = _cand(st, 0)
+    v = vs[0]
+    inner = Explanation(technique="locked candidate", eliminate=((r, (c + 3) % 9, v),), text="inner")
+    facts = (ProofFact((r, c, v, True), "assume"),
+             ProofFact((r, (c + 3) % 9, v, False), "step", (0,), inner),
+             ProofFact((r, (c + 5) % 9, v, True), "house", (1,)))
+    b = Branch((r, c, v, True), facts, BranchEnd("twice", (0, 2), cells=((r, c), (r, (c + 5) % 9)), value=v))
+    step = _step(Proof("contradiction", 1, (b,), dynamic=True))
+    sc = scene(st, step, number=3)
+    assert [s.tone for s in sc.of("implies")].count("step") == 1
+    assert len(sc.of("contradiction", "ring")) == 2
+    b2 = Branch((r, c, v, True), facts[:2], BranchEnd("house", (1,), house=("row", r), value=v))
+    sc2 = scene(st, _step(Proof("contradiction", 0, (b2,))), number=3)
+    assert sc2.of("contradiction", "house")
+    subs = proof_scenes(st, _step(Proof("contradiction", 0, (b2,))), number=3, limit=1)
+    assert "locked candidate" in subs[0].text("caption")
+
+
+@pytest.mark.parametrize("palette", ["default", "colorblind", "high-contrast"])
+def test_proof_frames_render(palette, tmp_path):
+    st, b = _real_contradiction()
+    step = _step(Proof("contradiction", 0, (b,)))
+    r = FrameRenderer(9, palette)
+    data = r.png(scene(st, step, number=17))
+    assert data[:4] == b"\x89PNG"
+    (tmp_path / "proof.png").write_bytes(data)
+    for s in proof_scenes(st, _step(_two_branch(st, "cell")), number=5):
+        assert r.png(s)[:4] == b"\x89PNG"
+
+
+def test_no_proof_disk_on_the_digit_the_step_places():
+    st, b = _real_contradiction()
+    r, c, v, _ = b.assume
+    # a contradiction on r,c=v true places another candidate there (hand-made claim)
+    other = [w for w in st.candidates(r * 9 + c) if w != v][0]
+    sc = scene(st, _step(Proof("contradiction", 0, (b,)), place=((r, c, other),)), number=4)
+    assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) == (r, c)]
+
+
+def singles_branch(state, assume):
+    """Naked and hidden singles from one assumption, every fact with its premises
+    (rules peer, cell, house), until a cell or a house runs out: the Branch, or None."""
+    geo = state.geo
+    n = geo.n
+    orig = {c: set(state.candidates(c)) for c in range(n * n) if not state.values[c]}
+    cand = {c: set(s) for c, s in orig.items()}
+    facts, index, true_at = [], {}, {}
+
+    def add(fact, rule, prem):
+        if fact in index:
+            return False
+        index[fact] = len(facts)
+        facts.append(ProofFact(fact, rule, tuple(prem)))
+        queue.append(fact)
+        return True
+
+    def false_of(c, v):
+        return index.get((c // n, c % n, v, False))
+
+    queue = []
+    add(assume, "assume", ())
+    while queue:
+        r, c, v, t = queue.pop(0)
+        cell = r * n + c
+        me = index[(r, c, v, t)]
+        if t:
+            true_at[cell] = v
+            for w in sorted(cand[cell] - {v}):
+                add((r, c, w, False), "peer", [me])
+            for p in geo.peers[cell]:
+                if p in cand and v in cand[p] and p not in true_at:
+                    add((p // n, p % n, v, False), "peer", [me])
+            continue
+        cand[cell].discard(v)
+        if not cand[cell]:
+            return Branch(assume, tuple(facts), BranchEnd("cell", tuple(false_of(cell, w) for w in sorted(orig[cell])),
+                                                          cell=(r, c)))
+        if len(cand[cell]) == 1 and cell not in true_at:
+            (w,) = cand[cell]
+            add((r, c, w, True), "cell", [false_of(cell, x) for x in sorted(orig[cell]) if x != w])
+        for h in geo.cell_houses[cell]:
+            if any(true_at.get(x) == v or state.values[x] == v for x in geo.houses[h]):
+                continue
+            places = [x for x in geo.houses[h] if x in cand and v in cand[x]]
+            was = [x for x in geo.houses[h] if x in orig and v in orig[x]]
+            if not places:
+                return Branch(assume, tuple(facts), BranchEnd("house", tuple(false_of(x, v) for x in was),
+                                                              house=geo.house_key(h), value=v))
+            if len(places) == 1:
+                p = places[0]
+                add((p // n, p % n, v, True), "house", [false_of(x, v) for x in was if x != p])
+    return None
+
+
+def minimal_any(b):
+    """``minimal`` for every end kind (house ends keep their value)."""
+    need, todo = {0}, list(b.end.premises)
+    while todo:
+        k = todo.pop()
+        if k not in need:
+            need.add(k)
+            todo += list(b.facts[k].premises)
+    keep = sorted(need)
+    new = {old: i for i, old in enumerate(keep)}
+    facts = tuple(ProofFact(b.facts[k].fact, b.facts[k].rule, tuple(new[j] for j in b.facts[k].premises))
+                  for k in keep)
+    e = b.end
+    end = BranchEnd(e.kind, tuple(new[j] for j in e.premises), cell=e.cell, house=e.house, value=e.value)
+    return Branch(b.assume, facts, end)
+
+
+def test_real_trial_step_with_its_proof(tmp_path):
+    """f36 step 27 (issue 13): 'Assuming r1c7 is 2 … 3 has no place left in column 5,
+    so r1c5 is 2' drawn with the proof singles propagation finds."""
+    from dataclasses import replace
+
+    from explainer.api import Puzzle
+    from tests.conftest import top1465
+
+    p = Puzzle(top1465(36)[0])
+    step = p.steps[26]
+    assert step.technique == "trial"
+    b = singles_branch(step.before, (0, 6, 2, True))
+    assert b is not None and b.end.kind in ("house", "cell")
+    b = minimal_any(b)
+    proof = Proof("contradiction", 0, (b,))
+    st = replace(step, proof=proof)
+    main = scene(step.before, st, number=27, givens=p.grid.values)
+    subs = proof_scenes(step.before, st, number=27, givens=p.grid.values)
+    assert main.of("assume")
+    if len(b.facts) > LIMIT:
+        assert subs and subs[-1].of("contradiction")
+    else:
+        assert not subs and main.of("contradiction")
+    r = FrameRenderer(9)
+    for sc in [main] + subs:
+        (tmp_path / f"027{sc.suffix}.png").write_bytes(r.png(sc))
+
+
+def test_step_scenes_for_the_exporter():
+    from render.scene import step_scenes
+
+    st = _state()
+    step = _step(_two_branch(st, "cell"))
+    frames = step_scenes(st, step, number=17)
+    assert [f.suffix for f in frames] == ["", "a", "b"]
+    assert [f.text("title").split(" — ")[0] for f in frames] == ["Step 17", "Step 17a", "Step 17b"]
+    plain = Explanation(technique="locked candidate", eliminate=((0, 1, 2),), text="x")
+    assert [f.suffix for f in step_scenes(st, plain, number=3)] == [""]

@@ -1,0 +1,79 @@
+"""Lines never cross a given or placed digit, nor a candidate that is not theirs
+(RENDERING.md wave 2), measured on the chain frames of real puzzles."""
+import math
+
+import pytest
+
+from explainer.api import Puzzle
+from render.routing import Obstacles, route, sample
+from render.scene import scene, spot
+from render.sizes import VALUE_H, VALUE_W, cand_h, disk_r
+from tests.conftest import SEED, top1465
+
+# top1465 lines whose frames crossed digits before (issue 13): f431 step 36, f12 step 52 …
+LINES = (431, 12, 36, 65)
+# links drawn curved by the router these frames had before wave 2 (it let 650 lines
+# cross big digits over a wider sample); the new router must not need more
+CURVES_BEFORE = 101
+
+
+def crossings(sc):
+    """(links, curved links, big digits crossed, candidates crossed) of a scene, with
+    glyph-sized boxes (the router's boxes are a little larger)."""
+    n, m = sc.n, sc.m
+    big = [(s.col + 0.5, s.row + 0.5) for s in sc if s.kind == "value"]
+    cands = [spot(n, s.row, s.col, s.value) for s in sc if s.kind in ("candidate", "disk", "ring")]
+    hw_c, hh_c = 0.3 * cand_h(m), 0.5 * cand_h(m)
+    links = curves = digits = small = 0
+    for s in sc:
+        if s.kind not in ("link", "arrow"):
+            continue
+        links += 1
+        curves += len(s.points) > 2
+        ends = (s.points[0], s.points[-1])
+        mine = [c for c in cands if any(math.dist(c, e) <= disk_r(m) * 1.01 for e in ends)]
+        hit_b, hit_c = set(), set()
+        for x, y in sample(s.points, 2 * m):
+            for k, (bx, by) in enumerate(big):
+                if abs(x - bx) < VALUE_W / 2 and abs(y - by) < VALUE_H / 2:
+                    hit_b.add(k)
+            for c in cands:
+                if c not in mine and abs(x - c[0]) < hw_c and abs(y - c[1]) < hh_c:
+                    hit_c.add(c)
+        digits += len(hit_b)
+        small += len(hit_c)
+    return links, curves, digits, small
+
+
+@pytest.fixture(scope="module")
+def chain_frames():
+    frames = []
+    for text in [SEED] + top1465(*LINES):
+        p = Puzzle(text)
+        for k, st in enumerate(p.steps):
+            if st.strong_links or st.weak_links:
+                frames.append(scene(st.before, st, number=k + 1, givens=p.grid.values))
+    return frames
+
+
+def test_no_line_crosses_a_digit(chain_frames):
+    total = [0, 0, 0, 0]
+    for sc in chain_frames:
+        total = [a + b for a, b in zip(total, crossings(sc), strict=True)]
+    links, curves, digits, small = total
+    print(f"\n{len(chain_frames)} chain frames, {links} links: {curves} curved, "
+          f"{digits} big digits crossed, {small} candidates crossed")
+    assert links >= 150
+    assert digits == 0
+    assert small == 0
+    assert curves < CURVES_BEFORE
+
+
+def test_route_is_straight_in_free_space_and_bends_around_a_digit():
+    ob = Obstacles(9)
+    a, b = spot(9, 0, 0, 5), spot(9, 0, 4, 5)
+    assert route(a, b, ob) == (a, b)
+    ob.add_value(0, 2)
+    pts = route(a, b, ob)
+    assert len(pts) > 2 or pts != (a, b)
+    assert ob.cost(pts)[0] == 0
