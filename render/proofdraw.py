@@ -247,7 +247,7 @@ def _fact_shapes(Shape: Any, fact: tuple, role_true: str, tone: str, assume: boo
 def overview_shapes(n: int, proof: Any, state: Any, obstacles: Any, skip: set | frozenset = frozenset()) -> list:
     """The assumptions of every branch, each in its branch's tint (none in ``skip`` cells:
     the cells the step places, where the big digit is)."""
-    from .scene import Shape
+    from .shapes import Shape
 
     out = []
     for i, b in enumerate(proof.branches):
@@ -274,7 +274,7 @@ def part_shapes(n: int, proof: Any, part: tuple | str, state: Any, obstacles: An
     one-branch proof whole: ``(0, 1, len(facts), 1, 1)``); no fact drawn in ``skip``
     cells (those the step places: the big digit is there)."""
     from .routing import route
-    from .scene import Shape, spot
+    from .shapes import Shape, spot
 
     tint = len(proof.branches) > 1
     out: list = []

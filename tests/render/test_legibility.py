@@ -11,7 +11,7 @@ def _glyph_height(n: int, ch_value: int) -> int:
     r = FrameRenderer(n)
     row, col = n - 2, n - 2
     sc = Scene(n, [Shape("candidate", "candidate", row, col, ch_value)])
-    px = r.rgba(sc)[..., :3].astype(int)
+    px = np.asarray(r.image(sc)).astype(int)
     L = r.layout
     x0, y0, w, h = L.ax_rect
     W, H = L.pixels

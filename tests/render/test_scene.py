@@ -5,7 +5,8 @@ from explainer.explanation import Explanation
 from explainer.grid import parse_grid
 from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
-from render.scene import ROLES, scene, spot
+from render.scene import scene, spot
+from render.shapes import ROLES
 
 
 def test_explainer_does_not_import_matplotlib():
