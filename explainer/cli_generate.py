@@ -1,6 +1,6 @@
 """``explain-sudoku generate``: new puzzles, one per line, each with a unique solution.
 
-Targets (--difficulty, --technique) are checked by the explanation engine.
+Targets (--difficulty, --technique, --rating ER range) are checked by the explanation engine.
 For 9×9, medium, difficult and technique targets harden a puzzle by a
 seeded local search (generator.harden), each evaluated candidate being one
 try; other sizes, and easy, draw new puzzles until one meets the target.
@@ -27,6 +27,15 @@ def positive(text: str) -> int:
     return value
 
 
+def er_range(text: str) -> "tuple[float, float]":
+    from .rating import parse_range
+
+    try:
+        return parse_range(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="explain-sudoku generate",
                                      description="Generate puzzles with a unique solution, one per line.")
@@ -34,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same puzzles")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
+    parser.add_argument("--rating", type=er_range, metavar="LOW-HIGH",
+                        help="ER (Sudoku Explainer's scale) to reach, e.g. 7.0-8.5")
     parser.add_argument("--technique", help="a technique the explanation must use, without guessing (e.g. swordfish)")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
     parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
@@ -60,9 +71,9 @@ def progress_printer(count: int) -> Callable[[int], None]:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    goal = engine_goal(args.difficulty, args.technique)
-    accept = engine_target(args.difficulty, args.technique) if goal is None else None
-    target = describe_target(args.difficulty, args.technique)
+    goal = engine_goal(args.difficulty, args.technique, args.rating)
+    accept = engine_target(args.difficulty, args.technique, args.rating) if goal is None else None
+    target = describe_target(args.difficulty, args.technique, args.rating)
     show = progress_printer(args.count)
     made = 0
     try:
