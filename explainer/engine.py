@@ -27,7 +27,7 @@ __all__ = ["DIFFICULTIES", "FORMAT", "Puzzle", "UnsoundStep", "check_sound", "di
 
 # With ``easiest``, at most this many live steps of one technique are rated at each step
 # (its finder yields its simplest steps first; this bounds the cost on rich grids).
-EASIEST_SCAN = 16
+EASIEST_SCAN = 4
 
 
 class UnsoundStep(AssertionError):

@@ -131,3 +131,19 @@ def test_grades_and_ranges() -> None:
     assert parse_range("7.5-") == (7.5, float("inf"))
     with pytest.raises(ValueError):
         parse_range("9-8")
+
+
+def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.cli_generate import main
+    from explainer.generator import engine_goal, engine_target
+    from explainer.grid import parse_grid
+
+    grid = parse_grid(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
+    assert engine_target(rating=(3.0, 3.5))(grid) and not engine_target(rating=(4.0, 5.0))(grid)
+    ok, score = engine_goal(rating=(4.0, 5.0))(grid)
+    assert not ok and score[0] == -0.8  # ER 3.2 is 0.8 below the range
+    assert main(["--rating", "2.5-3.5", "--seed", "3", "--max-tries", "400"]) == 0
+    line = capsys.readouterr().out.split()[0]
+    assert 2.5 <= Puzzle(line).rating.er <= 3.5
+    with pytest.raises(SystemExit):
+        main(["--rating", "hard"])
