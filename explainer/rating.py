@@ -113,7 +113,7 @@ def _finned(step: Explanation) -> float:
 
 
 def _wing(step: Explanation) -> float:
-    # an n-cell wing (base 4.6 for four cells, SukakuExplainer's WXYZ-wing): +0.2 a cell more
+    # an n-cell wing (base 4.6 for four cells, 0.2 above the three-cell XYZ-wing): +0.2 a cell more
     size = int(step.get("size", 3) or 3)
     return 0.2 * max(0, size - 3)
 
@@ -124,9 +124,6 @@ def _chain(step: Explanation) -> float:
 
 def _length_only(step: Explanation) -> float:
     return length_addition(nodes(step))
-
-
-FORCING_KINDS = ("contradiction", "double", "cell", "house")
 
 
 def forcing_addition(step: Explanation) -> float | None:
