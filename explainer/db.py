@@ -307,10 +307,20 @@ class PuzzleDB:
         w = weights()
         ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL")]
         for pid in ids:
-            steps = [Explanation.from_dict(json.loads(doc)) for (doc,) in self.conn.execute(
+            docs = [json.loads(doc) for (doc,) in self.conn.execute(
                 "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (pid,))]
-            r = puzzle_rating(steps, rate_steps(steps, w))
-            self.conn.execute("UPDATE puzzles SET er = ?, ep = ?, ed = ? WHERE id = ?", (r.er, r.ep, r.ed, pid))
+            steps = [Explanation.from_dict(d) for d in docs]
+            ratings = rate_steps(steps, w)
+            r = puzzle_rating(steps, ratings)
+            # the stored documents get what Puzzle.to_json() now writes: "rating" before "steps"
+            (head,) = self.conn.execute("SELECT header FROM puzzles WHERE id = ?", (pid,)).fetchone()
+            header = {k: v for k, v in json.loads(head).items() if k != "steps"} if head else None
+            if header is not None:
+                header = dict(header, rating=r.to_dict(), steps=None)
+            self.conn.execute("UPDATE puzzles SET er = ?, ep = ?, ed = ?, header = ? WHERE id = ?",
+                              (r.er, r.ep, r.ed, _compact(header) if header is not None else head, pid))
+            self.conn.executemany("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?",
+                                  [(_compact(dict(d, rating=x)), pid, i) for i, (d, x) in enumerate(zip(docs, ratings))])
         self.conn.execute("PRAGMA user_version = 2")
 
     def transaction(self) -> "_Transaction":

@@ -313,7 +313,7 @@ class Puzzle:
     def summary(self) -> str:
         stats = ", ".join(f"{k} {v}" for k, v in self.statistics.items())
         state = "" if self.complete else " (INCOMPLETE: the chosen techniques got stuck)"
-        return f"{len(self.steps)} steps, {self.difficulty}, {self.rating} {self.grade}{state}: {stats}"
+        return f"{len(self.steps)} steps, {self.difficulty}, {self.rating} ({self.grade}){state}: {stats}"
 
     def __repr__(self) -> str:
         return f"Puzzle({self.grid.to_line()!r})"

@@ -375,8 +375,19 @@ def test_query_by_er_range_and_cli_rating_filter(built: Path, capsys: pytest.Cap
 
 def test_schema_1_file_is_migrated_with_its_ratings(built: Path) -> None:
     """A version-1 file (no er / ep / ed) gets the columns, filled from its stored steps."""
+    with PuzzleDB(built) as db:
+        documents = list(db.documents())
     con = sqlite3.connect(built)
     expected = con.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall()
+    # a version-1 file: no rating in its documents either
+    for pid, head in con.execute("SELECT id, header FROM puzzles WHERE header IS NOT NULL").fetchall():
+        doc = json.loads(head)
+        del doc["rating"]
+        con.execute("UPDATE puzzles SET header = ? WHERE id = ?", (json.dumps(doc), pid))
+    for pid, idx, text in con.execute("SELECT puzzle_id, idx, json FROM steps").fetchall():
+        step = json.loads(text)
+        del step["rating"]
+        con.execute("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?", (json.dumps(step), pid, idx))
     con.execute("DROP INDEX puzzles_by_er")
     for col in ("er", "ep", "ed"):
         con.execute(f"ALTER TABLE puzzles DROP COLUMN {col}")
@@ -387,3 +398,4 @@ def test_schema_1_file_is_migrated_with_its_ratings(built: Path) -> None:
         assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
         assert db.conn.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall() == expected
         assert db.stats()["er"]["max"] == Puzzle(HARD).rating.er
+        assert list(db.documents()) == documents  # exported as Puzzle.to_json() writes them now

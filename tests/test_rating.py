@@ -102,7 +102,7 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
-    assert "ER 3.2/EP 3.0/ED 3.0 moderate" in p.summary()
+    assert "ER 3.2/EP 3.0/ED 3.0 (moderate)" in p.summary()
 
 
 def test_easiest_option_takes_the_lowest_rated_step() -> None:
