@@ -23,8 +23,9 @@ class Puzzle(engine.Puzzle):
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
-                 max_steps: int | None = None, profile: bool = False) -> None:
-        super().__init__(puzzle, registry.select(techniques), where=where, max_steps=max_steps, profile=profile)
+                 max_steps: int | None = None, profile: bool = False, easiest: bool | None = None) -> None:
+        super().__init__(puzzle, registry.select(techniques), where=where, max_steps=max_steps, profile=profile,
+                         easiest=easiest)
 
     def frame_png(self, k: int | None = None, **options: Any) -> bytes:
         """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from . import rating as rating_mod
 from .explanation import Explanation
 from .grid import Grid, parse_grid, value_char
 from .solver import unique_solution
@@ -22,7 +23,12 @@ from .state import State
 from .technique import DIFFICULTIES, Context, Technique, difficulty_of, kinds_of
 
 FORMAT = "sudoku-explainer/steps@1"
-__all__ = ["DIFFICULTIES", "FORMAT", "Puzzle", "UnsoundStep", "check_sound", "difficulty_of", "next_step"]
+__all__ = ["DIFFICULTIES", "FORMAT", "Puzzle", "UnsoundStep", "check_sound", "difficulty_of", "easiest_step",
+           "next_step"]
+
+# With ``easiest``, at most this many live steps of one technique are rated at each step
+# (its finder yields its simplest steps first; this bounds the cost on rich grids).
+EASIEST_SCAN = 4
 
 
 class UnsoundStep(AssertionError):
@@ -92,6 +98,45 @@ def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[
     return None
 
 
+def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+                 timings: dict[str, list[float]] | None = None,
+                 ctxs: Sequence[Context | None] | None = None,
+                 weights: dict[str, float] | None = None) -> Explanation | None:
+    """The live step with the lowest rating on SE's scale (SE's choice), registry order on ties.
+
+    Techniques are tried by the least rating their kinds can give; the search stops
+    as soon as no further technique can beat the best step found.
+    """
+    if ctxs is None:
+        ctxs = contexts(techniques, solution)
+    if weights is None:
+        weights = {name: k.weight for name, k in kinds_of(techniques).items()}
+    order = sorted(((min(rating_mod.floor(k.name, k.weight) for k in t.kinds) if t.kinds else 0.0, i)
+                    for i, t in enumerate(techniques)))
+    best: Explanation | None = None
+    best_rating = float("inf")
+    for low, i in order:
+        if low >= best_rating:
+            break
+        t, ctx = techniques[i], ctxs[i]
+        if ctx is None:
+            continue
+        start = time.perf_counter() if timings is not None else 0.0
+        seen = 0
+        for candidate in t.find(state, ctx):
+            if not _live(state, candidate):
+                continue
+            r = rating_mod.rate(candidate, weights.get(candidate.technique, 10.0))
+            if r < best_rating:
+                best, best_rating = candidate, r
+            seen += 1
+            if r <= low or seen >= EASIEST_SCAN:
+                break
+        if timings is not None:
+            timings.setdefault(t.name, []).append(time.perf_counter() - start)
+    return best
+
+
 class Puzzle:
     """One puzzle explained: its solution, steps, statistics and difficulty.
 
@@ -105,8 +150,13 @@ class Puzzle:
     before step k.
     """
 
+    # The engine's default choice at each step: False = the first technique in the given
+    # order with a live step; True = the easiest rated step (see ``easiest_step``).
+    EASIEST = False
+
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
-                 *, where: str = "", max_steps: int | None = None, profile: bool = False) -> None:
+                 *, where: str = "", max_steps: int | None = None, profile: bool = False,
+                 easiest: bool | None = None) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
         self.techniques: list[Technique] = list(techniques)
@@ -115,10 +165,12 @@ class Puzzle:
             raise TypeError(f"the engine takes Technique records, not {bad[0]!r} "
                             "(explainer.Puzzle resolves names)")
         self.max_steps = max_steps
+        self.easiest = self.EASIEST if easiest is None else easiest
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None
         self._steps: list[Explanation] | None = None
         self._final: State | None = None
+        self._ratings: list[float] | None = None
         self.cursor = 0
         self.seconds = 0.0
 
@@ -147,10 +199,14 @@ class Puzzle:
         state = State.from_grid(self.grid)
         steps: list[Explanation] = []
         ctxs = contexts(self.techniques, solution)
+        weights = self.weights
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
                 break
-            step = next_step(state, self.techniques, solution, self.timings, ctxs)
+            if self.easiest:
+                step = easiest_step(state, self.techniques, solution, self.timings, ctxs, weights)
+            else:
+                step = next_step(state, self.techniques, solution, self.timings, ctxs)
             if step is None:
                 break
             check_sound(step, solution, n)
@@ -177,6 +233,29 @@ class Puzzle:
     @property
     def difficulty(self) -> str:
         return difficulty_of(self.statistics, kinds_of(self.techniques))
+
+    # ---- ratings on Sudoku Explainer's scale (explainer.rating) ---------------------------
+    @property
+    def weights(self) -> dict[str, float]:
+        """Base rating per step name of the chosen techniques."""
+        return {name: k.weight for name, k in kinds_of(self.techniques).items()}
+
+    @property
+    def step_ratings(self) -> list[float]:
+        """Each step's rating on SE's scale (its kind's base plus what the step adds)."""
+        if self._ratings is None:
+            self._ratings = rating_mod.rate_steps(self.steps, self.weights)
+        return self._ratings
+
+    @property
+    def rating(self) -> rating_mod.Rating:
+        """ER / EP / ED: the hardest step, the hardest up to the first placement, the first."""
+        return rating_mod.puzzle_rating(self.steps, self.step_ratings)
+
+    @property
+    def grade(self) -> str:
+        """easy / moderate / hard / fiendish / extreme, from ER (``explainer.rating.GRADES``)."""
+        return self.rating.grade
 
     def initial_state(self) -> State:
         return State.from_grid(self.grid)
@@ -229,13 +308,14 @@ class Puzzle:
             "difficulty": self.difficulty,
             "complete": self.complete,
             "statistics": self.statistics,
-            "steps": [s.to_dict() for s in self.steps],
+            "rating": self.rating.to_dict(),
+            "steps": [dict(s.to_dict(), rating=r) for s, r in zip(self.steps, self.step_ratings, strict=False)],
         }
 
     def summary(self) -> str:
         stats = ", ".join(f"{k} {v}" for k, v in self.statistics.items())
         state = "" if self.complete else " (INCOMPLETE: the chosen techniques got stuck)"
-        return f"{len(self.steps)} steps, {self.difficulty}{state}: {stats}"
+        return f"{len(self.steps)} steps, {self.difficulty}, {self.rating} ({self.grade}){state}: {stats}"
 
     def __repr__(self) -> str:
         return f"Puzzle({self.grid.to_line()!r})"

@@ -10,6 +10,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from explainer.rating import GRADES
+
 PathLike = str | os.PathLike[str]
 
 
@@ -38,9 +40,11 @@ def stats_chart(stats: Mapping[str, Any], ratings: Sequence[float], path: PathLi
         edges = [1.0 + 0.5 * k for k in range(int((max(top, 1.0) - 1.0) / 0.5) + 2)]
         ax2.hist(ratings, bins=edges, color="#DD8452", edgecolor="white")
         ax2.set_xticks(range(1, int(top) + 2))
-    ax2.set_xlabel("rating (hardest step's weight)")
+        for bound, _ in GRADES[:-1]:
+            ax2.axvline(bound, color="#888888", linewidth=0.8, linestyle=":")
+    ax2.set_xlabel("ER (Sudoku Explainer's scale; dotted: grade bands)")
     ax2.set_ylabel("puzzles")
-    ax2.set_title("Ratings")
+    ax2.set_title("Ratings (ER)")
     fig.tight_layout()
     fig.savefig(os.fspath(path), format=format)
 

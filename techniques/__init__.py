@@ -66,13 +66,13 @@ REGISTRY: list[Technique] = [
               aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     Technique("chain", chains.find, (K("chain", 6.5, "chaîne", "0708", "0701", "0702"),
-                                     K("loop", 6.6, "boucle", "0706", "0707"),
-                                     K("empty rectangle", 4.5, "rectangle vide", "0402")),
+                                     K("loop", 6.5, "boucle", "0706", "0707"),
+                                     K("empty rectangle", 6.5, "rectangle vide", "0402")),
               aliases=("aic", "nice loop")),
     Technique("als", als.find, (K("als", 7.0, "ALS", "0901"),), aliases=("als xz", "als-xz")),
-    Technique("trial", trial.find, (K("trial", 8.0, "essai", trial_like=True),
-                                    K("trial lucky", 8.5, "essai chanceux", trial_like=True))),
-    Technique("brutal", brutal.find, (K("brutal", 10.0, "brutal", reads_solution=True),)),
+    Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
+                                    K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
+    Technique("brutal", brutal.find, (K("brutal", 9.5, "brutal", reads_solution=True),)),
 ]
 
 

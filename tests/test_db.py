@@ -82,7 +82,18 @@ def test_build_stores_bad_line_as_error_and_the_rest(small_file: Path, tmp_path:
     assert st["difficulty"] == {"easy": 5, "medium": 0, "difficult": 1}
     assert st["techniques"]["brutal"] == {"puzzles": 1, "steps": Puzzle(HARD).statistics["brutal"]}
     assert st["seconds"]["mean"] > 0
-    assert st["rating"]["histogram"] == {1.5: 5, 10.0: 1} and st["rating"]["max"] == 10.0
+    from techniques import weights
+
+    brutal = weights()["brutal"]
+    assert st["rating"]["histogram"] == {1.5: 5, brutal: 1} and st["rating"]["max"] == brutal
+    # ER / EP / ED as Puzzle.rating gives them, and the grades
+    stored = dict(((t, (er, ep, ed)) for t, er, ep, ed in rows(db, "SELECT text, er, ep, ed FROM puzzles"
+                                                                   " WHERE error IS NULL")))
+    for text, (er, ep, ed) in stored.items():
+        r = Puzzle(text).rating
+        assert (er, ep, ed) == (r.er, r.ep, r.ed)
+    assert st["er"]["max"] == Puzzle(HARD).rating.er
+    assert sum(st["er"]["grades"].values()) == 6 and st["er"]["grades"]["easy"] == 5
     # a second build skips everything
     again = build(small_file, db, jobs=2, progress=False)
     assert (again.stored, again.skipped) == (0, 7)
@@ -340,3 +351,51 @@ def test_database_modules_import_no_drawing_or_cluster_library() -> None:
             "print([m for m in ('matplotlib', 'tqdm', 'dask', 'PIL') if m in sys.modules])")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == "[]", res.stdout + res.stderr
+
+
+def test_query_by_er_range_and_cli_rating_filter(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hard = Puzzle(HARD).rating.er
+    with PuzzleDB(built) as db:
+        ers = dict(rows(built, "SELECT id, er FROM puzzles WHERE error IS NULL"))
+        top = db.query(rating=(hard, hard))
+        assert top and {r.puzzle for r in top} == {puzzle_key(HARD)} and {r.er for r in top} == {hard}
+        low = db.query(rating="1.0-2.5")
+        assert low and all(ers[r.puzzle_id] <= 2.5 for r in low) and puzzle_key(HARD) not in {r.puzzle for r in low}
+        assert [r.er for r in db.query(order_by="rating", limit=1)] == [max(ers.values())]
+        with pytest.raises(ValueError, match="rating range"):
+            db.query(rating="hard")
+    assert main(["query", "--db", str(built), "--rating", f"{hard - 0.05:.2f}-{hard + 0.05:.2f}", "--limit", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and all(puzzle_key(HARD) in line for line in out)
+    assert main(["query", "--db", str(built), "--rating", "x-y"]) == 2
+    assert "rating range" in capsys.readouterr().err
+    assert main(["stats", "--db", str(built)]) == 0
+    assert "ER (Sudoku Explainer's scale)" in capsys.readouterr().out
+
+
+def test_schema_1_file_is_migrated_with_its_ratings(built: Path) -> None:
+    """A version-1 file (no er / ep / ed) gets the columns, filled from its stored steps."""
+    with PuzzleDB(built) as db:
+        documents = list(db.documents())
+    con = sqlite3.connect(built)
+    expected = con.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall()
+    # a version-1 file: no rating in its documents either
+    for pid, head in con.execute("SELECT id, header FROM puzzles WHERE header IS NOT NULL").fetchall():
+        doc = json.loads(head)
+        del doc["rating"]
+        con.execute("UPDATE puzzles SET header = ? WHERE id = ?", (json.dumps(doc), pid))
+    for pid, idx, text in con.execute("SELECT puzzle_id, idx, json FROM steps").fetchall():
+        step = json.loads(text)
+        del step["rating"]
+        con.execute("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?", (json.dumps(step), pid, idx))
+    con.execute("DROP INDEX puzzles_by_er")
+    for col in ("er", "ep", "ed"):
+        con.execute(f"ALTER TABLE puzzles DROP COLUMN {col}")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    with PuzzleDB(built, create=False) as db:
+        assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.conn.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall() == expected
+        assert db.stats()["er"]["max"] == Puzzle(HARD).rating.er
+        assert list(db.documents()) == documents  # exported as Puzzle.to_json() writes them now

@@ -12,11 +12,17 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   ``error`` (``file:line: message`` or ``timeout after N s``) and no steps.
   ``header`` is the steps-JSON document without its steps (``"steps": null``)
   so that ``export_jsonl`` rebuilds ``Puzzle.to_json()`` exactly.
+  ``er`` / ``ep`` / ``ed`` are the puzzle's ratings on Sudoku Explainer's
+  scale (``explainer.rating``); ``rating`` / ``rating_sum`` stay the hardest
+  step's base weight and the sum of the steps' base weights.
 - ``steps``: ``(puzzle_id, idx)`` → technique, number of placements and
   eliminations, ``length`` (chain length or pattern size read from the
   step's detail, else the number of highlighted candidates, else of
   highlighted cells) and the step's JSON.
 - ``meta``: key/value facts about the build (technique set).
+
+Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; opening a version-1 file
+adds the columns and rates its stored steps (``_migrate``).
 
 Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
 killed process loses nothing committed; a power cut may lose the last few
@@ -40,7 +46,7 @@ from typing import IO, Any
 
 from ..explanation import Explanation, step_length
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
 
 SCHEMA = """
@@ -53,6 +59,9 @@ CREATE TABLE IF NOT EXISTS puzzles (
     complete    INTEGER,
     rating      REAL,
     rating_sum  REAL,
+    er          REAL,
+    ep          REAL,
+    ed          REAL,
     steps       INTEGER,
     seconds     REAL,
     error       TEXT,
@@ -77,6 +86,7 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE INDEX IF NOT EXISTS steps_by_technique ON steps(technique, length);
 CREATE INDEX IF NOT EXISTS puzzles_by_difficulty ON puzzles(difficulty, rating);
 CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(rating);
+CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er);
 """
 
 # order_by keys: the plain key puts the largest first (the longest chain,
@@ -84,7 +94,9 @@ CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(rating);
 # it. "puzzle" is file order (puzzle, then step index).
 ORDER_KEYS = {
     "length": "s.length DESC",
-    "rating": "p.rating DESC",
+    "rating": "p.er DESC",
+    "er": "p.er DESC",
+    "weight": "p.rating DESC",
     "eliminations": "s.n_eliminate DESC",
     "progress": "(s.n_place + s.n_eliminate) DESC",
     "seconds": "p.seconds DESC",
@@ -181,6 +193,8 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     rating, rating_sum = rating_of(s["technique"] for s in steps)
     header = dict(doc)
     header["steps"] = None
+    se = doc.get("rating") or {}
+    rec.update(er=se.get("er"), ep=se.get("ep"), ed=se.get("ed"))
     rec.update(
         text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
         complete=bool(doc["complete"]), rating=rating, rating_sum=rating_sum, n_steps=len(steps),
@@ -217,8 +231,9 @@ class StepRecord:
     n_place: int
     n_eliminate: int
     difficulty: str
-    rating: float
+    rating: float  # the puzzle's hardest base weight
     json: str = field(repr=False)
+    er: float | None = None  # the puzzle's ER (Sudoku Explainer's scale)
 
     @property
     def explanation(self) -> Explanation:
@@ -319,6 +334,40 @@ class PuzzleDB:
                     if statement.strip():
                         self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return
+        if version == 1:
+            with self.transaction():
+                if self.conn.execute("PRAGMA user_version").fetchone()[0] == 1:
+                    self._migrate_1_to_2()
+
+    def _migrate_1_to_2(self) -> None:
+        """Add ``er`` / ``ep`` / ``ed`` and rate every stored explanation (inside a transaction)."""
+        from techniques import weights
+
+        from ..rating import puzzle_rating, rate_steps
+
+        for col in ("er", "ep", "ed"):
+            self.conn.execute(f"ALTER TABLE puzzles ADD COLUMN {col} REAL")
+        self.conn.execute("CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er)")
+        w = weights()
+        ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL")]
+        for pid in ids:
+            docs = [json.loads(doc) for (doc,) in self.conn.execute(
+                "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (pid,))]
+            steps = [Explanation.from_dict(d) for d in docs]
+            ratings = rate_steps(steps, w)
+            r = puzzle_rating(steps, ratings)
+            # the stored documents get what Puzzle.to_json() now writes: "rating" before "steps"
+            (head,) = self.conn.execute("SELECT header FROM puzzles WHERE id = ?", (pid,)).fetchone()
+            header = {k: v for k, v in json.loads(head).items() if k != "steps"} if head else None
+            if header is not None:
+                header = dict(header, rating=r.to_dict(), steps=None)
+            self.conn.execute("UPDATE puzzles SET er = ?, ep = ?, ed = ?, header = ? WHERE id = ?",
+                              (r.er, r.ep, r.ed, _compact(header) if header is not None else head, pid))
+            self.conn.executemany("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?",
+                                  [(_compact(dict(d, rating=x)), pid, i)
+                                   for i, (d, x) in enumerate(zip(docs, ratings, strict=True))])
+        self.conn.execute("PRAGMA user_version = 2")
 
     def transaction(self) -> _Transaction:
         return _Transaction(self.conn)
@@ -355,10 +404,12 @@ class PuzzleDB:
         with self.transaction():
             cur = self.conn.execute(
                 "INSERT OR IGNORE INTO puzzles (text, size, solution, difficulty, complete, rating, rating_sum,"
-                " steps, seconds, error, source, statistics, header) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " er, ep, ed, steps, seconds, error, source, statistics, header)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (rec["text"], rec.get("size"), rec.get("solution"), rec.get("difficulty"),
                  None if rec.get("complete") is None else int(rec["complete"]), rec.get("rating"),
-                 rec.get("rating_sum"), rec.get("n_steps"), rec.get("seconds"), rec.get("error"),
+                 rec.get("rating_sum"), rec.get("er"), rec.get("ep"), rec.get("ed"), rec.get("n_steps"),
+                 rec.get("seconds"), rec.get("error"),
                  rec.get("source"), rec.get("statistics"), rec.get("header")))
             if not cur.rowcount:
                 return None
@@ -436,8 +487,11 @@ class PuzzleDB:
 
     def query(self, technique: str | Sequence[str] | None = None,
               where: Callable[[StepRecord], bool] | None = None, order_by: str | None = None,
-              limit: int | None = None, difficulty: str | None = None) -> list[StepRecord]:
-        """Stored steps matching a technique (step name or alias), a difficulty and a predicate.
+              limit: int | None = None, difficulty: str | None = None,
+              rating: tuple[float, float] | str | None = None) -> list[StepRecord]:
+        """Stored steps matching a technique (step name or alias), a difficulty, an ER range and a predicate.
+
+        ``rating``: (low, high) or "8.0-9.0", the puzzle's ER within it (both ends included).
 
         ``order_by``: one of ``ORDER_KEYS``; the plain key puts the largest
         first ("length": longest chains / biggest patterns first), a leading
@@ -446,7 +500,7 @@ class PuzzleDB:
         applied before ``limit``.
         """
         sql = ("SELECT s.puzzle_id, p.text, s.idx, s.technique, s.length, s.n_place, s.n_eliminate,"
-               " p.difficulty, p.rating, s.json FROM steps s JOIN puzzles p ON p.id = s.puzzle_id")
+               " p.difficulty, p.rating, s.json, p.er FROM steps s JOIN puzzles p ON p.id = s.puzzle_id")
         cond: list[str] = []
         args: list[Any] = []
         if technique is not None:
@@ -460,6 +514,12 @@ class PuzzleDB:
                 raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
             cond.append("p.difficulty = ?")
             args.append(difficulty)
+        if rating is not None:
+            from ..rating import parse_range
+
+            low, high = parse_range(rating) if isinstance(rating, str) else rating
+            cond.append("p.er BETWEEN ? AND ?")
+            args += [low - 1e-9, high + 1e-9]
         if cond:
             sql += " WHERE " + " AND ".join(cond)
         sql += " ORDER BY " + ", ".join(_order_sql(order_by) + [FILE_ORDER, "s.idx ASC"])
@@ -471,9 +531,9 @@ class PuzzleDB:
         if limit == 0:
             return out
         for row in self.conn.execute(sql, args):
-            pid, text, idx, tech, length, n_place, n_elim, diff, rating, doc = row
+            pid, text, idx, tech, length, n_place, n_elim, diff, weight, doc, er = row
             rec = StepRecord(self, pid, text, idx, tech, json.loads(doc).get("text", ""), length,
-                             n_place, n_elim, diff, rating, doc)
+                             n_place, n_elim, diff, weight, doc, er)
             if where is not None and not where(rec):
                 continue
             out.append(rec)
@@ -501,6 +561,10 @@ class PuzzleDB:
         usage = dict(sorted(usage.items(), key=lambda kv: (_registry_order(kv[0]), kv[0])))
         secs = sorted(s for (s,) in c.execute("SELECT seconds FROM puzzles WHERE error IS NULL"))
         ratings = self.ratings()
+        ers = self.ratings("er")
+        from ..rating import GRADE_NAMES, grade
+
+        grades = Counter(grade(r) for r in ers)
         return {
             "puzzles": total,
             "explained": total - errors,
@@ -522,17 +586,27 @@ class PuzzleDB:
                 "max": max(ratings) if ratings else None,
                 "histogram": dict(sorted(Counter(ratings).items())),
             },
+            "er": {
+                "mean": round(pystats.fmean(ers), 3) if ers else None,
+                "median": pystats.median(ers) if ers else None,
+                "max": max(ers) if ers else None,
+                "histogram": dict(sorted(Counter(ers).items())),
+                "grades": {g: grades[g] for g in GRADE_NAMES},
+            },
         }
 
-    def ratings(self) -> list[float]:
-        """The rating of every explained puzzle, in build order."""
-        return [r for (r,) in self.conn.execute("SELECT rating FROM puzzles WHERE error IS NULL ORDER BY id")]
+    def ratings(self, column: str = "rating") -> list[float]:
+        """The rating of every explained puzzle, in build order (``column``: rating, er, ep or ed)."""
+        if column not in ("rating", "er", "ep", "ed"):
+            raise ValueError(f"unknown rating column {column!r}")
+        return [r for (r,) in self.conn.execute(
+            f"SELECT {column} FROM puzzles WHERE error IS NULL AND {column} IS NOT NULL ORDER BY id")]
 
     def plot(self, path: str | Path, format: str | None = None) -> None:
         """Bar chart of technique usage and histogram of ratings (``render.charts.stats_chart``)."""
         from render.charts import stats_chart  # lazy: the database never needs matplotlib
 
-        stats_chart(self.stats(), self.ratings(), path, format)
+        stats_chart(self.stats(), self.ratings("er"), path, format)
 
 
 class _Transaction:

@@ -95,6 +95,19 @@ def _range(low: Any, high: Any) -> str:
     return f"at least {low}" if low is not None else f"at most {high}"
 
 
+def rating_range(text: str) -> tuple[float, float]:
+    """An ER range on Sudoku Explainer's scale: ``7.0-8.5``, ``8`` or an open end (``9-``)."""
+    from ..rating import parse_range
+
+    try:
+        low, high = parse_range(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if math.isnan(low) or math.isnan(high):
+        raise argparse.ArgumentTypeError(f"a rating range is LOW-HIGH, e.g. 7.0-8.5, not {text!r}")
+    return low, high
+
+
 def technique_list(text: str) -> list[str]:
     """An argparse type: comma-separated technique names, each known, at least one."""
     from techniques import lookup

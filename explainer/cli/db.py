@@ -3,7 +3,7 @@
     explain-sudoku db build puzzles.txt [--db FILE] [--jobs N] [--timeout S] [--dask ADDR]
     explain-sudoku db stats [--plot FILE.png] [--json]
     explain-sudoku db query [--technique T] [--order-by length|-length|rating] [--limit N]
-                            [--difficulty D] [--out DIR [--gif] [--force]]
+                            [--difficulty D] [--rating 8.0-9.0] [--out DIR [--gif] [--force]]
     explain-sudoku db export --format jsonl [-o FILE [--force]]
 
 Errors are one line (what and where) on stderr with exit status 2. Every
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from ..grid import PuzzleError, one_line
-from .common import Parser, UsageError, integer, real, run_alone, technique_list, technique_name
+from .common import Parser, UsageError, integer, rating_range, real, run_alone, technique_list, technique_name
 from .output import OutputError, OutputFolder
 
 HELP = "build, rate, query and export a database of explained puzzles"
@@ -71,6 +71,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"{', '.join(ORDER_KEYS)}: largest first; prefix '-' to reverse (default: file order)")
     q.add_argument("--limit", "-n", type=integer(0, 10**9), default=None)
     q.add_argument("--difficulty", choices=("easy", "medium", "difficult"), default=None)
+    q.add_argument("--rating", type=rating_range, default=None, metavar="LOW-HIGH",
+                   help="only puzzles whose ER (Sudoku Explainer's scale) is in this range, e.g. 8.0-9.0")
     q.add_argument("--out", type=Path, default=None, help="folder for one frame PNG per step")
     q.add_argument("--gif", action="store_true", help="with --out: also an animated GIF of the frames")
     q.add_argument("--duration", type=real(0.01, 655.35), default=2.0,
@@ -188,6 +190,13 @@ def _stats(args: argparse.Namespace) -> int:
                   f"p90 {sec['p90']:.3f}, max {sec['max']:.3f} (total {sec['total']:.1f})")
         if st["rating"]["mean"] is not None:
             print(f"rating: mean {st['rating']['mean']:.2f}, max {st['rating']['max']:.1f}")
+        er = st["er"]
+        if er["mean"] is not None:
+            print(f"ER (Sudoku Explainer's scale): mean {er['mean']:.2f}, median {er['median']:.1f}, "
+                  f"max {er['max']:.1f}; grades: " + ", ".join(f"{g} {k}" for g, k in er["grades"].items()))
+            top = max(er["histogram"].values())
+            for value, k in er["histogram"].items():
+                print(f"  ER {value:4.1f} {k:6d} {'#' * max(1, round(40 * k / top))}")
     if args.plot is not None:
         print(f"plot: {args.plot}")
     return 0
@@ -241,7 +250,8 @@ def _query(args: argparse.Namespace) -> int:
         except ImportError as e:
             raise RuntimeError(f"--out needs the renderer (render.frame): {e}") from None
     with _open(args) as db:
-        records = db.query(args.technique, order_by=args.order_by, limit=args.limit, difficulty=args.difficulty)
+        records = db.query(args.technique, order_by=args.order_by, limit=args.limit, difficulty=args.difficulty,
+                           rating=args.rating)
         for r in records:
             print(f"puzzle {r.puzzle_id} ({r.puzzle}) step {r.index + 1} [{r.technique}, length {r.length}]: {r.text}")
         if args.out is None:

@@ -1,6 +1,6 @@
 """``explain-sudoku generate``: new puzzles, one per line, each with a unique solution.
 
-Targets (--difficulty, --technique) are checked by the explanation engine.
+Targets (--difficulty, --technique, --rating ER range) are checked by the explanation engine.
 For 9×9, medium, difficult and technique targets harden a puzzle by a
 seeded local search (generator.harden), each evaluated candidate being one
 try; other sizes, and easy, draw new puzzles until one meets the target.
@@ -24,7 +24,7 @@ from ..generate import (
     generate_many,
 )
 from ..grid import SIZES
-from .common import integer, run_alone, technique_name
+from .common import integer, rating_range, run_alone, technique_name
 
 EXIT_FAILED = 1
 HELP = "generate puzzles with a difficulty or technique target"
@@ -51,6 +51,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=integer(), default=1,
                         help="random seed: the same seed gives the same puzzles")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
+    parser.add_argument("--rating", type=rating_range, metavar="LOW-HIGH",
+                        help="ER (Sudoku Explainer's scale) to reach, e.g. 7.0-8.5")
     parser.add_argument("--technique", type=target_technique,
                         help="a technique the explanation must use, without guessing (e.g. swordfish); "
                              "checked when the command is read")
@@ -81,9 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    goal = engine_goal(args.difficulty, args.technique)
-    accept = engine_target(args.difficulty, args.technique) if goal is None else None
-    target = describe_target(args.difficulty, args.technique)
+    goal = engine_goal(args.difficulty, args.technique, args.rating)
+    accept = engine_target(args.difficulty, args.technique, args.rating) if goal is None else None
+    target = describe_target(args.difficulty, args.technique, args.rating)
     show = progress_printer(args.count)
     made = 0
     try:

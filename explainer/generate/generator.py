@@ -394,14 +394,21 @@ def _normal(name: str) -> str:
     return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
-def engine_target(difficulty: str | None = None, technique: str | None = None) -> Accept | None:
+def _er_distance(er: float, rating: tuple[float, float]) -> float:
+    """How far ER lies outside the wanted (low, high) range; 0 inside."""
+    low, high = rating
+    return round(max(low - er, er - high, 0.0), 3)
+
+
+def engine_target(difficulty: str | None = None, technique: str | None = None,
+                  rating: tuple[float, float] | None = None) -> Accept | None:
     """A predicate checking the engine's verdict, or None if there is no target.
 
     difficulty: the engine's class must be this one. technique: the
     explanation uses it at least once and never guesses (no trial, trial
-    lucky or brutal step).
+    lucky or brutal step). rating: (low, high), the puzzle's ER lies in it.
     """
-    if difficulty is None and technique is None:
+    if difficulty is None and technique is None and rating is None:
         return None
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r} (choose from {', '.join(DIFFICULTIES)})")
@@ -412,6 +419,8 @@ def engine_target(difficulty: str | None = None, technique: str | None = None) -
 
         puzzle = Puzzle(grid)
         if difficulty is not None and puzzle.difficulty != difficulty:
+            return False
+        if rating is not None and _er_distance(puzzle.rating.er, rating):
             return False
         if wanted is not None:
             used = {_normal(name): count for name, count in puzzle.statistics.items() if count}
@@ -437,17 +446,19 @@ def explanation_score(statistics: dict[str, int]) -> tuple[int, float, float]:
     return RANKS.index(difficulty(statistics)), top, round(sum(w * k for w, k in hard), 3)
 
 
-def engine_goal(difficulty: str | None = None, technique: str | None = None) -> Goal | None:
+def engine_goal(difficulty: str | None = None, technique: str | None = None,
+                rating: tuple[float, float] | None = None) -> Goal | None:
     """grid -> (accepted, score) for ``harden``; None when there is nothing to climb.
 
     Accepted exactly as ``engine_target`` accepts. The score (higher is
     closer) comes from one run of the engine: for a difficulty, the
     distance of the class to the wanted one, then ``explanation_score``;
     for a technique, whether it is used without guessing, how often, then
-    the lack of guessing and the explanation's weight. The easy target
-    alone has no goal: most random puzzles are easy already.
+    the lack of guessing and the explanation's weight; for an ER range
+    (low, high), how far ER lies outside it. The easy target alone has no
+    goal: most random puzzles are easy already.
     """
-    if technique is None and difficulty in (None, "easy"):
+    if technique is None and difficulty in (None, "easy") and rating is None:
         return None
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r} (choose from {', '.join(DIFFICULTIES)})")
@@ -461,10 +472,15 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     def goal(grid: Grid) -> tuple[bool, Score]:
         from ..api import Puzzle
 
-        statistics = Puzzle(grid).statistics
+        puzzle = Puzzle(grid)
+        statistics = puzzle.statistics
         rank, top, total = explanation_score(statistics)
         score: tuple = ()
         ok = True
+        if rating is not None:
+            distance = _er_distance(puzzle.rating.er, rating)
+            ok = not distance
+            score += (-distance,)
         if wanted is not None:
             used = {_normal(name): count for name, count in statistics.items() if count}
             guessing = sum(used.get(g, 0) for g in guessing_kinds)
@@ -482,6 +498,9 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     return goal
 
 
-def describe_target(difficulty: str | None, technique: str | None) -> str:
+def describe_target(difficulty: str | None, technique: str | None,
+                    rating: tuple[float, float] | None = None) -> str:
     parts = ([f"difficulty {difficulty}"] if difficulty else []) + ([f"technique {technique}"] if technique else [])
+    if rating is not None:
+        parts.append(f"ER {rating[0]:g}-{rating[1]:g}")
     return ", ".join(parts) or "any"

@@ -1,0 +1,158 @@
+"""Ratings on Sudoku Explainer's scale: single steps, chains, forcing steps, ER/EP/ED, grades."""
+from __future__ import annotations
+
+import pytest
+
+import techniques
+from explainer import Puzzle
+from explainer.explanation import Explanation
+from explainer.rating import (
+    GRADE_NAMES,
+    Rating,
+    floor,
+    grade,
+    length_addition,
+    parse_range,
+    puzzle_rating,
+    rate,
+    rate_steps,
+)
+
+W = techniques.weights()
+
+
+def rated(step: Explanation) -> float:
+    return rate(step, W.get(step.technique, 10.0))
+
+
+def test_singles_box_row_last_and_naked() -> None:
+    box = Explanation("single position", place=((0, 0, 5),), cells=((1, 4),), houses=(("box", 0), ("row", 1)),
+                      detail=(("covering_houses", 1),))
+    row = Explanation("single position", place=((0, 0, 5),), cells=((1, 4),), houses=(("row", 0), ("col", 4)),
+                      detail=(("covering_houses", 1),))
+    last = Explanation("single position", place=((0, 0, 5),), cells=((0, 1),), houses=(("col", 0),),
+                       detail=(("covering_houses", 0),))
+    assert (rated(box), rated(row), rated(last)) == (1.2, 1.5, 1.0)
+    assert rated(Explanation("single candidate", place=((0, 0, 5),))) == 2.3
+    assert floor("single position", W["single position"]) == 1.0
+
+
+def test_intersections_subsets_and_fish() -> None:
+    pointing = Explanation("locked candidate", eliminate=((0, 5, 1),), houses=(("box", 0), ("row", 0)))
+    claiming = Explanation("locked candidate", eliminate=((1, 1, 1),), houses=(("row", 0), ("box", 0)))
+    assert (rated(pointing), rated(claiming)) == (2.6, 2.8)
+    naked = [rated(Explanation("naked tuple", eliminate=((0, 0, 1),), detail=(("size", k),))) for k in (2, 3, 4)]
+    hidden = [rated(Explanation("hidden tuple", eliminate=((0, 0, 1),), detail=(("size", k),))) for k in (2, 3, 4)]
+    assert naked == [3.0, 3.6, 5.0] and hidden == [3.4, 4.0, 5.4]
+    assert [rated(Explanation(n, eliminate=((0, 0, 1),))) for n in ("x wing", "swordfish", "jellyfish")] == \
+        [3.2, 3.8, 5.2]
+    assert rated(Explanation("y wing", eliminate=((0, 0, 1),))) == 4.2
+
+
+def test_se_length_addition_thresholds() -> None:
+    # +0.1 past 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …
+    assert [length_addition(n) for n in (4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25, 32, 33, 48, 49, 64, 65, 96, 97)] == \
+        [0.0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4, 0.5, 0.5, 0.6, 0.6, 0.7, 0.7, 0.8, 0.8, 0.9, 0.9, 1.0]
+
+
+def _x_chain(nodes: int, value: int = 7) -> Explanation:
+    """A one-digit chain through ``nodes`` candidates (strong and weak links alternating)."""
+    cands = [(k, k % 9, value) for k in range(nodes)]
+    strong = tuple((cands[i], cands[i + 1]) for i in range(0, nodes - 1, 2))
+    weak = tuple((cands[i], cands[i + 1]) for i in range(1, nodes - 1, 2))
+    return Explanation("chain", eliminate=((8, 8, value),), marked=tuple(cands), strong_links=strong,
+                       weak_links=weak)
+
+
+def test_chain_rating_is_type_base_plus_se_length_addition() -> None:
+    for nodes in (4, 6, 8, 10, 14, 18):
+        assert rated(_x_chain(nodes)) == round(6.5 + length_addition(nodes), 1)
+    assert rated(_x_chain(4)) == 6.5 and rated(_x_chain(8)) == 6.7
+    # a y-chain: strong links inside bivalue cells, weak links between equal values
+    y = Explanation("chain", eliminate=((8, 8, 1),),
+                    strong_links=(((0, 0, 1), (0, 0, 2)), ((0, 5, 2), (0, 5, 3)), ((4, 5, 3), (4, 5, 1))),
+                    weak_links=(((0, 0, 2), (0, 5, 2)), ((0, 5, 3), (4, 5, 3))))
+    assert rated(y) == 6.7  # 6.6 + 0.1 for 6 nodes
+    # a mixed chain (a conjugate pair of 2 and a bivalue cell): SE's 7.0 base
+    mixed = Explanation("chain", eliminate=((8, 8, 1),),
+                        strong_links=(((0, 0, 1), (0, 0, 2)), ((0, 5, 2), (3, 5, 2)), ((3, 5, 4), (3, 5, 1))),
+                        weak_links=(((0, 0, 2), (0, 5, 2)), ((3, 5, 2), (3, 5, 4))))
+    assert rated(mixed) == 7.1
+    # a name another branch adds later gets its record weight plus the length addition
+    assert rate(Explanation("x chain", marked=_x_chain(10).marked), 6.5) == 6.8
+
+
+def test_forcing_steps_read_their_detail() -> None:
+    def forcing(**detail: object) -> Explanation:
+        return Explanation("forcing chain", eliminate=((0, 0, 1),), detail=tuple(sorted(detail.items())))
+
+    assert rate(forcing(kind="contradiction", level=0, dynamic=False, size=6), 7.0) == 7.1
+    assert rate(forcing(kind="cell", level=0, dynamic=False, size=10), 7.0) == 8.3
+    assert rate(forcing(kind="double", level=0, dynamic=True, size=20), 7.0) == 9.0
+    assert rate(forcing(kind="contradiction", level=1, dynamic=True, size=40), 7.0) == 9.7
+    # no rule, no forcing detail: the record's weight
+    assert rate(Explanation("death blossom", eliminate=((0, 0, 1),)), 8.1) == 8.1
+
+
+def test_puzzle_rating_er_ep_ed() -> None:
+    steps = [Explanation("naked tuple", eliminate=((0, 0, 1),)), Explanation("y wing", eliminate=((0, 1, 1),)),
+             Explanation("single position", place=((0, 2, 3),)), Explanation("chain", eliminate=((0, 3, 1),))]
+    r = puzzle_rating(steps, [3.0, 4.2, 1.5, 7.0])
+    assert (r.er, r.ep, r.ed) == (7.0, 4.2, 3.0) and r.to_dict() == {"er": 7.0, "ep": 4.2, "ed": 3.0, "scale": "se"}
+    assert str(r) == "ER 7.0/EP 4.2/ED 3.0" and r.grade == "fiendish"
+    assert puzzle_rating([], []) == Rating(0.0, 0.0, 0.0)
+
+
+def test_known_puzzle_er_ep_ed_and_json() -> None:
+    # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
+    p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
+    assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
+    assert p.step_ratings == rate_steps(p.steps, W)
+    doc = p.to_json()
+    assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
+    assert [s["rating"] for s in doc["steps"]] == p.step_ratings
+    assert "ER 3.2/EP 3.0/ED 3.0 (moderate)" in p.summary()
+
+
+def test_easiest_option_takes_the_lowest_rated_step() -> None:
+    line = ".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6......."
+    first, easiest = Puzzle(line), Puzzle(line, easiest=True)
+    assert easiest.complete and easiest.rating.er <= first.rating.er
+    # at every step no technique had a live step rated lower than the one taken
+    from explainer.engine import _live
+
+    for k, (_step, r) in enumerate(zip(easiest.steps, easiest.step_ratings, strict=True)):
+        state = easiest.state_before(k)
+        for t in easiest.techniques:
+            if t.reads_solution:
+                continue
+            for other in t.find(state, techniques.Context()):
+                if _live(state, other):
+                    assert rated(other) >= r or t.name in ("chain", "medusa", "als", "trial")
+                    break
+
+
+def test_grades_and_ranges() -> None:
+    assert [grade(x) for x in (1.2, 2.3, 2.6, 3.9, 4.0, 6.4, 6.5, 8.4, 8.5, 11.0)] == \
+        ["easy", "easy", "moderate", "moderate", "hard", "hard", "fiendish", "fiendish", "extreme", "extreme"]
+    assert GRADE_NAMES == ("easy", "moderate", "hard", "fiendish", "extreme")
+    assert parse_range("7.0-8.5") == (7.0, 8.5) and parse_range("8") == (8.0, 8.0)
+    assert parse_range("7.5-") == (7.5, float("inf"))
+    with pytest.raises(ValueError):
+        parse_range("9-8")
+
+
+def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.cli.generate import main
+    from explainer.generate import engine_goal, engine_target
+    from explainer.grid import parse_grid
+
+    grid = parse_grid(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
+    assert engine_target(rating=(3.0, 3.5))(grid) and not engine_target(rating=(4.0, 5.0))(grid)
+    ok, score = engine_goal(rating=(4.0, 5.0))(grid)
+    assert not ok and score[0] == -0.8  # ER 3.2 is 0.8 below the range
+    assert main(["--rating", "2.5-3.5", "--seed", "3", "--max-tries", "400"]) == 0
+    line = capsys.readouterr().out.split()[0]
+    assert 2.5 <= Puzzle(line).rating.er <= 3.5
+    assert main(["--rating", "hard"]) == 2  # checked when the command is read: one line, exit 2
+    assert "--rating" in capsys.readouterr().err
