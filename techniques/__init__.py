@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings
+from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings, xywings
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ REGISTRY: list[Technique] = [
     Technique("hidden tuple", subsets.find_hidden, ("hidden tuple",), aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing, ("y wing", "ny wing")),
     Technique("w wing", wings.find_w_wing, ("w wing",)),
+    Technique("xy wing", xywings.find_xy_wing, ("xy wing",), aliases=("xy-wing",)),
+    Technique("xyz wing", xywings.find_xyz_wing, ("xyz wing",), aliases=("xyz-wing",)),
+    Technique("wxyz wing", xywings.find_wxyz_wing, ("wxyz wing",), aliases=("wxyz-wing",)),
     Technique("fish", fish.find_fish, ("x wing", "swordfish", "jellyfish")),
     Technique("finned fish", fish.find_finned_fish,
               ("finned x wing", "finned swordfish", "finned jellyfish")),
@@ -65,6 +68,9 @@ WEIGHTS: dict[str, float] = {
     "y wing": 4.2,
     "ny wing": 4.6,
     "w wing": 4.4,
+    "xy wing": 4.2,
+    "xyz wing": 4.4,
+    "wxyz wing": 4.6,
     "x wing": 3.2,
     "swordfish": 3.8,
     "jellyfish": 5.2,
