@@ -41,7 +41,7 @@ def test_every_technique_fires(puzzles):
 
 
 def test_finned_fish_case_2_on_a_real_puzzle(puzzles):
-    steps = [s for s in puzzles[129].steps if s.technique.startswith("finned") and s.get("case") == 2]
+    steps = [s for s in puzzles[129].steps if s.technique.startswith("sashimi") and s.get("case") == 2]
     assert steps and "one line too few" in steps[0].text
 
 
