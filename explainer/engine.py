@@ -93,12 +93,14 @@ class Puzzle:
     """
 
     def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[str] | None = None,
-                 *, where: str = "", max_steps: int | None = None, profile: bool = False) -> None:
+                 *, where: str = "", max_steps: int | None = None, profile: bool = False,
+                 uniqueness: bool = True) -> None:
         from techniques import select
 
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
-        self.techniques = select(techniques)
+        # uniqueness=False leaves out the steps that assume a single solution (unique rectangle, bug+1)
+        self.techniques = select(techniques, uniqueness)
         self.max_steps = max_steps
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None

@@ -50,6 +50,8 @@ TECHNIQUE_NAMES = {
         "sashimi x wing": "x wing sashimi",
         "sashimi swordfish": "swordfish sashimi",
         "sashimi jellyfish": "jellyfish sashimi",
+        "unique rectangle": "rectangle unique",
+        "bug+1": "BUG+1",
         "suedecoq": "Sue de Coq",
         "suedecoq bis": "Sue de Coq bis",
         "medusa": "medusa",

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings, xywings
+from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, uniqueness, wings, xywings
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,9 @@ REGISTRY: list[Technique] = [
     Technique("finned fish", fish.find_finned_fish,
               ("finned x wing", "finned swordfish", "finned jellyfish",
                "sashimi x wing", "sashimi swordfish", "sashimi jellyfish")),
+    Technique("unique rectangle", uniqueness.find_unique_rectangle, ("unique rectangle",),
+              aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
+    Technique("bug+1", uniqueness.find_bug_plus_one, ("bug+1",), aliases=("bug", "bug + 1")),
     Technique("suedecoq", suedecoq.find_suedecoq, ("suedecoq",), aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis, ("suedecoq bis",), aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, ("medusa",), aliases=("3d medusa", "coloring", "colouring")),
@@ -81,6 +84,8 @@ WEIGHTS: dict[str, float] = {
     "sashimi x wing": 3.5,
     "sashimi swordfish": 4.1,
     "sashimi jellyfish": 5.5,
+    "unique rectangle": 4.6,
+    "bug+1": 5.6,
     "suedecoq": 5.0,
     "suedecoq bis": 5.5,
     "medusa": 6.0,
@@ -92,6 +97,11 @@ WEIGHTS: dict[str, float] = {
     "trial lucky": 8.5,
     "brutal": 10.0,
 }
+
+
+# Entries that assume the puzzle has a single solution (TECHNIQUES.md, "Wave 2
+# additions"); ``select(..., uniqueness=False)`` and ``--no-uniqueness`` leave them out.
+UNIQUENESS = frozenset({"unique rectangle", "bug+1"})
 
 
 def step_names() -> list[str]:
@@ -112,9 +122,9 @@ def lookup(name: str) -> Technique:
     raise KeyError(f"unknown technique {name!r} (known: {known})")
 
 
-def select(names: Iterable[str] | None) -> list[Technique]:
-    """Registry entries for the given names, kept in registry order."""
-    if names is None:
-        return list(REGISTRY)
-    chosen = {lookup(n).name for n in names}
-    return [t for t in REGISTRY if t.name in chosen]
+def select(names: Iterable[str] | None, uniqueness: bool = True) -> list[Technique]:
+    """Registry entries for the given names, kept in registry order (without the
+    uniqueness techniques when ``uniqueness`` is False)."""
+    chosen = None if names is None else {lookup(n).name for n in names}
+    return [t for t in REGISTRY if (chosen is None or t.name in chosen)
+            and (uniqueness or t.name not in UNIQUENESS)]
