@@ -65,6 +65,8 @@ TECHNIQUE_NAMES = {
         "loop": "boucle",
         "empty rectangle": "rectangle vide",
         "als": "ALS",
+        "als xy wing": "ALS XY wing",
+        "death blossom": "death blossom",
         "trial": "essai",
         "trial lucky": "essai chanceux",
         "brutal": "brutal",

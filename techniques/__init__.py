@@ -15,7 +15,8 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, uniqueness, wings, xywings
+from . import (als, alschains, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial,
+               uniqueness, wings, xywings)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ REGISTRY: list[Technique] = [
                                      "remote pair", "chain", "loop", "empty rectangle"),
               aliases=("aic", "nice loop")),
     Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
+    Technique("als xy wing", alschains.find_als_xy_wing, ("als xy wing",), aliases=("als-xy-wing",)),
+    Technique("death blossom", alschains.find_death_blossom, ("death blossom",)),
     Technique("trial", trial.find, ("trial", "trial lucky")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
@@ -101,6 +104,8 @@ WEIGHTS: dict[str, float] = {
     "xy chain": 6.8,
     "loop": 6.6,
     "als": 7.0,
+    "als xy wing": 7.2,
+    "death blossom": 7.4,
     "trial": 8.0,
     "trial lucky": 8.5,
     "brutal": 10.0,
