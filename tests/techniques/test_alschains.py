@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.alschains import find_als_xy_wing, find_death_blossom
-from tests.helpers import elims, marks, rc, snapshot
+from tests.helpers import assert_pure, elims, marks, rc
 
 # C = r5c5 {1,2}; A = r5c1 {1,3} (restricted common 1, row 5); B = {r1c5, r1c6} {2,3,4}
 # (restricted common 2: its only 2, r1c5, sees r5c5); z = 3, common to A and B.
@@ -61,8 +61,4 @@ def test_death_blossom_near_misses():
 
 def test_finders_are_pure():
     for finder, cells in ((find_als_xy_wing, CELLS), (find_death_blossom, BLOSSOM)):
-        state = marks(cells)
-        before = snapshot(state)
-        first = list(finder(state))
-        assert first and list(finder(state)) == first
-        assert snapshot(state) == before
+        assert_pure(finder, marks(cells))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from techniques import select
 from techniques.uniqueness import find_bug_plus_one, find_unique_rectangle
-from tests.helpers import elims, marks, rc, snapshot
+from tests.helpers import assert_pure, elims, marks, rc
 
 NO_1 = "23456789"
 ROW_2_NO_1 = {f"r2c{c}": NO_1 for c in (2, 3, 5, 6, 7, 8, 9)}
@@ -98,8 +98,4 @@ def test_bug_near_miss_and_switch_off():
 
 
 def test_finder_is_pure():
-    state = marks(TYPE_3)
-    before = snapshot(state)
-    first = list(find_unique_rectangle(state))
-    assert first and list(find_unique_rectangle(state)) == first
-    assert snapshot(state) == before
+    assert_pure(find_unique_rectangle, marks(TYPE_3))

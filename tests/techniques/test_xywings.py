@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.xywings import find_wxyz_wing, find_xy_wing, find_xyz_wing
-from tests.helpers import elims, marks, rc, snapshot
+from tests.helpers import assert_pure, elims, marks, rc
 
 # Pivot r1c1 {1,2} sees r1c6 {1,3} by row and r6c1 {2,3} by column: no box-line band, not a y wing.
 XY = {"r1c1": "12", "r1c6": "13", "r6c1": "23"}
@@ -85,8 +85,4 @@ def test_wxyz_wing_near_misses():
 
 def test_finders_are_pure():
     for finder, cells in ((find_xy_wing, XY), (find_xyz_wing, XYZ), (find_wxyz_wing, WXYZ)):
-        state = marks(cells)
-        before = snapshot(state)
-        first = list(finder(state))
-        assert first and list(finder(state)) == first
-        assert snapshot(state) == before
+        assert_pure(finder, marks(cells))
