@@ -127,23 +127,41 @@ def find_xyz_wing(state: State, ctx: object | None = None) -> Iterator[Explanati
     """xyz wing: trivalue pivots in cell order, then bivalue pincer pairs inside it."""
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    pairs: dict[int, int] = {}  # two values -> cells holding exactly them
+    for c, m in enumerate(cand):
+        if m.bit_count() == 2:
+            pairs[m] = pairs.get(m, 0) | 1 << c
+    if len(pairs) < 2:
+        return
     for pivot, pm in enumerate(cand):
         if pm.bit_count() != 3:
             continue
-        near = [c for c in bits(peer[pivot]) if cand[c].bit_count() == 2 and not cand[c] & ~pm]
-        for a, b in combinations(near, 2):
-            ma, mb = cand[a], cand[b]
-            if ma == mb:
+        pp = peer[pivot]
+        # the three 2-value subsets of pm: drop one value at a time
+        subs = [(pm & ~low, pairs.get(pm & ~low, 0) & pp) for low in (1 << v for v in bits(pm))]
+        for i, (ma, cells_a) in enumerate(subs):
+            if not cells_a:
                 continue
-            z_bit = ma & mb
-            z = z_bit.bit_length()
-            removed = pos[z - 1] & peer[a] & peer[b] & peer[pivot]
-            if removed:
-                x, y = (ma & ~z_bit).bit_length(), (mb & ~z_bit).bit_length()
-                if x > y:
-                    x, y, a, b = y, x, b, a
-                yield _step(state, "xyz wing", XYZ_WING, pivot, [a, b], z, removed,
-                            x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
+            for mb, cells_b in subs[i + 1:]:
+                if not cells_b:
+                    continue
+                z_bit = ma & mb
+                z = z_bit.bit_length()
+                zone = pos[z - 1] & pp
+                if not zone:
+                    continue
+                for a in bits(cells_a):
+                    za = zone & peer[a]
+                    if not za:
+                        continue
+                    for b in bits(cells_b):
+                        removed = za & peer[b]
+                        if removed:
+                            x, y = (ma & ~z_bit).bit_length(), (mb & ~z_bit).bit_length()
+                            p1, p2 = (a, b) if x < y else (b, a)
+                            yield _step(state, "xyz wing", XYZ_WING, pivot, [p1, p2], z, removed,
+                                        x=Value(min(x, y)), y=Value(max(x, y)), p1=Cells(geo, [p1]),
+                                        p2=Cells(geo, [p2]))
 
 
 def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
@@ -221,20 +239,21 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                 # a cell not seeing a (b) shares at most z with it
                 allowed &= pa | ~holding(ma & ~zb)
                 allowed &= pb | ~holding(mb & ~zb)
-                # a z cell must see some target
-                see_target = 0
-                for t in bits(targets):
-                    see_target |= peer[t]
-                allowed &= ~sp[zi] | see_target
+                if not allowed & (allowed - 1):
+                    continue
                 more = list(bits(allowed))
                 for j, c in enumerate(more):
                     mc, pc = cand[c], peer[c]
+                    # the z cells must all see some target
+                    tc = targets & pc if mc & zb else targets
+                    if not tc:
+                        continue
                     u3 = u2 | mc
                     for e in more[j + 1:]:
                         me = cand[e]
                         if (u3 | me).bit_count() != 4 or not (pc >> e & 1 or not mc & me & ~zb):
                             continue
-                        if mc & zb and me & zb and not targets & pc & peer[e]:
+                        if me & zb and not tc & peer[e]:
                             continue
                         key = 1 << a | 1 << b | 1 << c | 1 << e
                         if key in seen:
