@@ -64,6 +64,7 @@ TECHNIQUE_NAMES = {
         "remote pair": "paire distante",
         "loop": "boucle",
         "empty rectangle": "rectangle vide",
+        "grouped chain": "chaîne groupée",
         "als": "ALS",
         "als xy wing": "ALS XY wing",
         "death blossom": "death blossom",

@@ -15,8 +15,8 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import (als, alschains, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial,
-               uniqueness, wings, xywings)
+from . import (als, alschains, brutal, chains, fish, grouped, intersections, medusa, singles, subsets, suedecoq,
+               trial, uniqueness, wings, xywings)
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ REGISTRY: list[Technique] = [
     Technique("chain", chains.find, ("skyscraper", "2-string kite", "turbot fish", "x chain", "xy chain",
                                      "remote pair", "chain", "loop", "empty rectangle"),
               aliases=("aic", "nice loop")),
+    Technique("grouped chain", grouped.find_grouped_chain, ("grouped chain",), aliases=("grouped aic",)),
     Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
     Technique("als xy wing", alschains.find_als_xy_wing, ("als xy wing",), aliases=("als-xy-wing",)),
     Technique("death blossom", alschains.find_death_blossom, ("death blossom",)),
@@ -103,6 +104,7 @@ WEIGHTS: dict[str, float] = {
     "x chain": 6.7,
     "xy chain": 6.8,
     "loop": 6.6,
+    "grouped chain": 6.9,
     "als": 7.0,
     "als xy wing": 7.2,
     "death blossom": 7.4,
