@@ -30,6 +30,8 @@ from explainer.grid import Geometry, bits, geometry, value_char
 from explainer.i18n import Words, say
 from explainer.state import State
 
+from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO
+
 MAX_LENGTH = 11
 
 GROUPED = {
@@ -38,13 +40,8 @@ GROUPED = {
     "fr": "Chaîne groupée : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car "
           "chaque candidat retiré voit toutes les cases des deux extrémités.",
 }
-HAS = {"en": "{node} has a {v}", "fr": "{node} contient un {v}"}
-HAS_NOT = {"en": "{node} has no {v}", "fr": "{node} ne contient pas de {v}"}
-IS = {"en": "{node} is {v}", "fr": "{node} vaut {v}"}
-IS_NOT = {"en": "{node} is not {v}", "fr": "{node} ne vaut pas {v}"}
-IF = {"en": "If {first}, then {rest}.", "fr": "Si {first}, alors {rest}."}
-SO = {"en": ", so ", "fr": ", donc "}
-CANNOT = {"en": "{cell} cannot be {v}", "fr": "{cell} ne peut pas valoir {v}"}
+HAS = {"en": "{cell} has a {v}", "fr": "{cell} contient un {v}"}
+HAS_NOT = {"en": "{cell} has no {v}", "fr": "{cell} ne contient pas de {v}"}
 AND = {"en": " and ", "fr": " et "}
 
 
@@ -156,7 +153,7 @@ class _Graph:
 def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
     group = g.masks[i] & (g.masks[i] - 1)
     table = (HAS if true else HAS_NOT) if group else (IS if true else IS_NOT)
-    return table[lang].format(node=g.name(i), v=value_char(g.values[i] + 1))
+    return table[lang].format(cell=g.name(i), v=value_char(g.values[i] + 1))
 
 
 def find_grouped_chain(state: State, ctx: object | None = None, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
@@ -251,7 +248,7 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
     by_lang = {}
     for lang in ("en", "fr"):
         rest = [_phrase(g, nodes[k], k % 2 == 1, lang) for k in range(1, len(nodes))]
-        by_lang[lang] = IF[lang].format(first=_phrase(g, nodes[0], False, lang), rest=SO[lang].join(rest))
+        by_lang[lang] = IF_NOT[lang].format(first=_phrase(g, nodes[0], False, lang), rest=SO[lang].join(rest))
     target_words = {lang: AND[lang].join(CANNOT[lang].format(cell=geo.cell_name(x % N), v=value_char(x // N + 1))
                                          for x in removed) for lang in ("en", "fr")}
     return Explanation(

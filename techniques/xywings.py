@@ -21,7 +21,6 @@ wing k = 3 with a trivalue pivot.
 """
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords
