@@ -32,7 +32,7 @@ from explainer.state import State
 
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO
 
-MAX_LENGTH = 11
+MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
 
 GROUPED = {
     "en": "Grouped chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
@@ -113,15 +113,16 @@ class _Graph:
             strong[a].append(b)
             strong[b].append(a)
         self.strong = strong
-        # weak neighbours by value: the nodes of v whose cells all lie in a mask
-        self.by_value: list[list[int]] = [[] for _ in range(n)]
-        for i, v in enumerate(values):
-            self.by_value[v].append(i)
+        self.groups_of: list[list[int]] = [[] for _ in range(n)]  # group nodes per value
+        for i in range(singles, len(values)):
+            self.groups_of[values[i]].append(i)
         self.cand, self.pos = cand, pos
 
     def weak(self, i: int) -> list[int]:
         v, m, s = self.values[i], self.masks[i], self.sees[i]
-        out = [j for j in self.by_value[v] if not self.masks[j] & ~s]
+        index, masks = self.index, self.masks
+        out = [index[v, 1 << c] for c in bits(s & self.pos[v])]
+        out += [j for j in self.groups_of[v] if not masks[j] & ~s]
         if i < self.singles:
             c = m.bit_length() - 1
             out += [self.index[w, m] for w in bits(self.cand[c]) if w != v]
@@ -156,20 +157,46 @@ def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
     return table[lang].format(cell=g.name(i), v=value_char(g.values[i] + 1))
 
 
-def find_grouped_chain(state: State, ctx: object | None = None, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    """Shortest grouped chains first, across every start."""
-    g = state.cached("grouped.graph", _Graph)
+def _conflicts(g: "_Graph") -> list[int]:
+    """Per node, the node-id mask of the nodes sharing a candidate with it (itself included)."""
     N = g.N
+    containing: dict[int, int] = {}  # candidate number -> node-id mask of the nodes holding it
+    for i, (v, m) in enumerate(zip(g.values, g.masks)):
+        for c in bits(m):
+            key = v * N + c
+            containing[key] = containing.get(key, 0) | 1 << i
+    out = []
+    for v, m in zip(g.values, g.masks):
+        mask = 0
+        for c in bits(m):
+            mask |= containing[v * N + c]
+        out.append(mask)
+    return out
+
+
+def find_grouped_chain(state: State, ctx: object | None = None, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    """Shortest grouped chains first, across every start.
+
+    As in ``chains.find``: one breadth-first search per start, all advancing
+    a link at a time; a path keeps the mask of the nodes it may no longer use
+    (those sharing a candidate with a node on it), so nodes never overlap."""
+    g = state.cached("grouped.graph", _Graph)
     starts = [i for i in range(len(g.values)) if g.strong[i]]
     if not starts:
         return
-    cmask = [m << (v * N) for v, m in zip(g.values, g.masks)]
-    is_group = [i >= g.singles for i in range(len(g.values))]
-    weak_cache: dict[int, list[int]] = {}
-    weak_of = g.weak
-    # per start: parent links of (node, truth) keys = 2 * node + truth, frontier of (node, used, grouped)
+    has_strong = 0
+    for i in starts:
+        has_strong |= 1 << i
+    conflict = _conflicts(g)
+    groups = 0
+    for i in range(g.singles, len(g.values)):
+        groups |= 1 << i
+    weak_nodes: dict[int, int] = {}
+    strong = g.strong
     parents = [{2 * s: -1} for s in starts]
-    frontier = [[(s, cmask[s], is_group[s])] for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier = [[(s, conflict[s])] for s in starts]
     end_cands: dict[int, int] = {}
     for length in range(1, max_length + 1):
         any_alive = False
@@ -180,24 +207,37 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
             par = parents[k]
             new = []
             if length % 2:  # false -> true through strong links
-                for i, used, grouped in front:
+                von = seen_on[k]
+                for i, conf in front:
                     key = 2 * i
-                    for j in g.strong[i]:
-                        if used & cmask[j] or 2 * j + 1 in par:
+                    for j in strong[i]:
+                        if (conf | von) >> j & 1:
                             continue
+                        von |= 1 << j
                         par[2 * j + 1] = key
-                        new.append((j, used | cmask[j], grouped or is_group[j]))
-            else:  # true -> false through weak links
-                for i, used, grouped in front:
+                        new.append((j, conf | conflict[j]))
+                seen_on[k] = von
+            else:  # true -> false through weak links, to nodes that continue by a strong link
+                voff = seen_off[k]
+                for i, conf in front:
+                    w = weak_nodes.get(i)
+                    if w is None:
+                        w = 0
+                        for j in g.weak(i):
+                            w |= 1 << j
+                        w = weak_nodes[i] = w & has_strong
+                    w &= ~conf & ~voff
+                    if not w:
+                        continue
+                    voff |= w
                     key = 2 * i + 1
-                    nb = weak_cache.get(i)
-                    if nb is None:
-                        nb = weak_cache[i] = weak_of(i)
-                    for j in nb:
-                        if used & cmask[j] or 2 * j in par or not g.strong[j]:
-                            continue
+                    while w:
+                        low = w & -w
+                        w ^= low
+                        j = low.bit_length() - 1
                         par[2 * j] = key
-                        new.append((j, used | cmask[j], grouped or is_group[j]))
+                        new.append((j, conf | conflict[j]))
+                seen_off[k] = voff
             frontier[k] = new
             if new:
                 any_alive = True
@@ -205,15 +245,20 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
                 ws = end_cands.get(s)
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
-                for e, used, grouped in new:
-                    if not grouped:
+                for e, conf in new:
+                    if not conf & groups:
                         continue
                     we = end_cands.get(e)
                     if we is None:
                         we = end_cands[e] = g.weak_cands(e)
-                    elim = ws & we & ~used
-                    if elim:
-                        yield _step(state, g, _path(par, 2 * e + 1), elim)
+                    elim = ws & we
+                    if not elim:
+                        continue
+                    nodes = _path(par, 2 * e + 1)
+                    for i in nodes:
+                        elim &= ~(g.masks[i] << (g.values[i] * g.N))
+                    if elim and any(i >= g.singles for i in nodes):
+                        yield _step(state, g, nodes, elim)
         if not any_alive:
             return
 
