@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.engine import Puzzle
-from tests.conftest import top1465, verify_documents
+from tests.conftest import explained_top1465, techniques_used, verify_documents
 
 LINES = (537, 475, 739, 129)
 MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
@@ -25,18 +25,11 @@ MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finn
 
 @pytest.fixture(scope="module")
 def puzzles() -> dict[int, Puzzle]:
-    out = {}
-    for line, text in zip(LINES, top1465(*LINES)):
-        p = Puzzle(text, where=f"top1465.txt:{line}")
-        p.steps  # runs the engine, which raises UnsoundStep on a wrong step
-        out[line] = p
-    return out
+    return explained_top1465(LINES)
 
 
 def test_every_technique_fires(puzzles):
-    used = set()
-    for p in puzzles.values():
-        used |= set(p.statistics)
+    used = techniques_used(puzzles)
     assert set(MINE) <= used, sorted(set(MINE) - used)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.engine import Puzzle
-from tests.conftest import top1465, verify_documents
+from tests.conftest import explained_top1465, techniques_used, top1465, verify_documents
 
 LINES = (427, 349, 580, 1375, 936, 985)
 WAVE2 = {"xy wing", "xyz wing", "wxyz wing", "sashimi x wing", "sashimi swordfish", "sashimi jellyfish",
@@ -25,18 +25,11 @@ TWO_SETS = {"xy wing", "xyz wing", "wxyz wing", "als xy wing", "death blossom"}
 
 @pytest.fixture(scope="module")
 def puzzles() -> dict[int, Puzzle]:
-    out = {}
-    for line, text in zip(LINES, top1465(*LINES)):
-        p = Puzzle(text, where=f"top1465.txt:{line}")
-        p.steps  # the engine checks every step against the solution (UnsoundStep)
-        out[line] = p
-    return out
+    return explained_top1465(LINES)
 
 
 def test_every_wave2_technique_fires(puzzles):
-    used = set()
-    for p in puzzles.values():
-        used |= set(p.statistics)
+    used = techniques_used(puzzles)
     assert WAVE2 <= used, sorted(WAVE2 - used)
 
 
