@@ -31,6 +31,7 @@ from explainer.i18n import Words, say
 from explainer.state import State
 
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO
+from .links import links
 
 MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
 
@@ -53,91 +54,94 @@ def _house_parts(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 class _Graph:
-    """Nodes (value, cell mask) with strong neighbours and weak-link masks."""
+    """Nodes and links. A single candidate keeps its number in ``links`` (v * N + cell), so
+    its plain strong and weak links are the chain search's; groups come after, from n * N.
+    ``values[i]`` and ``masks[i]`` (cells) describe node i."""
 
     def __init__(self, state: State) -> None:
         geo = state.geo
         n, N = geo.n, geo.ncells
-        cand, pos, peer = state.cand, state.pos, geo.peer_mask
-        self.geo, self.N = geo, N
-        values: list[int] = []
-        masks: list[int] = []
+        pos, peer = state.pos, geo.peer_mask
+        lk = links(state)
+        self.geo, self.N, self.lk = geo, N, lk
+        singles = n * N
+        values = [i // N for i in range(singles)]
+        masks = [1 << (i % N) for i in range(singles)]
         index: dict[tuple[int, int], int] = {}
-        for v in range(n):
-            for c in bits(pos[v]):
-                index[v, 1 << c] = len(values)
-                values.append(v)
-                masks.append(1 << c)
-        singles = len(values)
+        groups_of: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (id, cells, cells seeing all)
         for v in range(n):
             pv = pos[v]
             for _, _, im in geo.intersections:
                 g = pv & im
                 if g & (g - 1) and (v, g) not in index:
-                    index[v, g] = len(values)
+                    gid = len(values)
+                    index[v, g] = gid
                     values.append(v)
                     masks.append(g)
+                    seeing = geo.all_cells
+                    for c in bits(g):
+                        seeing &= peer[c]
+                    groups_of[v].append((gid, g, seeing))
         self.values, self.masks, self.index, self.singles = values, masks, index, singles
-        # cells seeing every cell of each node
-        sees = []
-        for m in masks:
-            s = geo.all_cells
-            for c in bits(m):
-                s &= peer[c]
-            sees.append(s)
-        self.sees = sees
-        strong: list[list[int]] = [[] for _ in values]
-        pairs = set()
-        for c, m in enumerate(cand):
-            if m.bit_count() == 2:
-                a, b = (index[v, 1 << c] for v in bits(m))
-                pairs.add((min(a, b), max(a, b)))
+        self.groups_of, self.pos = groups_of, pos
+        # strong links with a group: in a house, v's places are one node and another
+        strong: dict[int, list[int]] = dict(lk.strong)
         house_parts = _house_parts(n)
+        extra: set[tuple[int, int]] = set()
         for v in range(n):
+            if not groups_of[v]:
+                continue
             pv = pos[v]
+            base = v * N
             for hm, parts in zip(geo.house_mask, house_parts):
                 p = pv & hm
                 if not p or p.bit_count() > 2 * geo.m:
                     continue
-                # the nodes inside the house: its single cells and its groups
-                inside = [index[v, 1 << c] for c in bits(p)]
                 for im in parts:
                     gi = index.get((v, p & im))
-                    if gi is not None and gi >= singles:
-                        inside.append(gi)
-                for x in inside:
-                    y = index.get((v, p & ~masks[x]))
-                    if y is not None and x < y:
-                        pairs.add((x, y))
-        for a, b in pairs:
-            strong[a].append(b)
-            strong[b].append(a)
+                    if gi is None:
+                        continue
+                    rest = p & ~masks[gi]
+                    if rest and not rest & (rest - 1):
+                        y = base + rest.bit_length() - 1
+                    else:
+                        y = index.get((v, rest), -1)
+                    if y >= 0:
+                        extra.add((min(gi, y), max(gi, y)))
+        for a, b in extra:
+            strong[a] = strong.get(a, []) + [b]
+            strong[b] = strong.get(b, []) + [a]
         self.strong = strong
-        self.groups_of: list[list[int]] = [[] for _ in range(n)]  # group nodes per value
-        for i in range(singles, len(values)):
-            self.groups_of[values[i]].append(i)
-        self.cand, self.pos = cand, pos
 
-    def weak(self, i: int) -> list[int]:
-        v, m, s = self.values[i], self.masks[i], self.sees[i]
-        index, masks = self.index, self.masks
-        out = [index[v, 1 << c] for c in bits(s & self.pos[v])]
-        out += [j for j in self.groups_of[v] if not masks[j] & ~s]
+    def group_sees(self, i: int) -> int:
+        for gid, _, seeing in self.groups_of[self.values[i]]:
+            if gid == i:
+                return seeing
+        raise KeyError(i)
+
+    def weak_mask(self, i: int) -> int:
+        """Node-id mask of node i's weak neighbours."""
+        v = self.values[i]
         if i < self.singles:
-            c = m.bit_length() - 1
-            out += [self.index[w, m] for w in bits(self.cand[c]) if w != v]
+            out = self.lk.weak[i]
+            cell_peers = self.geo.peer_mask[i % self.N]
+            for gid, g, _ in self.groups_of[v]:
+                if not g & ~cell_peers:
+                    out |= 1 << gid
+            return out
+        seeing = self.group_sees(i)
+        out = (seeing & self.pos[v]) << (v * self.N)
+        for gid, g, _ in self.groups_of[v]:
+            if not g & ~seeing:
+                out |= 1 << gid
         return out
 
     def weak_cands(self, i: int) -> int:
         """Candidate numbers (v * N + cell) weakly linked to node i."""
-        v, m = self.values[i], self.masks[i]
-        out = (self.sees[i] & self.pos[v]) << (v * self.N)
         if i < self.singles:
-            c = m.bit_length() - 1
-            for w in bits(self.cand[c]):
-                if w != v:
-                    out |= 1 << (w * self.N + c)
-        return out
+            return self.lk.weak[i]
+        v = self.values[i]
+        return (self.group_sees(i) & self.pos[v]) << (v * self.N)
 
     def name(self, i: int) -> str:
         geo = self.geo
@@ -157,20 +161,21 @@ def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
     return table[lang].format(cell=g.name(i), v=value_char(g.values[i] + 1))
 
 
-def _conflicts(g: "_Graph") -> list[int]:
-    """Per node, the node-id mask of the nodes sharing a candidate with it (itself included)."""
+def _conflicts(g: "_Graph") -> dict[int, int]:
+    """Node-id masks of the nodes sharing a candidate with a node (itself included), for the
+    nodes that overlap a group; any other node conflicts with itself only."""
     N = g.N
-    containing: dict[int, int] = {}  # candidate number -> node-id mask of the nodes holding it
-    for i, (v, m) in enumerate(zip(g.values, g.masks)):
-        for c in bits(m):
-            key = v * N + c
-            containing[key] = containing.get(key, 0) | 1 << i
-    out = []
-    for v, m in zip(g.values, g.masks):
-        mask = 0
-        for c in bits(m):
-            mask |= containing[v * N + c]
-        out.append(mask)
+    out: dict[int, int] = {}
+    for v, groups in enumerate(g.groups_of):
+        for gid, cells, _ in groups:
+            mine = cells << (v * N) | 1 << gid
+            for other, cells2, _ in groups:
+                if other != gid and cells2 & cells:
+                    mine |= 1 << other
+            out[gid] = mine
+            for c in bits(cells):
+                i = v * N + c
+                out[i] = out.get(i, 1 << i) | 1 << gid
     return out
 
 
@@ -181,22 +186,22 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
     a link at a time; a path keeps the mask of the nodes it may no longer use
     (those sharing a candidate with a node on it), so nodes never overlap."""
     g = state.cached("grouped.graph", _Graph)
-    starts = [i for i in range(len(g.values)) if g.strong[i]]
+    if not g.index:
+        return  # no group: the plain chain search has seen everything
+    starts = sorted(g.strong)
     if not starts:
         return
     has_strong = 0
     for i in starts:
         has_strong |= 1 << i
     conflict = _conflicts(g)
-    groups = 0
-    for i in range(g.singles, len(g.values)):
-        groups |= 1 << i
+    singles = g.singles
     weak_nodes: dict[int, int] = {}
     strong = g.strong
     parents = [{2 * s: -1} for s in starts]
     seen_on = [0] * len(starts)
     seen_off = [1 << s for s in starts]
-    frontier = [[(s, conflict[s])] for s in starts]
+    frontier = [[(s, conflict.get(s, 1 << s), s >= singles)] for s in starts]
     end_cands: dict[int, int] = {}
     for length in range(1, max_length + 1):
         any_alive = False
@@ -208,24 +213,21 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
             new = []
             if length % 2:  # false -> true through strong links
                 von = seen_on[k]
-                for i, conf in front:
+                for i, conf, grouped in front:
                     key = 2 * i
                     for j in strong[i]:
                         if (conf | von) >> j & 1:
                             continue
                         von |= 1 << j
                         par[2 * j + 1] = key
-                        new.append((j, conf | conflict[j]))
+                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
                 seen_on[k] = von
             else:  # true -> false through weak links, to nodes that continue by a strong link
                 voff = seen_off[k]
-                for i, conf in front:
+                for i, conf, grouped in front:
                     w = weak_nodes.get(i)
                     if w is None:
-                        w = 0
-                        for j in g.weak(i):
-                            w |= 1 << j
-                        w = weak_nodes[i] = w & has_strong
+                        w = weak_nodes[i] = g.weak_mask(i) & has_strong
                     w &= ~conf & ~voff
                     if not w:
                         continue
@@ -236,7 +238,7 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
                         w ^= low
                         j = low.bit_length() - 1
                         par[2 * j] = key
-                        new.append((j, conf | conflict[j]))
+                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
             if new:
@@ -245,8 +247,8 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
                 ws = end_cands.get(s)
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
-                for e, conf in new:
-                    if not conf & groups:
+                for e, _, grouped in new:
+                    if not grouped:
                         continue
                     we = end_cands.get(e)
                     if we is None:
@@ -257,7 +259,7 @@ def find_grouped_chain(state: State, ctx: object | None = None, max_length: int 
                     nodes = _path(par, 2 * e + 1)
                     for i in nodes:
                         elim &= ~(g.masks[i] << (g.values[i] * g.N))
-                    if elim and any(i >= g.singles for i in nodes):
+                    if elim:
                         yield _step(state, g, nodes, elim)
         if not any_alive:
             return
