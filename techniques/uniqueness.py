@@ -59,10 +59,11 @@ def _t(en: str, fr: str) -> dict[str, str]:
 
 
 TYPE_1 = _t("1 on {a} and {b}: {floor} hold only {a} and {b}; if {roof} were {a} or {b} too, the four "
-            "corners could swap {a} and {b} and the puzzle would have two solutions. So {removed}.",
+            "corners could swap {a} and {b} and the puzzle would have two solutions. So {a} and {b} are "
+            "removed from {roof}.",
             "1 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; si {roof} valait aussi {a} ou "
             "{b}, les quatre coins pourraient échanger {a} et {b} et la grille aurait deux solutions. "
-            "Donc {removed}.")
+            "Donc {a} et {b} sont retirés de {roof}.")
 TYPE_2 = _t("2 on {a} and {b}: {floor} hold only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
             "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
             "2 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
@@ -109,7 +110,7 @@ BUG = {
           "dans chaque maison sauf le {v}, trois fois dans chaque maison de {cell}. Sans {v} en {cell} la "
           "grille serait un motif mortel à deux solutions, donc {cell} vaut {v}. " + ONE["fr"],
 }
-REMOVED = {"en": "{what} is removed", "fr": "{what} est retiré"}
+REMOVED = {"en": "we remove {what}", "fr": "on retire {what}"}
 
 
 class _Removed(Removals):
