@@ -19,13 +19,17 @@ from .technique import Technique
 
 
 class Puzzle(engine.Puzzle):
-    """``engine.Puzzle`` taking technique names, aliases or records (default: the whole registry)."""
+    """``engine.Puzzle`` taking technique names, aliases or records (default: the whole registry).
+
+    ``uniqueness=False`` leaves out the steps that assume a single solution
+    (unique rectangle, bug+1), which some teachers and setters reject."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
-                 max_steps: int | None = None, profile: bool = False, easiest: bool | None = None) -> None:
-        super().__init__(puzzle, registry.select(techniques), where=where, max_steps=max_steps, profile=profile,
-                         easiest=easiest)
+                 max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
+                 uniqueness: bool = True) -> None:
+        super().__init__(puzzle, registry.select(techniques, uniqueness), where=where, max_steps=max_steps,
+                         profile=profile, easiest=easiest)
 
     def frame_png(self, k: int | None = None, **options: Any) -> bytes:
         """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
@@ -58,6 +62,6 @@ State.drawer = _state_png
 
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],
-            techniques: Iterable[str | Technique] | None = None) -> list[Explanation]:
+            techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True) -> list[Explanation]:
     """The list of steps that solve the puzzle (the library's main call)."""
-    return Puzzle(puzzle, techniques).steps
+    return Puzzle(puzzle, techniques, uniqueness=uniqueness).steps

@@ -125,6 +125,10 @@ class Geometry:
     def house_key(self, h: int) -> tuple[str, int]:
         return HOUSE_KINDS[h // self.n], h % self.n
 
+    def rc(self, c: int) -> tuple[int, int]:
+        """(row, col) of cell index c, 0-based (what a step's detail records)."""
+        return self.row_of[c], self.col_of[c]
+
     def cell(self, r: int, c: int) -> int:
         return r * self.n + c
 

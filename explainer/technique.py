@@ -34,6 +34,9 @@ class StepKind:
     trial_like: bool = False  # a guess that is checked by propagation (medium difficulty)
     reads_solution: bool = False  # reads the solution instead of reasoning (difficult)
     single: bool = False  # a single placement (folded into "singles" frames)
+    # relies on the puzzle having one solution (unique rectangle, bug+1): a user may
+    # switch these off (``--no-uniqueness``, ``Puzzle(..., uniqueness=False)``)
+    uniqueness: bool = False
     # A puzzle whose explanation (default registry) records this kind: the engine's
     # test checks it with the independent checker when its fixed sample lacks the kind.
     example: str = ""
@@ -91,6 +94,11 @@ class Technique:
     @property
     def reads_solution(self) -> bool:
         return any(k.reads_solution for k in self.kinds)
+
+    @property
+    def uniqueness(self) -> bool:
+        """Its steps assume the puzzle has a single solution."""
+        return any(k.uniqueness for k in self.kinds)
 
     def kind(self, step_name: str) -> StepKind | None:
         return self._by_name.get(step_name)

@@ -20,7 +20,23 @@ from collections.abc import Iterable, Mapping
 from explainer.i18n import frame_title
 from explainer.technique import Context, Finder, StepKind, Technique, difficulty_of, kinds_of
 
-from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings
+from . import (
+    als,
+    alschains,
+    brutal,
+    chains,
+    fish,
+    grouped,
+    intersections,
+    medusa,
+    singles,
+    subsets,
+    suedecoq,
+    trial,
+    uniqueness,
+    wings,
+    xywings,
+)
 
 __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds", "difficulty",
            "guessing_names", "kind", "lookup", "register", "select", "single_names", "step_names",
@@ -29,10 +45,10 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
       trial_like: bool = False, reads_solution: bool = False, single: bool = False,
-      example: str = "") -> StepKind:
+      uniqueness: bool = False, example: str = "") -> StepKind:
     """A step kind, titles in English (default: the step name) and French."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
-                    reads_solution=reads_solution, single=single, example=example)
+                    reads_solution=reads_solution, single=single, uniqueness=uniqueness, example=example)
 
 
 # Weights in the spirit of the Sudoku Explainer scale (the puzzle rating is the
@@ -52,24 +68,49 @@ REGISTRY: list[Technique] = [
     Technique("hidden tuple", subsets.find_hidden,
               (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
               aliases=("hidden pair", "hidden triple")),
-    Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing", "0800"), K("ny wing", 4.6, "ny wing"))),
+    Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing"), K("ny wing", 4.6, "ny wing"))),
     Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803"),)),
+    Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "xy wing", "0800"),), aliases=("xy-wing",)),
+    Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "xyz wing", "0801"),), aliases=("xyz-wing",)),
+    Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 4.6, "wxyz wing"),), aliases=("wxyz-wing",)),
     Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
                                         K("jellyfish", 5.2, "jellyfish", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
               (K("finned x wing", 3.4, "x wing à aileron", "0310"),
                K("finned swordfish", 4.0, "swordfish à aileron", "0311"),
-               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"))),
+               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"),
+               K("sashimi x wing", 3.5, "x wing sashimi", "0320"),
+               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321"),
+               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322"))),
+    Technique("unique rectangle", uniqueness.find_unique_rectangle,
+              (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
+                 uniqueness=True),),
+              aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
+    Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
+              aliases=("bug", "bug + 1")),
     Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101"),),
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis, (K("suedecoq bis", 5.5, "Sue de Coq bis"),),
               aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
-    Technique("chain", chains.find, (K("chain", 6.5, "chaîne", "0708", "0701", "0702"),
+    # the chain search names the shapes players know; x chain and xy chain get the length addition
+    # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
+    Technique("chain", chains.find, (K("skyscraper", 6.6, "gratte-ciel", "0400"),
+                                     K("2-string kite", 6.6, "cerf-volant à deux ficelles", "0401"),
+                                     K("turbot fish", 6.6, "turbot", "0403"),
+                                     K("x chain", 6.5, "chaîne X", "0701"),
+                                     K("xy chain", 6.6, "chaîne XY", "0702"),
+                                     K("remote pair", 6.6, "paire distante", "0703"),
+                                     K("chain", 6.5, "chaîne", "0708"),
                                      K("loop", 6.5, "boucle", "0706", "0707"),
                                      K("empty rectangle", 6.5, "rectangle vide", "0402")),
               aliases=("aic", "nice loop")),
+    Technique("grouped chain", grouped.find_grouped_chain,
+              (K("grouped chain", 6.9, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
     Technique("als", als.find, (K("als", 7.0, "ALS", "0901"),), aliases=("als xz", "als-xz")),
+    Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902"),),
+              aliases=("als-xy-wing",)),
+    Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
     Technique("brutal", brutal.find, (K("brutal", 9.5, "brutal", reads_solution=True),)),
@@ -151,23 +192,27 @@ def lookup(name: str) -> Technique:
     """The registry entry for a name, step name or alias (case and '-'/'_' insensitive)."""
     key = _key(name)
     for t in REGISTRY:
-        if key in t.all_names:
+        if key in {_key(n) for n in t.all_names}:  # '2-string kite' answers to '2 string kite' too
             return t
     known = ", ".join(t.name for t in REGISTRY)
     raise KeyError(f"unknown technique {name!r} (known: {known})")
 
 
-def select(names: Iterable[str | Technique] | None) -> list[Technique]:
+def select(names: Iterable[str | Technique] | None, uniqueness: bool = True) -> list[Technique]:
     """Registry entries for the given names, kept in registry order.
 
     A ``Technique`` record given directly is kept as is (after the registry's
-    entries, in the given order, when it is not registered).
+    entries, in the given order, when it is not registered). With
+    ``uniqueness=False`` the techniques that assume a single solution are
+    left out (TECHNIQUES.md, "Wave 2 additions").
     """
     if names is None:
-        return list(REGISTRY)
-    names = list(names)
-    chosen = {lookup(n).name for n in names if isinstance(n, str)}
-    records = [n for n in names if isinstance(n, Technique)]
-    out = [t for t in REGISTRY if t.name in chosen or t in records]
-    return out + [r for r in records if r not in out]
+        out = list(REGISTRY)
+    else:
+        names = list(names)
+        chosen = {lookup(n).name for n in names if isinstance(n, str)}
+        records = [n for n in names if isinstance(n, Technique)]
+        out = [t for t in REGISTRY if t.name in chosen or t in records]
+        out += [r for r in records if r not in out]
+    return [t for t in out if uniqueness or not t.uniqueness]
 

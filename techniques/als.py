@@ -128,12 +128,16 @@ def als_list(state: State) -> list[ALS]:
     return state.cached("als", _build)
 
 
-def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
-    """(A, B, x) for every pair of disjoint ALSs with a restricted common x and another common
-    value, as indexes into ``als_list(state)``, smaller pairs first."""
+def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> list[tuple[int, int, int]]:
+    """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
+    ``min_common`` common values (x included; ALS-XZ needs another one), as indexes into
+    ``als_list(state)``, smaller pairs first; with ``max_size``, only ALSs of at most that
+    many cells."""
     sets = als_list(state)
     if len(sets) < 2:
         return []
+    if max_size:
+        sets = sets[:bisect_right([a.size for a in sets], max_size)]  # the list is sorted by size
     pos = state.pos
     # B pairs with A on x when B's x cells all lie in the cells seeing every x of A; those
     # cells (A.sees[x] & pos[x]) depend only on x and A's x cells w, so ALSs are grouped by
@@ -182,7 +186,7 @@ def restricted_pairs(state: State) -> list[tuple[int, int, int]]:
                     b = sets[j]
                     if not b.cells & acells:
                         common = b.values & avalues
-                        if common & (common - 1):
+                        if common.bit_count() >= min_common:
                             found.append((asize + b.size, i, j, x))
     found.sort()
     return [(i, j, x) for _, i, j, x in found]

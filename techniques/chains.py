@@ -30,11 +30,12 @@ from functools import cache
 
 from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
-from explainer.i18n import Arg, House, Value, Words, join, say
+from explainer.i18n import Arg, Cells, House, Value, Words, join, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from .links import Links, links
+from .wording import Lines
 
 MAX_LENGTH = 15
 
@@ -203,7 +204,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
                 for e, pm in new:
                     if not (ws >> e & 1 or ws & weak[e] & ~pm):
                         continue
-                    step = _chain_or_loop(lk, s, e, pm, par, length)
+                    step = _chain_or_loop(lk, s, e, pm, par, length, state)
                     if step is not None:
                         yield step
             elif length % 2 == 0:
@@ -263,7 +264,8 @@ def _path(par: dict[int, int], key: int) -> list[int]:
     return out
 
 
-def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int) -> Explanation | None:
+def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
+                   state: State | None = None) -> Explanation | None:
     weak = lk.weak
     if weak[s] >> e & 1:
         nodes = _path(par, 2 * e + 1)
@@ -290,13 +292,124 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
     sl, wl = _links(lk, nodes, kinds)
     formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
+    name, lead, houses, cells = _shape(lk, state, nodes) if state is not None else ("chain", None, (), ())
+    if name == "remote pair" and state is not None and len(nodes) % 4 == 0:
+        # the end cells hold the pair's two values between them (an even number of cells
+        # alternating a/b): a cell seeing both ends loses both values, not only the chain's
+        geo, N = lk.geo, lk.N
+        both = geo.peer_mask[nodes[0] % N] & geo.peer_mask[nodes[-1] % N]
+        for w in bits(state.cand[nodes[0] % N]):
+            for cell in bits(state.pos[w] & both):
+                elim |= 1 << (w * N + cell)
+    words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
+                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]))
+    if lead is None:
+        text = say(CHAIN, **words)
+    else:
+        text = say(NAMED, lead=lead, **words)
     return Explanation(
-        technique="chain", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
-        strong_links=sl, weak_links=wl,
-        **say(CHAIN, formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
-              start=_is(lk, nodes[0]), end=_is(lk, nodes[-1])),
-        detail=(("length", length),),
+        technique=name, eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
+        cells=cells, houses=houses, strong_links=sl, weak_links=wl, **text,
+        detail=(("length", length),) + ((("shape", name),) if name != "chain" else ()),
     )
+
+
+# ---- named shapes -----------------------------------------------------------------
+
+NAMED = {
+    "en": "{lead}: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
+          "candidate sees both ends.",
+    "fr": "{lead} : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car chaque "
+          "candidat retiré voit les deux extrémités.",
+}
+SKYSCRAPER = {
+    "en": "Skyscraper on {v}: in {lines}, {v} can only go in two places each, and {w} share {wl}",
+    "fr": "Gratte-ciel sur le {v} : dans {lines}, le {v} n'a que deux places chacune, et {w} "
+          "partagent {wl}",
+}
+KITE = {
+    "en": "2-string kite on {v}: {v} can only go in two places in {l1} and in {l2}, and {w} meet in {wl}",
+    "fr": "Cerf-volant à deux ficelles sur le {v} : le {v} n'a que deux places dans {l1} et dans {l2}, "
+          "et {w} se rejoignent dans {wl}",
+}
+TURBOT = {
+    "en": "Turbot fish on {v}: {v} can only go in two places in {l1} and in {l2}, and {w} see each other",
+    "fr": "Turbot sur le {v} : le {v} n'a que deux places dans {l1} et dans {l2}, et {w} se voient",
+}
+X_CHAIN = {"en": "X chain on {v} (every link on {v})", "fr": "Chaîne X sur le {v} (tous les liens sur le {v})"}
+XY_CHAIN = {
+    "en": "XY chain through the bivalue cells {cells}",
+    "fr": "Chaîne XY à travers les cases bivaleurs {cells}",
+}
+REMOTE_PAIR = {
+    "en": "Remote pair on {a} and {b}: {cells} all hold only {a} and {b}, alternating along the chain",
+    "fr": "Paire distante sur {a} et {b} : {cells} ne contiennent que {a} et {b}, en alternance le long "
+          "de la chaîne",
+}
+
+
+def _strong_house(state: State, a: int, b: int, v: int) -> int:
+    """The house in which cells a and b are v's only two places: row, else column, else box."""
+    geo = state.geo
+    both = 1 << a | 1 << b
+    pv = state.pos[v - 1]
+    for h in (geo.row_of[a], geo.n + geo.col_of[a], 2 * geo.n + geo.box_of[a]):
+        if pv & geo.house_mask[h] == both:
+            return h
+    return -1
+
+
+def _lead(template: dict[str, str], **args) -> Words:
+    made = say(template, **args)
+    return Words(en=made["text"], **dict(made["translations"]))
+
+
+def _shape(lk: Links, state: State, nodes: list[int]):
+    """(step name, lead words or None, houses, cells) of a chain S = … = E of a known shape.
+
+    One value throughout: skyscraper, 2-string kite or turbot fish for three
+    links (parallel lines / a row and a column joined in a box / otherwise),
+    x chain beyond. Strong links all inside bivalue cells: xy chain, or
+    remote pair when every cell holds the same two values (four cells or more).
+    """
+    geo = lk.geo
+    N = lk.N
+    cells_of = [i % N for i in nodes]
+    values = {i // N + 1 for i in nodes}
+    if len(values) == 1:
+        v = values.pop()
+        if len(nodes) == 4:
+            a, b, c, d = cells_of
+            h1, h2 = _strong_house(state, a, b, v), _strong_house(state, c, d, v)
+            if h1 < 0 or h2 < 0:
+                return "chain", None, (), ()
+            k1, k2 = h1 // geo.n, h2 // geo.n  # 0 row, 1 column, 2 box
+            shared = [h for h in (geo.row_of[b], geo.n + geo.col_of[b], 2 * geo.n + geo.box_of[b])
+                      if geo.house_mask[h] >> c & 1]
+            w = Cells(geo, [b, c])
+            args = dict(v=Value(v), l1=House(geo, h1), l2=House(geo, h2), w=w)
+            if k1 == k2 and k1 < 2 and shared and shared[0] // geo.n == 1 - k1:
+                return ("skyscraper", _lead(SKYSCRAPER, wl=House(geo, shared[0]), lines=Lines(geo, [h1, h2]),
+                                            **args),
+                        tuple(geo.house_key(h) for h in (h1, h2)), ())
+            if {k1, k2} == {0, 1} and shared and shared[-1] // geo.n == 2:
+                return ("2-string kite", _lead(KITE, wl=House(geo, shared[-1]), **args),
+                        tuple(geo.house_key(h) for h in (h1, h2, shared[-1])), ())
+            return ("turbot fish", _lead(TURBOT, **args), tuple(geo.house_key(h) for h in (h1, h2)), ())
+        return "x chain", _lead(X_CHAIN, v=Value(v)), (), ()
+    # xy chain: strong links inside cells (nodes 0-1, 2-3, ...), weak links between cells on one value
+    if len(nodes) % 2 == 0 and all(cells_of[k] == cells_of[k + 1] for k in range(0, len(nodes), 2)) \
+            and all(cells_of[k] != cells_of[k + 1] and nodes[k] // N == nodes[k + 1] // N
+                    for k in range(1, len(nodes) - 1, 2)):
+        cells = cells_of[::2]
+        masks = {state.cand[c] for c in cells}
+        coords = tuple(sorted(geo.rc(c) for c in cells))
+        if len(masks) == 1 and len(cells) >= 4:
+            a, b = (x + 1 for x in bits(masks.pop()))
+            return ("remote pair", _lead(REMOTE_PAIR, a=Value(a), b=Value(b), cells=Cells(geo, cells)), (),
+                    coords)
+        return "xy chain", _lead(XY_CHAIN, cells=Cells(geo, cells)), (), coords
+    return "chain", None, (), ()
 
 
 def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, int]) -> Explanation | None:

@@ -5,7 +5,14 @@ only p *cover* lines of the other kind: each base line puts its v in a
 different cover line, so the cover lines are full and lose v everywhere
 else. A finned fish adds a box R holding the *fins*: the extra v
 candidates of the base lines that spoil the plain fish; whether a fin is
-true or not, the cells the finder lists cannot hold v.
+true or not, the cells the finder lists cannot hold v. The fin is only the
+base candidates outside every cover line: a candidate on a base line and a
+cover line is part of the body, even inside R. A finned fish one of whose
+fin-carrying base lines has no candidate on a cover line inside R (without
+its fin that line would not belong to the fish) is a *sashimi* fish
+(TECHNIQUES.md, "Wave 2 additions"). A step records the three roles: base
+and cover lines (``houses`` after the box, ``detail`` ``base_lines`` and
+``cover_lines``) and the fin (``marked_alt``, ``detail`` ``fin``).
 
 Everything works on one value at a time through per-line masks (for each
 base line, the bit set of cover lines where v can go), built once per state.
@@ -37,6 +44,12 @@ FINNED_SHOWN = {
     "fr": {2: "X wing à aileron", 3: "Swordfish à aileron", 4: "Jellyfish à aileron"},
 }
 
+SASHIMI_NAMES = {p: f"sashimi {name}" for p, name in NAMES.items()}
+SASHIMI_SHOWN = {
+    "en": {2: "Sashimi x wing", 3: "Sashimi swordfish", 4: "Sashimi jellyfish"},
+    "fr": {2: "X wing sashimi", 3: "Swordfish sashimi", 4: "Jellyfish sashimi"},
+}
+
 FISH = {
     "en": "{name} on {v}: in {base}, {v} can only go in {cover}, so {v} is removed from {cells}.",
     "fr": "{name} sur le {v} : dans {base}, le {v} ne peut aller que dans {cover}, donc le {v} "
@@ -54,6 +67,22 @@ FINNED_2 = {
     "fr": "{name} sur le {v} : {box} mis à part, les {v} de {base} ne tiennent que dans {cover}, "
           "soit une de moins qu'il n'en faut, donc l'une d'elles a son {v} dans {box} et le {v} est retiré "
           "de {cells}.",
+}
+
+SASHIMI_1 = {
+    "en": "{name} on {v}: in {base}, {v} can only go in {cover} or in {box} at {fins} (the fin); one base "
+          "line keeps no {v} on a cover line inside {box}, so without the fin it would not be a fish at "
+          "all. Either the fish holds or the fin is true: either way {v} is removed from {cells}.",
+    "fr": "{name} sur le {v} : dans {base}, le {v} ne peut aller que dans {cover} ou dans {box} en {fins} "
+          "(l'aileron) ; une ligne de base n'a plus de {v} sur une ligne de couverture dans {box}, donc "
+          "sans l'aileron ce ne serait pas un poisson. Le poisson tient ou l'aileron est vrai : dans les "
+          "deux cas le {v} est retiré de {cells}.",
+}
+SASHIMI_2 = {
+    "en": FINNED_2["en"].replace("one line too few, so", "one line too few (a sashimi fish: its fin line "
+                                 "has no {v} on a cover line in {box}), so"),
+    "fr": FINNED_2["fr"].replace("donc l'une d'elles", "(poisson sashimi : sa ligne à aileron n'a aucun {v} "
+                                 "sur une ligne de couverture dans {box}), donc l'une d'elles"),
 }
 
 
@@ -163,11 +192,12 @@ def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, patte
         technique=NAMES[p],
         eliminate=cands(geo, ((c, v) for c in bits(removed))),
         cells=cell_coords(geo, bits(pattern)),
-        houses=house_keys(geo, base_houses),
+        houses=house_keys(geo, base_houses + cover_houses),
         marked=cands(geo, ((c, v) for c in bits(pattern))),
         **say(FISH, name=_Name(SHOWN, p), v=Value(v), base=Lines(geo, base_houses),
               cover=Lines(geo, cover_houses), cells=Cells(geo, bits(removed))),
-        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col")),
+        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"),
+                ("base_lines", house_keys(geo, base_houses)), ("cover_lines", house_keys(geo, cover_houses))),
     )
 
 
@@ -291,7 +321,6 @@ def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
                     base_cells = 0
                     for j in idx:
                         base_cells |= line_cells[pool[j]]
-                    fins = pv & base_cells & box_cells
                     q = cover.bit_count()
                     if q == p and cover & box_cover:
                         case = 1
@@ -305,29 +334,48 @@ def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
                     else:
                         continue
                     if removed:
+                        # the fin: base candidates outside every cover line (a candidate on a
+                        # base line and a cover line is body, even inside the box)
+                        on_cover = 0
+                        for j in bits(cover):
+                            on_cover |= cover_cells[j]
+                        fins = pv & base_cells & ~on_cover
+                        if not fins:
+                            continue  # a plain fish (found before)
+                        # sashimi: a fin-carrying base line has no body candidate in the box
+                        sashimi = any(pv & line_cells[pool[j]] & fins and
+                                      not pv & line_cells[pool[j]] & box_cells & on_cover for j in idx)
                         base = sorted(pool[j] for j in idx)
                         found.append((p, len(found), _finned_step(
-                            geo, v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case)))
+                            geo, v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case,
+                            sashimi)))
     found.sort(key=lambda t: t[:2])
     for _, _, step in found:
         yield step
 
 
 def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,
-                 fins: int, removed: int, p: int, case: int) -> Explanation:
+                 fins: int, removed: int, p: int, case: int, sashimi: bool = False) -> Explanation:
     n = geo.n
     base_houses = [o * n + i for i in base]
     cover_houses = [(1 - o) * n + j for j in bits(cover)]
-    template = FINNED_1 if case == 1 else FINNED_2
+    if sashimi:
+        template = SASHIMI_1 if case == 1 else SASHIMI_2
+        technique, shown = SASHIMI_NAMES[p], SASHIMI_SHOWN
+    else:
+        template = FINNED_1 if case == 1 else FINNED_2
+        technique, shown = FINNED_NAMES[p], FINNED_SHOWN
     return Explanation(
-        technique=FINNED_NAMES[p],
+        technique=technique,
         eliminate=cands(geo, ((c, v) for c in bits(removed))),
         cells=cell_coords(geo, bits(body | fins)),
-        houses=house_keys(geo, [box] + base_houses),
+        houses=house_keys(geo, [box] + base_houses + cover_houses),
         marked=cands(geo, ((c, v) for c in bits(body))),
         marked_alt=cands(geo, ((c, v) for c in bits(fins))),
-        **say(template, name=_Name(FINNED_SHOWN, p), v=Value(v), base=Lines(geo, base_houses),
+        **say(template, name=_Name(shown, p), v=Value(v), base=Lines(geo, base_houses),
               cover=Lines(geo, cover_houses), box=House(geo, box), fins=Cells(geo, bits(fins)),
               cells=Cells(geo, bits(removed))),
-        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"), ("case", case)),
+        detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"), ("case", case),
+                ("base_lines", house_keys(geo, base_houses)), ("cover_lines", house_keys(geo, cover_houses)),
+                ("fin", cands(geo, ((c, v) for c in bits(fins)))), ("sashimi", sashimi)),
     )

@@ -21,6 +21,25 @@ def top1465(*lines: int) -> list[str]:
     return [all_lines[k - 1] for k in lines]
 
 
+def explained_top1465(lines) -> dict:
+    """line -> the explained Puzzle of top1465 (the engine raises UnsoundStep on a wrong step)."""
+    from explainer.api import Puzzle
+
+    out = {}
+    for line, text in zip(lines, top1465(*lines), strict=True):
+        p = Puzzle(text, where=f"top1465.txt:{line}")
+        p.steps
+        out[line] = p
+    return out
+
+
+def techniques_used(puzzles) -> set:
+    used: set = set()
+    for p in puzzles.values():
+        used |= set(p.statistics)
+    return used
+
+
 def verify_documents(docs: list[dict], tmp_path: Path) -> str:
     """Run the independent checker on steps JSON documents; fail with its report."""
     if not VERIFY.exists():

@@ -40,3 +40,11 @@ def rc(name: str) -> tuple[int, int]:
 
 def elims(v: int, *names: str) -> set[tuple[int, int, int]]:
     return {(*rc(x), v) for x in names}
+
+
+def assert_pure(finder, state: State) -> None:
+    """The finder finds something, the same twice, and leaves the state as it was."""
+    before = snapshot(state)
+    first = list(finder(state))
+    assert first and list(finder(state)) == first
+    assert snapshot(state) == before

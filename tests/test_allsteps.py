@@ -154,7 +154,10 @@ def test_own_positions_are_reproduced_per_technique() -> None:
             reproduced[kind.name] += bool(_matching(entry, steps))
             assert all(step_code(s) or kind.name for s in steps)
     assert reproduced == total, {k: f"{reproduced[k]}/{total[k]}" for k in total}
-    assert len(total) >= 15 and min(total.values()) >= 3
+    # kinds rare in the sample (bug+1, remote pair) may bring only their must-not-fire line;
+    # every kind found there brings several positions
+    found = {k for k, v in total.items() if v > 1}
+    assert len(found) >= 15 and min(total[k] for k in found) >= 3
 
 
 def test_hand_made_positions_are_reproduced_or_wait_for_their_record() -> None:
@@ -219,7 +222,7 @@ def test_check_a_mixed_file(tmp_path: Path, capsys) -> None:
     bad = [":0300:x:" + grid[:40] + ":",  # a short grid
            ":0300:1:" + grid + ":9zz::",  # a bad candidate
            "not a library line"]
-    unknown = f":0610:x:{grid}::::"  # no technique answers to 0610 (yet)
+    unknown = f":1301:x:{grid}::::"  # no technique answers to 1301 (HoDoKu's template set)
     wrong = lines[0].split(":")
     first = parse_library(lines[0])
     state = first.state()
@@ -237,7 +240,7 @@ def test_check_a_mixed_file(tmp_path: Path, capsys) -> None:
     by_line = {r["line"]: r for r in records}
     assert by_line[2] == {"line": 2, "code": "0300", "technique": "x wing", "reproduced": True}
     assert by_line[3]["reproduced"] is None and "error" in by_line[3]
-    assert by_line[6] == {"line": 6, "code": "0610", "technique": None, "reproduced": None}
+    assert by_line[6] == {"line": 6, "code": "1301", "technique": None, "reproduced": None}
     assert by_line[8]["reproduced"] is False
     assert all(by_line[k]["reproduced"] is True for k in range(9, 9 + len(lines) - 2))
     errors = [x for x in err.splitlines() if "error:" in x]

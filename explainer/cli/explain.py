@@ -83,6 +83,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--techniques", metavar="A,B,C", type=technique_list,
                    help="comma-separated techniques to use, in registry order (default: all). "
                         "Without 'brutal' a puzzle may stay unfinished; that is reported.")
+    p.add_argument("--no-uniqueness", action="store_true",
+                   help="leave out the steps that assume a single solution (unique rectangle, bug+1)")
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -175,7 +177,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             target = out / f"{k:0{width}d}" if many else out
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
-                puzzle = Puzzle(src.text, techniques, where=src.where)
+                puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -13,15 +13,17 @@ SKYSCRAPER = {"1 col1": ["r1c1", "r5c1"], "1 col4": ["r2c4", "r5c4"]}
 
 def test_chain_exact_step():
     step = first(open_grid(keep=SKYSCRAPER))
-    assert step.technique == "chain"
+    assert step.technique == "skyscraper"
+    assert step.houses == (("col", 0), ("col", 3))
     assert step.eliminate == ((0, 4, 1), (0, 5, 1), (1, 1, 1), (1, 2, 1))
     assert step.marked == ((0, 0, 1), (1, 3, 1), (4, 0, 1), (4, 3, 1))
     assert step.strong_links == (((0, 0, 1), (4, 0, 1)), ((4, 3, 1), (1, 3, 1)))
     assert step.weak_links == (((4, 0, 1), (4, 3, 1)),)
     assert step.get("length") == 3
-    assert step.text.startswith("Chain: (1)r1c1=r5c1-r5c4=r2c4 => r1c5<>1, r1c6<>1, r2c2<>1, r2c3<>1. "
-                                "If r1c1 is not 1, then r5c1 is 1, so r5c4 is not 1, so r2c4 is 1.")
-    assert dict(step.translations)["fr"].startswith("Chaîne : (1)r1c1=r5c1-r5c4=r2c4")
+    assert step.text.startswith("Skyscraper on 1: in columns 1 and 4, 1 can only go in two places each, and "
+                                "r5c1 and r5c4 share row 5: (1)r1c1=r5c1-r5c4=r2c4 => r1c5<>1, r1c6<>1, "
+                                "r2c2<>1, r2c3<>1. If r1c1 is not 1, then r5c1 is 1, so r5c4 is not 1, so r2c4 is 1.")
+    assert dict(step.translations)["fr"].startswith("Gratte-ciel sur le 1 : dans les colonnes 1 et 4")
 
 
 def test_chain_one_link_short_does_not_fire():
@@ -96,6 +98,35 @@ def test_sixteen_by_sixteen():
         if r not in (1, 8):
             state.eliminate(r * 16 + 5, 1)
     step = first(state)
-    assert step.technique == "chain"
-    assert step.text.startswith("Chain: (1)r1c1=r9c1-r9c6=r2c6 => r1c5<>1, r1c7<>1, r1c8<>1, "
+    assert step.technique == "skyscraper"
+    assert step.text.startswith("Skyscraper on 1: in columns 1 and 6, 1 can only go in two places each, and r9c1 "
+                                "and r9c6 share row 9: (1)r1c1=r9c1-r9c6=r2c6 => r1c5<>1, r1c7<>1, r1c8<>1, "
                                 "r2c2<>1, r2c3<>1, r2c4<>1.")
+
+
+def test_two_string_kite():
+    step = first(open_grid(keep={"1 row1": ["r1c2", "r1c7"], "1 col1": ["r3c1", "r8c1"]}))
+    assert step.technique == "2-string kite"
+    assert step.eliminate == ((7, 6, 1),)
+    assert step.houses == (("row", 0), ("col", 0), ("box", 0))
+    assert step.text.startswith("2-string kite on 1: 1 can only go in two places in row 1 and in column 1, "
+                                "and r1c2 and r3c1 meet in box 1: (1)r1c7=r1c2-r3c1=r8c1 => r8c7<>1.")
+
+
+def test_turbot_fish():
+    state = open_grid(keep={"1 row1": ["r1c2", "r1c8"], "1 box9": ["r7c8", "r9c9"]})
+    steps = [s for s in chains.find(state) if s.technique != "empty rectangle"]
+    assert steps[0].technique == "turbot fish"
+    assert steps[0].eliminate == ((8, 1, 1),)
+    assert steps[0].houses == (("row", 0), ("box", 8))
+
+
+def test_xy_chain_and_a_plain_chain():
+    step = first(open_grid({"r1c1": "12", "r1c5": "23", "r5c5": "13"}))
+    assert step.technique == "xy chain"
+    assert step.cells == ((0, 0), (0, 4), (4, 4))
+    assert step.eliminate == ((4, 0, 1),)
+    assert step.text.startswith("XY chain through the bivalue cells r1c1, r1c5 and r5c5: (1=2)r1c1-(2=3)r1c5-(3=1)r5c5")
+    # a bivalue cell joined to a bilocal pair: two values, not all in-cell links: a plain chain
+    step = first(open_grid({"r1c1": "12"}, keep={"2 col5": ["r1c5", "r5c5"]}))
+    assert step is None or step.technique in ("chain", "empty rectangle")

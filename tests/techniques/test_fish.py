@@ -95,7 +95,8 @@ def test_x_wing_rows():
     assert s.technique == "x wing"
     assert set(s.cells) == {rc("r2c1"), rc("r2c9"), rc("r5c1"), rc("r5c9")}
     assert set(s.marked) == {(*x, 4) for x in s.cells}
-    assert s.houses == (("row", 1), ("row", 4))
+    assert s.houses == (("row", 1), ("row", 4), ("col", 0), ("col", 8))  # base, then cover lines
+    assert s.get("base_lines") == (("row", 1), ("row", 4)) and s.get("cover_lines") == (("col", 0), ("col", 8))
     assert s.get("size") == 2
     assert s.text.startswith("X wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9, "
                              "so 4 is removed from r1c1")
@@ -120,7 +121,8 @@ def test_jellyfish_columns_as_base():
     assert len(steps) == 1
     s = steps[0]
     assert s.get("base") == "col"
-    assert s.houses == (("col", 0), ("col", 2), ("col", 4), ("col", 6))
+    assert s.houses[:4] == (("col", 0), ("col", 2), ("col", 4), ("col", 6))
+    assert s.houses[4:] == (("row", 0), ("row", 3), ("row", 5), ("row", 8))
     # rows 1, 4, 6 and 9 lose 6 outside columns 1, 3, 5, 7
     expected = set()
     for r in (1, 4, 6, 9):
@@ -149,10 +151,33 @@ def test_finned_x_wing_case_1():
     assert s.technique == "finned x wing"
     assert set(s.eliminate) == elims(4, "r4c9", "r6c9")
     assert s.houses[0] == ("box", 5)
-    assert set(s.marked) == elims(4, "r2c1", "r2c9", "r5c1")
-    assert set(s.marked_alt) == elims(4, "r5c8", "r5c9")
+    # r5c9 lies on base row 5 and cover column 9: body, not fin
+    assert set(s.marked) == elims(4, "r2c1", "r2c9", "r5c1", "r5c9")
+    assert set(s.marked_alt) == elims(4, "r5c8")
     assert set(s.cells) == {rc(x) for x in ("r2c1", "r2c9", "r5c1", "r5c8", "r5c9")}
-    assert s.get("case") == 1
+    assert s.get("case") == 1 and s.get("sashimi") is False
+    assert s.houses == (("box", 5), ("row", 1), ("row", 4), ("col", 0), ("col", 8))
+    assert s.get("base_lines") == (("row", 1), ("row", 4)) and s.get("cover_lines") == (("col", 0), ("col", 8))
+    assert s.get("fin") == ((4, 7, 4),)
+    assert "at r5c8 (the fin)" in s.text
+
+
+def test_sashimi_x_wing():
+    # row 5 keeps no 4 on a cover column inside box 6 (r5c9 gone): without the fin r5c8,
+    # row 5 would hold a single 4 and be no x wing line
+    state = value_picture(4, FINNED_1.replace("x . . | . . . | . x x", "x . . | . . . | . x ."))
+    steps = list(find_finned_fish(state))
+    # the same shape read the other way round: fin r2c9 in box 3, removing 4 from column 8 there
+    assert [s.technique for s in steps] == ["sashimi x wing"] * 2
+    assert set(steps[0].eliminate) == elims(4, "r1c8", "r3c8")
+    s = steps[1]
+    assert set(s.eliminate) == elims(4, "r4c9", "r6c9")
+    assert set(s.marked) == elims(4, "r2c1", "r2c9", "r5c1")
+    assert set(s.marked_alt) == elims(4, "r5c8")
+    assert s.get("sashimi") is True
+    assert s.text.startswith("Sashimi x wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9 or in box 6 "
+                             "at r5c8 (the fin)")
+    assert dict(s.translations)["fr"].startswith("X wing sashimi sur le 4")
 
 
 def test_finned_swordfish_case_2():
@@ -161,11 +186,12 @@ def test_finned_swordfish_case_2():
     steps = list(find_finned_fish(state))
     assert len(steps) == 1
     s = steps[0]
-    assert s.technique == "finned swordfish"
+    # no cover line meets box 6: every fin line lacks a body 7 there, a sashimi swordfish
+    assert s.technique == "sashimi swordfish"
     assert s.get("case") == 2
     assert set(s.eliminate) == elims(7, "r6c7", "r6c8", "r6c9")
     assert set(s.marked_alt) == elims(7, "r4c8", "r5c9")
-    assert s.houses == (("box", 5), ("row", 1), ("row", 3), ("row", 4))
+    assert s.houses == (("box", 5), ("row", 1), ("row", 3), ("row", 4), ("col", 0), ("col", 3))
     assert "one line too few" in s.text
 
 

@@ -11,9 +11,9 @@ from tests.techniques.chain_fixtures import top1465
 
 VERIFY = Path(__file__).resolve().parents[2].parent / "shared" / "tools" / "verify_steps.py"
 # top1465 line numbers (1-based) that, with the whole registry, use every technique of
-# this family: 930 and 1127 together fire medusa, chain, loop, empty rectangle, als,
-# trial and trial lucky; 36 adds a trial by contradiction and a brutal step.
-LINES = (930, 1127, 36)
+# this family: 861 fires medusa, chain, loop, empty rectangle, als, trial and trial
+# lucky; 36 adds a trial by contradiction and a brutal step.
+LINES = (861, 36)
 MINE = {"medusa", "chain", "loop", "empty rectangle", "als", "trial", "trial lucky"}
 
 

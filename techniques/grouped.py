@@ -1,0 +1,338 @@
+"""Grouped chains: chains (AIC) whose nodes may be groups.
+
+A *group* is the set of a value's candidates in one box-line intersection
+(two or more cells), read as one node: "the group has v" is true when one of
+its cells is v. Links (SudokuWiki's "Grouped X-Cycles", HoDoKu's grouped
+nice loops / AIC):
+
+- strong: in some house, v's candidates are exactly the cells of two
+  disjoint nodes (single cells or groups), so one of them has v; or the two
+  candidates of a bivalue cell;
+- weak: two disjoint nodes of one value whose cells all see each other (if
+  one has v, the other cannot), or two candidates of one cell.
+
+A chain S = … = E (first and last links strong) makes S or E true, so a
+candidate that sees every cell of S and of E (same value), or shares the cell
+of a single-candidate end, is false. The search is the one of ``chains``
+(breadth first from every start, shortest first, no cell of a value used
+twice on a path), and only chains with at least one group are reported
+(the plain chain search runs first). Frames: the chain candidates in
+``marked``, the group cells in ``cells_alt``, links between the nodes' first
+candidates; ``detail`` lists each group's candidates.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from explainer.explanation import Explanation, cands, cell_coords
+from explainer.grid import Geometry, bits, geometry, value_char
+from explainer.i18n import Words, say
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO
+from .links import links
+
+MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
+
+GROUPED = {
+    "en": "Grouped chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
+          "candidate sees every cell of both ends.",
+    "fr": "Chaîne groupée : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car "
+          "chaque candidat retiré voit toutes les cases des deux extrémités.",
+}
+HAS = {"en": "{cell} has a {v}", "fr": "{cell} contient un {v}"}
+HAS_NOT = {"en": "{cell} has no {v}", "fr": "{cell} ne contient pas de {v}"}
+AND = {"en": " and ", "fr": " et "}
+
+
+@cache
+def _house_parts(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per house, the cell masks of the box-line intersections inside it."""
+    geo = geometry(n)
+    return tuple(tuple(im for _, _, im in geo.intersections if not im & ~hm) for hm in geo.house_mask)
+
+
+class _Graph:
+    """Nodes and links. A single candidate keeps its number in ``links`` (v * N + cell), so
+    its plain strong and weak links are the chain search's; groups come after, from n * N.
+    ``values[i]`` and ``masks[i]`` (cells) describe node i."""
+
+    def __init__(self, state: State) -> None:
+        geo = state.geo
+        n, N = geo.n, geo.ncells
+        pos, peer = state.pos, geo.peer_mask
+        lk = links(state)
+        self.geo, self.N, self.lk = geo, N, lk
+        singles = n * N
+        values = [i // N for i in range(singles)]
+        masks = [1 << (i % N) for i in range(singles)]
+        index: dict[tuple[int, int], int] = {}
+        groups_of: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (id, cells, cells seeing all)
+        for v in range(n):
+            pv = pos[v]
+            for _, _, im in geo.intersections:
+                g = pv & im
+                if g & (g - 1) and (v, g) not in index:
+                    gid = len(values)
+                    index[v, g] = gid
+                    values.append(v)
+                    masks.append(g)
+                    seeing = geo.all_cells
+                    for c in bits(g):
+                        seeing &= peer[c]
+                    groups_of[v].append((gid, g, seeing))
+        self.values, self.masks, self.index, self.singles = values, masks, index, singles
+        self.groups_of, self.pos = groups_of, pos
+        # strong links with a group: in a house, v's places are one node and another
+        strong: dict[int, list[int]] = dict(lk.strong)
+        house_parts = _house_parts(n)
+        extra: set[tuple[int, int]] = set()
+        for v in range(n):
+            if not groups_of[v]:
+                continue
+            pv = pos[v]
+            base = v * N
+            for hm, parts in zip(geo.house_mask, house_parts, strict=True):
+                p = pv & hm
+                if not p or p.bit_count() > 2 * geo.m:
+                    continue
+                for im in parts:
+                    gi = index.get((v, p & im))
+                    if gi is None:
+                        continue
+                    rest = p & ~masks[gi]
+                    if rest and not rest & (rest - 1):
+                        y = base + rest.bit_length() - 1
+                    else:
+                        y = index.get((v, rest), -1)
+                    if y >= 0:
+                        extra.add((min(gi, y), max(gi, y)))
+        for a, b in extra:
+            strong[a] = strong.get(a, []) + [b]
+            strong[b] = strong.get(b, []) + [a]
+        self.strong = strong
+
+    def group_sees(self, i: int) -> int:
+        for gid, _, seeing in self.groups_of[self.values[i]]:
+            if gid == i:
+                return seeing
+        raise KeyError(i)
+
+    def weak_mask(self, i: int) -> int:
+        """Node-id mask of node i's weak neighbours."""
+        v = self.values[i]
+        if i < self.singles:
+            out = self.lk.weak[i]
+            cell_peers = self.geo.peer_mask[i % self.N]
+            for gid, g, _ in self.groups_of[v]:
+                if not g & ~cell_peers:
+                    out |= 1 << gid
+            return out
+        seeing = self.group_sees(i)
+        out = (seeing & self.pos[v]) << (v * self.N)
+        for gid, g, _ in self.groups_of[v]:
+            if not g & ~seeing:
+                out |= 1 << gid
+        return out
+
+    def weak_cands(self, i: int) -> int:
+        """Candidate numbers (v * N + cell) weakly linked to node i."""
+        if i < self.singles:
+            return self.lk.weak[i]
+        v = self.values[i]
+        return (self.group_sees(i) & self.pos[v]) << (v * self.N)
+
+    def name(self, i: int) -> str:
+        geo = self.geo
+        m = self.masks[i]
+        cells = list(bits(m))
+        if len(cells) == 1:
+            return geo.cell_name(cells[0])
+        rows = sorted({geo.row_of[c] + 1 for c in cells})
+        cols = sorted({geo.col_of[c] + 1 for c in cells})
+        sep = "" if geo.n <= 9 else ","
+        return f"r{sep.join(map(str, rows))}c{sep.join(map(str, cols))}"
+
+
+def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
+    group = g.masks[i] & (g.masks[i] - 1)
+    table = (HAS if true else HAS_NOT) if group else (IS if true else IS_NOT)
+    return table[lang].format(cell=g.name(i), v=value_char(g.values[i] + 1))
+
+
+def _conflicts(g: _Graph) -> dict[int, int]:
+    """Node-id masks of the nodes sharing a candidate with a node (itself included), for the
+    nodes that overlap a group; any other node conflicts with itself only."""
+    N = g.N
+    out: dict[int, int] = {}
+    for v, groups in enumerate(g.groups_of):
+        for gid, cells, _ in groups:
+            mine = cells << (v * N) | 1 << gid
+            for other, cells2, _ in groups:
+                if other != gid and cells2 & cells:
+                    mine |= 1 << other
+            out[gid] = mine
+            for c in bits(cells):
+                i = v * N + c
+                out[i] = out.get(i, 1 << i) | 1 << gid
+    return out
+
+
+def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
+                       max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    """Shortest grouped chains first, across every start.
+
+    As in ``chains.find``: one breadth-first search per start, all advancing
+    a link at a time; a path keeps the mask of the nodes it may no longer use
+    (those sharing a candidate with a node on it), so nodes never overlap."""
+    g = state.cached("grouped.graph", _Graph)
+    if not g.index:
+        return  # no group: the plain chain search has seen everything
+    starts = sorted(g.strong)
+    if not starts:
+        return
+    has_strong = 0
+    for i in starts:
+        has_strong |= 1 << i
+    conflict = _conflicts(g)
+    singles = g.singles
+    weak_nodes: dict[int, int] = {}
+    strong = g.strong
+    parents = [{2 * s: -1} for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier = [[(s, conflict.get(s, 1 << s), s >= singles)] for s in starts]
+    end_cands: dict[int, int] = {}
+    for length in range(1, max_length + 1):
+        any_alive = False
+        for k, s in enumerate(starts):
+            front = frontier[k]
+            if not front:
+                continue
+            par = parents[k]
+            new = []
+            if length % 2:  # false -> true through strong links
+                von = seen_on[k]
+                for i, conf, grouped in front:
+                    key = 2 * i
+                    for j in strong[i]:
+                        if (conf | von) >> j & 1:
+                            continue
+                        von |= 1 << j
+                        par[2 * j + 1] = key
+                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
+                seen_on[k] = von
+            else:  # true -> false through weak links, to nodes that continue by a strong link
+                voff = seen_off[k]
+                for i, conf, grouped in front:
+                    w = weak_nodes.get(i)
+                    if w is None:
+                        w = weak_nodes[i] = g.weak_mask(i) & has_strong
+                    w &= ~conf & ~voff
+                    if not w:
+                        continue
+                    voff |= w
+                    key = 2 * i + 1
+                    while w:
+                        low = w & -w
+                        w ^= low
+                        j = low.bit_length() - 1
+                        par[2 * j] = key
+                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
+                seen_off[k] = voff
+            frontier[k] = new
+            if new:
+                any_alive = True
+            if length % 2 and length >= 3:
+                ws = end_cands.get(s)
+                if ws is None:
+                    ws = end_cands[s] = g.weak_cands(s)
+                for e, _, grouped in new:
+                    if not grouped:
+                        continue
+                    we = end_cands.get(e)
+                    if we is None:
+                        we = end_cands[e] = g.weak_cands(e)
+                    elim = ws & we
+                    if not elim:
+                        continue
+                    nodes = _path(par, 2 * e + 1)
+                    for i in nodes:
+                        elim &= ~(g.masks[i] << (g.values[i] * g.N))
+                    if elim:
+                        yield _step(state, g, nodes, elim)
+        if not any_alive:
+            return
+
+
+def _path(par: dict[int, int], key: int) -> list[int]:
+    out = []
+    while key >= 0:
+        out.append(key >> 1)
+        key = par[key]
+    out.reverse()
+    return out
+
+
+def _first_cand(g: _Graph, i: int) -> tuple[int, int, int]:
+    c = (g.masks[i] & -g.masks[i]).bit_length() - 1
+    n = g.geo.n
+    return (c // n, c % n, g.values[i] + 1)
+
+
+def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
+    geo: Geometry = g.geo
+    N = g.N
+    kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
+    formal = _eureka(g, nodes, kinds)
+    removed = sorted(bits(elim), key=lambda x: (x % N, x))
+    targets = ", ".join(f"{geo.cell_name(x % N)}<>{value_char(x // N + 1)}" for x in removed)
+    strong: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
+    weak: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
+    for k, kind in enumerate(kinds):
+        link = (_first_cand(g, nodes[k]), _first_cand(g, nodes[k + 1]))
+        (strong if kind == "=" else weak).append(link)
+    groups = [i for i in nodes if i >= g.singles]
+    by_lang = {}
+    for lang in ("en", "fr"):
+        rest = [_phrase(g, nodes[k], k % 2 == 1, lang) for k in range(1, len(nodes))]
+        by_lang[lang] = IF_NOT[lang].format(first=_phrase(g, nodes[0], False, lang), rest=SO[lang].join(rest))
+    target_words = {lang: AND[lang].join(CANNOT[lang].format(cell=geo.cell_name(x % N), v=value_char(x // N + 1))
+                                         for x in removed) for lang in ("en", "fr")}
+    return Explanation(
+        technique="grouped chain",
+        eliminate=cands(geo, ((x % N, x // N + 1) for x in removed)),
+        cells_alt=cell_coords(geo, (c for i in groups for c in bits(g.masks[i]))),
+        marked=cands(geo, ((c, g.values[i] + 1) for i in nodes for c in bits(g.masks[i]))),
+        strong_links=tuple(strong), weak_links=tuple(weak),
+        **say(GROUPED, formal=f"{formal} => {targets}", plain=Words(**by_lang), targets=Words(**target_words),
+              start=Words(en=_phrase(g, nodes[0], True, "en"), fr=_phrase(g, nodes[0], True, "fr")),
+              end=Words(en=_phrase(g, nodes[-1], True, "en"), fr=_phrase(g, nodes[-1], True, "fr"))),
+        detail=(("length", len(nodes) - 1),
+                ("groups", tuple(cands(geo, ((c, g.values[i] + 1) for c in bits(g.masks[i]))) for i in groups))),
+    )
+
+
+def _eureka(g: _Graph, nodes: list[int], kinds: str) -> str:
+    """Eureka notation with groups: ``(5)r1c12=r1c7-(5=3)r2c8``."""
+    out: list[str] = []
+    last = -1
+    k = 0
+    while k < len(nodes):
+        i = nodes[k]
+        v = g.values[i]
+        if (k + 1 < len(nodes) and i < g.singles and nodes[k + 1] < g.singles
+                and g.masks[nodes[k + 1]] == g.masks[i]):
+            w = g.values[nodes[k + 1]]
+            token = f"({value_char(v + 1)}{kinds[k]}{value_char(w + 1)}){g.name(i)}"
+            last, step = w, 2
+        else:
+            token = ("" if v == last else f"({value_char(v + 1)})") + g.name(i)
+            last, step = v, 1
+        if out:
+            out.append(kinds[k - 1])
+        out.append(token)
+        k += step
+    return "".join(out)

@@ -1,0 +1,328 @@
+"""Uniqueness techniques: unique rectangle (types 1-6, hidden) and bug+1.
+
+Both rely on the puzzle having exactly one solution (the engine proves it
+before explaining; a user may switch them off, ``uniqueness=False`` /
+``--no-uniqueness``). Standard definitions (HoDoKu's "Uniqueness" page,
+SudokuWiki's "Unique Rectangles", "Hidden Unique Rectangles", "BUG"):
+
+A *deadly pattern*: four empty cells at the corners of a rectangle on two
+rows, two columns and exactly two boxes, each left with only the same two
+values {a, b}. Its a's and b's could be swapped, giving a second solution,
+so a unique puzzle never reaches it: whatever would complete it is false.
+The step name is ``unique rectangle`` for every type; ``detail`` ``type``
+tells which (1..6 or ``hidden``). Frames show the *floor* (corners holding
+only a and b) in ``cells``, the *roof* (corners with more) in ``cells_alt``,
+a and b of the rectangle in ``marked`` and the extra candidates (or the
+conjugate a's of types 4, 6 and hidden) in ``marked_alt``.
+
+- type 1: three corners hold only {a, b}: the fourth loses a and b;
+- type 2: the two roof corners, in one line or box, hold {a, b, c}: one is
+  c, so c goes from every cell seeing both;
+- type 3: the roof corners share a house and their extras X act as one
+  cell: with k other cells of that house holding together |X ∪ …| = k + 1
+  values, a naked subset forms and its values leave the house's other cells;
+- type 4: the roof corners share a house where a lives only on them: one is
+  a, so neither can be b (else the other is a as well... completing the
+  pattern): b goes from both;
+- type 5: the extra c sits on two diagonal corners (or three): c goes from
+  every cell seeing every c corner;
+- type 6: two diagonal floor corners, and a lives in both rows (or both
+  columns) only on the rectangle: the two other corners cannot be a;
+- hidden: a floor corner A; in the row and the column of the opposite
+  corner D, a lives only on the rectangle: D cannot be b.
+
+bug+1 (Binary Universal Grave + 1): every empty cell holds two candidates
+but one, which holds three, and every value appears exactly twice in every
+house but at that cell's value v, which appears three times in each of its
+houses. Without v there the grid would be a deadly BUG: v is the cell's value.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from itertools import combinations
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import Geometry, bits, geometry, values_of
+from explainer.i18n import Cells, House, Value, Values, say
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+from .wording import Removals
+
+ONE = {"en": "This step relies on the puzzle having a single solution.",
+       "fr": "Cette étape suppose que la grille a une seule solution."}
+
+
+def _t(en: str, fr: str) -> dict[str, str]:
+    return {"en": "Unique rectangle type " + en + " " + ONE["en"],
+            "fr": "Rectangle unique type " + fr + " " + ONE["fr"]}
+
+
+TYPE_1 = _t("1 on {a} and {b}: {floor} hold only {a} and {b}; if {roof} were {a} or {b} too, the four "
+            "corners could swap {a} and {b} and the puzzle would have two solutions. So {a} and {b} are "
+            "removed from {roof}.",
+            "1 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; si {roof} valait aussi {a} ou "
+            "{b}, les quatre coins pourraient échanger {a} et {b} et la grille aurait deux solutions. "
+            "Donc {a} et {b} sont retirés de {roof}.")
+TYPE_2 = _t("2 on {a} and {b}: {floor} hold only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
+            "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
+            "2 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
+            "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}.")
+TYPE_3 = _t("3 on {a} and {b}: {floor} hold only {a} and {b}; one of {roof} must take a value among "
+            "{extra} (else two solutions), so with {others} they form a naked set on {values} in {house}, "
+            "and {removed}.",
+            "3 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; l'un de {roof} doit prendre une "
+            "valeur parmi {extra} (sinon deux solutions), donc avec {others} ils forment un ensemble nu "
+            "sur {values} dans {house}, et {removed}.")
+TYPE_4 = _t("4 on {a} and {b}: {floor} hold only {a} and {b}; in {house}, {a} can only go in {roof}, so "
+            "one of them is {a}, and if the other were {b} the rectangle would be deadly (two solutions). "
+            "So {removed}.",
+            "4 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; dans {house}, le {a} ne peut "
+            "aller qu'en {roof}, donc l'un d'eux vaut {a}, et si l'autre valait {b} le rectangle serait "
+            "mortel (deux solutions). Donc {removed}.")
+TYPE_5 = _t("5 on {a} and {b}: {floor} hold only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
+            "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
+            "which see all of them.",
+            "5 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
+            "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}, "
+            "qui les voient tous.")
+TYPE_6 = _t("6 on {a} and {b}: {floor} hold only {a} and {b}, and in {lines}, {a} can only go on the "
+            "rectangle. If {roof} held {a}, the floor corners would both be {b} and the rectangle deadly "
+            "(two solutions). So {removed}.",
+            "6 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, et dans {lines}, le {a} ne peut "
+            "aller que sur le rectangle. Si {roof} avait le {a}, les deux coins du plancher vaudraient "
+            "{b} et le rectangle serait mortel (deux solutions). Donc {removed}.")
+HIDDEN = {
+    "en": "Hidden unique rectangle on {a} and {b}: {floor} holds only {a} and {b}; in {lines} through the "
+          "opposite corner {target}, {a} can only go on the rectangle. If {target} were {b}, both its "
+          "partners would be {a} and the four corners could swap (two solutions). So {removed}. "
+          + ONE["en"],
+    "fr": "Rectangle unique caché sur {a} et {b} : {floor} ne contient que {a} et {b} ; dans {lines} qui "
+          "passent par le coin opposé {target}, le {a} ne peut aller que sur le rectangle. Si {target} "
+          "valait {b}, ses deux voisins du rectangle vaudraient {a} et les quatre coins pourraient "
+          "s'échanger (deux solutions). Donc {removed}. " + ONE["fr"],
+}
+BUG = {
+    "en": "BUG+1: every empty cell holds two candidates except {cell}, and every value lies twice in each "
+          "house except {v}, three times in each house of {cell}. Without {v} at {cell} the grid would be "
+          "a deadly pattern with two solutions, so {cell} is {v}. " + ONE["en"],
+    "fr": "BUG+1 : toutes les cases vides ont deux candidats sauf {cell}, et chaque valeur est deux fois "
+          "dans chaque maison sauf le {v}, trois fois dans chaque maison de {cell}. Sans {v} en {cell} la "
+          "grille serait un motif mortel à deux solutions, donc {cell} vaut {v}. " + ONE["fr"],
+}
+REMOVED = {"en": "we remove {what}", "fr": "on retire {what}"}
+
+
+class _Removed(Removals):
+    def fmt(self, lang: str) -> str:
+        return REMOVED[lang].format(what=super().fmt(lang))
+
+
+@cache
+def _rectangles(n: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Every rectangle (top-left, top-right, bottom-left, bottom-right) on exactly two boxes."""
+    geo = geometry(n)
+    out = []
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            if len({geo.box_of[c] for c in cells}) == 2:
+                out.append(cells)
+    return tuple(out)
+
+
+@cache
+def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+    """Per cell, the rectangles having it as a corner."""
+    out: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n * n)]
+    for rect in _rectangles(n):
+        for c in rect:
+            out[c].append(rect)
+    return tuple(tuple(x) for x in out)
+
+
+def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
+    """Houses holding every cell (row, column, box order)."""
+    out = []
+    for h in range(3 * geo.n):
+        m = geo.house_mask[h]
+        if all(m >> c & 1 for c in cells):
+            out.append(h)
+    return out
+
+
+def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Unique rectangles, type by type over every rectangle (types 1, 2, 4, 5, 6, hidden, 3)."""
+    geo = state.geo
+    cand = state.cand
+    found: list[tuple[int, int, Explanation]] = []
+    order = {1: 0, 2: 1, 4: 2, 5: 3, 6: 4, "hidden": 5, 3: 6}
+    by_cell = _rectangles_by_cell(geo.n)
+    done: set[tuple[tuple[int, int, int, int], int]] = set()
+    # every type has a floor corner: start from the bivalue cells
+    for f, ab in enumerate(cand):
+        if ab.bit_count() != 2:
+            continue
+        for rect in by_cell[f]:
+            if (cand[rect[0]] & cand[rect[1]] & cand[rect[2]] & cand[rect[3]]) != ab or (rect, ab) in done:
+                continue
+            done.add((rect, ab))
+            for step in _rectangle_steps(state, rect, ab):
+                found.append((order[step.get("type")], len(found), step))
+    found.sort(key=lambda t: t[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int) -> Iterator[Explanation]:
+    geo = state.geo
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    a, b = (v + 1 for v in bits(ab))
+    floor = [c for c in rect if cand[c] == ab]
+    roof = [c for c in rect if cand[c] != ab]
+    extra = 0
+    for c in roof:
+        extra |= cand[c] & ~ab
+
+    def step(kind, template, removed_pairs, marked_alt=(), houses=(), **more):
+        removed_pairs = [(c, v) for c, v in removed_pairs if cand[c] >> (v - 1) & 1]
+        if not removed_pairs:
+            return None
+        kw = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor),
+                  roof=Cells(geo, roof, last={"en": "or", "fr": "ou"}))
+        return Explanation(
+            technique="unique rectangle",
+            eliminate=cands(geo, removed_pairs),
+            cells=cell_coords(geo, floor), cells_alt=cell_coords(geo, roof),
+            houses=house_keys(geo, houses),
+            marked=cands(geo, ((c, v) for c in rect for v in (a, b))),
+            marked_alt=cands(geo, marked_alt),
+            **say(template, removed=_Removed(geo, removed_pairs), **{**kw, **more}),
+            detail=(("type", kind), ("values", (a, b)), ("corners", tuple(geo.rc(c) for c in rect))),
+        )
+
+    out = []
+    if len(floor) == 3:
+        r = roof[0]
+        out.append(step(1, TYPE_1, [(r, a), (r, b)], [(r, v) for v in values_of(cand[r] & ~ab)]))
+    if len(roof) == 2 and extra.bit_count() == 1 and all(cand[c] == ab | extra for c in roof):
+        c = extra.bit_length()
+        seen = pos[c - 1] & peer[roof[0]] & peer[roof[1]]
+        kind = 2 if peer[roof[0]] >> roof[1] & 1 else 5
+        out.append(step(kind, TYPE_2 if kind == 2 else TYPE_5, [(x, c) for x in bits(seen)],
+                        [(x, c) for x in roof], c=Value(c)))
+    if len(roof) == 3 and extra.bit_count() == 1 and all(cand[x] & extra for x in roof):
+        c = extra.bit_length()
+        seen = pos[c - 1] & peer[roof[0]] & peer[roof[1]] & peer[roof[2]]
+        out.append(step(5, TYPE_5, [(x, c) for x in bits(seen)], [(x, c) for x in roof], c=Value(c)))
+    if len(roof) == 2 and peer[roof[0]] >> roof[1] & 1:
+        houses = _common_houses(geo, roof)
+        for h in houses:  # type 4
+            hm = geo.house_mask[h]
+            for x, y in ((a, b), (b, a)):
+                if not pos[x - 1] & hm & ~(1 << roof[0] | 1 << roof[1]):
+                    out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
+                                    house=House(geo, h), a=Value(x), b=Value(y)))
+        for h in houses:  # type 3
+            out.extend(_type_3(state, step, roof, extra, h))
+    if len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1:  # type 6: diagonal floor
+        for lines in (sorted({geo.row_of[c] for c in rect}), sorted({geo.n + geo.col_of[c] for c in rect})):
+            for x, y in ((a, b), (b, a)):
+                if all(not pos[x - 1] & geo.house_mask[h] & ~_mask(rect) for h in lines):
+                    out.append(step(6, TYPE_6, [(r, x) for r in roof], [(c, x) for c in rect], lines,
+                                    lines=_lines(geo, lines), a=Value(x), b=Value(y)))
+    for corner in floor:  # hidden
+        opposite = next(c for c in rect if geo.row_of[c] != geo.row_of[corner] and geo.col_of[c] != geo.col_of[corner])
+        if cand[opposite] == ab:
+            continue
+        lines = [geo.row_of[opposite], geo.n + geo.col_of[opposite]]
+        for x, y in ((a, b), (b, a)):
+            if all(not pos[x - 1] & geo.house_mask[h] & ~_mask(rect) for h in lines):
+                out.append(step("hidden", HIDDEN, [(opposite, y)],
+                                [(c, x) for c in rect if c != corner], lines, lines=_lines(geo, lines),
+                                target=Cells(geo, [opposite]), floor=Cells(geo, [corner]),
+                                a=Value(x), b=Value(y)))
+    for s in out:
+        if s is not None:
+            yield s
+
+
+def _mask(cells: Iterable[int]) -> int:
+    m = 0
+    for c in cells:
+        m |= 1 << c
+    return m
+
+
+def _lines(geo, lines):
+    from .wording import Lines
+
+    if geo.house_key(lines[0])[0] == geo.house_key(lines[-1])[0]:
+        return Lines(geo, lines)
+    from explainer.i18n import Houses
+
+    return Houses(geo, lines)
+
+
+def _type_3(state: State, step: Callable[..., Explanation], roof: list[int], extra: int,
+            h: int) -> Iterator[Explanation]:
+    """The roof's extras as one virtual cell, completing a naked subset in house h."""
+    geo = state.geo
+    cand = state.cand
+    others = [c for c in geo.houses[h] if cand[c] and c not in roof]
+    for k in range(1, min(4, len(others)) + 1):
+        for group in combinations(others, k):
+            u = extra
+            for c in group:
+                u |= cand[c]
+            if u.bit_count() != k + 1:
+                continue
+            rest = [c for c in others if c not in group]
+            removed = [(c, v) for c in rest for v in values_of(cand[c] & u)]
+            if removed:
+                yield step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
+                           [h], extra=Values(values_of(extra), last={"en": "or", "fr": "ou"}),
+                           others=Cells(geo, group), values=Values(values_of(u)), house=House(geo, h))
+
+
+def find_bug_plus_one(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """bug+1: one trivalue cell, every other empty cell bivalue, every value twice per house."""
+    geo = state.geo
+    cand, pos = state.cand, state.pos
+    three = -1
+    for c, m in enumerate(cand):
+        k = m.bit_count()
+        if k == 0 or k == 2:
+            continue
+        if k != 3 or three >= 0:
+            return
+        three = c
+    if three < 0:
+        return
+    target = 0
+    for hm in geo.house_mask:
+        inside = hm >> three & 1
+        for v in range(geo.n):
+            count = (pos[v] & hm).bit_count()
+            if count in (0, 2):
+                continue
+            if count != 3 or not inside or not cand[three] >> v & 1:
+                return
+            if target and target != v + 1:
+                return
+            target = v + 1
+    if not target:
+        return
+    houses = [geo.row_of[three], geo.n + geo.col_of[three], 2 * geo.n + geo.box_of[three]]
+    if any((pos[target - 1] & geo.house_mask[h]).bit_count() != 3 for h in houses):
+        return
+    yield Explanation(
+        technique="bug+1",
+        place=cands(geo, [(three, target)]),
+        cells=cell_coords(geo, [three]),
+        houses=house_keys(geo, houses),
+        marked=cands(geo, [(three, target)]),
+        **say(BUG, cell=Cells(geo, [three]), v=Value(target)),
+        detail=(("value", target),),
+    )

@@ -1,0 +1,280 @@
+"""Wings of bivalue and small cells: xy wing, xyz wing, wxyz wing.
+
+Standard definitions (SudokuWiki's "XY-Wing", "XYZ-Wing", "WXYZ-Wing";
+Sudoku Explainer's generalised wings), any geometry:
+
+- xy wing: a bivalue *pivot* {x, y} and two bivalue *pincers* {x, z} and
+  {y, z}, each seeing the pivot. Whatever the pivot is, one pincer is z, so
+  z goes from every cell seeing both pincers.
+- xyz wing: a pivot {x, y, z} and pincers {x, z}, {y, z} seeing it: one of
+  the three is z, so z goes from every cell seeing all three.
+- wxyz wing: four cells holding together four values, in which every value
+  but one (z) is *restricted*: its cells in the pattern all see each other,
+  so it fills at most one of them. Without z the four cells would need four
+  different values from three: one of the pattern's z cells is z, and z goes
+  from every cell seeing all of them. The pivot shown is the cell seeing
+  most of the others.
+
+The three share one rule: k cells, k values, exactly one value z not
+restricted. An xy wing is the case k = 3 with three bivalue cells, an xyz
+wing k = 3 with a trivalue pivot.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords
+from explainer.grid import Geometry, bits, values_of
+from explainer.i18n import Cells, Value, Values, say
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+XY_WING = {
+    "en": "XY wing on {z}: the pivot {pivot} holds only {x} and {y}; the pincers {p1} (only {x} and {z}) "
+          "and {p2} (only {y} and {z}) both see it. If the pivot is {x}, {p1} is {z}; if it is {y}, {p2} "
+          "is {z}. So one pincer is {z}, and {z} is removed from {removed}, which see both pincers.",
+    "fr": "XY wing sur le {z} : le pivot {pivot} ne contient que {x} et {y} ; les pinces {p1} (seulement "
+          "{x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Si le pivot vaut {x}, {p1} "
+          "vaut {z} ; s'il vaut {y}, {p2} vaut {z}. Donc une pince vaut {z}, et le {z} est retiré de "
+          "{removed}, qui voient les deux pinces.",
+}
+XYZ_WING = {
+    "en": "XYZ wing on {z}: the pivot {pivot} holds only {values}; the pincers {p1} (only {x} "
+          "and {z}) and {p2} (only {y} and {z}) both see it. Whatever the pivot is, one of the three "
+          "cells is {z}, so {z} is removed from {removed}, which see all three.",
+    "fr": "XYZ wing sur le {z} : le pivot {pivot} ne contient que {values} ; les pinces {p1} "
+          "(seulement {x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Quelle que soit "
+          "la valeur du pivot, l'une des trois cases vaut {z}, donc le {z} est retiré de {removed}, qui "
+          "voient les trois.",
+}
+WXYZ_WING = {
+    "en": "WXYZ wing on {z}: the pivot {pivot} and the pincers {pincers} hold only {values}, four values "
+          "for four cells. Each value but {z} lies in cells that all see each other, so it fills at "
+          "most one of them; without {z} the four cells would have only three values. So one of "
+          "{zcells} is {z}, and {z} is removed from {removed}, which see all of them.",
+    "fr": "WXYZ wing sur le {z} : le pivot {pivot} et les pinces {pincers} ne contiennent que {values}, "
+          "quatre valeurs pour quatre cases. Chaque valeur autre que {z} est dans des cases qui se "
+          "voient toutes, donc elle en remplit au plus une ; sans {z} les quatre cases n'auraient que "
+          "trois valeurs. Donc l'une de {zcells} vaut {z}, et le {z} est retiré de {removed}, qui les "
+          "voient toutes.",
+}
+
+
+def _seeing_all(geo: Geometry, cells: Iterator[int] | list[int]) -> int:
+    mask = geo.all_cells
+    for c in cells:
+        mask &= geo.peer_mask[c]
+    return mask
+
+
+def _step(state: State, technique: str, template: dict[str, str], pivot: int, others: list[int],
+          z: int, removed: int, **words: object) -> Explanation:
+    geo = state.geo
+    cand = state.cand
+    pattern = [pivot] + others
+    zbit = 1 << (z - 1)
+    zcells = [c for c in pattern if cand[c] & zbit]
+    union = 0
+    for c in pattern:
+        union |= cand[c]
+    return Explanation(
+        technique=technique,
+        eliminate=cands(geo, ((c, z) for c in bits(removed))),
+        cells=cell_coords(geo, [pivot]),
+        cells_alt=cell_coords(geo, others),
+        marked=cands(geo, ((c, z) for c in zcells)),
+        **say(template, z=Value(z), pivot=Cells(geo, [pivot]), removed=Cells(geo, bits(removed)),
+              values=Values(values_of(union)), zcells=Cells(geo, zcells, last={"en": "or", "fr": "ou"}),
+              **words),
+        detail=(("pivot", geo.rc(pivot)), ("pincers", tuple(geo.rc(c) for c in others)), ("value", z),
+                ("size", len(pattern))),
+    )
+
+
+def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """xy wing: pivots in cell order, then pincer pairs in cell order."""
+    geo = state.geo
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    bivalue = 0
+    for c, m in enumerate(cand):
+        if m.bit_count() == 2:
+            bivalue |= 1 << c
+    for pivot in bits(bivalue):
+        pm = cand[pivot]
+        near = [c for c in bits(peer[pivot] & bivalue)]
+        for i, a in enumerate(near):
+            ma = cand[a]
+            share_a = ma & pm
+            if ma == pm or not share_a:
+                continue
+            z_bit = ma & ~pm
+            for b in near[i + 1:]:
+                mb = cand[b]
+                # {x, z} and {y, z}: b holds the pivot's other value and the same z
+                if mb != (pm & ~share_a) | z_bit:
+                    continue
+                z = z_bit.bit_length()
+                removed = pos[z - 1] & peer[a] & peer[b] & ~(1 << pivot)
+                if removed:
+                    x, y = share_a.bit_length(), (pm & ~share_a).bit_length()
+                    if x > y:
+                        x, y, a, b = y, x, b, a
+                    yield _step(state, "xy wing", XY_WING, pivot, [a, b], z, removed,
+                                x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
+
+
+def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """xyz wing: trivalue pivots in cell order, then bivalue pincer pairs inside it."""
+    geo = state.geo
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    pairs: dict[int, int] = {}  # two values -> cells holding exactly them
+    for c, m in enumerate(cand):
+        if m.bit_count() == 2:
+            pairs[m] = pairs.get(m, 0) | 1 << c
+    if len(pairs) < 2:
+        return
+    for pivot, pm in enumerate(cand):
+        if pm.bit_count() != 3:
+            continue
+        pp = peer[pivot]
+        # the three 2-value subsets of pm: drop one value at a time
+        subs = [(pm & ~low, pairs.get(pm & ~low, 0) & pp) for low in (1 << v for v in bits(pm))]
+        for i, (ma, cells_a) in enumerate(subs):
+            if not cells_a:
+                continue
+            for mb, cells_b in subs[i + 1:]:
+                if not cells_b:
+                    continue
+                z_bit = ma & mb
+                z = z_bit.bit_length()
+                zone = pos[z - 1] & pp
+                if not zone:
+                    continue
+                for a in bits(cells_a):
+                    za = zone & peer[a]
+                    if not za:
+                        continue
+                    for b in bits(cells_b):
+                        removed = za & peer[b]
+                        if removed:
+                            x, y = (ma & ~z_bit).bit_length(), (mb & ~z_bit).bit_length()
+                            p1, p2 = (a, b) if x < y else (b, a)
+                            yield _step(state, "xyz wing", XYZ_WING, pivot, [p1, p2], z, removed,
+                                        x=Value(min(x, y)), y=Value(max(x, y)), p1=Cells(geo, [p1]),
+                                        p2=Cells(geo, [p2]))
+
+
+def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
+    """(a, b, c, e, z bit) for four cells holding four values with exactly one unrestricted z.
+
+    z is unrestricted, so two of its cells, a and b, do not see each other and
+    share z only; the search starts from such pairs whose common peers still
+    hold z (else nothing could be removed), then adds two cells keeping the
+    union within four values, where any two cells that do not see each other
+    share at most z. Each set comes once (the lowest such pair leads).
+    """
+    geo = state.geo
+    n = geo.n
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    small = 0
+    for c, m in enumerate(cand):
+        if 2 <= m.bit_count() <= 4:
+            small |= 1 << c
+    if small.bit_count() < 4:
+        return
+    sp = [p & small for p in pos]  # per value, the small cells holding it
+    within: dict[int, int] = {}  # value set D -> small cells whose candidates lie in D
+
+    def cells_within(d: int) -> int:
+        got = within.get(d)
+        if got is None:
+            got = small
+            for v in range(n):
+                if not d >> v & 1:
+                    got &= ~sp[v]
+            within[d] = got
+        return got
+
+    near: dict[int, int] = {}  # 3-value set -> small cells within it plus one more value
+
+    def near_within(u: int) -> int:
+        got = near.get(u)
+        if got is None:
+            got = 0
+            for w in range(n):
+                if not u >> w & 1:
+                    got |= cells_within(u | 1 << w)
+            near[u] = got
+        return got
+
+    held: dict[int, int] = {}  # value set -> small cells holding any of them
+
+    def holding(values: int) -> int:
+        out = held.get(values)
+        if out is None:
+            out = 0
+            for v in bits(values):
+                out |= sp[v]
+            held[values] = out
+        return out
+
+    seen: set[int] = set()
+    for a in bits(small):
+        ma, pa = cand[a], peer[a]
+        for zi in bits(ma):
+            zb = 1 << zi
+            # b: after a, not seeing a, sharing only z with it
+            for b in bits(sp[zi] & ~pa & ~((2 << a) - 1) & ~holding(ma & ~zb)):
+                mb = cand[b]
+                u2 = ma | mb
+                k2 = u2.bit_count()
+                if k2 > 4:
+                    continue
+                pb = peer[b]
+                targets = pos[zi] & pa & pb
+                if not targets:
+                    continue
+                allowed = cells_within(u2) if k2 == 4 else near_within(u2)
+                allowed &= ~(1 << a | 1 << b)
+                # a cell not seeing a (b) shares at most z with it
+                allowed &= pa | ~holding(ma & ~zb)
+                allowed &= pb | ~holding(mb & ~zb)
+                if not allowed & (allowed - 1):
+                    continue
+                more = list(bits(allowed))
+                for j, c in enumerate(more):
+                    mc, pc = cand[c], peer[c]
+                    # the z cells must all see some target
+                    tc = targets & pc if mc & zb else targets
+                    if not tc:
+                        continue
+                    u3 = u2 | mc
+                    for e in more[j + 1:]:
+                        me = cand[e]
+                        if (u3 | me).bit_count() != 4 or not (pc >> e & 1 or not mc & me & ~zb):
+                            continue
+                        if me & zb and not tc & peer[e]:
+                            continue
+                        key = 1 << a | 1 << b | 1 << c | 1 << e
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        q1, q2, q3, q4 = sorted((a, b, c, e))
+                        yield (q1, q2, q3, q4, zb)
+
+
+def find_wxyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """wxyz wing: four cells, four values, one unrestricted value z."""
+    geo = state.geo
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    for a, b, c, e, free in _wxyz_sets(state):
+        quad = (a, b, c, e)
+        zcells = [x for x in quad if cand[x] & free]
+        z = free.bit_length()
+        removed = pos[z - 1] & _seeing_all(geo, zcells)
+        if not removed:
+            continue
+        # the pivot: the cell seeing most of the others, then the one with most candidates
+        pivot = max(quad, key=lambda x: (sum(peer[x] >> o & 1 for o in quad), cand[x].bit_count(), -x))
+        pincers = [x for x in quad if x != pivot]
+        yield _step(state, "wxyz wing", WXYZ_WING, pivot, pincers, z, removed, pincers=Cells(geo, pincers))

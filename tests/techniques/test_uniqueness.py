@@ -1,0 +1,101 @@
+"""Unique rectangle (types 1-6, hidden) and bug+1: exact steps, near misses, switching off."""
+from __future__ import annotations
+
+from techniques import select
+from techniques.uniqueness import find_bug_plus_one, find_unique_rectangle
+from tests.helpers import assert_pure, elims, marks, rc
+
+NO_1 = "23456789"
+ROW_2_NO_1 = {f"r2c{c}": NO_1 for c in (2, 3, 5, 6, 7, 8, 9)}
+TYPE_1 = {"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "1234"}
+TYPE_2 = {"r1c1": "12", "r1c4": "12", "r2c1": "123", "r2c4": "123"}
+TYPE_3 = {"r1c1": "12", "r1c4": "12", "r2c1": "123", "r2c4": "124", "r2c7": "34"}
+TYPE_4 = {"r1c1": "12", "r1c4": "12", "r2c1": "1256", "r2c4": "1278", **ROW_2_NO_1}
+TYPE_5 = {"r1c1": "12", "r2c4": "12", "r1c4": "123", "r2c1": "123"}
+TYPE_6 = {"r1c1": "12", "r2c4": "12", "r1c4": "1235", "r2c1": "1246", **ROW_2_NO_1,
+          **{f"r1c{c}": NO_1 for c in (2, 3, 5, 6, 7, 8, 9)}}
+HIDDEN = {"r1c1": "12", "r1c4": "123", "r2c1": "124", "r2c4": "1256", **ROW_2_NO_1,
+          **{f"r{r}c4": NO_1 for r in range(3, 10)}}
+
+
+def only(cells):
+    steps = list(find_unique_rectangle(marks(cells)))
+    assert len(steps) == 1, [(s.get("type"), s.eliminate) for s in steps]
+    return steps[0]
+
+
+def test_type_1():
+    s = only(TYPE_1)
+    assert s.technique == "unique rectangle" and s.get("type") == 1
+    assert set(s.eliminate) == elims(1, "r2c4") | elims(2, "r2c4")
+    assert set(s.cells) == {rc("r1c1"), rc("r1c4"), rc("r2c1")} and s.cells_alt == (rc("r2c4"),)
+    assert set(s.marked_alt) == elims(3, "r2c4") | elims(4, "r2c4")
+    assert s.text.startswith("Unique rectangle type 1 on 1 and 2: r1c1, r1c4 and r2c1 hold only 1 and 2")
+    assert "single solution" in s.text and "une seule solution" in dict(s.translations)["fr"]
+
+
+def test_type_2():
+    s = only(TYPE_2)
+    assert s.get("type") == 2
+    assert set(s.eliminate) == elims(3, *(f"r2c{c}" for c in (2, 3, 5, 6, 7, 8, 9)))
+    assert set(s.cells_alt) == {rc("r2c1"), rc("r2c4")}
+
+
+def test_type_3():
+    s = only(TYPE_3)
+    assert s.get("type") == 3
+    rest = [f"r2c{c}" for c in (2, 3, 5, 6, 8, 9)]
+    assert set(s.eliminate) == elims(3, *rest) | elims(4, *rest)
+    assert s.houses == (("row", 1),)
+    assert "r2c7" in s.text
+
+
+def test_type_4():
+    s = only(TYPE_4)
+    assert s.get("type") == 4
+    assert set(s.eliminate) == elims(2, "r2c1", "r2c4")
+    assert set(s.marked_alt) == elims(1, "r2c1", "r2c4")
+    assert s.houses == (("row", 1),)
+
+
+def test_type_5():
+    s = only(TYPE_5)
+    assert s.get("type") == 5
+    assert set(s.eliminate) == elims(3, "r1c2", "r1c3", "r2c5", "r2c6")
+
+
+def test_type_6():
+    s = only(TYPE_6)
+    assert s.get("type") == 6
+    assert set(s.eliminate) == elims(1, "r1c4", "r2c1")
+    assert set(s.cells) == {rc("r1c1"), rc("r2c4")}
+    assert s.houses == (("row", 0), ("row", 1))
+
+
+def test_hidden():
+    s = only(HIDDEN)
+    assert s.get("type") == "hidden"
+    assert s.eliminate == ((1, 3, 2),)
+    assert s.text.startswith("Hidden unique rectangle on 1 and 2: r1c1 holds only 1 and 2")
+
+
+def test_near_misses():
+    # four boxes: r1c1, r1c4, r4c1, r4c4
+    assert list(find_unique_rectangle(marks({"r1c1": "12", "r1c4": "12", "r4c1": "12", "r4c4": "1234"}))) == []
+    # one box... impossible; three floor cells but the fourth lacks 2
+    assert list(find_unique_rectangle(marks({**TYPE_1, "r2c4": "134"}))) == []
+    # type 2 with different extras and nothing to complete a naked set: nothing
+    assert list(find_unique_rectangle(marks({**TYPE_2, "r2c4": "124"}))) == []
+    # type 4 with a 1 left elsewhere in row 2
+    assert [s for s in find_unique_rectangle(marks({**TYPE_4, "r2c9": "123456789"})) if s.get("type") == 4] == []
+
+
+def test_bug_near_miss_and_switch_off():
+    assert list(find_bug_plus_one(marks(TYPE_1))) == []
+    names = {t.name for t in select(None, uniqueness=False)}
+    assert "unique rectangle" not in names and "bug+1" not in names
+    assert {"unique rectangle", "bug+1"} <= {t.name for t in select(None)}
+
+
+def test_finder_is_pure():
+    assert_pure(find_unique_rectangle, marks(TYPE_3))
