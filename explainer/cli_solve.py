@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from .grid import PuzzleError, parse_grid, read_sources
-from .solvers import METHODS, solve
+from .solvers import ALL_METHODS, OPTIONAL_METHODS, MissingExtra, require, solve
 
 EXIT_BAD_INPUT = 2
 
@@ -19,13 +19,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="explain-sudoku solve",
                                      description="Print the solution of each puzzle, one line per puzzle.")
     parser.add_argument("file", help="puzzle file ('-' for standard input)")
-    parser.add_argument("--method", choices=METHODS, default="dlx",
-                        help="dlx (dancing links, default), bitmask (fastest), backtracking, backtracking-mrv")
+    parser.add_argument("--method", choices=ALL_METHODS, default="dlx",
+                        help="dlx (dancing links, default), bitmask (fastest), backtracking, backtracking-mrv, "
+                             "ortools, z3 (these two need the extra [solvers])")
     return parser
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.method in OPTIONAL_METHODS:
+        try:
+            require(args.method)
+        except MissingExtra as error:
+            print(f"explain-sudoku: error: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     try:
         sources = read_sources(args.file)
     except PuzzleError as error:
