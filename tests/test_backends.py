@@ -5,6 +5,7 @@ installs it); the missing-extra error path is simulated and always runs.
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -110,3 +111,30 @@ def test_missing_extra(name: str, monkeypatch, tmp_path: Path, capsys) -> None:
     out, err = capsys.readouterr()
     assert out == ""
     assert err == MESSAGE.format(name) + "\n"  # one line, no traceback
+
+
+def table_puzzles() -> list[str]:
+    """The puzzles of the seeds' solver table in benchmarks/RESULTS.md (the lines it lists, and the sets)."""
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "RESULTS.md"
+    found = re.search(r"Top1465 lines used: (.*?)\.(?: |$)", results.read_text(), re.M)
+    if not found:
+        return []
+    top = lines("top1465.txt")
+    numbers: set[int] = set()
+    for ranges in re.findall(r"lines ([\d, -]+)", found.group(1)):
+        for part in ranges.replace(" ", "").split(","):
+            first, _, last = part.partition("-")
+            numbers.update(range(int(first), int(last or first) + 1))
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    sets = lines("sample16.txt") + lines("sample25.txt")
+    for name in ("16x16-hard.txt", "25x25-hard.txt"):
+        sets += [t for t in (examples / name).read_text().split("\n") if t and not t.startswith("#")]
+    return [top[k - 1] for k in sorted(numbers)] + sets
+
+
+def test_agrees_on_every_puzzle_of_the_table(method: str) -> None:
+    puzzles = table_puzzles()
+    if not puzzles:
+        pytest.skip("benchmarks/RESULTS.md has no solver table yet")
+    for text in puzzles:
+        assert solve(text, method=method).values == reference(text), text
