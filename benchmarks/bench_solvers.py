@@ -206,11 +206,14 @@ def table(times, gave_up, solvers: list[str], classes: list[str], counts: dict[s
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for cls in classes:
         stats = {s: summary(times[s, cls]) for s in solvers if times.get((s, cls))}
-        order = sorted(stats, key=lambda s: stats[s]["mean"])
-        for solver in order + [s for s in solvers if s not in stats]:
+        # Ranked: the solvers that finished every puzzle of the class; the others follow
+        # (statistics over the puzzles they finished) and get no rank, as the seeds' NA rows.
+        ranked = sorted((s for s in stats if not gave_up.get((s, cls))), key=lambda s: stats[s]["mean"])
+        partial = sorted((s for s in stats if s not in ranked), key=lambda s: stats[s]["mean"])
+        for solver in ranked + partial + [s for s in solvers if s not in stats]:
             st = stats.get(solver)
             cells = [ms(st[k]) if st else "NA" for k in ("mean", "error", "stddev", "median", "min", "max")]
-            rank = str(order.index(solver) + 1) if st else "?"
+            rank = str(ranked.index(solver) + 1) if solver in ranked else "?"
             rows.append(f"| {LABELS[solver]} | {cls} | {counts[cls]} | {' | '.join(cells)} | {rank} | "
                         f"{gave_up.get((solver, cls), 0)} |")
     return "\n".join(rows)
@@ -223,7 +226,7 @@ def chart(times, gave_up, solvers: list[str], classes: list[str], out: Path) -> 
     ax = fig.add_subplot()
     width = 0.84 / len(solvers)
     for i, solver in enumerate(solvers):
-        xs, means, errors = [], [], []
+        xs, means, errors, hatches = [], [], [], []
         for k, cls in enumerate(classes):
             ts = times.get((solver, cls))
             if not ts and gave_up.get((solver, cls)):
@@ -234,12 +237,16 @@ def chart(times, gave_up, solvers: list[str], classes: list[str], out: Path) -> 
                 xs.append(k + i * width)
                 means.append(st["mean"] * 1e3)
                 errors.append(min((st["error"] or 0) * 1e3, st["mean"] * 1e3 * 0.999))
-        ax.bar(xs, means, width, yerr=errors, capsize=2, color=f"C{i}")
+                hatches.append("//" if gave_up.get((solver, cls)) else "")
+        bars = ax.bar(xs, means, width, yerr=errors, capsize=2, color=f"C{i}")
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
     ax.set_xticks([k + width * (len(solvers) - 1) / 2 for k in range(len(classes))], classes)
     ax.set_yscale("log")
     ax.set_ylabel("mean CPU time per puzzle (ms, log scale)")
     ax.set_title(f"Solvers by class: {', '.join(classes)} (top1465 classes: the engine's)\n"
-                 "solution + uniqueness proof; error bars: half of the 99.9 % confidence interval")
+                 "solution + uniqueness proof; error bars: half of the 99.9 % confidence interval;\n"
+                 "hatched: gave up on some puzzles (mean over the others)")
     handles = [Patch(color=f"C{i}", label=LABELS[solver]) for i, solver in enumerate(solvers)]
     ax.legend(handles=handles, fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.07))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -249,7 +256,8 @@ def chart(times, gave_up, solvers: list[str], classes: list[str], out: Path) -> 
 def write_section(results: Path, text: str) -> None:
     """Replace (or append) the section headed SECTION in RESULTS.md."""
     old = results.read_text() if results.exists() else "# Benchmark results\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+    # Up to the next section, or to a "<!-- notes -->" line: hand-written notes below it are kept.
+    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |^<!-- notes -->|\Z)", re.S | re.M)
     block = f"{SECTION}\n\n{text.strip()}\n\n"
     new = pattern.sub(lambda _m: block, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + block
     results.write_text(new.rstrip("\n") + "\n")
@@ -290,9 +298,15 @@ def main(argv: list[str] | None = None) -> int:
             f"**{heading}.** Every solver agreed with the project's solver on every puzzle it finished.\n\n"
             f"{table(times, gave_up, solvers, classes, counts)}\n\n"
             f"Top1465 lines used: {picked}.")
+    legend = ("Columns as in the seeds' table (BenchmarkDotNet's legend): Mean = arithmetic mean; Error = half of "
+              "the 99.9 % confidence interval of the mean (Student's t × StdDev / √N); StdDev = sample standard "
+              "deviation; Median, Min, Max; Rank = by mean within the class, among the solvers that finished every "
+              "puzzle of it (\"?\" otherwise; their figures are over the puzzles they finished); Gave up = "
+              "puzzles past the backtracking node budget.")
     if not args.no_sets:
         text += (" 16×16: `sample16.txt` (4) and `examples/16x16-hard.txt` (1); "
                  "25×25: `sample25.txt` (2) and `examples/25x25-hard.txt` (1), the first two from `../shared/data/`.")
+    text += "\n\n" + legend
     if missing:
         text += f"\n\nNot installed (extra [solvers]), left out: {', '.join(missing)}."
     print(text)
