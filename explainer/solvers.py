@@ -7,6 +7,9 @@
   cell in reading order, values 1..n, check row, column and box.
 - ``backtracking-mrv``: the same, but always filling the empty cell with the
   fewest possible values (most constrained cell) - seed 002's optimised variant.
+- ``ortools``, ``z3``: optional back-ends (OR-tools CP-SAT and Z3, the seeds'
+  other solvers) in ``backends.py``, with the extra ``[solvers]``; without it
+  they raise ``backends.MissingExtra`` (an ImportError naming the extra).
 
 The backtracking solvers are kept for comparison (benchmarks), not for the
 engine: on hard puzzles they visit millions of nodes, hence ``max_nodes``.
@@ -15,10 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .backends import BACKENDS, MissingExtra, available  # noqa: F401
+from .backends import SOLVE as _BACKEND_SOLVE
 from .grid import Grid, PuzzleError, geometry, parse_grid
 from .solver import MANY_SOLUTIONS, NO_SOLUTION, SearchLimit, solve_bitmask, solve_dlx
 
 METHODS = ("dlx", "bitmask", "backtracking", "backtracking-mrv")
+OPTIONAL_METHODS = BACKENDS  # need the extra [solvers]
+ALL_METHODS = METHODS + OPTIONAL_METHODS
 
 
 class _Backtracker:
@@ -110,10 +117,12 @@ def _method(method: str) -> Callable[..., list[list[int]]]:
         "backtracking-mrv": lambda n, values, limit, max_nodes: solve_backtracking(
             n, values, limit, mrv=True, max_nodes=max_nodes),
     }
+    for name, backend in _BACKEND_SOLVE.items():  # no node budget there
+        table[name] = lambda n, values, limit, max_nodes, backend=backend: backend(n, values, limit)
     try:
         return table[method]
     except KeyError:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})") from None
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(ALL_METHODS)})") from None
 
 
 def solve(puzzle: Grid | str | Sequence[Sequence[int]], method: str = "dlx", *, where: str = "",
@@ -123,7 +132,8 @@ def solve(puzzle: Grid | str | Sequence[Sequence[int]], method: str = "dlx", *, 
     With ``unique`` (the default) the search goes on to a second solution, so
     an ambiguous puzzle is an error rather than an arbitrary answer; without
     it the first solution is returned (what seed 002's benchmark times).
-    Raises PuzzleError for bad puzzles, SearchLimit past ``max_nodes``.
+    Raises PuzzleError for bad puzzles, SearchLimit past ``max_nodes``,
+    MissingExtra for ``ortools``/``z3`` without the extra ``[solvers]``.
     """
     grid = parse_grid(puzzle, where)
     solutions = _method(method)(grid.n, grid.values, 2 if unique else 1, max_nodes)

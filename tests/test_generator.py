@@ -201,7 +201,7 @@ def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
     assert has_symmetry(first.values, 9, "rotational")
     assert count_solutions(first) == 1 and py_sudoku_unique(first)
     assert Puzzle(first).difficulty == "medium"
-    mirror = generate(9, 5, goal=engine_goal("medium"), symmetry="mirror", max_tries=600)
+    mirror = generate(9, 1, goal=engine_goal("medium"), symmetry="mirror", max_tries=600)
     assert has_symmetry(mirror.values, 9, "mirror")
 
 

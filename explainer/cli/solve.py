@@ -12,8 +12,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from ..backends import MissingExtra, load
 from ..grid import PuzzleError, parse_grid, read_sources
-from ..solvers import METHODS, solve
+from ..solvers import ALL_METHODS, OPTIONAL_METHODS, solve
 from .common import EXIT_BAD_INPUT, run_alone
 
 HELP = "solve puzzles (one solution line per puzzle)"
@@ -23,8 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Print the solution of each puzzle, one line per puzzle (an empty line for a bad "
                           "puzzle, whose error goes to stderr).")
     parser.add_argument("file", help="puzzle file ('-' for standard input)")
-    parser.add_argument("--method", choices=METHODS, default="dlx",
-                        help="dlx (dancing links, default), bitmask (fastest), backtracking, backtracking-mrv")
+    parser.add_argument("--method", choices=ALL_METHODS, default="dlx",
+                        help="dlx (dancing links, default), bitmask (fastest), backtracking, backtracking-mrv, "
+                             "ortools, z3 (these two need the extra [solvers])")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,6 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.method in OPTIONAL_METHODS:
+        try:
+            load(args.method)  # the back-end's module, or a one-line error naming the extra
+        except MissingExtra as error:
+            print(f"explain-sudoku: error: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     try:
         sources = read_sources(args.file)
     except PuzzleError as error:
