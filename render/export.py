@@ -25,8 +25,7 @@ from explainer.grid import value_char
 from techniques import single_names
 
 from .options import RenderOptions
-from .scene import Scene, initial_scene, solution_scene
-from .scene import scene as make_scene
+from .scene import Scene, initial_scene, solution_scene, step_scenes
 
 SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
 SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
@@ -139,9 +138,10 @@ def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, l
                                      (step.technique == "singles" and keep & set(single_names()))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
-        sc = make_scene(step.before, step, number=number, givens=givens, lang=lang)
-        frames.append(Frame(f"{idx[0] + 1:0{width}d}-{technique_stem(step.technique)}", sc, "step", idx,
-                            step.technique))
+        # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
+        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang):
+            frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
+                                idx, step.technique))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
                         solution_scene(final, givens=givens, lang=lang, steps=len(steps),
@@ -314,9 +314,11 @@ class StepsJsonExporter(Exporter):
 
 
 class FramesExporter(Exporter):
-    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself."""
+    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself; a forcing step's
+    proof sub-frames ``NNNa-TECHNIQUE.png``, ``NNNb-…`` follow its frame."""
 
     key = "frames"
+    # ``*`` after the number also matches a sub-frame's letters (017a-…, 017aa-…)
     patterns = ("[0-9][0-9][0-9]*-*.png", "[0-9][0-9][0-9]*-*.svg")
     needs_plan = True
 
