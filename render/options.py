@@ -21,6 +21,7 @@ SIZE_RANGE = (100, 10000)
 # GIF frame delays are stored in hundredths of a second in 16 bits; loop counts in 16 bits
 DURATION_RANGE = (10, 655350)
 LOOP_RANGE = (0, 65535)
+PER_CHAR_RANGE = (0, 1000)
 COLUMNS_RANGE = (1, 50)
 WIDTH_RANGE = (50, 4000)
 WORKERS_RANGE = (1, 64)
@@ -90,9 +91,12 @@ class RenderOptions:
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written); ``fmt`` is the frame format (png or svg; the contact sheet
     and GIF stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
-    ``only`` keeps the steps of these techniques; ``gif_duration`` is the time
-    per step and ``gif_hold`` the time on the first and last frame (ms);
-    ``gif_loop`` 0 loops forever, None plays once.
+    ``only`` keeps the steps of these techniques; a step's time in the GIF is
+    ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
+    20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
+    the time on the first and last frame (ms); ``gif_loop`` 0 loops forever,
+    None plays once; ``gif_width`` the GIF's least width (default 600 px: the
+    frames reduced by the largest whole factor that keeps that width).
     """
 
     frames: bool = True
@@ -107,6 +111,7 @@ class RenderOptions:
     group_singles: bool = False
     only: tuple[str, ...] | None = None
     gif_duration: int = 700
+    gif_per_char: int = 40
     gif_hold: int = 2000
     gif_loop: int | None = 0
     gif_width: int | None = None
@@ -138,6 +143,7 @@ class RenderOptions:
         put("size", _integer("size", self.size, *SIZE_RANGE, optional=True))
         put("only", _only(self.only))
         put("gif_duration", _integer("gif duration (ms)", self.gif_duration, *DURATION_RANGE))
+        put("gif_per_char", _integer("gif time per caption character (ms)", self.gif_per_char, *PER_CHAR_RANGE))
         put("gif_hold", _integer("gif hold (ms)", self.gif_hold, *DURATION_RANGE))
         put("gif_loop", _integer("gif loop", self.gif_loop, *LOOP_RANGE, optional=True))
         put("gif_width", _integer("gif width", self.gif_width, *WIDTH_RANGE, optional=True))

@@ -10,7 +10,7 @@ def test_flags_pass_through(tmp_path, capsys):
                "--size", "500", "--gif-duration", "300", "--gif-hold", "900", "--gif-loop", "-1", "-q"])
     assert rc == 0, capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
-    assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS.png" in names
+    assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS-01.png" in names
     assert any(n.endswith("-SINGLES.png") for n in names)
     from PIL import Image
 
