@@ -26,11 +26,17 @@ from techniques import single_names
 from .options import RenderOptions
 from .scene import Scene, initial_scene, solution_scene, step_scenes
 
-SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
-SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
-                      "candidates (in red), each the only place or the only candidate left.",
-                "fr": "Singletons : {k} valeurs placées l'une après l'autre par positions uniques et "
-                      "candidats uniques (en rouge), chacune la seule place ou le seul candidat restant."}
+# grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
+# and the caption lists them in that order
+SINGLES_TEXT = {"en": "Singles, in order (the small numbers): {cells}; each the only place left for its value "
+                      "in a house, or the only candidate left in its cell.",
+                "fr": "Singletons, dans l'ordre (les petits numéros) : {cells} ; chacun la seule place restante "
+                      "de sa valeur dans une unité, ou le seul candidat restant de sa case."}
+
+
+def singles_list(place: Sequence[tuple[int, int, int]]) -> str:
+    """'(1) r1c2=3, (2) r4c5=7, …' in the order the values were placed."""
+    return ", ".join(f"({k}) r{r + 1}c{c + 1}={value_char(v)}" for k, (r, c, v) in enumerate(place, 1))
 
 
 @dataclass
@@ -106,13 +112,7 @@ def fold_singles(steps: Sequence[Explanation]) -> list[tuple[tuple[int, ...], Ex
         if j - i >= 2:
             run = steps[i:j]
             place = tuple(p for s in run for p in s.place)
-            texts = {}
-            for lang, tmpl in SINGLES_TEXT.items():
-                if len(place) > 10:
-                    texts[lang] = SINGLES_MANY[lang].format(k=len(place))
-                    continue
-                cells = ", ".join(f"r{r + 1}c{c + 1} = {value_char(v)}" for r, c, v in place)
-                texts[lang] = tmpl.format(cells=cells)
+            texts = {lang: tmpl.format(cells=singles_list(place)) for lang, tmpl in SINGLES_TEXT.items()}
             folded = Explanation(technique="singles", place=place, show_candidates=False,
                                  text=texts["en"], translations=(("fr", texts["fr"]),),
                                  before=run[0].before)
@@ -504,18 +504,30 @@ class GifExporter(Exporter):
 
 
 class HtmlExporter(Exporter):
+    """``index.html``, the step viewer (viewer.py): with ``html_standalone`` (or when no frame
+    files are written) the frames are inside the page as data URIs and it works copied alone;
+    otherwise it shows the frame files beside it and says so."""
+
     key = "html"
     patterns = ("index.html",)
     needs_plan = needs_thumbs = True
 
     def write(self, job: Job, rec: Written) -> list[Path]:
-        from .viewer import data_uri, write_viewer
+        from .frame import Layout
+        from .viewer import data_uri, file_data_uri, write_viewer
 
-        if job.options.frames:
-            sources = [Path(p).name for p in job.frame_paths if p]
+        o = job.options
+        files = [p for p in job.frame_paths if p]
+        if o.frames and not o.html_standalone:
+            sources = [Path(p).name for p in files]
+        elif o.frames:
+            sources = [file_data_uri(p) for p in files]
         else:  # no frame files: inline the reduced frames
             sources = [data_uri(t) for t in job.thumbs]
-        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=job.options.lang)
+        lay = Layout(job.puzzle.grid.n)
+        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=o.lang,
+                            crop=lay.caption_in / lay.height_in, durations=gif_durations(job.plan, o),
+                            standalone=not o.frames or o.html_standalone)
         rec.html = str(path)
         return [Path(path)]
 

@@ -295,6 +295,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     for role in ("given", "placed", "place"):
         items = [(s.col + 0.5, s.row + 0.5, s.char) for s in get(role, "value")]
         add_path(glyphs_path(items, h_value, bold=(role == "place")), facecolor=theme[role])
+    # grouped singles: the order of the placed values, small in the cell's top-left corner
+    order = [(s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16, s.text) for s in get("order", "label")]
+    add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"])
     # plain candidates
     items = [(*sp(s), s.char) for s in get("candidate", "candidate")]
     add_path(glyphs_path(items, h_cand, bold=bold_cand), facecolor=theme["candidate"])

@@ -89,8 +89,9 @@ class RenderOptions:
     """What to draw and how. Defaults give the files of RENDERING.md.
 
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
-    always written); ``fmt`` is the frame format (png or svg; the contact sheet
-    and GIF stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
+    always written; ``html_standalone``: the viewer with its frames inside, implies
+    ``html``); ``fmt`` is the frame format (png or svg; the contact sheet and GIF
+    stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
     ``only`` keeps the steps of these techniques; a step's time in the GIF is
     ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
     20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
@@ -103,6 +104,7 @@ class RenderOptions:
     contact: bool = True
     gif: bool = True
     html: bool = False
+    html_standalone: bool = False
     fmt: str = "png"
     palette: Any = "default"
     lang: str = "en"
@@ -124,11 +126,13 @@ class RenderOptions:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        for name in ("frames", "contact", "gif", "html", "group_singles"):
+        for name in ("frames", "contact", "gif", "html", "html_standalone", "group_singles"):
             value = getattr(self, name)
             if not isinstance(value, (bool, int)) or isinstance(value, int) and value not in (0, 1):
                 raise OptionError(f"{name} must be true or false, not {value!r}")
             put(name, bool(value))
+        if self.html_standalone:
+            put("html", True)
         if self.fmt not in FORMATS:
             raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
         if self.lang not in LANGS:

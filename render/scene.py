@@ -177,6 +177,9 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         covered |= proofdraw.fact_cands(proof, None if proofdraw.needs_subframes(proof) else "all")
     lines = step is not None and (step.strong_links or step.weak_links or roles.links or proof is not None)
     _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles if lines else None)
+    if step is not None and step.technique == "singles":  # grouped singles: the order they were placed in
+        for k, (r, c, _v) in enumerate(step.place, 1):
+            out.append(Shape("order", "label", r, c, text=str(k)))
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))

@@ -159,7 +159,10 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--only", metavar="TECHNIQUE[,...]", type=only_list,
                    help="draw only the steps of these techniques (plus the initial grid and the solution)")
     g.add_argument("--html", action="store_true",
-                   help="also write index.html, a step viewer (previous/next/play, step list)")
+                   help="also write index.html, a step viewer (previous/next/play, speed, step list) that "
+                        "shows the frame files of its folder: copy the folder, not the page alone")
+    g.add_argument("--html-standalone", action="store_true",
+                   help="write index.html with the frames inside it (data URIs): it works copied alone")
     g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=700, metavar="MS",
                    help="GIF base time per step (ms, default 700); a step shows for this plus "
                         "--gif-per-char per character of its caption (at most 20 s)")
@@ -192,7 +195,8 @@ def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool =
     """The RenderOptions of parsed arguments (validated again, once, by the dataclass)."""
     from render.options import RenderOptions
 
-    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html, fmt=args.fmt,
+    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html or args.html_standalone,
+                         html_standalone=args.html_standalone, fmt=args.fmt,
                          palette=args.palette, lang=args.lang, dpi=args.dpi, size=args.size,
                          group_singles=args.group_singles, only=tuple(args.only) if args.only else None,
                          gif_duration=args.gif_duration, gif_per_char=args.gif_per_char, gif_hold=args.gif_hold,
