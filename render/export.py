@@ -25,6 +25,7 @@ from techniques import single_names
 
 from .options import RenderOptions
 from .scene import Scene, initial_scene, solution_scene, step_scenes
+from .sizes import PAPER_IN
 
 # grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
 # and the caption lists them in that order
@@ -61,6 +62,8 @@ class Written:
     gif: str | None = None
     steps_json: str | None = None
     html: str | None = None
+    pdf: str | None = None
+    pdf_pages: int = 0
     seconds: float = 0.0
     gif_bytes: int = 0
     files: list[str] = field(default_factory=list)  # every file written, in order
@@ -234,7 +237,6 @@ def _palette_image(theme: Any) -> Any:
 # ---- the paged contact sheet: A4 portrait pages, numbered, captions >= 9 pt printed ---------
 
 SHEET_DPI = 150  # pixels per inch of a page: an A4 page is 1240 x 1754 px and prints at A4
-PAPER_IN = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
 SHEET_MARGIN_IN = 0.4
 SHEET_GAP_IN = 0.2
 SHEET_CAPTION_PT = 9.5  # the caption under each frame, at SHEET_DPI: >= 9 pt on paper
@@ -532,14 +534,38 @@ class HtmlExporter(Exporter):
         return [Path(path)]
 
 
+class PdfExporter(Exporter):
+    """``workbook.pdf`` (workbook.py): the puzzle with empty candidate grids, the steps two per
+    page with their captions, the solution; A4 or Letter (``paper``); vector frames."""
+
+    key = "pdf"
+    patterns = ("workbook.pdf",)
+    needs_plan = True
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        from .theme import palette as get_palette
+        from .workbook import write_workbook
+
+        o = job.options
+        path = job.out / "workbook.pdf"
+        steps = [f.scene for f in job.plan if f.kind == "step"]
+        initial = next(f.scene for f in job.plan if f.kind == "initial")
+        solution = next(f.scene for f in job.plan if f.kind == "solution")
+        heading = job.puzzle.grid.to_line() if job.puzzle.grid.n <= 9 else ""
+        rec.pdf_pages = write_workbook(path, initial, steps, solution, theme=get_palette(o.palette), paper=o.paper,
+                                       lang=o.lang, heading=heading)
+        rec.pdf = str(path)
+        return [path]
+
+
 EXPORTERS: tuple[Exporter, ...] = (StepsJsonExporter(), FramesExporter(), ContactSheetExporter(),
-                                   GifExporter(), HtmlExporter())
+                                   GifExporter(), HtmlExporter(), PdfExporter())
 
 
 def chosen_exporters(options: RenderOptions) -> list[Exporter]:
     """The exporters the options ask for, in writing order (steps.json always)."""
     wanted = {"steps_json": True, "frames": options.frames, "contact": options.contact, "gif": options.gif,
-              "html": options.html}
+              "html": options.html, "pdf": options.pdf}
     return [e for e in EXPORTERS if wanted[e.key]]
 
 
@@ -596,7 +622,7 @@ def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, options: RenderOptions
     out.mkdir(parents=True, exist_ok=True)
     rec = Written(str(out))
     theme = get_palette(options.palette)
-    if any(e.needs_plan for e in exporters):
+    if options.frames or any(e.needs_thumbs for e in exporters):
         n = puzzle.grid.n
         job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
         factor = 0  # thumbnails (contact sheet, GIF, viewer) are the frame reduced by this factor

@@ -41,10 +41,11 @@ CAPTION_LINES = 5  # caption and legend (the roles the frame shows)
 class Layout:
     """Figure geometry for an n×n grid, in inches and points."""
 
-    def __init__(self, n: int, dpi: float | None = None, size: int | None = None) -> None:
+    def __init__(self, n: int, dpi: float | None = None, size: int | None = None,
+                 cell_in: float | None = None) -> None:
         self.n = n
         self.m = math.isqrt(n)
-        self.cell_in = CELL_IN.get(n, 0.6)
+        self.cell_in = cell_in or CELL_IN.get(n, 0.6)  # cell_in: a printed page's own cell size
         cell = self.cell_in
         self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
         self.caption_pt = max(9.0, min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
@@ -213,8 +214,12 @@ def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
     return artists
 
 
-def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) -> list:
-    """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order."""
+def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
+         origin: tuple[float, float] = (0.0, 0.0)) -> list:
+    """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
+
+    ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
+    workbook page holds two frames)."""
     n, m = scene.n, scene.m
     layout = layout or Layout(n)
     cp = layout.cell_pt
@@ -385,9 +390,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
     fig = ax.figure
     W, H = layout.width_in, layout.height_in
+    ox, oy = origin
     title = scene.text("title")
     if title:
-        art.append(text_patch(fig, [title], W / 2, H - layout.title_y_in - 0.35 * layout.title_pt / 72,
+        art.append(text_patch(fig, [title], ox + W / 2, oy + H - layout.title_y_in - 0.35 * layout.title_pt / 72,
                               layout.title_pt,
                               theme["title"], ha="center", bold=True))
     caption = scene.text("caption")
@@ -406,9 +412,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
             lines, leg = wrap(chars)
         y0 = layout.caption_in - 4 / 72 - fs / 72
         if lines:
-            art.append(text_patch(fig, lines, 0.15, y0, fs, theme["caption"], ha="left"))
+            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left"))
         if leg:
-            art.append(text_patch(fig, leg, 0.15, y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"], ha="left"))
+            art.append(text_patch(fig, leg, ox + 0.15, oy + y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"],
+                                  ha="left"))
     return art
 
 

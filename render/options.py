@@ -16,6 +16,7 @@ from typing import Any
 
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
+PAPERS = ("a4", "letter")
 DPI_RANGE = (10.0, 1200.0)
 SIZE_RANGE = (100, 10000)
 # GIF frame delays are stored in hundredths of a second in 16 bits; loop counts in 16 bits
@@ -90,8 +91,9 @@ class RenderOptions:
 
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written; ``html_standalone``: the viewer with its frames inside, implies
-    ``html``); ``fmt`` is the frame format (png or svg; the contact sheet and GIF
-    stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
+    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
+    frame format (png or svg; the contact sheet and GIF stay raster); ``size``
+    (frame width in pixels) overrides ``dpi``;
     ``only`` keeps the steps of these techniques; a step's time in the GIF is
     ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
     20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
@@ -105,6 +107,8 @@ class RenderOptions:
     gif: bool = True
     html: bool = False
     html_standalone: bool = False
+    pdf: bool = False
+    paper: str = "a4"
     fmt: str = "png"
     palette: Any = "default"
     lang: str = "en"
@@ -126,13 +130,15 @@ class RenderOptions:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        for name in ("frames", "contact", "gif", "html", "html_standalone", "group_singles"):
+        for name in ("frames", "contact", "gif", "html", "html_standalone", "pdf", "group_singles"):
             value = getattr(self, name)
             if not isinstance(value, (bool, int)) or isinstance(value, int) and value not in (0, 1):
                 raise OptionError(f"{name} must be true or false, not {value!r}")
             put(name, bool(value))
         if self.html_standalone:
             put("html", True)
+        if self.paper not in PAPERS:
+            raise OptionError(f"unknown paper {self.paper!r} (a4 or letter)")
         if self.fmt not in FORMATS:
             raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
         if self.lang not in LANGS:
@@ -156,7 +162,7 @@ class RenderOptions:
 
     @property
     def needs_pixels(self) -> bool:
-        return self.frames or self.contact or self.gif or self.html
+        return self.frames or self.contact or self.gif or self.html or self.pdf
 
     def with_(self, **changes: Any) -> RenderOptions:
         """A copy with some fields changed (validated again; an unknown name is an error)."""
