@@ -47,7 +47,7 @@ def technique_title(technique: str, lang: str = "en", detail: Any = ()) -> str:
     """The registry's title of a step name, or a tuple's by its size (``detail`` ``size``)."""
     size = dict(detail or ()).get("size")
     named = TUPLE_TITLES.get(lang, TUPLE_TITLES["en"]).get(technique, {})
-    return named.get(size) or title(technique, lang)
+    return (named.get(size) if isinstance(size, int) else None) or title(technique, lang)
 
 
 def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = ()) -> str:
@@ -183,8 +183,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
                              tone=roles.cell_tone.get((r, c), "")))
         for i, (kind, k) in enumerate(step.houses):
             out.append(Shape("houses", "house", house=(kind, k), tone=roles.house_tone.get(i, "")))
-        for house, tone in roles.houses:
-            out.append(Shape("houses", "house", house=tuple(house), tone=tone))
+        for (kind, k), tone in roles.houses:
+            out.append(Shape("houses", "house", house=(kind, k), tone=tone))
 
     if show_candidates is None:
         show_candidates = bool(step is not None and step.show_candidates)
