@@ -14,6 +14,7 @@ goes to ``text`` (the JSON contract), the other languages to
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -77,11 +78,18 @@ class Houses(Arg):
 
 
 class Cells(Arg):
-    """Cells in reading order: 'r1c2, r3c4 and r5c6'."""
+    """Cells in reading order: 'r1c2, r3c4 and r5c6'; ``verb`` agrees with how many."""
 
     def __init__(self, geo: Geometry, cells: Iterable[int], last: dict[str, str] = AND) -> None:
         self.names = [geo.cell_name(c) for c in sorted(set(cells))]
         self.last = last
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def verb(self, **forms: tuple[str, str]) -> Agree:
+        """The verb of these cells: ``cells.verb(en=("holds", "hold"), fr=("contient", "contiennent"))``."""
+        return Agree(len(self.names), **forms)
 
     def fmt(self, lang: str) -> str:
         return join(self.names, lang, self.last)
@@ -104,6 +112,38 @@ class Value(Arg):
         return self.char
 
 
+def count_noun(k: int, noun: str, lang: str = "en") -> str:
+    """'1 candidate', '3 candidates' (French: '1 candidat', '2 candidats'): the noun agrees."""
+    return f"{k} {noun if k == 1 else plural(noun, lang)}"
+
+
+def plural(noun: str, lang: str = "en") -> str:
+    return noun if noun.endswith(("s", "x")) else noun + "s"
+
+
+IRREGULAR = {"have": "has", "be": "is", "are": "is", "do": "does"}
+
+
+def verb(k: int, base: str) -> str:
+    """An English verb agreeing with ``k`` subjects: verb(1, 'hold') 'holds', verb(2, 'have') 'have'."""
+    if k != 1:
+        return base
+    return IRREGULAR.get(base, base + ("es" if base.endswith(("s", "sh", "ch", "o")) else "s"))
+
+
+class Agree(Arg):
+    """A word agreeing with a count, per language: ``Agree(len(cells), en=("holds", "hold"),
+    fr=("contient", "contiennent"))`` (singular first)."""
+
+    def __init__(self, k: int, **forms: tuple[str, str]) -> None:
+        self.k = k
+        self.forms = forms
+
+    def fmt(self, lang: str) -> str:
+        one, many = self.forms.get(lang) or self.forms["en"]
+        return one if self.k == 1 else many
+
+
 class Words(Arg):
     """Free text already written per language (e.g. a chain read aloud)."""
 
@@ -114,10 +154,26 @@ class Words(Arg):
         return self.by_lang.get(lang, self.by_lang.get("en", ""))
 
 
+# French articles after "de" and "à" contract: "de le bloc 9" is "du bloc 9"
+CONTRACTIONS_FR = ((re.compile(r"\bde le\b"), "du"), (re.compile(r"\bde les\b"), "des"),
+                   (re.compile(r"\bà le\b"), "au"), (re.compile(r"\bà les\b"), "aux"),
+                   (re.compile(r"\bDe le\b"), "Du"), (re.compile(r"\bDe les\b"), "Des"))
+
+
+def contract(text: str, lang: str) -> str:
+    """Language rules a template cannot spell because its arguments bring the article
+    (``House`` writes "le bloc 9"): French "de le" → "du", "de les" → "des", "à le" → "au",
+    "à les" → "aux"."""
+    if lang == "fr":
+        for rx, short in CONTRACTIONS_FR:
+            text = rx.sub(short, text)
+    return text
+
+
 def render(template_by_lang: dict[str, str], lang: str, args: dict[str, Any]) -> str:
     template = template_by_lang.get(lang) or template_by_lang["en"]
     values = {k: (a.fmt(lang) if isinstance(a, Arg) else a) for k, a in args.items()}
-    return template.format(**values)
+    return contract(template.format(**values), lang)
 
 
 def say(template_by_lang: dict[str, str], **args: Any) -> dict[str, Any]:

@@ -15,5 +15,6 @@ layer (command line, puzzle bank) use ``render`` (docs/architecture.md).
 - ``proofdraw``: facts, arrows and ends of a proof, and its captions;
 - ``routing``: lines routed around every digit they must not cross;
 - ``sizes``: the cell-unit sizes scene, router and frame share;
-- ``frame``: pixels (PNG, SVG); ``theme``: palettes; ``export`` / ``viewer``: files.
+- ``frame``: pixels (PNG, SVG); ``theme``: palettes; ``export`` / ``viewer`` / ``workbook``: files
+  (frames, paged contact sheet, GIF, viewer, workbook.pdf).
 """

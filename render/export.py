@@ -11,7 +11,6 @@ sheet and the GIF.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import time
@@ -25,14 +24,20 @@ from explainer.grid import value_char
 from techniques import single_names
 
 from .options import RenderOptions
-from .scene import Scene, initial_scene, solution_scene
-from .scene import scene as make_scene
+from .scene import Scene, initial_scene, solution_scene, step_scenes
+from .sizes import PAPER_IN
 
-SINGLES_TEXT = {"en": "Singles: {cells}.", "fr": "Singletons : {cells}."}
-SINGLES_MANY = {"en": "Singles: {k} values placed one after the other by single positions and single "
-                      "candidates (in red), each the only place or the only candidate left.",
-                "fr": "Singletons : {k} valeurs placées l'une après l'autre par positions uniques et "
-                      "candidats uniques (en rouge), chacune la seule place ou le seul candidat restant."}
+# grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
+# and the caption lists them in that order
+SINGLES_TEXT = {"en": "Singles, in order (the small numbers): {cells}; each the only place left for its value "
+                      "in a house, or the only candidate left in its cell.",
+                "fr": "Singletons, dans l'ordre (les petits numéros) : {cells} ; chacun la seule place restante "
+                      "de sa valeur dans une unité, ou le seul candidat restant de sa case."}
+
+
+def singles_list(place: Sequence[tuple[int, int, int]]) -> str:
+    """'(1) r1c2=3, (2) r4c5=7, …' in the order the values were placed."""
+    return ", ".join(f"({k}) r{r + 1}c{c + 1}={value_char(v)}" for k, (r, c, v) in enumerate(place, 1))
 
 
 @dataclass
@@ -52,10 +57,13 @@ class Written:
 
     out_dir: str
     frames: list[str] = field(default_factory=list)
-    contact: str | None = None
+    contact: str | None = None  # the contact sheet's first page
+    contact_pages: list[str] = field(default_factory=list)
     gif: str | None = None
     steps_json: str | None = None
     html: str | None = None
+    pdf: str | None = None
+    pdf_pages: int = 0
     seconds: float = 0.0
     gif_bytes: int = 0
     files: list[str] = field(default_factory=list)  # every file written, in order
@@ -107,13 +115,7 @@ def fold_singles(steps: Sequence[Explanation]) -> list[tuple[tuple[int, ...], Ex
         if j - i >= 2:
             run = steps[i:j]
             place = tuple(p for s in run for p in s.place)
-            texts = {}
-            for lang, tmpl in SINGLES_TEXT.items():
-                if len(place) > 10:
-                    texts[lang] = SINGLES_MANY[lang].format(k=len(place))
-                    continue
-                cells = ", ".join(f"r{r + 1}c{c + 1} = {value_char(v)}" for r, c, v in place)
-                texts[lang] = tmpl.format(cells=cells)
+            texts = {lang: tmpl.format(cells=singles_list(place)) for lang, tmpl in SINGLES_TEXT.items()}
             folded = Explanation(technique="singles", place=place, show_candidates=False,
                                  text=texts["en"], translations=(("fr", texts["fr"]),),
                                  before=run[0].before)
@@ -139,9 +141,10 @@ def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, l
                                      (step.technique == "singles" and keep & set(single_names()))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
-        sc = make_scene(step.before, step, number=number, givens=givens, lang=lang)
-        frames.append(Frame(f"{idx[0] + 1:0{width}d}-{technique_stem(step.technique)}", sc, "step", idx,
-                            step.technique))
+        # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
+        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang):
+            frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
+                                idx, step.technique))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
                         solution_scene(final, givens=givens, lang=lang, steps=len(steps),
@@ -231,23 +234,153 @@ def _palette_image(theme: Any) -> Any:
     return theme_palette(theme, THUMB_STEPS)
 
 
-def contact_sheet(thumbs: list[Any], columns: int = 3, gap: int = 6, background: str = "white") -> Any:
-    """Frames tiled ``columns`` wide (palette images share the first one's palette)."""
-    from PIL import Image
+# ---- the paged contact sheet: A4 portrait pages, numbered, captions >= 9 pt printed ---------
 
-    tw = max(t.size[0] for t in thumbs)
-    th = max(t.size[1] for t in thumbs)
-    rows = math.ceil(len(thumbs) / columns)
-    shape = (columns * tw + (columns + 1) * gap, rows * th + (rows + 1) * gap)
-    if thumbs[0].mode == "P":
-        sheet = Image.new("P", shape, 0)
-        sheet.putpalette(thumbs[0].getpalette())
-    else:
-        sheet = Image.new("RGB", shape, background)
-    for k, t in enumerate(thumbs):
-        r, c = divmod(k, columns)
-        sheet.paste(t, (gap + c * (tw + gap), gap + r * (th + gap)))
-    return sheet
+SHEET_DPI = 150  # pixels per inch of a page: an A4 page is 1240 x 1754 px and prints at A4
+SHEET_MARGIN_IN = 0.4
+SHEET_GAP_IN = 0.2
+SHEET_CAPTION_PT = 9.5  # the caption under each frame, at SHEET_DPI: >= 9 pt on paper
+SHEET_FOOTER_PT = 10.0
+
+
+def _font(pt: float, dpi: float = SHEET_DPI, bold: bool = False) -> Any:
+    """DejaVu Sans (shipped with matplotlib) at ``pt`` points for ``dpi``."""
+    from matplotlib import font_manager
+    from PIL import ImageFont
+
+    props = font_manager.FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal")
+    return ImageFont.truetype(font_manager.findfont(props), round(pt * dpi / 72))
+
+
+def wrap_text(text: str, font: Any, width: float) -> list[str]:
+    """Greedy word wrap to ``width`` pixels in ``font``; a word longer than a line (a chain in
+    Eureka notation) is cut where the line is full."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            while font.getlength(word) > width:  # fill the line with its start, go on with the rest
+                head = f"{line} " if line else ""
+                k = 0
+                while k < len(word) and font.getlength(head + word[:k + 1]) <= width:
+                    k += 1
+                if k == 0 and line:
+                    lines.append(line)
+                    line = ""
+                    continue
+                k = max(k, 1)
+                lines.append(head + word[:k])
+                line = ""
+                word = word[k:]
+            trial = f"{line} {word}" if line else word
+            if line and font.getlength(trial) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class SheetLayout:
+    """Where each frame of a paged contact sheet goes: ``pages[p]`` is a list of rows, a row
+    a list of (frame index, caption lines); sizes in page pixels."""
+
+    page: tuple[int, int]
+    columns: int
+    tile_w: int
+    grid_h: int  # the frame without its caption, scaled to tile_w
+    line_h: int
+    margin: int
+    gap: int
+    pages: list[list[list[tuple[int, list[str]]]]]
+
+
+def sheet_layout(plan: Sequence[Frame], n: int, columns: int = 3, paper: str = "a4") -> SheetLayout:
+    """The pages of the contact sheet of ``plan`` (no pixels needed: the names are known
+    before anything is drawn). 9x9 and smaller: ``columns`` frames a row; 16x16 and
+    25x25: at most two, so their digits stay readable."""
+    from .frame import Layout
+
+    if n > 9:
+        columns = min(columns, 2)
+    pw, ph = (round(x * SHEET_DPI) for x in PAPER_IN[paper])
+    margin, gap = round(SHEET_MARGIN_IN * SHEET_DPI), round(SHEET_GAP_IN * SHEET_DPI)
+    tile_w = (pw - 2 * margin - (columns - 1) * gap) // columns
+    lay = Layout(n)
+    grid_h = round(tile_w * (lay.height_in - lay.caption_in) / lay.width_in)
+    font = _font(SHEET_CAPTION_PT)
+    line_h = round(SHEET_CAPTION_PT * 1.25 * SHEET_DPI / 72)
+    footer = round(SHEET_FOOTER_PT * 2 * SHEET_DPI / 72)
+    room = ph - 2 * margin - footer
+    rows: list[list[tuple[int, list[str]]]] = []
+    for k, f in enumerate(plan):
+        if k % columns == 0:
+            rows.append([])
+        rows[-1].append((k, wrap_text(f.scene.text("caption"), font, tile_w)))
+    pages: list[list[list[tuple[int, list[str]]]]] = [[]]
+    used = 0
+    for row in rows:
+        h = grid_h + line_h * max(len(lines) for _, lines in row) + gap
+        if pages[-1] and used + h > room:
+            pages.append([])
+            used = 0
+        pages[-1].append(row)
+        used += h
+    return SheetLayout((pw, ph), columns, tile_w, grid_h, line_h, margin, gap, pages)
+
+
+def sheet_names(count: int) -> list[str]:
+    return [f"EXPLANATIONS-{k:02d}.png" for k in range(1, count + 1)]
+
+
+def contact_pages(plan: Sequence[Frame], thumbs: Sequence[Any], n: int, theme: Any, *, columns: int = 3,
+                  paper: str = "a4", crop: float = 0.0) -> list[Any]:
+    """The contact sheet's pages (RGB images at SHEET_DPI): each frame without its own caption
+    (the bottom ``crop`` fraction of a thumbnail) and the caption written under it at
+    SHEET_CAPTION_PT, then "page k / N" at the foot of the page."""
+    from PIL import Image, ImageDraw
+
+    lay = sheet_layout(plan, n, columns, paper)
+    font, small = _font(SHEET_CAPTION_PT), _font(SHEET_FOOTER_PT)
+    out = []
+    for p, rows in enumerate(lay.pages, 1):
+        page = Image.new("RGB", lay.page, theme["background"])
+        draw = ImageDraw.Draw(page)
+        y = lay.margin
+        for row in rows:
+            for col, (k, lines) in enumerate(row):
+                x = lay.margin + col * (lay.tile_w + lay.gap)
+                t = thumbs[k].convert("RGB")
+                t = t.crop((0, 0, t.size[0], round(t.size[1] * (1 - crop))))
+                # BOX: a plain average of the pixels a tile pixel covers (4x faster than Lanczos)
+                page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (x, y))
+                for i, line in enumerate(lines):
+                    draw.text((x, y + lay.grid_h + i * lay.line_h), line, font=font, fill=theme["caption"])
+            y += lay.grid_h + lay.line_h * max(len(lines) for _, lines in row) + lay.gap
+        footer = f"{p} / {len(lay.pages)}"
+        draw.text((lay.page[0] / 2, lay.page[1] - lay.margin), footer, font=small, fill=theme["label"], anchor="ms")
+        out.append(page)
+    return out
+
+
+def gif_durations(plan: Sequence[Frame], options: RenderOptions) -> list[int]:
+    """Time on each GIF frame (ms): the initial grid and the solution ``gif_hold``; a step
+    ``gif_duration`` plus ``gif_per_char`` for each character of its caption (time to
+    read it), at most ``GIF_MAX_MS`` (unless ``gif_duration`` itself is longer)."""
+    out = []
+    for f in plan:
+        if f.kind != "step":
+            out.append(options.gif_hold)
+            continue
+        reading = options.gif_duration + options.gif_per_char * len(f.scene.text("caption"))
+        out.append(max(options.gif_duration, min(GIF_MAX_MS, reading)))
+    return out
+
+
+GIF_MAX_MS = 20_000
+GIF_WIDTH = 600  # least GIF width (px) by default
 
 
 def write_gif(thumbs: list[Any], path: str, durations: list[int], loop: int | None = 0) -> int:
@@ -314,9 +447,11 @@ class StepsJsonExporter(Exporter):
 
 
 class FramesExporter(Exporter):
-    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself."""
+    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself; a forcing step's
+    proof sub-frames ``NNNa-TECHNIQUE.png``, ``NNNb-…`` follow its frame."""
 
     key = "frames"
+    # ``*`` after the number also matches a sub-frame's letters (017a-…, 017aa-…)
     patterns = ("[0-9][0-9][0-9]*-*.png", "[0-9][0-9][0-9]*-*.svg")
     needs_plan = True
 
@@ -329,19 +464,34 @@ class FramesExporter(Exporter):
 
 
 class ContactSheetExporter(Exporter):
+    """``EXPLANATIONS-01.png``, ``-02`` …: A4 portrait pages at 150 dpi, numbered, with each
+    frame's caption written under it at 9.5 pt (print a page at A4: the captions are >= 9 pt).
+    ``EXPLANATIONS.png`` (one endless strip) was the name before the pages."""
+
     key = "contact"
-    patterns = ("EXPLANATIONS.png",)
+    patterns = ("EXPLANATIONS-[0-9][0-9].png", "EXPLANATIONS-[0-9][0-9][0-9].png", "EXPLANATIONS.png")
     needs_plan = needs_thumbs = True
 
+    def names(self, job: Job) -> list[str]:
+        lay = sheet_layout(job.plan, job.puzzle.grid.n, job.options.columns)
+        return sheet_names(len(lay.pages))
+
     def write(self, job: Job, rec: Written) -> list[Path]:
+        from .frame import Layout, quantize_image
         from .theme import palette as get_palette
 
-        sheet = contact_sheet(job.thumbs, columns=job.options.columns,
-                              background=get_palette(job.options.palette)["background"])
-        path = job.out / "EXPLANATIONS.png"
-        sheet.save(path, format="PNG", compress_level=1)
-        rec.contact = str(path)
-        return [path]
+        n = job.puzzle.grid.n
+        lay = Layout(n)
+        pages = contact_pages(job.plan, job.thumbs, n, get_palette(job.options.palette),
+                              columns=job.options.columns, crop=lay.caption_in / lay.height_in)
+        paths = [job.out / name for name in sheet_names(len(pages))]
+        theme = get_palette(job.options.palette)
+        for page, path in zip(pages, paths, strict=True):
+            # on the theme's palette, like the frames: 10x faster to write and a third of the size
+            quantize_image(page, theme).save(path, format="PNG", compress_level=1, dpi=(SHEET_DPI, SHEET_DPI))
+        rec.contact = str(paths[0])
+        rec.contact_pages = [str(p) for p in paths]
+        return paths
 
 
 class GifExporter(Exporter):
@@ -352,37 +502,73 @@ class GifExporter(Exporter):
     def write(self, job: Job, rec: Written) -> list[Path]:
         o = job.options
         path = job.out / "explanation.gif"
-        durations = [o.gif_hold if f.kind != "step" else o.gif_duration for f in job.plan]
+        durations = gif_durations(job.plan, o)
         rec.gif_bytes = write_gif(job.thumbs, str(path), durations, loop=o.gif_loop)
         rec.gif = str(path)
         return [path]
 
 
 class HtmlExporter(Exporter):
+    """``index.html``, the step viewer (viewer.py): with ``html_standalone`` (or when no frame
+    files are written) the frames are inside the page as data URIs and it works copied alone;
+    otherwise it shows the frame files beside it and says so."""
+
     key = "html"
     patterns = ("index.html",)
     needs_plan = needs_thumbs = True
 
     def write(self, job: Job, rec: Written) -> list[Path]:
-        from .viewer import data_uri, write_viewer
+        from .frame import Layout
+        from .viewer import data_uri, file_data_uri, write_viewer
 
-        if job.options.frames:
-            sources = [Path(p).name for p in job.frame_paths if p]
+        o = job.options
+        files = [p for p in job.frame_paths if p]
+        if o.frames and not o.html_standalone:
+            sources = [Path(p).name for p in files]
+        elif o.frames:
+            sources = [file_data_uri(p) for p in files]
         else:  # no frame files: inline the reduced frames
             sources = [data_uri(t) for t in job.thumbs]
-        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=job.options.lang)
+        lay = Layout(job.puzzle.grid.n)
+        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=o.lang,
+                            crop=lay.caption_in / lay.height_in, durations=gif_durations(job.plan, o),
+                            standalone=not o.frames or o.html_standalone)
         rec.html = str(path)
         return [Path(path)]
 
 
+class PdfExporter(Exporter):
+    """``workbook.pdf`` (workbook.py): the puzzle with empty candidate grids, the steps two per
+    page with their captions, the solution; A4 or Letter (``paper``); vector frames."""
+
+    key = "pdf"
+    patterns = ("workbook.pdf",)
+    needs_plan = True
+
+    def write(self, job: Job, rec: Written) -> list[Path]:
+        from .theme import palette as get_palette
+        from .workbook import write_workbook
+
+        o = job.options
+        path = job.out / "workbook.pdf"
+        steps = [f.scene for f in job.plan if f.kind == "step"]
+        initial = next(f.scene for f in job.plan if f.kind == "initial")
+        solution = next(f.scene for f in job.plan if f.kind == "solution")
+        heading = job.puzzle.grid.to_line() if job.puzzle.grid.n <= 9 else ""
+        rec.pdf_pages = write_workbook(path, initial, steps, solution, theme=get_palette(o.palette), paper=o.paper,
+                                       lang=o.lang, heading=heading)
+        rec.pdf = str(path)
+        return [path]
+
+
 EXPORTERS: tuple[Exporter, ...] = (StepsJsonExporter(), FramesExporter(), ContactSheetExporter(),
-                                   GifExporter(), HtmlExporter())
+                                   GifExporter(), HtmlExporter(), PdfExporter())
 
 
 def chosen_exporters(options: RenderOptions) -> list[Exporter]:
     """The exporters the options ask for, in writing order (steps.json always)."""
     wanted = {"steps_json": True, "frames": options.frames, "contact": options.contact, "gif": options.gif,
-              "html": options.html}
+              "html": options.html, "pdf": options.pdf}
     return [e for e in EXPORTERS if wanted[e.key]]
 
 
@@ -439,13 +625,14 @@ def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, options: RenderOptions
     out.mkdir(parents=True, exist_ok=True)
     rec = Written(str(out))
     theme = get_palette(options.palette)
-    if any(e.needs_plan for e in exporters):
+    if options.frames or any(e.needs_thumbs for e in exporters):
         n = puzzle.grid.n
         job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
         factor = 0  # thumbnails (contact sheet, GIF, viewer) are the frame reduced by this factor
         if any(e.needs_thumbs for e in exporters):
             full_w = Layout(n, options.dpi, options.size).pixels[0]
-            factor = max(1, round(full_w / (options.gif_width or 460)))
+            # the largest whole reduction that keeps the GIF at least gif_width (600) px wide
+            factor = max(1, full_w // (options.gif_width or GIF_WIDTH))
         results = _render_all(job.plan, job.frame_paths, n=n, theme=theme, dpi=options.dpi, size=options.size,
                               fmt=options.fmt, thumb=factor, workers=options.workers or _workers(),
                               progress=progress)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
@@ -26,8 +26,9 @@ from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
-from .scene import Scene, initial_scene, spot
+from .scene import initial_scene
 from .scene import scene as make_scene
+from .shapes import Scene, Shape, spot
 from .sizes import VALUE_H, cand_h, disk_r
 from .theme import palette as get_palette
 
@@ -41,10 +42,11 @@ CAPTION_LINES = 5  # caption and legend (the roles the frame shows)
 class Layout:
     """Figure geometry for an n×n grid, in inches and points."""
 
-    def __init__(self, n: int, dpi: float | None = None, size: int | None = None) -> None:
+    def __init__(self, n: int, dpi: float | None = None, size: int | None = None,
+                 cell_in: float | None = None) -> None:
         self.n = n
         self.m = math.isqrt(n)
-        self.cell_in = CELL_IN.get(n, 0.6)
+        self.cell_in = cell_in or CELL_IN.get(n, 0.6)  # cell_in: a printed page's own cell size
         cell = self.cell_in
         self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
         self.caption_pt = max(9.0, min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
@@ -110,16 +112,19 @@ def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool
 def _char(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
     """A character's outline at size 1 on the baseline, and its advance."""
     from matplotlib.font_manager import findfont, get_font
+    no_hinting: Any
     try:
         from matplotlib.ft2font import LoadFlags
-        LOAD_NO_HINTING = LoadFlags.NO_HINTING
+        no_hinting = LoadFlags.NO_HINTING
     except ImportError:  # matplotlib < 3.10
-        from matplotlib.ft2font import LOAD_NO_HINTING
+        import matplotlib.ft2font as ft2font
+
+        no_hinting = getattr(ft2font, "LOAD_NO_HINTING")  # noqa: B009  (absent from the 3.10 stubs)
 
     prop = _BOLD if bold else _FONT
     font = get_font(findfont(prop))
     font.set_size(100, 72)
-    advance = font.load_char(ord(ch), flags=LOAD_NO_HINTING).linearHoriAdvance / 65536 / 100
+    advance = font.load_char(ord(ch), flags=no_hinting).linearHoriAdvance / 65536 / 100
     if ch.isspace():
         return np.zeros((0, 2)), np.zeros(0, dtype=Path.code_type), advance
     tp = TextPath((0, 0), ch, size=1, prop=prop)
@@ -150,8 +155,9 @@ _CIRCLE = Path.unit_circle()
 def circles_path(centres: list[tuple[float, float]], radius: float) -> Path | None:
     if not centres:
         return None
-    v0, c0 = _CIRCLE.vertices, _CIRCLE.codes
-    verts = [v0 * radius + xy for xy in centres]
+    v0 = np.asarray(_CIRCLE.vertices, dtype=float)
+    c0 = np.asarray(_CIRCLE.codes)
+    verts = [v0 * radius + np.asarray(xy, dtype=float) for xy in centres]
     return Path(np.concatenate(verts), np.tile(c0, len(centres)))
 
 
@@ -213,8 +219,12 @@ def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
     return artists
 
 
-def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) -> list:
-    """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order."""
+def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
+         origin: tuple[float, float] = (0.0, 0.0)) -> list:
+    """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
+
+    ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
+    workbook page holds two frames)."""
     n, m = scene.n, scene.m
     layout = layout or Layout(n)
     cp = layout.cell_pt
@@ -231,7 +241,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
         ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
         art.append(p)
 
-    by = {}
+    by: dict[tuple[str, str], list[Shape]] = {}
     for s in scene:
         by.setdefault((s.role, s.kind), []).append(s)
 
@@ -271,7 +281,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
         x, y, w, h = house_rect(n, m, *s.house)
         inset = 0.05 + 0.04 * (i % 3)  # overlapping outlines stay apart
         colour = theme[role]
-        style = "-"
+        style: str | tuple[int, tuple[int, ...]] = "-"
         if s.tone in ("cover", "line"):
             colour, style = theme["cover"], (0, (5, 3))
         elif s.tone == "fin":
@@ -295,17 +305,22 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     for role in ("given", "placed", "place"):
         items = [(s.col + 0.5, s.row + 0.5, s.char) for s in get(role, "value")]
         add_path(glyphs_path(items, h_value, bold=(role == "place")), facecolor=theme[role])
+    # grouped singles: the order of the placed values, small in the cell's top-left corner
+    order = [(s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16, s.text) for s in get("order", "label")]
+    add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"])
     # plain candidates
     items = [(*sp(s), s.char) for s in get("candidate", "candidate")]
     add_path(glyphs_path(items, h_cand, bold=bold_cand), facecolor=theme["candidate"])
     # links: solid strong, dashed weak
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
-    for role, style in (("weak_link", (0, (4, 2.5))), ("strong_link", "-")):
+    link_styles: tuple[tuple[str, str | tuple[int, tuple[float, ...]]], ...] = (
+        ("weak_link", (0, (4, 2.5))), ("strong_link", "-"))
+    for role, link_style in link_styles:
         for s in get(role, "link"):
             add_path(_curve(_clip_ends(s.points, n, r_small * 1.05)), facecolor="none", edgecolor=theme[role],
-                     linewidth=lw_link, linestyle=style, capstyle="round")
+                     linewidth=lw_link, linestyle=link_style, capstyle="round")
     # proof arrows: premise -> fact, an arrowhead at the fact
-    heads = {}
+    heads: dict[str, list] = {}
     for s in get("implies", "arrow"):
         key = {"true": "proof_true", "false": "proof_false"}.get(s.tone, "label")
         pts = _clip_ends(s.points, n, r_small * 1.2)
@@ -382,9 +397,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
     # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
     fig = ax.figure
     W, H = layout.width_in, layout.height_in
+    ox, oy = origin
     title = scene.text("title")
     if title:
-        art.append(text_patch(fig, [title], W / 2, H - layout.title_y_in - 0.35 * layout.title_pt / 72,
+        art.append(text_patch(fig, [title], ox + W / 2, oy + H - layout.title_y_in - 0.35 * layout.title_pt / 72,
                               layout.title_pt,
                               theme["title"], ha="center", bold=True))
     caption = scene.text("caption")
@@ -403,9 +419,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None) ->
             lines, leg = wrap(chars)
         y0 = layout.caption_in - 4 / 72 - fs / 72
         if lines:
-            art.append(text_patch(fig, lines, 0.15, y0, fs, theme["caption"], ha="left"))
+            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left"))
         if leg:
-            art.append(text_patch(fig, leg, 0.15, y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"], ha="left"))
+            art.append(text_patch(fig, leg, ox + 0.15, oy + y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"],
+                                  ha="left"))
     return art
 
 
@@ -451,21 +468,17 @@ def _head(pts: list, size: float) -> list:
     return [(x1, y1), (bx - uy * size * 0.55, by + ux * size * 0.55), (bx + uy * size * 0.55, by - ux * size * 0.55)]
 
 
-def _clip_ends(pts: tuple, n: int, radius: float) -> list:
+def _clip_ends(points: Sequence, n: int, radius: float) -> list:
     """Pull both ends of a route back to the circle of ``radius`` around the candidate
     spot each starts in (a route may leave its disk off centre, see routing.py)."""
-    pts = [tuple(p) for p in pts]
+    pts = [tuple(p) for p in points]
     out = list(pts)
     for end, nxt in ((0, 1), (-1, -2)):
         p, q = pts[end], pts[nxt]
         c, r = int(p[0]), int(p[1])
-        best = None
-        for v in range(1, n + 1):
-            sx, sy = spot(n, min(r, n - 1), min(c, n - 1), v)
-            d = math.hypot(sx - p[0], sy - p[1])
-            if best is None or d < best[0]:
-                best = (d, sx, sy)
-        _, cx, cy = best
+        # the nearest candidate spot of the cell the end lies in
+        _, cx, cy = min((math.hypot(sx - p[0], sy - p[1]), sx, sy)
+                        for sx, sy in (spot(n, min(r, n - 1), min(c, n - 1), v) for v in range(1, n + 1)))
         ux, uy = q[0] - p[0], q[1] - p[1]
         L = math.hypot(ux, uy) or 1.0
         ux, uy = ux / L, uy / L
@@ -478,9 +491,9 @@ def _clip_ends(pts: tuple, n: int, radius: float) -> list:
     return out
 
 
-def _shorten(pts: tuple, by: float) -> list:
+def _shorten(points: Sequence, by: float) -> list:
     """Pull both ends of a link back to the edge of the disks it joins."""
-    pts = [tuple(p) for p in pts]
+    pts = [tuple(p) for p in points]
     def toward(p, q):
         dx, dy = q[0] - p[0], q[1] - p[1]
         d = math.hypot(dx, dy) or 1.0
@@ -529,7 +542,7 @@ class FrameRenderer:
             for a in artists:
                 a.remove()
 
-    def image(self, scene: Scene):
+    def image(self, scene: Scene) -> Any:
         """The frame as a Pillow RGB image (straight from the Agg buffer)."""
         from PIL import Image
 
@@ -565,10 +578,20 @@ class FrameRenderer:
             f.write(data)
 
 
-def _rgb(colour: Any) -> tuple[int, int, int]:
+RGB = tuple[int, int, int]
+
+
+def _rgb(colour: Any) -> RGB:
     from matplotlib.colors import to_rgb
 
-    return tuple(round(255 * x) for x in to_rgb(colour))
+    r, g, b = to_rgb(colour)
+    return round(255 * r), round(255 * g), round(255 * b)
+
+
+def _blend(a: float, fg: RGB, bg: RGB) -> RGB:
+    """``a`` of ``fg`` over ``bg``."""
+    r, g, b = (round(a * x + (1 - a) * y) for x, y in zip(fg, bg, strict=True))
+    return r, g, b
 
 
 def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
@@ -584,7 +607,7 @@ def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
         rgb = _rgb(col)
         if key == "cells_fill":
             a = float(theme.get("cells_alpha", 0.35))
-            rgb = tuple(round(a * x + (1 - a) * y) for x, y in zip(rgb, bg))
+            rgb = _blend(a, rgb, bg)
         if rgb not in base:
             base.append(rgb)
     colours: list[tuple[int, int, int]] = [bg]
@@ -595,16 +618,15 @@ def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
         # coarse and would map pure background onto them
         for k in range(2 if steps > 5 else 1, steps + 1):
             t = k / steps
-            c = tuple(round(t * x + (1 - t) * y) for x, y in zip(rgb, bg))
+            c = _blend(t, rgb, bg)
             if c not in colours:
                 colours.append(c)
     # dark digits over the translucent cell fill
     fill = _rgb(theme["cells_fill"])
     a = float(theme.get("cells_alpha", 0.35))
-    under = tuple(round(a * x + (1 - a) * y) for x, y in zip(fill, bg))
+    under = _blend(a, fill, bg)
     for k in range(1, 6):
-        t = k / 6
-        c = tuple(round(t * 0 + (1 - t) * y) for y in under)
+        c = _blend(k / 6, (0, 0, 0), under)
         if c not in colours:
             colours.append(c)
     colours = colours[:256]
@@ -641,10 +663,10 @@ def step_png(state: Any, step: Any, *, number: int | None = None, palette: str =
     """PNG bytes of one step drawn on the state before it (notebooks, hints)."""
     sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens)
     if number is None:  # no step number known: title is just the technique
-        from techniques import title
+        from .scene import technique_title
+
         sc = Scene(sc.n, [s for s in sc if s.role != "title"])
-        from .scene import Shape
-        sc.append(Shape("title", "text", text=title(step.technique, lang)))
+        sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()))))
     return renderer(state.geo.n, palette, dpi, size).png(sc)
 
 

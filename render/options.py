@@ -16,11 +16,13 @@ from typing import Any
 
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
+PAPERS = ("a4", "letter")
 DPI_RANGE = (10.0, 1200.0)
 SIZE_RANGE = (100, 10000)
 # GIF frame delays are stored in hundredths of a second in 16 bits; loop counts in 16 bits
 DURATION_RANGE = (10, 655350)
 LOOP_RANGE = (0, 65535)
+PER_CHAR_RANGE = (0, 1000)
 COLUMNS_RANGE = (1, 50)
 WIDTH_RANGE = (50, 4000)
 WORKERS_RANGE = (1, 64)
@@ -88,17 +90,25 @@ class RenderOptions:
     """What to draw and how. Defaults give the files of RENDERING.md.
 
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
-    always written); ``fmt`` is the frame format (png or svg; the contact sheet
-    and GIF stay raster); ``size`` (frame width in pixels) overrides ``dpi``;
-    ``only`` keeps the steps of these techniques; ``gif_duration`` is the time
-    per step and ``gif_hold`` the time on the first and last frame (ms);
-    ``gif_loop`` 0 loops forever, None plays once.
+    always written; ``html_standalone``: the viewer with its frames inside, implies
+    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
+    frame format (png or svg; the contact sheet and GIF stay raster); ``size``
+    (frame width in pixels) overrides ``dpi``;
+    ``only`` keeps the steps of these techniques; a step's time in the GIF is
+    ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
+    20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
+    the time on the first and last frame (ms); ``gif_loop`` 0 loops forever,
+    None plays once; ``gif_width`` the GIF's least width (default 600 px: the
+    frames reduced by the largest whole factor that keeps that width).
     """
 
     frames: bool = True
     contact: bool = True
     gif: bool = True
     html: bool = False
+    html_standalone: bool = False
+    pdf: bool = False
+    paper: str = "a4"
     fmt: str = "png"
     palette: Any = "default"
     lang: str = "en"
@@ -107,6 +117,7 @@ class RenderOptions:
     group_singles: bool = False
     only: tuple[str, ...] | None = None
     gif_duration: int = 700
+    gif_per_char: int = 40
     gif_hold: int = 2000
     gif_loop: int | None = 0
     gif_width: int | None = None
@@ -119,11 +130,15 @@ class RenderOptions:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        for name in ("frames", "contact", "gif", "html", "group_singles"):
+        for name in ("frames", "contact", "gif", "html", "html_standalone", "pdf", "group_singles"):
             value = getattr(self, name)
             if not isinstance(value, (bool, int)) or isinstance(value, int) and value not in (0, 1):
                 raise OptionError(f"{name} must be true or false, not {value!r}")
             put(name, bool(value))
+        if self.html_standalone:
+            put("html", True)
+        if self.paper not in PAPERS:
+            raise OptionError(f"unknown paper {self.paper!r} (a4 or letter)")
         if self.fmt not in FORMATS:
             raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
         if self.lang not in LANGS:
@@ -138,6 +153,7 @@ class RenderOptions:
         put("size", _integer("size", self.size, *SIZE_RANGE, optional=True))
         put("only", _only(self.only))
         put("gif_duration", _integer("gif duration (ms)", self.gif_duration, *DURATION_RANGE))
+        put("gif_per_char", _integer("gif time per caption character (ms)", self.gif_per_char, *PER_CHAR_RANGE))
         put("gif_hold", _integer("gif hold (ms)", self.gif_hold, *DURATION_RANGE))
         put("gif_loop", _integer("gif loop", self.gif_loop, *LOOP_RANGE, optional=True))
         put("gif_width", _integer("gif width", self.gif_width, *WIDTH_RANGE, optional=True))
@@ -146,7 +162,7 @@ class RenderOptions:
 
     @property
     def needs_pixels(self) -> bool:
-        return self.frames or self.contact or self.gif or self.html
+        return self.frames or self.contact or self.gif or self.html or self.pdf
 
     def with_(self, **changes: Any) -> RenderOptions:
         """A copy with some fields changed (validated again; an unknown name is an error)."""

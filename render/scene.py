@@ -34,9 +34,25 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en") -> str:
+# a tuple step's title names its size, like its caption ("Hidden pair", not "hidden tuple")
+TUPLE_TITLES = {
+    "en": {"naked tuple": {2: "naked pair", 3: "naked triple", 4: "naked quad"},
+           "hidden tuple": {2: "hidden pair", 3: "hidden triple", 4: "hidden quad"}},
+    "fr": {"naked tuple": {2: "paire nue", 3: "triplet nu", 4: "quadruplet nu"},
+           "hidden tuple": {2: "paire cachée", 3: "triplet caché", 4: "quadruplet caché"}},
+}
+
+
+def technique_title(technique: str, lang: str = "en", detail: Any = ()) -> str:
+    """The registry's title of a step name, or a tuple's by its size (``detail`` ``size``)."""
+    size = dict(detail or ()).get("size")
+    named = TUPLE_TITLES.get(lang, TUPLE_TITLES["en"]).get(technique, {})
+    return (named.get(size) if isinstance(size, int) else None) or title(technique, lang)
+
+
+def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = ()) -> str:
     w = words(lang)
-    name = title(technique, lang)
+    name = technique_title(technique, lang, detail)
     if isinstance(number, tuple) and number[0] != number[1]:
         return f"{w['steps']} {number[0]}–{number[1]} — {name}"
     k = number[0] if isinstance(number, tuple) else number
@@ -167,8 +183,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
                              tone=roles.cell_tone.get((r, c), "")))
         for i, (kind, k) in enumerate(step.houses):
             out.append(Shape("houses", "house", house=(kind, k), tone=roles.house_tone.get(i, "")))
-        for house, tone in roles.houses:
-            out.append(Shape("houses", "house", house=tuple(house), tone=tone))
+        for (kind, k), tone in roles.houses:
+            out.append(Shape("houses", "house", house=(kind, k), tone=tone))
 
     if show_candidates is None:
         show_candidates = bool(step is not None and step.show_candidates)
@@ -177,6 +193,9 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         covered |= proofdraw.fact_cands(proof, None if proofdraw.needs_subframes(proof) else "all")
     lines = step is not None and (step.strong_links or step.weak_links or roles.links or proof is not None)
     _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles if lines else None)
+    if step is not None and step.technique == "singles":  # grouped singles: the order they were placed in
+        for k, (r, c, _v) in enumerate(step.place, 1):
+            out.append(Shape("order", "label", r, c, text=str(k)))
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
@@ -220,7 +239,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         if step is None:
             title = w["initial"]
         else:
-            title = step_title(number if number is not None else 0, step.technique, lang)
+            title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()))
     if caption is None:
         caption = text_in(step, lang) if step is not None else ""
         if proof is not None and proofdraw.needs_subframes(proof) and number is not None:

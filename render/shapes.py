@@ -16,6 +16,8 @@ ROLES = ("given", "placed", "place", "candidate", "cells", "cells_alt", "houses"
          "marked", "marked_alt", "eliminate", "strong_link", "weak_link",
          # a forcing step's proof (proofdraw.py)
          "assume", "proof_true", "proof_false", "implies", "contradiction", "conclusion",
+         # grouped singles: the order the values were placed in (a small number in the cell)
+         "order",
          "title", "caption", "legend")
 # Finer roles (Shape.tone): on / off (chain nodes), pivot (wing), base / cover / fin
 # (fish), als_b / rc / z (ALS), tuple (a tuple's values), line (empty rectangle),
@@ -29,7 +31,8 @@ class Shape:
     circle (ring around a value), outline (thick cell outline), house
     (inset rounded outline), disk (filled disk under a candidate), ring
     (white disk with a ring), strike (line through a candidate), link
-    (segment or quadratic curve between two candidate spots), text.
+    (segment or quadratic curve between two candidate spots), label (a small
+    number in a cell's corner), text.
     """
 
     role: str

@@ -21,3 +21,7 @@ def cand_h(m: int) -> float:
 def disk_r(m: int) -> float:
     """Radius of the disk under a marked candidate: neighbouring disks never touch."""
     return (0.48 if m <= 3 else 0.49) * spot_gap(m)
+
+
+# printed pages (contact sheet, workbook): portrait width x height in inches
+PAPER_IN = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}

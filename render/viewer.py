@@ -1,9 +1,15 @@
-"""index.html: a self-contained step viewer for one explained puzzle.
+"""index.html: a step viewer for one explained puzzle.
 
-One page, no network: the frames are the files beside it (or inlined as
-base64 when no frame files were written), the titles and captions are in
-the page. Previous / next / play buttons, ←/→ keys (space plays), and a step
-list grouped by technique that jumps to a step.
+One page, no network. ``--html``: the frames are the image files beside it,
+and the page says so (copy the folder, not the page alone);
+``--html-standalone``: the frames are inside the page as data URIs, so
+``index.html`` works copied alone. The frame is shown without its own
+caption strip (cropped off), the caption once, under it, as text. The
+counter shows the step number of the title (``0`` the initial grid, ``17``
+or ``17a`` a step or a proof sub-frame, ``3–7`` grouped singles) out of the
+number of steps. Previous / next / play buttons, ←/→ keys (space plays), a
+speed control (each frame shows for the GIF's time, caption length
+included, divided by the speed), and a step list grouped by technique.
 """
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import base64
 import html
 import io
 import json
+import mimetypes
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,26 +26,59 @@ from techniques import title as step_title
 
 LABELS = {
     "en": {"prev": "◀ Previous", "next": "Next ▶", "play": "▶ Play", "pause": "❚❚ Pause",
-           "steps": "Steps by technique", "start": "Start", "end": "End", "step": "Step"},
+           "steps": "Steps by technique", "start": "Start", "end": "End", "step": "Step", "speed": "Speed",
+           "folder": "This page shows the frame files of its folder: copy the whole folder, not index.html "
+                     "alone (explain-sudoku --html-standalone writes a page that works alone).",
+           "missing": "Frame file not found: {src}. Keep index.html in its folder, next to the frames."},
     "fr": {"prev": "◀ Précédent", "next": "Suivant ▶", "play": "▶ Lecture", "pause": "❚❚ Pause",
-           "steps": "Étapes par technique", "start": "Début", "end": "Fin", "step": "Étape"},
+           "steps": "Étapes par technique", "start": "Début", "end": "Fin", "step": "Étape", "speed": "Vitesse",
+           "folder": "Cette page montre les images de son dossier : copiez le dossier entier, pas index.html "
+                     "seul (explain-sudoku --html-standalone écrit une page qui fonctionne seule).",
+           "missing": "Image introuvable : {src}. Gardez index.html dans son dossier, à côté des images."},
 }
+SPEEDS = (0.5, 1.0, 1.5, 2.0, 3.0)
 
 
 def data_uri(image: Any) -> str:
+    """A PIL image as a PNG data URI."""
     buf = io.BytesIO()
     image.save(buf, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def file_data_uri(path: str | Path) -> str:
+    """A frame file (PNG or SVG) as a data URI."""
+    mime = mimetypes.guess_type(str(path))[0] or "application/octet-stream"
+    return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def frame_number(f: Any, total: int) -> str:
+    """The step number a frame's title shows: 0 initial grid, 17 / 17a / 3–7 a step, total the solution."""
+    if f.kind == "initial":
+        return "0"
+    if f.kind == "solution":
+        return str(total)
+    first, last = f.steps[0] + 1, f.steps[-1] + 1
+    return f"{first}{f.scene.suffix}" if first == last else f"{first}–{last}"
+
+
 def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str], *, puzzle: Any = None,
-                 lang: str = "en", title: str | None = None) -> Path:
-    """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs)."""
+                 lang: str = "en", title: str | None = None, crop: float = 0.0,
+                 durations: Sequence[int] | None = None, standalone: bool | None = None) -> Path:
+    """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs).
+
+    ``crop``: the fraction of each frame's height at its bottom (its caption) not shown;
+    ``durations``: ms per frame at speed 1 (default 1200 each)."""
     words = LABELS.get(lang, LABELS["en"])
+    total = len(puzzle.steps) if puzzle is not None else max((k + 1 for f in plan for k in f.steps), default=0)
+    if standalone is None:
+        standalone = all(src.startswith("data:") for src in sources)
+    durations = list(durations) if durations is not None else [1200] * len(plan)
     frames = []
-    for f, src in zip(plan, sources, strict=True):
+    for f, src, ms in zip(plan, sources, durations, strict=True):
         frames.append({"src": src, "title": f.scene.text("title"), "caption": f.scene.text("caption"),
-                       "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps]})
+                       "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps],
+                       "number": frame_number(f, total), "ms": ms})
     groups: dict[str, list[int]] = {}
     for i, f in enumerate(frames):
         if f["kind"] == "step":
@@ -46,17 +86,21 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str
     parts = []
     parts.append(f'<li><button class="jump" data-k="0">{html.escape(words["start"])}</button></li>')
     for tech, idx in groups.items():
-        spans = ("–".join(str(s) for s in sorted({frames[i]["steps"][0], frames[i]["steps"][-1]})) for i in idx)
-        buttons = " ".join(f'<button class="jump" data-k="{i}">{span}</button>'
-                           for i, span in zip(idx, spans, strict=True))
+        buttons = " ".join(f'<button class="jump" data-k="{i}">{html.escape(frames[i]["number"])}</button>'
+                           for i in idx)
         parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
-                     f'({len(idx)})</summary>{buttons}</details></li>')
+                     f'({len({frames[i]["number"].rstrip("abcdefghijklmnopqrstuvwxyz") for i in idx})})'
+                     f'</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')
     page_title = title or (f"Sudoku {puzzle.grid.to_line()}" if puzzle is not None else "Sudoku")
-    data = json.dumps({"frames": frames, "labels": words}, ensure_ascii=False).replace("</", "<\\/")
+    speeds = "".join(f'<option value="{v:g}"{" selected" if v == 1 else ""}>{v:g}×</option>' for v in SPEEDS)
+    data = json.dumps({"frames": frames, "labels": words, "total": total, "crop": crop},
+                      ensure_ascii=False).replace("</", "<\\/")
+    note = "" if standalone else f'<p id="note">{html.escape(words["folder"])}</p>'
     doc = TEMPLATE.format(lang=html.escape(lang), title=html.escape(page_title), steps=html.escape(words["steps"]),
                           prev=html.escape(words["prev"]), next=html.escape(words["next"]),
-                          play=html.escape(words["play"]), groups="\n".join(parts), data=data)
+                          play=html.escape(words["play"]), speed=html.escape(words["speed"]), speeds=speeds,
+                          note=note, groups="\n".join(parts), data=data)
     path = Path(out_dir) / "index.html"
     path.write_text(doc, encoding="utf-8")
     return path
@@ -69,17 +113,22 @@ TEMPLATE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
- body {{ font-family: system-ui, sans-serif; margin: 0; display: flex; gap: 1rem; padding: 1rem;
-        background: #fafafa; color: #111; }}
- main {{ flex: 1 1 auto; max-width: 820px; }}
- aside {{ flex: 0 0 16rem; max-height: 95vh; overflow: auto; }}
- #frame {{ max-width: 100%; max-height: calc(100vh - 9rem); width: auto; height: auto;
-          border: 1px solid #ccc; background: white; display: block; }}
- #bar {{ display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }}
+ html, body {{ height: 100%; }}
+ body {{ font-family: system-ui, sans-serif; margin: 0; display: flex; gap: 1rem; padding: .8rem 1rem;
+        box-sizing: border-box; background: #fafafa; color: #111; overflow: hidden; }}
+ main {{ flex: 1 1 auto; max-width: 900px; min-width: 0; height: 100%; display: flex; flex-direction: column; }}
+ aside {{ flex: 0 0 15rem; height: 100%; overflow: auto; }}
+ #view {{ flex: 1 1 auto; min-height: 8rem; overflow: hidden; }}
+ #box {{ overflow: hidden; border: 1px solid #ccc; background: white; }}
+ #frame {{ display: block; width: 100%; }}
+ #bar {{ display: flex; gap: .5rem; align-items: center; margin: .4rem 0; flex-wrap: wrap; }}
  #bar button {{ font-size: 1rem; padding: .3rem .8rem; }}
- #counter {{ margin-left: auto; font-variant-numeric: tabular-nums; }}
- #caption {{ font-size: 1.05rem; line-height: 1.4; min-height: 3em; }}
+ #counter {{ margin-left: auto; font-variant-numeric: tabular-nums; font-weight: 600; }}
+ #caption {{ flex: 0 0 auto; font-size: 1.05rem; line-height: 1.4; margin: .5rem 0 0; max-height: 40vh;
+            overflow: auto; }}
  #heading {{ font-size: 1.2rem; margin: .2rem 0; }}
+ #note {{ font-size: .85rem; color: #555; margin: .2rem 0; }}
+ #missing {{ color: #b00; }}
  aside ul {{ list-style: none; padding: 0; margin: 0; }}
  aside li {{ margin: .25rem 0; }}
  aside button.jump {{ margin: 1px; }}
@@ -89,13 +138,15 @@ TEMPLATE = """<!DOCTYPE html>
 <body>
 <main>
  <h1 id="heading"></h1>
+ {note}
  <div id="bar">
   <button id="prev" title="←">{prev}</button>
   <button id="play" title="space">{play}</button>
   <button id="next" title="→">{next}</button>
+  <label>{speed} <select id="speed">{speeds}</select></label>
   <span id="counter"></span>
  </div>
- <img id="frame" alt="">
+ <div id="view"><div id="box"><img id="frame" alt=""></div></div>
  <p id="caption"></p>
 </main>
 <aside>
@@ -112,25 +163,48 @@ TEMPLATE = """<!DOCTYPE html>
   let k = 0, timer = null;
   const img = document.getElementById("frame"), cap = document.getElementById("caption");
   const head = document.getElementById("heading"), counter = document.getElementById("counter");
-  const playBtn = document.getElementById("play");
+  const playBtn = document.getElementById("play"), speed = document.getElementById("speed");
+  const view = document.getElementById("view"), box = document.getElementById("box");
+  // the frame without its own caption strip (data.crop of its height), as large as the view allows
+  function fit() {{
+    if (!img.naturalWidth) return;
+    const ratio = img.naturalWidth / (img.naturalHeight * (1 - data.crop));
+    const w = Math.max(50, Math.min(view.clientWidth, view.clientHeight * ratio));
+    box.style.width = w + "px"; box.style.height = (w / ratio) + "px";
+  }}
+  img.onload = fit;
+  window.addEventListener("resize", fit);
+  img.onerror = () => {{
+    if (img.src.startsWith("data:")) return;
+    cap.innerHTML = "";
+    const p = document.createElement("span"); p.id = "missing";
+    p.textContent = L.missing.replace("{{src}}", frames[k].src);
+    cap.appendChild(p);
+  }};
   function show(i) {{
     k = Math.max(0, Math.min(frames.length - 1, i));
     const f = frames[k];
     img.src = f.src; img.alt = f.title;
     head.textContent = f.title;
     cap.textContent = f.caption;
-    counter.textContent = (k + 1) + " / " + frames.length;
+    counter.textContent = f.number + " / " + data.total;
     document.querySelectorAll("button.jump").forEach(b => b.classList.toggle("current", +b.dataset.k === k));
     if (location.hash !== "#" + k) history.replaceState(null, "", "#" + k);
   }}
+  function tick() {{
+    timer = setTimeout(() => {{
+      if (k >= frames.length - 1) play(false); else {{ show(k + 1); tick(); }}
+    }}, frames[k].ms / (+speed.value || 1));
+  }}
   function play(on) {{
-    if (timer) {{ clearInterval(timer); timer = null; }}
+    if (timer) {{ clearTimeout(timer); timer = null; }}
     if (on) {{
       if (k >= frames.length - 1) show(0);
-      timer = setInterval(() => {{ if (k >= frames.length - 1) play(false); else show(k + 1); }}, 1200);
+      tick();
     }}
     playBtn.textContent = timer ? L.pause : L.play;
   }}
+  speed.onchange = () => {{ if (timer) play(true); }};
   document.getElementById("prev").onclick = () => {{ play(false); show(k - 1); }};
   document.getElementById("next").onclick = () => {{ play(false); show(k + 1); }};
   playBtn.onclick = () => play(!timer);

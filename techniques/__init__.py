@@ -88,9 +88,9 @@ REGISTRY: list[Technique] = [
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
     Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
               aliases=("bug", "bug + 1")),
-    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101"),),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq"),),
               aliases=("sue de coq",)),
-    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, (K("suedecoq bis", 5.5, "Sue de Coq bis"),),
+    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),),
               aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
@@ -107,13 +107,13 @@ REGISTRY: list[Technique] = [
               aliases=("aic", "nice loop")),
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 6.9, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
-    Technique("als", als.find, (K("als", 7.0, "ALS", "0901"),), aliases=("als xz", "als-xz")),
+    Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
     Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902"),),
               aliases=("als-xy-wing",)),
     Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
-    Technique("brutal", brutal.find, (K("brutal", 9.5, "brutal", reads_solution=True),)),
+    Technique("brutal", brutal.find, (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True),)),
 ]
 
 

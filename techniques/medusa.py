@@ -18,7 +18,7 @@ from typing import Any
 
 from explainer.explanation import Explanation
 from explainer.grid import bits
-from explainer.i18n import Words, say
+from explainer.i18n import Agree, Words, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -34,8 +34,8 @@ TEXT = {
           "deux couleurs, pleine et cerclée ; l'une des deux est entièrement vraie. {example} voit "
           "{x} (plein) et {y} (cerclé), donc il est faux{more}.",
 }
-MORE = {"en": "; so are {rest}, which also see both colours",
-        "fr": " ; de même {rest}, qui voient aussi les deux couleurs"}
+MORE = {"en": "; so {are} {rest}, which also {see} both colours",
+        "fr": " ; de même {rest}, qui {see} aussi les deux couleurs"}
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
@@ -89,7 +89,11 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         z = order[0]
         x, y = witness[z]
         rest = ", ".join(lk.name(i) for i in order[1:])
-        more: dict[str, Any] = say(MORE, rest=rest) if rest else {"text": "", "translations": (("fr", ""),)}
+        more: dict[str, Any] = {"text": "", "translations": (("fr", ""),)}
+        if rest:
+            k = len(order) - 1
+            more = say(MORE, rest=rest, are=Agree(k, en=("is", "are")),
+                       see=Agree(k, en=("sees", "see"), fr=("voit", "voient")))
         yield Explanation(
             technique="medusa", eliminate=tuple(lk.mask_cands(elim)),
             marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,

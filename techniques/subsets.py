@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, values_of
-from explainer.i18n import Arg, Cells, House, Values, say
+from explainer.i18n import Agree, Arg, Cells, House, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -26,15 +26,18 @@ TUPLE_NAMES = {
 NAKED = {
     "en": "Naked {size}: in {house}, the cells {cells} hold only {values}, so these values are "
           "removed from {rest}.",
-    "fr": "{size} nu(e) : dans {house}, les cases {cells} ne contiennent que {values}, donc ces "
+    "fr": "{size} {naked} : dans {house}, les cases {cells} ne contiennent que {values}, donc ces "
           "valeurs sont retirées de {rest}.",
 }
 HIDDEN = {
     "en": "Hidden {size}: in {house}, {values} can only go in {cells}, so every other candidate "
           "is removed from those cells.",
-    "fr": "{size} caché(e) : dans {house}, {values} ne peuvent aller qu'en {cells}, donc tout autre "
+    "fr": "{size} {hidden} : dans {house}, {values} ne peuvent aller qu'en {cells}, donc tout autre "
           "candidat est retiré de ces cases.",
 }
+
+
+FEMININE_FR = {2}  # une paire; un triplet, un quadruplet
 
 
 class TupleSize(Arg):
@@ -44,6 +47,11 @@ class TupleSize(Arg):
     def fmt(self, lang: str) -> str:
         word = TUPLE_NAMES[lang].get(self.p, f"{self.p}-tuple")
         return word if lang == "en" else word.capitalize()
+
+    def adjective(self, masculine_fr: str) -> Agree:
+        """A French adjective agreeing with the tuple's name: "Paire cachée", "Triplet caché"."""
+        feminine = masculine_fr + "e"
+        return Agree(1 if self.p in FEMININE_FR else 2, fr=(feminine, masculine_fr), en=("", ""))
 
 
 def _subsets(pool: list[int], masks: list[int], p: int) -> Iterator[tuple[list[int], int]]:
@@ -143,8 +151,8 @@ def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanati
                     eliminate=cands(geo, elim),
                     cells=cell_coords(geo, chosen),
                     houses=house_keys(geo, [h]),
-                    **say(NAKED, size=TupleSize(p), house=House(geo, h), cells=Cells(geo, chosen),
-                          values=Values(values_of(union)), rest=Cells(geo, rest)),
+                    **say(NAKED, size=TupleSize(p), naked=TupleSize(p).adjective("nu"), house=House(geo, h),
+                          cells=Cells(geo, chosen), values=Values(values_of(union)), rest=Cells(geo, rest)),
                     detail=(("size", p),),
                 )
 
@@ -185,7 +193,7 @@ def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
                     eliminate=cands(geo, elim),
                     cells=cell_coords(geo, cells),
                     houses=house_keys(geo, [h]),
-                    **say(HIDDEN, size=TupleSize(p), house=House(geo, h), values=Values(chosen),
-                          cells=Cells(geo, cells)),
+                    **say(HIDDEN, size=TupleSize(p), hidden=TupleSize(p).adjective("caché"), house=House(geo, h),
+                          values=Values(chosen), cells=Cells(geo, cells)),
                     detail=(("size", p),),
                 )

@@ -28,27 +28,29 @@ from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, geometry, values_of
-from explainer.i18n import Cells, House, Values, say
+from explainer.i18n import Agree, Cells, House, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from .wording import Removals
 
+# verbs agreeing with their cells ("r5c2 holds only", "r1c2 and r2c2 hold only")
+HOLD = {"en": ("holds", "hold"), "fr": ("contient", "contiennent")}
 SDC = {
-    "en": "Sue de Coq: {e12}, where {r1} meets {r2}, hold only {values}; with {e1} in {r1} "
+    "en": "Sue de Coq: {e12}, where {r1} meets {r2}, {hold} only {values}; with {e1} in {r1} "
           "(only {v1}) and {e2} in {r2} (only {v2}), these {k} cells hold each of these {k} values "
           "once, so these candidates are removed: {removed}.",
-    "fr": "Sue de Coq : {e12}, là où {r1} croise {r2}, ne contiennent que {values} ; avec "
+    "fr": "Sue de Coq : {e12}, là où {r1} croise {r2}, ne {hold} que {values} ; avec "
           "{e1} dans {r1} (seulement {v1}) et {e2} dans {r2} (seulement {v2}), ces {k} cases "
           "prennent chacune de ces {k} valeurs une fois, donc ces candidats sont retirés : {removed}.",
 }
 BIS = {
-    "en": "Sue de Coq bis: {e}, where {r1} meets {r2}, hold {values} ({k} cells, {k2} values); "
-          "{e1} in {r1} hold only {v1} and {e2} in {r2} only {v2}, so {v1} cannot go elsewhere in "
+    "en": "Sue de Coq bis: {e}, where {r1} meets {r2}, {hold} {values} ({k} cells, {k2} values); "
+          "{e1} in {r1} {hold1} only {v1} and {e2} in {r2} only {v2}, so {v1} cannot go elsewhere in "
           "{r1} nor {v2} elsewhere in {r2}: removed {removed}.",
-    "fr": "Sue de Coq bis : {e}, là où {r1} croise {r2}, contiennent {values} ({k} cases, "
-          "{k2} valeurs) ; {e1} dans {r1} ne contiennent que {v1} et {e2} dans {r2} que {v2}, donc "
-          "{v1} ne peuvent aller ailleurs dans {r1} ni {v2} ailleurs dans {r2} : retirés {removed}.",
+    "fr": "Sue de Coq bis : {e}, là où {r1} croise {r2}, {hold} {values} ({k} cases, "
+          "{k2} valeurs) ; {e1} dans {r1} ne {hold1} que {v1} et {e2} dans {r2} que {v2}, donc "
+          "{v1} ne {can} aller ailleurs dans {r1} ni {v2} ailleurs dans {r2} : retirés {removed}.",
 }
 
 
@@ -129,6 +131,7 @@ def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int
     geo = state.geo
     e = m12 | m1 | m2
     k = e.bit_count()
+    e12 = Cells(geo, bits(m12))
     return Explanation(
         technique="suedecoq",
         eliminate=cands(geo, elim),
@@ -136,7 +139,7 @@ def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int
         houses=house_keys(geo, [r1, r2]),
         marked=_marks(state, m1),
         marked_alt=_marks(state, m2),
-        **say(SDC, e12=Cells(geo, bits(m12)), r1=House(geo, r1), r2=House(geo, r2),
+        **say(SDC, e12=e12, hold=e12.verb(**HOLD), r1=House(geo, r1), r2=House(geo, r2),
               values=Values(values_of(f)), e1=Cells(geo, bits(m1)), e2=Cells(geo, bits(m2)),
               v1=Values(values_of(u1)), v2=Values(values_of(u2)), k=k, removed=Removals(geo, elim)),
         detail=(("size", k),),
@@ -244,6 +247,7 @@ def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int,
               elim: list[tuple[int, int]]) -> Explanation:
     geo = state.geo
     k = me.bit_count()
+    e, e1 = Cells(geo, bits(me)), Cells(geo, bits(m1))
     return Explanation(
         technique="suedecoq bis",
         eliminate=cands(geo, elim),
@@ -251,8 +255,9 @@ def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int,
         houses=house_keys(geo, [r1, r2]),
         marked=_marks(state, m1),
         marked_alt=_marks(state, m2),
-        **say(BIS, e=Cells(geo, bits(me)), r1=House(geo, r1), r2=House(geo, r2),
-              values=Values(values_of(f)), k=k, k2=k + 2, e1=Cells(geo, bits(m1)),
+        **say(BIS, e=e, hold=e.verb(**HOLD), hold1=e1.verb(**HOLD),
+              can=Agree(v1.bit_count(), fr=("peut", "peuvent"), en=("", "")), r1=House(geo, r1), r2=House(geo, r2),
+              values=Values(values_of(f)), k=k, k2=k + 2, e1=e1,
               e2=Cells(geo, bits(m2)), v1=Values(values_of(v1)), v2=Values(values_of(v2)),
               removed=Removals(geo, elim)),
         detail=(("size", k + m1.bit_count() + m2.bit_count()),),

@@ -144,7 +144,7 @@ def test_end_to_end_frames_gif_contact_sheet(tmp_path, example):
         assert len(frames) == len(doc["steps"]) + 2
         assert frames[0].name == "000-INITIAL-GRID.png" and frames[-1].name.endswith("-SOLUTION.png")
         assert frames[1].name == "001-" + doc["steps"][0]["technique"].upper().replace(" ", "-") + ".png"
-        assert (folder / "EXPLANATIONS.png").exists()
+        assert (folder / "EXPLANATIONS-01.png").exists()
         (gif,) = folder.glob("*.gif")
         with Image.open(gif) as im:
             assert im.n_frames == len(doc["steps"]) + 2

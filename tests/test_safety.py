@@ -57,12 +57,14 @@ def test_1_user_photos_survive_with_and_without_force(tmp_path, capsys):
     assert {k: v for k, v in snapshot(photos).items() if k in before} == before
 
 
-@pytest.mark.parametrize("name", ["000-INITIAL-GRID.png", "steps.json", "explanation.gif", "EXPLANATIONS.png"])
+@pytest.mark.parametrize("name", ["000-INITIAL-GRID.png", "steps.json", "explanation.gif", "EXPLANATIONS-01.png",
+                                  "workbook.pdf"])
 def test_1_force_never_overwrites_a_user_file_at_our_name(tmp_path, capsys, name):
     out = tmp_path / "o"
     out.mkdir()
     (out / name).write_bytes(b"mine")
-    assert main([SEED, "--out", str(out), "--force", "-q", "--no-frames" if name == "steps.json" else "-q"]) == 1
+    extra = {"steps.json": "--no-frames", "workbook.pdf": "--pdf"}.get(name, "-q")
+    assert main([SEED, "--out", str(out), "--force", "-q", extra]) == 1
     err = capsys.readouterr().err
     one_line(err)
     assert name in err and "not overwritten" in err

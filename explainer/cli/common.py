@@ -143,7 +143,7 @@ def palette_name(text: str) -> str:
 
 def add_render_options(p: argparse.ArgumentParser) -> None:
     """The picture options (render.options.RenderOptions), each checked at parse time."""
-    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, SIZE_RANGE
+    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, PER_CHAR_RANGE, SIZE_RANGE
 
     g = p.add_argument_group("pictures")
     g.add_argument("--palette", default="default", type=palette_name,
@@ -159,9 +159,20 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--only", metavar="TECHNIQUE[,...]", type=only_list,
                    help="draw only the steps of these techniques (plus the initial grid and the solution)")
     g.add_argument("--html", action="store_true",
-                   help="also write index.html, a step viewer (previous/next/play, step list)")
+                   help="also write index.html, a step viewer (previous/next/play, speed, step list) that "
+                        "shows the frame files of its folder: copy the folder, not the page alone")
+    g.add_argument("--html-standalone", action="store_true",
+                   help="write index.html with the frames inside it (data URIs): it works copied alone")
+    g.add_argument("--pdf", action="store_true",
+                   help="also write workbook.pdf: the puzzle with empty candidate grids, the steps two per "
+                        "page with their captions, the solution (vector, printable)")
+    g.add_argument("--paper", default="a4", choices=["a4", "letter"], help="workbook paper size (default a4)")
     g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=700, metavar="MS",
-                   help="GIF time per step (ms, default 700)")
+                   help="GIF base time per step (ms, default 700); a step shows for this plus "
+                        "--gif-per-char per character of its caption (at most 20 s)")
+    g.add_argument("--gif-per-char", type=integer(*PER_CHAR_RANGE, what=" ms"), default=40, metavar="MS",
+                   help="GIF reading time per caption character (ms, default 40; 0: every step "
+                        "--gif-duration)")
     g.add_argument("--gif-hold", type=integer(*DURATION_RANGE, what=" ms"), default=2000, metavar="MS",
                    help="GIF time on the initial grid and the solution (ms, default 2000)")
     g.add_argument("--gif-loop", type=integer(-1, LOOP_RANGE[1]), default=0, metavar="N",
@@ -188,10 +199,11 @@ def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool =
     """The RenderOptions of parsed arguments (validated again, once, by the dataclass)."""
     from render.options import RenderOptions
 
-    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html, fmt=args.fmt,
+    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html or args.html_standalone,
+                         html_standalone=args.html_standalone, pdf=args.pdf, paper=args.paper, fmt=args.fmt,
                          palette=args.palette, lang=args.lang, dpi=args.dpi, size=args.size,
                          group_singles=args.group_singles, only=tuple(args.only) if args.only else None,
-                         gif_duration=args.gif_duration, gif_hold=args.gif_hold,
+                         gif_duration=args.gif_duration, gif_per_char=args.gif_per_char, gif_hold=args.gif_hold,
                          gif_loop=None if args.gif_loop < 0 else args.gif_loop)
 
 

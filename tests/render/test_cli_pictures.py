@@ -10,7 +10,7 @@ def test_flags_pass_through(tmp_path, capsys):
                "--size", "500", "--gif-duration", "300", "--gif-hold", "900", "--gif-loop", "-1", "-q"])
     assert rc == 0, capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
-    assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS.png" in names
+    assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS-01.png" in names
     assert any(n.endswith("-SINGLES.png") for n in names)
     from PIL import Image
 
@@ -49,3 +49,19 @@ def test_frame_at_any_step():
     p = Puzzle(SEED)
     for k in (0, 5, len(p.steps) + 1):
         assert puzzle_frame_png(p, k)[:4] == b"\x89PNG"
+
+
+def test_wave2_flags(tmp_path, capsys):
+    """--gif-per-char 0 (every step --gif-duration), --html-standalone (frames inside the page)."""
+    from PIL import Image
+
+    out = tmp_path / "w"
+    rc = main(["3..22.....4.....", "--out", str(out), "--html-standalone", "--gif-per-char", "0",
+               "--gif-duration", "400", "-q"])
+    assert rc == 0, capsys.readouterr().err
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert '"src": "data:image/png;base64,' in page and 'id="note"' not in page
+    with Image.open(out / "explanation.gif") as gif:
+        gif.seek(1)
+        assert gif.info["duration"] == 400
+    assert main(["3..22.....4.....", "--out", str(tmp_path / "x"), "--gif-per-char", "-1", "-q"]) == 2

@@ -5,7 +5,7 @@ from explainer.explanation import Explanation
 from explainer.grid import parse_grid
 from explainer.hints.pencilmarks import parse_pencilmarks
 from explainer.state import State
-from render.scene import scene, spot
+from render.scene import scene, spot, step_title
 from render.shapes import ROLES
 
 
@@ -165,7 +165,7 @@ def _faithful(puzzle):
             real = [link for link in links if tuple(link[0])[:2] != tuple(link[1])[:2]]
             assert len([s for s in sc.of(role) if s.tone not in ("wing", "w")]) == len(real)
         assert sc.text("caption").startswith(step.text)
-        assert step.technique in sc.text("title")
+        assert step_title(0, step.technique, "en", step.detail).split(" — ")[1] in sc.text("title")
         if step.show_candidates:
             assert sc.of("candidate")
     return seen

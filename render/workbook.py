@@ -1,0 +1,150 @@
+"""workbook.pdf: a puzzle to print and work through (``--pdf``, RENDERING.md wave 2).
+
+Page 1: the puzzle with an empty candidates grid in every empty cell (a small
+m×m grid of faint lines to pencil candidates in). Then the steps two per page,
+each frame with its title and its caption under it in 10 pt text. Last page:
+the solution. A4 or Letter portrait (``paper``). Vector: every frame is drawn
+again through matplotlib's PDF backend on a ``Figure`` of the page's size
+(``frame.draw`` with an origin), so it prints sharp at any size; captions are
+real text (selectable, searchable). Pages carry a number at their foot.
+"""
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .shapes import Scene
+from .sizes import PAPER_IN
+
+MARGIN_IN = 0.55
+CAPTION_PT = 10.0
+CAPTION_LINES = 9  # room under each frame (long captions: grouped singles, chains)
+FOOTER_IN = 0.35
+WORDS = {
+    "en": {"puzzle": "Puzzle", "write": "Write the candidates in the small grids, then follow the steps.",
+           "page": "{k} / {n}"},
+    "fr": {"puzzle": "Grille", "write": "Notez les candidats dans les petites grilles, puis suivez les étapes.",
+           "page": "{k} / {n}"},
+}
+
+
+def page_count(steps: int) -> int:
+    """Puzzle page, the steps two per page, the solution page."""
+    return 1 + (steps + 1) // 2 + 1
+
+
+def _without(scene: Scene, roles: set[str]) -> Scene:
+    return Scene(scene.n, [s for s in scene if s.role not in roles], suffix=scene.suffix)
+
+
+def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, float, float],
+           caption: bool = True) -> None:
+    """Draw ``scene`` (title and grid; caption as wrapped 10 pt text under it) in ``box``
+    (left, bottom, width, height in inches) of ``fig``, as large as the box allows."""
+    from .frame import CELL_IN, Layout, draw, draw_static
+
+    n = scene.n
+    left, bottom, width, height = box
+    text = scene.text("caption") if caption else ""
+    ref = Layout(n, cell_in=1.0)
+    # the frame without its caption strip: (width_in, height_in - caption_in) scale with the cell;
+    # the caption under it, as wide as the frame
+    frame_w = ref.width_in
+    frame_h = ref.height_in - ref.caption_in
+    lines: list[str] = []
+    cell = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
+    for _ in range(3):  # the caption's lines depend on the frame's width, and its room on them
+        chars = int(max(cell * frame_w, 0.6 * width) * 72 / (0.55 * CAPTION_PT))
+        lines = textwrap.wrap(text, chars)[:CAPTION_LINES] if text else []
+        text_h = (len(lines) * 1.3 + 0.6) * CAPTION_PT / 72 if lines else 0.0
+        cell = min(width / frame_w, (height - text_h) / frame_h, 2 * CELL_IN.get(n, 0.8))
+    lay = Layout(n, cell_in=cell)
+    W, H = fig.get_size_inches()
+    shown_h = lay.height_in - lay.caption_in
+    ox = left + (width - max(lay.width_in, 0.6 * width)) / 2
+    top = bottom + height
+    oy = top - lay.height_in  # the frame's (uncropped) bottom: its caption strip falls below, unused
+    fx = left + (width - lay.width_in) / 2
+    ax = fig.add_axes(((fx + lay.ax_rect[0] * lay.width_in) / W, (oy + lay.ax_rect[1] * lay.height_in) / H,
+                       lay.ax_rect[2] * lay.width_in / W, lay.ax_rect[3] * lay.height_in / H))
+    draw_static(ax, n, theme, lay)
+    draw(ax, _without(scene, {"caption", "legend"}), theme, lay, origin=(fx, oy))
+    y = top - shown_h - 0.5 * CAPTION_PT / 72
+    for line in lines:
+        fig.text((ox + 0.1) / W, y / H, line, fontsize=CAPTION_PT, color=theme["caption"], va="top", ha="left",
+                 family="DejaVu Sans")
+        y -= 1.3 * CAPTION_PT / 72
+    return None
+
+
+def _pencil_grid(fig: Any, scene: Scene, theme: Mapping) -> None:
+    """Faint m×m lines in every empty cell of the puzzle page's grid (the last axes added)."""
+    from matplotlib.collections import LineCollection
+
+    ax = fig.axes[-1]
+    n, m = scene.n, scene.m
+    filled = {(s.row, s.col) for s in scene if s.kind == "value"}
+    segs = []
+    for r in range(n):
+        for c in range(n):
+            if (r, c) in filled:
+                continue
+            for i in range(1, m):
+                segs.append(((c + i / m, r + 0.06), (c + i / m, r + 0.94)))
+                segs.append(((c + 0.06, r + i / m), (c + 0.94, r + i / m)))
+    lc = LineCollection(segs, colors=theme["label"], linewidths=0.3, alpha=0.5, zorder=4)
+    ax.add_collection(lc)
+
+
+def _footer(fig: Any, k: int, total: int, theme: Mapping, lang: str) -> None:
+    W, _ = fig.get_size_inches()
+    fig.text(0.5, FOOTER_IN / 2 / fig.get_size_inches()[1], WORDS.get(lang, WORDS["en"])["page"].format(k=k, n=total),
+             ha="center", va="center", fontsize=9, color=theme["label"], family="DejaVu Sans")
+
+
+def write_workbook(path: str | Path, initial: Scene, steps: Sequence[Scene], solution: Scene, *,
+                   theme: Mapping, paper: str = "a4", lang: str = "en", heading: str = "") -> int:
+    """Write the workbook; return its number of pages."""
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    w_in, h_in = PAPER_IN[paper]
+    total = page_count(len(steps))
+    inner_w = w_in - 2 * MARGIN_IN
+    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
+    words = WORDS.get(lang, WORDS["en"])
+    with PdfPages(str(path), metadata={"Title": "Sudoku workbook", "Creator": "sudoku-explainer"}) as pdf:
+        def page() -> Any:
+            return Figure(figsize=(w_in, h_in), facecolor=theme["background"])
+
+        def finish(fig: Any, k: int) -> None:
+            _footer(fig, k, total, theme, lang)
+            pdf.savefig(fig, facecolor=theme["background"])
+
+        # 1. the puzzle, with pencil grids in the empty cells
+        fig = page()
+        fig.text(0.5, 1 - MARGIN_IN / h_in, words["puzzle"], ha="center", va="top", fontsize=16,
+                 weight="bold", family="DejaVu Sans", color=theme["title"])
+        if heading:
+            fig.text(0.5, 1 - (MARGIN_IN + 0.32) / h_in, heading, ha="center", va="top", fontsize=7,
+                     family="DejaVu Sans Mono", color=theme["label"])
+        fig.text(0.5, 1 - (MARGIN_IN + 0.52) / h_in, words["write"], ha="center", va="top", fontsize=11,
+                 family="DejaVu Sans", color=theme["caption"])
+        _frame(fig, initial, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h - 0.8), caption=True)
+        _pencil_grid(fig, initial, theme)
+        finish(fig, 1)
+        # 2. the steps, two per page
+        half = inner_h / 2
+        for k in range(0, len(steps), 2):
+            fig = page()
+            for j, sc in enumerate(steps[k:k + 2]):
+                bottom = FOOTER_IN + MARGIN_IN + (1 - j) * half
+                _frame(fig, sc, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2))
+            finish(fig, 2 + k // 2)
+        # 3. the solution
+        fig = page()
+        _frame(fig, solution, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))
+        finish(fig, total)
+    return total

@@ -1,0 +1,78 @@
+"""workbook.pdf (--pdf): page count, paper sizes, pages not blank, vector frames.
+
+Rendered through poppler's ``pdftoppm`` (Debian: poppler-utils; .ci/run installs it)."""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from explainer import Puzzle
+from render.export import write_puzzle
+from render.workbook import page_count
+
+FOUR = "3..22.....4....."
+
+
+def _pdftoppm() -> str:
+    exe = shutil.which("pdftoppm")
+    if exe is None:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(
+            "no pdftoppm (apt-get install -y poppler-utils) to render workbook.pdf")
+    return exe
+
+
+def _pages(pdf, tmp_path, dpi=20):
+    from PIL import Image
+
+    subprocess.run([_pdftoppm(), "-r", str(dpi), "-png", str(pdf), str(tmp_path / "pg")], check=True,
+                   capture_output=True, timeout=300)
+    return [Image.open(p).convert("L") for p in sorted(tmp_path.glob("pg-*.png"))]
+
+
+def _not_blank(im) -> bool:
+    dark = sum(im.histogram()[:128])
+    return dark > 0.002 * im.size[0] * im.size[1]
+
+
+@pytest.mark.parametrize(("paper", "size_in"), [("a4", (8.27, 11.69)), ("letter", (8.5, 11.0))])
+def test_workbook_pages(seed_puzzle, tmp_path, paper, size_in):
+    out = tmp_path / "o"
+    puzzle = seed_puzzle if paper == "a4" else Puzzle(FOUR)
+    rec = write_puzzle(puzzle, out, frames=False, contact=False, gif=False, pdf=True, paper=paper)
+    steps = len(puzzle.steps)
+    want = 1 + math.ceil(steps / 2) + 1
+    assert rec.pdf_pages == page_count(steps) == want
+    assert (out / "workbook.pdf").read_bytes()[:5] == b"%PDF-"
+    pages = _pages(out / "workbook.pdf", tmp_path)
+    assert len(pages) == want
+    for k, im in enumerate(pages, 1):
+        assert abs(im.size[0] - size_in[0] * 20) <= 1 and abs(im.size[1] - size_in[1] * 20) <= 1, k
+        assert _not_blank(im), f"page {k} is blank"
+
+
+def test_workbook_is_vector_with_text(seed_puzzle, tmp_path):
+    """The frames are paths (no embedded raster images); the captions are real text."""
+    rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
+                       only=["locked-candidate"])
+    data = (tmp_path / "workbook.pdf").read_bytes()
+    assert b"/Subtype /Image" not in data
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(tmp_path / "workbook.pdf"), "-"], capture_output=True,
+                              text=True, check=True).stdout
+        k = seed_puzzle.steps_using("locked candidate")[0]
+        assert seed_puzzle.steps[k].text.split(":")[0] in text
+    assert rec.pdf_pages == 1 + math.ceil(len(seed_puzzle.steps_using("locked candidate")) / 2) + 1
+
+
+def test_pdf_flag_and_manifest(tmp_path):
+    from explainer.cli import main
+
+    out = tmp_path / "w"
+    assert main([FOUR, "--out", str(out), "--pdf", "--paper", "letter", "--no-gif", "-q"]) == 0
+    assert (out / "workbook.pdf").exists()
+    manifest = (out / ".explain-sudoku-manifest.json").read_text()
+    assert "workbook.pdf" in manifest
