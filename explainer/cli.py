@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--techniques", metavar="A,B,C",
                    help="comma-separated techniques to use, in registry order (default: all). "
                         "Without 'brutal' a puzzle may stay unfinished; that is reported.")
+    p.add_argument("--no-brutal", action="store_true",
+                   help="never read the solution: drop 'brutal' (an unfinished grid is reported)")
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -247,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         folder = out / f"{k:0{width}d}" if many else out
         entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
         try:
-            puzzle = Puzzle(src.text, techniques, where=src.where)
+            puzzle = Puzzle(src.text, techniques, where=src.where, brutal=not args.no_brutal)
             puzzle.steps  # explain now: errors (no/several solutions) surface here
             entry.update(puzzle=puzzle.grid.to_line(), folder=str(folder), step_count=len(puzzle.steps),
                          difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -27,7 +27,7 @@ class UnsoundStep(AssertionError):
 def difficulty_of(statistics: "dict[str, int]") -> str:
     if statistics.get("brutal"):
         return "difficult"
-    if statistics.get("trial") or statistics.get("trial lucky"):
+    if statistics.get("trial") or statistics.get("trial lucky") or statistics.get("forcing chain"):
         return "medium"
     return "easy"
 
@@ -93,12 +93,14 @@ class Puzzle:
     """
 
     def __init__(self, puzzle: "str | Grid | Sequence[Sequence[int]]", techniques: Iterable[str] | None = None,
-                 *, where: str = "", max_steps: int | None = None, profile: bool = False) -> None:
+                 *, where: str = "", max_steps: int | None = None, profile: bool = False,
+                 brutal: bool = True) -> None:
         from techniques import select
 
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
-        self.techniques = select(techniques)
+        # brutal=False: never read the solution (an unfinished grid is reported as such)
+        self.techniques = [t for t in select(techniques) if brutal or not t.needs_solution]
         self.max_steps = max_steps
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None

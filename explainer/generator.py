@@ -393,7 +393,7 @@ def _normal(name: str) -> str:
     return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
-GUESSING = ("trial", "trial lucky", "brutal")
+GUESSING = ("trial", "trial lucky", "forcing chain", "brutal")
 
 
 def engine_target(difficulty: str | None = None, technique: str | None = None) -> Accept | None:

@@ -53,6 +53,7 @@ TECHNIQUE_NAMES = {
         "als": "ALS",
         "trial": "essai",
         "trial lucky": "essai chanceux",
+        "forcing chain": "chaîne de forçage",
         "brutal": "brutal",
         "initial grid": "grille initiale",
         "solution": "solution",

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 from explainer.explanation import Explanation
 
-from . import als, brutal, chains, fish, intersections, medusa, singles, subsets, suedecoq, trial, wings
+from . import als, brutal, chains, fish, forcing, intersections, medusa, singles, subsets, suedecoq, trial, wings
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,8 @@ REGISTRY: list[Technique] = [
     Technique("chain", chains.find, ("chain", "loop", "empty rectangle"), aliases=("aic", "nice loop")),
     Technique("als", als.find, ("als",), aliases=("als xz", "als-xz")),
     Technique("trial", trial.find, ("trial", "trial lucky")),
+    Technique("forcing chain", forcing.find, ("forcing chain",),
+              aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain")),
     Technique("brutal", brutal.find, ("brutal",), needs_solution=True),
 ]
 
@@ -80,6 +82,8 @@ WEIGHTS: dict[str, float] = {
     "als": 7.0,
     "trial": 8.0,
     "trial lucky": 8.5,
+    # a forcing step's own weight is detail["rating"] (forcing.rating: kind, level, size)
+    "forcing chain": 8.5,
     "brutal": 10.0,
 }
 

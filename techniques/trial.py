@@ -21,8 +21,10 @@ from typing import Iterator
 from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Cells, House, Value, Words, say
+from explainer.proof import Proof
 from explainer.state import State
 
+from .implication import extract
 from .links import links
 
 CONTRADICTION = {
@@ -168,7 +170,53 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     return sorted(pairs, key=lambda p: (p[0] % N != p[1] % N, p))
 
 
-def find(state: State) -> Iterator[Explanation]:
+def find(state: State, ctx: object | None = None) -> Iterator[Explanation]:
+    """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only)."""
+    from .forcing import prover
+
+    tracer = prover(state)
+    for step in _find(state):
+        yield _with_proof(state, tracer, step)
+
+
+def _with_proof(state: State, tracer, step: Explanation) -> Explanation:
+    """Replay the trial's branches with the recording tracer and attach the proof:
+    a contradiction is one branch assuming the placed end false; lucky one branch
+    assuming it true; common conclusions two branches, one end true and false."""
+    from dataclasses import replace
+
+    geo = state.geo
+    n = geo.n
+    a, b = step.marked[0], step.marked[-1]
+    if step.technique == "trial lucky" or step.get("contradiction"):
+        (r, c, v), = step.place
+        lucky = step.technique == "trial lucky"
+        tr = tracer.run(r * n + c, v, lucky)
+        if lucky:
+            assert tr.solved, "trial lucky: the tracer does not solve the grid"
+            br = extract(tr, solved=True)
+        else:
+            assert tr.end is not None, "trial: the tracer finds no contradiction"
+            br = extract(tr)
+        proof = Proof("contradiction", 0, (br,))
+    else:
+        ca, va = a[0] * n + a[1], a[2]
+        branches = []
+        for truth in (True, False):
+            tr = tracer.run(ca, va, truth)
+            if tr.end is not None:
+                branches.append(extract(tr))
+                continue
+            idx = [tr.find(r * n + c, v, True) for r, c, v in step.place]
+            idx += [tr.find(r * n + c, v, False) for r, c, v in step.eliminate]
+            assert None not in idx, "trial: a common conclusion is missing from a traced branch"
+            branches.append(extract(tr, idx))  # type: ignore[arg-type]
+        proof = Proof("double", 0, tuple(branches))
+    detail = tuple(step.detail) + (("size", proof.size),)
+    return replace(step, proof=proof, detail=detail)
+
+
+def _find(state: State) -> Iterator[Explanation]:
     geo = state.geo
     lk = links(state)
     N = lk.N
