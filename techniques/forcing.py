@@ -309,68 +309,61 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level)
         return tr
 
-    def common(self, rows: list[int]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """Placements and eliminations every non-contradicting row of ``rows`` reaches."""
-        live = [r for r in rows if not self.contra[r]]
-        if not live:
-            return [], []
-        out = self.out[live]
-        base = self.base
-        inter = np.bitwise_and.reduce(out, axis=0)
-        union = np.bitwise_or.reduce(out, axis=0)
-        undecided = (base & (base - 1)) != 0
-        single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided
-        place = [(int(c), int(inter[c]).bit_length()) for c in np.nonzero(single)[0]]
-        gone = base & ~union & np.where(undecided, self.t.full, 0).astype(base.dtype)
-        elim = []
-        placed = {c for c, _ in place}
-        for c in np.nonzero(gone)[0]:
-            if int(c) in placed:
-                continue
-            m = int(gone[c])
-            v = 0
-            while m:
-                if m & 1:
-                    elim.append((int(c), v + 1))
-                m >>= 1
-                v += 1
-        return place, elim
+    def _groups(self) -> list[tuple[str, list[tuple[int, int, bool]], list[int]]]:
+        """(kind, assumptions, batch rows) of every cell, house and double group."""
+        geo, state = self.geo, self.state
+        groups: list[tuple[str, list[tuple[int, int, bool]], list[int]]] = []
+        for c, m in enumerate(state.cand):
+            if m:
+                ass = [(c, u, True) for u in range(1, geo.n + 1) if m >> (u - 1) & 1]
+                groups.append(("cell", ass, [self.row(*a) for a in ass]))
+        for h, hm in enumerate(geo.house_mask):
+            for v in range(1, geo.n + 1):
+                w = state.pos[v - 1] & hm
+                if w and w & (w - 1):
+                    ass = [(y, v, True) for y in range(geo.ncells) if w >> y & 1]
+                    groups.append(("house", ass, [self.row(*a) for a in ass]))
+        for c, v in self.cands:
+            ass = [(c, v, True), (c, v, False)]
+            groups.append(("double", ass, [self.row(*a) for a in ass]))
+        return groups
 
     def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
-        """(kind, assumptions, conclusion fact or None for a contradiction), cheapest kinds first."""
-        geo, state = self.geo, self.state
+        """(kind, assumptions, conclusion fact or None for a contradiction): every
+        contradiction, then the conclusions of the groups, fewest branches first."""
         opts: list = []
         for i, (c, v) in enumerate(self.cands):
             if self.contra[i]:
                 opts.append(("contradiction", [(c, v, True)], None))
             if self.contra[i + self.k]:
                 opts.append(("contradiction", [(c, v, False)], None))
-        groups: list[tuple[str, list[tuple[int, int, bool]]]] = []
-        for c, m in enumerate(state.cand):
-            if m:
-                groups.append(("cell", [(c, u, True) for u in range(1, geo.n + 1) if m >> (u - 1) & 1]))
-        for h, hm in enumerate(geo.house_mask):
-            for v in range(1, geo.n + 1):
-                w = state.pos[v - 1] & hm
-                if w and w & (w - 1):
-                    groups.append(("house", [(y, v, True) for y in range(geo.ncells) if w >> y & 1]))
-        for c, v in self.cands:
-            groups.append(("double", [(c, v, True), (c, v, False)]))
+        groups = self._groups()
         groups.sort(key=lambda g: len(g[1]))
+        # one reduceat over the rows of every group, contradicting rows neutral
+        flat = np.array([r for g in groups for r in g[2]], dtype=np.intp)
+        starts = np.cumsum([0] + [len(g[2]) for g in groups[:-1]])
+        t, base = self.t, self.base
+        dead = self.contra[flat]
+        full = np.full(self.geo.ncells, t.full, dtype=base.dtype)
+        out = self.out[flat]
+        inter = np.bitwise_and.reduceat(np.where(dead[:, None], full, out), starts, axis=0)
+        union = np.bitwise_or.reduceat(np.where(dead[:, None], 0, out).astype(base.dtype), starts, axis=0)
+        alive = np.logical_or.reduceat(~dead, starts)
+        undecided = (base & (base - 1)) != 0
+        single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
+        gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
+        gone[single | ~alive[:, None]] = 0
         seen: set = set()
-        for kind, ass in groups:
-            rows = [self.row(c, v, t) for c, v, t in ass]
-            if all(self.contra[r] for r in rows):
-                continue
-            place, elim = self.common(rows)
-            for c, v in place:
-                if (c, v, True) not in seen:
-                    seen.add((c, v, True))
-                    opts.append((kind, ass, (c, v, True)))
-            for c, v in elim:
-                if (c, v, False) not in seen:
-                    seen.add((c, v, False))
-                    opts.append((kind, ass, (c, v, False)))
+        for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
+            kind, ass, _ = groups[g]
+            facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
+            for c in np.nonzero(gone[g])[0]:
+                m = int(gone[g, c])
+                facts += [(int(c), u + 1, False) for u in range(self.geo.n) if m >> u & 1]
+            for f in facts:
+                if f not in seen:
+                    seen.add(f)
+                    opts.append((kind, ass, f))
         return opts
 
     def proof_of(self, kind: str, ass: list[tuple[int, int, bool]], concl) -> tuple[Proof, int]:
@@ -425,6 +418,14 @@ def static_step(state: State) -> Explanation | None:
     return make_step(state.geo, proof, place, elim)
 
 
+def _strong(state: State, c: int, v: int) -> bool:
+    """True if (c, v) is an end of a strong link (bivalue cell or bilocal value)."""
+    if state.cand[c].bit_count() == 2:
+        return True
+    pv = state.pos[v - 1]
+    return any((pv & state.geo.house_mask[h]).bit_count() == 2 for h in state.geo.cell_houses[c])
+
+
 def nested_step(state: State, level: int) -> Explanation | None:
     """A contradiction at nesting ``level``: the first chunk of assumptions (most
     constrained first) that has one; the smallest proof in that chunk."""
@@ -438,7 +439,9 @@ def nested_step(state: State, level: int) -> Explanation | None:
     rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
     out, _ = batch.propagate(rows, t)
     left = np.bitwise_count(out).sum(axis=1)
-    order = [cand_list[i] for i in np.argsort(left, kind="stable")]
+    # ends of strong links first: removing one places the other at once
+    strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
+    order = [cand_list[i] for i in np.lexsort((left, ~strong))]
     tracer = prover(state)
     for s in range(0, len(order), NESTED_CHUNK):
         part = order[s:s + NESTED_CHUNK]
@@ -451,11 +454,12 @@ def nested_step(state: State, level: int) -> Explanation | None:
             tr = tracer.run(c, v, True, level)
             if tr.end is None:  # pragma: no cover
                 raise AssertionError("nested contradiction not reproduced")
-            br = extract(tr)
-            if best is None or len(br.facts) < len(best[0].facts):
-                best = (br, c, v)
+            size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
+            if best is None or size < best[0]:
+                best = (size, tr, c, v)
         assert best is not None
-        br, c, v = best
+        _, tr, c, v = best
+        br = extract(tr)
         return make_step(state.geo, Proof("contradiction", level, (br,)), [], [(c, v)])
     return None
 

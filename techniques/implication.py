@@ -263,8 +263,9 @@ def _bits(mask: int):
 
 # ---- minimal proofs -------------------------------------------------------------------
 
-def needed_closure(tr: Trace, roots: "list[int]") -> list[int]:
-    """Indices of the facts the roots rest on (roots included), in order."""
+def needed_closure(tr: Trace, roots: "list[int]", resolve: bool = True) -> list[int]:
+    """Indices of the facts the roots rest on (roots included), in order; without
+    ``resolve``, nested facts count as resting on nothing (a cheap size estimate)."""
     keep: set[int] = set()
     stack = list(roots)
     while stack:
@@ -273,7 +274,10 @@ def needed_closure(tr: Trace, roots: "list[int]") -> list[int]:
             continue
         keep.add(i)
         rec = tr.facts[i]
-        prem = tr.tracer.resolve(tr, i) if rec[3] == "step" else rec[4]
+        if rec[3] == "step":
+            prem = tr.tracer.resolve(tr, i) if resolve else ()
+        else:
+            prem = rec[4]
         stack.extend(prem)
     keep.add(0)
     return sorted(keep)
