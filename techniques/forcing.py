@@ -70,11 +70,11 @@ def rating(kind: str, level: int, dynamic: bool, size: int) -> float:
 
 
 # ---- texts ----------------------------------------------------------------------------
-SUPPOSE = {"en": "Suppose {f}.", "fr": "Supposons {f}."}
+SUPPOSE = {"en": "Suppose {f}.", "fr": "Supposons que {f}."}
 T_IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
 T_NOT = {"en": "{cell} is not {v}", "fr": "{cell} ne vaut pas {v}"}
 WHY_SAME_CELL = {"en": "it is {v}", "fr": "elle vaut {v}"}
-WHY_SAME_HOUSE = {"en": "same {house} as {cell}", "fr": "même {house} que {cell}"}
+WHY_SAME_HOUSE = {"en": "it sees {cell} in {house}", "fr": "elle voit {cell} dans {house}"}
 WHY_LAST_CAND = {"en": "its last candidate", "fr": "son dernier candidat"}
 WHY_LAST_PLACE = {"en": "the last place for {v} in {house}", "fr": "la dernière place de {v} dans {house}"}
 WHY_NESTED = {"en": "supposing it leads to a contradiction, level {k}",
@@ -229,8 +229,8 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
         texts[lang] = _lang(STEP[proof.kind], lang, **kw)
     marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
     size = proof.size
-    detail = (("kind", proof.kind), ("level", proof.level), ("dynamic", proof.dynamic),
-              ("size", size), ("rating", rating(proof.kind, proof.level, proof.dynamic, size)))
+    detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level),
+              ("rating", rating(proof.kind, proof.level, proof.dynamic, size)), ("size", size))
     del n
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
