@@ -45,6 +45,23 @@ class Tables:
         self.H = np.array(geo.houses, dtype=np.intp)  # (3n, n)
         self.CH = np.array(geo.cell_houses, dtype=np.intp)  # (N, 3)
         self.bit = np.array([1 << v for v in range(n)], dtype=self.dtype)
+        # line-box intersections for locked candidates (dynamic branches): the cells of
+        # each intersection, of the rest of its line and of the rest of its box, and per
+        # cell the intersections whose line rest / box rest holds it
+        inter = geo.intersections
+        cells = lambda mask: [c for c in range(geo.ncells) if mask >> c & 1]  # noqa: E731
+        self.I = np.array([cells(m) for _, _, m in inter], dtype=np.intp)
+        self.LR = np.array([cells(geo.house_mask[line] & ~m) for line, _, m in inter], dtype=np.intp)
+        self.BR = np.array([cells(geo.house_mask[box] & ~m) for _, box, m in inter], dtype=np.intp)
+        lr_of: list[list[int]] = [[] for _ in range(geo.ncells)]
+        br_of: list[list[int]] = [[] for _ in range(geo.ncells)]
+        for k, (line, box, m) in enumerate(inter):
+            for c in cells(geo.house_mask[line] & ~m):
+                lr_of[c].append(k)
+            for c in cells(geo.house_mask[box] & ~m):
+                br_of[c].append(k)
+        self.LRof = np.array(lr_of, dtype=np.intp)
+        self.BRof = np.array(br_of, dtype=np.intp)
 
 
 @lru_cache(maxsize=None)
@@ -70,8 +87,20 @@ def _once_twice(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return once, twice
 
 
-def propagate(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]:
-    """Singles to the fixpoint for every row: (candidates, contradiction flags)."""
+def locked(c: np.ndarray, t: Tables) -> np.ndarray:
+    """Eliminations of locked candidates (pointing and claiming) for every row."""
+    def orr(idx):
+        g = c[:, idx]
+        return np.bitwise_or.reduce(g, axis=2)
+    inside, line_rest, box_rest = orr(t.I), orr(t.LR), orr(t.BR)
+    pointing = inside & ~box_rest  # confined to the intersection in the box: leaves the line
+    claiming = inside & ~line_rest  # confined in the line: leaves the box
+    return np.bitwise_or.reduce(pointing[:, t.LRof], axis=2) | np.bitwise_or.reduce(claiming[:, t.BRof], axis=2)
+
+
+def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
+    (candidates, contradiction flags)."""
     cand = cand.copy()
     B = cand.shape[0]
     contra = np.zeros(B, dtype=bool)
@@ -91,6 +120,8 @@ def propagate(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]:
         hc = new & (hid[:, CH[:, 0]] | hid[:, CH[:, 1]] | hid[:, CH[:, 2]])
         bad |= ((hc & (hc - 1)) != 0).any(axis=1)
         new = np.where(hc != 0, hc, new)
+        if dynamic:
+            new &= ~locked(new, t)
         bad |= (new == 0).any(axis=1)
         changed = (new != c).any(axis=1)
         cand[active] = new

@@ -281,8 +281,9 @@ def _candidates(state: State) -> list[tuple[int, int]]:
 class _Static:
     """Level-0 options from one batch of every candidate assumed true and false."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, dynamic: bool = False) -> None:
         self.state = state
+        self.dynamic = dynamic
         self.geo = state.geo
         self.t = batch.tables(self.geo.n)
         self.base = batch.base_row(state)
@@ -294,7 +295,7 @@ class _Static:
         bitv = self.t.bit[[v - 1 for _, v in self.cands]]
         rows[np.arange(k), cells] = bitv
         rows[k + np.arange(k), cells] &= ~bitv
-        self.out, self.contra = batch.propagate(rows, self.t)
+        self.out, self.contra = batch.propagate(rows, self.t, dynamic)
         self.k = k
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
@@ -306,7 +307,7 @@ class _Static:
         key = (c, v, truth)
         tr = self.traces.get(key)
         if tr is None:
-            tr = self.traces[key] = self.tracer.run(c, v, truth, level)
+            tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
         return tr
 
     def _groups(self) -> list[tuple[str, list[tuple[int, int, bool]], list[int]]]:
@@ -382,7 +383,7 @@ class _Static:
                 br = extract(tr, [i])
             branches.append(br)
             size += len(br.facts)
-        return Proof(kind, 0, tuple(branches)), size
+        return Proof(kind, 0, tuple(branches), self.dynamic), size
 
     def estimate(self, kind: str, ass, concl) -> int:
         total = 0
@@ -396,17 +397,18 @@ class _Static:
         return total
 
 
-def static_step(state: State) -> Explanation | None:
-    s = _Static(state)
+def static_step(state: State, dynamic: bool = False) -> Explanation | None:
+    """The level-0 step with the smallest proof (dynamic: branches also apply locked
+    candidates to their own state)."""
+    s = _Static(state, dynamic)
     opts = s.options()
     if not opts:
         return None
-    # contradictions first by cheapness of the branch, then by number of branches
-    opts = opts[:TRACE_OPTIONS * 4]
-    scored = []
-    for o in opts[:TRACE_OPTIONS] + [o for o in opts[TRACE_OPTIONS:] if o[0] == "contradiction"][:TRACE_OPTIONS]:
-        scored.append((s.estimate(*o), len(scored), o))
-    scored.sort(key=lambda x: (x[0], x[1]))
+    # the first contradictions and the first group conclusions (fewest branches first)
+    # are traced; the smallest proof wins
+    contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
+    groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
+    scored = sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
     kind, ass, concl = scored[0][2]
     proof, _ = s.proof_of(kind, ass, concl)
     if concl is None:
@@ -466,10 +468,11 @@ def nested_step(state: State, level: int) -> Explanation | None:
 
 def find(state: State, ctx: object | None = None) -> Iterator[Explanation]:
     """Forcing steps, simplest level first (the engine keeps the first live one)."""
-    step = static_step(state)
-    if step is not None:
-        yield step
-        return
+    for dynamic in (False, True):
+        step = static_step(state, dynamic)
+        if step is not None:
+            yield step
+            return
     for level in range(1, MAX_LEVEL + 1):
         step = nested_step(state, level)
         if step is not None:

@@ -86,7 +86,7 @@ class Tracer:
         self.nested = nested
 
     # ---- one branch ----------------------------------------------------------------
-    def run(self, cell: int, value: int, truth: bool = True, level: int = 0) -> Trace:
+    def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False) -> Trace:
         geo = self.geo
         n = geo.n
         st = self.state
@@ -199,6 +199,24 @@ class Tracer:
             for y in _bits(pmask[c] & st.pos[v - 1]):
                 add_false(y, v, "peer", (i,))
 
+        def locked_facts() -> bool:
+            """Dynamic: locked candidates of the branch's state, as ``step`` facts resting on
+            the false facts that confine the value to the intersection."""
+            from .intersections import find as find_locked
+
+            branch = self.branch_state(tr, len(facts))
+            done = False
+            for step in find_locked(branch):
+                (k1, i1), (k2, i2) = step.houses
+                r1 = _HOUSE_BASE[k1] * n + i1
+                inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
+                v = step.eliminate[0][2]
+                prem = tuple(index[(z, v, False)] for z in _bits(st.pos[v - 1] & hmask[r1] & ~inter)) or (0,)
+                for r, c, _ in step.eliminate:
+                    add_false(r * n + c, v, "step", prem, step)
+                done = True
+            return done
+
         try:
             if truth:
                 add_true(cell, value, "assume", ())
@@ -207,6 +225,8 @@ class Tracer:
             while True:
                 while queue:
                     expand(queue.popleft())
+                if dynamic and locked_facts():
+                    continue
                 if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
                     break
                 # nested: candidates that contradict at level-1 in this branch's state
@@ -254,6 +274,9 @@ class Tracer:
         return lazy.result[1]
 
 
+_HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
+
+
 def _bits(mask: int):
     while mask:
         low = mask & -mask
@@ -274,7 +297,7 @@ def needed_closure(tr: Trace, roots: "list[int]", resolve: bool = True) -> list[
             continue
         keep.add(i)
         rec = tr.facts[i]
-        if rec[3] == "step":
+        if rec[3] == "step" and isinstance(rec[5], _Lazy):
             prem = tr.tracer.resolve(tr, i) if resolve else ()
         else:
             prem = rec[4]
@@ -301,7 +324,7 @@ def extract(tr: Trace, conclusion: "list[int] | None" = None, solved: bool = Fal
         c, v, t, rule, prem, extra = tr.facts[old]
         step = None
         if rule == "step":
-            step, prem = extra.result
+            step, prem = extra.result if isinstance(extra, _Lazy) else (extra, prem)
         out.append(ProofFact((c // n, c % n, v, t), rule, tuple(new[p] for p in prem), step))
     if conclusion is not None:
         end = BranchEnd("conclusion", conclusion=tuple(new[i] for i in conclusion))

@@ -49,7 +49,7 @@ def check_nested(state: State, proof: Proof) -> list[str]:
         for f in b.facts:
             if f.rule != "step":
                 continue
-            assert f.step is not None and f.step.proof is not None, "a nested fact carries its proof"
+            assert f.step is not None
             sub = state.copy()
             for j in f.premises:
                 r, c, v, t = b.facts[j].fact
@@ -59,8 +59,14 @@ def check_nested(state: State, proof: Proof) -> list[str]:
                         sub.eliminate(p, v)
                 else:
                     sub.eliminate(x, v)
-            # the nested step claims the fact
             r, c, v, t = f.fact
+            if f.step.technique == "locked candidate":  # a dynamic fact: the pattern holds there
+                checker = verifier().Checker({"size": n})
+                if (r, c, v) not in f.step.eliminate or not checker._locked({(r, c, v)}, sets_of(sub)[0]):
+                    errors.append(f"locked candidate {f.fact} does not hold in its branch state")
+                continue
+            assert f.step.proof is not None, "a nested fact carries its proof"
+            # the nested step claims the fact
             claim = f.step.place if t else f.step.eliminate
             if tuple(claim) != ((r, c, v),):
                 errors.append(f"nested step claims {claim}, the fact is {f.fact}")
