@@ -6,7 +6,8 @@ level, per-puzzle times, peak memory.
 
 For each collection (../shared/data/NAME.txt, first token of each line):
 puzzles, brutal steps (and puzzles with one), trial and forcing steps per
-kind/level/dynamic, per-puzzle seconds (median, p90, max), total seconds,
+kind/level/dynamic, per-puzzle seconds (median, p90, max; wall and CPU, since the machine may be
+shared), total seconds,
 the highest forcing rating, and the process's peak RSS. With --verify the
 steps documents (written as JSON lines to a temporary file, not kept in
 memory) are checked by ../shared/tools/verify_steps.py, which replays every
@@ -46,17 +47,19 @@ def rss_mb() -> float:
 def run(name: str, args: argparse.Namespace) -> bool:
     lines = puzzles(name)[:: args.every][: args.limit]
     times: list[float] = []
+    cpu: list[float] = []
     kinds: Counter[str] = Counter()
     stats: Counter[str] = Counter()
     brutal_puzzles = 0
     top = 0.0
     out = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) if args.verify else None
-    start = time.perf_counter()
+    start, cstart = time.perf_counter(), time.process_time()
     for text in lines:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         p = Puzzle(text, brutal=not args.no_brutal)
         steps = p.steps
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         stats.update(p.statistics)
         brutal_puzzles += bool(p.statistics.get("brutal"))
         for s in steps:
@@ -65,13 +68,15 @@ def run(name: str, args: argparse.Namespace) -> bool:
                 top = max(top, s.get("rating", 0.0))
         if out is not None:
             out.write(json.dumps(p.to_json()) + "\n")
-    total = time.perf_counter() - start
-    print(f"== {name}: {len(lines)} puzzles, {total:.1f} s total")
+    total, ctotal = time.perf_counter() - start, time.process_time() - cstart
+    print(f"== {name}: {len(lines)} puzzles, {total:.1f} s wall, {ctotal:.1f} s CPU")
     print(f"   brutal: {stats['brutal']} steps in {brutal_puzzles} puzzles;"
           f" trial {stats['trial']}, trial lucky {stats['trial lucky']}, forcing chain {stats['forcing chain']}")
     print("   forcing kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
-    print(f"   per puzzle: median {pct(times, 0.5):.3f} s, p90 {pct(times, 0.9):.3f} s, max {max(times):.3f} s;"
-          f" highest forcing rating {top}")
+    for label, ts in (("wall", times), ("CPU", cpu)):
+        print(f"   per puzzle ({label}): median {pct(ts, 0.5):.3f} s, p90 {pct(ts, 0.9):.3f} s,"
+              f" max {max(ts):.3f} s")
+    print(f"   highest forcing rating {top}")
     print(f"   peak RSS so far: {rss_mb():.0f} MB")
     ok = True
     if out is not None:

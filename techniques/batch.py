@@ -98,15 +98,21 @@ def locked(c: np.ndarray, t: Tables) -> np.ndarray:
     return np.bitwise_or.reduce(pointing[:, t.LRof], axis=2) | np.bitwise_or.reduce(claiming[:, t.BRof], axis=2)
 
 
-def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
+              rounds: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
     """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
-    (candidates, contradiction flags)."""
+    (candidates, contradiction flags). ``rounds``, if given, receives each row's
+    number of rounds (a cheap proxy of its proof's length)."""
     cand = cand.copy()
     B = cand.shape[0]
     contra = np.zeros(B, dtype=bool)
     active = np.arange(B)
     H, CH = t.H, t.CH
+    r = 0
     while active.size:
+        r += 1
+        if rounds is not None:
+            rounds[active] = r
         c = cand[active]
         single = (c & (c - 1)) == 0
         fixed = np.where(single, c, 0).astype(c.dtype)

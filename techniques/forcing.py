@@ -33,12 +33,12 @@ from explainer.proof import Branch, Proof
 from explainer.state import State
 
 from . import batch
-from .implication import Trace, Tracer, extract, needed_absent, needed_closure
+from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
 MAX_LEVEL = 3
 NAME = "forcing chain"
 # options whose branches are traced to compare proof sizes
-TRACE_OPTIONS = 12
+TRACE_OPTIONS = 5
 # nested search: assumptions per numpy batch
 NESTED_CHUNK = 12
 
@@ -295,7 +295,8 @@ class _Static:
         bitv = self.t.bit[[v - 1 for _, v in self.cands]]
         rows[np.arange(k), cells] = bitv
         rows[k + np.arange(k), cells] &= ~bitv
-        self.out, self.contra = batch.propagate(rows, self.t, dynamic)
+        self.rounds = np.zeros(2 * k, dtype=np.int32)
+        self.out, self.contra = batch.propagate(rows, self.t, dynamic, self.rounds)
         self.k = k
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
@@ -310,44 +311,64 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
         return tr
 
-    def _groups(self) -> list[tuple[str, list[tuple[int, int, bool]], list[int]]]:
-        """(kind, assumptions, batch rows) of every cell, house and double group."""
+    def _group_rows(self) -> tuple[list[tuple[str, int]], np.ndarray, np.ndarray]:
+        """Every cell group (its candidates, true), house group (the places of a value,
+        true) and double group (a candidate true and false): (kind and key per group,
+        flat batch rows, start of each group in them), fewest branches first."""
+        geo, n, k = self.geo, self.geo.n, self.k
+        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
+        vals = np.array([v for _, v in self.cands], dtype=np.intp)
+        idx = np.arange(k)
+        # houses: group key h*n + v-1 for each of the 3 houses of each candidate
+        hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
+        hrow = np.repeat(idx, 3)
+        order = np.argsort(hkey, kind="stable")
+        hkey, hrow = hkey[order], hrow[order]
+        keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
+        cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
+        ccount = np.diff(np.r_[cstart, k])
+        groups: list[tuple[str, int, int, int]] = []  # kind, key, start in flat, size
+        flat_parts = [idx, hrow, np.stack([idx, idx + k], axis=1).ravel()]
+        off = 0
+        for s0, cnt in zip(cstart, ccount):
+            groups.append(("cell", int(cells[s0]), off + int(s0), int(cnt)))
+        off += k
+        for key, s0, cnt in zip(keys, hstart, hcount):
+            if cnt >= 2:
+                groups.append(("house", int(key), off + int(s0), int(cnt)))
+        off += hrow.size
+        for i in range(k):
+            groups.append(("double", i, off + 2 * i, 2))
+        groups.sort(key=lambda g: g[3])
+        flat = np.concatenate(flat_parts)
+        sel = np.concatenate([np.arange(g[2], g[2] + g[3]) for g in groups])
+        starts = np.cumsum([0] + [g[3] for g in groups[:-1]])
+        return [(g[0], g[1]) for g in groups], flat[sel], starts
+
+    def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
         geo, state = self.geo, self.state
-        groups: list[tuple[str, list[tuple[int, int, bool]], list[int]]] = []
-        for c, m in enumerate(state.cand):
-            if m:
-                ass = [(c, u, True) for u in range(1, geo.n + 1) if m >> (u - 1) & 1]
-                groups.append(("cell", ass, [self.row(*a) for a in ass]))
-        for h, hm in enumerate(geo.house_mask):
-            for v in range(1, geo.n + 1):
-                w = state.pos[v - 1] & hm
-                if w and w & (w - 1):
-                    ass = [(y, v, True) for y in range(geo.ncells) if w >> y & 1]
-                    groups.append(("house", ass, [self.row(*a) for a in ass]))
-        for c, v in self.cands:
-            ass = [(c, v, True), (c, v, False)]
-            groups.append(("double", ass, [self.row(*a) for a in ass]))
-        return groups
+        if kind == "cell":
+            return [(key, u + 1, True) for u in _bits(state.cand[key])]
+        if kind == "house":
+            h, v = divmod(key, geo.n)
+            return [(y, v + 1, True) for y in _bits(state.pos[v] & geo.house_mask[h])]
+        c, v = self.cands[key]
+        return [(c, v, True), (c, v, False)]
 
     def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
         """(kind, assumptions, conclusion fact or None for a contradiction): every
         contradiction, then the conclusions of the groups, fewest branches first."""
         opts: list = []
-        for i, (c, v) in enumerate(self.cands):
-            if self.contra[i]:
-                opts.append(("contradiction", [(c, v, True)], None))
-            if self.contra[i + self.k]:
-                opts.append(("contradiction", [(c, v, False)], None))
-        groups = self._groups()
-        groups.sort(key=lambda g: len(g[1]))
+        rows = np.nonzero(self.contra)[0]
+        for i in rows[np.argsort(self.rounds[rows], kind="stable")]:  # quickest contradictions first
+            c, v = self.cands[i % self.k]
+            opts.append(("contradiction", [(c, v, i < self.k)], None))
+        groups, flat, starts = self._group_rows()
         # one reduceat over the rows of every group, contradicting rows neutral
-        flat = np.array([r for g in groups for r in g[2]], dtype=np.intp)
-        starts = np.cumsum([0] + [len(g[2]) for g in groups[:-1]])
         t, base = self.t, self.base
         dead = self.contra[flat]
-        full = np.full(self.geo.ncells, t.full, dtype=base.dtype)
         out = self.out[flat]
-        inter = np.bitwise_and.reduceat(np.where(dead[:, None], full, out), starts, axis=0)
+        inter = np.bitwise_and.reduceat(np.where(dead[:, None], t.full, out).astype(base.dtype), starts, axis=0)
         union = np.bitwise_or.reduceat(np.where(dead[:, None], 0, out).astype(base.dtype), starts, axis=0)
         alive = np.logical_or.reduceat(~dead, starts)
         undecided = (base & (base - 1)) != 0
@@ -356,14 +377,15 @@ class _Static:
         gone[single | ~alive[:, None]] = 0
         seen: set = set()
         for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
-            kind, ass, _ = groups[g]
+            kind, key = groups[g]
             facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
             for c in np.nonzero(gone[g])[0]:
-                m = int(gone[g, c])
-                facts += [(int(c), u + 1, False) for u in range(self.geo.n) if m >> u & 1]
+                facts += [(int(c), u + 1, False) for u in _bits(int(gone[g, c]))]
+            ass = None
             for f in facts:
                 if f not in seen:
                     seen.add(f)
+                    ass = ass or self._assumptions(kind, key)
                     opts.append((kind, ass, f))
         return opts
 
