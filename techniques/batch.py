@@ -158,20 +158,23 @@ def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.nda
     n = t.n
     live = np.nonzero(~contra)[0]
     while live.size:
-        rows, parent, flat = expand(cand[live], t)
-        if not rows.shape[0]:
+        # expand a slice of rows at a time: each sub-batch stays about CHUNK rows
+        width = int(np.bitwise_count(cand[live]).sum(axis=1).max())
+        per = max(1, CHUNK // max(1, width))
+        hit: list[np.ndarray] = []
+        for s in range(0, live.size, per):
+            part = live[s:s + per]
+            rows, parent, flat = expand(cand[part], t)
+            if not rows.shape[0]:
+                continue
+            bad = closure(rows, t, level - 1)[1]
+            if bad.any():
+                p, f = part[parent[bad]], flat[bad]
+                np.bitwise_and.at(cand, (p, f // n), ~t.bit[f % n])
+                hit.append(p)
+        if not hit:
             break
-        bad = np.zeros(rows.shape[0], dtype=bool)
-        # keep each sub-batch bounded
-        per = max(1, CHUNK)
-        for s in range(0, rows.shape[0], per):
-            bad[s:s + per] = closure(rows[s:s + per], t, level - 1)[1]
-        if not bad.any():
-            break
-        p, f = live[parent[bad]], flat[bad]
-        cells, vals = f // n, f % n
-        np.bitwise_and.at(cand, (p, cells), ~t.bit[vals])
-        touched = np.unique(p)
+        touched = np.unique(np.concatenate(hit))
         sub, sc = propagate(cand[touched], t)
         cand[touched] = sub
         contra[touched] = sc

@@ -40,7 +40,7 @@ NAME = "forcing chain"
 # options whose branches are traced to compare proof sizes
 TRACE_OPTIONS = 5
 # nested search: assumptions per numpy batch
-NESTED_CHUNK = 12
+NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
 
 
 # ---- rating ---------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def _nested(root: State, sub: State, cell: int, value: int, level: int) -> tuple
     br = extract(tr)
     proof = Proof("contradiction", level, (br,))
     step = make_step(sub.geo, proof, [], [(cell, value)])
-    return step, needed_absent(root, br, sub)
+    return step, needed_absent(root, br, sub, Tracer.inner_needs(tr))
 
 
 def prover(state: State) -> Tracer:
@@ -467,8 +467,9 @@ def nested_step(state: State, level: int) -> Explanation | None:
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
     order = [cand_list[i] for i in np.lexsort((left, ~strong))]
     tracer = prover(state)
-    for s in range(0, len(order), NESTED_CHUNK):
-        part = order[s:s + NESTED_CHUNK]
+    chunk = NESTED_CHUNK.get(level, 1)
+    for s in range(0, len(order), chunk):
+        part = order[s:s + chunk]
         bad = batch.contradicting(base, t, part, level)
         hits = [part[i] for i in np.nonzero(bad)[0]]
         if not hits:

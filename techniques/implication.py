@@ -53,7 +53,8 @@ class _Lazy:
 
     def __init__(self, cell: int, value: int, level: int, upto: int) -> None:
         self.cell, self.value, self.level, self.upto = cell, value, level, upto
-        self.result: "tuple[Any, tuple[int, ...]] | None" = None
+        # (the nested step, its premises here, the candidates it needs absent)
+        self.result: "tuple[Any, tuple[int, ...], set[tuple[int, int]]] | None" = None
 
 
 class Trace:
@@ -270,8 +271,14 @@ class Tracer:
             prem = sorted({tr.find(c, v, False) for c, v in needed} - {None})  # type: ignore[misc]
             if not prem:
                 prem = [0]
-            lazy.result = (step, tuple(prem))
+            lazy.result = (step, tuple(prem), needed)
         return lazy.result[1]
+
+    @staticmethod
+    def inner_needs(tr: Trace) -> dict[int, set[tuple[int, int]]]:
+        """The needs (relative to the root) of the nested steps traced so far, by step id."""
+        return {id(r[5].result[0]): r[5].result[2] for r in tr.facts
+                if r[3] == "step" and isinstance(r[5], _Lazy) and r[5].result is not None}
 
 
 _HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
@@ -324,7 +331,7 @@ def extract(tr: Trace, conclusion: "list[int] | None" = None, solved: bool = Fal
         c, v, t, rule, prem, extra = tr.facts[old]
         step = None
         if rule == "step":
-            step, prem = extra.result if isinstance(extra, _Lazy) else (extra, prem)
+            step, prem = extra.result[:2] if isinstance(extra, _Lazy) else (extra, prem)
         out.append(ProofFact((c // n, c % n, v, t), rule, tuple(new[p] for p in prem), step))
     if conclusion is not None:
         end = BranchEnd("conclusion", conclusion=tuple(new[i] for i in conclusion))
@@ -345,10 +352,13 @@ def extract(tr: Trace, conclusion: "list[int] | None" = None, solved: bool = Fal
     return Branch(out[0].fact, tuple(out), end)
 
 
-def needed_absent(state: State, branch: Branch, sub: "State | None" = None) -> set[tuple[int, int]]:
+def needed_absent(state: State, branch: Branch, sub: "State | None" = None,
+                  inner: "dict[int, set[tuple[int, int]]] | None" = None) -> set[tuple[int, int]]:
     """Candidates (cell, value) of ``state`` that a branch's cell/house facts and its
     contradiction end rely on being gone without a fact of the branch saying so:
-    a nested proof holds in a state exactly when these are absent there."""
+    a nested proof holds in a state exactly when these are absent there. ``sub``: the
+    state the branch was traced in (picks the house a house fact used); ``inner``: the
+    needs of the branch's own nested steps, by ``id`` of the step."""
     geo = state.geo
     n = geo.n
     cand = state.cand
@@ -382,10 +392,10 @@ def needed_absent(state: State, branch: Branch, sub: "State | None" = None) -> s
                     best = miss
             assert best is not None, "no house justifies a house fact"
             need |= best
-        elif f.rule == "step" and f.step is not None and f.step.proof is not None:
+        elif f.rule == "step" and f.step is not None and inner is not None:
+            # a nested step's own needs that no false fact of this branch covers
             mine = {(g.fact[0] * n + g.fact[1], g.fact[2]) for g in branch.facts if not g.fact[3]}
-            for sub in f.step.proof.branches:
-                need |= needed_absent(state, sub) - mine
+            need |= inner.get(id(f.step), set()) - mine
     e = branch.end
     if e.kind == "cell":
         assert e.cell is not None

@@ -155,3 +155,26 @@ def test_no_brutal_reports_an_unfinished_grid():
     p = Puzzle(HARDEST.read_text().split()[0], ["single position", "single candidate", "brutal"], brutal=False)
     assert not p.complete and "brutal" not in p.statistics
     assert "INCOMPLETE" in p.summary()
+
+
+def _depth(proof) -> int:
+    return max([1 + _depth(f.step.proof) for b in proof.branches for f in b.facts
+                if f.rule == "step" and f.step is not None and f.step.proof is not None] or [0])
+
+
+def test_a_level_2_proof_nests_twice_and_replays():
+    p = sample()[1]
+    i = [i for i, s in enumerate(p.steps) if s.technique == "forcing chain" and s.get("level") == 1][-1]
+    state = p.state_before(i)
+    step = forcing.nested_step(state, 2)
+    assert step is not None and step.get("level") == 2 and step.proof.level == 2
+    assert _depth(step.proof) == 2  # a level-1 nested step holding a level-0 one
+    assert check_step(state, step) == []
+
+
+def test_dynamic_facts_are_locked_candidates_that_hold_in_their_branch():
+    dynamic = [s for _, s in forcing_steps() if s.technique == "forcing chain" and s.get("dynamic")]
+    assert dynamic
+    facts = [f for s in dynamic for b in s.proof.branches for f in b.facts if f.rule == "step"]
+    assert facts and all(f.step.technique == "locked candidate" and f.premises for f in facts)
+    # (test_every_proof_replays_with_nested_facts checks each pattern in its branch state)
