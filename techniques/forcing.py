@@ -24,15 +24,12 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-import numpy as np
-
 from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, value_char
 from explainer.i18n import house_words
 from explainer.proof import Branch, Proof
 from explainer.state import State
 
-from . import batch
 from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
 MAX_LEVEL = 3
@@ -282,6 +279,10 @@ class _Static:
     """Level-0 options from one batch of every candidate assumed true and false."""
 
     def __init__(self, state: State, dynamic: bool = False) -> None:
+        import numpy as np  # lazy: numpy loads only when a forcing search runs
+
+        from . import batch
+
         self.state = state
         self.dynamic = dynamic
         self.geo = state.geo
@@ -315,6 +316,8 @@ class _Static:
         """Every cell group (its candidates, true), house group (the places of a value,
         true) and double group (a candidate true and false): (kind and key per group,
         flat batch rows, start of each group in them), fewest branches first."""
+        import numpy as np
+
         geo, n, k = self.geo, self.geo.n, self.k
         cells = np.array([c for c, _ in self.cands], dtype=np.intp)
         vals = np.array([v for _, v in self.cands], dtype=np.intp)
@@ -358,6 +361,8 @@ class _Static:
     def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
         """(kind, assumptions, conclusion fact or None for a contradiction): every
         contradiction, then the conclusions of the groups, fewest branches first."""
+        import numpy as np
+
         opts: list = []
         rows = np.nonzero(self.contra)[0]
         for i in rows[np.argsort(self.rounds[rows], kind="stable")]:  # quickest contradictions first
@@ -453,6 +458,10 @@ def _strong(state: State, c: int, v: int) -> bool:
 def nested_step(state: State, level: int) -> Explanation | None:
     """A contradiction at nesting ``level``: the first chunk of assumptions (most
     constrained first) that has one; the smallest proof in that chunk."""
+    import numpy as np
+
+    from . import batch
+
     t = batch.tables(state.geo.n)
     base = batch.base_row(state)
     cand_list = _candidates(state)
@@ -489,9 +498,31 @@ def nested_step(state: State, level: int) -> Explanation | None:
     return None
 
 
+def run_finder(technique: Any, state: State, ctx: object | None = None) -> Iterator[Explanation]:
+    """Call a registry record's finder with the run context when it takes one
+    (``find(state, ctx)``), else as ``find(state)``."""
+    import inspect
+
+    try:
+        takes_ctx = len(inspect.signature(technique.find).parameters) >= 2
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        takes_ctx = False
+    return technique.find(state, ctx) if takes_ctx else technique.find(state)
+
+
+def dynamic_allowed(ctx: object | None) -> bool:
+    """Dynamic branches apply locked candidates: only when the run uses that technique
+    before this one (``ctx.earlier``); without a context, always."""
+    earlier = getattr(ctx, "earlier", None)
+    if earlier is None:
+        return True
+    return any(getattr(t, "name", "") == "locked candidate" for t in earlier)
+
+
 def find(state: State, ctx: object | None = None) -> Iterator[Explanation]:
-    """Forcing steps, simplest level first (the engine keeps the first live one)."""
-    for dynamic in (False, True):
+    """Forcing steps, simplest level first (the engine keeps the first live one):
+    static, dynamic (when the run has locked candidates before), then nested levels."""
+    for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
         step = static_step(state, dynamic)
         if step is not None:
             yield step

@@ -27,13 +27,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
-import numpy as np
-
 from explainer.grid import Geometry
 from explainer.proof import Branch, BranchEnd, ProofFact
 from explainer.state import State
 
-from . import batch
 
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
@@ -231,6 +228,10 @@ class Tracer:
                 if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
                     break
                 # nested: candidates that contradict at level-1 in this branch's state
+                import numpy as np
+
+                from . import batch
+
                 t = batch.tables(n)
                 row = np.array([(1 << (vals[c] - 1)) if vals[c] else
                                 ((1 << (facts[true_of[c]][1] - 1)) if true_of[c] >= 0 else cur[c])

@@ -178,3 +178,18 @@ def test_dynamic_facts_are_locked_candidates_that_hold_in_their_branch():
     facts = [f for s in dynamic for b in s.proof.branches for f in b.facts if f.rule == "step"]
     assert facts and all(f.step.technique == "locked candidate" and f.premises for f in facts)
     # (test_every_proof_replays_with_nested_facts checks each pattern in its branch state)
+
+
+def test_context_adapter_and_dynamic_switch():
+    from types import SimpleNamespace
+
+    from techniques import intersections
+
+    assert forcing.dynamic_allowed(None)
+    assert forcing.dynamic_allowed(SimpleNamespace(earlier=[lookup("locked candidate")]))
+    assert not forcing.dynamic_allowed(SimpleNamespace(earlier=[lookup("single position")]))
+    state = open_grid({"r1c1": "12", "r1c2": "13", "r2c2": "13"})
+    old = SimpleNamespace(find=intersections.find)  # today's records: find(state)
+    new = SimpleNamespace(find=forcing.find)  # find(state, ctx)
+    assert list(forcing.run_finder(old, state, object())) == list(intersections.find(state))
+    assert next(forcing.run_finder(new, state, None)).technique == "forcing chain"
