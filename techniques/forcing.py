@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from explainer.explanation import Explanation, cands
 from explainer.grid import Geometry, value_char
-from explainer.i18n import house_words
+from explainer.i18n import house_words, technique_name
 from explainer.proof import Branch, Proof
 from explainer.state import State
 
@@ -76,6 +76,7 @@ WHY_LAST_CAND = {"en": "its last candidate", "fr": "son dernier candidat"}
 WHY_LAST_PLACE = {"en": "the last place for {v} in {house}", "fr": "la dernière place de {v} dans {house}"}
 WHY_NESTED = {"en": "supposing it leads to a contradiction, level {k}",
               "fr": "le supposer mène à une contradiction, niveau {k}"}
+WHY_STEP = {"en": "{technique} in the branch", "fr": "{technique} dans la branche"}
 THEN = {"en": "Then", "fr": "Alors"}
 SO = {"en": "so", "fr": "donc"}
 MUST = {"en": "must be", "fr": "doit valoir"}
@@ -105,6 +106,7 @@ STEP = {
     },
 }
 LEVEL = {"en": ", nested level {k}", "fr": ", imbrication {k}"}
+DYNAMIC = {"en": ", dynamic", "fr": ", dynamique"}
 SUMMARY_AT = 9  # branches longer than this are summarised
 
 
@@ -151,8 +153,10 @@ def _why(geo: Geometry, br: Branch, i: int, lang: str) -> str:
                 break
         # the house whose other places are all ruled out; fall back to the row
         return _lang(WHY_LAST_PLACE, lang, v=value_char(v), house=_hname(geo, best, lang))
-    if f.rule == "step" and f.step is not None and f.step.proof is not None:
-        return _lang(WHY_NESTED, lang, k=f.step.proof.level)
+    if f.rule == "step" and f.step is not None:
+        if f.step.proof is not None:
+            return _lang(WHY_NESTED, lang, k=f.step.proof.level)
+        return _lang(WHY_STEP, lang, technique=technique_name(f.step.technique, lang))
     return ""
 
 
@@ -172,11 +176,20 @@ def _end_words(geo: Geometry, br: Branch, lang: str) -> str:
     return ", ".join(_fact_words(br.facts[i].fact, lang) for i in e.conclusion)
 
 
+def _same_cell_peer(br: Branch, i: int) -> bool:
+    f = br.facts[i]
+    if f.rule != "peer":
+        return False
+    p = br.facts[f.premises[0]].fact
+    return (p[0], p[1]) == (f.fact[0], f.fact[1])
+
+
 def branch_words(geo: Geometry, br: Branch, lang: str) -> str:
     """'Suppose r5c3 is 7. Then r5c7 is not 7 (same row as r5c3), so … so r4c7 would
     have no candidate.' The middle of a long branch is summarised."""
     parts = []
-    idx = list(range(1, len(br.facts)))
+    # a true fact's other candidates in its own cell go without saying
+    idx = [i for i in range(1, len(br.facts)) if not _same_cell_peer(br, i)]
     shown = idx if len(idx) <= SUMMARY_AT else idx[:4] + [-1] + idx[-4:]
     for i in shown:
         if i == -1:
@@ -212,7 +225,7 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
     texts = {}
     for lang in ("en", "fr"):
         body = " ".join(branch_words(geo, b, lang) for b in proof.branches)
-        lvl = _lang(LEVEL, lang, k=proof.level) if proof.level else ""
+        lvl = (_lang(DYNAMIC, lang) if proof.dynamic else "") + (_lang(LEVEL, lang, k=proof.level) if proof.level else "")
         a = proof.branches[0].assume
         kw = dict(body=body, concl=_concl_words(pl, el, lang), lvl=lvl,
                   a=f"r{a[0] + 1}c{a[1] + 1}", va=value_char(a[2]))
