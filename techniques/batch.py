@@ -76,6 +76,15 @@ def base_row(state) -> np.ndarray:
     return row
 
 
+def popcount(a: np.ndarray) -> np.ndarray:
+    """Bits set per element (np.bitwise_count from numpy 2.0; a byte table before)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(a)
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    a = a.astype(np.uint32)
+    return sum((table[(a >> s) & 0xFF] for s in (0, 8, 16, 24)), np.zeros(a.shape, dtype=np.uint8))
+
+
 def _once_twice(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Over the last axis: values present at least once, and at least twice."""
     once = g[..., 0].copy()
@@ -159,7 +168,7 @@ def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.nda
     live = np.nonzero(~contra)[0]
     while live.size:
         # expand a slice of rows at a time: each sub-batch stays about CHUNK rows
-        width = int(np.bitwise_count(cand[live]).sum(axis=1).max())
+        width = int(popcount(cand[live]).sum(axis=1).max())
         per = max(1, CHUNK // max(1, width))
         hit: list[np.ndarray] = []
         for s in range(0, live.size, per):

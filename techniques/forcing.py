@@ -308,7 +308,7 @@ class _Static:
         cells = np.array([c for c, _ in self.cands], dtype=np.intp)
         bitv = self.t.bit[[v - 1 for _, v in self.cands]]
         rows[np.arange(k), cells] = bitv
-        rows[k + np.arange(k), cells] &= ~bitv
+        rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
         self.rounds = np.zeros(2 * k, dtype=np.int32)
         self.out, self.contra = batch.propagate(rows, self.t, dynamic, self.rounds)
         self.k = k
@@ -325,7 +325,7 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
         return tr
 
-    def _group_rows(self) -> tuple[list[tuple[str, int]], np.ndarray, np.ndarray]:
+    def _group_rows(self) -> tuple[list[tuple[str, int]], Any, Any]:
         """Every cell group (its candidates, true), house group (the places of a value,
         true) and double group (a candidate true and false): (kind and key per group,
         flat batch rows, start of each group in them), fewest branches first."""
@@ -484,7 +484,7 @@ def nested_step(state: State, level: int) -> Explanation | None:
     rows = np.repeat(base[None, :], len(cand_list), axis=0)
     rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
     out, _ = batch.propagate(rows, t)
-    left = np.bitwise_count(out).sum(axis=1)
+    left = batch.popcount(out).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
     order = [cand_list[i] for i in np.lexsort((left, ~strong))]

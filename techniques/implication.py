@@ -67,10 +67,6 @@ class Trace:
     def find(self, cell: int, value: int, truth: bool) -> int | None:
         return self.index.get((cell, value, truth))
 
-    @property
-    def true_facts(self) -> dict[int, int]:
-        return {c: v for (c, v, t) in self.index if t}
-
 
 class Tracer:
     """Runs branches from a fixed step-start state (``state``: values, candidates)."""
@@ -269,9 +265,8 @@ class Tracer:
             assert self.nested is not None, "nested facts need a nested prover"
             sub_state = self.branch_state(tr, lazy.upto)
             step, needed = self.nested(self.root, sub_state, lazy.cell, lazy.value, lazy.level)
-            prem = sorted({tr.find(c, v, False) for c, v in needed} - {None})  # type: ignore[misc]
-            if not prem:
-                prem = [0]
+            found = (tr.find(c, v, False) for c, v in needed)
+            prem = sorted({i for i in found if i is not None}) or [0]
             lazy.result = (step, tuple(prem), needed)
         return lazy.result[1]
 
@@ -332,7 +327,11 @@ def extract(tr: Trace, conclusion: "list[int] | None" = None, solved: bool = Fal
         c, v, t, rule, prem, extra = tr.facts[old]
         step = None
         if rule == "step":
-            step, prem = extra.result[:2] if isinstance(extra, _Lazy) else (extra, prem)
+            if isinstance(extra, _Lazy):
+                assert extra.result is not None, "a kept nested fact is resolved"
+                step, prem = extra.result[0], extra.result[1]
+            else:
+                step = extra
         out.append(ProofFact((c // n, c % n, v, t), rule, tuple(new[p] for p in prem), step))
     if conclusion is not None:
         end = BranchEnd("conclusion", conclusion=tuple(new[i] for i in conclusion))
