@@ -193,3 +193,13 @@ def test_context_adapter_and_dynamic_switch():
     new = SimpleNamespace(find=forcing.find)  # find(state, ctx)
     assert list(forcing.run_finder(old, state, object())) == list(intersections.find(state))
     assert next(forcing.run_finder(new, state, None)).technique == "forcing chain"
+
+
+def test_16x16_static_step_replays():
+    from explainer.grid import parse_grid
+    from explainer.state import State
+
+    line = (SHARED / "data" / "sample16.txt").read_text().split()[0]
+    state = State.from_grid(parse_grid(line))
+    step = forcing.static_step(state)
+    assert step is not None and check_step(state, step) == []
