@@ -400,11 +400,12 @@ class _Static:
             facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
             for c in np.nonzero(gone[g])[0]:
                 facts += [(int(c), u + 1, False) for u in _bits(int(gone[g, c]))]
-            ass = None
+            ass = self._assumptions(kind, key)
+            assumed = {(c, v) for c, v, _ in ass}
             for f in facts:
-                if f not in seen:
+                # a conclusion about an assumed candidate is a contradiction in disguise
+                if f not in seen and (f[0], f[1]) not in assumed:
                     seen.add(f)
-                    ass = ass or self._assumptions(kind, key)
                     opts.append((kind, ass, f))
         return opts
 
