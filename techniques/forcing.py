@@ -11,10 +11,14 @@ Search, simplest first (fewest levels, then fewest facts):
    a fact every place of a value in a house implies (``house``). The
    recording tracer (``implication``) replays only the branches of the
    cheapest options and the smallest proof is kept.
+   Then the same, dynamic: branches also apply locked candidates to their own
+   state (``step`` facts resting on the false facts that make the pattern),
+   when the run has locked candidates before this technique.
 2. level k ≥ 1 (nested): a branch that stalls also removes the candidates
    whose own assumption contradicts at level k-1 in the branch's state
    (``step`` facts with their own proof). Assumptions are tried in chunks,
-   most constrained first; the first chunk that has a contradiction gives
+   ends of strong links first (removing one places the other), then the most
+   constrained; the first chunk that has a contradiction gives
    the step. Level ``MAX_LEVEL`` is a bound, so the search terminates;
    ``brutal`` stays the last resort.
 
