@@ -36,7 +36,13 @@ VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
 
 
 def puzzles(name: str) -> list[str]:
-    path = Path(name) if Path(name).exists() else DATA / f"{name}.txt"
+    """A shared collection by name (first token of each line: se_rated has a rating
+    after the puzzle), or any puzzle file by path (explainer.grid.read_sources)."""
+    if Path(name).exists():
+        from explainer.grid import read_sources
+
+        return [src.text for src in read_sources(name)]
+    path = DATA / f"{name}.txt"
     return [line.split()[0] for line in path.read_text().splitlines() if line.strip()]
 
 
