@@ -152,8 +152,9 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
     from tests.conftest import top1465
 
     seen = _faithful(seed_puzzle) | _faithful(brutal_puzzle) | _faithful(Puzzle(TOP))
-    # top1465 lines whose explanations use every technique family (wings, fish, Sue de Coq, chains, ALS, trial)
-    for text in top1465(23, 24, 36, 475, 785):
+    # top1465 lines whose explanations use every technique family (wings, fish, Sue de Coq, chains, loops,
+    # ALS, trial, forcing chains)
+    for text in top1465(23, 24, 36, 159, 475, 785):
         seen |= _faithful(Puzzle(text))
     from techniques import step_names
 
