@@ -145,6 +145,21 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
     return cand, contra
 
 
+def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
+                      rounds: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
+    """``propagate`` in slices of rows: the same result, with the working arrays of a
+    big grid (25×25: thousands of rows of 625 cells) bounded by CHUNK·N."""
+    per = max(1, CHUNK * 81 // t.N)
+    if cand.shape[0] <= per:
+        return propagate(cand, t, dynamic, rounds)
+    out = np.empty_like(cand)
+    contra = np.zeros(cand.shape[0], dtype=bool)
+    for s in range(0, cand.shape[0], per):
+        sub_rounds = None if rounds is None else rounds[s:s + per]
+        out[s:s + per], contra[s:s + per] = propagate(cand[s:s + per], t, dynamic, sub_rounds)
+    return out, contra
+
+
 def expand(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One row per (row, undecided cell, candidate) with that candidate assumed:
     (rows, parent row index, flat candidate index cell*n + value-1)."""

@@ -315,7 +315,7 @@ class _Static:
         rows[np.arange(k), cells] = bitv
         rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
         self.rounds = np.zeros(2 * k, dtype=np.int32)
-        self.out, self.contra = batch.propagate(rows, self.t, dynamic, self.rounds)
+        self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds)
         self.k = k
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
@@ -493,7 +493,7 @@ def nested_step(state: State, level: int) -> Explanation | None:
     # order: assumptions whose singles branch removes the most candidates first
     rows = np.repeat(base[None, :], len(cand_list), axis=0)
     rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
-    out, _ = batch.propagate(rows, t)
+    out, _ = batch.propagate_chunked(rows, t)
     left = batch.popcount(out).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
