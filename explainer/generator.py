@@ -439,7 +439,8 @@ def explanation_score(statistics: "dict[str, int]") -> "tuple[int, float, float]
     return RANKS.index(difficulty_of(statistics)), top, round(sum(w * k for w, k in hard), 3)
 
 
-def engine_goal(difficulty: str | None = None, technique: str | None = None) -> Goal | None:
+def engine_goal(difficulty: str | None = None, technique: str | None = None,
+                techniques: "tuple[str, ...] | None" = None) -> Goal | None:
     """grid -> (accepted, score) for ``harden``; None when there is nothing to climb.
 
     Accepted exactly as ``engine_target`` accepts. The score (higher is
@@ -447,7 +448,9 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     distance of the class to the wanted one, then ``explanation_score``;
     for a technique, whether it is used without guessing, how often, then
     the lack of guessing and the explanation's weight. The easy target
-    alone has no goal: most random puzzles are easy already.
+    alone has no goal: most random puzzles are easy already. ``techniques``: the
+    engine's technique set (default all; with forcing chains no puzzle we know
+    needs brutal, so "difficult" is reachable only without them).
     """
     if technique is None and difficulty in (None, "easy"):
         return None
@@ -459,7 +462,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None) -> 
     def goal(grid: Grid) -> "tuple[bool, Score]":
         from .engine import Puzzle
 
-        statistics = Puzzle(grid).statistics
+        statistics = Puzzle(grid, techniques).statistics
         rank, top, total = explanation_score(statistics)
         score: tuple = ()
         ok = True
