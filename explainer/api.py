@@ -22,14 +22,16 @@ class Puzzle(engine.Puzzle):
     """``engine.Puzzle`` taking technique names, aliases or records (default: the whole registry).
 
     ``uniqueness=False`` leaves out the steps that assume a single solution
-    (unique rectangle, bug+1), which some teachers and setters reject."""
+    (unique rectangle, bug+1), which some teachers and setters reject;
+    ``brutal=False`` never reads the solution (a grid the techniques cannot
+    finish is then reported unfinished, ``complete`` False)."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 uniqueness: bool = True) -> None:
-        super().__init__(puzzle, registry.select(techniques, uniqueness), where=where, max_steps=max_steps,
-                         profile=profile, easiest=easiest)
+                 uniqueness: bool = True, brutal: bool = True) -> None:
+        chosen = [t for t in registry.select(techniques, uniqueness) if brutal or not t.reads_solution]
+        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest)
 
     def frame_png(self, k: int | None = None, **options: Any) -> bytes:
         """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the

@@ -26,6 +26,7 @@ from . import (
     brutal,
     chains,
     fish,
+    forcing,
     grouped,
     intersections,
     medusa,
@@ -90,8 +91,8 @@ REGISTRY: list[Technique] = [
               aliases=("bug", "bug + 1")),
     Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq"),),
               aliases=("sue de coq",)),
-    Technique("suedecoq bis", suedecoq.find_suedecoq_bis, (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),),
-              aliases=("sue de coq bis",)),
+    Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
+              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
@@ -113,7 +114,13 @@ REGISTRY: list[Technique] = [
     Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
-    Technique("brutal", brutal.find, (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True),)),
+    # a forcing step's rating grows with its kind, level and proof (explainer.rating); 8.5 is the
+    # base of a static one (trial-like: the difficulty class counts it as medium, TECHNIQUES.md)
+    Technique("forcing chain", forcing.find,
+              (K("forcing chain", 8.5, "chaîne de forçage", "1201", "1202", "1203", "1204", trial_like=True),),
+              aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain", "forcing net")),
+    Technique("brutal", brutal.find,
+              (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True),)),
 ]
 
 

@@ -82,7 +82,8 @@ def _build(state: State) -> list[ALS]:
                 union += [u | cc for u in union]
                 cmask += [m | bit for m in cmask]
             union.pop()  # the whole house is locked, not almost
-            for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k)) if u.bit_count() == p]:
+            for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
+                      if u.bit_count() == p]:
                 cm = cmask[m]
                 if cm not in found:
                     found[cm] = union[m]
@@ -97,15 +98,15 @@ def _build(state: State) -> list[ALS]:
     out = []
     all_cells = geo.all_cells
     common_peers = _common_peers(geo.n)  # many ALSs share the cells of a value
-    for cmask, values in found.items():
+    for cells_mask, vmask in found.items():
         where, sees = {}, {}
-        notc = ~cmask
-        vs = values
+        notc = ~cells_mask
+        vs = vmask
         while vs:
             low = vs & -vs
             vs ^= low
             v = low.bit_length() - 1
-            w = pos[v] & cmask
+            w = pos[v] & cells_mask
             s = common_peers.get(w)
             if s is None:
                 s = all_cells
@@ -118,7 +119,7 @@ def _build(state: State) -> list[ALS]:
                     common_peers[w] = s
             where[v] = w
             sees[v] = s & notc
-        out.append(ALS(cmask, values, where, sees))
+        out.append(ALS(cells_mask, vmask, where, sees))
     out.sort(key=lambda a: (a.size, a.cells))
     return out
 
@@ -157,7 +158,7 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
             continue
         px = pos[x]
         many = len(gx)
-        for w, ilist in gx.items():
+        for ilist in gx.values():
             p = sets[ilist[0]].sees[x] & px
             if not p:
                 continue

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
-from explainer.explanation import Explanation
-from explainer.grid import bits, value_char
+from explainer.explanation import Explanation, Link
+from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -128,9 +129,10 @@ def _targets(lk: Links, mask: int) -> str:
                      sorted(bits(mask), key=lk.cell_order))
 
 
-def _links(lk: Links, nodes: list[int], kinds: str):
+def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], tuple[Link, ...]]:
     """Strong and weak links in chain order; a loop has one kind more than links (the closing one)."""
-    strong, weak = [], []
+    strong: list[Link] = []
+    weak: list[Link] = []
     for k, kind in enumerate(kinds):
         a, b = nodes[k], nodes[(k + 1) % len(nodes)]
         (strong if kind == "=" else weak).append((lk.cand(a), lk.cand(b)))
@@ -239,7 +241,7 @@ def _rectangle_table(n: int) -> dict[int, tuple[tuple[int, int], ...]]:
     return {}
 
 
-def _rectangle_boxes(geo, cn: int, c1: int) -> tuple[tuple[int, int], ...]:
+def _rectangle_boxes(geo: Geometry, cn: int, c1: int) -> tuple[tuple[int, int], ...]:
     """(box mask, row | column mask) of each box an empty rectangle on C1 = c1, Cn = cn could
     use, in ``_rectangle``'s order: the geometric half of its test."""
     n = geo.n
@@ -359,12 +361,13 @@ def _strong_house(state: State, a: int, b: int, v: int) -> int:
     return -1
 
 
-def _lead(template: dict[str, str], **args) -> Words:
+def _lead(template: dict[str, str], **args: Any) -> Words:
     made = say(template, **args)
     return Words(en=made["text"], **dict(made["translations"]))
 
 
-def _shape(lk: Links, state: State, nodes: list[int]):
+def _shape(lk: Links, state: State,
+           nodes: list[int]) -> tuple[str, Words | None, tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]:
     """(step name, lead words or None, houses, cells) of a chain S = … = E of a known shape.
 
     One value throughout: skyscraper, 2-string kite or turbot fish for three

@@ -22,7 +22,7 @@ cannot be a fish. Sizes are tried smallest first across every value.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
@@ -117,7 +117,7 @@ def _line_masks(state: State) -> tuple[list[list[int]], list[list[int]]]:
     return rows, cols
 
 
-def _lines_cells(geo: Geometry, kind: int, lines: Iterator[int] | list[int]) -> int:
+def _lines_cells(geo: Geometry, kind: int, lines: Iterable[int]) -> int:
     mask = 0
     for i in lines:
         mask |= geo.house_mask[kind * geo.n + i]

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
-from explainer.explanation import Explanation, cands
+from explainer.explanation import Cand, Explanation, cands
 from explainer.grid import Geometry, bits, geometry, value_char
 from explainer.i18n import Cells, House, Value, Words, say
+from explainer.proof import Proof
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
+from .implication import extract
 from .links import links
 
 CONTRADICTION = {
@@ -56,7 +59,8 @@ WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait
 class _Result:
     __slots__ = ("values", "cand", "why", "solved")
 
-    def __init__(self, values: list[int], cand: list[int], why: dict | None, solved: bool) -> None:
+    def __init__(self, values: list[int], cand: list[int], why: tuple[str, dict[str, Any]] | None,
+                 solved: bool) -> None:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
 
 
@@ -91,7 +95,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
     unsolved = state.unsolved
     queue = [(c0, v0)]
 
-    def fail(kind: str, **args) -> _Result:
+    def fail(kind: str, **args: Any) -> _Result:
         return _Result(values, cand, (kind, args), False)
 
     while queue:
@@ -168,6 +172,52 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only)."""
+    from .forcing import prover
+
+    tracer = prover(state)
+    for step in _find(state):
+        yield _with_proof(state, tracer, step)
+
+
+def _with_proof(state: State, tracer: Any, step: Explanation) -> Explanation:
+    """Replay the trial's branches with the recording tracer and attach the proof:
+    a contradiction is one branch assuming the placed end false; lucky one branch
+    assuming it true; common conclusions two branches, one end true and false."""
+    from dataclasses import replace
+
+    geo = state.geo
+    n = geo.n
+    a = step.marked[0]
+    if step.technique == "trial lucky" or step.get("contradiction"):
+        (r, c, v), = step.place
+        lucky = step.technique == "trial lucky"
+        tr = tracer.run(r * n + c, v, lucky)
+        if lucky:
+            assert tr.solved, "trial lucky: the tracer does not solve the grid"
+            br = extract(tr, solved=True)
+        else:
+            assert tr.end is not None, "trial: the tracer finds no contradiction"
+            br = extract(tr)
+        proof = Proof("contradiction", 0, (br,))
+    else:
+        ca, va = a[0] * n + a[1], a[2]
+        branches = []
+        for truth in (True, False):
+            tr = tracer.run(ca, va, truth)
+            if tr.end is not None:
+                branches.append(extract(tr))
+                continue
+            idx = [tr.find(r * n + c, v, True) for r, c, v in step.place]
+            idx += [tr.find(r * n + c, v, False) for r, c, v in step.eliminate]
+            assert None not in idx, "trial: a common conclusion is missing from a traced branch"
+            branches.append(extract(tr, [i for i in idx if i is not None]))
+        proof = Proof("double", 0, tuple(branches))
+    detail = tuple(step.detail) + (("size", proof.size),)
+    return replace(step, proof=proof, detail=detail)
+
+
+def _find(state: State) -> Iterator[Explanation]:
     geo = state.geo
     lk = links(state)
     memo: dict[int, _Result] = {}
@@ -205,13 +255,15 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
             yield step
 
 
-def _contradiction(geo: Geometry, marked, names, why, c: int, v: int) -> Explanation:
+def _contradiction(geo: Geometry, marked: tuple[Cand, ...], names: dict[str, Any], why: tuple[str, dict[str, Any]],
+                   c: int, v: int) -> Explanation:
     return Explanation(technique="trial", place=cands(geo, [(c, v)]), marked=marked,
                        **say(CONTRADICTION, why=_why(geo, why), **names),
                        detail=(("contradiction", True),))
 
 
-def _common(state: State, marked, names, ra: _Result, rb: _Result) -> Explanation | None:
+def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _Result,
+            rb: _Result) -> Explanation | None:
     geo = state.geo
     place: list[tuple[int, int]] = []
     placed_peers = [0] * geo.n  # cells that lose v because of a common placement

@@ -122,6 +122,14 @@ def test_incomplete_is_reported(tmp_path):
     assert json.loads((tmp_path / "o" / "steps.json").read_text())["complete"] is False
 
 
+def test_no_brutal_drops_brutal(tmp_path):
+    r = run(ROOT / "examples" / "seed.txt", "--json-only", "--techniques", "single position,brutal",
+            "--no-brutal", "--out", tmp_path / "o")
+    assert r.returncode == 0 and "could not finish" in r.stderr
+    doc = json.loads((tmp_path / "o" / "steps.json").read_text())
+    assert doc["complete"] is False and "brutal" not in doc["statistics"]
+
+
 def test_default_output_folder(tmp_path):
     (tmp_path / "mine.txt").write_text(SEED + "\n")
     r = run(tmp_path / "mine.txt", "--json-only", cwd=tmp_path)

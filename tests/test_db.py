@@ -24,7 +24,7 @@ SAMPLE4 = SHARED / "data" / "sample4.txt"
 SAMPLE25 = SHARED / "data" / "sample25.txt"
 # a puzzle that takes about 0.5 s to explain: ten times the timeout the tests give it
 SLOW = (SHARED / "data" / "sample16.txt").read_text().split()[0]
-# top1465 line 757: quick to explain, and difficult (needs a brutal step) for the whole registry
+# top1465 line 757: quick to explain, and medium (needs forcing chains, no brutal) for the whole registry
 HARD = "....584..8.473...2.5....7..3.5.7..6..46.1.....9...........8.6.....9...73...1...29"
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 BAD = "12.4"  # 4 cells: not a sudoku size
@@ -79,13 +79,13 @@ def test_build_stores_bad_line_as_error_and_the_rest(small_file: Path, tmp_path:
             assert json.dumps(store.document(pid)) == json.dumps(p.to_json())
         st = store.stats()
     assert st["puzzles"] == 7 and st["errors"] == 1 and st["explained"] == 6
-    assert st["difficulty"] == {"easy": 5, "medium": 0, "difficult": 1}
-    assert st["techniques"]["brutal"] == {"puzzles": 1, "steps": Puzzle(HARD).statistics["brutal"]}
+    assert st["difficulty"] == {"easy": 5, "medium": 1, "difficult": 0}
+    assert st["techniques"]["forcing chain"] == {"puzzles": 1, "steps": Puzzle(HARD).statistics["forcing chain"]}
     assert st["seconds"]["mean"] > 0
     from techniques import weights
 
-    brutal = weights()["brutal"]
-    assert st["rating"]["histogram"] == {1.5: 5, brutal: 1} and st["rating"]["max"] == brutal
+    top = max(weights()[name] for name in Puzzle(HARD).statistics)  # its hardest step: a forcing chain
+    assert st["rating"]["histogram"] == {1.5: 5, top: 1} and st["rating"]["max"] == top
     # ER / EP / ED as Puzzle.rating gives them, and the grades
     stored = dict(((t, (er, ep, ed)) for t, er, ep, ed in rows(db, "SELECT text, er, ep, ed FROM puzzles"
                                                                    " WHERE error IS NULL")))
@@ -177,7 +177,7 @@ def test_query_order_and_limit(built: Path) -> None:
         # aliases map to step names; difficulty filters on the puzzle
         hidden = db.query("hidden single", limit=3, difficulty="easy")
         assert len(hidden) == 3 and {r.technique for r in hidden} == {"single position"}
-        assert {r.difficulty for r in db.query("single position", difficulty="difficult")} == {"difficult"}
+        assert {r.difficulty for r in db.query("single position", difficulty="medium")} == {"medium"}
         # a Python predicate, applied before the limit
         big = db.query(where=lambda r: r.n_eliminate >= 2, order_by="eliminations", limit=4)
         assert len(big) == 4 and all(r.n_eliminate >= 2 for r in big)

@@ -84,6 +84,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--techniques", metavar="A,B,C", type=technique_list,
                    help="comma-separated techniques to use, in registry order (default: all). "
                         "Without 'brutal' a puzzle may stay unfinished; that is reported.")
+    p.add_argument("--no-brutal", action="store_true",
+                   help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
                    help="leave out the steps that assume a single solution (unique rectangle, bug+1)")
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
@@ -178,7 +180,8 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             target = out / f"{k:0{width}d}" if many else out
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
-                puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness)
+                puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
+                                brutal=not args.no_brutal)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -447,7 +447,8 @@ def explanation_score(statistics: dict[str, int]) -> tuple[int, float, float]:
 
 
 def engine_goal(difficulty: str | None = None, technique: str | None = None,
-                rating: tuple[float, float] | None = None) -> Goal | None:
+                rating: tuple[float, float] | None = None,
+                techniques: tuple[str, ...] | None = None) -> Goal | None:
     """grid -> (accepted, score) for ``harden``; None when there is nothing to climb.
 
     Accepted exactly as ``engine_target`` accepts. The score (higher is
@@ -456,7 +457,9 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None,
     for a technique, whether it is used without guessing, how often, then
     the lack of guessing and the explanation's weight; for an ER range
     (low, high), how far ER lies outside it. The easy target alone has no
-    goal: most random puzzles are easy already.
+    goal: most random puzzles are easy already. ``techniques``: the engine's
+    technique set (default all; with forcing chains no puzzle we know needs
+    brutal, so "difficult" is reachable only without them).
     """
     if technique is None and difficulty in (None, "easy") and rating is None:
         return None
@@ -472,7 +475,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None,
     def goal(grid: Grid) -> tuple[bool, Score]:
         from ..api import Puzzle
 
-        puzzle = Puzzle(grid)
+        puzzle = Puzzle(grid, techniques)
         statistics = puzzle.statistics
         rank, top, total = explanation_score(statistics)
         score: tuple = ()

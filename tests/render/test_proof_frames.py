@@ -222,31 +222,28 @@ def minimal_any(b):
 
 
 def test_real_trial_step_with_its_proof(tmp_path):
-    """f36 step 27 (issue 13): 'Assuming r1c7 is 2 … 3 has no place left in column 5,
-    so r1c5 is 2' drawn with the proof singles propagation finds."""
-    from dataclasses import replace
-
+    """The first trial step of f36 (issue 13) drawn with the proof the engine recorded:
+    the assumption, the implications and the contradiction (or the shared conclusion)."""
     from explainer.api import Puzzle
     from tests.conftest import top1465
 
     p = Puzzle(top1465(36)[0])
-    step = p.steps[26]
-    assert step.technique == "trial"
-    b = singles_branch(step.before, (0, 6, 2, True))
-    assert b is not None and b.end.kind in ("house", "cell")
-    b = minimal_any(b)
-    proof = Proof("contradiction", 0, (b,))
-    st = replace(step, proof=proof)
-    main = scene(step.before, st, number=27, givens=p.grid.values)
-    subs = proof_scenes(step.before, st, number=27, givens=p.grid.values)
-    assert main.of("assume")
-    if len(b.facts) > LIMIT:
-        assert subs and subs[-1].of("contradiction")
+    k = next(i for i, s in enumerate(p.steps) if s.technique.startswith("trial"))
+    step = p.steps[k]
+    assert step.proof is not None and step.proof.branches
+    main = scene(step.before, step, number=k + 1, givens=p.grid.values)
+    subs = proof_scenes(step.before, step, number=k + 1, givens=p.grid.values)
+    ends = [b.end for b in step.proof.branches]
+    assert (subs[0] if subs else main).of("assume")
+    if subs:
+        assert [sc.suffix for sc in subs][:2] == ["a", "b"][:len(subs)]
+        drawn_end = any(sc.of("contradiction") or sc.of("conclusion") for sc in subs)
     else:
-        assert not subs and main.of("contradiction")
+        drawn_end = bool(main.of("contradiction") or main.of("conclusion"))
+    assert drawn_end, ends
     r = FrameRenderer(9)
     for sc in [main] + subs:
-        (tmp_path / f"027{sc.suffix}.png").write_bytes(r.png(sc))
+        (tmp_path / f"{k + 1:03d}{sc.suffix}.png").write_bytes(r.png(sc))
 
 
 def test_step_scenes_for_the_exporter():

@@ -1,0 +1,223 @@
+"""Many forcing branches at once: singles (and, nested, lower-level
+contradictions) propagated for B assumptions in a few numpy operations.
+
+A batch is a ``(B, ncells)`` array of candidate bit masks, one row per
+branch; a decided cell (a given, a placement or a branch's assumption) is a
+single-bit mask. One round, for every row at once:
+
+- naked singles: every single-bit cell removes its value from its houses
+  (the OR of the decided values of each house, spread back to its cells);
+  a value decided twice in a house is a contradiction;
+- hidden singles: per house the values with exactly one place ("once and
+  not twice", nine OR/AND passes over the house's cells); a value with no
+  place is a contradiction, a cell asked to hold two values is one too.
+
+Rounds repeat until no row changes. The result says WHICH branches end in
+a contradiction and what each branch's fixpoint is; it records no reason:
+the recording tracer (``implication``) then replays only the branches a
+step keeps. The closure of these rules does not depend on their order, so
+the tracer reaches the same end.
+
+``closure(rows, level)`` adds nesting: at level k a branch that stalls also
+removes every candidate whose own assumption contradicts at level k-1 in
+the branch's state, then propagates again (T&E(k) in Berthier's terms).
+
+Works for n = 4, 9, 16 (uint16 masks) and 25 (uint32).
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from explainer.grid import Geometry, geometry
+from explainer.state import State
+
+# rows per numpy batch: bounds the peak memory of a nested search
+CHUNK = 4096
+
+
+class Tables:
+    def __init__(self, geo: Geometry) -> None:
+        n = geo.n
+        self.n, self.N = n, geo.ncells
+        self.dtype = np.uint16 if n <= 16 else np.uint32
+        self.full = self.dtype((1 << n) - 1)
+        self.H = np.array(geo.houses, dtype=np.intp)  # (3n, n)
+        self.CH = np.array(geo.cell_houses, dtype=np.intp)  # (N, 3)
+        self.bit = np.array([1 << v for v in range(n)], dtype=self.dtype)
+        # line-box intersections for locked candidates (dynamic branches): the cells of
+        # each intersection, of the rest of its line and of the rest of its box, and per
+        # cell the intersections whose line rest / box rest holds it
+        inter = geo.intersections
+        cells = lambda mask: [c for c in range(geo.ncells) if mask >> c & 1]  # noqa: E731
+        self.I = np.array([cells(m) for _, _, m in inter], dtype=np.intp)
+        self.LR = np.array([cells(geo.house_mask[line] & ~m) for line, _, m in inter], dtype=np.intp)
+        self.BR = np.array([cells(geo.house_mask[box] & ~m) for _, box, m in inter], dtype=np.intp)
+        lr_of: list[list[int]] = [[] for _ in range(geo.ncells)]
+        br_of: list[list[int]] = [[] for _ in range(geo.ncells)]
+        for k, (line, box, m) in enumerate(inter):
+            for c in cells(geo.house_mask[line] & ~m):
+                lr_of[c].append(k)
+            for c in cells(geo.house_mask[box] & ~m):
+                br_of[c].append(k)
+        self.LRof = np.array(lr_of, dtype=np.intp)
+        self.BRof = np.array(br_of, dtype=np.intp)
+
+
+@cache
+def tables(n: int) -> Tables:
+    return Tables(geometry(n))
+
+
+def base_row(state: State) -> np.ndarray:
+    """The state as one row: candidate masks, decided cells as single bits."""
+    t = tables(state.geo.n)
+    row = np.array([(1 << (v - 1)) if v else m for v, m in zip(state.values, state.cand, strict=False)], dtype=t.dtype)
+    return row
+
+
+def popcount(a: np.ndarray) -> np.ndarray:
+    """Bits set per element (np.bitwise_count from numpy 2.0; a byte table before)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(a)
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    a = a.astype(np.uint32)
+    return sum((table[(a >> s) & 0xFF] for s in (0, 8, 16, 24)), np.zeros(a.shape, dtype=np.uint8))
+
+
+def _once_twice(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Over the last axis: values present at least once, and at least twice."""
+    once = g[..., 0].copy()
+    twice = np.zeros_like(once)
+    for k in range(1, g.shape[-1]):
+        m = g[..., k]
+        twice |= once & m
+        once |= m
+    return once, twice
+
+
+def locked(c: np.ndarray, t: Tables) -> np.ndarray:
+    """Eliminations of locked candidates (pointing and claiming) for every row."""
+    def orr(idx):
+        g = c[:, idx]
+        return np.bitwise_or.reduce(g, axis=2)
+    inside, line_rest, box_rest = orr(t.I), orr(t.LR), orr(t.BR)
+    pointing = inside & ~box_rest  # confined to the intersection in the box: leaves the line
+    claiming = inside & ~line_rest  # confined in the line: leaves the box
+    return np.bitwise_or.reduce(pointing[:, t.LRof], axis=2) | np.bitwise_or.reduce(claiming[:, t.BRof], axis=2)
+
+
+def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
+              rounds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
+    (candidates, contradiction flags). ``rounds``, if given, receives each row's
+    number of rounds (a cheap proxy of its proof's length)."""
+    cand = cand.copy()
+    B = cand.shape[0]
+    contra = np.zeros(B, dtype=bool)
+    active = np.arange(B)
+    H, CH = t.H, t.CH
+    r = 0
+    while active.size:
+        r += 1
+        if rounds is not None:
+            rounds[active] = r
+        c = cand[active]
+        single = (c & (c - 1)) == 0
+        fixed = np.where(single, c, 0).astype(c.dtype)
+        once, twice = _once_twice(fixed[:, H])
+        bad = (twice != 0).any(axis=1)
+        elim = once[:, CH[:, 0]] | once[:, CH[:, 1]] | once[:, CH[:, 2]]
+        new = np.where(single, c, c & ~elim)
+        once, twice = _once_twice(new[:, H])
+        bad |= (once != t.full).any(axis=1)
+        hid = once & ~twice
+        hc = new & (hid[:, CH[:, 0]] | hid[:, CH[:, 1]] | hid[:, CH[:, 2]])
+        bad |= ((hc & (hc - 1)) != 0).any(axis=1)
+        new = np.where(hc != 0, hc, new)
+        if dynamic:
+            new &= ~locked(new, t)
+        bad |= (new == 0).any(axis=1)
+        changed = (new != c).any(axis=1)
+        cand[active] = new
+        contra[active[bad]] = True
+        active = active[changed & ~bad]
+    return cand, contra
+
+
+def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
+                      rounds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``propagate`` in slices of rows: the same result, with the working arrays of a
+    big grid (25×25: thousands of rows of 625 cells) bounded by CHUNK·N."""
+    per = max(1, CHUNK * 81 // t.N)
+    if cand.shape[0] <= per:
+        return propagate(cand, t, dynamic, rounds)
+    out = np.empty_like(cand)
+    contra = np.zeros(cand.shape[0], dtype=bool)
+    for s in range(0, cand.shape[0], per):
+        sub_rounds = None if rounds is None else rounds[s:s + per]
+        out[s:s + per], contra[s:s + per] = propagate(cand[s:s + per], t, dynamic, sub_rounds)
+    return out, contra
+
+
+def expand(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One row per (row, undecided cell, candidate) with that candidate assumed:
+    (rows, parent row index, flat candidate index cell*n + value-1)."""
+    n = t.n
+    bits_ = ((cand[:, :, None] >> np.arange(n, dtype=cand.dtype)) & 1).astype(bool)  # (B, N, n)
+    single = (cand & (cand - 1)) == 0
+    bits_ &= ~single[:, :, None]
+    r, cell, v = np.nonzero(bits_)
+    rows = cand[r]
+    rows[np.arange(r.size), cell] = t.bit[v]
+    return rows, r, cell * n + v
+
+
+def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Singles plus, from level 1 on, eliminations of candidates that contradict at
+    level-1 in the row's own state, to the fixpoint: (candidates, contradiction flags)."""
+    cand, contra = propagate(cand, t)
+    if level <= 0:
+        return cand, contra
+    n = t.n
+    live = np.nonzero(~contra)[0]
+    while live.size:
+        # expand a slice of rows at a time: each sub-batch stays about CHUNK rows
+        width = int(popcount(cand[live]).sum(axis=1).max())
+        per = max(1, CHUNK // max(1, width))
+        hit: list[np.ndarray] = []
+        for s in range(0, live.size, per):
+            part = live[s:s + per]
+            rows, parent, flat = expand(cand[part], t)
+            if not rows.shape[0]:
+                continue
+            bad = closure(rows, t, level - 1)[1]
+            if bad.any():
+                p, f = part[parent[bad]], flat[bad]
+                np.bitwise_and.at(cand, (p, f // n), ~t.bit[f % n])
+                hit.append(p)
+        if not hit:
+            break
+        touched = np.unique(np.concatenate(hit))
+        sub, sc = propagate(cand[touched], t)
+        cand[touched] = sub
+        contra[touched] = sc
+        live = touched[~sc]
+    return cand, contra
+
+
+def contradicting(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]], level: int = 0,
+                  chunk: int = 0) -> np.ndarray:
+    """For each (cell, value) assumed on the base row: does the branch contradict at ``level``?"""
+    out = np.zeros(len(assumptions), dtype=bool)
+    if not assumptions:
+        return out
+    chunk = chunk or len(assumptions)
+    for s in range(0, len(assumptions), chunk):
+        part = assumptions[s:s + chunk]
+        rows = np.repeat(base[None, :], len(part), axis=0)
+        idx = np.arange(len(part))
+        rows[idx, [c for c, _ in part]] = t.bit[[v - 1 for _, v in part]]
+        out[s:s + len(part)] = closure(rows, t, level)[1]
+    return out

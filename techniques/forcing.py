@@ -1,0 +1,548 @@
+"""Forcing chains (TECHNIQUES.md, "forcing chain"): contradiction, double,
+cell and house forcing; static and nested levels; every step with its proof.
+
+Search, simplest first (fewest levels, then fewest facts):
+
+1. level 0 (static, singles only): one numpy batch (``batch.propagate``)
+   runs every candidate assumed true and assumed false. From the fixpoints:
+   an assumption that contradicts (``contradiction``: C true fails, so C is
+   false; C false fails, so C is true), a fact both C true and C false
+   imply (``double``), a fact every candidate of a cell implies (``cell``),
+   a fact every place of a value in a house implies (``house``). The
+   recording tracer (``implication``) replays only the branches of the
+   cheapest options and the smallest proof is kept.
+   Then the same, dynamic: branches also apply locked candidates to their own
+   state (``step`` facts resting on the false facts that make the pattern),
+   when the run has locked candidates before this technique.
+2. level k ≥ 1 (nested): a branch that stalls also removes the candidates
+   whose own assumption contradicts at level k-1 in the branch's state
+   (``step`` facts with their own proof). Assumptions are tried in chunks,
+   ends of strong links first (removing one places the other), then the most
+   constrained; the first chunk that has a contradiction gives
+   the step. Level ``MAX_LEVEL`` is a bound, so the search terminates;
+   ``brutal`` stays the last resort.
+
+The search never reads the solution.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from explainer.explanation import Cand, Explanation, cands
+from explainer.grid import Geometry, value_char
+from explainer.i18n import house_words
+from explainer.proof import Branch, Proof
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
+
+MAX_LEVEL = 3
+NAME = "forcing chain"
+# options whose branches are traced to compare proof sizes
+TRACE_OPTIONS = 5
+UNTRACEABLE = 10 ** 6  # estimate of an option the tracer does not reproduce
+# nested search: assumptions per numpy batch
+NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
+
+
+# ---- rating ---------------------------------------------------------------------------
+LENGTH_STEPS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
+KIND_BONUS = {"contradiction": 0.0, "cell": 0.1, "house": 0.1, "double": 0.2}
+
+
+def length_bonus(size: int) -> float:
+    """0.1 per threshold of LENGTH_STEPS the proof size exceeds (Sudoku Explainer's
+    length rule: doubling the chain costs about 0.2)."""
+    return 0.1 * sum(size > s for s in LENGTH_STEPS)
+
+
+def rating(kind: str, level: int, dynamic: bool, size: int) -> float:
+    """SE-like weight of a forcing step.
+
+    static (level 0): 8.3 + kind bonus + length bonus, at most 8.9;
+    dynamic level 0:  8.5 + kind bonus + length bonus, at most 9.5;
+    nested level k:   9.5 + 0.5·(k-1) + kind bonus + length bonus (no cap).
+    """
+    extra = KIND_BONUS.get(kind, 0.0) + length_bonus(size)
+    if level <= 0:
+        r = min(8.9, 8.3 + extra) if not dynamic else min(9.5, 8.5 + extra)
+    else:
+        r = 9.5 + 0.5 * (level - 1) + extra
+    return round(r, 1)
+
+
+# ---- texts ----------------------------------------------------------------------------
+SUPPOSE = {"en": "Suppose {f}.", "fr": "Supposons que {f}."}
+T_IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
+T_NOT = {"en": "{cell} is not {v}", "fr": "{cell} ne vaut pas {v}"}
+WHY_SAME_CELL = {"en": "it is {v}", "fr": "elle vaut {v}"}
+WHY_SAME_HOUSE = {"en": "it sees {cell} in {house}", "fr": "elle voit {cell} dans {house}"}
+WHY_LAST_CAND = {"en": "its last candidate", "fr": "son dernier candidat"}
+WHY_LAST_PLACE = {"en": "the last place for {v} in {house}", "fr": "la dernière place de {v} dans {house}"}
+WHY_NESTED = {"en": "supposing it leads to a contradiction, level {k}",
+              "fr": "le supposer mène à une contradiction, niveau {k}"}
+WHY_STEP = {"en": "{technique} in the branch", "fr": "{technique} dans la branche"}
+THEN = {"en": "Then", "fr": "Alors"}
+SO = {"en": "so", "fr": "donc"}
+MUST = {"en": "must be", "fr": "doit valoir"}
+MORE = {"en": "… {k} more implications …", "fr": "… {k} implications de plus …"}
+END_CELL = {"en": "{cell} would have no candidate", "fr": "{cell} n'aurait plus de candidat"}
+END_HOUSE = {"en": "{v} would have no place in {house}", "fr": "{v} n'aurait plus de place dans {house}"}
+END_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait deux fois dans {house}"}
+END_SOLVED = {"en": "the whole grid is solved", "fr": "toute la grille est résolue"}
+END_CONCL = {"en": "{what}", "fr": "{what}"}
+
+STEP = {
+    "contradiction": {
+        "en": "Forcing chain (contradiction{lvl}): {body} So {concl}.",
+        "fr": "Chaîne de forçage (contradiction{lvl}) : {body} Donc {concl}.",
+    },
+    "double": {
+        "en": "Forcing chain (double{lvl}): {a} is {va} or not. {body} Either way, {concl}.",
+        "fr": "Chaîne de forçage (double{lvl}) : {a} vaut {va} ou non. {body} Dans les deux cas, {concl}.",
+    },
+    "cell": {
+        "en": "Forcing chain (cell{lvl}): {a} holds one of {vs}. {body} In every case, {concl}.",
+        "fr": "Chaîne de forçage (cellule{lvl}) : {a} vaut l'un de {vs}. {body} Dans tous les cas, {concl}.",
+    },
+    "house": {
+        "en": "Forcing chain (house{lvl}): {v} goes in {house}: {cells}. {body} In every case, {concl}.",
+        "fr": "Chaîne de forçage (unité{lvl}) : {v} va dans {house} : {cells}. {body} Dans tous les cas, {concl}.",
+    },
+}
+LEVEL = {"en": ", nested level {k}", "fr": ", imbrication {k}"}
+DYNAMIC = {"en": ", dynamic", "fr": ", dynamique"}
+SUMMARY_AT = 9  # branches longer than this are summarised
+
+
+def _lang(d: dict[str, str], lang: str, **kw: Any) -> str:
+    return d.get(lang, d["en"]).format(**kw)
+
+
+def _fact_words(fact: tuple[int, int, int, bool], lang: str) -> str:
+    r, c, v, t = fact
+    return _lang(T_IS if t else T_NOT, lang, cell=f"r{r + 1}c{c + 1}", v=value_char(v))
+
+
+def _house_of(geo: Geometry, a: tuple[int, int], b: tuple[int, int]) -> int:
+    x, y = a[0] * geo.n + a[1], b[0] * geo.n + b[1]
+    for h in geo.cell_houses[x]:
+        if y in geo.houses[h]:
+            return h
+    return geo.cell_houses[x][0]
+
+
+def _hname(geo: Geometry, h: int, lang: str) -> str:
+    kind, k = geo.house_key(h)
+    return house_words(kind, k, lang)
+
+
+def _why(geo: Geometry, br: Branch, i: int, lang: str) -> str:
+    f = br.facts[i]
+    r, c, v, t = f.fact
+    if f.rule == "peer":
+        pr = br.facts[f.premises[0]].fact
+        if (pr[0], pr[1]) == (r, c):
+            return _lang(WHY_SAME_CELL, lang, v=value_char(pr[2]))
+        h = _house_of(geo, (r, c), (pr[0], pr[1]))
+        return _lang(WHY_SAME_HOUSE, lang, house=_hname(geo, h, lang), cell=f"r{pr[0] + 1}c{pr[1] + 1}")
+    if f.rule == "cell":
+        return _lang(WHY_LAST_CAND, lang)
+    if f.rule == "house":
+        n = geo.n
+        off = {(br.facts[j].fact[0], br.facts[j].fact[1]) for j in f.premises}
+        best = geo.cell_houses[r * n + c][0]
+        for h in geo.cell_houses[r * n + c]:
+            if all((y // n, y % n) in off or y == r * n + c for y in geo.houses[h]):
+                best = h
+                break
+        # the house whose other places are all ruled out; fall back to the row
+        return _lang(WHY_LAST_PLACE, lang, v=value_char(v), house=_hname(geo, best, lang))
+    if f.rule == "step" and f.step is not None:
+        if f.step.proof is not None:
+            return _lang(WHY_NESTED, lang, k=f.step.proof.level)
+        return _lang(WHY_STEP, lang, technique=f.step.technique)
+    return ""
+
+
+def _end_words(geo: Geometry, br: Branch, lang: str) -> str:
+    e = br.end
+    if e.kind == "cell":
+        assert e.cell is not None
+        return _lang(END_CELL, lang, cell=f"r{e.cell[0] + 1}c{e.cell[1] + 1}")
+    if e.kind == "house":
+        assert e.house is not None
+        return _lang(END_HOUSE, lang, v=value_char(e.value), house=house_words(e.house[0], e.house[1], lang))
+    if e.kind == "twice":
+        a, b = e.cells
+        return _lang(END_TWICE, lang, v=value_char(e.value), house=_hname(geo, _house_of(geo, a, b), lang))
+    if e.kind == "solved":
+        return _lang(END_SOLVED, lang)
+    return ", ".join(_fact_words(br.facts[i].fact, lang) for i in e.conclusion)
+
+
+def _same_cell_peer(br: Branch, i: int) -> bool:
+    f = br.facts[i]
+    if f.rule != "peer":
+        return False
+    p = br.facts[f.premises[0]].fact
+    return (p[0], p[1]) == (f.fact[0], f.fact[1])
+
+
+def branch_words(geo: Geometry, br: Branch, lang: str) -> str:
+    """'Suppose r5c3 is 7. Then r5c7 is not 7 (same row as r5c3), so … so r4c7 would
+    have no candidate.' The middle of a long branch is summarised."""
+    parts = []
+    # a true fact's other candidates in its own cell go without saying
+    idx = [i for i in range(1, len(br.facts)) if not _same_cell_peer(br, i)]
+    shown = idx if len(idx) <= SUMMARY_AT else idx[:4] + [-1] + idx[-4:]
+    for i in shown:
+        if i == -1:
+            parts.append(_lang(MORE, lang, k=len(idx) - 8))
+            continue
+        f = br.facts[i]
+        if f.rule == "cell" and f.fact[3]:
+            w = f"r{f.fact[0] + 1}c{f.fact[1] + 1} {_lang(MUST, lang)} {value_char(f.fact[2])}"
+        else:
+            w = _fact_words(f.fact, lang)
+        why = _why(geo, br, i, lang)
+        parts.append(f"{w} ({why})" if why else w)
+    text = _lang(SUPPOSE, lang, f=_fact_words(br.assume, lang))
+    body = ", ".join(parts)
+    so = _lang(SO, lang)
+    end = _end_words(geo, br, lang)
+    if body:
+        return f"{text} {_lang(THEN, lang)} {body}, {so} {end}."
+    return f"{text} {_lang(THEN, lang)} {end}."
+
+
+def _concl_words(place: Iterable[Cand], elim: Iterable[Cand], lang: str) -> str:
+    out = [_fact_words((r, c, v, True), lang) for r, c, v in place]
+    out += [_fact_words((r, c, v, False), lang) for r, c, v in elim]
+    return ", ".join(out)
+
+
+def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]],
+              technique: str = NAME) -> Explanation:
+    """The Explanation of a forcing proof: texts, highlights, detail (with the rating)."""
+    n = geo.n
+    pl, el = cands(geo, place), cands(geo, elim)
+    texts = {}
+    for lang in ("en", "fr"):
+        body = " ".join(branch_words(geo, b, lang) for b in proof.branches)
+        lvl = ((_lang(DYNAMIC, lang) if proof.dynamic else "")
+               + (_lang(LEVEL, lang, k=proof.level) if proof.level else ""))
+        a = proof.branches[0].assume
+        kw = dict(body=body, concl=_concl_words(pl, el, lang), lvl=lvl,
+                  a=f"r{a[0] + 1}c{a[1] + 1}", va=value_char(a[2]))
+        if proof.kind == "cell":
+            kw["vs"] = ", ".join(value_char(b.assume[2]) for b in proof.branches)
+        if proof.kind == "house":
+            cells = [(b.assume[0], b.assume[1]) for b in proof.branches]
+            h = _common_house(geo, cells)
+            kw.update(v=value_char(a[2]), house=_hname(geo, h, lang),
+                      cells=", ".join(f"r{r + 1}c{c + 1}" for r, c in cells))
+        texts[lang] = _lang(STEP[proof.kind], lang, **kw)
+    marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
+    size = proof.size
+    detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level),
+              ("rating", rating(proof.kind, proof.level, proof.dynamic, size)), ("size", size))
+    del n
+    return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
+                       marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
+                       detail=detail, proof=proof)
+
+
+def _common_house(geo: Geometry, cells: list[tuple[int, int]]) -> int:
+    xs = [r * geo.n + c for r, c in cells]
+    for h in geo.cell_houses[xs[0]]:
+        if all(x in geo.houses[h] for x in xs):
+            return h
+    return geo.cell_houses[xs[0]][0]
+
+
+# ---- nested proofs --------------------------------------------------------------------
+
+def _nested(root: State, sub: State, cell: int, value: int, level: int) -> tuple[Explanation, set]:
+    """The proof that (cell, value) is false in the branch state ``sub`` (level ``level``),
+    as a step, and the candidates it needs absent (relative to ``root``)."""
+    tracer = Tracer(sub, root=root, nested=_nested)
+    tr = tracer.run(cell, value, True, level)
+    if tr.end is None:  # pragma: no cover - the batch said it contradicts
+        raise AssertionError("nested branch does not contradict")
+    br = extract(tr)
+    proof = Proof("contradiction", level, (br,))
+    step = make_step(sub.geo, proof, [], [(cell, value)])
+    return step, needed_absent(root, br, sub, Tracer.inner_needs(tr))
+
+
+def prover(state: State) -> Tracer:
+    return Tracer(state, nested=_nested)
+
+
+# ---- search ---------------------------------------------------------------------------
+
+def _candidates(state: State) -> list[tuple[int, int]]:
+    out = []
+    for c, m in enumerate(state.cand):
+        v = 0
+        while m:
+            if m & 1:
+                out.append((c, v + 1))
+            m >>= 1
+            v += 1
+    return out
+
+
+class _Static:
+    """Level-0 options from one batch of every candidate assumed true and false."""
+
+    def __init__(self, state: State, dynamic: bool = False) -> None:
+        import numpy as np  # lazy: numpy loads only when a forcing search runs
+
+        from . import batch
+
+        self.state = state
+        self.dynamic = dynamic
+        self.geo = state.geo
+        self.t = batch.tables(self.geo.n)
+        self.base = batch.base_row(state)
+        self.cands = _candidates(state)
+        self.at = {cv: i for i, cv in enumerate(self.cands)}
+        k = len(self.cands)
+        rows = np.repeat(self.base[None, :], 2 * k, axis=0)
+        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
+        bitv = self.t.bit[[v - 1 for _, v in self.cands]]
+        rows[np.arange(k), cells] = bitv
+        rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
+        self.rounds = np.zeros(2 * k, dtype=np.int32)
+        self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds)
+        self.k = k
+        self.tracer = prover(state)
+        self.traces: dict[tuple[int, int, bool], Trace] = {}
+
+    def row(self, c: int, v: int, truth: bool) -> int:
+        return self.at[(c, v)] + (0 if truth else self.k)
+
+    def trace(self, c: int, v: int, truth: bool, level: int = 0) -> Trace:
+        key = (c, v, truth)
+        tr = self.traces.get(key)
+        if tr is None:
+            tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
+        return tr
+
+    def _group_rows(self) -> tuple[list[tuple[str, int]], Any, Any]:
+        """Every cell group (its candidates, true), house group (the places of a value,
+        true) and double group (a candidate true and false): (kind and key per group,
+        flat batch rows, start of each group in them), fewest branches first."""
+        import numpy as np
+
+        geo, n, k = self.geo, self.geo.n, self.k
+        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
+        vals = np.array([v for _, v in self.cands], dtype=np.intp)
+        idx = np.arange(k)
+        # houses: group key h*n + v-1 for each of the 3 houses of each candidate
+        hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
+        hrow = np.repeat(idx, 3)
+        order = np.argsort(hkey, kind="stable")
+        hkey, hrow = hkey[order], hrow[order]
+        keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
+        cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
+        ccount = np.diff(np.r_[cstart, k])
+        groups: list[tuple[str, int, int, int]] = []  # kind, key, start in flat, size
+        flat_parts = [idx, hrow, np.stack([idx, idx + k], axis=1).ravel()]
+        off = 0
+        for s0, cnt in zip(cstart, ccount, strict=False):
+            groups.append(("cell", int(cells[s0]), off + int(s0), int(cnt)))
+        off += k
+        for key, s0, cnt in zip(keys, hstart, hcount, strict=False):
+            if cnt >= 2:
+                groups.append(("house", int(key), off + int(s0), int(cnt)))
+        off += hrow.size
+        for i in range(k):
+            groups.append(("double", i, off + 2 * i, 2))
+        groups.sort(key=lambda g: g[3])
+        flat = np.concatenate(flat_parts)
+        sel = np.concatenate([np.arange(g[2], g[2] + g[3]) for g in groups])
+        starts = np.cumsum([0] + [g[3] for g in groups[:-1]])
+        return [(g[0], g[1]) for g in groups], flat[sel], starts
+
+    def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
+        geo, state = self.geo, self.state
+        if kind == "cell":
+            return [(key, u + 1, True) for u in _bits(state.cand[key])]
+        if kind == "house":
+            h, v = divmod(key, geo.n)
+            return [(y, v + 1, True) for y in _bits(state.pos[v] & geo.house_mask[h])]
+        c, v = self.cands[key]
+        return [(c, v, True), (c, v, False)]
+
+    def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
+        """(kind, assumptions, conclusion fact or None for a contradiction): every
+        contradiction, then the conclusions of the groups, fewest branches first."""
+        import numpy as np
+
+        opts: list = []
+        rows = np.nonzero(self.contra)[0]
+        for i in rows[np.argsort(self.rounds[rows], kind="stable")]:  # quickest contradictions first
+            c, v = self.cands[i % self.k]
+            opts.append(("contradiction", [(c, v, i < self.k)], None))
+        groups, flat, starts = self._group_rows()
+        # one reduceat over the rows of every group, contradicting rows neutral
+        t, base = self.t, self.base
+        dead = self.contra[flat]
+        out = self.out[flat]
+        inter = np.bitwise_and.reduceat(np.where(dead[:, None], t.full, out).astype(base.dtype), starts, axis=0)
+        union = np.bitwise_or.reduceat(np.where(dead[:, None], 0, out).astype(base.dtype), starts, axis=0)
+        alive = np.logical_or.reduceat(~dead, starts)
+        undecided = (base & (base - 1)) != 0
+        single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
+        gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
+        gone[single | ~alive[:, None]] = 0
+        seen: set = set()
+        for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
+            kind, key = groups[g]
+            facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
+            for c in np.nonzero(gone[g])[0]:
+                facts += [(int(c), u + 1, False) for u in _bits(int(gone[g, c]))]
+            ass = self._assumptions(kind, key)
+            assumed = {(c, v) for c, v, _ in ass}
+            for f in facts:
+                # a conclusion about an assumed candidate is a contradiction in disguise
+                if f not in seen and (f[0], f[1]) not in assumed:
+                    seen.add(f)
+                    opts.append((kind, ass, f))
+        return opts
+
+    def proof_of(self, kind: str, ass: list[tuple[int, int, bool]], concl: Any) -> tuple[Proof, int]:
+        branches = []
+        size = 0
+        for c, v, t in ass:
+            tr = self.trace(c, v, t)
+            if tr.end is not None:
+                br = extract(tr)
+            elif concl is None:
+                raise AssertionError("contradiction expected")  # pragma: no cover
+            else:
+                i = tr.find(*concl)
+                if i is None:  # pragma: no cover - the batch said every branch reaches it
+                    raise AssertionError(f"conclusion {concl} missing in branch {(c, v, t)}")
+                br = extract(tr, [i])
+            branches.append(br)
+            size += len(br.facts)
+        return Proof(kind, 0, tuple(branches), self.dynamic), size
+
+    def estimate(self, kind: str, ass: list[tuple[int, int, bool]], concl: Any) -> int:
+        total = 0
+        for c, v, t in ass:
+            tr = self.trace(c, v, t)
+            if tr.end is not None:
+                total += len(needed_closure(tr, list(tr.end.premises)))
+            else:
+                i = tr.find(*concl) if concl is not None else None
+                total += len(needed_closure(tr, [i])) if i is not None else UNTRACEABLE
+        return total
+
+
+def static_step(state: State, dynamic: bool = False) -> Explanation | None:
+    """The level-0 step with the smallest proof (dynamic: branches also apply locked
+    candidates to their own state)."""
+    s = _Static(state, dynamic)
+    opts = s.options()
+    if not opts:
+        return None
+    # the first contradictions and the first group conclusions (fewest branches first)
+    # are traced; the smallest proof wins
+    contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
+    groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
+    scored = sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
+    if scored[0][0] >= UNTRACEABLE:
+        # only when the state has pending singles (the batch decides them, the tracer
+        # does not): the engine's singles come first, so this does not happen in a run
+        return None
+    kind, ass, concl = scored[0][2]
+    proof, _ = s.proof_of(kind, ass, concl)
+    if concl is None:
+        c, v, t = ass[0]
+        place, elim = ([(c, v)], []) if not t else ([], [(c, v)])
+    else:
+        c, v, t = concl
+        place, elim = ([(c, v)], []) if t else ([], [(c, v)])
+    return make_step(state.geo, proof, place, elim)
+
+
+def _strong(state: State, c: int, v: int) -> bool:
+    """True if (c, v) is an end of a strong link (bivalue cell or bilocal value)."""
+    if state.cand[c].bit_count() == 2:
+        return True
+    pv = state.pos[v - 1]
+    return any((pv & state.geo.house_mask[h]).bit_count() == 2 for h in state.geo.cell_houses[c])
+
+
+def nested_step(state: State, level: int) -> Explanation | None:
+    """A contradiction at nesting ``level``: the first chunk of assumptions (most
+    constrained first) that has one; the smallest proof in that chunk."""
+    import numpy as np
+
+    from . import batch
+
+    t = batch.tables(state.geo.n)
+    base = batch.base_row(state)
+    cand_list = _candidates(state)
+    if not cand_list:
+        return None
+    # order: assumptions whose singles branch removes the most candidates first
+    rows = np.repeat(base[None, :], len(cand_list), axis=0)
+    rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
+    out, _ = batch.propagate_chunked(rows, t)
+    left = batch.popcount(out).sum(axis=1)
+    # ends of strong links first: removing one places the other at once
+    strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
+    order = [cand_list[i] for i in np.lexsort((left, ~strong))]
+    tracer = prover(state)
+    chunk = NESTED_CHUNK.get(level, 1)
+    for s in range(0, len(order), chunk):
+        part = order[s:s + chunk]
+        bad = batch.contradicting(base, t, part, level)
+        hits = [part[i] for i in np.nonzero(bad)[0]]
+        if not hits:
+            continue
+        best = None
+        for c, v in hits[:3]:
+            tr = tracer.run(c, v, True, level)
+            if tr.end is None:  # pragma: no cover - pending singles in the state (see static_step)
+                continue
+            size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
+            if best is None or size < best[0]:
+                best = (size, tr, c, v)
+        if best is None:  # pragma: no cover
+            continue
+        _, tr, c, v = best
+        br = extract(tr)
+        return make_step(state.geo, Proof("contradiction", level, (br,)), [], [(c, v)])
+    return None
+
+
+def dynamic_allowed(ctx: Context) -> bool:
+    """Dynamic branches apply locked candidates: only when the run uses that technique
+    before this one (``ctx.earlier``); with no earlier techniques given, always."""
+    if not ctx.earlier:
+        return True
+    return any(t.name == "locked candidate" for t in ctx.earlier)
+
+
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Forcing steps, simplest level first (the engine keeps the first live one):
+    static, dynamic (when the run has locked candidates before), then nested levels."""
+    for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
+        step = static_step(state, dynamic)
+        if step is not None:
+            yield step
+            return
+    for level in range(1, MAX_LEVEL + 1):
+        step = nested_step(state, level)
+        if step is not None:
+            yield step
+            return

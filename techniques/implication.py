@@ -1,0 +1,411 @@
+"""The recording implication engine behind ``trial`` and ``forcing chain``.
+
+From one assumption on a copy of the candidates, apply implications while
+recording, for each new fact, the rule and the earlier facts it rests on
+(STEPS_JSON.md, ``proof``):
+
+- ``peer``: a true fact (x, v) makes v false in every peer of x and every
+  other candidate of x false;
+- ``cell``: a cell whose every other step-start candidate is false holds the
+  last one (naked single);
+- ``house``: a value whose every other step-start place in a house is false
+  goes in the last one (hidden single);
+- ``step`` (nested branches, ``level`` > 0): when singles stall, every
+  candidate whose own assumption contradicts at level-1 in the branch's
+  state is false. Those candidates are found by the numpy batch
+  (``batch.closure``); the nested proof of each is traced only if the final
+  proof keeps it (``extract``).
+
+The run stops at a contradiction (a cell with no candidate, a value with no
+place in a house, a value twice in a house), a full grid, or a fixpoint.
+``extract`` keeps the facts the end (or the chosen conclusions) rests on,
+renumbered, as ``explainer.proof`` records. The tracer reads only the
+candidates, never the solution.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from explainer.grid import Geometry
+from explainer.proof import Branch, BranchEnd, ProofFact
+from explainer.state import State
+
+# fact record: (cell, value, truth, rule, premises, extra)
+#   extra: house index for "house" facts, a _Lazy for "step" facts, else None
+Rec = tuple
+
+
+class _End(Exception):
+    def __init__(self, kind: str, premises: list[int], **kw: Any) -> None:
+        super().__init__(kind)
+        self.kind, self.premises, self.kw = kind, premises, kw
+
+
+class _Lazy:
+    """A nested contradiction found by the batch; traced when a proof keeps it."""
+
+    __slots__ = ("cell", "value", "level", "upto", "result")
+
+    def __init__(self, cell: int, value: int, level: int, upto: int) -> None:
+        self.cell, self.value, self.level, self.upto = cell, value, level, upto
+        # (the nested step, its premises here, the candidates it needs absent)
+        self.result: tuple[Any, tuple[int, ...], set[tuple[int, int]]] | None = None
+
+
+class Trace:
+    """One branch run: ``facts`` (records), ``end`` (an _End or None), lookups."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        self.tracer = tracer
+        self.facts: list[Rec] = []
+        self.end: _End | None = None
+        self.solved = False
+        self.index: dict[tuple[int, int, bool], int] = {}
+
+    def find(self, cell: int, value: int, truth: bool) -> int | None:
+        return self.index.get((cell, value, truth))
+
+
+class Tracer:
+    """Runs branches from a fixed step-start state (``state``: values, candidates)."""
+
+    def __init__(self, state: State, root: State | None = None,
+                 nested: Callable[[State, State, int, int, int], Any] | None = None) -> None:
+        self.state = state
+        self.root = root if root is not None else state  # the forcing step's start state
+        self.geo: Geometry = state.geo
+        # (root, branch state, cell, value, level) -> (Explanation, candidates it needs absent)
+        self.nested = nested
+
+    # ---- one branch ----------------------------------------------------------------
+    def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False) -> Trace:
+        geo = self.geo
+        n = geo.n
+        st = self.state
+        start, vals = st.cand, st.values
+        tr = Trace(self)
+        facts = tr.facts
+        index = tr.index
+        cur = list(start)
+        pos = list(st.pos)
+        true_of = [-1] * geo.ncells
+        htrue: dict[tuple[int, int], int] = {}
+        given = [0] * (3 * n)
+        for h, cells in enumerate(geo.houses):
+            m = 0
+            for c in cells:
+                if vals[c]:
+                    m |= 1 << (vals[c] - 1)
+            given[h] = m
+        hmask, chouses, pmask = geo.house_mask, geo.cell_houses, geo.peer_mask
+        queue: deque[int] = deque()
+
+        def false_idx(c: int, v: int) -> int:
+            return index[(c, v, False)]
+
+        def record(c: int, v: int, t: bool, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
+            i = len(facts)
+            facts.append((c, v, t, rule, prem, extra))
+            index[(c, v, t)] = i
+            return i
+
+        def conflict(ti: int, fi: int) -> None:
+            c, v, _, rule, prem, extra = facts[ti]
+            if rule == "cell":
+                raise _End("cell", list(prem) + [fi], cell=c)
+            if rule == "house":
+                raise _End("house", list(prem) + [fi], house=extra, value=v)
+            # the true fact is an assumption: the false one is a peer of a true premise
+            p = facts[fi][4][0] if facts[fi][3] == "peer" else None
+            if p is None:
+                raise AssertionError("unexpected conflict")  # pragma: no cover
+            pc, pv = facts[p][0], facts[p][1]
+            if pc != c:
+                raise _End("twice", [ti, p], cells=(c, pc), value=v)
+            # two true values in one cell: the other one is a cell/house fact
+            gi = add_false(pc, pv, "peer", (ti,), check=False)
+            conflict(p, gi)
+
+        def add_false(c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None,
+                      check: bool = True) -> int:
+            key = (c, v, False)
+            i = index.get(key)
+            if i is not None:
+                return i
+            i = record(c, v, False, rule, prem, extra)
+            bit = 1 << (v - 1)
+            cur[c] &= ~bit
+            pos[v - 1] &= ~(1 << c)
+            ti = index.get((c, v, True))
+            if ti is not None:
+                if check:
+                    conflict(ti, i)
+                return i
+            m = cur[c]
+            if not m:
+                raise _End("cell", [false_idx(c, u + 1) for u in _bits(start[c])], cell=c)
+            if true_of[c] < 0 and not m & (m - 1):
+                u = m.bit_length()
+                add_true(c, u, "cell", tuple(false_idx(c, w + 1) for w in _bits(start[c]) if w + 1 != u))
+            pv = pos[v - 1]
+            for h in chouses[c]:
+                if given[h] & bit:
+                    continue
+                w = pv & hmask[h]
+                if not w:
+                    raise _End("house", [false_idx(y, v) for y in _bits(st.pos[v - 1] & hmask[h])],
+                               house=h, value=v)
+                if not w & (w - 1) and (h, v) not in htrue:
+                    y = w.bit_length() - 1
+                    add_true(y, v, "house", tuple(false_idx(z, v) for z in _bits(st.pos[v - 1] & hmask[h])
+                                                  if z != y), h)
+            return i
+
+        def add_true(c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
+            key = (c, v, True)
+            i = index.get(key)
+            if i is not None:
+                return i
+            i = record(c, v, True, rule, prem, extra)
+            fi = index.get((c, v, False))
+            if fi is not None:
+                conflict(i, fi)
+            if true_of[c] >= 0:
+                # another value is already true here: it loses this one (peer), a conflict
+                gi = add_false(c, facts[true_of[c]][1], "peer", (i,), check=False)
+                conflict(true_of[c], gi)
+            true_of[c] = i
+            for h in chouses[c]:
+                j = htrue.get((h, v))
+                if j is not None:
+                    raise _End("twice", [j, i], cells=(facts[j][0], c), value=v)
+                htrue[(h, v)] = i
+            queue.append(i)
+            return i
+
+        def expand(i: int) -> None:
+            c, v = facts[i][0], facts[i][1]
+            for u in _bits(start[c]):
+                if u + 1 != v:
+                    add_false(c, u + 1, "peer", (i,))
+            for y in _bits(pmask[c] & st.pos[v - 1]):
+                add_false(y, v, "peer", (i,))
+
+        def locked_facts() -> bool:
+            """Dynamic: locked candidates of the branch's state, as ``step`` facts resting on
+            the false facts that confine the value to the intersection."""
+            from .intersections import find as find_locked
+
+            branch = self.branch_state(tr, len(facts))
+            done = False
+            for step in find_locked(branch):
+                (k1, i1), (k2, i2) = step.houses
+                r1 = _HOUSE_BASE[k1] * n + i1
+                inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
+                v = step.eliminate[0][2]
+                prem = tuple(index[(z, v, False)] for z in _bits(st.pos[v - 1] & hmask[r1] & ~inter)) or (0,)
+                for r, c, _ in step.eliminate:
+                    add_false(r * n + c, v, "step", prem, step)
+                done = True
+            return done
+
+        try:
+            if truth:
+                add_true(cell, value, "assume", ())
+            else:
+                add_false(cell, value, "assume", ())
+            while True:
+                while queue:
+                    expand(queue.popleft())
+                if dynamic and locked_facts():
+                    continue
+                if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
+                    break
+                # nested: candidates that contradict at level-1 in this branch's state
+                import numpy as np
+
+                from . import batch
+
+                t = batch.tables(n)
+                row = np.array([(1 << (vals[c] - 1)) if vals[c] else
+                                ((1 << (facts[true_of[c]][1] - 1)) if true_of[c] >= 0 else cur[c])
+                                for c in range(geo.ncells)], dtype=t.dtype)
+                tests = [(c, u + 1) for c in range(geo.ncells) if not vals[c] and true_of[c] < 0
+                         for u in _bits(cur[c])]
+                bad = batch.contradicting(row, t, tests, level - 1, chunk=batch.CHUNK // 2)
+                if not bad.any():
+                    break
+                upto = len(facts)
+                for (c, v), b in zip(tests, bad, strict=False):
+                    if b:
+                        add_false(c, v, "step", (), _Lazy(c, v, level - 1, upto))
+        except _End as e:
+            tr.end = e
+        if tr.end is None:
+            tr.solved = all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells))
+        return tr
+
+    # ---- nested facts ----------------------------------------------------------------
+    def branch_state(self, tr: Trace, upto: int, falses: list[int] | None = None) -> State:
+        """The step-start state minus the false facts (of ``falses``, or all before ``upto``)."""
+        st = self.state.copy()
+        idx = falses if falses is not None else range(upto)
+        for i in idx:
+            c, v, t = tr.facts[i][:3]
+            if not t:
+                st.eliminate(c, v)
+        return st
+
+    def resolve(self, tr: Trace, i: int) -> tuple[int, ...]:
+        """Trace a lazy nested fact: its premises (the false facts its proof needs absent)."""
+        lazy: _Lazy = tr.facts[i][5]
+        if lazy.result is None:
+            assert self.nested is not None, "nested facts need a nested prover"
+            sub_state = self.branch_state(tr, lazy.upto)
+            step, needed = self.nested(self.root, sub_state, lazy.cell, lazy.value, lazy.level)
+            found = (tr.find(c, v, False) for c, v in needed)
+            prem = sorted({i for i in found if i is not None}) or [0]
+            lazy.result = (step, tuple(prem), needed)
+        return lazy.result[1]
+
+    @staticmethod
+    def inner_needs(tr: Trace) -> dict[int, set[tuple[int, int]]]:
+        """The needs (relative to the root) of the nested steps traced so far, by step id."""
+        return {id(r[5].result[0]): r[5].result[2] for r in tr.facts
+                if r[3] == "step" and isinstance(r[5], _Lazy) and r[5].result is not None}
+
+
+_HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# ---- minimal proofs -------------------------------------------------------------------
+
+def needed_closure(tr: Trace, roots: list[int], resolve: bool = True) -> list[int]:
+    """Indices of the facts the roots rest on (roots included), in order; without
+    ``resolve``, nested facts count as resting on nothing (a cheap size estimate)."""
+    keep: set[int] = set()
+    stack = list(roots)
+    while stack:
+        i = stack.pop()
+        if i in keep:
+            continue
+        keep.add(i)
+        rec = tr.facts[i]
+        if rec[3] == "step" and isinstance(rec[5], _Lazy):
+            prem = tr.tracer.resolve(tr, i) if resolve else ()
+        else:
+            prem = rec[4]
+        stack.extend(prem)
+    keep.add(0)
+    return sorted(keep)
+
+
+def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False) -> Branch:
+    """The smallest recorded branch: only the facts the end (or the conclusions) needs."""
+    geo = tr.tracer.geo
+    n = geo.n
+    if conclusion is not None:
+        roots = list(conclusion)
+    elif solved:
+        roots = [i for i, r in enumerate(tr.facts) if r[2]]
+    else:
+        assert tr.end is not None
+        roots = list(tr.end.premises)
+    keep = needed_closure(tr, roots)
+    new = {old: k for k, old in enumerate(keep)}
+    out = []
+    for old in keep:
+        c, v, t, rule, prem, extra = tr.facts[old]
+        step = None
+        if rule == "step":
+            if isinstance(extra, _Lazy):
+                assert extra.result is not None, "a kept nested fact is resolved"
+                step, prem = extra.result[0], extra.result[1]
+            else:
+                step = extra
+        out.append(ProofFact((c // n, c % n, v, t), rule, tuple(new[p] for p in prem), step))
+    if conclusion is not None:
+        end = BranchEnd("conclusion", conclusion=tuple(new[i] for i in conclusion))
+    elif solved:
+        end = BranchEnd("solved")
+    else:
+        e = tr.end
+        assert e is not None
+        prem = tuple(sorted(new[p] for p in set(e.premises)))
+        if e.kind == "cell":
+            c = e.kw["cell"]
+            end = BranchEnd("cell", prem, cell=(c // n, c % n))
+        elif e.kind == "house":
+            end = BranchEnd("house", prem, house=geo.house_key(e.kw["house"]), value=e.kw["value"])
+        else:
+            a, b = e.kw["cells"]
+            end = BranchEnd("twice", prem, cells=((a // n, a % n), (b // n, b % n)), value=e.kw["value"])
+    return Branch(out[0].fact, tuple(out), end)
+
+
+def needed_absent(state: State, branch: Branch, sub: State | None = None,
+                  inner: dict[int, set[tuple[int, int]]] | None = None) -> set[tuple[int, int]]:
+    """Candidates (cell, value) of ``state`` that a branch's cell/house facts and its
+    contradiction end rely on being gone without a fact of the branch saying so:
+    a nested proof holds in a state exactly when these are absent there. ``sub``: the
+    state the branch was traced in (picks the house a house fact used); ``inner``: the
+    needs of the branch's own nested steps, by ``id`` of the step."""
+    geo = state.geo
+    n = geo.n
+    cand = state.cand
+    facts = [f.fact for f in branch.facts]
+    need: set[tuple[int, int]] = set()
+    trues = {(r * n + c, v) for r, c, v, t in facts if t}
+
+    def off_cell(prem, x):
+        return {facts[j][2] for j in prem if not facts[j][3] and facts[j][0] * n + facts[j][1] == x}
+
+    def off_house(prem, v):
+        return {facts[j][0] * n + facts[j][1] for j in prem if not facts[j][3] and facts[j][2] == v}
+
+    def house_places(h, v):
+        return [y for y in geo.houses[h] if cand[y] >> (v - 1) & 1]
+
+    for f in branch.facts:
+        r, c, v, _ = f.fact
+        x = r * n + c
+        if f.rule == "cell":
+            off = off_cell(f.premises, x)
+            need |= {(x, u + 1) for u in _bits(cand[x]) if u + 1 != v and u + 1 not in off}
+        elif f.rule == "house":
+            off = off_house(f.premises, v)
+            best = None
+            for h in geo.cell_houses[x]:
+                miss = {(y, v) for y in house_places(h, v) if y != x and y not in off}
+                if miss & trues or (sub is not None and any(sub.cand[y] >> (w - 1) & 1 for y, w in miss)):
+                    continue  # this house is not the one the branch used
+                if best is None or len(miss) < len(best):
+                    best = miss
+            assert best is not None, "no house justifies a house fact"
+            need |= best
+        elif f.rule == "step" and f.step is not None and inner is not None:
+            # a nested step's own needs that no false fact of this branch covers
+            mine = {(g.fact[0] * n + g.fact[1], g.fact[2]) for g in branch.facts if not g.fact[3]}
+            need |= inner.get(id(f.step), set()) - mine
+    e = branch.end
+    if e.kind == "cell":
+        assert e.cell is not None
+        x = e.cell[0] * n + e.cell[1]
+        off = off_cell(e.premises, x)
+        need |= {(x, u + 1) for u in _bits(cand[x]) if u + 1 not in off}
+    elif e.kind == "house":
+        assert e.house is not None
+        kind, k = e.house
+        h = {"row": 0, "col": 1, "box": 2}[kind] * n + k
+        off = off_house(e.premises, e.value)
+        need |= {(y, e.value) for y in house_places(h, e.value) if y not in off}
+    return need

@@ -1,0 +1,93 @@
+"""The recording implication engine and the numpy batch, on hand-built states."""
+import numpy as np
+import pytest
+
+from explainer.proof import Proof
+from techniques import batch, trial
+from techniques.forcing import prover
+from techniques.implication import extract, needed_closure
+from tests.techniques.chain_fixtures import cell_index, open_grid
+from tests.techniques.forcing_helpers import check_proof
+
+
+@pytest.fixture(scope="module")
+def hard_state():
+    from tests.techniques.test_forcing import sample
+
+    p = sample()[0]
+    i = next(i for i, s in enumerate(p.steps) if s.technique == "forcing chain")
+    return p.state_before(i)
+
+
+def facts_of(branch):
+    return [(str(f).split(" ")[0], f.rule, f.premises) for f in branch.facts]
+
+
+def test_contradiction_branch_is_exact_and_minimal():
+    # r1c1 = 1 empties r1c2 and r2c2 of 1: both become 3, twice in column 2 (and box 1)
+    state = open_grid({"r1c1": "12", "r1c2": "13", "r2c2": "13"})
+    tr = prover(state).run(cell_index("r1c1"), 1, True)
+    assert tr.end is not None
+    br = extract(tr)
+    assert facts_of(br) == [
+        ("r1c1=1", "assume", ()),
+        ("r1c2<>1", "peer", (0,)),
+        ("r1c2=3", "cell", (1,)),
+        ("r2c2<>1", "peer", (0,)),
+        ("r2c2=3", "cell", (3,)),
+    ]
+    assert br.end.kind == "twice" and br.end.value == 3 and br.end.premises == (2, 4)
+    assert set(br.end.cells) == {(0, 1), (1, 1)}
+    assert check_proof(state, Proof("contradiction", 0, (br,)), eliminate=[(0, 0, 1)]) == []
+
+
+def test_assuming_false_uses_the_cell_rule():
+    state = open_grid({"r1c1": "12", "r1c2": "13", "r2c2": "13"})
+    br = extract(prover(state).run(cell_index("r1c1"), 2, False))
+    assert facts_of(br)[:2] == [("r1c1<>2", "assume", ()), ("r1c1=1", "cell", (0,))]
+    assert check_proof(state, Proof("contradiction", 0, (br,)), place=[(0, 0, 2)]) == []
+
+
+def test_hidden_single_and_empty_house():
+    # 5 in row 1 only at r1c1, r1c2; 5 in column 1 only at r1c1, r4c1.
+    # r1c2 = 5 -> r1c1 <> 5 -> r4c1 = 5 (house column 1)
+    state = open_grid(keep={"5 row1": ["r1c1", "r1c2"], "5 col1": ["r1c1", "r4c1"]})
+    tr = prover(state).run(cell_index("r1c2"), 5, True)
+    i = tr.find(cell_index("r4c1"), 5, True)
+    assert i is not None and tr.facts[i][3] == "house"
+    br = extract(tr, [i])
+    assert [str(f) for f in br.facts] == ["r1c2=5 (assume)", "r1c1<>5 (peer from 0)", "r4c1=5 (house from 1)"]
+    assert br.end.conclusion == (2,)
+
+
+def test_no_contradiction_reaches_a_fixpoint():
+    state = open_grid({"r1c1": "12", "r1c2": "13", "r2c2": "14"})
+    tr = prover(state).run(cell_index("r1c1"), 1, True)
+    assert tr.end is None and not tr.solved
+    assert len(needed_closure(tr, [len(tr.facts) - 1])) <= len(tr.facts)
+
+
+def test_batch_agrees_with_the_trial_propagation(hard_state):
+    state = hard_state
+    t = batch.tables(9)
+    base = batch.base_row(state)
+    assumptions = [(c, v) for c in range(81) for v in range(1, 10) if state.cand[c] >> (v - 1) & 1]
+    got = batch.contradicting(base, t, assumptions)
+    want = np.array([trial.propagate(state, c, v).why is not None for c, v in assumptions])
+    assert (got == want).all()
+    # and the tracer finds a contradiction exactly where the batch does
+    tracer = prover(state)
+    for (c, v), bad in list(zip(assumptions, got, strict=False))[:60]:
+        assert (tracer.run(c, v, True).end is not None) == bad
+
+
+def test_batch_works_for_16x16_and_4x4():
+    from explainer.grid import geometry
+    from explainer.state import State
+
+    for n in (4, 16, 25):
+        state = State(geometry(n))
+        state.place(0, 1)
+        t = batch.tables(n)
+        out, contra = batch.propagate(batch.base_row(state)[None, :], t)
+        assert not contra.any() and out[0, 0] == 1 and not out[0, 1] & 1
