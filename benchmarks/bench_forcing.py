@@ -57,6 +57,7 @@ def run(name: str, args: argparse.Namespace) -> bool:
     stats: Counter[str] = Counter()
     brutal_puzzles = 0
     top = 0.0
+    ers: list[float] = []
     out = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) if args.verify else None
     start, cstart = time.perf_counter(), time.process_time()
     for text in lines:
@@ -67,10 +68,11 @@ def run(name: str, args: argparse.Namespace) -> bool:
         cpu.append(time.process_time() - c0)
         stats.update(p.statistics)
         brutal_puzzles += bool(p.statistics.get("brutal"))
-        for s in steps:
+        for s, rating in zip(steps, p.step_ratings, strict=True):
             if s.technique == "forcing chain":
                 kinds[f"{s.get('kind')} L{s.get('level')}{' dyn' if s.get('dynamic') else ''}"] += 1
-                top = max(top, s.get("rating", 0.0))
+                top = max(top, rating)
+        ers.append(p.rating.er)
         if out is not None:
             out.write(json.dumps(p.to_json()) + "\n")
     total, ctotal = time.perf_counter() - start, time.process_time() - cstart
@@ -81,7 +83,7 @@ def run(name: str, args: argparse.Namespace) -> bool:
     for label, ts in (("wall", times), ("CPU", cpu)):
         print(f"   per puzzle ({label}): median {pct(ts, 0.5):.3f} s, p90 {pct(ts, 0.9):.3f} s,"
               f" max {max(ts):.3f} s")
-    print(f"   highest forcing rating {top}")
+    print(f"   highest forcing rating {top}; ER median {pct(ers, 0.5):.1f}, max {max(ers):.1f}")
     print(f"   peak RSS so far: {rss_mb():.0f} MB")
     ok = True
     if out is not None:

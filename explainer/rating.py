@@ -11,9 +11,11 @@ read from what the step records, following SE's published rules
 - subsets: naked pair / triple / quad 3.0 / 3.6 / 5.0, hidden 3.4 / 4.0 / 5.4;
 - chains and cycles: an x-chain (one digit) 6.5, a y-chain (only bivalue
   cells) 6.6, a chain mixing both 7.0, plus SE's length addition;
-- forcing chains: static 7.0 (contradiction / double), cell or house
-  forcing +1.0, dynamic +1.5 (SE's 8.5), each nesting level +0.5, plus the
-  length addition on the proof's size.
+- forcing chains: a branch following singles from an assumption is SE's
+  dynamic forcing chain (base 8.5, the record's weight, like ``trial``); cell
+  or house forcing +0.3, branches that also apply locked candidates (SE's
+  "dynamic (+)") +0.6, each nesting level +1.0 (SE's nested forcing chains,
+  9.9 and up), plus the length addition on the proof's size.
 
 SE's length addition (``length_addition``): +0.1 each time the chain's
 length passes the next threshold of 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …
@@ -129,9 +131,10 @@ def _length_only(step: Explanation) -> float:
 def forcing_addition(step: Explanation) -> float | None:
     """SE's forcing-chain addition from a step's proof facts, None if it records none.
 
-    Relative to a static contradiction / double forcing chain (SE 7.0): a cell or house
-    forcing chain +1.0 (SE's multiple forcing chains, 8.0), a dynamic one +1.5 (8.5),
-    each nesting level +0.5 (9.0, 9.5 …), plus the length addition on the proof size.
+    Relative to the record's base (8.5: singles followed from an assumption, SE's
+    dynamic forcing chain): a cell or house forcing chain +0.3, branches that also
+    apply locked candidates +0.6 (SE's "dynamic (+)"), each nesting level +1.0 (SE's
+    nested forcing chains start near 10), plus the length addition on the proof size.
     """
     d = dict(step.detail)
     if not ({"kind", "level", "dynamic"} & d.keys()) and step.proof is None:
@@ -139,8 +142,8 @@ def forcing_addition(step: Explanation) -> float | None:
     kind = d.get("kind") or (step.proof.kind if step.proof is not None else "contradiction")
     level = int(d.get("level") or (step.proof.level if step.proof is not None else 0) or 0)
     dynamic = bool(d.get("dynamic", step.proof.dynamic if step.proof is not None else level > 0))
-    add = 1.5 if dynamic else (1.0 if kind in ("cell", "house") else 0.0)
-    return add + 0.5 * level + length_addition(proof_size(step))
+    add = (0.6 if dynamic else 0.0) + (0.3 if kind in ("cell", "house") else 0.0)
+    return add + 1.0 * level + length_addition(proof_size(step))
 
 
 def proof_size(step: Explanation) -> int:
@@ -209,7 +212,7 @@ NOTES: dict[str, str] = {
     "trial lucky": "+ length of its propagation (when recorded)",
     **{name: "+ length" for name in CHAINS},
 }
-FORCING_NOTE = "static 7.0, cell / house +1.0, dynamic +1.5, nesting +0.5 a level; + length of the proof"
+FORCING_NOTE = "cell / house +0.3, dynamic +0.6, nesting +1.0 a level; + length of the proof"
 
 
 def note(name: str) -> str:

@@ -25,11 +25,11 @@ from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 TEXT = {
-    "en": "ALS-XZ: {a} hold only {va} and {b} hold only {vb}, one value more than cells each. Every "
+    "en": "ALS-XZ: {a} {hold_a} only {va} and {b} {hold_b} only {vb}, one value more than cells each. Every "
           "{x} of one sees every {x} of the other, so at most one of them has {x}, and the other is "
           "then locked on its other values. Either way one of them holds {z}, so {targets} (seeing "
           "every {z} of both) cannot be {z}.",
-    "fr": "ALS-XZ : {a} ne contiennent que {va} et {b} que {vb}, une valeur de plus que de cases "
+    "fr": "ALS-XZ : {a} ne {hold_a} que {va} et {b} que {vb}, une valeur de plus que de cases "
           "chacun. Chaque {x} de l'un voit chaque {x} de l'autre, donc au plus l'un des deux a {x}, et "
           "l'autre est alors verrouillé sur ses autres valeurs. Dans tous les cas l'un d'eux contient "
           "{z}, donc {targets} (qui voient tous les {z} des deux) ne peuvent pas valoir {z}.",
@@ -214,7 +214,10 @@ def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanatio
         cells=cell_coords(geo, xs), cells_alt=cell_coords(geo, ys),
         marked=cands(geo, [(c, x + 1) for c in bits(a.where[x])]),
         marked_alt=cands(geo, [(c, x + 1) for c in bits(b.where[x])]),
-        **say(TEXT, a=Cells(geo, xs), b=Cells(geo, ys), va=Values(v + 1 for v in bits(a.values)),
+        **say(TEXT, a=(ca := Cells(geo, xs)), b=(cb := Cells(geo, ys)),
+              hold_a=ca.verb(en=("holds", "hold"), fr=("contient", "contiennent")),
+              hold_b=cb.verb(en=("holds", "hold"), fr=("contient", "contiennent")),
+              va=Values(v + 1 for v in bits(a.values)),
               vb=Values(v + 1 for v in bits(b.values)), x=Value(x + 1), z=Value(z + 1),
               targets=Cells(geo, bits(elim), last={"en": "and", "fr": "et"})),
         detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)),

@@ -32,15 +32,15 @@ from explainer.technique import NO_CONTEXT, Context
 from .als import ALS, als_list, restricted_pairs
 
 ALS_XY_WING = {
-    "en": "ALS XY wing: {c} (holding only {vc}) shares the restricted value {x} with {a} (only {va}) and "
-          "{y} with {b} (only {vb}). {c} cannot lose both {x} and {y}, so {a} loses {x} or {b} loses {y}, "
-          "and that set is then locked on its other values: either way {a} or {b} holds {z}, so "
-          "{targets} (seeing every {z} of both) cannot be {z}.",
+    "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
+          "(only {va}) and {y} with the set {b} (only {vb}). The set {c} cannot lose both {x} and {y}, so "
+          "the set {a} loses {x} or the set {b} loses {y}, and that set is then locked on its other values: "
+          "either way {z} is in {a} or in {b}, so {targets} (seeing every {z} of both) cannot be {z}.",
     "fr": "ALS XY wing : {c} (seulement {vc}) partage la valeur restreinte {x} avec {a} (seulement {va}) "
           "et {y} avec {b} (seulement {vb}). {c} ne peut pas perdre à la fois {x} et {y}, donc {a} perd "
           "{x} ou {b} perd {y}, et cet ensemble est alors verrouillé sur ses autres valeurs : dans tous "
-          "les cas {a} ou {b} contient {z}, donc {targets} (qui voient tous les {z} des deux) ne peuvent "
-          "pas valoir {z}.",
+          "les cas le {z} est dans {a} ou dans {b}, donc {targets} (qui voient tous les {z} des deux) ne "
+          "peuvent pas valoir {z}.",
 }
 
 

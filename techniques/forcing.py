@@ -47,32 +47,6 @@ UNTRACEABLE = 10 ** 6  # estimate of an option the tracer does not reproduce
 NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
 
 
-# ---- rating ---------------------------------------------------------------------------
-LENGTH_STEPS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
-KIND_BONUS = {"contradiction": 0.0, "cell": 0.1, "house": 0.1, "double": 0.2}
-
-
-def length_bonus(size: int) -> float:
-    """0.1 per threshold of LENGTH_STEPS the proof size exceeds (Sudoku Explainer's
-    length rule: doubling the chain costs about 0.2)."""
-    return 0.1 * sum(size > s for s in LENGTH_STEPS)
-
-
-def rating(kind: str, level: int, dynamic: bool, size: int) -> float:
-    """SE-like weight of a forcing step.
-
-    static (level 0): 8.3 + kind bonus + length bonus, at most 8.9;
-    dynamic level 0:  8.5 + kind bonus + length bonus, at most 9.5;
-    nested level k:   9.5 + 0.5·(k-1) + kind bonus + length bonus (no cap).
-    """
-    extra = KIND_BONUS.get(kind, 0.0) + length_bonus(size)
-    if level <= 0:
-        r = min(8.9, 8.3 + extra) if not dynamic else min(9.5, 8.5 + extra)
-    else:
-        r = 9.5 + 0.5 * (level - 1) + extra
-    return round(r, 1)
-
-
 # ---- texts ----------------------------------------------------------------------------
 SUPPOSE = {"en": "Suppose {f}.", "fr": "Supposons que {f}."}
 T_IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
@@ -226,7 +200,7 @@ def _concl_words(place: Iterable[Cand], elim: Iterable[Cand], lang: str) -> str:
 
 def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]],
               technique: str = NAME) -> Explanation:
-    """The Explanation of a forcing proof: texts, highlights, detail (with the rating)."""
+    """The Explanation of a forcing proof: texts, highlights, detail (what the rating reads)."""
     n = geo.n
     pl, el = cands(geo, place), cands(geo, elim)
     texts = {}
@@ -247,8 +221,8 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
         texts[lang] = _lang(STEP[proof.kind], lang, **kw)
     marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
     size = proof.size
-    detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level),
-              ("rating", rating(proof.kind, proof.level, proof.dynamic, size)), ("size", size))
+    # what the rating reads (explainer.rating: kind, level, dynamic, proof size)
+    detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
     del n
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),

@@ -22,7 +22,7 @@ from typing import Any
 
 from explainer.explanation import Cand, Explanation, cands
 from explainer.grid import Geometry, bits, geometry, value_char
-from explainer.i18n import Cells, House, Value, Words, say
+from explainer.i18n import Agree, Cells, House, Value, Words, say
 from explainer.proof import Proof
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -50,7 +50,7 @@ COMMON = {
           "tous les cas.",
 }
 WHAT_PLACE = {"en": "{cells} get {values}", "fr": "{cells} reçoivent {values}"}
-WHAT_ELIM = {"en": "{k} candidates are removed ({first})", "fr": "{k} candidats sont retirés ({first})"}
+WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
 WHY_CELL = {"en": "{cell} has no candidate left", "fr": "{cell} n'a plus de candidat"}
 WHY_HOUSE = {"en": "{v} has no place left in {house}", "fr": "{v} n'a plus de place dans {house}"}
 WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait deux fois dans {house}"}
@@ -297,7 +297,9 @@ def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _
         first = ", ".join(f"{geo.cell_name(c)}<>{value_char(v)}" for c, v in sorted(elim)[:4])
         if len(elim) > 4:
             first += ", …"
-        parts.append(say(WHAT_ELIM, k=len(elim), first=first))
+        removed = Agree(len(elim), en=("candidate is removed", "candidates are removed"),
+                        fr=("candidat est retiré", "candidats sont retirés"))
+        parts.append(say(WHAT_ELIM, k=len(elim), removed=removed, first=first))
     what = Words(en="; ".join(p["text"] for p in parts),
                  fr="; ".join(dict(p["translations"])["fr"] for p in parts))
     return Explanation(technique="trial", place=cands(geo, place), eliminate=cands(geo, elim),

@@ -24,15 +24,15 @@ from functools import cache
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 Y_WING = {
-    "en": "{name} on {v}: {cells} hold only {values} and {pivot} has no {v}; {v} in {removed} would "
+    "en": "{name} on {v}: {cells} hold only {values} and {pivot} {has} no {v}; {v} in {removed} would "
           "leave these {k} cells (in {l1}, {l2}, {b1} and {b2}) with only the {f} values {others}, "
           "so {v} is removed from {removed}.",
-    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {pivot} n'a pas de {v} ; "
+    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {pivot} {has} pas de {v} ; "
           "un {v} en {removed} laisserait ces {k} cases ({l1}, {l2}, {b1} et {b2}) avec les {f} "
           "seules valeurs {others}, donc le {v} est retiré de {removed}.",
 }
@@ -191,6 +191,7 @@ def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12
         marked=cands(geo, ((c, v) for c in bits(cells) if state.cand[c] >> (v - 1) & 1)),
         **say(Y_WING, name=_Name(ny), v=Value(v), cells=Cells(geo, bits(cells)),
               values=Values(values_of(union)), pivot=Cells(geo, bits(m12)),
+              has=Agree(m12.bit_count(), en=("has", "have"), fr=("n'a", "n'ont")),
               removed=Cells(geo, bits(removed)), k=k, f=k - 1, others=Values(others),
               l1=House(geo, l1), l2=House(geo, l2), b1=House(geo, b1), b2=House(geo, b2)),
         detail=(("size", k - 1), ("value", v)),

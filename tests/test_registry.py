@@ -45,7 +45,8 @@ def test_names_are_unique_and_resolve() -> None:
 
 def test_derived_views() -> None:
     assert techniques.single_names() == ("single position", "single candidate")
-    assert techniques.guessing_names() == ("trial", "trial lucky", "brutal")
+    assert techniques.guessing_names() == ("trial", "trial lucky", "forcing chain", "brutal")
+    assert techniques.difficulty({"forcing chain": 1}) == "medium"
     assert techniques.weights()["x wing"] == 3.2
     assert techniques.title("finned x wing", "fr") == "x wing à aileron"
     assert techniques.title("singles", "fr") == "singletons"  # a frame word, not a step

@@ -21,7 +21,7 @@ def test_als_xy_wing():
     assert set(s.marked) == elims(1, "r5c5") | elims(2, "r5c5")
     assert set(s.marked_alt) == elims(3, "r5c1", "r1c5", "r1c6")
     assert s.get("restricted") in ((1, 2), (2, 1)) and s.get("value") == 3
-    assert s.text.startswith("ALS XY wing: r5c5 (holding only 1 and 2) shares the restricted value")
+    assert s.text.startswith("ALS XY wing: the set r5c5 (holding only 1 and 2) shares the restricted value")
     assert "fr" in dict(s.translations)
 
 
