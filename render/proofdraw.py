@@ -38,7 +38,8 @@ WORDS = {
         "suppose": "Suppose {f}.", "suppose_not": "Suppose {c} is not {v}.",
         "then": "Then", "peer_same": "{f} ({g} sees it)", "peer_cell": "{f} ({g} in that cell)",
         "cell": "{f} (last candidate of the cell)", "house": "{f} (last place for {v} in {h})",
-        "step": "{f} (by {t})", "assume": "{f}",
+        "step": "{f} (by {t} in this branch)", "assume": "{f}",
+        "nested": "{f} (assumed here, it leads to a contradiction)",
         "end_cell": "{c} would have no candidate left: contradiction.",
         "end_house": "{v} would have no place left in {h}: contradiction.",
         "end_twice": "{v} would be twice in one house ({a} and {b}): contradiction.",
@@ -57,7 +58,8 @@ WORDS = {
         "suppose": "Supposons {f}.", "suppose_not": "Supposons que {c} ne soit pas {v}.",
         "then": "Alors", "peer_same": "{f} ({g} le voit)", "peer_cell": "{f} ({g} dans cette case)",
         "cell": "{f} (dernier candidat de la case)", "house": "{f} (dernière place du {v} dans {h})",
-        "step": "{f} (par {t})", "assume": "{f}",
+        "step": "{f} (par {t} dans cette branche)", "assume": "{f}",
+        "nested": "{f} (supposé ici, il mène à une contradiction)",
         "end_cell": "{c} n'aurait plus aucun candidat : contradiction.",
         "end_house": "le {v} n'aurait plus de place dans {h} : contradiction.",
         "end_twice": "le {v} serait deux fois dans une même unité ({a} et {b}) : contradiction.",
@@ -148,6 +150,8 @@ def fact_line(branch: Any, i: int, n: int, lang: str) -> str:
         h = _house_of(n, [f.fact[:2]] + [p[:2] for p in prem])
         return w["house"].format(f=ft, v=value_char(f.fact[2]), h=house_text(h, lang) if h else "?")
     if f.rule == "step" and f.step is not None:
+        if f.step.proof is not None:
+            return w["nested"].format(f=ft)
         return w["step"].format(f=ft, t=technique_name(f.step.technique, lang))
     return ft
 
@@ -286,6 +290,10 @@ def part_shapes(n: int, proof: Any, part: tuple | str, state: Any, obstacles: An
         for k in sorted(arrowed):
             f = facts[k]
             a_key = tuple(f.fact[:3])
+            if f.rule == "step" and (f.step is None or f.step.proof is not None or len(f.premises) > 3):
+                # a nested forcing chain (or a step resting on many facts) reads the branch's whole
+                # state: arrows from every premise would hide the proof; the caption says why
+                continue
             for j in f.premises:
                 if not 0 <= j < len(facts) or j == k:
                     continue

@@ -153,7 +153,7 @@ def test_trial_steps_carry_their_proof():
 def test_detail_and_json_round_trip():
     _, step = next((st, s) for st, s in forcing_steps() if s.technique == "forcing chain")
     d = step.to_dict()
-    assert set(d["detail"]) == {"kind", "level", "dynamic", "size", "rating"}
+    assert set(d["detail"]) == {"kind", "level", "dynamic", "size"}
     assert d["detail"]["size"] == step.proof.size
     back = Explanation.from_dict(d)
     assert back.proof == step.proof and back.eliminate == step.eliminate
