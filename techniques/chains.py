@@ -25,7 +25,7 @@ with Medusa and trial).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -70,17 +70,25 @@ SO = {"en": ", so ", "fr": ", donc "}
 def eureka(lk: Links, nodes: list[int], kinds: str) -> str:
     """Eureka notation: ``(5)r1c2=r1c7-(5=3)r2c8``; kinds[i] is '=' or '-' between nodes i, i+1."""
     geo = lk.geo
+    return eureka_text(nodes, kinds, lambda i: lk.value(i), lambda i: geo.cell_name(lk.cell(i)),
+                       lambda i, j: lk.cell(i) == lk.cell(j))
+
+
+def eureka_text(nodes: list[int], kinds: str, value: Callable[[int], int], name: Callable[[int], str],
+                same_cell: Callable[[int, int], bool]) -> str:
+    """Eureka notation of any chain (plain or grouped): two nodes of one cell in a row are
+    written ``(5=3)r2c8``; a node's value is written when it differs from the one before."""
     out: list[str] = []
     last_value = 0
     i = 0
     while i < len(nodes):
-        c, v = lk.cell(nodes[i]), lk.value(nodes[i])
-        if i + 1 < len(nodes) and lk.cell(nodes[i + 1]) == c:
-            w = lk.value(nodes[i + 1])
-            token = f"({value_char(v)}{kinds[i]}{value_char(w)}){geo.cell_name(c)}"
+        v = value(nodes[i])
+        if i + 1 < len(nodes) and same_cell(nodes[i], nodes[i + 1]):
+            w = value(nodes[i + 1])
+            token = f"({value_char(v)}{kinds[i]}{value_char(w)}){name(nodes[i])}"
             last_value, step = w, 2
         else:
-            token = ("" if v == last_value else f"({value_char(v)})") + geo.cell_name(c)
+            token = ("" if v == last_value else f"({value_char(v)})") + name(nodes[i])
             last_value, step = v, 1
         if out:
             out.append(kinds[i - 1])

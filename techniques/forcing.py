@@ -201,7 +201,6 @@ def _concl_words(place: Iterable[Cand], elim: Iterable[Cand], lang: str) -> str:
 def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]],
               technique: str = NAME) -> Explanation:
     """The Explanation of a forcing proof: texts, highlights, detail (what the rating reads)."""
-    n = geo.n
     pl, el = cands(geo, place), cands(geo, elim)
     texts = {}
     for lang in ("en", "fr"):
@@ -223,7 +222,6 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
     size = proof.size
     # what the rating reads (explainer.rating: kind, level, dynamic, proof size)
     detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
-    del n
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
                        detail=detail, proof=proof)

@@ -31,7 +31,7 @@ from explainer.i18n import Words, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO
+from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, eureka_text
 from .links import links
 
 MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
@@ -317,22 +317,5 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
 
 def _eureka(g: _Graph, nodes: list[int], kinds: str) -> str:
     """Eureka notation with groups: ``(5)r1c12=r1c7-(5=3)r2c8``."""
-    out: list[str] = []
-    last = -1
-    k = 0
-    while k < len(nodes):
-        i = nodes[k]
-        v = g.values[i]
-        if (k + 1 < len(nodes) and i < g.singles and nodes[k + 1] < g.singles
-                and g.masks[nodes[k + 1]] == g.masks[i]):
-            w = g.values[nodes[k + 1]]
-            token = f"({value_char(v + 1)}{kinds[k]}{value_char(w + 1)}){g.name(i)}"
-            last, step = w, 2
-        else:
-            token = ("" if v == last else f"({value_char(v + 1)})") + g.name(i)
-            last, step = v, 1
-        if out:
-            out.append(kinds[k - 1])
-        out.append(token)
-        k += step
-    return "".join(out)
+    return eureka_text(nodes, kinds, lambda i: g.values[i] + 1, g.name,
+                       lambda i, j: i < g.singles and j < g.singles and g.masks[i] == g.masks[j])
