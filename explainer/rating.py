@@ -313,11 +313,12 @@ NOTES: dict[str, str] = {
     "w wing": "a mixed chain of six candidates (7.0 + 0.1)",
     "chain": _CHAIN_NOTE,
     "loop": "x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
-    "trial": "+ length of its propagation (when recorded)",
-    "trial lucky": "+ length of its propagation (when recorded)",
+    "trial": "from its proof, as a forcing chain",
+    "trial lucky": "from its proof, as a forcing chain",
     **{name: "+ length" for name in CHAINS},
 }
-FORCING_NOTE = "cell / house +0.3, dynamic +0.6, nesting +1.0 a level; + length of the proof"
+FORCING_NOTE = ("from its proof: static x 6.6, static 7.0, Nishio 7.5, static cell / house 8.0, dynamic 8.5, "
+                "dynamic (+) 9.0, nested 9.5 and up; + length")
 
 
 def note(name: str) -> str:
