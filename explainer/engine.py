@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import rating as rating_mod
@@ -28,7 +29,7 @@ __all__ = ["DIFFICULTIES", "FORMAT", "Puzzle", "UnsoundStep", "check_sound", "di
 
 # With ``easiest``, at most this many live steps of one technique are rated at each step
 # (its finder yields its simplest steps first; this bounds the cost on rich grids).
-EASIEST_SCAN = 4
+EASIEST_SCAN = 2
 
 
 class UnsoundStep(AssertionError):
@@ -123,6 +124,8 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
             continue
         start = time.perf_counter() if timings is not None else 0.0
         seen = 0
+        if best is not None:
+            ctx = replace(ctx, ceiling=best_rating)
         for candidate in t.find(state, ctx):
             if not _live(state, candidate):
                 continue

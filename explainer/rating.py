@@ -11,11 +11,14 @@ read from what the step records, following SE's published rules
 - subsets: naked pair / triple / quad 3.0 / 3.6 / 5.0, hidden 3.4 / 4.0 / 5.4;
 - chains and cycles: an x-chain (one digit) 6.5, a y-chain (only bivalue
   cells) 6.6, a chain mixing both 7.0, plus SE's length addition;
-- forcing chains: a branch following singles from an assumption is SE's
-  dynamic forcing chain (base 8.5, the record's weight, like ``trial``); cell
-  or house forcing +0.3, branches that also apply locked candidates (SE's
-  "dynamic (+)") +0.6, each nesting level +1.0 (SE's nested forcing chains,
-  9.9 and up), plus the length addition on the proof's size.
+- steps that record a proof (forcing chains, trial) are rated from it alone
+  (``proof_rating``): SE's class of the chains it holds (``chain_base``:
+  static forcing x-chain 6.6, forcing chain 7.0, Nishio 7.5, cell / house
+  forcing 8.0, dynamic 8.5, dynamic (+) 9.0, nested 9.5 and up) plus the
+  length addition on its implications;
+- techniques SE lacks weigh what SE's cheapest chain for the same
+  elimination weighs (their records' weights, with the rules below for
+  finned fish, grouped chains, long empty rectangles, big wings, Sue de Coq).
 
 SE's length addition (``length_addition``): +0.1 each time the chain's
 length passes the next threshold of 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …
@@ -40,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .explanation import Explanation
+from .proof import Proof
 
 SCALE = "se"
 
@@ -110,14 +114,50 @@ def _tuple(table: Mapping[int, float]) -> Callable[[Explanation], float]:
     return add
 
 
-def _finned(step: Explanation) -> float:
-    return 0.1 if step.get("case") == 2 or step.get("sashimi") else 0.0  # sashimi
-
-
-def _wing(step: Explanation) -> float:
-    # an n-cell wing (base 4.6 for four cells, 0.2 above the three-cell XYZ-wing): +0.2 a cell more
+def _big_wing(step: Explanation) -> float:
+    # a wing of four cells weighs as Sukaku Explainer's WXYZ-wing (4.6), of five or more
+    # as its VWXYZ-wing (6.2), +0.1 a cell past five
     size = int(step.get("size", 3) or 3)
-    return 0.2 * max(0, size - 3)
+    return 0.0 if size <= 3 else 1.6 + 0.1 * (size - 4)
+
+
+def _finned(step: Explanation) -> float:
+    # SE has no finned fish: it finds the elimination as an x-chain through the fin (6.5)
+    return length_addition(nodes(step))
+
+
+def _grouped(step: Explanation) -> float:
+    # SE has no group nodes: on one digit it needs a Nishio chain (7.5), else a dynamic one (8.5)
+    return chain_digits_addition(step) + length_addition(nodes(step))
+
+
+def chain_digits_addition(step: Explanation) -> float:
+    """+1.0 when a chain links several digits (SE's dynamic 8.5 over its Nishio 7.5)."""
+    links = step.strong_links + step.weak_links
+    values = {tuple(a)[2] for a, _ in links} | {tuple(b)[2] for _, b in links} | {m[2] for m in step.marked}
+    return 1.0 if len(values) > 1 else 0.0
+
+
+_UR = {"1": -0.1, "2": 0.0, "3": 0.0, "4": 0.0}  # SE: type 1 4.5, types 2 to 4 4.6
+UR_CHAIN = 7.0  # SE has no other uniqueness pattern: it needs a (mixed) chain for the elimination
+
+
+def _unique_rectangle(step: Explanation) -> float:
+    # SE rates types 1 to 4 (4.5, 4.6, type 3 + 0.1 a cell of its naked set past a pair);
+    # types 5, 6 and the hidden rectangle are HoDoKu's: SE proves them with a chain (7.0)
+    kind = str(step.get("type", "1"))
+    if kind == "3":
+        return 0.1 * max(0, int(step.get("size", 2) or 2) - 2)
+    return _UR.get(kind, UR_CHAIN - 4.6)
+
+
+def _empty_rectangle(step: Explanation) -> float:
+    # the classic empty rectangle (box, one strong link) is Sukaku Explainer's 4.3; a longer chain
+    # ending in an empty box is a grouped chain to SE (Nishio 7.5 / dynamic 8.5, + length)
+    length = int(step.get("length", 2) or 2)
+    if length <= 2:
+        return 0.0
+    return 7.5 - 4.3 + _grouped(step)
 
 
 def _chain(step: Explanation) -> float:
@@ -128,21 +168,78 @@ def _length_only(step: Explanation) -> float:
     return length_addition(nodes(step))
 
 
-def forcing_addition(step: Explanation) -> float | None:
-    """SE's forcing-chain addition from a step's proof facts, None if it records none.
+# SE's bases for the chains behind a recorded proof (Sudoku Explainer's "Forcing Chains &
+# Cycles", "Nishio", "Multiple" and "Dynamic" forcing chains, "Dynamic (+)").
+SE_X_FORCING = 6.6     # static, one digit: a forcing x-chain
+SE_FORCING = 7.0       # static (every implication from one premise), contradiction or double
+SE_NISHIO = 7.5        # one digit, dynamic (implications resting on several premises)
+SE_MULTIPLE = 8.0      # static cell or house (region) forcing chains
+SE_DYNAMIC = 8.5       # dynamic: a cell or house left with one candidate by several removals
+SE_DYNAMIC_PLUS = 9.0  # dynamic (+): branches also apply locked candidates
+SE_NESTED = 9.5        # nested: the least base when branches use forcing chains themselves
+CHAIN_FLOOR = SE_X_FORCING
 
-    Relative to the record's base (8.5: singles followed from an assumption, SE's
-    dynamic forcing chain): a cell or house forcing chain +0.3, branches that also
-    apply locked candidates +0.6 (SE's "dynamic (+)"), each nesting level +1.0 (SE's
-    nested forcing chains start near 10), plus the length addition on the proof size.
+
+def chain_base(proof: Proof) -> float:
+    """SE's base for the chains a proof records, classified as SE classifies its chains.
+
+    Static: every implication rests on one premise (a peer, or the other candidate of a
+    cell or house that had two when the step began) and a contradiction meets two chains;
+    static chains on one digit are x-chains (6.6), others forcing chains (7.0), cell and
+    house forcing chains multiple ones (8.0). Dynamic: some implication needs several
+    premises (8.5; on one digit, SE's Nishio, 7.5). Branches applying locked candidates are
+    SE's dynamic (+) (9.0). Nested branches (a fact proved by its own forcing step) take
+    the inner step's base + 2.0, at least 9.5: SE's +forcing (9.5), +multiple (10.0),
+    +dynamic (10.5) forcing chains.
+    """
+    inner = [f.step.proof for b in proof.branches for f in b.facts
+             if f.rule == "step" and f.step is not None and f.step.proof is not None]
+    if inner:
+        return max(SE_NESTED, max(chain_base(q) for q in inner) + 2.0)
+    if any(f.rule == "step" for b in proof.branches for f in b.facts):
+        return SE_DYNAMIC_PLUS
+    dynamic = any(len(f.premises) > 1 for b in proof.branches for f in b.facts if f.rule in ("cell", "house")) \
+        or any(b.end.is_contradiction and len(b.end.premises) > 2 for b in proof.branches)
+    digits = {f.fact[2] for b in proof.branches for f in b.facts} | {b.assume[2] for b in proof.branches}
+    if dynamic:
+        return SE_NISHIO if len(digits) == 1 else SE_DYNAMIC
+    if proof.kind in ("cell", "house"):
+        return SE_MULTIPLE
+    return SE_X_FORCING if len(digits) == 1 else SE_FORCING
+
+
+def chain_nodes(proof: Proof) -> int:
+    """The implications of a proof, those of the nested steps it uses included (SE counts them)."""
+    total = 0
+    for b in proof.branches:
+        for f in b.facts:
+            total += 1
+            if f.step is not None and f.step.proof is not None:
+                total += chain_nodes(f.step.proof)
+    return total
+
+
+def proof_rating(step: Explanation) -> float | None:
+    """The rating of a step from the proof it records (None without one): SE's base for
+    its chains (``chain_base``) + the length addition on its implications."""
+    if step.proof is None:
+        return None
+    return chain_base(step.proof) + length_addition(chain_nodes(step.proof))
+
+
+def forcing_addition(step: Explanation) -> float | None:
+    """The forcing addition, relative to the dynamic base 8.5, for a forcing step that records
+    its detail (``kind`` / ``level`` / ``dynamic`` / ``size``) but not its proof (a document
+    written without proofs); None if it records neither. Without the implications, static
+    and dynamic chains cannot be told apart: a cell or house forcing chain +0.3, dynamic
+    (+) +0.6, each nesting level +1.0, plus the length addition. A step with its proof is
+    rated by ``proof_rating``.
     """
     d = dict(step.detail)
-    if not ({"kind", "level", "dynamic"} & d.keys()) and step.proof is None:
+    if not ({"kind", "level", "dynamic"} & d.keys()):
         return None
-    kind = d.get("kind") or (step.proof.kind if step.proof is not None else "contradiction")
-    level = int(d.get("level") or (step.proof.level if step.proof is not None else 0) or 0)
-    dynamic = bool(d.get("dynamic", step.proof.dynamic if step.proof is not None else level > 0))
-    add = (0.6 if dynamic else 0.0) + (0.3 if kind in ("cell", "house") else 0.0)
+    level = int(d.get("level") or 0)
+    add = (0.6 if d.get("dynamic", level > 0) else 0.0) + (0.3 if d.get("kind") in ("cell", "house") else 0.0)
     return add + 1.0 * level + length_addition(proof_size(step))
 
 
@@ -159,16 +256,9 @@ def _trial(step: Explanation) -> float:
     return length_addition(proof_size(step))
 
 
-def _grouped_x_chain(step: Explanation) -> float:
-    # an empty rectangle is a one-digit chain through a box group (our chain search finds it
-    # so): SE makes this elimination only as an x-chain, 6.5 + length, the group one node
-    length = step.get("length")
-    return length_addition(int(length) + 1 if length is not None else nodes(step))
-
-
 # Chain-like steps: base + SE's length addition on the candidates they link.
 CHAINS = frozenset({
-    "x chain", "xy chain", "remote pair", "grouped chain", "als chain", "medusa", "continuous loop",
+    "x chain", "xy chain", "remote pair", "als chain", "medusa", "continuous loop",
 })
 
 RULES: dict[str, Callable[[Explanation], float]] = {
@@ -177,17 +267,28 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     "locked candidate": _locked,
     "naked tuple": _tuple(_NAKED),
     "hidden tuple": _tuple(_HIDDEN),
-    "finned x wing": _finned,
-    "finned swordfish": _finned,
-    "finned jellyfish": _finned,
-    "ny wing": _wing,
+    **{f"{kind} {fish}": _finned for kind in ("finned", "sashimi") for fish in ("x wing", "swordfish",
+                                                                             "jellyfish")},
+    "ny wing": _big_wing,
+    "suedecoq": _length_only,
+    "suedecoq bis": _length_only,
+    "grouped chain": _grouped,
+    "unique rectangle": _unique_rectangle,
+    "empty rectangle": _empty_rectangle,
     "chain": _chain,
     "loop": _chain,
-    "empty rectangle": _grouped_x_chain,
     "trial": _trial,
     "trial lucky": _trial,
     **{name: _length_only for name in CHAINS},
 }
+
+# Step names rated from their recorded proofs (``proof_rating``): their least rating is the
+# least chain base, whatever their record's weight.
+# Trial follows singles, so its proofs are dynamic (SE's Nishio 7.5 at least) but for a static
+# one, which the forcing chains' static pass (6.6) finds first: the easiest rating is kept.
+# A static chain on one digit (6.6) is an x-chain or x-cycle, which the chain search finds
+# first: the forcing chains are searched from SE's forcing chains' base (7.0) on.
+PROOF_RATED = {"forcing chain": SE_FORCING, "trial": SE_NISHIO, "trial lucky": SE_NISHIO}
 
 # The least addition a rule can give (the engine's easiest-step search reads it).
 FLOOR: dict[str, float] = {"single position": -0.5, "hidden single": -0.5}
@@ -201,18 +302,23 @@ NOTES: dict[str, str] = {
     "locked candidate": "pointing 2.6, claiming 2.8",
     "naked tuple": "pair 3.0, triple 3.6, quad 5.0",
     "hidden tuple": "pair 3.4, triple 4.0, quad 5.4",
-    "finned x wing": "sashimi +0.1",
-    "finned swordfish": "sashimi +0.1",
-    "finned jellyfish": "sashimi +0.1",
-    "ny wing": "+0.2 a cell past four",
+    **{f"{kind} {fish}": "an x-chain through the fin: + length" for kind in ("finned", "sashimi")
+       for fish in ("x wing", "swordfish", "jellyfish")},
+    "ny wing": "four cells 4.6, five 6.2, +0.1 a cell more",
+    "suedecoq": "a house forcing chain: + length",
+    "suedecoq bis": "a house forcing chain: + length",
+    "grouped chain": "one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length",
+    "unique rectangle": "type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)",
+    "empty rectangle": "one strong link 4.3; longer: as a grouped chain (7.5 / 8.5 + length)",
+    "w wing": "a mixed chain of six candidates (7.0 + 0.1)",
     "chain": _CHAIN_NOTE,
     "loop": "x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
-    "empty rectangle": "a grouped x-chain: + length",
-    "trial": "+ length of its propagation (when recorded)",
-    "trial lucky": "+ length of its propagation (when recorded)",
+    "trial": "from its proof, as a forcing chain",
+    "trial lucky": "from its proof, as a forcing chain",
     **{name: "+ length" for name in CHAINS},
 }
-FORCING_NOTE = "cell / house +0.3, dynamic +0.6, nesting +1.0 a level; + length of the proof"
+FORCING_NOTE = ("from its proof: static x 6.6, static 7.0, Nishio 7.5, static cell / house 8.0, dynamic 8.5, "
+                "dynamic (+) 9.0, nested 9.5 and up; + length")
 
 
 def note(name: str) -> str:
@@ -234,12 +340,21 @@ def addition(step: Explanation) -> float:
 
 
 def rate(step: Explanation, base: float) -> float:
-    """The step's rating on SE's scale, its kind's base weight given (rounded to 0.1)."""
+    """The step's rating on SE's scale, its kind's base weight given (rounded to 0.1).
+
+    A step that records its proof (forcing chains, trial) is rated from the proof alone:
+    SE rates the chains, whatever technique found them."""
+    by_proof = proof_rating(step)
+    if by_proof is not None:
+        return round(by_proof, 1)
     return round(base + addition(step), 1)
 
 
 def floor(name: str, base: float) -> float:
-    """The least rating a step of this name can get (the base, or less for the singles)."""
+    """The least rating a step of this name can get (the base, or less for the singles and
+    for steps rated from their proofs)."""
+    if name in PROOF_RATED:
+        return min(base, PROOF_RATED[name])
     return round(base + FLOOR.get(name, 0.0), 1)
 
 

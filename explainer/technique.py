@@ -55,11 +55,15 @@ class Context:
     """What a finder may know besides the state.
 
     ``solution`` is given only to a technique whose kinds read the solution;
-    ``earlier`` are the techniques before this one in the run's chosen order.
+    ``earlier`` are the techniques before this one in the run's chosen order;
+    ``ceiling`` is the rating of the easiest step found so far when the engine
+    looks for the easiest one (a finder may skip searches that cannot rate below
+    it: the forcing chains' dynamic and nested passes), infinite otherwise.
     """
 
     solution: tuple[int, ...] | None = None
     earlier: tuple[Technique, ...] = ()
+    ceiling: float = float("inf")
 
 
 NO_CONTEXT = Context()

@@ -641,7 +641,50 @@ def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, options: RenderOptions
             t = Image.frombytes("P", tsize, data)
             t.putpalette(pal.getpalette())
             job.thumbs.append(t)
-    for e in exporters:
-        rec.files += [str(p) for p in e.write(job, rec)]
+    _write_exporters(exporters, job, rec, options.workers or _workers())
     rec.seconds = time.perf_counter() - start
     return rec
+
+
+# Exporters whose work is heavy and independent (encoding the GIF, composing the sheet's
+# pages): with two cores or more they run side by side in forked processes.
+PARALLEL_EXPORTERS = frozenset({"gif", "contact", "pdf"})
+_EXPORT: dict[str, Any] = {}
+
+
+def _export_one(k: int) -> tuple[list[str], dict[str, Any]]:
+    """Run exporter ``k`` of ``_EXPORT`` (in a forked worker): its files and record fields."""
+    e, job = _EXPORT["exporters"][k], _EXPORT["job"]
+    fresh = Written(str(job.out))
+    r = Written(str(job.out))
+    files = [str(p) for p in e.write(job, r)]
+    return files, {key: v for key, v in vars(r).items() if v != getattr(fresh, key) and key != "files"}
+
+
+def _write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, workers: int) -> None:
+    """Every exporter's files, in exporter order in ``rec.files``; the heavy ones in parallel
+    when there are cores to spare (the same files either way)."""
+    import multiprocessing as mp
+
+    global _EXPORT
+    heavy = [k for k, e in enumerate(exporters) if e.key in PARALLEL_EXPORTERS]
+    results: dict[int, Any] = {}
+    pool = None
+    if workers > 1 and len(heavy) > 1 and "fork" in mp.get_all_start_methods():
+        _EXPORT = {"exporters": list(exporters), "job": job}
+        pool = mp.get_context("fork").Pool(min(workers, len(heavy)))
+        results = {k: pool.apply_async(_export_one, (k,)) for k in heavy}
+    try:
+        for k, e in enumerate(exporters):
+            if k in results:
+                files, fields = results[k].get()
+                for key, v in fields.items():
+                    setattr(rec, key, v)
+                rec.files += files
+            else:
+                rec.files += [str(p) for p in e.write(job, rec)]
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+            _EXPORT = {}

@@ -52,8 +52,12 @@ def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | 
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, example=example)
 
 
-# Weights in the spirit of the Sudoku Explainer scale (the puzzle rating is the
-# hardest step's weight); codes are HoDoKu's library codes (SolutionType).
+# Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions);
+# a technique SE lacks weighs what SE's cheapest chain for the same elimination weighs (a
+# W-wing is a mixed chain of six candidates, a finned fish an x-chain through its fin, a Sue
+# de Coq a house forcing chain, a grouped chain a Nishio or dynamic chain); the short fish
+# chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork) gives them.
+# Codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
     Technique("single position", singles.find_single_position,
               (K("single position", 1.5, "position unique", "0002", "0000", single=True),),
@@ -70,52 +74,53 @@ REGISTRY: list[Technique] = [
               (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
               aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing"), K("ny wing", 4.6, "ny wing"))),
-    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803"),)),
+    Technique("w wing", wings.find_w_wing, (K("w wing", 7.1, "w wing", "0803"),)),
     Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "xy wing", "0800"),), aliases=("xy-wing",)),
     Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "xyz wing", "0801"),), aliases=("xyz-wing",)),
     Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 4.6, "wxyz wing"),), aliases=("wxyz-wing",)),
     Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
                                         K("jellyfish", 5.2, "jellyfish", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
-              (K("finned x wing", 3.4, "x wing à aileron", "0310"),
-               K("finned swordfish", 4.0, "swordfish à aileron", "0311"),
-               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"),
-               K("sashimi x wing", 3.5, "x wing sashimi", "0320"),
-               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321"),
-               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322"))),
+              (K("finned x wing", 6.5, "x wing à aileron", "0310"),
+               K("finned swordfish", 6.5, "swordfish à aileron", "0311"),
+               K("finned jellyfish", 6.5, "jellyfish à aileron", "0312"),
+               K("sashimi x wing", 6.5, "x wing sashimi", "0320"),
+               K("sashimi swordfish", 6.5, "swordfish sashimi", "0321"),
+               K("sashimi jellyfish", 6.5, "jellyfish sashimi", "0322"))),
     Technique("unique rectangle", uniqueness.find_unique_rectangle,
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
                  uniqueness=True),),
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
     Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
               aliases=("bug", "bug + 1")),
-    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq"),),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 8.0, "Sue de Coq", "1101", en="Sue de Coq"),),
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
-              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
+              (K("suedecoq bis", 8.0, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
-    Technique("chain", chains.find, (K("skyscraper", 6.6, "gratte-ciel", "0400"),
-                                     K("2-string kite", 6.6, "cerf-volant à deux ficelles", "0401"),
-                                     K("turbot fish", 6.6, "turbot", "0403"),
+    Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400"),
+                                     K("2-string kite", 4.1, "cerf-volant à deux ficelles", "0401"),
+                                     K("turbot fish", 4.2, "turbot", "0403"),
                                      K("x chain", 6.5, "chaîne X", "0701"),
                                      K("xy chain", 6.6, "chaîne XY", "0702"),
                                      K("remote pair", 6.6, "paire distante", "0703"),
                                      K("chain", 6.5, "chaîne", "0708"),
                                      K("loop", 6.5, "boucle", "0706", "0707"),
-                                     K("empty rectangle", 6.5, "rectangle vide", "0402")),
+                                     K("empty rectangle", 4.3, "rectangle vide", "0402")),
               aliases=("aic", "nice loop")),
     Technique("grouped chain", grouped.find_grouped_chain,
-              (K("grouped chain", 6.9, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
+              (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
     Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
     Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902"),),
               aliases=("als-xy-wing",)),
     Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
-    # a forcing step's rating grows with its kind, level and proof (explainer.rating); 8.5 is the
-    # base of a static one (trial-like: the difficulty class counts it as medium, TECHNIQUES.md)
+    # a forcing step is rated from its proof (explainer.rating.proof_rating: 6.6 to 11+); 8.5, SE's
+    # dynamic forcing chain, is its database weight (trial-like: the difficulty class counts it as
+    # medium, TECHNIQUES.md)
     Technique("forcing chain", forcing.find,
               (K("forcing chain", 8.5, "chaîne de forçage", "1201", "1202", "1203", "1204", trial_like=True),),
               aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain", "forcing net")),

@@ -109,15 +109,25 @@ def locked(c: np.ndarray, t: Tables) -> np.ndarray:
 
 
 def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
-              rounds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              rounds: np.ndarray | None = None, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
     (candidates, contradiction flags). ``rounds``, if given, receives each row's
-    number of rounds (a cheap proxy of its proof's length)."""
+    number of rounds (a cheap proxy of its proof's length).
+
+    ``start`` (the step-start row) asks for static chains (Sudoku Explainer's
+    forcing chains): a value becomes true only in a cell that had two candidates at
+    the start, or at the last place of a house where it had two, so every implication
+    rests on one premise; a cell or house emptied counts as a contradiction only there.
+    """
     cand = cand.copy()
     B = cand.shape[0]
     contra = np.zeros(B, dtype=bool)
     active = np.arange(B)
     H, CH = t.H, t.CH
+    static = start is not None
+    two, hv_ok = (_static_masks(start, t) if start is not None
+                  else (np.ones(t.N, dtype=bool), np.full(3 * t.n, t.full, dtype=cand.dtype)))
+    truth = ((cand & (cand - 1)) == 0) & (cand != 0)  # static: decided cells and assumptions
     r = 0
     while active.size:
         r += 1
@@ -125,39 +135,60 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
             rounds[active] = r
         c = cand[active]
         single = (c & (c - 1)) == 0
-        fixed = np.where(single, c, 0).astype(c.dtype)
+        tr = truth[active] | (single & (c != 0) & two[None, :]) if static else single
+        fixed = np.where(tr, c, 0).astype(c.dtype)
         once, twice = _once_twice(fixed[:, H])
         bad = (twice != 0).any(axis=1)
         elim = once[:, CH[:, 0]] | once[:, CH[:, 1]] | once[:, CH[:, 2]]
-        new = np.where(single, c, c & ~elim)
+        new = np.where(tr, c, c & ~elim)
         once, twice = _once_twice(new[:, H])
-        bad |= (once != t.full).any(axis=1)
-        hid = once & ~twice
+        bad |= ((~once & hv_ok[None, :]) != 0).any(axis=1)
+        hid = once & ~twice & hv_ok[None, :]
         hc = new & (hid[:, CH[:, 0]] | hid[:, CH[:, 1]] | hid[:, CH[:, 2]])
+        if static:
+            hc = np.where(tr, 0, hc).astype(c.dtype)
         bad |= ((hc & (hc - 1)) != 0).any(axis=1)
         new = np.where(hc != 0, hc, new)
         if dynamic:
             new &= ~locked(new, t)
-        bad |= (new == 0).any(axis=1)
+        bad |= ((new == 0) & two[None, :]).any(axis=1)
         changed = (new != c).any(axis=1)
+        if static:
+            tr = tr | (hc != 0)
+            changed |= (tr != truth[active]).any(axis=1)
+            truth[active] = tr
         cand[active] = new
         contra[active[bad]] = True
         active = active[changed & ~bad]
     return cand, contra
 
 
+def _static_masks(start: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """Static chains: the cells that may turn true (two candidates at most at the start)
+    and, per house, the values with two places at most there."""
+    g = start[t.H]
+    acc1, acc2, thrice = g[:, 0].copy(), np.zeros_like(g[:, 0]), np.zeros_like(g[:, 0])
+    for k in range(1, g.shape[1]):
+        m = g[:, k]
+        thrice |= acc2 & m
+        acc2 |= acc1 & m
+        acc1 |= m
+    return popcount(start) <= 2, (t.full & ~thrice).astype(start.dtype)
+
+
 def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
-                      rounds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      rounds: np.ndarray | None = None,
+                      start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``propagate`` in slices of rows: the same result, with the working arrays of a
     big grid (25×25: thousands of rows of 625 cells) bounded by CHUNK·N."""
     per = max(1, CHUNK * 81 // t.N)
     if cand.shape[0] <= per:
-        return propagate(cand, t, dynamic, rounds)
+        return propagate(cand, t, dynamic, rounds, start)
     out = np.empty_like(cand)
     contra = np.zeros(cand.shape[0], dtype=bool)
     for s in range(0, cand.shape[0], per):
         sub_rounds = None if rounds is None else rounds[s:s + per]
-        out[s:s + per], contra[s:s + per] = propagate(cand[s:s + per], t, dynamic, sub_rounds)
+        out[s:s + per], contra[s:s + per] = propagate(cand[s:s + per], t, dynamic, sub_rounds, start)
     return out, contra
 
 

@@ -39,6 +39,9 @@ from .links import Links, links
 from .wording import Lines
 
 MAX_LENGTH = 15
+# explainer.rating: chains start at 6.5 (x-chains); the short named shapes weigh 4.0 - 4.3
+SHORT_CEILING = 6.5
+SHORT_LINKS = 3
 
 CHAIN = {
     "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
@@ -150,6 +153,10 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    if ctx.ceiling <= SHORT_CEILING:
+        # the engine has a step rated below any chain but the short one-digit shapes (skyscraper,
+        # 2-string kite, turbot fish, empty rectangle: three links at most): look for those only
+        max_length = min(max_length, SHORT_LINKS)
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)

@@ -3,7 +3,9 @@ cell and house forcing; static and nested levels; every step with its proof.
 
 Search, simplest first (fewest levels, then fewest facts):
 
-1. level 0 (static, singles only): one numpy batch (``batch.propagate``)
+1. level 0, static first: single-premise implications only (a value turns true
+   in a cell that had two candidates, or at a house's last of two places: Sudoku
+   Explainer's static forcing chains), then singles in full; one numpy batch (``batch.propagate``)
    runs every candidate assumed true and assumed false. From the fixpoints:
    an assumption that contradicts (``contradiction``: C true fails, so C is
    false; C false fails, so C is true), a fact both C true and C false
@@ -29,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from explainer import rating
 from explainer.explanation import Cand, Explanation, cands
 from explainer.grid import Geometry, value_char
 from explainer.i18n import house_words
@@ -271,13 +274,14 @@ def _candidates(state: State) -> list[tuple[int, int]]:
 class _Static:
     """Level-0 options from one batch of every candidate assumed true and false."""
 
-    def __init__(self, state: State, dynamic: bool = False) -> None:
+    def __init__(self, state: State, dynamic: bool = False, static: bool = False) -> None:
         import numpy as np  # lazy: numpy loads only when a forcing search runs
 
         from . import batch
 
         self.state = state
         self.dynamic = dynamic
+        self.static = static
         self.geo = state.geo
         self.t = batch.tables(self.geo.n)
         self.base = batch.base_row(state)
@@ -290,7 +294,8 @@ class _Static:
         rows[np.arange(k), cells] = bitv
         rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
         self.rounds = np.zeros(2 * k, dtype=np.int32)
-        self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds)
+        self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
+                                                        self.base if static else None)
         self.k = k
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
@@ -302,7 +307,7 @@ class _Static:
         key = (c, v, truth)
         tr = self.traces.get(key)
         if tr is None:
-            tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
+            tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic, self.static)
         return tr
 
     def _group_rows(self) -> tuple[list[tuple[str, int]], Any, Any]:
@@ -371,6 +376,8 @@ class _Static:
         alive = np.logical_or.reduceat(~dead, starts)
         undecided = (base & (base - 1)) != 0
         single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
+        if self.static:  # a cell left with one candidate is not true in a static branch
+            single[:] = False
         gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
         gone[single | ~alive[:, None]] = 0
         seen: set = set()
@@ -418,10 +425,11 @@ class _Static:
         return total
 
 
-def static_step(state: State, dynamic: bool = False) -> Explanation | None:
+def static_step(state: State, dynamic: bool = False, static: bool = False) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
-    candidates to their own state)."""
-    s = _Static(state, dynamic)
+    candidates to their own state; static: single-premise implications only, SE's
+    static forcing chains)."""
+    s = _Static(state, dynamic, static)
     opts = s.options()
     if not opts:
         return None
@@ -507,13 +515,23 @@ def dynamic_allowed(ctx: Context) -> bool:
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Forcing steps, simplest level first (the engine keeps the first live one):
-    static, dynamic (when the run has locked candidates before), then nested levels."""
-    for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
-        step = static_step(state, dynamic)
+    static (single-premise implications: SE's forcing chains), singles (SE's dynamic
+    forcing chains), with locked candidates (when the run has them before), then
+    nested levels."""
+    # each pass's least rating on SE's scale (explainer.rating.chain_base): a pass that cannot
+    # beat the easiest step the engine already has (ctx.ceiling) is skipped
+    passes = ((False, True, rating.SE_FORCING), (False, False, rating.SE_NISHIO),
+              (True, False, rating.SE_DYNAMIC_PLUS))
+    for dynamic, static, least in passes[: 3 if dynamic_allowed(ctx) else 2]:
+        if least >= ctx.ceiling:
+            return
+        step = static_step(state, dynamic, static)
         if step is not None:
             yield step
             return
     for level in range(1, MAX_LEVEL + 1):
+        if rating.SE_NESTED >= ctx.ceiling:
+            return
         step = nested_step(state, level)
         if step is not None:
             yield step

@@ -80,7 +80,11 @@ class Tracer:
         self.nested = nested
 
     # ---- one branch ----------------------------------------------------------------
-    def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False) -> Trace:
+    def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False,
+            static: bool = False) -> Trace:
+        """One branch. ``static``: single-premise implications only (``batch.propagate``'s
+        ``start``): a cell turns true, or empties into a contradiction, only if it had two
+        candidates at the start; a house likewise for a value with two places there."""
         geo = self.geo
         n = geo.n
         st = self.state
@@ -144,9 +148,10 @@ class Tracer:
                     conflict(ti, i)
                 return i
             m = cur[c]
-            if not m:
+            two = not static or start[c].bit_count() <= 2
+            if not m and two:
                 raise _End("cell", [false_idx(c, u + 1) for u in _bits(start[c])], cell=c)
-            if true_of[c] < 0 and not m & (m - 1):
+            if m and two and true_of[c] < 0 and not m & (m - 1):
                 u = m.bit_length()
                 add_true(c, u, "cell", tuple(false_idx(c, w + 1) for w in _bits(start[c]) if w + 1 != u))
             pv = pos[v - 1]
@@ -154,6 +159,8 @@ class Tracer:
                 if given[h] & bit:
                     continue
                 w = pv & hmask[h]
+                if static and (st.pos[v - 1] & hmask[h]).bit_count() > 2:
+                    continue
                 if not w:
                     raise _End("house", [false_idx(y, v) for y in _bits(st.pos[v - 1] & hmask[h])],
                                house=h, value=v)

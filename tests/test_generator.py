@@ -166,36 +166,16 @@ def test_technique_target_met() -> None:
     assert not any(k in stats for k in ("trial", "trial lucky", "brutal"))
 
 
-# ---- hardening toward medium / difficult / a technique (9×9 local search) ----
+# ---- hardening toward medium / a technique (9×9 local search); difficult is refused ----
 
-def without_forcing() -> tuple[str, ...]:
-    """Every technique but the forcing chains: with them no puzzle needs brutal."""
-    from techniques import REGISTRY
+def test_difficult_target_is_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    """'difficult' means needing brutal: out of reach with forcing chains, said at once."""
+    from explainer.cli import main
 
-    return tuple(t.name for t in REGISTRY if t.name != "forcing chain")
-
-
-@pytest.fixture(scope="module")
-def difficult_puzzle() -> Grid:
-    from explainer.generate.generator import GenerationFailed, engine_goal
-
-    try:
-        return generate(9, 3, goal=engine_goal("difficult", techniques=without_forcing()), max_tries=600)
-    except GenerationFailed:
-        # Since the wave-2 techniques (issue #16: grouped chains, ALS chains, uniqueness …)
-        # joined the registry, seeds 1-5 no longer climb to a puzzle that needs brutal
-        # within 600 tries: the target needs a new budget or goal (left to the generator's owner).
-        pytest.xfail("no 'difficult' puzzle within 600 tries with the wave-2 registry")
-
-
-@needs_engine
-def test_hardened_difficult_is_unique_and_difficult(difficult_puzzle: Grid) -> None:
-    from explainer import Puzzle
-
-    assert count_solutions(difficult_puzzle) == 1
-    assert py_sudoku_unique(difficult_puzzle)
-    assert Puzzle(difficult_puzzle, without_forcing()).difficulty == "difficult"
-    assert Puzzle(difficult_puzzle).difficulty == "medium"  # forcing chains finish it
+    assert main(["generate", "--difficulty", "difficult"]) == 2
+    err = capsys.readouterr().err
+    assert "forcing chains" in err and "--rating" in err and "Traceback" not in err
+    assert err.count("\n") == 1
 
 
 @needs_engine

@@ -156,3 +156,81 @@ def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
     assert 2.5 <= Puzzle(line).rating.er <= 3.5
     assert main(["--rating", "hard"]) == 2  # checked when the command is read: one line, exit 2
     assert "--rating" in capsys.readouterr().err
+
+
+# ---- steps rated from their proofs: SE's classes of chains ---------------------------------
+
+def _fact(r: int, c: int, v: int, t: bool, rule: str, *premises: int, step: Explanation | None = None):
+    from explainer.proof import ProofFact
+    return ProofFact((r, c, v, t), rule, premises, step)
+
+
+def _proof(kind: str, *branches: tuple, level: int = 0):
+    from explainer.proof import Branch, Proof
+    out = []
+    for facts, end in branches:
+        out.append(Branch(facts[0].fact, tuple(facts), end))
+    return Proof(kind, level, tuple(out))
+
+
+def _contradiction(*premises: int):
+    from explainer.proof import BranchEnd
+    return BranchEnd("cell", premises, cell=(8, 8))
+
+
+def _step(proof) -> Explanation:
+    return Explanation("forcing chain", eliminate=((0, 0, 1),), proof=proof)
+
+
+def test_static_one_digit_contradiction_is_a_forcing_x_chain() -> None:
+    from explainer.rating import chain_base
+    # r1c1=1 -> r1c5<>1 -> r2c5=1 (last place in its box) -> ... -> r9c9 empty
+    facts = [_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0),
+             _fact(1, 5, 1, True, "house", 1), _fact(8, 5, 1, False, "peer", 2)]
+    proof = _proof("contradiction", (facts, _contradiction(3)))
+    assert chain_base(proof) == 6.6
+    assert rate(_step(proof), 8.5) == 6.6  # 4 implications: no length addition; the record's base ignored
+
+
+def test_static_mixed_contradiction_double_cell_and_dynamic() -> None:
+    from explainer.rating import chain_base
+    static = [_fact(0, 0, 1, True, "assume"), _fact(0, 0, 2, False, "peer", 0),
+              _fact(0, 4, 2, True, "house", 1), _fact(0, 4, 3, False, "peer", 2)]
+    assert chain_base(_proof("contradiction", (static, _contradiction(3)))) == 7.0
+    assert chain_base(_proof("double", (static, _contradiction(3)))) == 7.0
+    assert chain_base(_proof("cell", (static, _contradiction(3)), (static, _contradiction(3)))) == 8.0
+    # a cell left with one candidate by two removals in the branch: dynamic
+    dynamic = static + [_fact(0, 8, 3, False, "peer", 2), _fact(0, 8, 5, True, "cell", 3, 4)]
+    assert chain_base(_proof("contradiction", (dynamic, _contradiction(5)))) == 8.5
+    assert chain_base(_proof("cell", (dynamic, _contradiction(5)), (static, _contradiction(3)))) == 8.5
+    # a contradiction met by three removals (a cell that had three candidates) is dynamic too
+    assert chain_base(_proof("contradiction", (static, _contradiction(1, 2, 3)))) == 8.5
+    # one digit, dynamic: SE's Nishio
+    nishio = [_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0), _fact(2, 3, 1, False, "peer", 0),
+              _fact(1, 5, 1, True, "house", 1, 2)]
+    assert chain_base(_proof("contradiction", (nishio, _contradiction(3)))) == 7.5
+
+
+def test_locked_candidates_in_branches_and_nesting() -> None:
+    from explainer.rating import chain_base
+    inner_static = _proof("contradiction", ([_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0)],
+                                            _contradiction(1)))
+    inner_dynamic = _proof("contradiction", ([_fact(0, 0, 2, True, "assume"), _fact(0, 4, 2, False, "peer", 0),
+                                              _fact(0, 4, 3, False, "peer", 0), _fact(0, 4, 5, True, "cell", 1, 2)],
+                                             _contradiction(3)))
+    locked = Explanation("locked candidate", eliminate=((3, 3, 4),))
+    plus = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=locked)]
+    assert chain_base(_proof("contradiction", (plus, _contradiction(1)))) == 9.0
+    for inner, base in ((inner_static, 9.5), (inner_dynamic, 10.5)):
+        nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner))]
+        assert chain_base(_proof("contradiction", (nested, _contradiction(1)), level=1)) == base
+    # the length counts the nested implications too
+    from explainer.rating import chain_nodes
+    nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner_dynamic))]
+    assert chain_nodes(_proof("contradiction", (nested, _contradiction(1)), level=1)) == 2 + 4
+
+
+def test_proof_rated_steps_floor_is_the_least_chain_base() -> None:
+    assert floor("forcing chain", 8.5) == 7.0
+    assert floor("trial", 8.5) == 7.5  # dynamic at least: a static one is the forcing chain's
+    assert floor("x wing", 3.2) == 3.2

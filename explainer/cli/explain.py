@@ -88,6 +88,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
                    help="leave out the steps that assume a single solution (unique rectangle, bug+1)")
+    p.add_argument("--easiest", action="store_true",
+                   help="take the easiest rated step at each step, as Sudoku Explainer does, instead of the "
+                        "first technique in registry order: ER/EP/ED then follow SE's path (slower on hard "
+                        "puzzles; see the README's rating scale)")
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -181,7 +185,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
                 puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
-                                brutal=not args.no_brutal)
+                                brutal=not args.no_brutal, easiest=args.easiest)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -44,13 +44,30 @@ def target_technique(text: str) -> str:
     return name
 
 
+# "difficult" (TECHNIQUES.md: the explanation needs brutal) is out of reach with the full
+# registry: the forcing chains finish every puzzle without reading the solution.
+REACHABLE = tuple(d for d in DIFFICULTIES if d != "difficult")
+
+
+def reachable_difficulty(text: str) -> str:
+    if text == "difficult":
+        raise argparse.ArgumentTypeError(
+            "no puzzle is 'difficult' with the full registry (the forcing chains explain every puzzle "
+            "without brutal); ask for an ER range instead, e.g. --rating 9.5-")
+    if text not in DIFFICULTIES:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(REACHABLE)})")
+    return text
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = "Generate puzzles with a unique solution, one per line."
     parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
     parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
     parser.add_argument("--seed", type=integer(), default=1,
                         help="random seed: the same seed gives the same puzzles")
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, help="the engine's difficulty class to reach")
+    parser.add_argument("--difficulty", type=reachable_difficulty, metavar="{" + ",".join(REACHABLE) + "}",
+                        help="the engine's difficulty class to reach ('difficult' means needing brutal, which "
+                             "the forcing chains leave no puzzle needing: ask for an ER range instead)")
     parser.add_argument("--rating", type=rating_range, metavar="LOW-HIGH",
                         help="ER (Sudoku Explainer's scale) to reach, e.g. 7.0-8.5")
     parser.add_argument("--technique", type=target_technique,
@@ -59,7 +76,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
     parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
     parser.add_argument("--max-tries", type=positive, default=5000,
-                        help="candidates tried per output puzzle (default 5000). For 9x9 a medium, difficult or "
+                        help="candidates tried per output puzzle (default 5000). For 9x9 a medium, rating or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
 

@@ -206,3 +206,36 @@ def test_16x16_static_step_replays():
     state = State.from_grid(parse_grid(line))
     step = forcing.static_step(state)
     assert step is not None and check_step(state, step) == []
+
+
+def test_static_pass_finds_single_premise_chains_that_replay() -> None:
+    """The static pass (SE's forcing chains): every implication rests on one premise, the
+    step is sound and its proof replays; it is rated below the dynamic chains."""
+    from explainer.rating import SE_DYNAMIC, chain_base
+
+    found = 0
+    for state, _ in forcing_steps():
+        step = forcing.static_step(state, static=True)
+        if step is None:
+            continue
+        found += 1
+        assert step.proof is not None
+        for branch in step.proof.branches:
+            for fact in branch.facts:
+                if fact.rule in ("cell", "house"):
+                    assert len(fact.premises) == 1, (step.text, fact)
+                assert fact.rule != "step"
+            if branch.end.is_contradiction:
+                assert len(branch.end.premises) <= 2
+        assert chain_base(step.proof) < SE_DYNAMIC
+        assert check_step(state, step) == []
+    assert found >= 3
+
+
+def test_easiest_forcing_search_skips_passes_above_the_ceiling(hard_state) -> None:
+    from dataclasses import replace
+
+    from explainer.technique import NO_CONTEXT
+
+    assert list(forcing.find(hard_state, replace(NO_CONTEXT, ceiling=6.9))) == []
+    assert list(forcing.find(hard_state, NO_CONTEXT))
