@@ -1,4 +1,4 @@
-"""ALS XY wing and death blossom: almost locked sets joined by restricted common values.
+"""ALS XY wing, ALS chain and death blossom: almost locked sets joined by restricted common values.
 
 Standard definition (HoDoKu's "ALS-XY-Wing"): ALSs A, B and C, pairwise
 without a shared cell; C has a restricted common value x with A and another,
@@ -18,6 +18,20 @@ in one of them, and z goes from the cells seeing every z of every petal.
 Frames: the stem in ``cells``, the petals in ``cells_alt``, each petal's v
 in ``marked``, the z candidates in ``marked_alt``. Stems of three values are
 searched (two are the ALS XY wing's), petals of at most ``MAX_SIZE`` cells.
+
+ALS chain (HoDoKu's "ALS-Chain", SudokuWiki's ALS chains): ALSs A1 … An,
+pairwise disjoint, each sharing a restricted common x(k) with the next, two
+consecutive ones different. If A1 has no z it is locked on its other values
+and holds x(1); then A2 has no x(1), is locked and holds x(2) (x(2) differs
+from x(1), which is why they must differ), and so on, until An loses x(n-1)
+and holds z. So a value z of A1 and An (neither x(1) nor x(n-1)) is true in
+one of them, and leaves every cell seeing all z of both. n = 3 is the ALS XY
+wing (tried before); chains of 4 to ``MAX_CHAIN`` ALSs of at most
+``MAX_SIZE`` cells are searched, shortest first. Frames: A1, A3 … in
+``cells``, A2, A4 … in ``cells_alt`` (neighbours never share a role); each
+x(k) in its two sets in ``marked``; the z candidates of A1 and An in
+``marked_alt``; the text names each set (``set_name``) and linking value in
+chain order.
 """
 from __future__ import annotations
 
