@@ -230,6 +230,9 @@ CHAIN_LINK = {"en": ", linked by {x} to ", "fr": ", relié par {x} à "}
 CHAIN_STEP = {"en": "{cells} would lose {x} and hold {y}", "fr": "{cells} perdrait {x} et contiendrait {y}"}
 
 MAX_CHAIN = 6  # ALSs in a chain; 3 is the ALS XY wing, found before
+# Nodes one call may visit: a bound for dense graphs of big grids (top1465, hardest300 and
+# se_rated stay far below it), beyond which the search stops as if it found nothing more.
+MAX_NODES = 200_000
 
 
 def set_name(geo: Geometry, cells: int) -> str:
@@ -363,6 +366,7 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
             if goal:
                 firsts.append((i, j, x1, sid, cells | cj, goal, zgoals))
     done: set[tuple[int, int]] = set()
+    budget = MAX_NODES
     for edges in range(3, MAX_CHAIN):
         near = [graph.near(r) for r in range(edges)]
         path = [0] * (edges + 1)  # path[d]: the ALS at depth d; rcs[d]: the value between d and d + 1
@@ -373,6 +377,7 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
             a1 = sets[i]
             path[0], rcs[0] = i, x1
             stack = [(j, 1, x1, used0)]  # depth-first: (ALS, depth, its incoming value, cells used)
+            budget -= 1
             while stack:
                 k, d, xin, used = stack.pop()
                 path[d] = k
@@ -383,6 +388,9 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
                     for m, x, cm, nxt in adj[k]:
                         if x != xin and not cm & used and reach[nxt] & goal:
                             stack.append((m, d + 1, x, used | cm))
+                            budget -= 1
+                    if budget < 0:
+                        return
                     continue
                 for m, x, cm, _ in adj[k]:  # the last edge: m is the other end
                     if x == xin or cm & used or not goal >> m & 1:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from explainer.grid import geometry
+from techniques import alschains
 from techniques.alschains import find_als_chain, find_als_xy_wing, find_death_blossom, set_name
 from tests.helpers import assert_pure, elims, marks, rc
 
@@ -102,6 +103,14 @@ def test_als_chain_needs_two_different_values_in_a_row():
 def test_als_chain_ends_must_share_z_outside_the_links():
     # r5c3 {2,7}: the ends share only 2, the first link's value: no chain removes anything
     assert list(find_als_chain(marks({"r1c1": "12", "r1c5": "25", "r5c5": "57", "r5c3": "27"}))) == []
+
+
+def test_als_chain_search_is_bounded(monkeypatch):
+    # a call visits at most MAX_NODES nodes (dense graphs of big grids), then stops
+    monkeypatch.setattr(alschains, "MAX_NODES", 0)
+    assert list(find_als_chain(marks(CHAIN))) == []
+    monkeypatch.setattr(alschains, "MAX_NODES", 2)
+    assert len(list(find_als_chain(marks(CHAIN)))) == 1
 
 
 def test_set_names_are_short():
