@@ -1,4 +1,4 @@
-"""ALS XY wing and death blossom: almost locked sets joined by restricted common values.
+"""ALS XY wing, ALS chain and death blossom: almost locked sets joined by restricted common values.
 
 Standard definition (HoDoKu's "ALS-XY-Wing"): ALSs A, B and C, pairwise
 without a shared cell; C has a restricted common value x with A and another,
@@ -18,14 +18,28 @@ in one of them, and z goes from the cells seeing every z of every petal.
 Frames: the stem in ``cells``, the petals in ``cells_alt``, each petal's v
 in ``marked``, the z candidates in ``marked_alt``. Stems of three values are
 searched (two are the ALS XY wing's), petals of at most ``MAX_SIZE`` cells.
+
+ALS chain (HoDoKu's "ALS-Chain", SudokuWiki's ALS chains): ALSs A1 … An,
+pairwise disjoint, each sharing a restricted common x(k) with the next, two
+consecutive ones different. If A1 has no z it is locked on its other values
+and holds x(1); then A2 has no x(1), is locked and holds x(2) (x(2) differs
+from x(1), which is why they must differ), and so on, until An loses x(n-1)
+and holds z. So a value z of A1 and An (neither x(1) nor x(n-1)) is true in
+one of them, and leaves every cell seeing all z of both. n = 3 is the ALS XY
+wing (tried before); chains of 4 to ``MAX_CHAIN`` ALSs of at most
+``MAX_SIZE`` cells are searched, shortest first. Frames: A1, A3 … in
+``cells``, A2, A4 … in ``cells_alt`` (neighbours never share a role); each
+x(k) in its two sets in ``marked``; the z candidates of A1 and An in
+``marked_alt``; the text names each set (``set_name``) and linking value in
+chain order.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits
-from explainer.i18n import Cells, Value, Values, say
+from explainer.grid import Geometry, bits, value_char
+from explainer.i18n import LANGS, Cells, Value, Values, Words, join, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -47,13 +61,19 @@ ALS_XY_WING = {
 MAX_SIZE = 4  # cells per ALS: larger ones make the pair search quadratic in a long list
 
 
+def _pairs(state: State) -> list[tuple[int, int, int]]:
+    """Restricted commons between ALSs of at most ``MAX_SIZE`` cells, built once per state: the
+    ALS XY wing and the ALS chain, tried one after the other on the same state, share them."""
+    return state.cached("alschains.pairs", lambda s: restricted_pairs(s, 1, MAX_SIZE))
+
+
 def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Middle ALSs C in list order (smallest first), then their partner pairs."""
     pos = state.pos
     sets = als_list(state)
     live_of: dict[int, int] = {}  # ALS index -> the values z of it that something could lose
     partners: dict[int, list[tuple[int, int, int]]] = {}
-    for i, j, x in restricted_pairs(state, 1, MAX_SIZE):
+    for i, j, x in _pairs(state):
         for mid, o in ((i, j), (j, i)):
             live = live_of.get(o)
             if live is None:
@@ -189,4 +209,222 @@ def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, eli
         **say(DEATH_BLOSSOM, stem=Cells(geo, [stem]), stem_values=Values(v + 1 for v in bits(state.cand[stem])),
               petals=_Petals(geo, petals), z=Value(z + 1), targets=Cells(geo, bits(elim))),
         detail=(("stem", geo.rc(stem)), ("petals", tuple(a.size for _, a in petals)), ("value", z + 1)),
+    )
+
+
+ALS_CHAIN = {
+    "en": "ALS chain: {chain}. Each set holds one value more than cells, and each linking value is a "
+          "restricted common: every such candidate of one set sees every one of the next, so the two sets "
+          "cannot both have it. If {a1} had no {z}, it would be locked on its other values and hold {x1}; "
+          "then {steps}. Either way {z} is in {a1} or in {an}, so {targets} (seeing every {z} of both) "
+          "cannot be {z}.",
+    "fr": "Chaîne ALS : {chain}. Chaque ensemble contient une valeur de plus que de cases, et chaque valeur "
+          "de liaison est restreinte : chacun de ses candidats dans un ensemble voit tous ceux du suivant, "
+          "donc les deux ensembles ne peuvent pas l'avoir tous les deux. Si {a1} n'avait pas de {z}, il "
+          "serait verrouillé sur ses autres valeurs et contiendrait {x1} ; alors {steps}. Dans tous les cas "
+          "le {z} est dans {a1} ou dans {an}, donc {targets} ({see} tous les {z} des deux) ne {can} pas "
+          "valoir {z}.",
+}
+CHAIN_SET = {"en": "{cells} (only {values})", "fr": "{cells} (seulement {values})"}
+CHAIN_LINK = {"en": ", linked by {x} to ", "fr": ", relié par {x} à "}
+CHAIN_STEP = {"en": "{cells} would lose {x} and hold {y}", "fr": "{cells} perdrait {x} et contiendrait {y}"}
+
+MAX_CHAIN = 6  # ALSs in a chain; 3 is the ALS XY wing, found before
+# Nodes one call may visit: a bound for dense graphs of big grids (top1465, hardest300 and
+# se_rated stay far below it), beyond which the search stops as if it found nothing more.
+MAX_NODES = 200_000
+
+
+def set_name(geo: Geometry, cells: int) -> str:
+    """A set of cells in few characters: 'r5c1', 'r27c5', 'r8c24', 'r1c1+r3c12' (rows sharing
+    their columns, or columns sharing their rows, whichever reads shorter)."""
+    sep = "" if geo.n <= 9 else ","
+    names = []
+    for by_row in (True, False):
+        lines: dict[int, list[int]] = {}
+        for c in bits(cells):
+            r, k = geo.row_of[c] + 1, geo.col_of[c] + 1
+            a, b = (r, k) if by_row else (k, r)
+            lines.setdefault(a, []).append(b)
+        merged: dict[tuple[int, ...], list[int]] = {}
+        for a, line in lines.items():
+            merged.setdefault(tuple(line), []).append(a)
+        parts = []
+        for key, same in merged.items():
+            rows, cols = (same, list(key)) if by_row else (list(key), same)
+            parts.append(f"r{sep.join(map(str, rows))}c{sep.join(map(str, cols))}")
+        names.append("+".join(parts))
+    return min(names, key=lambda t: (t.count("+"), len(t)))
+
+
+def _chain_words(geo: Geometry, chain: list[ALS], rcs: list[int], z: int) -> tuple[Words, Words]:
+    """The chain read aloud (its sets and linking values), and the locked sets one after the other."""
+    names = [set_name(geo, a.cells) for a in chain]
+    values = [Values(v + 1 for v in bits(a.values)) for a in chain]
+    read, steps = {}, {}
+    for lang in LANGS:
+        out = CHAIN_SET[lang].format(cells=names[0], values=values[0].fmt(lang))
+        for name, vs, x in zip(names[1:], values[1:], rcs, strict=True):
+            out += CHAIN_LINK[lang].format(x=value_char(x + 1)) + CHAIN_SET[lang].format(
+                cells=name, values=vs.fmt(lang))
+        read[lang] = out
+        # each set after the first loses the value before it and holds the next (the last, z)
+        parts = []
+        for k, name in enumerate(names[1:]):
+            y = rcs[k + 1] if k + 1 < len(rcs) else z
+            parts.append(CHAIN_STEP[lang].format(cells=name, x=value_char(rcs[k] + 1), y=value_char(y + 1)))
+        steps[lang] = join(parts, lang)
+    return Words(**read), Words(**steps)
+
+
+class _Graph:
+    """The restricted-common graph of one state, built once per call of the chain search.
+
+    ``adj[i]``: (j, x, cells of j, arrival) for every ALS j sharing a restricted common x with
+    ALS i (a pair with two restricted commons gives two edges); ``arrival`` numbers the pair
+    (j, x), "at j, come by x". ``ends[i]``: (z, E) for each value z of ALS i that a candidate
+    outside it could lose (it sees every z of i), E the ALSs whose z such a candidate sees
+    too: the possible other ends of a chain from i removing z. ``near(r)[arrival]``: the ALSs
+    at the end of a walk of exactly r edges from there whose consecutive edges differ (a
+    bound on the chains: a walk may come back to an ALS)."""
+
+    def __init__(self, state: State, sets: list[ALS]) -> None:
+        pos = state.pos
+        arrivals: dict[tuple[int, int], int] = {}
+        adj: dict[int, list[tuple[int, int, int, int]]] = {}
+        for i, j, x in _pairs(state):
+            for a, b in ((i, j), (j, i)):
+                sid = arrivals.setdefault((b, x), len(arrivals))
+                adj.setdefault(a, []).append((b, x, sets[b].cells, sid))
+        self.adj = adj
+        self.arrivals = arrivals
+        # ALSs grouped by (z, the z candidates outside seeing all their z): most share one
+        groups: dict[tuple[int, int], int] = {}
+        targets: dict[int, list[tuple[int, int]]] = {}
+        for i in adj:
+            mine = targets[i] = []
+            for z, seeing in sets[i].sees.items():
+                t = pos[z] & seeing
+                if t:
+                    groups[z, t] = groups.get((z, t), 0) | 1 << i
+                    mine.append((z, t))
+        seen_by: dict[tuple[int, int], int] = {}  # (z, cell) -> ALSs whose every z the cell sees
+        for (z, t), g in groups.items():
+            for c in bits(t):
+                seen_by[z, c] = seen_by.get((z, c), 0) | g
+        ends_of: dict[tuple[int, int], int] = {}
+        for z, t in groups:
+            m = 0
+            for c in bits(t):
+                m |= seen_by[z, c]
+            ends_of[z, t] = m
+        self.ends = {i: [(z, ends_of[z, t] & ~(1 << i)) for z, t in mine] for i, mine in targets.items()}
+        walk0 = [0] * len(arrivals)
+        for (j, _), sid in arrivals.items():
+            walk0[sid] = 1 << j
+        self._near = [walk0]
+
+    def near(self, r: int) -> list[int]:
+        """Walks of r edges (built on demand: short chains are searched first)."""
+        while len(self._near) <= r:
+            prev = self._near[-1]
+            out = [0] * len(prev)
+            for (j, xin), sid in self.arrivals.items():
+                m = 0
+                for _, x, _, nxt in self.adj[j]:
+                    if x != xin:
+                        m |= prev[nxt]
+                out[sid] = m
+            self._near.append(out)
+        return self._near[r]
+
+
+def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Chains of 4, then 5, then 6 ALSs (the shortest first), from the smaller first ALS.
+
+    A depth-first search per length over the restricted-common graph: consecutive ALSs
+    share a restricted common, two consecutive restricted commons differ, and the ALSs are
+    pairwise disjoint. A branch is cut when no possible last ALS is at the right distance
+    (``_Graph.near``); the last edge is checked without being pushed (most nodes are leaves).
+    Each (value, removed cells) is reported once, by its shortest chain."""
+    sets = als_list(state)
+    graph = _Graph(state, sets)
+    pos, adj = state.pos, graph.adj
+    # the first edges worth a search: (i, j, x1, arrival, cells used, goal, [(z, last ALSs for z)])
+    firsts = []
+    for i in sorted(adj):
+        later = ~((2 << i) - 1)  # the last ALS comes later in the list (each chain read one way)
+        zl = [(z, g & later) for z, g in graph.ends[i] if g & later]
+        if not zl:
+            continue
+        cells = sets[i].cells
+        for j, x1, cj, sid in adj[i]:
+            zgoals = [(z, g) for z, g in zl if z != x1]
+            goal = 0
+            for _, g in zgoals:
+                goal |= g
+            if goal:
+                firsts.append((i, j, x1, sid, cells | cj, goal, zgoals))
+    done: set[tuple[int, int]] = set()
+    budget = MAX_NODES
+    for edges in range(3, MAX_CHAIN):
+        near = [graph.near(r) for r in range(edges)]
+        path = [0] * (edges + 1)  # path[d]: the ALS at depth d; rcs[d]: the value between d and d + 1
+        rcs = [0] * edges
+        for i, j, x1, sid, used0, goal, zgoals in firsts:
+            if not near[edges - 1][sid] & goal:
+                continue
+            a1 = sets[i]
+            path[0], rcs[0] = i, x1
+            stack = [(j, 1, x1, used0)]  # depth-first: (ALS, depth, its incoming value, cells used)
+            budget -= 1
+            while stack:
+                k, d, xin, used = stack.pop()
+                path[d] = k
+                rcs[d - 1] = xin
+                left = edges - d - 1  # edges left after the next one
+                if left:
+                    reach = near[left]
+                    for m, x, cm, nxt in adj[k]:
+                        if x != xin and not cm & used and reach[nxt] & goal:
+                            stack.append((m, d + 1, x, used | cm))
+                            budget -= 1
+                    if budget < 0:
+                        return
+                    continue
+                for m, x, cm, _ in adj[k]:  # the last edge: m is the other end
+                    if x == xin or cm & used or not goal >> m & 1:
+                        continue
+                    for z, g in zgoals:
+                        if z != x and g >> m & 1:
+                            elim = pos[z] & a1.sees[z] & sets[m].sees[z]
+                            if (z, elim) not in done:
+                                done.add((z, elim))
+                                path[edges], rcs[edges - 1] = m, x
+                                yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)
+
+
+def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: int) -> Explanation:
+    geo = state.geo
+    first, last = chain[0], chain[-1]
+    odd = even = 0  # the sets alternate between the two cell roles, so neighbours differ
+    for k, a in enumerate(chain):
+        if k % 2:
+            even |= a.cells
+        else:
+            odd |= a.cells
+    targets = Cells(geo, bits(elim))
+    read, steps = _chain_words(geo, chain, rcs, z)
+    return Explanation(
+        technique="als chain",
+        eliminate=cands(geo, [(c, z + 1) for c in bits(elim)]),
+        cells=cell_coords(geo, bits(odd)), cells_alt=cell_coords(geo, bits(even)),
+        marked=cands(geo, [(c, x + 1) for k, x in enumerate(rcs) for a in chain[k:k + 2] for c in bits(a.where[x])]),
+        marked_alt=cands(geo, [(c, z + 1) for a in (first, last) for c in bits(a.where[z])]),
+        **say(ALS_CHAIN, chain=read, steps=steps,
+              a1=set_name(geo, first.cells), an=set_name(geo, last.cells), x1=Value(rcs[0] + 1),
+              z=Value(z + 1), targets=targets, see=targets.verb(en=("sees", "see"), fr=("qui voit", "qui voient")),
+              can=targets.verb(en=("can", "can"), fr=("peut", "peuvent"))),
+        detail=(("sizes", tuple(a.size for a in chain)), ("restricted", tuple(x + 1 for x in rcs)),
+                ("value", z + 1)),
     )

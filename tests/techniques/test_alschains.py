@@ -1,7 +1,9 @@
-"""ALS XY wing and death blossom: exact steps, near misses, purity."""
+"""ALS XY wing, ALS chain and death blossom: exact steps, near misses, purity."""
 from __future__ import annotations
 
-from techniques.alschains import find_als_xy_wing, find_death_blossom
+from explainer.grid import geometry
+from techniques import alschains
+from techniques.alschains import find_als_chain, find_als_xy_wing, find_death_blossom, set_name
 from tests.helpers import assert_pure, elims, marks, rc
 
 # C = r5c5 {1,2}; A = r5c1 {1,3} (restricted common 1, row 5); B = {r1c5, r1c6} {2,3,4}
@@ -59,6 +61,70 @@ def test_death_blossom_near_misses():
     assert list(find_death_blossom(marks({**BLOSSOM, "r5c5": "1234"}))) == []
 
 
+# A1 = r1c1 {1,2}; A2 = r1c4 {2,5} (restricted common 2, row 1); A3 = r2c5, r7c5 {3,4,5} (5: its
+# only 5, r2c5, sees r1c4 in box 2); A4 = r8c2, r8c4 {1,4,6} (4: r8c4 sees r7c5 in box 8); z = 1.
+# If r1c1 is not 1 it is 2, r1c4 is 5, A3 has no 5 and holds 4 (r7c5), A4 has no 4 and holds 1:
+# 1 is in r1c1 or r8c2, and leaves every cell seeing both.
+CHAIN = {"r1c1": "12", "r1c4": "25", "r2c5": "35", "r7c5": "34", "r8c4": "46", "r8c2": "16"}
+
+
+def test_als_chain():
+    steps = list(find_als_chain(marks(CHAIN)))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.technique == "als chain"
+    assert set(s.eliminate) == elims(1, "r1c2", "r2c2", "r3c2", "r7c1", "r8c1", "r9c1")
+    # the sets alternate between the two cell roles: A1 and A3, then A2 and A4
+    assert set(s.cells) == {rc("r1c1"), rc("r2c5"), rc("r7c5")}
+    assert set(s.cells_alt) == {rc("r1c4"), rc("r8c2"), rc("r8c4")}
+    # each restricted common in both of its sets, and z in the two ends
+    assert set(s.marked) == elims(2, "r1c1", "r1c4") | elims(5, "r1c4", "r2c5") | elims(4, "r7c5", "r8c4")
+    assert set(s.marked_alt) == elims(1, "r1c1", "r8c2")
+    assert s.get("sizes") == (1, 1, 2, 2) and s.get("restricted") == (2, 5, 4) and s.get("value") == 1
+    assert s.text.startswith("ALS chain: r1c1 (only 1 and 2), linked by 2 to r1c4 (only 2 and 5), linked by 5 "
+                             "to r27c5 (only 3, 4 and 5), linked by 4 to r8c24 (only 1, 4 and 6).")
+    assert "then r1c4 would lose 2 and hold 5, r27c5 would lose 5 and hold 4 and r8c24 would lose 4 and hold 1" \
+        in s.text
+    assert dict(s.translations)["fr"].startswith("Chaîne ALS : r1c1 (seulement 1 et 2), relié par 2 à r1c4")
+
+
+def test_als_chain_needs_two_different_values_in_a_row():
+    # four cells r1c1 {1,2} -2- r1c5 {2,5} -5- r5c5 {5,7} -7- r5c3 {1,7}: 1 leaves the cells seeing
+    # r1c1 and r5c3 (boxes 1 and 4 meet columns 3 and 1)
+    xy = {"r1c1": "12", "r1c5": "25", "r5c5": "57", "r5c3": "17"}
+    (s,) = find_als_chain(marks(xy))
+    assert set(s.eliminate) == elims(1, "r1c3", "r2c3", "r3c3", "r4c1", "r5c1", "r6c1")
+    assert s.get("restricted") == (2, 5, 7)
+    # r5c3 {1,5}: r5c5 would be linked by 5 on both sides; losing 5 to r1c5 it holds 7, which
+    # says nothing of r5c3, so nothing follows
+    assert list(find_als_chain(marks({**xy, "r5c3": "15"}))) == []
+
+
+def test_als_chain_ends_must_share_z_outside_the_links():
+    # r5c3 {2,7}: the ends share only 2, the first link's value: no chain removes anything
+    assert list(find_als_chain(marks({"r1c1": "12", "r1c5": "25", "r5c5": "57", "r5c3": "27"}))) == []
+
+
+def test_als_chain_search_is_bounded(monkeypatch):
+    # a call visits at most MAX_NODES nodes (dense graphs of big grids), then stops
+    monkeypatch.setattr(alschains, "MAX_NODES", 0)
+    assert list(find_als_chain(marks(CHAIN))) == []
+    monkeypatch.setattr(alschains, "MAX_NODES", 2)
+    assert len(list(find_als_chain(marks(CHAIN)))) == 1
+
+
+def test_set_names_are_short():
+    geo = geometry(9)
+
+    def mask(*names: str) -> int:
+        return sum(1 << (rc(x)[0] * 9 + rc(x)[1]) for x in names)
+
+    assert set_name(geo, mask("r2c5", "r7c5")) == "r27c5"
+    assert set_name(geo, mask("r8c2", "r8c4")) == "r8c24"
+    assert set_name(geo, mask("r1c1", "r3c1", "r3c2")) in ("r1c1+r3c12", "r13c1+r3c2")
+    assert set_name(geometry(16), mask("r1c1")) == "r1c1"
+
+
 def test_finders_are_pure():
-    for finder, cells in ((find_als_xy_wing, CELLS), (find_death_blossom, BLOSSOM)):
+    for finder, cells in ((find_als_xy_wing, CELLS), (find_death_blossom, BLOSSOM), (find_als_chain, CHAIN)):
         assert_pure(finder, marks(cells))

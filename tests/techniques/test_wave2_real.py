@@ -14,13 +14,14 @@ import pytest
 from explainer.api import Puzzle
 from tests.conftest import explained_top1465, techniques_used, top1465, verify_documents
 
-LINES = (427, 349, 580, 1375, 936, 985, 16, 91)  # 16, 91: wxyz wing and sashimi swordfish on the merged registry
+LINES = (427, 349, 580, 1375, 936, 985, 16, 91, 96)  # 16, 91: wxyz wing and sashimi swordfish on the merged
+# registry; 96: als chain
 WAVE2 = {"xy wing", "xyz wing", "wxyz wing", "sashimi x wing", "sashimi swordfish", "sashimi jellyfish",
          "unique rectangle", "bug+1", "2-string kite", "x chain", "xy chain", "grouped chain",
-         "als xy wing", "death blossom"}
+         "als xy wing", "als chain", "death blossom"}
 UNIQUENESS = {"unique rectangle", "bug+1"}
 # roles: the pivot / middle set in cells, the others in cells_alt
-TWO_SETS = {"xy wing", "xyz wing", "wxyz wing", "als xy wing", "death blossom"}
+TWO_SETS = {"xy wing", "xyz wing", "wxyz wing", "als xy wing", "als chain", "death blossom"}
 
 
 @pytest.fixture(scope="module")
