@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import bits
+from explainer.grid import Geometry, bits
 from explainer.i18n import Cells, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -64,40 +64,43 @@ def _common_peers(n: int) -> dict[int, int]:
     return {}
 
 
-def _build(state: State) -> list[ALS]:
-    geo = state.geo
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+# ALSs of one house, by the house's empty cells and their candidates: a step changes a few
+# houses, so the next state finds most of its houses here (bounded; cleared when full)
+_BY_HOUSE: dict[tuple[int, ...], list[ALS]] = {}
+MAX_HOUSES_KEPT = 4096
+
+
+def _house_sets(geo: Geometry, cand: list[int], empty: list[int]) -> list[ALS]:
+    """Every ALS inside one house (given its empty cells), each with its value table."""
+    key = (geo.n, *empty, *(cand[c] for c in empty))
+    hit = _BY_HOUSE.get(key)
+    if hit is not None:
+        return hit
     found: dict[int, int] = {}
-    for house in geo.houses:
-        empty = [c for c in house if cand[c]]
-        k = len(empty)
-        if k < 2:
-            continue
-        if k <= MAX_SUBSET_BITS:
-            # unions of every subset at once: subset m of the empty cells is entry m
-            union = [0]
-            cmask = [0]
-            for c in empty:
-                cc, bit = cand[c], 1 << c
-                union += [u | cc for u in union]
-                cmask += [m | bit for m in cmask]
-            union.pop()  # the whole house is locked, not almost
-            for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
-                      if u.bit_count() == p]:
-                cm = cmask[m]
-                if cm not in found:
-                    found[cm] = union[m]
-        else:  # big grids: small sets only
-            for p in range(1, SMALL_SETS + 1):
-                for chosen in combinations(empty, p):
-                    u = 0
-                    for c in chosen:
-                        u |= cand[c]
-                    if u.bit_count() == p + 1:
-                        found.setdefault(sum(1 << c for c in chosen), u)
-    out = []
-    all_cells = geo.all_cells
+    k = len(empty)
+    if k <= MAX_SUBSET_BITS:
+        # unions of every subset at once: subset m of the empty cells is entry m
+        union = [0]
+        cmask = [0]
+        for c in empty:
+            cc, bit = cand[c], 1 << c
+            union += [u | cc for u in union]
+            cmask += [m | bit for m in cmask]
+        union.pop()  # the whole house is locked, not almost
+        for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
+                  if u.bit_count() == p]:
+            found[cmask[m]] = union[m]
+    else:  # big grids: small sets only
+        for p in range(1, SMALL_SETS + 1):
+            for chosen in combinations(empty, p):
+                u = 0
+                for c in chosen:
+                    u |= cand[c]
+                if u.bit_count() == p + 1:
+                    found.setdefault(sum(1 << c for c in chosen), u)
+    peer, all_cells = geo.peer_mask, geo.all_cells
     common_peers = _common_peers(geo.n)  # many ALSs share the cells of a value
+    out = []
     for cells_mask, vmask in found.items():
         where, sees = {}, {}
         notc = ~cells_mask
@@ -106,7 +109,10 @@ def _build(state: State) -> list[ALS]:
             low = vs & -vs
             vs ^= low
             v = low.bit_length() - 1
-            w = pos[v] & cells_mask
+            w = 0
+            for c in empty:
+                if cells_mask >> c & 1 and cand[c] & low:
+                    w |= 1 << c
             s = common_peers.get(w)
             if s is None:
                 s = all_cells
@@ -120,6 +126,23 @@ def _build(state: State) -> list[ALS]:
             where[v] = w
             sees[v] = s & notc
         out.append(ALS(cells_mask, vmask, where, sees))
+    if len(_BY_HOUSE) >= MAX_HOUSES_KEPT:
+        _BY_HOUSE.clear()
+    _BY_HOUSE[key] = out
+    return out
+
+
+def _build(state: State) -> list[ALS]:
+    geo = state.geo
+    cand = state.cand
+    found: dict[int, ALS] = {}  # a set in a line and a box is found twice: kept once
+    for house in geo.houses:
+        empty = [c for c in house if cand[c]]
+        if len(empty) < 2:
+            continue
+        for a in _house_sets(geo, cand, empty):
+            found.setdefault(a.cells, a)
+    out = list(found.values())
     out.sort(key=lambda a: (a.size, a.cells))
     return out
 

@@ -57,11 +57,20 @@ WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait
 
 
 class _Result:
-    __slots__ = ("values", "cand", "why", "solved")
+    __slots__ = ("values", "cand", "why", "solved", "_kept")
 
     def __init__(self, values: list[int], cand: list[int], why: tuple[str, dict[str, Any]] | None,
                  solved: bool) -> None:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
+        self._kept: list[int] | None = None
+
+    @property
+    def kept(self) -> list[int]:
+        """Per cell, the values still possible at the end (the placed one, or the candidates):
+        built once, as one result meets many others in ``_common``."""
+        if self._kept is None:
+            self._kept = [(1 << (v - 1)) if v else m for v, m in zip(self.values, self.cand, strict=True)]
+        return self._kept
 
 
 @cache
@@ -264,6 +273,12 @@ def _contradiction(geo: Geometry, marked: tuple[Cand, ...], names: dict[str, Any
 
 def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _Result,
             rb: _Result) -> Explanation | None:
+    # most pairs agree on nothing: a cell where both cases rule out a start candidate, or
+    # place one value, must exist for any conclusion (one pass over the cells)
+    if not any(m & ~a & ~b or (x and x == y and not s)
+               for m, a, b, x, y, s in zip(state.cand, ra.kept, rb.kept, ra.values, rb.values, state.values,
+                                           strict=True)):
+        return None
     geo = state.geo
     place: list[tuple[int, int]] = []
     placed_peers = [0] * geo.n  # cells that lose v because of a common placement
