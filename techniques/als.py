@@ -152,11 +152,13 @@ def als_list(state: State) -> list[ALS]:
     return state.cached("als", _build)
 
 
-def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> list[tuple[int, int, int]]:
+def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
+                     wanted: list[int] | None = None) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
     ``min_common`` common values (x included; ALS-XZ needs another one), as indexes into
     ``als_list(state)``, smaller pairs first; with ``max_size``, only ALSs of at most that
-    many cells."""
+    many cells; with ``wanted`` (a value mask per ALS), only pairs sharing a wanted value
+    of both besides x."""
     sets = als_list(state)
     if len(sets) < 2:
         return []
@@ -206,10 +208,14 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
                     break
                 a = sets[i]
                 acells, avalues, asize = a.cells, a.values, a.size
+                if wanted is not None:
+                    avalues &= wanted[i] | 1 << x
                 for j in m[bisect_right(m, i):]:
                     b = sets[j]
                     if not b.cells & acells:
                         common = b.values & avalues
+                        if wanted is not None and not common & wanted[j] & ~(1 << x):
+                            continue
                         if common.bit_count() >= min_common:
                             found.append((asize + b.size, i, j, x))
     found.sort()
@@ -219,7 +225,9 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     pos = state.pos
     sets = als_list(state)
-    for ia, ib, x in restricted_pairs(state):
+    # a value z can only go when some candidate sees every z of an ALS: the others are not asked for
+    wanted = [sum(1 << z for z, s in a.sees.items() if s & pos[z]) for a in sets]
+    for ia, ib, x in restricted_pairs(state, wanted=wanted):
         a, b = sets[ia], sets[ib]
         for z in bits(a.values & b.values & ~(1 << x)):
             elim = pos[z] & a.sees[z] & b.sees[z]

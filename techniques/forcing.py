@@ -386,41 +386,49 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic)
         return tr
 
-    def _group_rows(self) -> tuple[list[tuple[str, int]], Any, Any]:
+    def _group_sets(self) -> tuple[list[tuple[str, int]], Any, Any, Any]:
         """Every cell group (its candidates, true), house group (the places of a value,
-        true) and double group (a candidate true and false): (kind and key per group,
-        flat batch rows, start of each group in them), fewest branches first."""
+        true) and double group (a candidate true and false), fewest branches first: (kind
+        and key per group, and per group the AND and OR of its branches' fixpoints and
+        whether one branch lives; a contradicting branch counts as neutral).
+
+        Each family is reduced where its rows already lie: a cell's candidates are
+        consecutive rows, a double is a row and its false twin; only houses gather rows."""
         import numpy as np
 
-        geo, n, k = self.geo, self.geo.n, self.k
+        geo, n, k, t = self.geo, self.geo.n, self.k, self.t
+        dtype = self.base.dtype
+        out, dead = self.out, self.contra
+        hi = np.where(dead[:, None], t.full, out).astype(dtype, copy=False)  # neutral for AND
+        lo = np.where(dead[:, None], dtype.type(0), out).astype(dtype, copy=False)  # neutral for OR
         cells = np.array([c for c, _ in self.cands], dtype=np.intp)
         vals = np.array([v for _, v in self.cands], dtype=np.intp)
-        idx = np.arange(k)
         # houses: group key h*n + v-1 for each of the 3 houses of each candidate
         hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
-        hrow = np.repeat(idx, 3)
+        hrow = np.repeat(np.arange(k), 3)
         order = np.argsort(hkey, kind="stable")
         hkey, hrow = hkey[order], hrow[order]
         keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
         cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
         ccount = np.diff(np.r_[cstart, k])
-        groups: list[tuple[str, int, int, int]] = []  # kind, key, start in flat, size
-        flat_parts = [idx, hrow, np.stack([idx, idx + k], axis=1).ravel()]
-        off = 0
-        for s0, cnt in zip(cstart, ccount, strict=False):
-            groups.append(("cell", int(cells[s0]), off + int(s0), int(cnt)))
-        off += k
-        for key, s0, cnt in zip(keys, hstart, hcount, strict=False):
-            if cnt >= 2:
-                groups.append(("house", int(key), off + int(s0), int(cnt)))
-        off += hrow.size
-        for i in range(k):
-            groups.append(("double", i, off + 2 * i, 2))
-        groups.sort(key=lambda g: g[3])
-        flat = np.concatenate(flat_parts)
-        sel = np.concatenate([np.arange(g[2], g[2] + g[3]) for g in groups])
-        starts = np.cumsum([0] + [g[3] for g in groups[:-1]])
-        return [(g[0], g[1]) for g in groups], flat[sel], starts
+        many = hcount >= 2
+
+        def reduce(rows: Any, starts: Any) -> tuple[Any, Any, Any]:
+            return (np.bitwise_and.reduceat(hi[rows], starts, axis=0),
+                    np.bitwise_or.reduceat(lo[rows], starts, axis=0),
+                    np.logical_or.reduceat(~dead[rows], starts))
+
+        ci, cu, ca = reduce(np.arange(k), cstart)
+        hi_, hu, ha = reduce(hrow, hstart)
+        di, du, da = hi[:k] & hi[k:], lo[:k] | lo[k:], ~dead[:k] | ~dead[k:]
+        groups = ([("cell", int(cells[s0])) for s0 in cstart] + [("house", int(x)) for x in keys[many]]
+                  + [("double", i) for i in range(k)])
+        sizes = np.concatenate([ccount, hcount[many], np.full(k, 2)])
+        rank = np.argsort(sizes, kind="stable")
+        inter = np.concatenate([ci, hi_[many], di])[rank]
+        union = np.concatenate([cu, hu[many], du])[rank]
+        alive = np.concatenate([ca, ha[many], da])[rank]
+        return [groups[g] for g in rank], inter, union, alive
 
     def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
         geo, state = self.geo, self.state
@@ -446,14 +454,8 @@ class _Static:
             opts.append(("contradiction", [(c, v, i < self.k)], None))
         if opts and self.reuse:
             return opts
-        groups, flat, starts = self._group_rows()
-        # one reduceat over the rows of every group, contradicting rows neutral
+        groups, inter, union, alive = self._group_sets()
         t, base = self.t, self.base
-        dead = self.contra[flat]
-        out = self.out[flat]
-        inter = np.bitwise_and.reduceat(np.where(dead[:, None], t.full, out).astype(base.dtype), starts, axis=0)
-        union = np.bitwise_or.reduceat(np.where(dead[:, None], 0, out).astype(base.dtype), starts, axis=0)
-        alive = np.logical_or.reduceat(~dead, starts)
         undecided = (base & (base - 1)) != 0
         single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
         gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]

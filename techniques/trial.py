@@ -57,20 +57,12 @@ WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait
 
 
 class _Result:
-    __slots__ = ("values", "cand", "why", "solved", "_kept")
+    __slots__ = ("values", "cand", "why", "solved", "changed")
 
     def __init__(self, values: list[int], cand: list[int], why: tuple[str, dict[str, Any]] | None,
-                 solved: bool) -> None:
+                 solved: bool, changed: int = 0) -> None:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
-        self._kept: list[int] | None = None
-
-    @property
-    def kept(self) -> list[int]:
-        """Per cell, the values still possible at the end (the placed one, or the candidates):
-        built once, as one result meets many others in ``_common``."""
-        if self._kept is None:
-            self._kept = [(1 << (v - 1)) if v else m for v, m in zip(self.values, self.cand, strict=True)]
-        return self._kept
+        self.changed = changed  # cell mask: cells placed or losing a candidate in the run
 
 
 @cache
@@ -102,6 +94,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                 m |= 1 << (values[c] - 1)
         done[h] = m
     unsolved = state.unsolved
+    changed = 0
     queue = [(c0, v0)]
 
     def fail(kind: str, **args: Any) -> _Result:
@@ -128,6 +121,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                 return fail("twice", house=h, v=v)
             done[h] |= bit
         pm = peer[c] & pos[v - 1]
+        changed |= pm | 1 << c
         touched = 0
         if pm:
             pos[v - 1] &= ~pm
@@ -161,7 +155,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                     return fail("house", house=h, v=b + 1)
                 if not w & (w - 1):
                     queue.append((w.bit_length() - 1, b + 1))
-    return _Result(values, cand, None, unsolved == 0)
+    return _Result(values, cand, None, unsolved == 0, changed)
 
 
 def _why(geo: Geometry, why: tuple) -> Words:
@@ -271,13 +265,24 @@ def _contradiction(geo: Geometry, marked: tuple[Cand, ...], names: dict[str, Any
                        detail=(("contradiction", True),))
 
 
+def _may_agree(state: State, ra: _Result, rb: _Result) -> bool:
+    """False when the two cases share no conclusion: one needs a cell both runs changed
+    (most pairs have none; this looks at those cells only, not the whole grid)."""
+    cand, va, vb, ca, cb = state.cand, ra.values, rb.values, ra.cand, rb.cand
+    for c in bits(ra.changed & rb.changed):
+        x = va[c]
+        if x and x == vb[c]:
+            return True
+        ka = (1 << (x - 1)) if x else ca[c]
+        kb = (1 << (vb[c] - 1)) if vb[c] else cb[c]
+        if cand[c] & ~ka & ~kb:
+            return True
+    return False
+
+
 def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _Result,
             rb: _Result) -> Explanation | None:
-    # most pairs agree on nothing: a cell where both cases rule out a start candidate, or
-    # place one value, must exist for any conclusion (one pass over the cells)
-    if not any(m & ~a & ~b or (x and x == y and not s)
-               for m, a, b, x, y, s in zip(state.cand, ra.kept, rb.kept, ra.values, rb.values, state.values,
-                                           strict=True)):
+    if not _may_agree(state, ra, rb):
         return None
     geo = state.geo
     place: list[tuple[int, int]] = []
