@@ -171,6 +171,8 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
     # seeing cells (or by scanning the groups when there are fewer)
     groups: list[dict[int, list[int]]] = [{} for _ in pos]
     for j, b in enumerate(sets):
+        if wanted is not None and not wanted[j]:
+            continue  # no value of b is wanted: b is in no pair kept
         for x, w in b.where.items():
             g = groups[x].get(w)
             if g is None:
@@ -226,7 +228,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     pos = state.pos
     sets = als_list(state)
     # a value z can only go when some candidate sees every z of an ALS: the others are not asked for
-    wanted = [sum(1 << z for z, s in a.sees.items() if s & pos[z]) for a in sets]
+    wanted = []
+    for a in sets:
+        m = 0
+        for z, s in a.sees.items():
+            if s & pos[z]:
+                m |= 1 << z
+        wanted.append(m)
     for ia, ib, x in restricted_pairs(state, wanted=wanted):
         a, b = sets[ia], sets[ib]
         for z in bits(a.values & b.values & ~(1 << x)):

@@ -78,6 +78,20 @@ def _house_bits(n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _placed_by_house(state: State) -> tuple[int, ...]:
+    """Per house, the mask of the values already placed in it (once per state: every
+    propagation of a trial call starts from it)."""
+    values = state.values
+    out = []
+    for cells in state.geo.houses:
+        m = 0
+        for c in cells:
+            if values[c]:
+                m |= 1 << (values[c] - 1)
+        out.append(m)
+    return tuple(out)
+
+
 def propagate(state: State, c0: int, v0: int) -> _Result:
     """Place v0 in c0 on a copy and apply singles until stuck, solved or contradicted."""
     geo = state.geo
@@ -85,14 +99,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
     hb = _house_bits(n)
     values, cand, pos = state.values[:], state.cand[:], state.pos[:]
     hmask, cell_houses, peer = geo.house_mask, geo.cell_houses, geo.peer_mask
-    # values already placed in each house
-    done = [0] * (3 * n)
-    for h, cells in enumerate(geo.houses):
-        m = 0
-        for c in cells:
-            if values[c]:
-                m |= 1 << (values[c] - 1)
-        done[h] = m
+    done = list(state.cached("trial.done", _placed_by_house))
     unsolved = state.unsolved
     changed = 0
     queue = [(c0, v0)]
