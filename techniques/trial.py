@@ -118,8 +118,11 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
         if not old & bit:
             return fail("cell", cell=c)
         cmask = ~(1 << c)
-        for b in bits(old):
-            pos[b] &= cmask
+        m = old  # bit loops written out (lowest first, as ``bits``): this is the hot loop
+        while m:
+            low = m & -m
+            m ^= low
+            pos[low.bit_length() - 1] &= cmask
         values[c] = v
         cand[c] = 0
         unsolved -= 1
@@ -133,7 +136,11 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
         if pm:
             pos[v - 1] &= ~pm
             nbit = ~bit
-            for p in bits(pm):
+            rest = pm
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                p = low.bit_length() - 1
                 m = cand[p] & nbit
                 cand[p] = m
                 if not m:
@@ -143,7 +150,10 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                 touched |= hb[p]
         # hidden singles: value v in the houses of the peers that lost it
         pv = pos[v - 1]
-        for h in bits(touched):
+        while touched:
+            low = touched & -touched
+            touched ^= low
+            h = low.bit_length() - 1
             if done[h] & bit:
                 continue
             w = pv & hmask[h]
@@ -152,7 +162,11 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
             if not w & (w - 1):
                 queue.append((w.bit_length() - 1, v))
         # the other values of c lost a place in c's houses
-        for b in bits(old & ~bit):
+        others = old & ~bit
+        while others:
+            low = others & -others
+            others ^= low
+            b = low.bit_length() - 1
             pb = pos[b]
             for h in cell_houses[c]:
                 if done[h] >> b & 1:
