@@ -107,6 +107,16 @@ def finder_run(lines: list[str], clock: FinderClock) -> tuple[list[dict[str, Any
     return docs, cpu
 
 
+def print_table(n: int, clock: FinderClock) -> None:
+    """Time inside each finder at one grid size, the most expensive first."""
+    total = sum(clock.cpu.values())
+    print(f"== per finder, n = {n} (CPU inside the finder; hits = steps it gave)")
+    print(f"  {'finder':<18} {'CPU s':>8} {'share':>6} {'calls':>6} {'hits':>5} {'ms/call':>8}")
+    for name in sorted(clock.cpu, key=lambda x: -clock.cpu[x]):
+        t, c = clock.cpu[name], clock.calls[name]
+        print(f"  {name:<18} {t:8.2f} {100 * t / total:5.1f}% {c:6d} {clock.hits[name]:5d} {1000 * t / c:8.2f}")
+
+
 def read_lines(path: Path) -> list[str]:
     return [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
 
@@ -133,6 +143,7 @@ def main() -> int:
         explain_one(args.one)
         return 0
     failed = 0
+    clocks: dict[int, FinderClock] = {}
     for path in args.files:
         lines = read_lines(path)
         print(f"== {path} ({len(lines)} puzzles, n = {sorted({size_of(x) for x in lines})})")
@@ -149,17 +160,13 @@ def main() -> int:
                   f"max {fmt(max(walls))} | cpu median {fmt(statistics.median(cpus))} max {fmt(max(cpus))}")
         if args.no_finders and not args.verify and not args.save:
             continue
-        clock = FinderClock()
-        docs, cpu = finder_run(lines, clock)
-        print(f"  in-process steps CPU: total {fmt(sum(cpu))}, median {fmt(statistics.median(cpu))}, "
-              f"max {fmt(max(cpu))}; steps {sum(len(d['steps']) for d in docs)}")
-        if not args.no_finders:
-            total = sum(clock.cpu.values())
-            print(f"  {'finder':<18} {'CPU s':>8} {'share':>6} {'calls':>6} {'hits':>5} {'ms/call':>8}")
-            for name in sorted(clock.cpu, key=lambda x: -clock.cpu[x]):
-                t, c = clock.cpu[name], clock.calls[name]
-                print(f"  {name:<18} {t:8.2f} {100 * t / total:5.1f}% {c:6d} {clock.hits[name]:5d} "
-                      f"{1000 * t / c:8.2f}")
+        docs = []
+        for n in sorted({size_of(x) for x in lines}):
+            part = [x for x in lines if size_of(x) == n]
+            got, cpu = finder_run(part, clocks.setdefault(n, FinderClock()))
+            docs += got
+            print(f"  n={n}: in-process steps CPU: total {fmt(sum(cpu))}, median {fmt(statistics.median(cpu))}, "
+                  f"max {fmt(max(cpu))}; steps {sum(len(d['steps']) for d in got)}")
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"{path.stem}.json").write_text(json.dumps(docs, sort_keys=True))
@@ -172,6 +179,9 @@ def main() -> int:
                 print("  verify_steps:", (out.stdout + out.stderr).strip().splitlines()[-1:] or ["(no output)"],
                       "exit", out.returncode)
                 failed |= out.returncode
+    if not args.no_finders:
+        for n, clock in sorted(clocks.items()):
+            print_table(n, clock)
     return 1 if failed else 0
 
 

@@ -38,6 +38,9 @@ TEXT = {
 
 MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
 SMALL_SETS = 4
+# Largest ALS kept on grids from 16×16 on: a 16-cell house with 12 empty cells has hundreds of
+# ALSs of 9 to 11 cells, which multiply the pairs searched and hardly ever make a step
+BIG_GRID, BIG_GRID_MAX_CELLS = 16, 8
 MAX_COMMON_PEERS = 1 << 18  # bound on the shared common-peers table
 
 
@@ -87,8 +90,9 @@ def _house_sets(geo: Geometry, cand: list[int], empty: list[int]) -> list[ALS]:
             union += [u | cc for u in union]
             cmask += [m | bit for m in cmask]
         union.pop()  # the whole house is locked, not almost
+        largest = BIG_GRID_MAX_CELLS if geo.n >= BIG_GRID else k
         for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
-                  if u.bit_count() == p]:
+                  if u.bit_count() == p and p <= largest + 1]:
             found[cmask[m]] = union[m]
     else:  # big grids: small sets only
         for p in range(1, SMALL_SETS + 1):

@@ -76,3 +76,15 @@ def test_als_kept_per_house_equal_a_fresh_build():
     kept = _table(als.als_list(state))  # most houses from the table
     als._BY_HOUSE.clear()
     assert kept == _table(als.als_list(state)) != before
+
+
+def test_big_grid_als_are_bounded_and_locked():
+    state = first_forcing_state()
+    sets = als.als_list(state)
+    assert max(a.size for a in sets) == als.BIG_GRID_MAX_CELLS  # the bound is reached, not passed
+    for a in sets[::7]:
+        union = 0
+        for c in range(state.geo.ncells):
+            if a.cells >> c & 1:
+                union |= state.cand[c]
+        assert union == a.values and union.bit_count() == a.size + 1
