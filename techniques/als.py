@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import bits
+from explainer.grid import Geometry, bits
 from explainer.i18n import Cells, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -38,6 +38,9 @@ TEXT = {
 
 MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
 SMALL_SETS = 4
+# Largest ALS kept on grids from 16×16 on: a 16-cell house with 12 empty cells has hundreds of
+# ALSs of 9 to 11 cells, which multiply the pairs searched and hardly ever make a step
+BIG_GRID, BIG_GRID_MAX_CELLS = 16, 8
 MAX_COMMON_PEERS = 1 << 18  # bound on the shared common-peers table
 
 
@@ -64,40 +67,44 @@ def _common_peers(n: int) -> dict[int, int]:
     return {}
 
 
-def _build(state: State) -> list[ALS]:
-    geo = state.geo
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+# ALSs of one house, by the house's empty cells and their candidates: a step changes a few
+# houses, so the next state finds most of its houses here (bounded; cleared when full)
+_BY_HOUSE: dict[tuple[int, ...], list[ALS]] = {}
+MAX_HOUSES_KEPT = 4096
+
+
+def _house_sets(geo: Geometry, cand: list[int], empty: list[int]) -> list[ALS]:
+    """Every ALS inside one house (given its empty cells), each with its value table."""
+    key = (geo.n, *empty, *(cand[c] for c in empty))
+    hit = _BY_HOUSE.get(key)
+    if hit is not None:
+        return hit
     found: dict[int, int] = {}
-    for house in geo.houses:
-        empty = [c for c in house if cand[c]]
-        k = len(empty)
-        if k < 2:
-            continue
-        if k <= MAX_SUBSET_BITS:
-            # unions of every subset at once: subset m of the empty cells is entry m
-            union = [0]
-            cmask = [0]
-            for c in empty:
-                cc, bit = cand[c], 1 << c
-                union += [u | cc for u in union]
-                cmask += [m | bit for m in cmask]
-            union.pop()  # the whole house is locked, not almost
-            for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
-                      if u.bit_count() == p]:
-                cm = cmask[m]
-                if cm not in found:
-                    found[cm] = union[m]
-        else:  # big grids: small sets only
-            for p in range(1, SMALL_SETS + 1):
-                for chosen in combinations(empty, p):
-                    u = 0
-                    for c in chosen:
-                        u |= cand[c]
-                    if u.bit_count() == p + 1:
-                        found.setdefault(sum(1 << c for c in chosen), u)
-    out = []
-    all_cells = geo.all_cells
+    k = len(empty)
+    if k <= MAX_SUBSET_BITS:
+        # unions of every subset at once: subset m of the empty cells is entry m
+        union = [0]
+        cmask = [0]
+        for c in empty:
+            cc, bit = cand[c], 1 << c
+            union += [u | cc for u in union]
+            cmask += [m | bit for m in cmask]
+        union.pop()  # the whole house is locked, not almost
+        largest = BIG_GRID_MAX_CELLS if geo.n >= BIG_GRID else k
+        for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
+                  if u.bit_count() == p and p <= largest + 1]:
+            found[cmask[m]] = union[m]
+    else:  # big grids: small sets only
+        for p in range(1, SMALL_SETS + 1):
+            for chosen in combinations(empty, p):
+                u = 0
+                for c in chosen:
+                    u |= cand[c]
+                if u.bit_count() == p + 1:
+                    found.setdefault(sum(1 << c for c in chosen), u)
+    peer, all_cells = geo.peer_mask, geo.all_cells
     common_peers = _common_peers(geo.n)  # many ALSs share the cells of a value
+    out = []
     for cells_mask, vmask in found.items():
         where, sees = {}, {}
         notc = ~cells_mask
@@ -106,7 +113,10 @@ def _build(state: State) -> list[ALS]:
             low = vs & -vs
             vs ^= low
             v = low.bit_length() - 1
-            w = pos[v] & cells_mask
+            w = 0
+            for c in empty:
+                if cells_mask >> c & 1 and cand[c] & low:
+                    w |= 1 << c
             s = common_peers.get(w)
             if s is None:
                 s = all_cells
@@ -120,6 +130,23 @@ def _build(state: State) -> list[ALS]:
             where[v] = w
             sees[v] = s & notc
         out.append(ALS(cells_mask, vmask, where, sees))
+    if len(_BY_HOUSE) >= MAX_HOUSES_KEPT:
+        _BY_HOUSE.clear()
+    _BY_HOUSE[key] = out
+    return out
+
+
+def _build(state: State) -> list[ALS]:
+    geo = state.geo
+    cand = state.cand
+    found: dict[int, ALS] = {}  # a set in a line and a box is found twice: kept once
+    for house in geo.houses:
+        empty = [c for c in house if cand[c]]
+        if len(empty) < 2:
+            continue
+        for a in _house_sets(geo, cand, empty):
+            found.setdefault(a.cells, a)
+    out = list(found.values())
     out.sort(key=lambda a: (a.size, a.cells))
     return out
 
@@ -129,11 +156,13 @@ def als_list(state: State) -> list[ALS]:
     return state.cached("als", _build)
 
 
-def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> list[tuple[int, int, int]]:
+def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
+                     wanted: list[int] | None = None) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
     ``min_common`` common values (x included; ALS-XZ needs another one), as indexes into
     ``als_list(state)``, smaller pairs first; with ``max_size``, only ALSs of at most that
-    many cells."""
+    many cells; with ``wanted`` (a value mask per ALS), only pairs sharing a wanted value
+    of both besides x."""
     sets = als_list(state)
     if len(sets) < 2:
         return []
@@ -146,6 +175,8 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
     # seeing cells (or by scanning the groups when there are fewer)
     groups: list[dict[int, list[int]]] = [{} for _ in pos]
     for j, b in enumerate(sets):
+        if wanted is not None and not wanted[j]:
+            continue  # no value of b is wanted: b is in no pair kept
         for x, w in b.where.items():
             g = groups[x].get(w)
             if g is None:
@@ -183,10 +214,14 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
                     break
                 a = sets[i]
                 acells, avalues, asize = a.cells, a.values, a.size
+                if wanted is not None:
+                    avalues &= wanted[i] | 1 << x
                 for j in m[bisect_right(m, i):]:
                     b = sets[j]
                     if not b.cells & acells:
                         common = b.values & avalues
+                        if wanted is not None and not common & wanted[j] & ~(1 << x):
+                            continue
                         if common.bit_count() >= min_common:
                             found.append((asize + b.size, i, j, x))
     found.sort()
@@ -196,7 +231,15 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0) -> li
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     pos = state.pos
     sets = als_list(state)
-    for ia, ib, x in restricted_pairs(state):
+    # a value z can only go when some candidate sees every z of an ALS: the others are not asked for
+    wanted = []
+    for a in sets:
+        m = 0
+        for z, s in a.sees.items():
+            if s & pos[z]:
+                m |= 1 << z
+        wanted.append(m)
+    for ia, ib, x in restricted_pairs(state, wanted=wanted):
         a, b = sets[ia], sets[ib]
         for z in bits(a.values & b.values & ~(1 << x)):
             elim = pos[z] & a.sees[z] & b.sees[z]

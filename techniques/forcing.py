@@ -271,10 +271,57 @@ def _candidates(state: State) -> list[tuple[int, int]]:
     return out
 
 
-class _Static:
-    """Level-0 options from one batch of every candidate assumed true and false."""
+class _Memo:
+    """The last full batch of one kind (static or dynamic) on one grid size.
 
-    def __init__(self, state: State, dynamic: bool = False, static: bool = False) -> None:
+    Singles (and locked candidates) only remove candidates, so a branch run
+    from a row with fewer candidates ends inside the old branch's fixpoint:
+    a later state whose row is inside this one's (the engine's next states)
+    keeps every contradiction found here, and its branches can start from
+    these fixpoints instead of from scratch (``_Static``, big grids).
+    """
+
+    __slots__ = ("base", "at", "k", "out", "contra", "rounds")
+
+    def __init__(self, base: Any, at: dict[tuple[int, int], int], k: int, out: Any, contra: Any,
+                 rounds: Any) -> None:
+        self.base, self.at, self.k = base, at, k
+        self.out, self.contra, self.rounds = out, contra, rounds
+
+    def covers(self, base: Any) -> bool:
+        """True if every candidate of ``base`` (a state row) is one of this batch's."""
+        return base.shape == self.base.shape and not (base & ~self.base).any()
+
+    def rows_of(self, cands: list[tuple[int, int]]) -> Any:
+        """This batch's row of each (cell, value) assumed true then false (None if one is missing)."""
+        import numpy as np
+
+        idx = [self.at.get(cv) for cv in cands]
+        if None in idx:
+            return None
+        true = np.array(idx, dtype=np.intp)
+        return np.concatenate([true, true + self.k])
+
+
+# The last full batch per (size, dynamic, static), reused on grids of at least BIG_GRID (16×16, 25×25),
+# where one batch costs a fifth of a second; 9×9 searches are left exactly as they were.
+_MEMOS: dict[tuple[int, bool, bool], _Memo] = {}
+BIG_GRID = 16
+
+
+class _Static:
+    """Level-0 options from one batch of every candidate assumed true and false.
+
+    On big grids (``reuse``) the last batch of the same kind (``_Memo``) helps
+    when the state lies inside its state: its contradictions still holding
+    are the options at once (no batch: ``inherited``); otherwise each branch
+    starts from its old fixpoint, and only the branches that lost a candidate
+    run again. The options are then contradictions only when there are any
+    (a bound: the group conclusions cost a second pass over every branch).
+    """
+
+    def __init__(self, state: State, dynamic: bool = False, reuse: bool = False, inherit: bool = True,
+                 static: bool = False) -> None:
         import numpy as np  # lazy: numpy loads only when a forcing search runs
 
         from . import batch
@@ -282,23 +329,59 @@ class _Static:
         self.state = state
         self.dynamic = dynamic
         self.static = static
+        self.reuse = reuse
         self.geo = state.geo
         self.t = batch.tables(self.geo.n)
         self.base = batch.base_row(state)
         self.cands = _candidates(state)
         self.at = {cv: i for i, cv in enumerate(self.cands)}
-        k = len(self.cands)
+        k = self.k = len(self.cands)
+        self.tracer = prover(state)
+        self.traces: dict[tuple[int, int, bool], Trace] = {}
+        self.inherited: list[tuple[int, int, bool]] | None = None
+        key = (self.geo.n, dynamic, static)
+        memo = _MEMOS.get(key) if reuse else None
+        if memo is not None and not memo.covers(self.base):
+            memo = None
+        old = memo.rows_of(self.cands) if memo is not None else None
+        if memo is not None and old is not None and inherit:
+            bad = np.nonzero(memo.contra[old])[0]
+            if bad.size:
+                bad = bad[np.argsort(memo.rounds[old[bad]], kind="stable")]
+                self.inherited = [(*self.cands[i % k], bool(i < k)) for i in bad]
+                return
         rows = np.repeat(self.base[None, :], 2 * k, axis=0)
         cells = np.array([c for c, _ in self.cands], dtype=np.intp)
         bitv = self.t.bit[[v - 1 for _, v in self.cands]]
         rows[np.arange(k), cells] = bitv
         rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
         self.rounds = np.zeros(2 * k, dtype=np.int32)
-        self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
-                                                        self.base if static else None)
-        self.k = k
-        self.tracer = prover(state)
-        self.traces: dict[tuple[int, int, bool], Trace] = {}
+        if memo is not None and old is not None and not static:
+            self.out, self.contra = self._resume(rows, memo, old)
+        else:
+            # a static batch starts afresh: its "true" cells are not read from the rows
+            self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
+                                                            self.base if static else None)
+        if reuse:
+            _MEMOS[key] = _Memo(self.base, self.at, k, self.out, self.contra, self.rounds)
+
+    def _resume(self, rows: Any, memo: _Memo, old: Any) -> tuple[Any, Any]:
+        """The batch's fixpoints from the old ones: each row starts at its old fixpoint
+        cut down to its new row (the same closure, fewer rounds); rows that lose nothing
+        are fixpoints already, old contradictions stay contradictions."""
+        import numpy as np
+
+        from . import batch
+
+        start = memo.out[old] & rows
+        contra = memo.contra[old].copy()
+        self.rounds[:] = memo.rounds[old]
+        todo = np.nonzero(~contra & (start != memo.out[old]).any(axis=1))[0]
+        if todo.size:
+            rounds = np.zeros(todo.size, dtype=np.int32)
+            start[todo], contra[todo] = batch.propagate_chunked(start[todo], self.t, self.dynamic, rounds)
+            self.rounds[todo] += rounds - 1
+        return start, contra
 
     def row(self, c: int, v: int, truth: bool) -> int:
         return self.at[(c, v)] + (0 if truth else self.k)
@@ -310,41 +393,49 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic, self.static)
         return tr
 
-    def _group_rows(self) -> tuple[list[tuple[str, int]], Any, Any]:
+    def _group_sets(self) -> tuple[list[tuple[str, int]], Any, Any, Any]:
         """Every cell group (its candidates, true), house group (the places of a value,
-        true) and double group (a candidate true and false): (kind and key per group,
-        flat batch rows, start of each group in them), fewest branches first."""
+        true) and double group (a candidate true and false), fewest branches first: (kind
+        and key per group, and per group the AND and OR of its branches' fixpoints and
+        whether one branch lives; a contradicting branch counts as neutral).
+
+        Each family is reduced where its rows already lie: a cell's candidates are
+        consecutive rows, a double is a row and its false twin; only houses gather rows."""
         import numpy as np
 
-        geo, n, k = self.geo, self.geo.n, self.k
+        geo, n, k, t = self.geo, self.geo.n, self.k, self.t
+        dtype = self.base.dtype
+        out, dead = self.out, self.contra
+        hi = np.where(dead[:, None], t.full, out).astype(dtype, copy=False)  # neutral for AND
+        lo = np.where(dead[:, None], dtype.type(0), out).astype(dtype, copy=False)  # neutral for OR
         cells = np.array([c for c, _ in self.cands], dtype=np.intp)
         vals = np.array([v for _, v in self.cands], dtype=np.intp)
-        idx = np.arange(k)
         # houses: group key h*n + v-1 for each of the 3 houses of each candidate
         hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
-        hrow = np.repeat(idx, 3)
+        hrow = np.repeat(np.arange(k), 3)
         order = np.argsort(hkey, kind="stable")
         hkey, hrow = hkey[order], hrow[order]
         keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
         cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
         ccount = np.diff(np.r_[cstart, k])
-        groups: list[tuple[str, int, int, int]] = []  # kind, key, start in flat, size
-        flat_parts = [idx, hrow, np.stack([idx, idx + k], axis=1).ravel()]
-        off = 0
-        for s0, cnt in zip(cstart, ccount, strict=False):
-            groups.append(("cell", int(cells[s0]), off + int(s0), int(cnt)))
-        off += k
-        for key, s0, cnt in zip(keys, hstart, hcount, strict=False):
-            if cnt >= 2:
-                groups.append(("house", int(key), off + int(s0), int(cnt)))
-        off += hrow.size
-        for i in range(k):
-            groups.append(("double", i, off + 2 * i, 2))
-        groups.sort(key=lambda g: g[3])
-        flat = np.concatenate(flat_parts)
-        sel = np.concatenate([np.arange(g[2], g[2] + g[3]) for g in groups])
-        starts = np.cumsum([0] + [g[3] for g in groups[:-1]])
-        return [(g[0], g[1]) for g in groups], flat[sel], starts
+        many = hcount >= 2
+
+        def reduce(rows: Any, starts: Any) -> tuple[Any, Any, Any]:
+            return (np.bitwise_and.reduceat(hi[rows], starts, axis=0),
+                    np.bitwise_or.reduceat(lo[rows], starts, axis=0),
+                    np.logical_or.reduceat(~dead[rows], starts))
+
+        ci, cu, ca = reduce(np.arange(k), cstart)
+        hi_, hu, ha = reduce(hrow, hstart)
+        di, du, da = hi[:k] & hi[k:], lo[:k] | lo[k:], ~dead[:k] | ~dead[k:]
+        groups = ([("cell", int(cells[s0])) for s0 in cstart] + [("house", int(x)) for x in keys[many]]
+                  + [("double", i) for i in range(k)])
+        sizes = np.concatenate([ccount, hcount[many], np.full(k, 2)])
+        rank = np.argsort(sizes, kind="stable")
+        inter = np.concatenate([ci, hi_[many], di])[rank]
+        union = np.concatenate([cu, hu[many], du])[rank]
+        alive = np.concatenate([ca, ha[many], da])[rank]
+        return [groups[g] for g in rank], inter, union, alive
 
     def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
         geo, state = self.geo, self.state
@@ -361,19 +452,17 @@ class _Static:
         contradiction, then the conclusions of the groups, fewest branches first."""
         import numpy as np
 
+        if self.inherited is not None:
+            return [("contradiction", [a], None) for a in self.inherited]
         opts: list = []
         rows = np.nonzero(self.contra)[0]
         for i in rows[np.argsort(self.rounds[rows], kind="stable")]:  # quickest contradictions first
             c, v = self.cands[i % self.k]
             opts.append(("contradiction", [(c, v, i < self.k)], None))
-        groups, flat, starts = self._group_rows()
-        # one reduceat over the rows of every group, contradicting rows neutral
+        if opts and self.reuse:
+            return opts
+        groups, inter, union, alive = self._group_sets()
         t, base = self.t, self.base
-        dead = self.contra[flat]
-        out = self.out[flat]
-        inter = np.bitwise_and.reduceat(np.where(dead[:, None], t.full, out).astype(base.dtype), starts, axis=0)
-        union = np.bitwise_or.reduceat(np.where(dead[:, None], 0, out).astype(base.dtype), starts, axis=0)
-        alive = np.logical_or.reduceat(~dead, starts)
         undecided = (base & (base - 1)) != 0
         single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
         if self.static:  # a cell left with one candidate is not true in a static branch
@@ -425,20 +514,26 @@ class _Static:
         return total
 
 
+def _scored(s: _Static) -> list[tuple[int, int, Any]]:
+    """The first contradictions and the first group conclusions (fewest branches first),
+    traced, by estimated proof size (the smallest first)."""
+    opts = s.options()
+    contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
+    groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
+    return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
+
+
 def static_step(state: State, dynamic: bool = False, static: bool = False) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
     static forcing chains)."""
-    s = _Static(state, dynamic, static)
-    opts = s.options()
-    if not opts:
-        return None
-    # the first contradictions and the first group conclusions (fewest branches first)
-    # are traced; the smallest proof wins
-    contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
-    groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
-    scored = sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
-    if scored[0][0] >= UNTRACEABLE:
+    reuse = state.geo.n >= BIG_GRID
+    s = _Static(state, dynamic, reuse, static=static)
+    scored = _scored(s)
+    if s.inherited is not None and (not scored or scored[0][0] >= UNTRACEABLE):
+        s = _Static(state, dynamic, reuse, inherit=False, static=static)  # the old leads fail here: a full batch
+        scored = _scored(s)
+    if not scored or scored[0][0] >= UNTRACEABLE:
         # only when the state has pending singles (the batch decides them, the tracer
         # does not): the engine's singles come first, so this does not happen in a run
         return None

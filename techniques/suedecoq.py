@@ -194,17 +194,25 @@ def _alss(state: State, house: int, inter: int,
         hit = table[key] = _als_rows(cells, tuple([cand[c] for c in cells]))
     if hit is None:
         empty = _empty(state, state.geo.house_mask[house] & ~inter)
-        limit = _als_limit(state.geo.n)
-        hit = []
-        for size in range(1, min(limit, len(empty)) + 1):
-            for chosen in combinations(empty, size):
-                u = 0
-                for c in chosen:
-                    u |= state.cand[c]
-                if u.bit_count() == size + 1:
-                    hit.append((sum(1 << c for c in chosen), u, size))
-        table[key] = hit
+        hit = table[key] = _small_als_rows(tuple(empty), tuple([state.cand[c] for c in empty]),
+                                           _als_limit(state.geo.n))
     return hit
+
+
+@lru_cache(maxsize=8192)
+def _small_als_rows(cells: tuple[int, ...], cand: tuple[int, ...], limit: int) -> tuple[tuple[int, int, int], ...]:
+    """The ALSs of at most ``limit`` cells among ``cells`` (big grids), in the order of
+    ``combinations`` size by size; memoised because a step leaves most house parts as
+    they were, so the next state finds them here."""
+    hit = []
+    for size in range(1, min(limit, len(cells)) + 1):
+        for chosen in combinations(range(len(cells)), size):
+            u = 0
+            for i in chosen:
+                u |= cand[i]
+            if u.bit_count() == size + 1:
+                hit.append((sum(1 << cells[i] for i in chosen), u, size))
+    return tuple(hit)
 
 
 def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

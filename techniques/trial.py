@@ -57,11 +57,12 @@ WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait
 
 
 class _Result:
-    __slots__ = ("values", "cand", "why", "solved")
+    __slots__ = ("values", "cand", "why", "solved", "changed")
 
     def __init__(self, values: list[int], cand: list[int], why: tuple[str, dict[str, Any]] | None,
-                 solved: bool) -> None:
+                 solved: bool, changed: int = 0) -> None:
         self.values, self.cand, self.why, self.solved = values, cand, why, solved
+        self.changed = changed  # cell mask: cells placed or losing a candidate in the run
 
 
 @cache
@@ -77,6 +78,20 @@ def _house_bits(n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _placed_by_house(state: State) -> tuple[int, ...]:
+    """Per house, the mask of the values already placed in it (once per state: every
+    propagation of a trial call starts from it)."""
+    values = state.values
+    out = []
+    for cells in state.geo.houses:
+        m = 0
+        for c in cells:
+            if values[c]:
+                m |= 1 << (values[c] - 1)
+        out.append(m)
+    return tuple(out)
+
+
 def propagate(state: State, c0: int, v0: int) -> _Result:
     """Place v0 in c0 on a copy and apply singles until stuck, solved or contradicted."""
     geo = state.geo
@@ -84,15 +99,9 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
     hb = _house_bits(n)
     values, cand, pos = state.values[:], state.cand[:], state.pos[:]
     hmask, cell_houses, peer = geo.house_mask, geo.cell_houses, geo.peer_mask
-    # values already placed in each house
-    done = [0] * (3 * n)
-    for h, cells in enumerate(geo.houses):
-        m = 0
-        for c in cells:
-            if values[c]:
-                m |= 1 << (values[c] - 1)
-        done[h] = m
+    done = list(state.cached("trial.done", _placed_by_house))
     unsolved = state.unsolved
+    changed = 0
     queue = [(c0, v0)]
 
     def fail(kind: str, **args: Any) -> _Result:
@@ -109,8 +118,11 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
         if not old & bit:
             return fail("cell", cell=c)
         cmask = ~(1 << c)
-        for b in bits(old):
-            pos[b] &= cmask
+        m = old  # bit loops written out (lowest first, as ``bits``): this is the hot loop
+        while m:
+            low = m & -m
+            m ^= low
+            pos[low.bit_length() - 1] &= cmask
         values[c] = v
         cand[c] = 0
         unsolved -= 1
@@ -119,11 +131,16 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                 return fail("twice", house=h, v=v)
             done[h] |= bit
         pm = peer[c] & pos[v - 1]
+        changed |= pm | 1 << c
         touched = 0
         if pm:
             pos[v - 1] &= ~pm
             nbit = ~bit
-            for p in bits(pm):
+            rest = pm
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                p = low.bit_length() - 1
                 m = cand[p] & nbit
                 cand[p] = m
                 if not m:
@@ -133,7 +150,10 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                 touched |= hb[p]
         # hidden singles: value v in the houses of the peers that lost it
         pv = pos[v - 1]
-        for h in bits(touched):
+        while touched:
+            low = touched & -touched
+            touched ^= low
+            h = low.bit_length() - 1
             if done[h] & bit:
                 continue
             w = pv & hmask[h]
@@ -142,7 +162,11 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
             if not w & (w - 1):
                 queue.append((w.bit_length() - 1, v))
         # the other values of c lost a place in c's houses
-        for b in bits(old & ~bit):
+        others = old & ~bit
+        while others:
+            low = others & -others
+            others ^= low
+            b = low.bit_length() - 1
             pb = pos[b]
             for h in cell_houses[c]:
                 if done[h] >> b & 1:
@@ -152,7 +176,7 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
                     return fail("house", house=h, v=b + 1)
                 if not w & (w - 1):
                     queue.append((w.bit_length() - 1, b + 1))
-    return _Result(values, cand, None, unsolved == 0)
+    return _Result(values, cand, None, unsolved == 0, changed)
 
 
 def _why(geo: Geometry, why: tuple) -> Words:
@@ -262,8 +286,25 @@ def _contradiction(geo: Geometry, marked: tuple[Cand, ...], names: dict[str, Any
                        detail=(("contradiction", True),))
 
 
+def _may_agree(state: State, ra: _Result, rb: _Result) -> bool:
+    """False when the two cases share no conclusion: one needs a cell both runs changed
+    (most pairs have none; this looks at those cells only, not the whole grid)."""
+    cand, va, vb, ca, cb = state.cand, ra.values, rb.values, ra.cand, rb.cand
+    for c in bits(ra.changed & rb.changed):
+        x = va[c]
+        if x and x == vb[c]:
+            return True
+        ka = (1 << (x - 1)) if x else ca[c]
+        kb = (1 << (vb[c] - 1)) if vb[c] else cb[c]
+        if cand[c] & ~ka & ~kb:
+            return True
+    return False
+
+
 def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _Result,
             rb: _Result) -> Explanation | None:
+    if not _may_agree(state, ra, rb):
+        return None
     geo = state.geo
     place: list[tuple[int, int]] = []
     placed_peers = [0] * geo.n  # cells that lose v because of a common placement

@@ -1,0 +1,111 @@
+"""Big-grid speed-ups that must not change what is sound or found: the forcing batch
+reused between steps (``forcing._Memo``) and the ALSs kept per house (``als._BY_HOUSE``)."""
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from explainer.engine import next_step
+from explainer.grid import parse_grid
+from explainer.state import State
+from techniques import REGISTRY, als, forcing
+from tests.techniques.forcing_helpers import check_step
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "16x16-hard.txt"
+
+
+@cache
+def _first_forcing_state() -> State:
+    line = [x for x in EXAMPLE.read_text().splitlines() if x and not x.startswith("#")][0]
+    state = State.from_grid(parse_grid(line))
+    earlier = REGISTRY[:[t.name for t in REGISTRY].index("forcing chain")]
+    while (step := next_step(state, earlier)) is not None:
+        state.apply(step)
+    return state
+
+
+def first_forcing_state() -> State:
+    """A copy of the hard 16×16 example's state where the run first needs a forcing chain."""
+    return _first_forcing_state().copy()
+
+
+def test_resumed_batch_equals_a_fresh_one_and_inherits_true_contradictions():
+    state = first_forcing_state()
+    forcing._MEMOS.clear()
+    first = forcing._Static(state, reuse=True)
+    assert first.contra.sum() >= 2 and (16, False, False) in forcing._MEMOS
+    step = forcing.static_step(state)
+    assert step is not None and check_step(state, step) == []
+    later = state.copy()
+    later.apply(step)
+    fresh = forcing._Static(later, reuse=False)
+    resumed = forcing._Static(later, reuse=True, inherit=False)
+    assert (resumed.contra == fresh.contra).all()
+    ok = ~fresh.contra  # a contradicting branch stops anywhere: its row is not compared
+    assert (resumed.out[ok] == fresh.out[ok]).all()
+    # the last batch covers the later state: its contradictions still alive are the options,
+    # each one a contradiction of the fresh batch too
+    inherited = forcing._Static(later, reuse=True).inherited
+    assert inherited
+    bad = {(*fresh.cands[i % fresh.k], bool(i < fresh.k)) for i in np.nonzero(fresh.contra)[0]}
+    assert set(inherited) <= bad
+    nxt = forcing.static_step(later)
+    assert nxt is not None and check_step(later, nxt) == []
+
+
+def test_static_batches_inherit_only_static_contradictions():
+    """Static batches (single-premise chains) keep their own memo and never resume from
+    fixpoints (their true cells are not read from the rows): what they inherit is a
+    contradiction of a fresh static batch too."""
+    state = first_forcing_state()
+    forcing._MEMOS.clear()
+    first = forcing._Static(state, reuse=True, static=True)
+    assert (16, False, True) in forcing._MEMOS and (16, False, False) not in forcing._MEMOS
+    step = forcing.static_step(state, static=True) or forcing.static_step(state)
+    assert step is not None and check_step(state, step) == []
+    later = state.copy()
+    later.apply(step)
+    fresh = forcing._Static(later, static=True)
+    resumed = forcing._Static(later, reuse=True, inherit=False, static=True)
+    assert (resumed.contra == fresh.contra).all() and (resumed.out == fresh.out).all()
+    inherited = forcing._Static(later, reuse=True, static=True).inherited or []
+    bad = {(*fresh.cands[i % fresh.k], bool(i < fresh.k)) for i in np.nonzero(fresh.contra)[0]}
+    assert set(inherited) <= bad
+    assert first.contra.sum() >= len(inherited)
+
+
+def test_memo_of_another_state_is_not_used():
+    state = first_forcing_state()
+    forcing._MEMOS.clear()
+    forcing._Static(state, reuse=True)
+    wider = State.from_grid(parse_grid("." * 256))  # more candidates: not inside the memo's state
+    assert forcing._Static(wider, reuse=True).inherited is None
+
+
+def _table(sets):
+    return [(a.cells, a.values, a.where, a.sees) for a in sets]
+
+
+def test_als_kept_per_house_equal_a_fresh_build():
+    state = first_forcing_state()
+    als._BY_HOUSE.clear()
+    before = _table(als.als_list(state))
+    assert before and als._BY_HOUSE
+    step = forcing.static_step(state)
+    assert step is not None
+    state.apply(step)
+    kept = _table(als.als_list(state))  # most houses from the table
+    als._BY_HOUSE.clear()
+    assert kept == _table(als.als_list(state)) != before
+
+
+def test_big_grid_als_are_bounded_and_locked():
+    state = first_forcing_state()
+    sets = als.als_list(state)
+    assert max(a.size for a in sets) == als.BIG_GRID_MAX_CELLS  # the bound is reached, not passed
+    for a in sets[::7]:
+        union = 0
+        for c in range(state.geo.ncells):
+            if a.cells >> c & 1:
+                union |= state.cand[c]
+        assert union == a.values and union.bit_count() == a.size + 1
