@@ -18,7 +18,7 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
   compressed (``explainer.bank.pack``: about 3 KB instead of 50 KB), from
   which ``export_jsonl`` rebuilds ``Puzzle.to_json()`` byte for byte.
 - ``codecs``: how each part of a payload is compressed (zlib, with a preset
-  dictionary learnt from the bank's first ``TRAIN_AFTER`` puzzles).
+  dictionary learnt from the bank's first 64 puzzles, ``payloads``).
 - ``techniques`` (id → step name) and ``step_index``: for each technique of
   each puzzle, its steps' (index, placements, eliminations, ``length``)
   packed in a few bytes; ``length`` is the chain length or pattern size read
@@ -59,7 +59,6 @@ from .payloads import Payloads
 
 SCHEMA_VERSION = 3
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
-TRAIN_AFTER = 64  # explained puzzles stored before the compression dictionaries are learnt from them
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS puzzles (
@@ -341,13 +340,15 @@ class PuzzleDB:
             self.conn.create_function("src_line", 1, _src_line, deterministic=True)
             if not create:
                 self._check_ours()
+            else:  # an existing file of another version is refused before any setting is changed
+                self._check_version(self.conn.execute("PRAGMA user_version").fetchone()[0] or SCHEMA_VERSION)
             if not self.read_only:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             if not self.read_only:
                 self._migrate()
-            self.payloads = Payloads(self.conn, TRAIN_AFTER)
+            self.payloads = Payloads(self.conn)
         except sqlite3.OperationalError as e:
             if "readonly" in str(e).replace("-", "").replace(" ", ""):
                 raise DatabaseError(f"{self.path}: read-only, cannot be written ({e})") from None

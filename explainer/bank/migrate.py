@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..explanation import Explanation
-from .db import SCHEMA, SCHEMA_VERSION, TRAIN_AFTER, DatabaseError, _compact, index_steps
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, _compact, index_steps
 from .pack import pack
 from .payloads import Payloads
 
@@ -78,8 +78,10 @@ def migrate(path: str | Path) -> MigrationReport:
         conn.execute("COMMIT")
         conn.execute("VACUUM")  # give back the space of the old step rows
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    except sqlite3.DatabaseError as e:
-        raise DatabaseError(f"{path}: cannot convert ({e}); the file is unchanged") from None
+    except DatabaseError:
+        raise
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as e:  # a damaged row: nothing was changed
+        raise DatabaseError(f"{path}: cannot convert ({type(e).__name__}: {e}); the file is unchanged") from None
     finally:
         conn.close()
     return MigrationReport(path, version, backup, n, size_before, _file_bytes(path))
@@ -108,7 +110,7 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> int:
     for statement in SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
-    payloads = Payloads(conn, TRAIN_AFTER)
+    payloads = Payloads(conn)
     ids = [i for (i,) in conn.execute("SELECT id FROM puzzles ORDER BY id")]
     for pid in ids:
         rows = conn.execute("SELECT technique, n_place, n_eliminate, length, json FROM steps"

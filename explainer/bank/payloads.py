@@ -6,7 +6,7 @@ the preset dictionary (or none) it was compressed with. Codecs never change
 once written, so every payload stays readable whatever this program later
 learns; a new dictionary is a new codec.
 
-Dictionaries are learnt per database, once, from its first ``train_after``
+Dictionaries are learnt per database, once, from its first ``TRAIN_AFTER``
 explained puzzles (so a bank of 16×16 puzzles gets 16×16 patterns), and those
 first puzzles are then compressed again with them, in the same transaction.
 """
@@ -16,6 +16,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 
 from .pack import Packed, compress, decompress, frame, is_patterns, train, unframe
+
+TRAIN_AFTER = 64  # explained puzzles stored before the dictionaries are learnt from them
 
 
 class _Parts(Mapping[str, bytes]):
@@ -42,9 +44,9 @@ class _Parts(Mapping[str, bytes]):
 class Payloads:
     """Payload rows of one open database (the caller holds the transaction when writing)."""
 
-    def __init__(self, conn: sqlite3.Connection, train_after: int) -> None:
+    def __init__(self, conn: sqlite3.Connection, train_after: int | None = None) -> None:
         self.conn = conn
-        self.train_after = train_after
+        self.train_after = TRAIN_AFTER if train_after is None else train_after
         self._codecs: dict[int, tuple[str, bytes | None]] = {}
 
     # ---- codecs ----------------------------------------------------------------------------
