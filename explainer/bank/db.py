@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ..explanation import Explanation, step_length
-from .pack import Packed, decode_steps, encode_steps, pack
+from .pack import Packed, compact, decode_steps, encode_steps, pack
 from .payloads import Payloads
 
 SCHEMA_VERSION = 3
@@ -244,11 +244,6 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     return rec
 
 
-def _compact(value: Any) -> str:
-    """A step's JSON text as schema 2 stored it and ``StepRecord.json`` gives it: no spaces, UTF-8 kept."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
     return {"text": puzzle_key(text), "source": where, "error": error, "steps": [], "seconds": seconds}
 
@@ -281,7 +276,7 @@ class StepRecord:
     @property
     def json(self) -> str:
         """The step's JSON text (compact, UTF-8 kept), as schema 2 stored it."""
-        return _compact(self.packed.step(self.index))
+        return compact(self.packed.step(self.index))
 
     @property
     def explanation(self) -> Explanation:

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..explanation import Explanation
-from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, _compact, index_steps
-from .pack import pack
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, index_steps
+from .pack import compact, pack
 from .payloads import Payloads
 
 
@@ -151,8 +151,8 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
         if header is not None:
             header = dict(header, rating=r.to_dict(), steps=None)
         conn.execute("UPDATE puzzles SET er = ?, ep = ?, ed = ?, header = ? WHERE id = ?",
-                     (r.er, r.ep, r.ed, _compact(header) if header is not None else head, pid))
+                     (r.er, r.ep, r.ed, compact(header) if header is not None else head, pid))
         conn.executemany("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?",
-                         [(_compact(dict(d, rating=x)), pid, i)
+                         [(compact(dict(d, rating=x)), pid, i)
                           for i, (d, x) in enumerate(zip(docs, ratings, strict=True))])
     conn.execute("PRAGMA user_version = 2")

@@ -17,8 +17,9 @@ it about ten times smaller without touching what ``db export`` writes:
 
 ``unpack(pack(doc)) == doc`` with the same key order and value types, so
 ``json.dumps`` of the result is byte-identical to the original's. A
-document this layout does not fit (a text that is not a string, a key the
-layout reserves) is stored whole instead, still compressed.
+document this layout does not fit (a step that is not an object, a text
+that is not a string or holds ``HOLE``) is stored whole instead, still
+compressed.
 """
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ LEVEL = 9  # zlib level: 6 is 2% larger and no faster to read; building is worke
 DICT_SIZE = 32 * 1024  # zlib's window: a longer dictionary is never used
 
 
-def _compact(value: Any) -> str:
+def compact(value: Any) -> str:
+    """JSON text without spaces, UTF-8 kept: how schema 2 stored a step and ``StepRecord.json`` gives it."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -105,7 +107,7 @@ def _columns(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
     order: list[int] = []
     cols: dict[str, list[Any]] = {}
     for step in steps:
-        shape = _compact(list(step))
+        shape = compact(list(step))
         order.append(shapes.setdefault(shape, len(shapes)))
         for key, value in step.items():
             if key == "translations":
@@ -132,9 +134,9 @@ def pack(doc: dict[str, Any]) -> dict[str, bytes]:
         texts = _texts(steps)
         body = _columns(steps)
     except Unpackable:
-        return {REST: _compact({"whole": doc}).encode()}
-    parts = {name: _compact(part).encode() for name, part in texts.items()}
-    parts[REST] = _compact({"header": header, **body}).encode()
+        return {REST: compact({"whole": doc}).encode()}
+    parts = {name: compact(part).encode() for name, part in texts.items()}
+    parts[REST] = compact({"header": header, **body}).encode()
     return parts
 
 
