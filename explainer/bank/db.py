@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any
 
 from ..explanation import Explanation, step_length
 from .pack import Packed, compact, decode_steps, encode_steps, pack
@@ -107,42 +107,30 @@ CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(rating);
 CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er);
 """
 
-class _Hit(NamedTuple):
-    """A stored step a query found, with the puzzle columns it may be sorted on."""
-
-    puzzle_id: int
-    step: int
-    technique: str
-    n_place: int
-    n_eliminate: int
-    length: int
-    puzzle: str
-    difficulty: str
-    weight: float
-    er: float | None
-    seconds: float | None
-    n_steps: int | None
-    place: tuple[str, int, int]  # the puzzle's (source file, line, id)
+# A query's hit is a plain tuple (tens of thousands are sorted): (place, step, places, eliminations,
+# length, row), place = the puzzle's (source file, line, id), row = the query's SQL row (R_* below).
+Hit = tuple[tuple[str, int, int], int, int, int, int, tuple[Any, ...]]
+R_NAME, R_BLOB, R_ID, R_TEXT, R_DIFFICULTY, R_WEIGHT, R_ER, R_SECONDS, R_STEPS, R_SOURCE = range(10)
 
 
-def _file_order(h: _Hit) -> tuple[tuple[str, int, int], int]:
+def _file_order(h: Hit) -> tuple[tuple[str, int, int], int]:
     """File order: by source file, then line (puzzles are stored in completion order, so ids are not it)."""
-    return h.place, h.step
+    return h[0], h[1]
 
 
 # order_by keys: the plain key puts the largest first (the longest chain,
 # the hardest puzzle: what a query is usually after); a leading "-" reverses
 # it. "puzzle" is file order (puzzle, then step index). None sorts below
 # every number, as in SQL.
-ORDER_KEYS: dict[str, tuple[Callable[[_Hit], Any], bool]] = {
-    "length": (lambda h: h.length, True),
-    "rating": (lambda h: h.er, True),
-    "er": (lambda h: h.er, True),
-    "weight": (lambda h: h.weight, True),
-    "eliminations": (lambda h: h.n_eliminate, True),
-    "progress": (lambda h: h.n_place + h.n_eliminate, True),
-    "seconds": (lambda h: h.seconds, True),
-    "steps": (lambda h: h.n_steps, True),
+ORDER_KEYS: dict[str, tuple[Callable[[Hit], Any], bool]] = {
+    "length": (lambda h: h[4], True),
+    "rating": (lambda h: h[5][R_ER], True),
+    "er": (lambda h: h[5][R_ER], True),
+    "weight": (lambda h: h[5][R_WEIGHT], True),
+    "eliminations": (lambda h: h[3], True),
+    "progress": (lambda h: h[2] + h[3], True),
+    "seconds": (lambda h: h[5][R_SECONDS], True),
+    "steps": (lambda h: h[5][R_STEPS], True),
     "puzzle": (_file_order, False),
 }
 FILE_ORDER = "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC"
@@ -543,22 +531,29 @@ class PuzzleDB:
         out: list[StepRecord] = []
         if limit == 0:
             return out
-        rows = [(row, (_src_file(row[-1]), _src_line(row[-1]), row[2])) for row in self.conn.execute(sql, args)]
-        rows.sort(key=lambda r: r[1])  # file order, a puzzle's techniques side by side
-        hits: Iterable[_Hit] = _hits(rows)
-        if sort is not None:  # a stable sort: ties keep file order
+        rows = [((_src_file(row[R_SOURCE]), _src_line(row[R_SOURCE]), row[R_ID]), row)
+                for row in self.conn.execute(sql, args)]
+        rows.sort(key=lambda r: r[0])  # file order, a puzzle's techniques side by side
+        hits: Iterable[Hit]
+        if sort is None:
+            hits = _hits_in_file_order(rows)
+        else:
             key, descending = sort
-            hits = sorted(hits, key=lambda h: _nulls_first(key(h)), reverse=descending)
+            every = [(place, *step, row) for place, row in rows for step in decode_steps(row[R_BLOB])]
+            every.sort(key=_file_order)  # ties keep file order: the next sort is stable
+            every.sort(key=lambda h: _nulls_first(key(h)), reverse=descending)
+            hits = every
         opened: dict[int, Packed] = {}
-        for h in hits:
-            packed = opened.get(h.puzzle_id)
+        for _, step, n_place, n_elim, length, row in hits:
+            pid = row[R_ID]
+            packed = opened.get(pid)
             if packed is None:
-                packed = self.payloads.load(h.puzzle_id)
+                packed = self.payloads.load(pid)
                 if packed is None:
-                    raise DatabaseError(f"{self.path}: puzzle {h.puzzle_id} has steps but no payload")
-                opened[h.puzzle_id] = packed
-            rec = StepRecord(self, h.puzzle_id, h.puzzle, h.step, h.technique, packed.text(h.step), h.length,
-                             h.n_place, h.n_eliminate, h.difficulty, h.weight, packed, h.er)
+                    raise DatabaseError(f"{self.path}: puzzle {pid} has steps but no payload")
+                opened[pid] = packed
+            rec = StepRecord(self, pid, row[R_TEXT], step, row[R_NAME], packed.text(step), length, n_place, n_elim,
+                             row[R_DIFFICULTY], row[R_WEIGHT], packed, row[R_ER])
             if where is not None and not where(rec):
                 continue
             out.append(rec)
@@ -667,7 +662,7 @@ class _Transaction:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
-def _hits(rows: Sequence[tuple[Sequence[Any], tuple[str, int, int]]]) -> Iterator[_Hit]:
+def _hits_in_file_order(rows: Sequence[tuple[tuple[str, int, int], tuple[Any, ...]]]) -> Iterator[Hit]:
     """The steps of ``step_index`` rows already in file order, one puzzle at a time in step order.
 
     A generator: a query in file order with a limit unpacks only the puzzles it reaches.
@@ -675,17 +670,15 @@ def _hits(rows: Sequence[tuple[Sequence[Any], tuple[str, int, int]]]) -> Iterato
     i = 0
     while i < len(rows):
         j = i
-        while j < len(rows) and rows[j][1] == rows[i][1]:
+        while j < len(rows) and rows[j][0] == rows[i][0]:
             j += 1
-        hits = [_Hit(pid, idx, name, n_place, n_elim, length, text, diff, weight, er, secs, n_steps, place)
-                for (name, blob, pid, text, diff, weight, er, secs, n_steps, _), place in rows[i:j]
-                for idx, n_place, n_elim, length in decode_steps(blob)]
-        hits.sort(key=lambda h: h.step)
+        hits: list[Hit] = [(place, *step, row) for place, row in rows[i:j] for step in decode_steps(row[R_BLOB])]
+        hits.sort(key=_file_order)
         yield from hits
         i = j
 
 
-def _order_key(order_by: str | None) -> tuple[Callable[[_Hit], Any], bool] | None:
+def _order_key(order_by: str | None) -> tuple[Callable[[Hit], Any], bool] | None:
     """The sort key and direction of an ``order_by`` name (``-`` reverses it); None: file order."""
     if order_by is None:
         return None

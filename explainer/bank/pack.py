@@ -29,6 +29,7 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 DIGITS = re.compile(r"\d+")
@@ -380,9 +381,5 @@ def decode_steps(blob: bytes) -> list[tuple[int, int, int, int]]:
     if sys.byteorder == "big":
         values.byteswap()
     n = len(values) // 4
-    out = []
-    index = -1
-    for k in range(n):
-        index += values[k] + 1
-        out.append((index, values[n + k], values[2 * n + k], values[3 * n + k]))
-    return out
+    indexes = accumulate(values[:n], lambda index, gap: index + gap + 1)
+    return list(zip(indexes, values[n:2 * n], values[2 * n:3 * n], values[3 * n:], strict=True))
