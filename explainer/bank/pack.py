@@ -374,12 +374,18 @@ def encode_steps(rows: Sequence[tuple[int, int, int, int]]) -> bytes:
 def decode_steps(blob: bytes) -> list[tuple[int, int, int, int]]:
     from array import array
 
-    width = blob[0] & ~DEFLATED
     raw = zlib.decompress(blob[1:], -15) if blob[0] & DEFLATED else blob[1:]
-    values = array(WIDTHS[width])
-    values.frombytes(raw)
-    if sys.byteorder == "big":
-        values.byteswap()
+    width = blob[0] & ~DEFLATED
+    values: bytes | array[int]
+    if width == 1:
+        values = raw  # bytes index as ints: no array needed
+    else:
+        values = array(WIDTHS[width])
+        values.frombytes(raw)
+        if sys.byteorder == "big":
+            values.byteswap()
     n = len(values) // 4
+    if n == 1:  # most rows of a technique other than singles: one step
+        return [(values[0], values[1], values[2], values[3])]
     indexes = accumulate(values[:n], lambda index, gap: index + gap + 1)
     return list(zip(indexes, values[n:2 * n], values[2 * n:3 * n], values[3 * n:], strict=True))
