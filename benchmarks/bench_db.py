@@ -1,6 +1,7 @@
 """Benchmark the database build: wall time, puzzles/s, peak memory, bytes per puzzle, query times.
 
     python benchmarks/bench_db.py [FILE] [--limit N] [--jobs 1,2] [--timeout S]
+    python benchmarks/bench_db.py --query-db DB     # only the query times, on an existing database
 
 Each configuration builds a fresh database in its own process, so the peak
 memory figures (``getrusage``: the build process itself and its largest
@@ -89,10 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles only")
     ap.add_argument("--jobs", default="1,2", help="comma-separated worker counts (default 1,2)")
     ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument("--query-db", type=Path, default=None, help="time the queries on this database, build nothing")
     ap.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)  # internal: a single run
     ap.add_argument("--db", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
+    if args.query_db is not None:
+        print("query CPU ms (best of 3): " + ", ".join(f"{k} {v}" for k, v in query_times(args.query_db).items()))
+        return 0
     if args.one is not None:
         print(json.dumps(one_run(args.file, args.one, args.limit, args.timeout, args.db)))
         return 0
