@@ -193,3 +193,20 @@ def test_a_failed_migration_leaves_the_file_as_it_was(tmp_path: Path, capsys: py
     assert con.execute("SELECT * FROM puzzles ORDER BY id").fetchall() == rows
     assert con.execute("SELECT name FROM sqlite_master WHERE name = 'payloads'").fetchall() == []
     con.close()
+
+
+def test_forget_removes_the_payload_and_the_step_index(tmp_path: Path) -> None:
+    db = tmp_path / "f.sqlite"
+    f = tmp_path / "p.txt"
+    f.write_text("\n".join(SAMPLE4[:3]) + "\n")
+    build(f, db, jobs=1, progress=False)
+    with PuzzleDB(db, create=False) as store:
+        (pid,) = store.conn.execute("SELECT id FROM puzzles WHERE text = ?", (puzzle_key(SAMPLE4[1]),)).fetchone()
+        assert store.forget([puzzle_key(SAMPLE4[1])]) == 1
+        for table in ("payloads", "step_index"):
+            assert store.conn.execute(f"SELECT count(*) FROM {table} WHERE puzzle_id = ?", (pid,)).fetchone() == (0,)
+        docs = list(store.documents())
+        assert [d["puzzle"] for d in docs] == [puzzle_key(SAMPLE4[0]), puzzle_key(SAMPLE4[2])]
+        usage = store.stats()["techniques"]
+        assert sum(u["steps"] for u in usage.values()) == sum(len(d["steps"]) for d in docs)
+        assert max(u["puzzles"] for u in usage.values()) == 2
