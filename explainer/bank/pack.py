@@ -29,6 +29,7 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -59,10 +60,16 @@ def split_text(text: str) -> tuple[str, str] | None:
 
 
 def join_text(pattern: str, digits: str) -> str:
-    if HOLE not in pattern:
+    if not digits:
         return pattern
     runs = tuple(digits[1:].split(",") if digits.startswith(",") else digits)
-    return pattern.replace("%", "%%").replace(HOLE, "%s") % runs
+    return _format(pattern) % runs
+
+
+@lru_cache(maxsize=4096)
+def _format(pattern: str) -> str:
+    """The pattern as a %-format (patterns repeat: a bank has a few hundred of them)."""
+    return pattern.replace("%", "%%").replace(HOLE, "%s")
 
 
 # ---- one document -------------------------------------------------------------------------
@@ -230,22 +237,24 @@ class Packed:
         if whole is not None:
             return list(whole["steps"])
         rest = self._part(REST)
-        shapes = rest["shapes"]
         columns = {key: iter(values) for key, values in rest["columns"].items()}
+        # per key order: (key, the column's iterator), None for the texts rebuilt from their parts
+        plans = [[(key, None if key in ("text", "translations") else columns[key]) for key in shape]
+                 for shape in rest["shapes"]]
         texts = self._part(TEXT)
         patterns, digits = texts["patterns"], texts["digits"]
         out = []
         for i, shape_id in enumerate(rest["order"]):
             step: dict[str, Any] = {}
-            for key in shapes[shape_id]:
-                if key == "text":
+            for key, column in plans[shape_id]:
+                if column is not None:
+                    step[key] = next(column)
+                elif key == "text":
                     step[key] = join_text(patterns[i], digits[i])
-                elif key == "translations":
+                else:
                     langs = next(columns[key])
                     step[key] = {lang: self._text(f"translations/{lang}", i, digits[i])
                                  for lang in (langs.split(",") if langs else ())}
-                else:
-                    step[key] = next(columns[key])
             out.append(step)
         return out
 
