@@ -145,16 +145,19 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     assert rows(db, "PRAGMA integrity_check") == [("ok",)]
     before = rows(db, "SELECT id, text, steps FROM puzzles ORDER BY id")
     assert 4 <= len(before) < len(puzzles)
-    # every committed puzzle has all its steps
-    for pid, _, n in before:
-        assert rows(db, f"SELECT count(*), min(idx), max(idx) FROM steps WHERE puzzle_id = {pid}") == [(n, 0, n - 1)]
+    # every committed puzzle has all its steps: in its payload and in the step index
+    with PuzzleDB(db, create=False) as store:
+        for pid, _, n in before:
+            assert rows(db, f"SELECT sum(n) FROM step_index WHERE puzzle_id = {pid}") == [(n,)]
+            doc = store.document(pid)
+            assert doc is not None and len(doc["steps"]) == n
 
     report = build(f, db, jobs=2, progress=False)
     assert report.skipped == len(before) and report.stored == len(puzzles) - len(before)
     after = rows(db, "SELECT id, text, steps FROM puzzles ORDER BY id")
     assert after[:len(before)] == before  # nothing committed was lost or changed
     assert sorted(t for _, t, _ in after) == sorted(puzzle_key(p) for p in puzzles)  # no duplicates, none missing
-    assert rows(db, "SELECT count(*) FROM steps") == [(sum(n for _, _, n in after),)]
+    assert rows(db, "SELECT sum(n) FROM step_index") == [(sum(n for _, _, n in after),)]
     assert rows(db, "PRAGMA integrity_check") == [("ok",)]
 
 
@@ -294,9 +297,11 @@ def test_dask_build_on_local_cluster(small_file: Path, tmp_path: Path) -> None:
             puzzle_key(big): "timeout after 0.05 s", small: None}
     local = tmp_path / "l.sqlite"
     build(small_file, local, jobs=1, progress=False)
-    q = "SELECT text, error, difficulty, steps, rating, rating_sum, header FROM puzzles ORDER BY text"
+    q = "SELECT text, error, difficulty, steps, rating, rating_sum FROM puzzles ORDER BY text"
     assert rows(db, q) == rows(local, q)
-    assert rows(db, "SELECT count(*) FROM steps") == rows(local, "SELECT count(*) FROM steps")
+    with PuzzleDB(db, create=False) as a, PuzzleDB(local, create=False) as b:
+        assert list(a.documents()) == list(b.documents())
+    assert rows(db, "SELECT sum(n) FROM step_index") == rows(local, "SELECT sum(n) FROM step_index")
 
 
 def test_dask_address_unreachable_is_one_line_error(small_file: Path, tmp_path: Path,
@@ -373,29 +378,3 @@ def test_query_by_er_range_and_cli_rating_filter(built: Path, capsys: pytest.Cap
     assert "ER (Sudoku Explainer's scale)" in capsys.readouterr().out
 
 
-def test_schema_1_file_is_migrated_with_its_ratings(built: Path) -> None:
-    """A version-1 file (no er / ep / ed) gets the columns, filled from its stored steps."""
-    with PuzzleDB(built) as db:
-        documents = list(db.documents())
-    con = sqlite3.connect(built)
-    expected = con.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall()
-    # a version-1 file: no rating in its documents either
-    for pid, head in con.execute("SELECT id, header FROM puzzles WHERE header IS NOT NULL").fetchall():
-        doc = json.loads(head)
-        del doc["rating"]
-        con.execute("UPDATE puzzles SET header = ? WHERE id = ?", (json.dumps(doc), pid))
-    for pid, idx, text in con.execute("SELECT puzzle_id, idx, json FROM steps").fetchall():
-        step = json.loads(text)
-        del step["rating"]
-        con.execute("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?", (json.dumps(step), pid, idx))
-    con.execute("DROP INDEX puzzles_by_er")
-    for col in ("er", "ep", "ed"):
-        con.execute(f"ALTER TABLE puzzles DROP COLUMN {col}")
-    con.execute("PRAGMA user_version = 1")
-    con.commit()
-    con.close()
-    with PuzzleDB(built, create=False) as db:
-        assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
-        assert db.conn.execute("SELECT id, er, ep, ed FROM puzzles ORDER BY id").fetchall() == expected
-        assert db.stats()["er"]["max"] == Puzzle(HARD).rating.er
-        assert list(db.documents()) == documents  # exported as Puzzle.to_json() writes them now

@@ -1,28 +1,37 @@
 """The puzzle database: explained puzzles and their steps in one SQLite file.
 
 The seed pickled a dict of explained puzzles; here every puzzle is a row of
-``puzzles`` and every step a row of ``steps`` (with its steps-JSON text), so a
-build can be resumed, killed at any moment without losing what was
-committed, and queried across puzzles ("every chain step, longest first").
+``puzzles``, so a build can be resumed, killed at any moment without losing
+what was committed, and queried across puzzles ("every chain step, longest
+first").
 
-Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
+Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
 
 - ``puzzles``: one row per puzzle text (``text`` is the one-line form of the
   givens, or the raw text when it does not parse). A failed puzzle keeps its
   ``error`` (``file:line: message`` or ``timeout after N s``) and no steps.
-  ``header`` is the steps-JSON document without its steps (``"steps": null``)
-  so that ``export_jsonl`` rebuilds ``Puzzle.to_json()`` exactly.
   ``er`` / ``ep`` / ``ed`` are the puzzle's ratings on Sudoku Explainer's
   scale (``explainer.rating``); ``rating`` / ``rating_sum`` stay the hardest
-  step's base weight and the sum of the steps' base weights.
-- ``steps``: ``(puzzle_id, idx)`` → technique, number of placements and
-  eliminations, ``length`` (chain length or pattern size read from the
-  step's detail, else the number of highlighted candidates, else of
-  highlighted cells) and the step's JSON.
+  step's base weight and the sum of the steps' base weights. Every column a
+  query filters or sorts on is a plain column here.
+- ``payloads``: the whole steps-JSON document of a puzzle, packed and
+  compressed (``explainer.bank.pack``: about 3 KB instead of 50 KB), from
+  which ``export_jsonl`` rebuilds ``Puzzle.to_json()`` byte for byte.
+- ``codecs``: how each part of a payload is compressed (zlib, with a preset
+  dictionary learnt from the bank's first 64 puzzles, ``payloads``).
+- ``techniques`` (id → step name) and ``step_index``: for each technique of
+  each puzzle, its steps' (index, placements, eliminations, ``length``)
+  packed in a few bytes; ``length`` is the chain length or pattern size read
+  from the step's detail, else the number of highlighted candidates, else of
+  highlighted cells. Queries select and sort on these and open a payload
+  only for the steps they return.
 - ``meta``: key/value facts about the build (technique set).
 
-Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; opening a version-1 file
-adds the columns and rates its stored steps (``_migrate``).
+Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; 2 stored every step's
+JSON text in a ``steps`` row (44–78 KB a puzzle). A file of an older
+version is refused with the command that converts it
+(``explain-sudoku db migrate``, ``explainer.bank.migrate``), which keeps
+the original beside it.
 
 Every stored puzzle is one transaction in WAL mode (synchronous=NORMAL): a
 killed process loses nothing committed; a power cut may lose the last few
@@ -45,8 +54,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..explanation import Explanation, step_length
+from .pack import Packed, compact, decode_steps, encode_steps, pack
+from .payloads import Payloads
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
 
 SCHEMA = """
@@ -65,45 +76,63 @@ CREATE TABLE IF NOT EXISTS puzzles (
     steps       INTEGER,
     seconds     REAL,
     error       TEXT,
-    source      TEXT,
-    statistics  TEXT,
-    header      TEXT
+    source      TEXT
 );
-CREATE TABLE IF NOT EXISTS steps (
-    puzzle_id   INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
-    idx         INTEGER NOT NULL,
-    technique   TEXT NOT NULL,
-    n_place     INTEGER NOT NULL,
-    n_eliminate INTEGER NOT NULL,
-    length      INTEGER NOT NULL,
-    json        TEXT NOT NULL,
-    PRIMARY KEY (puzzle_id, idx)
+CREATE TABLE IF NOT EXISTS payloads (
+    puzzle_id   INTEGER PRIMARY KEY,
+    data        BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS codecs (
+    id          INTEGER PRIMARY KEY,
+    part        TEXT NOT NULL,
+    zdict       BLOB
+);
+CREATE TABLE IF NOT EXISTS techniques (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS step_index (
+    technique   INTEGER NOT NULL,
+    puzzle_id   INTEGER NOT NULL,
+    n           INTEGER NOT NULL,
+    steps       BLOB NOT NULL,
+    PRIMARY KEY (technique, puzzle_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS steps_by_technique ON steps(technique, length);
 CREATE INDEX IF NOT EXISTS puzzles_by_difficulty ON puzzles(difficulty, rating);
 CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(rating);
 CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er);
 """
 
+# A query's hit is a plain tuple (tens of thousands are sorted): (place, step, places, eliminations,
+# length, row), place = the puzzle's (source file, line, id), row = the query's SQL row (R_* below).
+Hit = tuple[tuple[str, int, int], int, int, int, int, tuple[Any, ...]]
+R_NAME, R_BLOB, R_ID, R_TEXT, R_DIFFICULTY, R_WEIGHT, R_ER, R_SECONDS, R_STEPS, R_SOURCE = range(10)
+
+
+def _file_order(h: Hit) -> tuple[tuple[str, int, int], int]:
+    """File order: by source file, then line (puzzles are stored in completion order, so ids are not it)."""
+    return h[0], h[1]
+
+
 # order_by keys: the plain key puts the largest first (the longest chain,
 # the hardest puzzle: what a query is usually after); a leading "-" reverses
-# it. "puzzle" is file order (puzzle, then step index).
-ORDER_KEYS = {
-    "length": "s.length DESC",
-    "rating": "p.er DESC",
-    "er": "p.er DESC",
-    "weight": "p.rating DESC",
-    "eliminations": "s.n_eliminate DESC",
-    "progress": "(s.n_place + s.n_eliminate) DESC",
-    "seconds": "p.seconds DESC",
-    "steps": "p.steps DESC",
-    "puzzle": "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC",
+# it. "puzzle" is file order (puzzle, then step index). None sorts below
+# every number, as in SQL.
+ORDER_KEYS: dict[str, tuple[Callable[[Hit], Any], bool]] = {
+    "length": (lambda h: h[4], True),
+    "rating": (lambda h: h[5][R_ER], True),
+    "er": (lambda h: h[5][R_ER], True),
+    "weight": (lambda h: h[5][R_WEIGHT], True),
+    "eliminations": (lambda h: h[3], True),
+    "progress": (lambda h: h[2] + h[3], True),
+    "seconds": (lambda h: h[5][R_SECONDS], True),
+    "steps": (lambda h: h[5][R_STEPS], True),
+    "puzzle": (_file_order, False),
 }
-# file order: by source file, then line (puzzles are stored in completion order, so ids are not it)
 FILE_ORDER = "src_file(p.source) ASC, src_line(p.source) ASC, p.id ASC"
 
 
@@ -191,24 +220,16 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
         return rec
     steps = doc["steps"]
     rating, rating_sum = rating_of(s["technique"] for s in steps)
-    header = dict(doc)
-    header["steps"] = None
     se = doc.get("rating") or {}
     rec.update(er=se.get("er"), ep=se.get("ep"), ed=se.get("ed"))
     rec.update(
         text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
         complete=bool(doc["complete"]), rating=rating, rating_sum=rating_sum, n_steps=len(steps),
-        seconds=time.perf_counter() - start, statistics=_compact(doc["statistics"]),
-        header=_compact(header),
-        steps=[(s["technique"], len(s.get("place", ())), len(s.get("eliminate", ())), step_length(s),
-                _compact(s)) for s in steps],
+        seconds=time.perf_counter() - start, parts=pack(doc),
+        steps=[(s["technique"], len(s.get("place", ())), len(s.get("eliminate", ())), step_length(s))
+               for s in steps],
     )
     return rec
-
-
-def _compact(value: Any) -> str:
-    """JSON text as stored: no spaces, UTF-8 kept (about 10% smaller than json.dumps' default)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
@@ -219,7 +240,12 @@ def error_record(text: str, where: str, error: str, seconds: float = 0.0) -> dic
 
 @dataclass
 class StepRecord:
-    """One stored step found by a query; it can rebuild its state and draw itself."""
+    """One stored step found by a query; it can rebuild its state and draw itself.
+
+    ``text`` is read when the record is made; the step's full JSON
+    (``json``, ``explanation``) only when asked for, from the puzzle's
+    unpacked payload the record shares with the other steps of its puzzle.
+    """
 
     db: PuzzleDB = field(repr=False)
     puzzle_id: int
@@ -232,12 +258,17 @@ class StepRecord:
     n_eliminate: int
     difficulty: str
     rating: float  # the puzzle's hardest base weight
-    json: str = field(repr=False)
+    packed: Packed = field(repr=False)
     er: float | None = None  # the puzzle's ER (Sudoku Explainer's scale)
 
     @property
+    def json(self) -> str:
+        """The step's JSON text (compact, UTF-8 kept), as schema 2 stored it."""
+        return compact(self.packed.step(self.index))
+
+    @property
     def explanation(self) -> Explanation:
-        return Explanation.from_dict(json.loads(self.json))
+        return Explanation.from_dict(self.packed.step(self.index))
 
     def state(self) -> Any:
         """The candidate state before this step: the givens, then every earlier step."""
@@ -245,10 +276,8 @@ class StepRecord:
         from ..state import State
 
         state = State.from_grid(parse_grid(self.puzzle))
-        for (doc,) in self.db.conn.execute(
-                "SELECT json FROM steps WHERE puzzle_id = ? AND idx < ? ORDER BY idx",
-                (self.puzzle_id, self.index)):
-            state.apply(Explanation.from_dict(json.loads(doc)))
+        for i in range(self.index):
+            state.apply(Explanation.from_dict(self.packed.step(i)))
         return state
 
     def png(self) -> bytes:
@@ -294,12 +323,15 @@ class PuzzleDB:
             self.conn.create_function("src_line", 1, _src_line, deterministic=True)
             if not create:
                 self._check_ours()
+            else:  # an existing file of another version is refused before any setting is changed
+                self._check_version(self.conn.execute("PRAGMA user_version").fetchone()[0] or SCHEMA_VERSION)
             if not self.read_only:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             if not self.read_only:
                 self._migrate()
+            self.payloads = Payloads(self.conn)
         except sqlite3.OperationalError as e:
             if "readonly" in str(e).replace("-", "").replace(" ", ""):
                 raise DatabaseError(f"{self.path}: read-only, cannot be written ({e})") from None
@@ -313,61 +345,32 @@ class PuzzleDB:
         if version == 0:
             self.conn.close()
             raise DatabaseError(f"{self.path}: not a puzzle database (no schema; left unchanged)")
+        self._check_version(version)
+
+    def _check_version(self, version: int) -> None:
         if version > SCHEMA_VERSION:
             self.conn.close()
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
                                 f"({SCHEMA_VERSION})")
+        if version < SCHEMA_VERSION:
+            self.conn.close()
+            raise DatabaseError(f"{self.path}: schema version {version}, older than this program's "
+                                f"({SCHEMA_VERSION}); convert it (the original is kept beside it) with: "
+                                f"explain-sudoku db migrate --db {self.path}")
 
     def _migrate(self) -> None:
+        """Create the tables in a new file; refuse a file of another schema version."""
         (version,) = self.conn.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
-                                f"({SCHEMA_VERSION})")
-        if version == 0:
-            with self.transaction():  # re-read under the write lock: another process may have just created it
-                if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-                    return
-                tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
-                if tables:
-                    raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database")
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if version != 0:
+            self._check_version(version)
             return
-        if version == 1:
-            with self.transaction():
-                if self.conn.execute("PRAGMA user_version").fetchone()[0] == 1:
-                    self._migrate_1_to_2()
-
-    def _migrate_1_to_2(self) -> None:
-        """Add ``er`` / ``ep`` / ``ed`` and rate every stored explanation (inside a transaction)."""
-        from techniques import weights
-
-        from ..rating import puzzle_rating, rate_steps
-
-        for col in ("er", "ep", "ed"):
-            self.conn.execute(f"ALTER TABLE puzzles ADD COLUMN {col} REAL")
-        self.conn.execute("CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er)")
-        w = weights()
-        ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE error IS NULL")]
-        for pid in ids:
-            docs = [json.loads(doc) for (doc,) in self.conn.execute(
-                "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (pid,))]
-            steps = [Explanation.from_dict(d) for d in docs]
-            ratings = rate_steps(steps, w)
-            r = puzzle_rating(steps, ratings)
-            # the stored documents get what Puzzle.to_json() now writes: "rating" before "steps"
-            (head,) = self.conn.execute("SELECT header FROM puzzles WHERE id = ?", (pid,)).fetchone()
-            header = {k: v for k, v in json.loads(head).items() if k != "steps"} if head else None
-            if header is not None:
-                header = dict(header, rating=r.to_dict(), steps=None)
-            self.conn.execute("UPDATE puzzles SET er = ?, ep = ?, ed = ?, header = ? WHERE id = ?",
-                              (r.er, r.ep, r.ed, _compact(header) if header is not None else head, pid))
-            self.conn.executemany("UPDATE steps SET json = ? WHERE puzzle_id = ? AND idx = ?",
-                                  [(_compact(dict(d, rating=x)), pid, i)
-                                   for i, (d, x) in enumerate(zip(docs, ratings, strict=True))])
-        self.conn.execute("PRAGMA user_version = 2")
+        with self.transaction():  # re-read under the write lock: another process may have just created it
+            if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                return
+            tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+            if tables:
+                raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database")
+            create_tables(self.conn)
 
     def transaction(self) -> _Transaction:
         return _Transaction(self.conn)
@@ -393,6 +396,10 @@ class PuzzleDB:
         n = 0
         with self.transaction():
             for t in texts:
+                ids = [i for (i,) in self.conn.execute("SELECT id FROM puzzles WHERE text = ?", (t,))]
+                self.payloads.delete(ids)
+                self.conn.executemany("DELETE FROM step_index WHERE technique IN (SELECT id FROM techniques)"
+                                      " AND puzzle_id = ?", [(i,) for i in ids])
                 n += self.conn.execute("DELETE FROM puzzles WHERE text = ?", (t,)).rowcount
         return n
 
@@ -404,20 +411,19 @@ class PuzzleDB:
         with self.transaction():
             cur = self.conn.execute(
                 "INSERT OR IGNORE INTO puzzles (text, size, solution, difficulty, complete, rating, rating_sum,"
-                " er, ep, ed, steps, seconds, error, source, statistics, header)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " er, ep, ed, steps, seconds, error, source)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (rec["text"], rec.get("size"), rec.get("solution"), rec.get("difficulty"),
                  None if rec.get("complete") is None else int(rec["complete"]), rec.get("rating"),
                  rec.get("rating_sum"), rec.get("er"), rec.get("ep"), rec.get("ed"), rec.get("n_steps"),
-                 rec.get("seconds"), rec.get("error"),
-                 rec.get("source"), rec.get("statistics"), rec.get("header")))
+                 rec.get("seconds"), rec.get("error"), rec.get("source")))
             if not cur.rowcount:
                 return None
             pid = cur.lastrowid
-            self.conn.executemany(
-                "INSERT INTO steps (puzzle_id, idx, technique, n_place, n_eliminate, length, json)"
-                " VALUES (?,?,?,?,?,?,?)",
-                [(pid, i, *s) for i, s in enumerate(rec["steps"])])
+            assert pid is not None
+            if rec.get("parts"):
+                self.payloads.store(pid, rec["parts"])
+            index_steps(self.conn, pid, rec["steps"])
         return pid
 
     def get_meta(self, key: str) -> str | None:
@@ -434,13 +440,8 @@ class PuzzleDB:
 
     def document(self, puzzle_id: int) -> dict[str, Any] | None:
         """The steps-JSON document of a stored puzzle (None for a failed one)."""
-        row = self.conn.execute("SELECT header FROM puzzles WHERE id = ?", (puzzle_id,)).fetchone()
-        if row is None or row[0] is None:
-            return None
-        doc = json.loads(row[0])
-        doc["steps"] = [json.loads(s) for (s,) in self.conn.execute(
-            "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (puzzle_id,))]
-        return doc
+        packed = self.payloads.load(puzzle_id)
+        return None if packed is None else packed.document()
 
     def documents(self) -> Iterator[dict[str, Any]]:
         """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
@@ -464,7 +465,9 @@ class PuzzleDB:
 
     def techniques(self) -> list[str]:
         """Step names present in the database."""
-        return [t for (t,) in self.conn.execute("SELECT DISTINCT technique FROM steps ORDER BY technique")]
+        return [t for (t,) in self.conn.execute(
+            "SELECT name FROM techniques t WHERE EXISTS (SELECT 1 FROM step_index s WHERE s.technique = t.id)"
+            " ORDER BY name")]
 
     def _technique_names(self, technique: str | Sequence[str]) -> list[str]:
         """Step names for a query: a stored or known step name as is, else a registry alias."""
@@ -499,13 +502,13 @@ class PuzzleDB:
         a Python predicate on each ``StepRecord`` (the seed's condition),
         applied before ``limit``.
         """
-        sql = ("SELECT s.puzzle_id, p.text, s.idx, s.technique, s.length, s.n_place, s.n_eliminate,"
-               " p.difficulty, p.rating, s.json, p.er FROM steps s JOIN puzzles p ON p.id = s.puzzle_id")
+        sql = ("SELECT t.name, s.steps, p.id, p.text, p.difficulty, p.rating, p.er, p.seconds, p.steps, p.source"
+               " FROM step_index s JOIN techniques t ON t.id = s.technique JOIN puzzles p ON p.id = s.puzzle_id")
         cond: list[str] = []
         args: list[Any] = []
         if technique is not None:
             names = self._technique_names(technique)
-            cond.append(f"s.technique IN ({','.join('?' * len(names))})")
+            cond.append(f"t.name IN ({','.join('?' * len(names))})")
             args += names
         if difficulty is not None:
             from ..technique import DIFFICULTIES
@@ -522,18 +525,35 @@ class PuzzleDB:
             args += [low - 1e-9, high + 1e-9]
         if cond:
             sql += " WHERE " + " AND ".join(cond)
-        sql += " ORDER BY " + ", ".join(_order_sql(order_by) + [FILE_ORDER, "s.idx ASC"])
+        sort = _order_key(order_by)
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
-        if limit is not None and where is None:
-            sql += f" LIMIT {int(limit)}"
         out: list[StepRecord] = []
         if limit == 0:
             return out
-        for row in self.conn.execute(sql, args):
-            pid, text, idx, tech, length, n_place, n_elim, diff, weight, doc, er = row
-            rec = StepRecord(self, pid, text, idx, tech, json.loads(doc).get("text", ""), length,
-                             n_place, n_elim, diff, weight, doc, er)
+        rows = [((_src_file(row[R_SOURCE]), _src_line(row[R_SOURCE]), row[R_ID]), row)
+                for row in self.conn.execute(sql, args)]
+        rows.sort(key=lambda r: r[0])  # file order, a puzzle's techniques side by side
+        hits: Iterable[Hit]
+        if sort is None:
+            hits = _hits_in_file_order(rows)
+        else:
+            key, descending = sort
+            every = [(place, *step, row) for place, row in rows for step in decode_steps(row[R_BLOB])]
+            every.sort(key=_file_order)  # ties keep file order: the next sort is stable
+            every.sort(key=lambda h: _nulls_first(key(h)), reverse=descending)
+            hits = every
+        opened: dict[int, Packed] = {}
+        for _, step, n_place, n_elim, length, row in hits:
+            pid = row[R_ID]
+            packed = opened.get(pid)
+            if packed is None:
+                packed = self.payloads.load(pid)
+                if packed is None:
+                    raise DatabaseError(f"{self.path}: puzzle {pid} has steps but no payload")
+                opened[pid] = packed
+            rec = StepRecord(self, pid, row[R_TEXT], step, row[R_NAME], packed.text(step), length, n_place, n_elim,
+                             row[R_DIFFICULTY], row[R_WEIGHT], packed, row[R_ER])
             if where is not None and not where(rec):
                 continue
             out.append(rec)
@@ -556,7 +576,8 @@ class PuzzleDB:
         incomplete = c.execute("SELECT count(*) FROM puzzles WHERE error IS NULL AND complete = 0").fetchone()[0]
         usage: dict[str, dict[str, int]] = {}
         for tech, puzzles, steps in c.execute(
-                "SELECT technique, count(DISTINCT puzzle_id), count(*) FROM steps GROUP BY technique"):
+                "SELECT t.name, count(*), sum(s.n) FROM step_index s JOIN techniques t ON t.id = s.technique"
+                " GROUP BY s.technique"):
             usage[tech] = {"puzzles": puzzles, "steps": steps}
         usage = dict(sorted(usage.items(), key=lambda kv: (_registry_order(kv[0]), kv[0])))
         secs = sorted(s for (s,) in c.execute("SELECT seconds FROM puzzles WHERE error IS NULL"))
@@ -609,6 +630,25 @@ class PuzzleDB:
         stats_chart(self.stats(), self.ratings("er"), path, format)
 
 
+def index_steps(conn: sqlite3.Connection, puzzle_id: int, steps: Sequence[tuple[str, int, int, int]]) -> None:
+    """One ``step_index`` row per technique of the puzzle: its steps' (index, places, eliminations, length)."""
+    by_technique: dict[str, list[tuple[int, int, int, int]]] = {}
+    for i, (technique, n_place, n_eliminate, length) in enumerate(steps):
+        by_technique.setdefault(technique, []).append((i, n_place, n_eliminate, length))
+    conn.executemany("INSERT OR IGNORE INTO techniques (name) VALUES (?)", [(t,) for t in by_technique])
+    ids = dict(conn.execute("SELECT name, id FROM techniques"))
+    conn.executemany("INSERT INTO step_index (technique, puzzle_id, n, steps) VALUES (?,?,?,?)",
+                     [(ids[t], puzzle_id, len(rows), encode_steps(rows)) for t, rows in by_technique.items()])
+
+
+def create_tables(conn: sqlite3.Connection) -> None:
+    """The schema-3 tables (inside the caller's transaction)."""
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 class _Transaction:
     """BEGIN IMMEDIATE … COMMIT (ROLLBACK on error) on an autocommit connection."""
 
@@ -622,18 +662,38 @@ class _Transaction:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
-def _order_sql(order_by: str | None) -> list[str]:
+def _hits_in_file_order(rows: Sequence[tuple[tuple[str, int, int], tuple[Any, ...]]]) -> Iterator[Hit]:
+    """The steps of ``step_index`` rows already in file order, one puzzle at a time in step order.
+
+    A generator: a query in file order with a limit unpacks only the puzzles it reaches.
+    """
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][0] == rows[i][0]:
+            j += 1
+        hits: list[Hit] = [(place, *step, row) for place, row in rows[i:j] for step in decode_steps(row[R_BLOB])]
+        hits.sort(key=_file_order)
+        yield from hits
+        i = j
+
+
+def _order_key(order_by: str | None) -> tuple[Callable[[Hit], Any], bool] | None:
+    """The sort key and direction of an ``order_by`` name (``-`` reverses it); None: file order."""
     if order_by is None:
-        return []
+        return None
     key = order_by.strip()
     reverse = key.startswith("-")
     key = key.lstrip("+-")
     if key not in ORDER_KEYS:
         raise ValueError(f"unknown order {order_by!r} (known: {', '.join(ORDER_KEYS)}, each with '-' to reverse)")
-    sql = ORDER_KEYS[key]
-    if reverse:
-        sql = sql.replace(" DESC", " #").replace(" ASC", " DESC").replace(" #", " ASC")
-    return [sql]
+    fn, descending = ORDER_KEYS[key]
+    return fn, descending != reverse
+
+
+def _nulls_first(value: Any) -> tuple[bool, Any]:
+    """A sort key with None below every value (SQL's order for NULL)."""
+    return (value is not None, 0 if value is None else value)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

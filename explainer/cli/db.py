@@ -5,6 +5,7 @@
     explain-sudoku db query [--technique T] [--order-by length|-length|rating] [--limit N]
                             [--difficulty D] [--rating 8.0-9.0] [--out DIR [--gif] [--force]]
     explain-sudoku db export --format jsonl [-o FILE [--force]]
+    explain-sudoku db migrate [--db FILE]
 
 Errors are one line (what and where) on stderr with exit status 2. Every
 option is checked when the command is read.
@@ -37,7 +38,8 @@ HELP = "build, rate, query and export a database of explained puzzles"
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.description = "Build, inspect, query and export a puzzle database."
-    sub = p.add_subparsers(dest="db_command", required=True, parser_class=Parser, metavar="{build,stats,query,export}")
+    sub = p.add_subparsers(dest="db_command", required=True, parser_class=Parser,
+                           metavar="{build,stats,query,export,migrate}")
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
@@ -87,6 +89,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="file (default: standard output); an existing file is kept unless --force")
     e.add_argument("--force", action="store_true", help="replace an existing --output file")
 
+    m = sub.add_parser("migrate", help="convert a database of an older schema (the original is kept beside it)")
+    common(m)
+
 
 def order_key(text: str) -> str:
     key = text.strip()
@@ -102,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        return {"build": _build, "stats": _stats, "query": _query, "export": _export}[args.db_command](args)
+        return {"build": _build, "stats": _stats, "query": _query, "export": _export,
+                "migrate": _migrate}[args.db_command](args)
     except (UsageError, PuzzleError, DatabaseError, OutputError, ValueError, RuntimeError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         print(f"error: {one_line(str(msg))}", file=sys.stderr)
@@ -297,6 +303,13 @@ def _export(args: argparse.Namespace) -> int:
             with replacing(args.output, args.force, args.db) as tmp:
                 n = db.export_jsonl(tmp)
             print(f"{args.output}: {n} documents", file=sys.stderr)
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from ..bank.migrate import migrate
+
+    print(migrate(args.db).summary())
     return 0
 
 
