@@ -241,6 +241,12 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
     seen_off = [1 << s for s in starts]
     frontier = [[(s, conflict[s], s >= singles)] for s in starts]
     end_cands: dict[int, int] = {}
+    strong_mask: dict[int, int] = {}
+    for i, js in strong.items():
+        m = 0
+        for j in js:
+            m |= 1 << j
+        strong_mask[i] = m
     for length in range(1, max_length + 1):
         any_alive = False
         for k, s in enumerate(starts):
@@ -265,6 +271,7 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 seen_on[k] = von
             else:  # true -> false through weak links, to nodes that continue by a strong link
                 voff = seen_off[k]
+                von = seen_on[k]
                 for i, conf, grouped in front:
                     w = weak_nodes.get(i)
                     if w is None:
@@ -278,8 +285,12 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         low = w & -w
                         w ^= low
                         j = low.bit_length() - 1
-                        par[2 * j] = key
-                        new.append((j, conf | conflict[j], grouped or j >= singles))
+                        path_conf = conf | conflict[j]
+                        # a false node whose strong neighbours are all taken (on this path, or
+                        # already reached true) ends here: claimed, but never extended
+                        if strong_mask[j] & ~(path_conf | von):
+                            par[2 * j] = key
+                            new.append((j, path_conf, grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
             if new:
