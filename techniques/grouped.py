@@ -100,10 +100,13 @@ class _Graph:
         groups_of: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (id, cells, cells seeing all)
         seeing_by_id: dict[int, int] = {}
         inter_of: dict[int, int] = {}  # group -> its intersection's index
+        house_groups: list[list[int]] = []  # per value, per house: node-id mask of its groups
         for v in range(n):
             pv = pos[v]
             base = v * N
             mine = groups_of[v]
+            in_house = [0] * len(geo.house_mask)
+            house_groups.append(in_house)
             for k, (_, _, im) in enumerate(geo.intersections):
                 g = pv & im
                 if g & (g - 1):  # a cell mask of 2+ cells lies in one intersection only
@@ -121,6 +124,9 @@ class _Graph:
                     mine.append((gid, g, seeing))
                     seeing_by_id[gid] = seeing
                     inter_of[gid] = k
+                    line, box, _ = geo.intersections[k]
+                    in_house[line] |= 1 << gid
+                    in_house[box] |= 1 << gid
             # groups sharing a cell: two groups of one value share at most one cell
             for k, (gid, g, _) in enumerate(mine):
                 for other, g2, _ in mine[k + 1:]:
@@ -132,7 +138,7 @@ class _Graph:
                     conflict[base + c] |= gbit
         self.values, self.masks, self.index, self.singles = values, masks, index, singles
         self.groups_of, self.pos, self.conflict = groups_of, pos, conflict
-        self.seeing_by_id = seeing_by_id
+        self.seeing_by_id, self.house_groups, self.inter_of = seeing_by_id, house_groups, inter_of
         # strong links with a group: in a house, v's places are one node and another. Each group
         # looks in its two houses; the pairs are then taken in (value, house, rank of the group's
         # intersection in the house) order, which fixes the order of the strong lists.
@@ -175,21 +181,20 @@ class _Graph:
         return self.seeing_by_id[i]
 
     def weak_mask(self, i: int) -> int:
-        """Node-id mask of node i's weak neighbours."""
+        """Node-id mask of node i's weak neighbours.
+
+        A group is seen whole from a cell (or from all cells of another group) exactly when
+        it lies in one of their houses and shares no cell with them: its cells span two or
+        more lines and one box, so a cell outside its line and box misses one of them."""
         v = self.values[i]
+        in_house = self.house_groups[v]
         if i < self.singles:
-            out = self.lk.weak[i]
-            c = i - v * self.N
-            for gid, _, seeing in self.groups_of[v]:
-                if seeing >> c & 1:  # c sees the whole group
-                    out |= 1 << gid
-            return out
-        seeing = self.seeing_by_id[i]
-        out = (seeing & self.pos[v]) << (v * self.N)
-        for gid, g, _ in self.groups_of[v]:
-            if not g & ~seeing:
-                out |= 1 << gid
-        return out
+            row, col, box = self.geo.cell_houses[i - v * self.N]
+            near = in_house[row] | in_house[col] | in_house[box]
+            return self.lk.weak[i] | near & ~self.conflict[i]
+        line, box, _ = self.geo.intersections[self.inter_of[i]]
+        near = in_house[line] | in_house[box]
+        return (self.seeing_by_id[i] & self.pos[v]) << (v * self.N) | near & ~self.conflict[i]
 
     def weak_cands(self, i: int) -> int:
         """Candidate numbers (v * N + cell) weakly linked to node i."""
@@ -299,20 +304,16 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 ws = end_cands.get(s)
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
-                for e, _, grouped in new:
+                for e, conf, grouped in new:
                     if not grouped:
                         continue
                     we = end_cands.get(e)
                     if we is None:
                         we = end_cands[e] = g.weak_cands(e)
-                    elim = ws & we
-                    if not elim:
-                        continue
-                    nodes = _path(par, 2 * e + 1)
-                    for i in nodes:
-                        elim &= ~(g.masks[i] << (g.values[i] * g.N))
+                    # the low n * N bits of a path's conflict mask are its candidates: none is removed
+                    elim = ws & we & ~conf
                     if elim:
-                        yield _step(state, g, nodes, elim)
+                        yield _step(state, g, _path(par, 2 * e + 1), elim)
         if not any_alive:
             return
 
