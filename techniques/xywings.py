@@ -176,10 +176,15 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
     geo = state.geo
     n = geo.n
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
-    small = 0
+    small = two = three = 0
     for c, m in enumerate(cand):
-        if 2 <= m.bit_count() <= 4:
+        k = m.bit_count()
+        if 2 <= k <= 4:
             small |= 1 << c
+            if k == 2:
+                two |= 1 << c
+            elif k == 3:
+                three |= 1 << c
     if small.bit_count() < 4:
         return
     sp = [p & small for p in pos]  # per value, the small cells holding it
@@ -219,6 +224,9 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
         held[values] = out
         return out
 
+    # a and b share z only and hold at most four values together: |a| + |b| <= 5, so a leading
+    # cell has two or three values and b two, or three beside a bivalue a
+    partners = {2: two | three, 3: two}
     seen: set[int] = set()
     w_a = small
     while w_a:
@@ -226,6 +234,9 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
         w_a ^= low_a
         a = low_a.bit_length() - 1
         ma, pa = cand[a], peer[a]
+        fits = partners.get(ma.bit_count(), 0)
+        if not fits:
+            continue
         later = ~((low_a << 1) - 1)
         w_z = ma
         while w_z:
@@ -237,7 +248,7 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
             if hold_a is None:
                 hold_a = holding(rest_a)
             # b: after a, not seeing a, sharing only z with it
-            w_b = sp[zi] & ~pa & later & ~hold_a
+            w_b = sp[zi] & ~pa & later & ~hold_a & fits
             while w_b:
                 low_b = w_b & -w_b
                 w_b ^= low_b
