@@ -286,16 +286,16 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         continue
                     voff |= w
                     key = 2 * i + 1
+                    free = ~(conf | von)
                     while w:
                         low = w & -w
                         w ^= low
                         j = low.bit_length() - 1
-                        path_conf = conf | conflict[j]
                         # a false node whose strong neighbours are all taken (on this path, or
                         # already reached true) ends here: claimed, but never extended
-                        if strong_mask[j] & ~(path_conf | von):
+                        if strong_mask[j] & free & ~conflict[j]:
                             par[2 * j] = key
-                            new.append((j, path_conf, grouped or j >= singles))
+                            new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
             if new:
