@@ -227,7 +227,12 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
 
     As in ``chains.find``: one breadth-first search per start, all advancing
     a link at a time; a path keeps the mask of the nodes it may no longer use
-    (those sharing a candidate with a node on it), so nodes never overlap."""
+    (those sharing a candidate with a node on it), so nodes never overlap.
+
+    The low n * N bits of that mask are the path's candidates, so the end test
+    needs no walk along the path. A false node whose strong neighbours are all
+    used is still claimed (the first path to reach a node keeps it) but not
+    extended: it could only lead nowhere, and the steps stay the same."""
     g = state.cached("grouped.graph", _Graph)
     if not g.index:
         return  # no group: the plain chain search has seen everything
