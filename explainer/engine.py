@@ -10,6 +10,7 @@ Only a technique whose kinds read the solution (brutal) is handed it.
 """
 from __future__ import annotations
 
+import copy
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,7 @@ from . import rating as rating_mod
 from .explanation import Explanation
 from .grid import Grid, parse_grid, value_char
 from .solver import unique_solution
-from .state import State
+from .state import Snapshot, State
 from .technique import DIFFICULTIES, Context, Technique, difficulty_of, kinds_of
 
 FORMAT = "sudoku-explainer/steps@1"
@@ -48,6 +49,14 @@ def _live(state: State, step: Explanation) -> bool:
         if not state.cand[r * n + c] >> (v - 1) & 1:
             return False
     return True
+
+
+def _recorded(step: Explanation, before: Snapshot) -> Explanation:
+    """``step.with_before(before)`` without running the dataclass's field conversions again
+    (the step's fields are converted already): a shallow copy with ``before`` set."""
+    out = copy.copy(step)
+    object.__setattr__(out, "before", before)
+    return out
 
 
 def check_sound(step: Explanation, solution: Sequence[int], n: int) -> None:
@@ -213,7 +222,7 @@ class Puzzle:
             if step is None:
                 break
             check_sound(step, solution, n)
-            steps.append(step.with_before(state.snapshot()))
+            steps.append(_recorded(step, state.snapshot()))
             state.apply(step)
         self._steps = steps
         self._final = state

@@ -48,16 +48,41 @@ AND = {"en": " and ", "fr": " et "}
 
 
 @cache
-def _house_parts(n: int) -> tuple[tuple[int, ...], ...]:
-    """Per house, the cell masks of the box-line intersections inside it."""
+def _intersection_houses(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Per box-line intersection (``geo.intersections`` order), its two houses, each with the
+    intersection's rank among that house's intersections (a house's parts in that order)."""
     geo = geometry(n)
-    return tuple(tuple(im for _, _, im in geo.intersections if not im & ~hm) for hm in geo.house_mask)
+    parts: list[list[int]] = [[] for _ in geo.house_mask]
+    for k, (line, box, _) in enumerate(geo.intersections):
+        parts[line].append(k)
+        parts[box].append(k)
+    out = []
+    for k, (line, box, _) in enumerate(geo.intersections):
+        out.append(((line, parts[line].index(k)), (box, parts[box].index(k))))
+    return tuple(out)
+
+
+@cache
+def _single_nodes(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Value, cell mask and node bit of every single-candidate node (v * N + cell), per size."""
+    N = n * n
+    ids = range(n * N)
+    return tuple(i // N for i in ids), tuple(1 << (i % N) for i in ids), tuple(1 << i for i in ids)
+
+
+@cache
+def _seeing_table(n: int) -> dict[int, int]:
+    """Cell mask of a group -> cells seeing all of its cells (filled as groups come up)."""
+    return {}
 
 
 class _Graph:
     """Nodes and links. A single candidate keeps its number in ``links`` (v * N + cell), so
     its plain strong and weak links are the chain search's; groups come after, from n * N.
-    ``values[i]`` and ``masks[i]`` (cells) describe node i."""
+    ``values[i]`` and ``masks[i]`` (cells) describe node i.
+
+    Built once per state, with what the search reads at every node precomputed as node-id
+    masks: ``conflict[i]``, the nodes sharing a candidate with i (itself included)."""
 
     def __init__(self, state: State) -> None:
         geo = state.geo
@@ -66,83 +91,117 @@ class _Graph:
         lk = links(state)
         self.geo, self.N, self.lk = geo, N, lk
         singles = n * N
-        values = [i // N for i in range(singles)]
-        masks = [1 << (i % N) for i in range(singles)]
+        base_values, base_masks, units = _single_nodes(n)
+        values = list(base_values)
+        masks = list(base_masks)
+        conflict = list(units)
+        seeing_of = _seeing_table(n)
         index: dict[tuple[int, int], int] = {}
         groups_of: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (id, cells, cells seeing all)
+        seeing_by_id: dict[int, int] = {}
+        inter_of: dict[int, int] = {}  # group -> its intersection's index
+        house_groups: list[list[int]] = []  # per value, per house: node-id mask of its groups
         for v in range(n):
             pv = pos[v]
-            for _, _, im in geo.intersections:
+            base = v * N
+            mine = groups_of[v]
+            in_house = [0] * len(geo.house_mask)
+            house_groups.append(in_house)
+            for k, (_, _, im) in enumerate(geo.intersections):
                 g = pv & im
-                if g & (g - 1) and (v, g) not in index:
+                if g & (g - 1):  # a cell mask of 2+ cells lies in one intersection only
                     gid = len(values)
                     index[v, g] = gid
                     values.append(v)
                     masks.append(g)
-                    seeing = geo.all_cells
-                    for c in bits(g):
-                        seeing &= peer[c]
-                    groups_of[v].append((gid, g, seeing))
+                    conflict.append(g << base | 1 << gid)
+                    seeing = seeing_of.get(g)
+                    if seeing is None:
+                        seeing = geo.all_cells
+                        for c in bits(g):
+                            seeing &= peer[c]
+                        seeing_of[g] = seeing
+                    mine.append((gid, g, seeing))
+                    seeing_by_id[gid] = seeing
+                    inter_of[gid] = k
+                    line, box, _ = geo.intersections[k]
+                    in_house[line] |= 1 << gid
+                    in_house[box] |= 1 << gid
+            # groups sharing a cell: two groups of one value share at most one cell
+            for k, (gid, g, _) in enumerate(mine):
+                for other, g2, _ in mine[k + 1:]:
+                    if g & g2:
+                        conflict[gid] |= 1 << other
+                        conflict[other] |= 1 << gid
+                gbit = 1 << gid
+                for c in bits(g):
+                    conflict[base + c] |= gbit
         self.values, self.masks, self.index, self.singles = values, masks, index, singles
-        self.groups_of, self.pos = groups_of, pos
-        # strong links with a group: in a house, v's places are one node and another
+        self.groups_of, self.pos, self.conflict = groups_of, pos, conflict
+        self.seeing_by_id, self.house_groups, self.inter_of = seeing_by_id, house_groups, inter_of
+        # strong links with a group: in a house, v's places are one node and another. Each group
+        # looks in its two houses; the pairs are then taken in (value, house, rank of the group's
+        # intersection in the house) order, which fixes the order of the strong lists.
         strong: dict[int, list[int]] = dict(lk.strong)
-        house_parts = _house_parts(n)
-        extra: set[tuple[int, int]] = set()
+        houses_of = _intersection_houses(n)
+        hmask = geo.house_mask
+        limit = 2 * geo.m
+        found: list[tuple[int, int, int, int, int]] = []
         for v in range(n):
-            if not groups_of[v]:
-                continue
             pv = pos[v]
             base = v * N
-            for hm, parts in zip(geo.house_mask, house_parts, strict=True):
-                p = pv & hm
-                if not p or p.bit_count() > 2 * geo.m:
-                    continue
-                for im in parts:
-                    gi = index.get((v, p & im))
-                    if gi is None:
+            for gid, g, _ in groups_of[v]:
+                for h, rank in houses_of[inter_of[gid]]:
+                    p = pv & hmask[h]
+                    if not 3 <= p.bit_count() <= limit:  # the group (2+ cells) and one more node
                         continue
-                    rest = p & ~masks[gi]
-                    if rest and not rest & (rest - 1):
+                    rest = p & ~g
+                    if not rest:
+                        continue
+                    if not rest & (rest - 1):
                         y = base + rest.bit_length() - 1
                     else:
                         y = index.get((v, rest), -1)
                     if y >= 0:
-                        extra.add((min(gi, y), max(gi, y)))
-        for a, b in extra:
-            strong[a] = strong.get(a, []) + [b]
-            strong[b] = strong.get(b, []) + [a]
+                        found.append((v, h, rank, min(gid, y), max(gid, y)))
+        found.sort()
+        extra: set[tuple[int, int]] = set()
+        for _, _, _, a, b in found:
+            extra.add((a, b))
+        copied: set[int] = set()  # links' own lists are shared with the chain search: copy before adding
+        for pair in extra:
+            for a, b in (pair, pair[::-1]):
+                if a not in copied:
+                    copied.add(a)
+                    strong[a] = list(strong.get(a, ()))
+                strong[a].append(b)
         self.strong = strong
 
     def group_sees(self, i: int) -> int:
-        for gid, _, seeing in self.groups_of[self.values[i]]:
-            if gid == i:
-                return seeing
-        raise KeyError(i)
+        return self.seeing_by_id[i]
 
     def weak_mask(self, i: int) -> int:
-        """Node-id mask of node i's weak neighbours."""
+        """Node-id mask of node i's weak neighbours.
+
+        A group is seen whole from a cell (or from all cells of another group) exactly when
+        it lies in one of their houses and shares no cell with them: its cells span two or
+        more lines and one box, so a cell outside its line and box misses one of them."""
         v = self.values[i]
+        in_house = self.house_groups[v]
         if i < self.singles:
-            out = self.lk.weak[i]
-            cell_peers = self.geo.peer_mask[i % self.N]
-            for gid, g, _ in self.groups_of[v]:
-                if not g & ~cell_peers:
-                    out |= 1 << gid
-            return out
-        seeing = self.group_sees(i)
-        out = (seeing & self.pos[v]) << (v * self.N)
-        for gid, g, _ in self.groups_of[v]:
-            if not g & ~seeing:
-                out |= 1 << gid
-        return out
+            row, col, box = self.geo.cell_houses[i - v * self.N]
+            near = in_house[row] | in_house[col] | in_house[box]
+            return self.lk.weak[i] | near & ~self.conflict[i]
+        line, box, _ = self.geo.intersections[self.inter_of[i]]
+        near = in_house[line] | in_house[box]
+        return (self.seeing_by_id[i] & self.pos[v]) << (v * self.N) | near & ~self.conflict[i]
 
     def weak_cands(self, i: int) -> int:
         """Candidate numbers (v * N + cell) weakly linked to node i."""
         if i < self.singles:
             return self.lk.weak[i]
         v = self.values[i]
-        return (self.group_sees(i) & self.pos[v]) << (v * self.N)
+        return (self.seeing_by_id[i] & self.pos[v]) << (v * self.N)
 
     def name(self, i: int) -> str:
         geo = self.geo
@@ -162,31 +221,18 @@ def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
     return table[lang].format(cell=g.name(i), v=value_char(g.values[i] + 1))
 
 
-def _conflicts(g: _Graph) -> dict[int, int]:
-    """Node-id masks of the nodes sharing a candidate with a node (itself included), for the
-    nodes that overlap a group; any other node conflicts with itself only."""
-    N = g.N
-    out: dict[int, int] = {}
-    for v, groups in enumerate(g.groups_of):
-        for gid, cells, _ in groups:
-            mine = cells << (v * N) | 1 << gid
-            for other, cells2, _ in groups:
-                if other != gid and cells2 & cells:
-                    mine |= 1 << other
-            out[gid] = mine
-            for c in bits(cells):
-                i = v * N + c
-                out[i] = out.get(i, 1 << i) | 1 << gid
-    return out
-
-
 def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                        max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
     """Shortest grouped chains first, across every start.
 
     As in ``chains.find``: one breadth-first search per start, all advancing
     a link at a time; a path keeps the mask of the nodes it may no longer use
-    (those sharing a candidate with a node on it), so nodes never overlap."""
+    (those sharing a candidate with a node on it), so nodes never overlap.
+
+    The low n * N bits of that mask are the path's candidates, so the end test
+    needs no walk along the path. A false node whose strong neighbours are all
+    used is still claimed (the first path to reach a node keeps it) but not
+    extended: it could only lead nowhere, and the steps stay the same."""
     g = state.cached("grouped.graph", _Graph)
     if not g.index:
         return  # no group: the plain chain search has seen everything
@@ -196,15 +242,21 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
     has_strong = 0
     for i in starts:
         has_strong |= 1 << i
-    conflict = _conflicts(g)
+    conflict = g.conflict
     singles = g.singles
     weak_nodes: dict[int, int] = {}
     strong = g.strong
     parents = [{2 * s: -1} for s in starts]
     seen_on = [0] * len(starts)
     seen_off = [1 << s for s in starts]
-    frontier = [[(s, conflict.get(s, 1 << s), s >= singles)] for s in starts]
+    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
     end_cands: dict[int, int] = {}
+    strong_mask: dict[int, int] = {}
+    for i, js in strong.items():
+        m = 0
+        for j in js:
+            m |= 1 << j
+        strong_mask[i] = m
     for length in range(1, max_length + 1):
         any_alive = False
         for k, s in enumerate(starts):
@@ -217,15 +269,19 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 von = seen_on[k]
                 for i, conf, grouped in front:
                     key = 2 * i
+                    block = conf | von
                     for j in strong[i]:
-                        if (conf | von) >> j & 1:
+                        if block >> j & 1:
                             continue
-                        von |= 1 << j
+                        bit = 1 << j
+                        von |= bit
+                        block |= bit
                         par[2 * j + 1] = key
-                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
+                        new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_on[k] = von
             else:  # true -> false through weak links, to nodes that continue by a strong link
                 voff = seen_off[k]
+                von = seen_on[k]
                 for i, conf, grouped in front:
                     w = weak_nodes.get(i)
                     if w is None:
@@ -235,12 +291,16 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         continue
                     voff |= w
                     key = 2 * i + 1
+                    free = ~(conf | von)
                     while w:
                         low = w & -w
                         w ^= low
                         j = low.bit_length() - 1
-                        par[2 * j] = key
-                        new.append((j, conf | conflict.get(j, 1 << j), grouped or j >= singles))
+                        # a false node whose strong neighbours are all taken (on this path, or
+                        # already reached true) ends here: claimed, but never extended
+                        if strong_mask[j] & free & ~conflict[j]:
+                            par[2 * j] = key
+                            new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
             if new:
@@ -249,20 +309,16 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 ws = end_cands.get(s)
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
-                for e, _, grouped in new:
+                for e, conf, grouped in new:
                     if not grouped:
                         continue
                     we = end_cands.get(e)
                     if we is None:
                         we = end_cands[e] = g.weak_cands(e)
-                    elim = ws & we
-                    if not elim:
-                        continue
-                    nodes = _path(par, 2 * e + 1)
-                    for i in nodes:
-                        elim &= ~(g.masks[i] << (g.values[i] * g.N))
+                    # the low n * N bits of a path's conflict mask are its candidates: none is removed
+                    elim = ws & we & ~conf
                     if elim:
-                        yield _step(state, g, nodes, elim)
+                        yield _step(state, g, _path(par, 2 * e + 1), elim)
         if not any_alive:
             return
 

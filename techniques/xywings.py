@@ -176,10 +176,15 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
     geo = state.geo
     n = geo.n
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
-    small = 0
+    small = two = three = 0
     for c, m in enumerate(cand):
-        if 2 <= m.bit_count() <= 4:
+        k = m.bit_count()
+        if 2 <= k <= 4:
             small |= 1 << c
+            if k == 2:
+                two |= 1 << c
+            elif k == 3:
+                three |= 1 << c
     if small.bit_count() < 4:
         return
     sp = [p & small for p in pos]  # per value, the small cells holding it
@@ -210,21 +215,44 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
     held: dict[int, int] = {}  # value set -> small cells holding any of them
 
     def holding(values: int) -> int:
-        out = held.get(values)
-        if out is None:
-            out = 0
-            for v in bits(values):
-                out |= sp[v]
-            held[values] = out
+        out = 0
+        w = values
+        while w:
+            low = w & -w
+            w ^= low
+            out |= sp[low.bit_length() - 1]
+        held[values] = out
         return out
 
+    # a and b share z only and hold at most four values together: |a| + |b| <= 5, so a leading
+    # cell has two or three values and b two, or three beside a bivalue a
+    partners = {2: two | three, 3: two}
     seen: set[int] = set()
-    for a in bits(small):
+    w_a = small
+    while w_a:
+        low_a = w_a & -w_a
+        w_a ^= low_a
+        a = low_a.bit_length() - 1
         ma, pa = cand[a], peer[a]
-        for zi in bits(ma):
-            zb = 1 << zi
+        fits = partners.get(ma.bit_count(), 0)
+        if not fits:
+            continue
+        later = ~((low_a << 1) - 1)
+        w_z = ma
+        while w_z:
+            zb = w_z & -w_z
+            w_z ^= zb
+            zi = zb.bit_length() - 1
+            rest_a = ma ^ zb
+            hold_a = held.get(rest_a)
+            if hold_a is None:
+                hold_a = holding(rest_a)
             # b: after a, not seeing a, sharing only z with it
-            for b in bits(sp[zi] & ~pa & ~((2 << a) - 1) & ~holding(ma & ~zb)):
+            w_b = sp[zi] & ~pa & later & ~hold_a & fits
+            while w_b:
+                low_b = w_b & -w_b
+                w_b ^= low_b
+                b = low_b.bit_length() - 1
                 mb = cand[b]
                 u2 = ma | mb
                 k2 = u2.bit_count()
@@ -235,13 +263,21 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                 if not targets:
                     continue
                 allowed = cells_within(u2) if k2 == 4 else near_within(u2)
-                allowed &= ~(1 << a | 1 << b)
+                allowed &= ~(low_a | low_b)
                 # a cell not seeing a (b) shares at most z with it
-                allowed &= pa | ~holding(ma & ~zb)
-                allowed &= pb | ~holding(mb & ~zb)
+                allowed &= pa | ~hold_a
+                rest_b = mb & ~zb
+                hold_b = held.get(rest_b)
+                if hold_b is None:
+                    hold_b = holding(rest_b)
+                allowed &= pb | ~hold_b
                 if not allowed & (allowed - 1):
                     continue
-                more = list(bits(allowed))
+                more = []
+                while allowed:
+                    low = allowed & -allowed
+                    allowed ^= low
+                    more.append(low.bit_length() - 1)
                 for j, c in enumerate(more):
                     mc, pc = cand[c], peer[c]
                     # the z cells must all see some target
@@ -255,7 +291,7 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                             continue
                         if me & zb and not tc & peer[e]:
                             continue
-                        key = 1 << a | 1 << b | 1 << c | 1 << e
+                        key = low_a | low_b | 1 << c | 1 << e
                         if key in seen:
                             continue
                         seen.add(key)

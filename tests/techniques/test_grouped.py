@@ -1,6 +1,7 @@
 """Grouped chains: exact step, near misses, purity."""
 from __future__ import annotations
 
+from explainer.grid import bits
 from techniques import chains
 from techniques.grouped import find_grouped_chain
 from tests.helpers import assert_pure
@@ -35,3 +36,66 @@ def test_grouped_chain_near_misses():
 
 def test_finder_is_pure():
     assert_pure(find_grouped_chain, open_grid(keep=KEEP))
+
+
+def _graph_states():
+    """Candidate states of a 9×9 and a 4×4 puzzle (the givens' candidates, then after a few singles)."""
+    from pathlib import Path
+
+    from explainer.grid import parse_grid
+    from explainer.state import State
+    from techniques import singles
+
+    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    for name in ("top1465.txt", "sample4.txt"):
+        state = State.from_grid(parse_grid((data / name).read_text().split()[0]))
+        yield state.copy()
+        for _ in range(8):  # a few placements: fewer candidates, other groups
+            step = next(singles.find_single_position(state), None)
+            if step is None:
+                break
+            state.apply(step)
+        yield state
+
+
+def _sees_all(geo, a: int, b: int) -> bool:
+    """Every cell of mask a sees every cell of mask b."""
+    return all(geo.peer_mask[x] >> y & 1 for x in bits(a) for y in bits(b))
+
+
+def test_graph_matches_the_definitions():
+    """The graph's precomputed masks say what the module docstring defines: weak neighbours
+    (disjoint nodes of one value whose cells all see each other, or one cell's candidates),
+    conflicts (nodes sharing a candidate) and the strong links with a group (a house's places
+    are exactly two disjoint nodes, one of them a group)."""
+    from techniques.grouped import _Graph
+
+    for state in _graph_states():
+        g = _Graph(state)
+        geo, N = g.geo, g.N
+        nodes = [i for i in range(len(g.values)) if i >= g.singles or state.pos[g.values[i]] >> (i % N) & 1]
+        cells = {i: g.masks[i] for i in nodes}
+        assert any(i >= g.singles for i in nodes)
+
+        for i in nodes:
+            weak = shared = 0
+            for j in nodes:
+                same_value = g.values[j] == g.values[i]
+                if same_value and cells[i] & cells[j]:
+                    shared |= 1 << j
+                if j != i and (same_value and not cells[i] & cells[j] and _sees_all(geo, cells[i], cells[j])
+                               or i < g.singles and j < g.singles and cells[i] == cells[j]):
+                    weak |= 1 << j
+            assert g.weak_mask(i) == weak, g.name(i)
+            assert g.conflict[i] == shared, g.name(i)
+        expected = set()
+        for v in range(geo.n):
+            mine = [i for i in nodes if g.values[i] == v]
+            for hm in geo.house_mask:
+                p = state.pos[v] & hm
+                inside = [i for i in mine if not cells[i] & ~p]
+                expected |= {(a, b) for a in inside for b in inside
+                             if a < b and (a >= g.singles or b >= g.singles) and cells[a] | cells[b] == p
+                             and not cells[a] & cells[b]}
+        got = {(a, b) for a, js in g.strong.items() for b in js if a < b and (a >= g.singles or b >= g.singles)}
+        assert got == expected
