@@ -615,9 +615,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     nested levels."""
     # each pass's least rating on SE's scale (explainer.rating.chain_base): a pass that cannot
     # beat the easiest step the engine already has (ctx.ceiling) is skipped
-    passes = ((False, True, rating.SE_FORCING), (False, False, rating.SE_NISHIO),
-              (True, False, rating.SE_DYNAMIC_PLUS))
-    for dynamic, static, least in passes[: 3 if dynamic_allowed(ctx) else 2]:
+    # SE's scale is a 9×9 scale: on big grids a static batch each step would double the
+    # search's cost (it cannot resume from the last batch), so singles come first there
+    passes = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
+    passes.append((False, False, rating.SE_NISHIO))
+    if dynamic_allowed(ctx):
+        passes.append((True, False, rating.SE_DYNAMIC_PLUS))
+    for dynamic, static, least in passes:
         if least >= ctx.ceiling:
             return
         step = static_step(state, dynamic, static)
