@@ -16,9 +16,10 @@ read from what the step records, following SE's published rules
   static forcing x-chain 6.6, forcing chain 7.0, Nishio 7.5, cell / house
   forcing 8.0, dynamic 8.5, dynamic (+) 9.0, nested 9.5 and up) plus the
   length addition on its implications;
-- techniques SE lacks weigh what SE's cheapest chain for the same
-  elimination weighs (their records' weights, with the rules below for
-  finned fish, grouped chains, long empty rectangles, big wings, Sue de Coq).
+- techniques SE lacks that the registry tries among the chains weigh what
+  SE's cheapest chain for the same elimination weighs (their records'
+  weights, with the rules below for grouped chains, long empty rectangles,
+  unique rectangles SE lacks); those tried early keep pattern weights.
 
 SE's length addition (``length_addition``): +0.1 each time the chain's
 length passes the next threshold of 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …
@@ -122,8 +123,7 @@ def _big_wing(step: Explanation) -> float:
 
 
 def _finned(step: Explanation) -> float:
-    # SE has no finned fish: it finds the elimination as an x-chain through the fin (6.5)
-    return length_addition(nodes(step))
+    return 0.1 if step.get("case") == 2 or step.get("sashimi") else 0.0  # sashimi
 
 
 def _grouped(step: Explanation) -> float:
@@ -267,11 +267,10 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     "locked candidate": _locked,
     "naked tuple": _tuple(_NAKED),
     "hidden tuple": _tuple(_HIDDEN),
-    **{f"{kind} {fish}": _finned for kind in ("finned", "sashimi") for fish in ("x wing", "swordfish",
-                                                                             "jellyfish")},
+    "finned x wing": _finned,
+    "finned swordfish": _finned,
+    "finned jellyfish": _finned,
     "ny wing": _big_wing,
-    "suedecoq": _length_only,
-    "suedecoq bis": _length_only,
     "grouped chain": _grouped,
     "unique rectangle": _unique_rectangle,
     "empty rectangle": _empty_rectangle,
@@ -302,15 +301,13 @@ NOTES: dict[str, str] = {
     "locked candidate": "pointing 2.6, claiming 2.8",
     "naked tuple": "pair 3.0, triple 3.6, quad 5.0",
     "hidden tuple": "pair 3.4, triple 4.0, quad 5.4",
-    **{f"{kind} {fish}": "an x-chain through the fin: + length" for kind in ("finned", "sashimi")
-       for fish in ("x wing", "swordfish", "jellyfish")},
+    "finned x wing": "sashimi +0.1",
+    "finned swordfish": "sashimi +0.1",
+    "finned jellyfish": "sashimi +0.1",
     "ny wing": "four cells 4.6, five 6.2, +0.1 a cell more",
-    "suedecoq": "a house forcing chain: + length",
-    "suedecoq bis": "a house forcing chain: + length",
     "grouped chain": "one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length",
     "unique rectangle": "type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)",
     "empty rectangle": "one strong link 4.3; longer: as a grouped chain (7.5 / 8.5 + length)",
-    "w wing": "a mixed chain of six candidates (7.0 + 0.1)",
     "chain": _CHAIN_NOTE,
     "loop": "x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
     "trial": "from its proof, as a forcing chain",

@@ -52,11 +52,14 @@ def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | 
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, example=example)
 
 
-# Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions);
-# a technique SE lacks weighs what SE's cheapest chain for the same elimination weighs (a
-# W-wing is a mixed chain of six candidates, a finned fish an x-chain through its fin, a Sue
-# de Coq a house forcing chain, a grouped chain a Nishio or dynamic chain); the short fish
-# chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork) gives them.
+# Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions).
+# A technique SE lacks that the registry tries among the chains weighs what SE's cheapest chain
+# for the same elimination weighs (a grouped chain a Nishio or dynamic chain, a long empty
+# rectangle a grouped chain, a unique rectangle of type 5, 6 or hidden a chain); one the
+# registry tries early keeps a pattern weight beside SE's patterns of its size (W-wing 4.4,
+# finned fish 0.2 above their fish, Sue de Coq 5.0 / 5.5), since the default order would
+# otherwise rate a puzzle by a pattern found before the cheaper one SE takes. The short
+# fish chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork) gives them.
 # Codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
     Technique("single position", singles.find_single_position,
@@ -74,29 +77,29 @@ REGISTRY: list[Technique] = [
               (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
               aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing"), K("ny wing", 4.6, "ny wing"))),
-    Technique("w wing", wings.find_w_wing, (K("w wing", 7.1, "w wing", "0803"),)),
+    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803"),)),
     Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "xy wing", "0800"),), aliases=("xy-wing",)),
     Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "xyz wing", "0801"),), aliases=("xyz-wing",)),
     Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 4.6, "wxyz wing"),), aliases=("wxyz-wing",)),
     Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
                                         K("jellyfish", 5.2, "jellyfish", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
-              (K("finned x wing", 6.5, "x wing à aileron", "0310"),
-               K("finned swordfish", 6.5, "swordfish à aileron", "0311"),
-               K("finned jellyfish", 6.5, "jellyfish à aileron", "0312"),
-               K("sashimi x wing", 6.5, "x wing sashimi", "0320"),
-               K("sashimi swordfish", 6.5, "swordfish sashimi", "0321"),
-               K("sashimi jellyfish", 6.5, "jellyfish sashimi", "0322"))),
+              (K("finned x wing", 3.4, "x wing à aileron", "0310"),
+               K("finned swordfish", 4.0, "swordfish à aileron", "0311"),
+               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"),
+               K("sashimi x wing", 3.5, "x wing sashimi", "0320"),
+               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321"),
+               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322"))),
     Technique("unique rectangle", uniqueness.find_unique_rectangle,
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
                  uniqueness=True),),
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
     Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
               aliases=("bug", "bug + 1")),
-    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 8.0, "Sue de Coq", "1101", en="Sue de Coq"),),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq"),),
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
-              (K("suedecoq bis", 8.0, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
+              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
