@@ -120,8 +120,9 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
     if ctxs is None:
         ctxs = contexts(techniques, solution)
     if weights is None:
-        weights = {name: k.weight for name, k in kinds_of(techniques).items()}
-    order = sorted(((min(rating_mod.floor(k.name, k.weight) for k in t.kinds) if t.kinds else 0.0, i)
+        weights = {name: k.weight_for(True) for name, k in kinds_of(techniques).items()}
+    w = weights
+    order = sorted(((min(rating_mod.floor(k.name, w.get(k.name, k.weight)) for k in t.kinds) if t.kinds else 0.0, i)
                     for i, t in enumerate(techniques)))
     best: Explanation | None = None
     best_rating = float("inf")
@@ -249,8 +250,9 @@ class Puzzle:
     # ---- ratings on Sudoku Explainer's scale (explainer.rating) ---------------------------
     @property
     def weights(self) -> dict[str, float]:
-        """Base rating per step name of the chosen techniques."""
-        return {name: k.weight for name, k in kinds_of(self.techniques).items()}
+        """Base rating per step name of the chosen techniques: on SE's path (``easiest``) a
+        technique SE lacks weighs SE's chain for it (``StepKind.weight_for``)."""
+        return {name: k.weight_for(self.easiest) for name, k in kinds_of(self.techniques).items()}
 
     @property
     def step_ratings(self) -> list[float]:

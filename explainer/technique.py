@@ -40,9 +40,18 @@ class StepKind:
     # A puzzle whose explanation (default registry) records this kind: the engine's
     # test checks it with the independent checker when its fixed sample lacks the kind.
     example: str = ""
+    # The weight on SE's own view, where SE lacks the technique: what SE's cheapest chain for
+    # the same elimination weighs (a W-wing a mixed chain of six candidates, 7.1). The engine
+    # rates with it when it takes the easiest step at each step (``easiest``, SE's path); the
+    # registry path rates by the pattern (``weight``). None: the same as ``weight``.
+    se_weight: float | None = None
 
     def title(self, lang: str = "en") -> str:
         return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def weight_for(self, easiest: bool) -> float:
+        """The base rating on the registry path (``weight``) or on SE's path (``se_weight``)."""
+        return self.se_weight if easiest and self.se_weight is not None else self.weight
 
     @property
     def guessing(self) -> bool:

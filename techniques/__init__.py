@@ -46,21 +46,25 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
       trial_like: bool = False, reads_solution: bool = False, single: bool = False,
-      uniqueness: bool = False, example: str = "") -> StepKind:
-    """A step kind, titles in English (default: the step name) and French."""
+      uniqueness: bool = False, example: str = "", se: float | None = None) -> StepKind:
+    """A step kind, titles in English (default: the step name) and French; ``se``: its weight
+    on SE's path where SE lacks it (``StepKind.se_weight``)."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
-                    reads_solution=reads_solution, single=single, uniqueness=uniqueness, example=example)
+                    reads_solution=reads_solution, single=single, uniqueness=uniqueness, example=example,
+                    se_weight=se)
 
 
 # Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions).
 # A technique SE lacks that the registry tries among the chains weighs what SE's cheapest chain
 # for the same elimination weighs (a grouped chain a Nishio or dynamic chain, a long empty
-# rectangle a grouped chain, a unique rectangle of type 5, 6 or hidden a chain); one the
-# registry tries early keeps a pattern weight beside SE's patterns of its size (W-wing 4.4,
-# finned fish 0.2 above their fish, Sue de Coq 5.0 / 5.5), since the default order would
-# otherwise rate a puzzle by a pattern found before the cheaper one SE takes. The short
-# fish chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork) gives them.
-# Codes are HoDoKu's library codes (SolutionType).
+# rectangle a grouped chain, a unique rectangle of type 5, 6 or hidden a chain). One the
+# registry tries early has two weights: a pattern weight beside SE's patterns of its size on
+# the registry path (W-wing 4.4, finned fish 0.2 above their fish, Sue de Coq 5.0 / 5.5), where
+# SE's chain weight would rate a puzzle by a pattern found before the cheaper one SE takes;
+# and that chain weight (``se=``) on SE's path (``easiest``: W-wing 7.1, a mixed chain of six
+# candidates; finned fish 6.6 - 6.8, an x-chain through the fin; Sue de Coq 8.2, a house
+# forcing chain). The short fish chains and the WXYZ-wing weigh what Sukaku Explainer (SE's
+# maintained fork) gives them. Codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
     Technique("single position", singles.find_single_position,
               (K("single position", 1.5, "position unique", "0002", "0000", single=True),),
@@ -77,29 +81,29 @@ REGISTRY: list[Technique] = [
               (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
               aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing"), K("ny wing", 4.6, "ny wing"))),
-    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803"),)),
+    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803", se=7.1),)),
     Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "xy wing", "0800"),), aliases=("xy-wing",)),
     Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "xyz wing", "0801"),), aliases=("xyz-wing",)),
     Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 4.6, "wxyz wing"),), aliases=("wxyz-wing",)),
     Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
                                         K("jellyfish", 5.2, "jellyfish", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
-              (K("finned x wing", 3.4, "x wing à aileron", "0310"),
-               K("finned swordfish", 4.0, "swordfish à aileron", "0311"),
-               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312"),
-               K("sashimi x wing", 3.5, "x wing sashimi", "0320"),
-               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321"),
-               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322"))),
+              (K("finned x wing", 3.4, "x wing à aileron", "0310", se=6.6),
+               K("finned swordfish", 4.0, "swordfish à aileron", "0311", se=6.7),
+               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312", se=6.8),
+               K("sashimi x wing", 3.5, "x wing sashimi", "0320", se=6.6),
+               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321", se=6.7),
+               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322", se=6.8))),
     Technique("unique rectangle", uniqueness.find_unique_rectangle,
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
                  uniqueness=True),),
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
     Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
               aliases=("bug", "bug + 1")),
-    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq"),),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq", se=8.2),),
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
-              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis"),), aliases=("sue de coq bis",)),
+              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2),), aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight

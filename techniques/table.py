@@ -33,8 +33,10 @@ def rows() -> list[tuple[str, float, str, str]]:
             label = k.name
             if len(t.kinds) == 1 and t.aliases:
                 label += f" ({' / '.join(t.aliases)})"
-            out.append((label, k.weight, ", ".join(c for c in (k.code, *k.codes) if c) or "–",
-                        note(k.name) or "–"))
+            extra = note(k.name) or ""
+            if k.se_weight is not None:
+                extra = f"on SE's path (`--easiest`) {k.se_weight:.1f}" + (f"; {extra}" if extra else "")
+            out.append((label, k.weight, ", ".join(c for c in (k.code, *k.codes) if c) or "–", extra or "–"))
     return sorted(out, key=lambda r: r[1])  # stable: ties keep registry order
 
 

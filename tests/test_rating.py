@@ -234,3 +234,18 @@ def test_proof_rated_steps_floor_is_the_least_chain_base() -> None:
     assert floor("forcing chain", 8.5) == 7.0
     assert floor("trial", 8.5) == 7.5  # dynamic at least: a static one is the forcing chain's
     assert floor("x wing", 3.2) == 3.2
+
+
+def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
+    """A W-wing is a pattern (4.4) on the registry path and SE's mixed chain of six candidates
+    (7.1) on SE's path (``easiest``); a technique SE has weighs the same on both."""
+    from techniques import all_kinds
+
+    kinds = all_kinds()
+    assert kinds["w wing"].weight_for(False) == 4.4 and kinds["w wing"].weight_for(True) == 7.1
+    assert kinds["x wing"].weight_for(False) == kinds["x wing"].weight_for(True) == 3.2
+    grid = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+    assert Puzzle(grid).weights["finned x wing"] == 3.4
+    assert Puzzle(grid, easiest=True).weights["finned x wing"] == 6.6
+    w_wing = Explanation("w wing", eliminate=((0, 0, 1),))
+    assert rate(w_wing, Puzzle(grid, easiest=True).weights["w wing"]) == 7.1
