@@ -337,6 +337,27 @@ def test_technique_subset_is_recorded_and_enforced(tmp_path: Path) -> None:
         build(f, db, jobs=1, progress=False)
 
 
+def test_easiest_path_is_recorded_enforced_and_rated_as_se(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """db build --easiest stores SE's path (ER as Puzzle(easiest=True) gives it) and a resumed
+    build on the other path is refused with one line."""
+    from explainer.cli import main
+
+    hard = HARD
+    f = tmp_path / "two.txt"
+    f.write_text(SEED + "\n" + hard + "\n")
+    db = tmp_path / "e.sqlite"
+    assert main(["db", "build", str(f), "--db", str(db), "--jobs", "1", "--easiest", "--no-progress"]) == 0
+    with PuzzleDB(db) as store:
+        assert store.get_meta("path") == "easiest"
+        ers = sorted(r for (r,) in store.conn.execute("SELECT er FROM puzzles"))
+    assert ers == sorted(Puzzle(t, easiest=True).rating.er for t in (SEED, hard))
+    assert ers != sorted(Puzzle(t).rating.er for t in (SEED, hard))  # the path changes the rating here
+    capsys.readouterr()
+    assert main(["db", "build", str(f), "--db", str(db), "--jobs", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "built on the easiest path" in err and "--easiest" in err and err.count("\n") == 1
+
+
 def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_path: Path) -> None:
     # A main module read from standard input cannot be re-imported by forkserver/spawn
     # workers, so every worker dies before its first puzzle: that must stop the build

@@ -25,7 +25,7 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
   from the step's detail, else the number of highlighted candidates, else of
   highlighted cells. Queries select and sort on these and open a payload
   only for the steps they return.
-- ``meta``: key/value facts about the build (technique set).
+- ``meta``: key/value facts about the build (technique set, ``path``: registry or easiest).
 
 Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; 2 stored every step's
 JSON text in a ``steps`` row (44–78 KB a puzzle). A file of an older
@@ -194,7 +194,8 @@ def puzzle_key(text: str) -> str:
 
 # ---- results as data (what a worker sends back) -------------------------------------
 
-def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None) -> dict[str, Any]:
+def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
+                   easiest: bool = False) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
     Runs in worker processes (local pool or Dask), so it returns plain data.
@@ -207,7 +208,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     start = time.perf_counter()
     rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
     try:
-        p = Puzzle(text, techniques, where=where)
+        p = Puzzle(text, techniques, where=where, easiest=easiest)
         doc = p.to_json()
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)

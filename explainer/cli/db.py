@@ -53,6 +53,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="seconds per puzzle before it is recorded as a timeout")
     b.add_argument("--techniques", type=technique_list, default=None, help="comma-separated techniques (default: all)")
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
+    b.add_argument("--easiest", action="store_true",
+                   help="explain on Sudoku Explainer's path (the easiest rated step at each step), so the stored "
+                        "ER/EP/ED compare with SE's; slower on hard puzzles; a resumed build must use it too")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     g = b.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -163,7 +166,7 @@ def _build(args: argparse.Namespace) -> int:
 
     report = build(args.files, args.db, jobs=args.jobs, timeout=args.timeout, techniques=techniques,
                    progress=args.progress, dask=args.dask, retry_errors=args.retry_errors,
-                   on_stored=say_error)
+                   on_stored=say_error, easiest=args.easiest)
     print(f"{args.db}: {report.summary()}")
     # like the main command: bad puzzles are stored and reported, and the status says so
     return 2 if report.errors else 0
