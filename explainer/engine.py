@@ -121,9 +121,10 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
         ctxs = contexts(techniques, solution)
     if weights is None:
         weights = {name: k.weight_for(True) for name, k in kinds_of(techniques).items()}
-    w = weights
-    order = sorted(((min(rating_mod.floor(k.name, w.get(k.name, k.weight)) for k in t.kinds) if t.kinds else 0.0, i)
-                    for i, t in enumerate(techniques)))
+    def least(t: Technique) -> float:
+        return min((rating_mod.floor(k.name, weights.get(k.name, k.weight)) for k in t.kinds), default=0.0)
+
+    order = sorted((least(t), i) for i, t in enumerate(techniques))
     best: Explanation | None = None
     best_rating = float("inf")
     for low, i in order:

@@ -143,21 +143,22 @@ UR_CHAIN = 7.0  # SE has no other uniqueness pattern: it needs a (mixed) chain f
 
 
 def _unique_rectangle(step: Explanation) -> float:
-    # SE rates types 1 to 4 (4.5, 4.6, type 3 + 0.1 a cell of its naked set past a pair);
-    # types 5, 6 and the hidden rectangle are HoDoKu's: SE proves them with a chain (7.0)
+    # SE rates types 1 to 4 (4.5, 4.6, type 3 + 0.1 a cell of its naked set past a pair)
     kind = str(step.get("type", "1"))
     if kind == "3":
         return 0.1 * max(0, int(step.get("size", 2) or 2) - 2)
-    return _UR.get(kind, UR_CHAIN - 4.6)
+    return _UR.get(kind, 0.0)
 
 
-def _empty_rectangle(step: Explanation) -> float:
-    # the classic empty rectangle (box, one strong link) is Sukaku Explainer's 4.3; a longer chain
-    # ending in an empty box is a grouped chain to SE (Nishio 7.5 / dynamic 8.5, + length)
-    length = int(step.get("length", 2) or 2)
-    if length <= 2:
-        return 0.0
-    return 7.5 - 4.3 + _grouped(step)
+def _unique_rectangle_as_chain(step: Explanation) -> float | None:
+    # types 5, 6 and the hidden rectangle are HoDoKu's: SE proves them with a chain (7.0)
+    return None if str(step.get("type", "1")) in _UR else UR_CHAIN
+
+
+def _long_empty_rectangle(step: Explanation) -> float | None:
+    # the classic empty rectangle (box, one strong link) is Sukaku Explainer's (its record's
+    # weight); a longer chain ending in an empty box is a grouped chain to SE
+    return None if int(step.get("length", 2) or 2) <= 2 else SE_NISHIO + _grouped(step)
 
 
 def _chain(step: Explanation) -> float:
@@ -177,7 +178,6 @@ SE_MULTIPLE = 8.0      # static cell or house (region) forcing chains
 SE_DYNAMIC = 8.5       # dynamic: a cell or house left with one candidate by several removals
 SE_DYNAMIC_PLUS = 9.0  # dynamic (+): branches also apply locked candidates
 SE_NESTED = 9.5        # nested: the least base when branches use forcing chains themselves
-CHAIN_FLOOR = SE_X_FORCING
 
 
 def chain_base(proof: Proof) -> float:
@@ -273,7 +273,6 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     "ny wing": _big_wing,
     "grouped chain": _grouped,
     "unique rectangle": _unique_rectangle,
-    "empty rectangle": _empty_rectangle,
     "chain": _chain,
     "loop": _chain,
     "trial": _trial,
@@ -281,12 +280,19 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     **{name: _length_only for name in CHAINS},
 }
 
-# Step names rated from their recorded proofs (``proof_rating``): their least rating is the
-# least chain base, whatever their record's weight.
-# Trial follows singles, so its proofs are dynamic (SE's Nishio 7.5 at least) but for a static
-# one, which the forcing chains' static pass (6.6) finds first: the easiest rating is kept.
-# A static chain on one digit (6.6) is an x-chain or x-cycle, which the chain search finds
-# first: the forcing chains are searched from SE's forcing chains' base (7.0) on.
+# Steps whose own facts give their whole rating, whatever their record's weight (None: the
+# record's weight plus the rules' addition): a step that records its proof is rated from it,
+# a pattern SE lacks from the chain SE would use.
+ABSOLUTE: dict[str, Callable[[Explanation], float | None]] = {
+    "unique rectangle": _unique_rectangle_as_chain,
+    "empty rectangle": _long_empty_rectangle,
+}
+
+# Step names rated from their recorded proofs (``proof_rating``) and the least rating the
+# engine's easiest-step search must expect of them. The forcing search's static pass starts
+# at SE's forcing chains (7.0): a static one-digit chain (6.6) is an x-chain or x-cycle, which
+# the chain search finds first. Trial follows singles, so its proofs are dynamic (Nishio 7.5
+# at least) but for a static one, which the forcing search finds first.
 PROOF_RATED = {"forcing chain": SE_FORCING, "trial": SE_NISHIO, "trial lucky": SE_NISHIO}
 
 # The least addition a rule can give (the engine's easiest-step search reads it).
@@ -339,11 +345,14 @@ def addition(step: Explanation) -> float:
 def rate(step: Explanation, base: float) -> float:
     """The step's rating on SE's scale, its kind's base weight given (rounded to 0.1).
 
-    A step that records its proof (forcing chains, trial) is rated from the proof alone:
-    SE rates the chains, whatever technique found them."""
-    by_proof = proof_rating(step)
-    if by_proof is not None:
-        return round(by_proof, 1)
+    A step that records its proof (forcing chains, trial) is rated from the proof alone
+    (SE rates the chains, whatever technique found them); a pattern SE lacks by the chain
+    SE would use (``ABSOLUTE``)."""
+    own = proof_rating(step)
+    if own is None and step.technique in ABSOLUTE:
+        own = ABSOLUTE[step.technique](step)
+    if own is not None:
+        return round(own, 1)
     return round(base + addition(step), 1)
 
 
