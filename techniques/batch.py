@@ -125,9 +125,9 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
     active = np.arange(B)
     H, CH = t.H, t.CH
     static = start is not None
-    two, hv_ok = (_static_masks(start, t) if start is not None
-                  else (np.ones(t.N, dtype=bool), np.full(3 * t.n, t.full, dtype=cand.dtype)))
-    truth = ((cand & (cand - 1)) == 0) & (cand != 0)  # static: decided cells and assumptions
+    if start is not None:
+        two, hv_ok = _static_masks(start, t)
+        truth = ((cand & (cand - 1)) == 0) & (cand != 0)  # decided cells and assumptions
     r = 0
     while active.size:
         r += 1
@@ -142,8 +142,12 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
         elim = once[:, CH[:, 0]] | once[:, CH[:, 1]] | once[:, CH[:, 2]]
         new = np.where(tr, c, c & ~elim)
         once, twice = _once_twice(new[:, H])
-        bad |= ((~once & hv_ok[None, :]) != 0).any(axis=1)
-        hid = once & ~twice & hv_ok[None, :]
+        if static:  # only the house-values with two places at the start count
+            once &= hv_ok[None, :]
+            bad |= ((~once & hv_ok[None, :]) != 0).any(axis=1)
+        else:
+            bad |= (once != t.full).any(axis=1)
+        hid = once & ~twice
         hc = new & (hid[:, CH[:, 0]] | hid[:, CH[:, 1]] | hid[:, CH[:, 2]])
         if static:
             hc = np.where(tr, 0, hc).astype(c.dtype)
@@ -151,7 +155,7 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
         new = np.where(hc != 0, hc, new)
         if dynamic:
             new &= ~locked(new, t)
-        bad |= ((new == 0) & two[None, :]).any(axis=1)
+        bad |= ((new == 0) & two[None, :] if static else new == 0).any(axis=1)
         changed = (new != c).any(axis=1)
         if static:
             tr = tr | (hc != 0)

@@ -464,9 +464,10 @@ class _Static:
         groups, inter, union, alive = self._group_sets()
         t, base = self.t, self.base
         undecided = (base & (base - 1)) != 0
-        single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
         if self.static:  # a cell left with one candidate is not true in a static branch
-            single[:] = False
+            single = np.zeros(inter.shape, dtype=bool)
+        else:
+            single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
         gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
         gone[single | ~alive[:, None]] = 0
         seen: set = set()
@@ -613,10 +614,10 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     static (single-premise implications: SE's forcing chains), singles (SE's dynamic
     forcing chains), with locked candidates (when the run has them before), then
     nested levels."""
-    # each pass's least rating on SE's scale (explainer.rating.chain_base): a pass that cannot
-    # beat the easiest step the engine already has (ctx.ceiling) is skipped
-    # SE's scale is a 9×9 scale: on big grids a static batch each step would double the
-    # search's cost (it cannot resume from the last batch), so singles come first there
+    # Each pass with its least rating on SE's scale (explainer.rating.chain_base): a pass that
+    # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
+    # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it
+    # cannot resume from the last batch), so singles come first there.
     passes = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
     passes.append((False, False, rating.SE_NISHIO))
     if dynamic_allowed(ctx):
@@ -628,9 +629,9 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         if step is not None:
             yield step
             return
+    if rating.SE_NESTED >= ctx.ceiling:
+        return
     for level in range(1, MAX_LEVEL + 1):
-        if rating.SE_NESTED >= ctx.ceiling:
-            return
         step = nested_step(state, level)
         if step is not None:
             yield step
