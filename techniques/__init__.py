@@ -120,11 +120,11 @@ REGISTRY: list[Technique] = [
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
     Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
-    Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902"),),
+    Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing"),),
               aliases=("als-xy-wing",)),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
-              (K("als chain", 7.5, "chaîne ALS", "0903",
+              (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain",
                  example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........"),),
               aliases=("als-chain", "als xy chain", "als-xy-chain")),
     Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
