@@ -120,8 +120,8 @@ REGISTRY: list[Technique] = [
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
     Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
-    Technique("als xy wing", alschains.find_als_xy_wing, (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing"),),
-              aliases=("als-xy-wing",)),
+    Technique("als xy wing", alschains.find_als_xy_wing,
+              (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing"),), aliases=("als-xy-wing",)),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
               (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain",
