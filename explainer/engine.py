@@ -135,8 +135,7 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
             continue
         start = time.perf_counter() if timings is not None else 0.0
         seen = 0
-        if best is not None:
-            ctx = replace(ctx, ceiling=best_rating)
+        ctx = replace(ctx, ceiling=best_rating, easiest=True)
         for candidate in t.find(state, ctx):
             if not _live(state, candidate):
                 continue

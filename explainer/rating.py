@@ -10,7 +10,14 @@ read from what the step records, following SE's published rules
 - locked candidates: pointing (the box confines) 2.6, claiming 2.8;
 - subsets: naked pair / triple / quad 3.0 / 3.6 / 5.0, hidden 3.4 / 4.0 / 5.4;
 - chains and cycles: an x-chain (one digit) 6.5, a y-chain (only bivalue
-  cells) 6.6, a chain mixing both 7.0, plus SE's length addition;
+  cells) 6.6, a chain mixing both 7.0, plus SE's length addition; a chain,
+  loop or empty rectangle on one digit may rate less as Sukaku Explainer's
+  strong-link chain (``strong_link_rating``: 4.0 for two strong links, 5.4
+  for three, 5.8, 6.2 … with small additions for its houses);
+- wings and ALS-XZ steps whose cells split into a bivalue cell and a set of
+  m cells are Sukaku Explainer's WXYZ- (m = 3, 5.5), VWXYZ- (6.2) and
+  UVWXYZ-wings (6.6), whatever finder found them; two sets of two cells or
+  more a chain through two ALS nodes (6.6 +);
 - steps that record a proof (forcing chains, trial) are rated from it alone
   (``proof_rating``): SE's class of the chains it holds (``chain_base``:
   static forcing x-chain 6.6, forcing chain 7.0, Nishio 7.5, cell / house
@@ -116,10 +123,10 @@ def _tuple(table: Mapping[int, float]) -> Callable[[Explanation], float]:
 
 
 def _big_wing(step: Explanation) -> float:
-    # a wing of four cells weighs as Sukaku Explainer's WXYZ-wing (4.6), of five or more
-    # as its VWXYZ-wing (6.2), +0.1 a cell past five
+    # a wing recorded without its sets (``sizes``): of four cells as Sukaku Explainer's
+    # WXYZ-wing (5.5), of five or more as its VWXYZ-wing (6.2), +0.1 a cell past five
     size = int(step.get("size", 3) or 3)
-    return 0.0 if size <= 3 else 1.6 + 0.1 * (size - 4)
+    return 0.0 if size <= 3 else 0.7 + 0.1 * (size - 4)
 
 
 def _finned(step: Explanation) -> float:
@@ -157,8 +164,77 @@ def _unique_rectangle_as_chain(step: Explanation) -> float | None:
 
 def _long_empty_rectangle(step: Explanation) -> float | None:
     # the classic empty rectangle (box, one strong link) is Sukaku Explainer's (its record's
-    # weight); a longer chain ending in an empty box is a grouped chain to SE
-    return None if int(step.get("length", 2) or 2) <= 2 else SE_NISHIO + _grouped(step)
+    # weight); a longer one is its grouped strong-link chain (the box is the grouped link),
+    # or SE's Nishio chain when that is cheaper
+    if int(step.get("length", 2) or 2) <= 2:
+        return None
+    fish = strong_link_rating(step, grouped=1)
+    chain = SE_NISHIO + _grouped(step)
+    return chain if fish is None else min(fish, chain)
+
+
+# Sukaku Explainer's chains of strong links on one digit ("3 Strong-linked Fishes" and on):
+# the base by the number of strong links (2: the skyscraper 4.0 … 8: 7.4); all links in
+# parallel lines +0, one other kind of house +0.1, rows, columns and boxes together +0.2;
+# a grouped link (an empty rectangle's box) +0.3.
+STRONG_LINK_BASES = {2: 4.0, 3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6, 7: 7.0, 8: 7.4}
+SE_X_CHAIN = 6.5  # SE's x-chain or x-cycle (one digit), + length
+
+
+def _house_kind(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    return "row" if a[0] == b[0] else "column" if a[1] == b[1] else "box"
+
+
+def strong_link_rating(step: Explanation, grouped: int = 0) -> float | None:
+    """Sukaku Explainer's rating of a one-digit chain from its strong links (None: not one
+    digit, or more strong links than it rates). ``grouped`` counts strong links the step
+    does not list (an empty rectangle's box)."""
+    links = [(tuple(a), tuple(b)) for a, b in step.strong_links]
+    count = len(links) + grouped
+    if count not in STRONG_LINK_BASES or len({a[2] for a, _ in links} | {b[2] for _, b in links}) > 1:
+        return None
+    if grouped:
+        return STRONG_LINK_BASES[count] + 0.3
+    kinds = [_house_kind(a, b) for a, b in links]
+    lines = {k for k in kinds if k != "box"}
+    mixed = ("box" in kinds) + (len(lines) > 1)
+    return STRONG_LINK_BASES[count] + 0.1 * mixed
+
+
+def _one_digit_chain(step: Explanation) -> float | None:
+    # an x-chain or x-cycle to SE (6.5 + length), a strong-link chain or loop to Sukaku
+    # Explainer: the cheaper; None for a chain on several digits (the ``_chain`` rule)
+    fish = strong_link_rating(step)
+    if fish is None:
+        return None
+    return min(fish, SE_X_CHAIN + length_addition(nodes(step)))
+
+
+# Sukaku Explainer's wings of a bivalue cell and an almost locked set of m more cells (an
+# ALS-XZ with a bivalue cell), by m: WXYZ (5.5), VWXYZ (6.2), UVWXYZ (6.6); the WXYZ- and
+# VWXYZ-wings +0.1 for each candidate the largest of the m cells is nearer the middle size.
+SUKAKU_WINGS = {3: 5.5, 4: 6.2, 5: 6.6}
+SE_ALS_XZ = 6.6  # two sets of two cells or more: a chain through two ALS nodes (SE's y-chain base)
+
+
+def _sukaku_wing(step: Explanation) -> float | None:
+    """A wing or ALS-XZ (detail ``sizes``) rated as Sukaku Explainer's wing of its size; two
+    sets of two cells or more as a chain through two ALS nodes (SE's y-chain base 6.6, +0.1 a
+    cell past four)."""
+    sizes = step.get("sizes")
+    if not sizes or len(sizes) != 2:
+        return None
+    m = max(sizes)
+    if min(sizes) > 1:
+        return SE_ALS_XZ + 0.1 * (sum(sizes) - 4)
+    if m not in SUKAKU_WINGS:
+        return None
+    base = SUKAKU_WINGS[m]
+    biggest = step.get("biggest")
+    if biggest is None or m > 4:
+        return base
+    middle = (m + 3) // 2
+    return base + 0.1 * max(0, (m + 1 - middle) - abs(middle - int(biggest)))
 
 
 def _chain(step: Explanation) -> float:
@@ -286,6 +362,11 @@ RULES: dict[str, Callable[[Explanation], float]] = {
 ABSOLUTE: dict[str, Callable[[Explanation], float | None]] = {
     "unique rectangle": _unique_rectangle_as_chain,
     "empty rectangle": _long_empty_rectangle,
+    "x chain": _one_digit_chain,
+    "loop": _one_digit_chain,
+    "wxyz wing": _sukaku_wing,
+    "ny wing": _sukaku_wing,
+    "als": _sukaku_wing,
 }
 
 # Step names rated from their recorded proofs (``proof_rating``) and the least rating the
@@ -296,11 +377,16 @@ ABSOLUTE: dict[str, Callable[[Explanation], float | None]] = {
 PROOF_RATED = {"forcing chain": SE_FORCING, "trial": SE_NISHIO, "trial lucky": SE_NISHIO}
 
 # The least addition a rule can give (the engine's easiest-step search reads it).
-FLOOR: dict[str, float] = {"single position": -0.5, "hidden single": -0.5}
+FLOOR: dict[str, float] = {"single position": -0.5, "hidden single": -0.5, "x chain": -1.1, "loop": -2.5,
+                           "als": -1.5}
 
 
 # What the rules add, in words (the README's rating table shows it).
 _CHAIN_NOTE = "x-chain 6.5, y-chain 6.6, mixed 7.0; + length"
+_WING_NOTE = ("a bivalue cell and a set of 3 / 4 / 5 cells: 5.5–5.6 / 6.2–6.4 / 6.6 (Sukaku Explainer's "
+              "WXYZ / VWXYZ / UVWXYZ wings); two sets of 2+ cells 6.6, +0.1 a cell past four")
+_ONE_DIGIT_NOTE = ("strong links 2 / 3 / 4 / 5 / 6: 4.0 / 5.4 / 5.8 / 6.2 / 6.6 (+0.1 a second kind of "
+                   "house, +0.2 rows, columns and boxes), or 6.5 + length if less")
 NOTES: dict[str, str] = {
     "single position": "box 1.2, row / column 1.5, last cell of a house 1.0",
     "hidden single": "box 1.2, row / column 1.5, last cell of a house 1.0",
@@ -310,12 +396,16 @@ NOTES: dict[str, str] = {
     "finned x wing": "sashimi +0.1",
     "finned swordfish": "sashimi +0.1",
     "finned jellyfish": "sashimi +0.1",
-    "ny wing": "four cells 4.6, five 6.2, +0.1 a cell more",
+    "ny wing": _WING_NOTE,
+    "wxyz wing": _WING_NOTE,
+    "als": _WING_NOTE,
+    "x chain": _ONE_DIGIT_NOTE,
+    "loop": "one digit: as an x chain; x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
     "grouped chain": "one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length",
     "unique rectangle": "type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)",
-    "empty rectangle": "one strong link 4.3; longer: as a grouped chain (7.5 / 8.5 + length)",
+    "empty rectangle": "one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
+                       "chain (see x chain), or as a grouped chain (7.5 + length) if less",
     "chain": _CHAIN_NOTE,
-    "loop": "x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
     "trial": "from its proof, as a forcing chain",
     "trial lucky": "from its proof, as a forcing chain",
     **{name: "+ length" for name in CHAINS},

@@ -67,12 +67,15 @@ class Context:
     ``earlier`` are the techniques before this one in the run's chosen order;
     ``ceiling`` is the rating of the easiest step found so far when the engine
     looks for the easiest one (a finder may skip searches that cannot rate below
-    it: the forcing chains' dynamic and nested passes), infinite otherwise.
+    it: the forcing chains' dynamic and nested passes), infinite otherwise;
+    ``easiest`` tells a finder the engine takes the easiest rated step, not the
+    first one (a finder may then yield its cheaper-rated steps first).
     """
 
     solution: tuple[int, ...] | None = None
     earlier: tuple[Technique, ...] = ()
     ceiling: float = float("inf")
+    easiest: bool = False
 
 
 NO_CONTEXT = Context()

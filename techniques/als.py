@@ -263,6 +263,15 @@ def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanatio
               va=Values(v + 1 for v in bits(a.values)),
               vb=Values(v + 1 for v in bits(b.values)), x=Value(x + 1), z=Value(z + 1),
               targets=Cells(geo, bits(elim), last={"en": "and", "fr": "et"})),
-        detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)),
+        detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)) + _biggest(state, a, b),
     )
+
+
+def _biggest(state: State, a: ALS, b: ALS) -> tuple[tuple[str, object], ...]:
+    """With a bivalue cell for one set, the most candidates in a cell of the other (detail
+    ``biggest``: the rating of Sukaku Explainer's VWXYZ-wing reads it)."""
+    if min(a.size, b.size) != 1:
+        return ()
+    other = b if a.size == 1 else a
+    return (("biggest", max(state.cand[c].bit_count() for c in bits(other.cells))),)
 

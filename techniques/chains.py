@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+from explainer import rating
 from explainer.explanation import Explanation, Link
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
@@ -39,9 +40,9 @@ from .links import Links, links
 from .wording import Lines
 
 MAX_LENGTH = 15
-# explainer.rating: chains start at 6.5 (x-chains); the short named shapes weigh 4.0 - 4.3
-SHORT_CEILING = 6.5
-SHORT_LINKS = 3
+# explainer.rating: a chain on several digits weighs 6.6 at least (SE's y-chain); below that
+# only chains on one digit can be the easiest step (Sukaku Explainer's strong-link chains)
+ONE_DIGIT_CEILING = 6.6
 
 CHAIN = {
     "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
@@ -153,10 +154,42 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    if ctx.ceiling <= SHORT_CEILING:
-        # the engine has a step rated below any chain but the short one-digit shapes (skyscraper,
-        # 2-string kite, turbot fish, empty rectangle: three links at most): look for those only
-        max_length = min(max_length, SHORT_LINKS)
+    if ctx.ceiling <= ONE_DIGIT_CEILING:
+        # the engine has a step rated below any chain on several digits: follow one digit's
+        # links only, and only as many strong links as can still rate below the ceiling
+        yield from _search(state, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
+        return
+    if ctx.easiest:
+        # SE's path takes the easiest step: one-digit chains (rated from 4.0) before the
+        # shortest chains on several digits (6.6 and up)
+        yield from _easiest_one_digit(state, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
+    yield from _search(state, max_length, False)
+
+
+def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
+    """One-digit chains, loops and empty rectangles, the easiest rated first.
+
+    Shortest first is not easiest first: an empty rectangle (two links, 4.3) comes before a
+    skyscraper (three links, 4.0). The search goes on while a longer step could still rate
+    below the best one found (Sukaku Explainer's bases grow with the strong links)."""
+    found: list[tuple[float, int, Explanation]] = []
+    best = float("inf")
+    for step in _search(state, max_length, True):
+        grouped = 1 if step.technique == "empty rectangle" else 0
+        links = len(step.strong_links) + grouped
+        if rating.STRONG_LINK_BASES.get(links, rating.SE_X_CHAIN) >= best:
+            break  # every later step has as many strong links or more
+        own = rating.strong_link_rating(step, grouped)
+        found.append((own if own is not None else rating.SE_X_CHAIN, len(found), step))
+        best = min(best, found[-1][0])
+    found.sort(key=lambda x: (x[0], x[1]))
+    for _, _, step in found:
+        yield step
+
+
+def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanation]:
+    """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
+    (``one_digit``: along one digit's links only)."""
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)
@@ -167,6 +200,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
     for i in starts:
         has_strong |= 1 << i
     block = (1 << N) - 1
+    every = (1 << (N * lk.geo.n)) - 1
     # per start: parent of each reached (candidate, truth) key = 2*i + truth
     parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
     seen_on = [0] * len(starts)
@@ -181,12 +215,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
             par = parents[k]
             new: list[tuple[int, int]] = []
             same_value = block << ((lk.value(s) - 1) * N)  # off dead ends matter only for rectangles
+            follow = same_value if one_digit else every
             if length % 2:  # false -> true along strong links
                 von = seen_on[k]
                 for i, pm in front:
                     key = 2 * i
                     for j in strong.get(i, ()):
-                        if (pm | von) >> j & 1:
+                        if (pm | von) >> j & 1 or not follow >> j & 1:
                             continue
                         von |= 1 << j
                         par[2 * j + 1] = key
@@ -195,7 +230,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
             else:  # true -> false along weak links
                 voff = seen_off[k]
                 for i, pm in front:
-                    w = weak[i] & ~pm & ~voff
+                    w = weak[i] & ~pm & ~voff & follow
                     if not w:
                         continue
                     voff |= w
@@ -248,6 +283,11 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         active = alive
         if not active:
             return
+
+
+def _strong_links_below(ceiling: float) -> int:
+    """The most strong links a one-digit chain can have and still rate below ``ceiling``."""
+    return max([k for k, base in rating.STRONG_LINK_BASES.items() if base < ceiling], default=2)
 
 
 @cache

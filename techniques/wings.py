@@ -28,6 +28,8 @@ from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
+from .xywings import als_split
+
 Y_WING = {
     "en": "{name} on {v}: {cells} hold only {values} and {pivot} {has} no {v}; {v} in {removed} would "
           "leave these {k} cells (in {l1}, {l2}, {b1} and {b2}) with only the {f} values {others}, "
@@ -194,7 +196,7 @@ def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12
               has=Agree(m12.bit_count(), en=("has", "have"), fr=("n'a", "n'ont")),
               removed=Cells(geo, bits(removed)), k=k, f=k - 1, others=Values(others),
               l1=House(geo, l1), l2=House(geo, l2), b1=House(geo, b1), b2=House(geo, b2)),
-        detail=(("size", k - 1), ("value", v)),
+        detail=(("size", k - 1), ("value", v)) + (als_split(geo, state.cand, bits(cells)) if ny else ()),
     )
 
 

@@ -21,7 +21,7 @@ wing k = 3 with a trivalue pivot.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, values_of
@@ -68,7 +68,7 @@ def _seeing_all(geo: Geometry, cells: Iterator[int] | list[int]) -> int:
 
 
 def _step(state: State, technique: str, template: dict[str, str], pivot: int, others: list[int],
-          z: int, removed: int, **words: object) -> Explanation:
+          z: int, removed: int, extra: tuple[tuple[str, object], ...] = (), **words: object) -> Explanation:
     geo = state.geo
     cand = state.cand
     pattern = [pivot] + others
@@ -87,7 +87,7 @@ def _step(state: State, technique: str, template: dict[str, str], pivot: int, ot
               values=Values(values_of(union)), zcells=Cells(geo, zcells, last={"en": "or", "fr": "ou"}),
               **words),
         detail=(("pivot", geo.rc(pivot)), ("pincers", tuple(geo.rc(c) for c in others)), ("value", z),
-                ("size", len(pattern))),
+                ("size", len(pattern))) + extra,
     )
 
 
@@ -313,4 +313,27 @@ def find_wxyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
         # the pivot: the cell seeing most of the others, then the one with most candidates
         pivot = max(quad, key=lambda x: (sum(peer[x] >> o & 1 for o in quad), cand[x].bit_count(), -x))
         pincers = [x for x in quad if x != pivot]
-        yield _step(state, "wxyz wing", WXYZ_WING, pivot, pincers, z, removed, pincers=Cells(geo, pincers))
+        yield _step(state, "wxyz wing", WXYZ_WING, pivot, pincers, z, removed, als_split(geo, cand, quad),
+                    pincers=Cells(geo, pincers))
+
+
+def als_split(geo: Geometry, cand: list[int], cells: Iterable[int]) -> tuple[tuple[str, object], ...]:
+    """A wing's cells as two almost locked sets (detail ``sizes``): a bivalue cell and the
+    others, all seeing each other, (1, k - 1) when it has one (Sukaku Explainer's WXYZ- and
+    VWXYZ-wings: an ALS-XZ with a bivalue cell; ``biggest``: the most candidates in a cell
+    of the set, the one nearest 2 or k of the splits), else (2, k - 2)."""
+    peer = geo.peer_mask
+    pattern = list(cells)
+    k = len(pattern)
+    middle = (k + 2) // 2
+    best = None
+    for x in pattern:
+        if cand[x].bit_count() != 2:
+            continue
+        rest = [o for o in pattern if o != x]
+        if all(peer[a] >> b & 1 for i, a in enumerate(rest) for b in rest[i + 1:]):
+            big = max(cand[o].bit_count() for o in rest)
+            best = big if best is None or abs(big - middle) > abs(best - middle) else best
+    if best is None:
+        return (("sizes", (2, k - 2)),)
+    return (("sizes", (1, k - 1)), ("biggest", best))

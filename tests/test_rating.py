@@ -249,3 +249,59 @@ def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
     assert Puzzle(grid, easiest=True).weights["finned x wing"] == 6.6
     w_wing = Explanation("w wing", eliminate=((0, 0, 1),))
     assert rate(w_wing, Puzzle(grid, easiest=True).weights["w wing"]) == 7.1
+
+
+def _one_digit(houses: str, value: int = 4) -> Explanation:
+    """A one-digit chain whose strong links lie in the given houses, in order ('r' a row, 'c' a
+    column, 'b' a box), each strong link joined to the next by a weak one."""
+    cells = {"r": ((0, 0), (0, 5)), "c": ((1, 1), (6, 1)), "b": ((3, 3), (4, 4))}
+    strong = []
+    for k, h in enumerate(houses):
+        (r1, c1), (r2, c2) = cells[h]
+        strong.append(((r1 + 9 * k, c1, value), (r2 + 9 * k, c2, value)))  # distinct nodes per link
+    weak = tuple((strong[k][1], strong[k + 1][0]) for k in range(len(strong) - 1))
+    marked = tuple(c for link in strong for c in link)
+    return Explanation("x chain", eliminate=((8, 8, value),), marked=marked, strong_links=tuple(strong),
+                       weak_links=weak)
+
+
+def test_one_digit_chains_are_rated_by_their_strong_links() -> None:
+    """Sukaku Explainer's strong-link chains: 2 links 4.0 … 5 links 6.2; a second kind of line
+    +0.1, lines of both kinds and a box +0.2; SE's x-chain (6.5 + length) when cheaper."""
+    assert rated(_one_digit("rr")) == 4.0
+    assert [rated(_one_digit(h)) for h in ("rrr", "rcr", "rbr", "rcb")] == [5.4, 5.5, 5.5, 5.6]
+    assert [rated(_one_digit("r" * k)) for k in (4, 5, 6)] == [5.8, 6.2, 6.6]
+    # eight strong links: 7.4 as a strong-link chain, 6.9 as SE's x-chain of 16 candidates
+    assert rated(_one_digit("r" * 8)) == round(6.5 + length_addition(16), 1) == 6.9
+    # a loop on one digit likewise; on several digits it keeps SE's cycle rule
+    loop = _one_digit("rcr")
+    assert rate(Explanation("loop", eliminate=loop.eliminate, marked=loop.marked, strong_links=loop.strong_links,
+                            weak_links=loop.weak_links), W["loop"]) == 5.5
+    # a longer empty rectangle: its box is one more (grouped) strong link, +0.3
+    er = _one_digit("rc")
+    long_er = Explanation("empty rectangle", eliminate=er.eliminate, marked=er.marked, strong_links=er.strong_links,
+                          weak_links=er.weak_links, detail=(("length", 4),))
+    assert rated(long_er) == 5.7
+    assert floor("x chain", W["x chain"]) == 5.4
+
+
+def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
+    """An ALS-XZ with a bivalue cell is Sukaku Explainer's WXYZ-wing (4 cells, 5.5, 5.6 when the
+    set's largest cell has 3 candidates), VWXYZ-wing (5 cells, 6.2 - 6.4) or UVWXYZ-wing (6 cells,
+    6.6), whatever finds it."""
+    def step(name: str, **detail: object) -> Explanation:
+        return Explanation(name, eliminate=((0, 0, 1),), detail=tuple(sorted(detail.items())))
+
+    assert rated(step("wxyz wing", sizes=(1, 3), biggest=3)) == 5.6
+    assert rated(step("wxyz wing", sizes=(1, 3), biggest=2)) == 5.5
+    assert rated(step("ny wing", size=3, sizes=(1, 3), biggest=4)) == 5.5
+    assert rated(step("als", sizes=(1, 4), biggest=3)) == 6.4
+    assert rated(step("als", sizes=(4, 1), biggest=5)) == 6.2
+    assert rated(step("als", sizes=(1, 5))) == 6.6
+    # two sets of two cells or more: SE has no such wing; a chain through two ALS nodes (6.6,
+    # +0.1 a cell past four), whatever finds it
+    assert rated(step("wxyz wing", sizes=(2, 2))) == rated(step("als", sizes=(2, 2))) == 6.6
+    assert rated(step("ny wing", size=4, sizes=(2, 3))) == rated(step("als", sizes=(2, 3))) == 6.7
+    assert floor("als", W["als"]) == 5.5
+    # no sizes recorded (a document written before): the record's weight
+    assert rated(step("wxyz wing")) == W["wxyz wing"]

@@ -130,3 +130,23 @@ def test_xy_chain_and_a_plain_chain():
     # a bivalue cell joined to a bilocal pair: two values, not all in-cell links: a plain chain
     step = first(open_grid({"r1c1": "12"}, keep={"2 col5": ["r1c5", "r5c5"]}))
     assert step is None or step.technique in ("chain", "empty rectangle")
+
+
+def test_easiest_context_yields_one_digit_chains_by_rating():
+    """On SE's path a skyscraper (three links, 4.0) comes before the empty rectangles the
+    breadth-first search meets first (two links, 4.3); with a ceiling below any chain on
+    several digits only one digit's links are followed."""
+    from explainer import Puzzle
+    from explainer.engine import _live
+    from explainer.technique import Context
+
+    p = Puzzle("5.......91..4.3..53..7.9..4.2..4..6....1.2.............795.823..3.....9....9.1...", easiest=True)
+    state = p.state_before(5)
+    plain = [s.technique for s in chains.find(state, Context()) if _live(state, s)]
+    assert plain[:2] == ["empty rectangle", "empty rectangle"] and "skyscraper" in plain
+    easiest = [s for s in chains.find(state, Context(easiest=True)) if _live(state, s)]
+    assert easiest[0].technique == "skyscraper"
+    capped = [s for s in chains.find(state, Context(ceiling=5.0)) if _live(state, s)]
+    assert capped and all(len({c[2] for link in s.strong_links for c in link}) == 1 for s in capped)
+    assert all(len(s.strong_links) <= 2 for s in capped)
+    assert p.rating.er == 4.0  # Sudoku Explainer's rating of this puzzle

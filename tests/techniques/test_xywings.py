@@ -74,6 +74,8 @@ def test_wxyz_wing():
     assert set(s.marked) == elims(4, "r1c1", "r1c5", "r2c2", "r3c3")
     assert s.text.startswith("WXYZ wing on 4: the pivot r1c1 and the pincers r1c5, r2c2 and r3c3 hold only "
                              "1, 2, 3 and 4")
+    # a bivalue cell (r1c5) and three cells seeing each other (box 1): Sukaku Explainer's WXYZ-wing
+    assert s.get("sizes") == (1, 3) and s.get("biggest") == 4
 
 
 def test_wxyz_wing_near_misses():
