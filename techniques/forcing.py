@@ -524,10 +524,13 @@ def _scored(s: _Static) -> list[tuple[int, int, Any]]:
     return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
 
 
-def static_step(state: State, dynamic: bool = False, static: bool = False) -> Explanation | None:
+def static_step(state: State, dynamic: bool = False, static: bool = False,
+                easiest: bool = False) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
-    static forcing chains)."""
+    static forcing chains). ``easiest``: the step with the least estimated rating
+    instead (a static contradiction or double, SE's forcing chain 7.0, before a cell
+    or house forcing chain, 8.0, with a smaller proof)."""
     reuse = state.geo.n >= BIG_GRID
     s = _Static(state, dynamic, reuse, static=static)
     scored = _scored(s)
@@ -538,7 +541,10 @@ def static_step(state: State, dynamic: bool = False, static: bool = False) -> Ex
         # only when the state has pending singles (the batch decides them, the tracer
         # does not): the engine's singles come first, so this does not happen in a run
         return None
-    kind, ass, concl = scored[0][2]
+    pick = scored[0]
+    if easiest and static:
+        pick = min(scored, key=lambda x: (_static_base(x[2][0]) + rating.length_addition(x[0]), x[0], x[1]))
+    kind, ass, concl = pick[2]
     proof, _ = s.proof_of(kind, ass, concl)
     if concl is None:
         c, v, t = ass[0]
@@ -549,12 +555,71 @@ def static_step(state: State, dynamic: bool = False, static: bool = False) -> Ex
     return make_step(state.geo, proof, place, elim)
 
 
+def _static_base(kind: str) -> float:
+    """SE's base for a static proof of this kind (explainer.rating.chain_base)."""
+    return rating.SE_MULTIPLE if kind in ("cell", "house") else rating.SE_FORCING
+
+
 def _strong(state: State, c: int, v: int) -> bool:
     """True if (c, v) is an end of a strong link (bivalue cell or bilocal value)."""
     if state.cand[c].bit_count() == 2:
         return True
     pv = state.pos[v - 1]
     return any((pv & state.geo.house_mask[h]).bit_count() == 2 for h in state.geo.cell_houses[c])
+
+
+def nishio_step(state: State) -> Explanation | None:
+    """A one-digit contradiction (SE's Nishio chain): assuming v in a cell, v's own
+    implications (peers, then houses left with one place) leave some house without v or
+    put v twice in one. The smallest such proof; None if no assumption has one.
+
+    A bitmask pass over each value's places finds the contradicting assumptions; only
+    those are traced."""
+    geo = state.geo
+    hmask, peer = geo.house_mask, geo.peer_mask
+    tracer = prover(state)
+    best: tuple[int, Any, int, int] | None = None
+    for v in range(1, geo.n + 1):
+        pv = state.pos[v - 1]
+        if not pv:
+            continue
+        houses = [h for h in range(3 * geo.n) if pv & hmask[h]]  # the houses still missing v
+        for c in _bits(pv):
+            if not _nishio_fails(pv, c, houses, hmask, peer):
+                continue
+            tr = tracer.run(c, v, True, 0, one_digit=True)
+            if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
+                continue
+            size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
+            if best is None or size < best[0]:
+                best = (size, tr, c, v)
+    if best is None:
+        return None
+    _, tr, c, v = best
+    return make_step(geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
+
+
+def _nishio_fails(pv: int, c: int, houses: list[int], hmask: tuple[int, ...] | list[int],
+                  peer: tuple[int, ...] | list[int]) -> bool:
+    """True if placing the value at ``c`` (places ``pv``) leaves, by the value's own hidden
+    singles, a house (of ``houses``, those still missing it) without the value."""
+    placed = 1 << c
+    left = pv & ~peer[c]
+    done = True
+    while done:
+        done = False
+        for h in houses:
+            hm = hmask[h]
+            if placed & hm:
+                continue
+            w = left & hm
+            if not w:
+                return True
+            if not w & (w - 1):
+                placed |= w
+                left &= ~peer[w.bit_length() - 1]
+                done = True
+    return False
 
 
 def nested_step(state: State, level: int) -> Explanation | None:
@@ -618,18 +683,25 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
     # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it
     # cannot resume from the last batch), so singles come first there.
-    passes = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
+    passes: list[tuple[bool, bool | None, float]] = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
+    if ctx.easiest:
+        passes.append((False, None, rating.SE_NISHIO))  # SE's path: one-digit contradictions
     passes.append((False, False, rating.SE_NISHIO))
     if dynamic_allowed(ctx):
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
+    ceiling = ctx.ceiling
     for dynamic, static, least in passes:
-        if least >= ctx.ceiling:
+        if least >= ceiling:
             return
-        step = static_step(state, dynamic, static)
+        step = nishio_step(state) if static is None else static_step(state, dynamic, static, ctx.easiest)
         if step is not None:
             yield step
-            return
-    if rating.SE_NESTED >= ctx.ceiling:
+            if not ctx.easiest:
+                return
+            # SE's path: a later pass may still rate lower (a Nishio chain, 7.5 + length,
+            # below a static cell forcing chain, 8.0 + length)
+            ceiling = min(ceiling, rating.proof_rating(step) or ceiling)
+    if rating.SE_NESTED >= ceiling:
         return
     for level in range(1, MAX_LEVEL + 1):
         step = nested_step(state, level)

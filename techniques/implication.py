@@ -81,10 +81,12 @@ class Tracer:
 
     # ---- one branch ----------------------------------------------------------------
     def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False,
-            static: bool = False) -> Trace:
+            static: bool = False, one_digit: bool = False) -> Trace:
         """One branch. ``static``: single-premise implications only (``batch.propagate``'s
         ``start``): a cell turns true, or empties into a contradiction, only if it had two
-        candidates at the start; a house likewise for a value with two places there."""
+        candidates at the start; a house likewise for a value with two places there.
+        ``one_digit``: only the assumed value's own implications (peers and houses, no
+        cell rule): SE's Nishio chains."""
         geo = self.geo
         n = geo.n
         st = self.state
@@ -148,7 +150,7 @@ class Tracer:
                     conflict(ti, i)
                 return i
             m = cur[c]
-            two = not static or start[c].bit_count() <= 2
+            two = (not static or start[c].bit_count() <= 2) and not one_digit
             if not m and two:
                 raise _End("cell", [false_idx(c, u + 1) for u in _bits(start[c])], cell=c)
             if m and two and true_of[c] < 0 and not m & (m - 1):
@@ -195,7 +197,7 @@ class Tracer:
         def expand(i: int) -> None:
             c, v = facts[i][0], facts[i][1]
             for u in _bits(start[c]):
-                if u + 1 != v:
+                if u + 1 != v and not one_digit:
                     add_false(c, u + 1, "peer", (i,))
             for y in _bits(pmask[c] & st.pos[v - 1]):
                 add_false(y, v, "peer", (i,))

@@ -239,3 +239,30 @@ def test_easiest_forcing_search_skips_passes_above_the_ceiling(hard_state) -> No
 
     assert list(forcing.find(hard_state, replace(NO_CONTEXT, ceiling=6.9))) == []
     assert list(forcing.find(hard_state, NO_CONTEXT))
+
+
+def test_nishio_step_is_a_one_digit_contradiction():
+    """SE's path looks for Nishio chains (one digit, dynamic: 7.5 + length) before a static
+    cell forcing chain (8.0 + length): SE rates this puzzle 7.9."""
+    from explainer.rating import SE_NISHIO, chain_base
+    from explainer.technique import Context
+
+    p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", easiest=True)
+    assert p.complete and 7.5 <= p.rating.er < 8.0
+    k = next(i for i, s in enumerate(p.steps) if s.technique == "forcing chain")
+    state = p.state_before(k)
+    step = forcing.nishio_step(state)
+    assert step is not None and step.get("kind") == "contradiction"
+    digits = {f.fact[2] for b in step.proof.branches for f in b.facts}
+    assert len(digits) == 1 and chain_base(step.proof) == SE_NISHIO
+    assert all(f.rule in ("assume", "peer", "house") for b in step.proof.branches for f in b.facts)
+    assert check_step(state, step) == []
+    # the registry path keeps the smallest proof (no Nishio pass)
+    plain = [s for s in forcing.find(state, Context())]
+    assert len(plain) == 1
+    assert [s.proof == step.proof for s in forcing.find(state, Context(easiest=True))].count(True) == 1
+
+
+def test_nishio_near_miss():
+    # a pair in a row: assuming either 1 never empties a house of 1s
+    assert forcing.nishio_step(open_grid({"r1c1": "12", "r1c2": "12"})) is None
