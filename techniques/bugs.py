@@ -34,37 +34,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, value_char, values_of
-from explainer.i18n import AND, Arg, Cells, House, Value, Values, join, say
+from explainer.grid import Geometry, bits, values_of
+from explainer.i18n import Arg, Cells, House, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from .deadly import OR, Removed, detail, live, virtual_naked_sets
 from .uniqueness import ONE
-from .wording import SEMICOLON
 
 
 class _BugCandidates(Arg):
-    """The BUG candidates by value: '3 in r1c5; 7 in r1c1 and r1c5'."""
+    """The BUG candidates cell by cell: '5 and 9 in r1c1, 9 in r1c5'."""
 
     IN = {"en": "in", "fr": "en"}
 
     def __init__(self, geo: Geometry, extras: dict[int, int]) -> None:
-        by_value: dict[int, list[str]] = {}
-        for c, m in sorted(extras.items()):
-            for v in values_of(m):
-                by_value.setdefault(v, []).append(geo.cell_name(c))
-        self.groups = sorted(by_value.items())
+        self.cells = [(Values(values_of(m)), geo.cell_name(c)) for c, m in sorted(extras.items())]
 
     def fmt(self, lang: str) -> str:
-        return SEMICOLON[lang].join(f"{value_char(v)} {self.IN[lang]} {join(names, lang, AND)}"
-                                    for v, names in self.groups)
+        return ", ".join(f"{values.fmt(lang)} {self.IN[lang]} {cell}" for values, cell in self.cells)
 
 
-BUG = {"en": "every empty cell holds two candidates but {cells}, and without {bug} every value would have "
-             "two places in each house: a deadly pattern (two solutions), so one of these is true",
-       "fr": "toutes les cases vides ont deux candidats sauf {cells}, et sans {bug} chaque valeur aurait "
-             "deux places dans chaque maison : un motif mortel (deux solutions), donc l'un d'eux est vrai"}
+BUG = {"en": "every empty cell holds two candidates but {cells}, and without their BUG candidates ({bug}) "
+             "every value would have two places in each house: a deadly pattern (two solutions), so one "
+             "of these is true",
+       "fr": "toutes les cases vides ont deux candidats sauf {cells}, et sans leurs candidats BUG ({bug}) "
+             "chaque valeur aurait deux places dans chaque maison : un motif mortel (deux solutions), donc "
+             "l'un d'eux est vrai"}
 
 
 def _t(en: str, fr: str) -> dict[str, str]:
@@ -78,10 +74,10 @@ TYPE_3 = _t("3: {BUG}. So one of {either} takes a value among {extra}; with {oth
             "on {values} in {house}, and {removed}.",
             "3 : {BUG}. Donc l'une de {either} prend une valeur parmi {extra} ; avec {others} elles forment "
             "un ensemble nu sur {values} dans {house}, et {removed}.")
-TYPE_4 = _t("4: {BUG}. In {house}, {x} can only go in {cells}: one is {x}, so the other takes one of its "
-            "values above, and neither can be anything else: {removed}.",
-            "4 : {BUG}. Dans {house}, le {x} ne peut aller qu'en {cells} : l'une vaut {x}, donc l'autre "
-            "prend l'une de ses valeurs ci-dessus, et aucune ne peut valoir autre chose : {removed}.")
+TYPE_4 = _t("4: {BUG}. In {house}, {x} can only go in {cells}: one is {x}, so the other is one of its BUG "
+            "candidates, and neither can be anything else: {removed}.",
+            "4 : {BUG}. Dans {house}, le {x} ne peut aller qu'en {cells} : l'une vaut {x}, donc l'autre vaut "
+            "l'un de ses candidats BUG, et aucune ne peut valoir autre chose : {removed}.")
 
 
 def find_bug(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -27,8 +27,9 @@ held by fewer than six cells, none of them bivalue, or whose cells thin out
 to fewer than six once every cell alone in one of its houses is dropped.
 Frames: ``cells`` the loop's cells holding only {a, b}, ``cells_alt`` the
 extra cells, ``marked`` a and b in every loop cell, ``marked_alt`` the
-extras (type 4: the a's in the house), the loop drawn as weak links on a
-between neighbours along it (two neighbours never both hold a).
+extras (type 4: the a's in the house; type 3: also the values of the set's
+other cells). The loop's order is in the text and in detail ``cells``; it is
+not drawn as links, which frames read as a chain of inferences.
 """
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ from .deadly import OR, Removed, detail, live, split, virtual_naked_sets
 from .uniqueness import ONE
 
 MIN_CELLS = 6  # four are a unique rectangle
+# The search's bound per call, in cells tried: real positions need a few hundred at most
+# (top1465, hardest300, se_rated); a made-up grid where one pair fills half the cells would
+# need millions. Past it the finder gives the loops found so far.
+BUDGET = 20_000
 
 
 class _Path(Arg):
@@ -89,6 +94,8 @@ TYPE_4 = _t("4 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; in {hous
             "4 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b} ; dans {house}, le {a} ne peut "
             "aller qu'en {roof}, donc l'une d'elles vaut {a}, et si l'autre valait {b} la boucle serait "
             "mortelle (deux solutions). Donc {removed}.")
+
+
 def find_unique_loop(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Unique loops of six cells or more, easiest first (shortest loop, then type)."""
     geo = state.geo
@@ -98,6 +105,7 @@ def find_unique_loop(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
         if m.bit_count() == 2:
             pure[m] = pure.get(m, 0) | 1 << c
     found: list[tuple[int, int, int, int, Explanation]] = []
+    budget = [BUDGET]
     for ab, only in sorted(pure.items()):
         a, b = bits(ab)
         cells = pos[a] & pos[b]
@@ -107,7 +115,7 @@ def find_unique_loop(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
         cells = _thin(geo, cells)
         if cells.bit_count() < MIN_CELLS or not cells & only:
             continue
-        for loop in _loops(state, ab, cells & only, cells):
+        for loop in _loops(state, ab, cells & only, cells, budget):
             for step in _loop_steps(state, loop, ab):
                 found.append((len(loop), int(step.get("size", 0)), int(step.get("type")), len(found), step))
     found.sort(key=lambda t: t[:4])
@@ -130,28 +138,29 @@ def _thin(geo: Geometry, cells: int) -> int:
     return cells
 
 
-def _loops(state: State, ab: int, only: int, cells: int) -> Iterator[list[int]]:
-    """Every loop on {a, b} among ``cells`` (``only``: those holding just a and b), each
-    found once: from its first cell holding just a and b, in loop order."""
+def _loops(state: State, ab: int, only: int, cells: int, budget: list[int]) -> Iterator[list[int]]:
+    """Every loop on {a, b} among ``cells`` (``only``: those holding just a and b) with an
+    extra cell, each found once: from its first cell holding just a and b, in loop order."""
     geo = state.geo
     for start in bits(only):
         # no cell holding only a and b before ``start``
         allowed = (cells & ~only) | (only & ~((1 << start) - 1))
-        for members in _closures(geo, state.cand, ab, only, allowed, start):
-            if members.bit_count() >= MIN_CELLS:
-                order = _cycle(geo, members, start)
+        for members in _closures(geo, state.cand, ab, only, allowed, start, budget):
+            if members.bit_count() >= MIN_CELLS and members & ~only:
+                order = _cycle(geo, members, start, budget)
                 if order is not None:
                     yield order
 
 
-def _closures(geo: Geometry, cand: list[int], ab: int, only: int, allowed: int, start: int) -> Iterator[int]:
+def _closures(geo: Geometry, cand: list[int], ab: int, only: int, allowed: int, start: int,
+              budget: list[int]) -> Iterator[int]:
     """Sets of cells from ``start`` where every house holds 0 or 2 of them, the two of
     opposite colours, and the extra cells are at most two or share one extra value.
 
     Depth first: the open house with the fewest cells left to join is filled first; a cell
     can join only while none of its houses holds two already (``blocked``), and once two
     extra cells are in, only cells holding just a and b (and the one extra value, if the
-    two share it) can."""
+    two share it) can. ``budget[0]``: cells left to try in this call (shared by all pairs)."""
     houses, masks = geo.cell_houses, geo.house_mask
 
     def add(members: int, odd: int, open_h: int, blocked: int, y: int, y_odd: bool
@@ -182,6 +191,9 @@ def _closures(geo: Geometry, cand: list[int], ab: int, only: int, allowed: int, 
                 best, options = h, o
         x_odd = bool(odd & masks[best])
         for y in bits(options):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
             more = cand[y] & ~ab
             nxt = add(members, odd, open_h, blocked, y, not x_odd)
             if nxt is not None:
@@ -201,9 +213,9 @@ def _holding(cand: list[int], cells: int, values: int) -> int:
     return out
 
 
-def _cycle(geo: Geometry, members: int, start: int) -> list[int] | None:
+def _cycle(geo: Geometry, members: int, start: int, budget: list[int]) -> list[int] | None:
     """The cells in loop order (consecutive cells share a house), or None if no loop
-    passes every cell once (Sudoku Explainer's loops are such paths)."""
+    passes every cell once (Sudoku Explainer's loops are such paths) or the budget ends."""
     near = {c: sorted({x for h in geo.cell_houses[c] for x in bits(members & geo.house_mask[h]) if x != c})
             for c in bits(members)}
     size = len(near)
@@ -215,6 +227,9 @@ def _cycle(geo: Geometry, members: int, start: int) -> list[int] | None:
         if len(path) == size:
             return start in near[last]
         for y in near[last]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
             if y not in seen:
                 path.append(y)
                 seen.add(y)
@@ -236,8 +251,6 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
     common = dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR),
                   loop=_Path(geo, loop), length=len(loop),
                   hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
-    links = tuple(((geo.row_of[x], geo.col_of[x], a), (geo.row_of[y], geo.col_of[y], a))
-                  for x, y in zip(loop, loop[1:] + loop[:1], strict=True))
 
     def step(kind: int, template: dict[str, str], removed: list[tuple[int, int]],
              marked_alt: Iterable[tuple[int, int]], houses: Iterable[int] = (), size: int = 0,
@@ -252,7 +265,6 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
             houses=house_keys(geo, houses),
             marked=cands(geo, ((c, v) for c in loop for v in (a, b))),
             marked_alt=cands(geo, marked_alt),
-            weak_links=links,
             **say(template, removed=Removed(geo, removed), **{**common, **more}),
             detail=detail(kind, size, length=len(loop), values=(a, b), cells=tuple(geo.rc(c) for c in loop)),
         )
@@ -278,10 +290,11 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
         if extra.bit_count() > 1:
             for h in shared:  # type 3: the extras as one cell of a naked set
                 for group, values, removed in virtual_naked_sets(state, h, roof, extra):
-                    out.append(step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
-                                    [h], size=len(group) + 1, extra=Values(values_of(extra), last=OR),
-                                    others=Cells(geo, group), values=Values(values_of(values)),
-                                    house=House(geo, h)))
+                    marked = [(c, v) for c in roof for v in values_of(cand[c] & extra)]
+                    marked += [(c, v) for c in group for v in values_of(cand[c])]
+                    out.append(step(3, TYPE_3, removed, marked, [h], size=len(group) + 1,
+                                    extra=Values(values_of(extra), last=OR), others=Cells(geo, group),
+                                    values=Values(values_of(values)), house=House(geo, h)))
     for s in out:
         if s is not None:
             yield s

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from techniques import select
+from techniques import uniqueloops
 from techniques.uniqueloops import find_unique_loop
 from tests.helpers import assert_pure, elims, marks, rc
 
@@ -29,8 +30,7 @@ def test_type_1_six_cells():
     assert set(s.marked) == elims(1, *SIX) | elims(2, *SIX)
     assert set(s.marked_alt) == elims(3, "r3c1") | elims(4, "r3c1")
     assert [tuple(c) for c in s.get("cells")] == [rc(x) for x in SIX]  # loop order
-    # the loop drawn as weak links on 1 between neighbours along it
-    assert len(s.weak_links) == 6 and all(a[2] == b[2] == 1 for a, b in s.weak_links)
+    assert not s.weak_links and not s.strong_links  # a deadly pattern, not a chain
     assert s.text.startswith("Unique loop type 1 on 1 and 2: the 6 cells r1c1–r1c4–r2c4–r2c7–r3c7–r3c1 "
                              "form a loop")
     assert "single solution" in s.text
@@ -54,6 +54,7 @@ def test_type_3_naked_pair():
     rest = [f"r3c{c}" for c in (2, 3, 5, 6, 8, 9)]
     assert set(s.eliminate) == elims(3, *rest) | elims(4, *rest)
     assert "r3c4" in s.text and "naked set on 3 and 4 in row 3" in s.text
+    assert set(s.marked_alt) == elims(3, "r3c1", "r3c4") | elims(4, "r3c7", "r3c4")
 
 
 def test_type_4_conjugate_pair():
@@ -94,3 +95,11 @@ def test_switch_off():
 
 def test_finder_is_pure():
     assert_pure(find_unique_loop, marks({**LOOP_6, "r3c1": "123", "r3c7": "124", "r3c4": "34"}))
+
+
+def test_search_budget(monkeypatch):
+    # the search stops once its budget of cells tried is spent (made-up grids only reach it)
+    state = marks({**LOOP_6, "r3c1": "1234"})
+    assert list(find_unique_loop(state))
+    monkeypatch.setattr(uniqueloops, "BUDGET", 3)
+    assert list(find_unique_loop(state)) == []
