@@ -1,8 +1,7 @@
 """Unique loops (types 1-4, 6 and 8 cells): exact steps, near misses, rectangles left out."""
 from __future__ import annotations
 
-from techniques import select
-from techniques import uniqueloops
+from techniques import select, uniqueloops
 from techniques.uniqueloops import find_unique_loop
 from tests.helpers import assert_pure, elims, marks, rc
 
