@@ -100,12 +100,17 @@ REGISTRY: list[Technique] = [
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
                  uniqueness=True),),
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
-    # SE's unique loops (6, 8, … cells; 4.5 + 0.1 / 0.2 / 0.5 by length) and BUG types 2-4 (5.7)
+    # SE's unique loops (6, 8, … cells; 4.5 + 0.1 / 0.2 / 0.5 by length) and BUG types 2-4 (5.7);
+    # examples from se_rated (SE 4.6 and 5.8), the engine test's fixed sample having none
     Technique("unique loop", uniqueloops.find_unique_loop,
-              (K("unique loop", 4.5, "boucle unique", uniqueness=True),), aliases=("ul",)),
+              (K("unique loop", 4.5, "boucle unique", uniqueness=True,
+                 example=".2.1.9.5.1.......6.6..5..9...5...1..9..786..3....4....49.....6583..9..14...4.8..."),),
+              aliases=("ul",)),
     Technique("bug+1", uniqueness.find_bug_plus_one, (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True),),
               aliases=("bug + 1",)),
-    Technique("bug", bugs.find_bug, (K("bug", 5.7, "BUG", en="BUG", uniqueness=True),),
+    Technique("bug", bugs.find_bug,
+              (K("bug", 5.7, "BUG", en="BUG", uniqueness=True,
+                 example="16...52...8...3.....9........2..167..7..6..8..934..1........8.....1...2...57...69"),),
               aliases=("bug type 2", "bug type 3", "bug type 4")),
     Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq", se=8.2),),
               aliases=("sue de coq",)),
