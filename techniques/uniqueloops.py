@@ -77,9 +77,9 @@ TYPE_1 = _t("1 on {a} and {b}: {LOOP}; all but {roof} hold only {a} and {b}. If 
             "1 sur {a} et {b} : {LOOP} ; toutes sauf {roof} ne contiennent que {a} et {b}. Si {roof} "
             "valait aussi {a} ou {b}, la boucle pourrait échanger {a} et {b} et la grille aurait deux "
             "solutions. Donc {a} et {b} sont retirés de {roof}.")
-TYPE_2 = _t("2 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. "
+TYPE_2 = _t("2 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}, {roofs} only {a}, {b} and {c}. "
             "Without {c} the loop would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
-            "2 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. "
+            "2 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b}, {roofs} que {a}, {b} et {c}. "
             "Sans {c} la boucle serait mortelle (deux solutions), donc l'une de {roof} vaut {c} et "
             "{removed}.")
 TYPE_3 = _t("3 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; one of {roof} must take a value "
@@ -248,7 +248,7 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
     a, b = (v + 1 for v in bits(ab))
     floor, roof, extra = split(cand, loop, ab)
     floor_cells = Cells(geo, floor)
-    common = dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR),
+    common = dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR), roofs=Cells(geo, roof),
                   loop=_Path(geo, loop), length=len(loop),
                   hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
 

@@ -44,6 +44,7 @@ def test_type_2_eight_cells():
     assert set(s.eliminate) == elims(3, "r1c2", "r1c3", "r2c1", "r2c3", "r3c1", "r3c2", "r3c3")
     assert set(s.cells_alt) == {rc("r1c1"), rc("r2c2")}
     assert set(s.marked_alt) == elims(3, "r1c1", "r2c2")
+    assert "r1c1 and r2c2 only 1, 2 and 3" in s.text and "one of r1c1 or r2c2 is 3" in s.text
 
 
 def test_type_3_naked_pair():
