@@ -22,7 +22,7 @@ class Puzzle(engine.Puzzle):
     """``engine.Puzzle`` taking technique names, aliases or records (default: the whole registry).
 
     ``uniqueness=False`` leaves out the steps that assume a single solution
-    (unique rectangle, bug+1), which some teachers and setters reject;
+    (unique rectangle and loop, bug+1, BUG), which some teachers and setters reject;
     ``brutal=False`` never reads the solution (a grid the techniques cannot
     finish is then reported unfinished, ``complete`` False)."""
 

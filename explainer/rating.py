@@ -157,6 +157,17 @@ def _unique_rectangle(step: Explanation) -> float:
     return _UR.get(kind, 0.0)
 
 
+def _set_addition(step: Explanation) -> float:
+    # SE's type 3 of a unique loop or a BUG: +0.1 a value of its naked set past one (pair +0.1)
+    return 0.1 * (int(step.get("size", 2) or 2) - 1) if str(step.get("type")) == "3" else 0.0
+
+
+def _unique_loop(step: Explanation) -> float:
+    # SE's unique loops: base 4.5, +0.1 for 6 cells, +0.2 for 8, +0.5 for 10 or more; type 3 its set
+    length = int(step.get("length", 6) or 6)
+    return (0.5 if length >= 10 else 0.2 if length >= 8 else 0.1) + _set_addition(step)
+
+
 def _unique_rectangle_as_chain(step: Explanation) -> float | None:
     # types 5, 6 and the hidden rectangle are HoDoKu's: SE proves them with a chain (7.0)
     return None if str(step.get("type", "1")) in _UR else UR_CHAIN
@@ -349,6 +360,8 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     "ny wing": _big_wing,
     "grouped chain": _grouped,
     "unique rectangle": _unique_rectangle,
+    "unique loop": _unique_loop,
+    "bug": _set_addition,
     "chain": _chain,
     "loop": _chain,
     "trial": _trial,
@@ -403,6 +416,8 @@ NOTES: dict[str, str] = {
     "loop": "one digit: as an x chain; x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
     "grouped chain": "one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length",
     "unique rectangle": "type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)",
+    "unique loop": "6 cells 4.6, 8 cells 4.7, 10 or more 5.0; type 3 +0.1 a value of its naked set past one",
+    "bug": "types 2 and 4 5.7, type 3 5.8 / 5.9 / 6.0 (naked pair / triple / quad)",
     "empty rectangle": "one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
                        "chain (see x chain), or as a grouped chain (7.5 + length) if less",
     "chain": _CHAIN_NOTE,

@@ -34,7 +34,7 @@ class StepKind:
     trial_like: bool = False  # a guess that is checked by propagation (medium difficulty)
     reads_solution: bool = False  # reads the solution instead of reasoning (difficult)
     single: bool = False  # a single placement (folded into "singles" frames)
-    # relies on the puzzle having one solution (unique rectangle, bug+1): a user may
+    # relies on the puzzle having one solution (unique rectangle and loop, bug+1, BUG): a user may
     # switch these off (``--no-uniqueness``, ``Puzzle(..., uniqueness=False)``)
     uniqueness: bool = False
     # A puzzle whose explanation (default registry) records this kind: the engine's

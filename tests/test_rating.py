@@ -305,3 +305,21 @@ def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
     assert floor("als", W["als"]) == 5.5
     # no sizes recorded (a document written before): the record's weight
     assert rated(step("wxyz wing")) == W["wxyz wing"]
+
+
+def test_unique_loops_and_bugs_rate_as_sudoku_explainer() -> None:
+    # unique loops: 4.5 + 0.1 (6 cells) / 0.2 (8) / 0.5 (10 or more); type 3 + 0.1 a value of its set
+    def loop(kind: int, length: int, size: int = 0) -> float:
+        detail = (("type", kind), ("length", length)) + ((("size", size),) if size else ())
+        return rated(Explanation("unique loop", eliminate=((0, 0, 1),), detail=detail))
+
+    assert [loop(1, n) for n in (6, 8, 10, 12)] == [4.6, 4.7, 5.0, 5.0]
+    assert (loop(2, 6), loop(4, 8), loop(3, 6, 2), loop(3, 8, 3)) == (4.6, 4.7, 4.7, 4.9)
+
+    # BUG types 2 and 4 5.7, type 3 5.8 / 5.9 / 6.0 by its naked pair / triple / quad
+    def bug(kind: int, size: int = 0) -> float:
+        detail = (("type", kind),) + ((("size", size),) if size else ())
+        return rated(Explanation("bug", eliminate=((0, 0, 1),), detail=detail))
+
+    assert (bug(2), bug(4), bug(3, 2), bug(3, 3), bug(3, 4)) == (5.7, 5.7, 5.8, 5.9, 6.0)
+    assert rated(Explanation("bug+1", place=((0, 0, 1),))) == 5.6

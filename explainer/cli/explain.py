@@ -87,7 +87,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-brutal", action="store_true",
                    help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
-                   help="leave out the steps that assume a single solution (unique rectangle, bug+1)")
+                   help="leave out the steps that assume a single solution (unique rectangle and loop, bug+1, BUG)")
     p.add_argument("--easiest", action="store_true",
                    help="take the easiest rated step at each step, as Sudoku Explainer does, instead of the "
                         "first technique in registry order: ER/EP/ED then follow SE's path (slower on hard "

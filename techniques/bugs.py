@@ -1,0 +1,211 @@
+"""BUG types 2, 3 and 4 (Bivalue Universal Grave), as Sudoku Explainer defines them.
+
+A *BUG* is a position where every empty cell holds two candidates and every
+value has zero or two places in every row, column and box. Such a position
+never has exactly one solution (its values can be swapped in pairs), so a
+puzzle with one solution (the engine proves it before explaining;
+``uniqueness=False`` / ``--no-uniqueness`` leaves this out) that is a BUG
+once some *BUG candidates* are removed has one of those candidates true.
+
+The BUG candidates are found as Sudoku Explainer finds them: in each house
+where a value has neither zero nor two places, the one place in a cell of
+three candidates or more (the *BUG cells*) is a BUG candidate; if none is,
+there is no BUG; if several are, another house decides. Without them every
+empty cell must hold two candidates and every value two places per house.
+One BUG cell is bug+1 (``techniques.uniqueness``); with two or more:
+
+- type 2: every BUG candidate is the same value v: one of the BUG cells is
+  v, so v goes from every cell seeing them all;
+- type 3: the BUG cells share a house; their BUG values X act as one cell
+  (one of them takes a value of X): with k other cells of the house holding
+  together |X ∪ …| = k + 1 values, a naked set forms and its values leave
+  the house's other cells (at least two BUG values, else it is type 2);
+- type 4: two BUG cells in one house both hold one other value x, which
+  (no BUG value) has its two places there: one is x, so the other takes one
+  of its BUG values; neither can hold anything else.
+
+Step name ``bug``, detail ``type`` (2, 3, 4), ``cells`` (the BUG cells) and
+``size`` (type 3's set). Frames: ``cells`` the BUG cells, ``marked`` the
+BUG candidates, ``cells_alt`` / ``marked_alt`` type 3's other cells of the
+set and their values, type 4's x in the two cells.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import Geometry, bits, values_of
+from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+from .deadly import OR, Removed, detail, live, virtual_naked_sets
+from .uniqueness import ONE
+
+
+class _BugCandidates(Arg):
+    """The BUG candidates cell by cell: '5 and 9 in r1c1, 9 in r1c5'."""
+
+    IN = {"en": "in", "fr": "en"}
+
+    def __init__(self, geo: Geometry, extras: dict[int, int]) -> None:
+        self.cells = [(Values(values_of(m)), geo.cell_name(c)) for c, m in sorted(extras.items())]
+
+    def fmt(self, lang: str) -> str:
+        return ", ".join(f"{values.fmt(lang)} {self.IN[lang]} {cell}" for values, cell in self.cells)
+
+
+BUG = {"en": "every empty cell holds two candidates but {cells}, and without their BUG candidates ({bug}) "
+             "every value would have two places in each house: a deadly pattern (two solutions), so one "
+             "of these is true",
+       "fr": "toutes les cases vides ont deux candidats sauf {cells}, et sans leurs candidats BUG ({bug}) "
+             "chaque valeur aurait deux places dans chaque maison : un motif mortel (deux solutions), donc "
+             "l'un d'eux est vrai"}
+
+
+def _t(en: str, fr: str) -> dict[str, str]:
+    return {"en": "BUG type " + en.replace("{BUG}", BUG["en"]) + " " + ONE["en"],
+            "fr": "BUG type " + fr.replace("{BUG}", BUG["fr"]) + " " + ONE["fr"]}
+
+
+TYPE_2 = _t("2: {BUG}. So one of {either} is {v}, and {removed}.",
+            "2 : {BUG}. Donc l'une de {either} vaut {v}, et {removed}.")
+TYPE_3 = _t("3: {BUG}. So one of {either} takes a value among {extra}; with {others} they form a naked set "
+            "on {values} in {house}, and {removed}.",
+            "3 : {BUG}. Donc l'une de {either} prend une valeur parmi {extra} ; avec {others} elles forment "
+            "un ensemble nu sur {values} dans {house}, et {removed}.")
+TYPE_4 = _t("4: {BUG}. In {house}, {x} can only go in {cells}: one is {x}, so the other is one of its BUG "
+            "candidates, and neither can be anything else: {removed}.",
+            "4 : {BUG}. Dans {house}, le {x} ne peut aller qu'en {cells} : l'une vaut {x}, donc l'autre vaut "
+            "l'un de ses candidats BUG, et aucune ne peut valoir autre chose : {removed}.")
+
+
+def find_bug(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """BUG types 2, 3 and 4: two BUG cells or more, the rest of the grid a BUG."""
+    geo = state.geo
+    cand = state.cand
+    multi = [c for c, m in enumerate(cand) if m.bit_count() > 2]
+    if len(multi) < 2:
+        return  # none or one BUG cell: bug+1's
+    # cheap: types 3 and 4 need the BUG cells in one house, type 2 one BUG value, so
+    # three candidates each, one of them common to all
+    common = cand[multi[0]]
+    for c in multi:
+        common &= cand[c]
+    if not (common and all(cand[c].bit_count() == 3 for c in multi)) and not _shared_houses(geo, multi):
+        return
+    extras = _bug_candidates(state, multi)
+    if extras is None:
+        return
+    all_extra = 0
+    for m in extras.values():
+        all_extra |= m
+    out: list[Explanation | None] = []
+    if all_extra.bit_count() == 1:
+        out.append(_type_2(state, extras, all_extra))
+    shared = _shared_houses(geo, multi)
+    if len(multi) == 2 and shared:
+        out.append(_type_4(state, extras, all_extra, shared[0]))
+    if all_extra.bit_count() > 1:
+        for h in shared:
+            out.extend(_type_3(state, extras, all_extra, h))
+    # easiest first: types 2 and 4 (5.7), then type 3 by the size of its set
+    yield from sorted((s for s in out if s is not None), key=lambda s: int(s.get("size", 0)))
+
+
+def _shared_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
+    """The houses holding every one of ``cells``."""
+    out = []
+    for h, hm in enumerate(geo.house_mask):
+        if all(hm >> c & 1 for c in cells):
+            out.append(h)
+    return out
+
+
+def _bug_candidates(state: State, multi: list[int]) -> dict[int, int] | None:
+    """BUG cell -> its BUG values, or None if the grid is no BUG without them."""
+    geo = state.geo
+    cand, pos = state.cand, state.pos
+    multi_mask = 0
+    for c in multi:
+        multi_mask |= 1 << c
+    extras: dict[int, int] = {}
+    for hm in geo.house_mask:
+        for v in range(geo.n):
+            places = pos[v] & hm
+            count = places.bit_count()
+            if count == 0 or count == 2:
+                continue
+            in_multi = places & multi_mask
+            if not in_multi:
+                return None  # too many places, none in a BUG cell
+            if in_multi & (in_multi - 1) == 0:
+                c = in_multi.bit_length() - 1
+                extras[c] = extras.get(c, 0) | 1 << v
+    # without them: every empty cell bivalue, every value twice or never in each house
+    if set(extras) != set(multi) or any((cand[c] & ~extras[c]).bit_count() != 2 for c in multi):
+        return None
+    removed = [0] * geo.n
+    for c, m in extras.items():
+        for v in bits(m):
+            removed[v] |= 1 << c
+    for hm in geo.house_mask:
+        for v in range(geo.n):
+            if (pos[v] & ~removed[v] & hm).bit_count() not in (0, 2):
+                return None
+    return extras
+
+
+def _marked(extras: dict[int, int]) -> list[tuple[int, int]]:
+    return [(c, v) for c, m in extras.items() for v in values_of(m)]
+
+
+def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, int],
+          removed: list[tuple[int, int]], houses: Iterable[int] = (), alt_cells: Iterable[int] = (),
+          marked_alt: Iterable[tuple[int, int]] = (), size: int = 0, **more: Arg) -> Explanation | None:
+    geo = state.geo
+    removed = live(state.cand, removed)
+    if not removed:
+        return None
+    cells = sorted(extras)
+    return Explanation(
+        technique="bug",
+        eliminate=cands(geo, removed),
+        cells=cell_coords(geo, cells), cells_alt=cell_coords(geo, alt_cells),
+        houses=house_keys(geo, houses),
+        marked=cands(geo, _marked(extras)), marked_alt=cands(geo, marked_alt),
+        **say(template, cells=Cells(geo, cells), either=Cells(geo, cells, last=OR),
+              bug=_BugCandidates(geo, extras), removed=Removed(geo, removed), **more),
+        detail=detail(kind, size, cells=tuple(geo.rc(c) for c in cells)),
+    )
+
+
+def _type_2(state: State, extras: dict[int, int], value: int) -> Explanation | None:
+    geo = state.geo
+    seen = state.pos[value.bit_length() - 1]
+    for c in extras:
+        seen &= geo.peer_mask[c]
+    v = value.bit_length()
+    return _step(state, 2, TYPE_2, extras, [(c, v) for c in bits(seen)], v=Value(v))
+
+
+def _type_4(state: State, extras: dict[int, int], all_extra: int, h: int) -> Explanation | None:
+    cand = state.cand
+    c1, c2 = sorted(extras)
+    common = cand[c1] & cand[c2] & ~all_extra
+    if common.bit_count() != 1:
+        return None
+    x = common.bit_length()
+    removed = [(c, v) for c in (c1, c2) for v in values_of(cand[c] & ~extras[c] & ~common)]
+    return _step(state, 4, TYPE_4, extras, removed, [h], marked_alt=[(c1, x), (c2, x)],
+                 house=House(state.geo, h), x=Value(x))
+
+
+def _type_3(state: State, extras: dict[int, int], all_extra: int, h: int) -> Iterator[Explanation | None]:
+    """The BUG cells' BUG values as one virtual cell, completing a naked set in house h."""
+    geo = state.geo
+    for group, values, removed in virtual_naked_sets(state, h, extras, all_extra):
+        yield _step(state, 3, TYPE_3, extras, removed, [h], group,
+                    [(c, v) for c in group for v in values_of(state.cand[c])], size=len(group) + 1,
+                    extra=Values(values_of(all_extra), last=OR), others=Cells(geo, group),
+                    values=Values(values_of(values)), house=House(geo, h))

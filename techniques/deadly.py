@@ -1,0 +1,75 @@
+"""What the deadly-pattern finders share (unique loops, BUG types 2-4).
+
+Both rest on one fact: some cells of a pattern must take one of their *extra*
+values (those beyond the deadly pattern), or the puzzle would have two
+solutions. Seen from a house holding all those cells, the extras act as one
+*virtual cell*: with k other cells of the house they may complete a naked
+set (Sudoku Explainer's type 3 of unique loops and of BUGs, HoDoKu's unique
+rectangle type 3). This module finds those sets and words the removals.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator
+from itertools import combinations
+from typing import Any
+
+from explainer.grid import Geometry, values_of
+from explainer.state import State
+
+from .uniqueness import REMOVED
+from .wording import Removals
+
+# naked sets of up to five values: the virtual cell and four others (Sudoku Explainer
+# searches up to seven; five covers every set its ratings show on top1465 and se_rated)
+MAX_SET = 5
+OR = {"en": "or", "fr": "ou"}
+
+
+class Removed(Removals):
+    """'we remove 4 from r3c1 and r7c9; 7 from r1c2' (the closing words of a step)."""
+
+    def fmt(self, lang: str) -> str:
+        return REMOVED[lang].format(what=super().fmt(lang))
+
+
+def live(cand: list[int], pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (cell, value) pairs still candidates: what a step really removes."""
+    return [(c, v) for c, v in pairs if cand[c] >> (v - 1) & 1]
+
+
+def detail(kind: int, size: int, **more: Any) -> tuple[tuple[str, Any], ...]:
+    """A step's detail: its type, what ``more`` records, and type 3's set ``size`` (0: none)."""
+    return (("type", kind), *more.items()) + ((("size", size),) if size else ())
+
+
+def split(cand: list[int], cells: Collection[int], ab: int) -> tuple[list[int], list[int], int]:
+    """A pattern's cells holding only {a, b} (the floor), the others (the roof), and the
+    roof's extra values together."""
+    floor = [c for c in cells if cand[c] == ab]
+    roof = [c for c in cells if cand[c] != ab]
+    extra = 0
+    for c in roof:
+        extra |= cand[c] & ~ab
+    return floor, roof, extra
+
+
+def virtual_naked_sets(state: State, h: int, pattern: Collection[int], extra: int
+                       ) -> Iterator[tuple[tuple[int, ...], int, list[tuple[int, int]]]]:
+    """(the k other cells, the k + 1 values, the removals) for every naked set that the
+    virtual cell (values ``extra``, standing for ``pattern``'s cells in house h) completes
+    with k other cells of h, smallest sets first; only sets that remove something."""
+    geo: Geometry = state.geo
+    cand = state.cand
+    others = [c for c in geo.houses[h] if cand[c] and c not in pattern]
+    # k cells and the virtual one hold k + 1 values: each of the k holds at most that many
+    pool = [c for c in others if (cand[c] | extra).bit_count() <= MAX_SET]
+    for k in range(1, min(MAX_SET - 1, len(others) - 1) + 1):
+        for group in combinations(pool, k):
+            u = extra
+            for c in group:
+                u |= cand[c]
+            if u.bit_count() != k + 1:
+                continue
+            removed = [(c, v) for c in others if c not in group for v in values_of(cand[c] & u)]
+            if removed:
+                yield group, u, removed

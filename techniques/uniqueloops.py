@@ -1,0 +1,301 @@
+"""Unique loops (types 1-4): the deadly pattern of a rectangle, grown to 6, 8, 10 … cells.
+
+A *unique loop* (Sudoku Explainer's "Unique Loop", SudokuWiki's "Unique
+Rectangles" extended) is a closed path of empty cells that all hold the same
+two values {a, b}, consecutive cells sharing a house, where every row,
+column and box the loop passes holds exactly two of its cells, one at an
+even and one at an odd place along the loop. Were every cell a or b, the
+values would alternate along the loop and could all be swapped, leaving a
+second solution; a puzzle with one solution (the engine proves it before
+explaining; ``uniqueness=False`` / ``--no-uniqueness`` leaves this out)
+never reaches that, so the cells holding more than {a, b} (the *extra*
+cells, at most two, or any number sharing one single extra value) rescue it:
+
+- type 1: one extra cell: it cannot be a or b;
+- type 2: the extra cells hold one extra value c and nothing else: one of
+  them is c, so c goes from every cell seeing them all;
+- type 3: two extra cells in one house; their extras X act as one cell
+  (one of them takes a value of X): with k other cells of the house holding
+  together |X ∪ …| = k + 1 values, a naked set forms and its values leave
+  the house's other cells;
+- type 4: two extra cells in one house where a lives only on them: one is
+  a, so the other cannot be b (the loop would be deadly): b goes from both.
+
+Four cells are a unique rectangle (``techniques.uniqueness``): this finder
+starts at six. It runs at every step, so it rejects at once a pair {a, b}
+held by fewer than six cells, none of them bivalue, or whose cells thin out
+to fewer than six once every cell alone in one of its houses is dropped.
+Frames: ``cells`` the loop's cells holding only {a, b}, ``cells_alt`` the
+extra cells, ``marked`` a and b in every loop cell, ``marked_alt`` the
+extras (type 4: the a's in the house; type 3: also the values of the set's
+other cells). The loop's order is in the text and in detail ``cells``; it is
+not drawn as links, which frames read as a chain of inferences.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.grid import Geometry, bits, values_of
+from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
+
+from .deadly import OR, Removed, detail, live, split, virtual_naked_sets
+from .uniqueness import ONE
+
+MIN_CELLS = 6  # four are a unique rectangle
+# The search's bound per call, in cells tried: real positions need a few hundred at most
+# (top1465, hardest300, se_rated); a made-up grid where one pair fills half the cells would
+# need millions. Past it the finder gives the loops found so far.
+BUDGET = 20_000
+
+
+class _Path(Arg):
+    """The loop's cells in loop order: 'r1c1–r1c4–r2c4–r2c7–r3c7–r3c1'."""
+
+    def __init__(self, geo: Geometry, loop: Iterable[int]) -> None:
+        self.names = [geo.cell_name(c) for c in loop]
+
+    def fmt(self, lang: str) -> str:
+        return "–".join(self.names)
+
+
+LOOP = {"en": "the {length} cells {loop} form a loop, two in each row, column and box they pass",
+        "fr": "les {length} cases {loop} forment une boucle, deux dans chaque ligne, colonne et bloc "
+              "qu'elles traversent"}
+
+
+def _t(en: str, fr: str) -> dict[str, str]:
+    return {"en": "Unique loop type " + en.replace("{LOOP}", LOOP["en"]) + " " + ONE["en"],
+            "fr": "Boucle unique type " + fr.replace("{LOOP}", LOOP["fr"]) + " " + ONE["fr"]}
+
+
+TYPE_1 = _t("1 on {a} and {b}: {LOOP}; all but {roof} hold only {a} and {b}. If {roof} were {a} or {b} "
+            "too, the loop could swap {a} and {b} and the puzzle would have two solutions. So {a} and {b} "
+            "are removed from {roof}.",
+            "1 sur {a} et {b} : {LOOP} ; toutes sauf {roof} ne contiennent que {a} et {b}. Si {roof} "
+            "valait aussi {a} ou {b}, la boucle pourrait échanger {a} et {b} et la grille aurait deux "
+            "solutions. Donc {a} et {b} sont retirés de {roof}.")
+TYPE_2 = _t("2 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}, {roofs} only {a}, {b} and {c}. "
+            "Without {c} the loop would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
+            "2 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b}, {roofs} que {a}, {b} et {c}. "
+            "Sans {c} la boucle serait mortelle (deux solutions), donc l'une de {roof} vaut {c} et "
+            "{removed}.")
+TYPE_3 = _t("3 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; one of {roof} must take a value "
+            "among {extra} (else two solutions), so with {others} they form a naked set on {values} in "
+            "{house}, and {removed}.",
+            "3 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b} ; l'une de {roof} doit prendre "
+            "une valeur parmi {extra} (sinon deux solutions), donc avec {others} elles forment un "
+            "ensemble nu sur {values} dans {house}, et {removed}.")
+TYPE_4 = _t("4 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; in {house}, {a} can only go in "
+            "{roof}, so one of them is {a}, and if the other were {b} the loop would be deadly (two "
+            "solutions). So {removed}.",
+            "4 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b} ; dans {house}, le {a} ne peut "
+            "aller qu'en {roof}, donc l'une d'elles vaut {a}, et si l'autre valait {b} la boucle serait "
+            "mortelle (deux solutions). Donc {removed}.")
+
+
+def find_unique_loop(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Unique loops of six cells or more, easiest first (shortest loop, then type)."""
+    geo = state.geo
+    cand, pos = state.cand, state.pos
+    pure: dict[int, int] = {}  # {a, b} -> the cells holding only a and b
+    for c, m in enumerate(cand):
+        if m.bit_count() == 2:
+            pure[m] = pure.get(m, 0) | 1 << c
+    found: list[tuple[int, int, int, int, Explanation]] = []
+    budget = [BUDGET]
+    for ab, only in sorted(pure.items()):
+        a, b = bits(ab)
+        cells = pos[a] & pos[b]
+        if only.bit_count() < MIN_CELLS - 2:
+            # more than two extra cells: every one holds a, b and the same single extra value
+            cells = only | sum(1 << c for c in bits(cells) if cand[c].bit_count() == 3)
+        cells = _thin(geo, cells)
+        if cells.bit_count() < MIN_CELLS or not cells & only:
+            continue
+        for loop in _loops(state, ab, cells & only, cells, budget):
+            for step in _loop_steps(state, loop, ab):
+                found.append((len(loop), int(step.get("size", 0)), int(step.get("type")), len(found), step))
+    found.sort(key=lambda t: t[:4])
+    for *_, step in found:
+        yield step
+
+
+def _thin(geo: Geometry, cells: int) -> int:
+    """Drop, until none is left, every cell alone among ``cells`` in one of its houses:
+    a loop cell has a partner in each of its houses."""
+    masks = geo.house_mask
+    changed = True
+    while changed and cells:
+        changed = False
+        for hm in masks:
+            inside = cells & hm
+            if inside and inside & (inside - 1) == 0:
+                cells &= ~inside
+                changed = True
+    return cells
+
+
+def _loops(state: State, ab: int, only: int, cells: int, budget: list[int]) -> Iterator[list[int]]:
+    """Every loop on {a, b} among ``cells`` (``only``: those holding just a and b) with an
+    extra cell, each found once: from its first cell holding just a and b, in loop order."""
+    geo = state.geo
+    for start in bits(only):
+        # no cell holding only a and b before ``start``
+        allowed = (cells & ~only) | (only & ~((1 << start) - 1))
+        for members in _closures(geo, state.cand, ab, only, allowed, start, budget):
+            if members.bit_count() >= MIN_CELLS and members & ~only:
+                order = _cycle(geo, members, start, budget)
+                if order is not None:
+                    yield order
+
+
+def _closures(geo: Geometry, cand: list[int], ab: int, only: int, allowed: int, start: int,
+              budget: list[int]) -> Iterator[int]:
+    """Sets of cells from ``start`` where every house holds 0 or 2 of them, the two of
+    opposite colours, and the extra cells are at most two or share one extra value.
+
+    Depth first: the open house with the fewest cells left to join is filled first; a cell
+    can join only while none of its houses holds two already (``blocked``), and once two
+    extra cells are in, only cells holding just a and b (and the one extra value, if the
+    two share it) can. ``budget[0]``: cells left to try in this call (shared by all pairs)."""
+    houses, masks = geo.cell_houses, geo.house_mask
+
+    def add(members: int, odd: int, open_h: int, blocked: int, y: int, y_odd: bool
+            ) -> tuple[int, int, int, int] | None:
+        for h in houses[y]:
+            if open_h >> h & 1:
+                if bool(odd & members & masks[h]) == y_odd:
+                    return None  # two cells of one colour in a house
+                open_h &= ~(1 << h)
+                blocked |= masks[h]
+            else:
+                open_h |= 1 << h
+        return members | 1 << y, odd | (1 << y if y_odd else 0), open_h, blocked
+
+    def grow(members: int, odd: int, open_h: int, blocked: int, extra_cells: int, extras: int,
+             allowed: int) -> Iterator[int]:
+        if not open_h:
+            yield members
+            return
+        if extra_cells >= 2:  # no third extra cell unless all share one extra value
+            allowed &= only | (_holding(cand, allowed, ab | extras) if extras.bit_count() == 1 else 0)
+        best, options = -1, 0
+        for h in bits(open_h):
+            o = allowed & masks[h] & ~members & ~blocked
+            if not o:
+                return
+            if best < 0 or o.bit_count() < options.bit_count():
+                best, options = h, o
+        x_odd = bool(odd & masks[best])
+        for y in bits(options):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            more = cand[y] & ~ab
+            nxt = add(members, odd, open_h, blocked, y, not x_odd)
+            if nxt is not None:
+                yield from grow(*nxt, extra_cells + (1 if more else 0), extras | more, allowed)
+
+    first = add(0, 0, 0, 0, start, False)
+    assert first is not None
+    yield from grow(*first, 0, 0, allowed)
+
+
+def _holding(cand: list[int], cells: int, values: int) -> int:
+    """The cells of ``cells`` whose candidates are exactly ``values``."""
+    out = 0
+    for c in bits(cells):
+        if cand[c] == values:
+            out |= 1 << c
+    return out
+
+
+def _cycle(geo: Geometry, members: int, start: int, budget: list[int]) -> list[int] | None:
+    """The cells in loop order (consecutive cells share a house), or None if no loop
+    passes every cell once (Sudoku Explainer's loops are such paths) or the budget ends."""
+    near = {c: sorted({x for h in geo.cell_houses[c] for x in bits(members & geo.house_mask[h]) if x != c})
+            for c in bits(members)}
+    size = len(near)
+    path = [start]
+    seen = {start}
+
+    def walk() -> bool:
+        last = path[-1]
+        if len(path) == size:
+            return start in near[last]
+        for y in near[last]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            if y not in seen:
+                path.append(y)
+                seen.add(y)
+                if walk():
+                    return True
+                path.pop()
+                seen.discard(y)
+        return False
+
+    return path if walk() else None
+
+
+def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]:
+    geo = state.geo
+    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    a, b = (v + 1 for v in bits(ab))
+    floor, roof, extra = split(cand, loop, ab)
+    floor_cells = Cells(geo, floor)
+    common = dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR), roofs=Cells(geo, roof),
+                  loop=_Path(geo, loop), length=len(loop),
+                  hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
+
+    def step(kind: int, template: dict[str, str], removed: list[tuple[int, int]],
+             marked_alt: Iterable[tuple[int, int]], houses: Iterable[int] = (), size: int = 0,
+             **more: Arg) -> Explanation | None:
+        removed = live(cand, removed)
+        if not removed:
+            return None
+        return Explanation(
+            technique="unique loop",
+            eliminate=cands(geo, removed),
+            cells=cell_coords(geo, floor), cells_alt=cell_coords(geo, roof),
+            houses=house_keys(geo, houses),
+            marked=cands(geo, ((c, v) for c in loop for v in (a, b))),
+            marked_alt=cands(geo, marked_alt),
+            **say(template, removed=Removed(geo, removed), **{**common, **more}),
+            detail=detail(kind, size, length=len(loop), values=(a, b), cells=tuple(geo.rc(c) for c in loop)),
+        )
+
+    out: list[Explanation | None] = []
+    if len(roof) == 1:
+        r = roof[0]
+        out.append(step(1, TYPE_1, [(r, a), (r, b)], [(r, v) for v in values_of(cand[r] & ~ab)]))
+    elif extra.bit_count() == 1:
+        c = extra.bit_length()
+        seen = pos[c - 1]
+        for x in roof:
+            seen &= peer[x]
+        out.append(step(2, TYPE_2, [(x, c) for x in bits(seen)], [(x, c) for x in roof], c=Value(c)))
+    if len(roof) == 2 and peer[roof[0]] >> roof[1] & 1:
+        shared = [h for h in geo.cell_houses[roof[0]] if geo.house_mask[h] >> roof[1] & 1]
+        pair = 1 << roof[0] | 1 << roof[1]
+        for h in shared:  # type 4
+            for x, y in ((a, b), (b, a)):
+                if not pos[x - 1] & geo.house_mask[h] & ~pair:
+                    out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
+                                    house=House(geo, h), a=Value(x), b=Value(y)))
+        if extra.bit_count() > 1:
+            for h in shared:  # type 3: the extras as one cell of a naked set
+                for group, values, removed in virtual_naked_sets(state, h, roof, extra):
+                    marked = [(c, v) for c in roof for v in values_of(cand[c] & extra)]
+                    marked += [(c, v) for c in group for v in values_of(cand[c])]
+                    out.append(step(3, TYPE_3, removed, marked, [h], size=len(group) + 1,
+                                    extra=Values(values_of(extra), last=OR), others=Cells(geo, group),
+                                    values=Values(values_of(values)), house=House(geo, h)))
+    for s in out:
+        if s is not None:
+            yield s
+

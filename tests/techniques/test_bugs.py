@@ -1,0 +1,89 @@
+"""BUG types 2, 3 and 4: exact steps on a hand-made grave, near misses, bug+1 left alone.
+
+The grave: a solution grid G (row r, column c: (3r + r // 3 + c) mod 9 + 1) with
+every cell empty and holding G's value v and v + 1 (9 and 1): every value then
+has two places in every row, column and box. Extra values added to a few cells
+make the BUG cells.
+"""
+from __future__ import annotations
+
+from techniques.bugs import find_bug
+from techniques.uniqueness import find_bug_plus_one
+from tests.helpers import assert_pure, elims, marks, rc
+
+
+def g(r: int, c: int) -> int:
+    """The solution grid's value at row r, column c (1-based)."""
+    return (3 * (r - 1) + (r - 1) // 3 + (c - 1)) % 9 + 1
+
+
+GRAVE = {f"r{r}c{c}": f"{g(r, c)}{g(r, c) % 9 + 1}" for r in range(1, 10) for c in range(1, 10)}
+
+
+def where(r: int, v: int) -> str:
+    """The cell of row r where G holds v."""
+    return next(f"r{r}c{c}" for c in range(1, 10) if g(r, c) == v)
+
+
+def with_extra(**extra: str) -> dict[str, str]:
+    cells = dict(GRAVE)
+    for name, values in extra.items():
+        cells[name] = "".join(sorted(cells[name] + values))
+    return cells
+
+
+def steps(cells: dict[str, str]):
+    return list(find_bug(marks(cells)))
+
+
+def test_the_grave_is_one():
+    assert g(1, 1) == 1 and g(2, 1) == 4 and g(4, 1) == 2
+    assert steps(GRAVE) == [] and list(find_bug_plus_one(marks(GRAVE))) == []
+
+
+def test_type_2():
+    # r1c1 = {1, 2, 9}, r1c5 = {5, 6, 9}: one of them is 9, so 9 leaves the rest of row 1
+    found = steps(with_extra(r1c1="9", r1c5="9"))
+    assert len(found) == 1, found
+    s = found[0]
+    assert s.technique == "bug" and s.get("type") == 2
+    assert set(s.eliminate) == elims(9, where(1, 9), where(1, 8))
+    assert set(s.cells) == {rc("r1c1"), rc("r1c5")} and set(s.marked) == elims(9, "r1c1", "r1c5")
+    assert s.text.startswith("BUG type 2: every empty cell holds two candidates but r1c1 and r1c5")
+    assert "single solution" in s.text and "une seule solution" in dict(s.translations)["fr"]
+
+
+def test_type_4_and_type_3():
+    # r1c1 = {1, 2} + 5 and r1c2 = {2, 3} + 7: 2 lives in row 1 only there
+    found = steps(with_extra(r1c1="5", r1c2="7"))
+    assert [s.get("type") for s in found][:1] == [4] and {s.get("type") for s in found} == {3, 4}, found
+    four = found[0]
+    assert set(four.eliminate) == elims(1, "r1c1") | elims(3, "r1c2")
+    assert set(four.marked_alt) == elims(2, "r1c1", "r1c2") and four.houses[0] == ("row", 0)
+    # one of them is 5 or 7: with {5, 6} and {6, 7} a naked triple on 5, 6, 7 in row 1
+    threes = [s for s in found if s.get("type") == 3]
+    assert [s.get("size") for s in threes] == sorted(s.get("size") for s in threes)  # easiest first
+    row = [s for s in threes if s.houses == (("row", 0),) and s.get("size") == 3]
+    assert len(row) == 1, threes
+    assert set(row[0].cells_alt) == {rc(where(1, 5)), rc(where(1, 6))}
+    assert set(row[0].eliminate) == elims(5, where(1, 4)) | elims(7, where(1, 7))
+    assert "naked set on 5, 6 and 7 in row 1" in row[0].text
+
+
+def test_near_misses():
+    # one BUG cell: bug+1's, not this finder's
+    assert steps(with_extra(r1c1="9")) == []
+    # two BUG cells with different values and no common house: no type
+    assert steps(with_extra(r1c1="5", r5c5="7")) == []
+    # a value with three places, none of them in a BUG cell: no BUG
+    broken = with_extra(r1c1="9", r1c5="9")
+    assert steps(broken)
+    broken[where(2, 1)] = "13"  # 2 has one place left in row 2, 3 three, all bivalue cells
+    assert steps(broken) == []
+    # a BUG (r1c1 loses 5 and 9, r1c5 9) that no type uses: two BUG values, the cells
+    # share row 1 only, hold no common value there and complete no naked set
+    assert steps(with_extra(r1c1="59", r1c5="9")) == []
+
+
+def test_finder_is_pure():
+    assert_pure(find_bug, marks(with_extra(r1c1="5", r1c2="7")))
