@@ -244,32 +244,36 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
         has_strong |= 1 << i
     conflict = g.conflict
     singles = g.singles
-    weak_nodes: dict[int, int] = {}
     strong = g.strong
-    parents = [{2 * s: -1} for s in starts]
-    seen_on = [0] * len(starts)
-    seen_off = [1 << s for s in starts]
-    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
-    end_cands: dict[int, int] = {}
-    strong_mask: dict[int, int] = {}
+    size = len(g.values)
+    # per node id, lists rather than dicts (read at every step of every path)
+    weak_nodes: list[int | None] = [None] * size
+    end_cands: list[int | None] = [None] * size
+    strong_mask = [0] * size
     for i, js in strong.items():
         m = 0
         for j in js:
             m |= 1 << j
         strong_mask[i] = m
+    parents = [{2 * s: -1} for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
+    alive = list(range(len(starts)))  # the starts whose search goes on, in start order
     for length in range(1, max_length + 1):
-        any_alive = False
-        for k, s in enumerate(starts):
+        still = []
+        odd = length % 2
+        for k in alive:
             front = frontier[k]
-            if not front:
-                continue
             par = parents[k]
             new = []
-            if length % 2:  # false -> true through strong links
+            if odd:  # false -> true through strong links
                 von = seen_on[k]
                 for i, conf, grouped in front:
-                    key = 2 * i
                     block = conf | von
+                    if not strong_mask[i] & ~block:
+                        continue
+                    key = 2 * i
                     for j in strong[i]:
                         if block >> j & 1:
                             continue
@@ -283,10 +287,10 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 voff = seen_off[k]
                 von = seen_on[k]
                 for i, conf, grouped in front:
-                    w = weak_nodes.get(i)
+                    w = weak_nodes[i]
                     if w is None:
                         w = weak_nodes[i] = g.weak_mask(i) & has_strong
-                    w &= ~conf & ~voff
+                    w &= ~(conf | voff)
                     if not w:
                         continue
                     voff |= w
@@ -303,23 +307,28 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                             new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
-            if new:
-                any_alive = True
-            if length % 2 and length >= 3:
-                ws = end_cands.get(s)
+            if not new:
+                continue
+            still.append(k)
+            if odd and length >= 3:
+                s = starts[k]
+                ws = end_cands[s]
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
                 for e, conf, grouped in new:
                     if not grouped:
                         continue
-                    we = end_cands.get(e)
+                    we = end_cands[e]
                     if we is None:
                         we = end_cands[e] = g.weak_cands(e)
                     # the low n * N bits of a path's conflict mask are its candidates: none is removed
-                    elim = ws & we & ~conf
+                    elim = ws & we
                     if elim:
-                        yield _step(state, g, _path(par, 2 * e + 1), elim)
-        if not any_alive:
+                        elim &= ~conf
+                        if elim:
+                            yield _step(state, g, _path(par, 2 * e + 1), elim)
+        alive = still
+        if not alive:
             return
 
 
