@@ -325,15 +325,24 @@ class _Graph:
         self._near = [walk0]
 
     def near(self, r: int) -> list[int]:
-        """Walks of r edges (built on demand: short chains are searched first)."""
+        """Walks of r edges (built on demand: short chains are searched first).
+
+        Per ALS j, the walks onward are gathered once per leaving value x; an arrival at j by
+        xin then joins those of every x but xin (each edge read once per j, not per arrival)."""
         while len(self._near) <= r:
             prev = self._near[-1]
             out = [0] * len(prev)
+            onward: dict[int, dict[int, int]] = {}
             for (j, xin), sid in self.arrivals.items():
+                by_x = onward.get(j)
+                if by_x is None:
+                    by_x = onward[j] = {}
+                    for _, x, _, nxt in self.adj[j]:
+                        by_x[x] = by_x.get(x, 0) | prev[nxt]
                 m = 0
-                for _, x, _, nxt in self.adj[j]:
+                for x, reach in by_x.items():
                     if x != xin:
-                        m |= prev[nxt]
+                        m |= reach
                 out[sid] = m
             self._near.append(out)
         return self._near[r]
