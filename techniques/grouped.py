@@ -289,11 +289,13 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
     weak_nodes: list[int | None] = [None] * size
     end_cands: list[int | None] = [None] * size
     strong_mask = [0] * size
+    onward = [0] * size  # strong neighbours sharing no candidate with the node itself
     for i, js in strong.items():
         m = 0
         for j in js:
             m |= 1 << j
         strong_mask[i] = m
+        onward[i] = m & ~conflict[i]
     parents = [{2 * s: -1} for s in starts]
     seen_on = [0] * len(starts)
     seen_off = [1 << s for s in starts]
@@ -341,7 +343,7 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         j = low.bit_length() - 1
                         # a false node whose strong neighbours are all taken (on this path, or
                         # already reached true) ends here: claimed, but never extended
-                        if strong_mask[j] & free & ~conflict[j]:
+                        if onward[j] & free:
                             par[2 * j] = key
                             new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_off[k] = voff
