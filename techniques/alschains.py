@@ -308,15 +308,26 @@ class _Graph:
                 if t:
                     groups[z, t] = groups.get((z, t), 0) | 1 << i
                     mine.append((z, t))
-        seen_by: dict[tuple[int, int], int] = {}  # (z, cell) -> ALSs whose every z the cell sees
+        # per value z, per cell: the ALSs whose every z the cell sees (lists, and the cells taken
+        # bit by bit in line: this runs over every group's cells twice)
+        seen_by: list[list[int]] = [[] for _ in pos]
         for (z, t), g in groups.items():
-            for c in bits(t):
-                seen_by[z, c] = seen_by.get((z, c), 0) | g
+            row = seen_by[z]
+            if not row:
+                row = seen_by[z] = [0] * len(state.cand)
+            while t:
+                low = t & -t
+                t ^= low
+                row[low.bit_length() - 1] |= g
         ends_of: dict[tuple[int, int], int] = {}
         for z, t in groups:
+            row = seen_by[z]
             m = 0
-            for c in bits(t):
-                m |= seen_by[z, c]
+            tt = t
+            while tt:
+                low = tt & -tt
+                tt ^= low
+                m |= row[low.bit_length() - 1]
             ends_of[z, t] = m
         self.ends = {i: [(z, ends_of[z, t] & ~(1 << i)) for z, t in mine] for i, mine in targets.items()}
         walk0 = [0] * len(arrivals)
@@ -358,13 +369,24 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
         if not zl:
             continue
         cells = sets[i].cells
+        every = 0
+        for _, g in zl:
+            every |= g
+        # the ends of the chains linked by x1 first: those of every z but x1 (zl has each z once)
+        by_link: dict[int, tuple[int, list[tuple[int, int]]]] = {}
         for j, x1, cj, sid in adj[i]:
-            zgoals = [(z, g) for z, g in zl if z != x1]
-            goal = 0
-            for _, g in zgoals:
-                goal |= g
-            if goal:
-                firsts.append((i, j, x1, sid, cells | cj, goal, zgoals))
+            hit = by_link.get(x1)
+            if hit is None:
+                if any(z == x1 for z, _ in zl):
+                    zgoals = [(z, g) for z, g in zl if z != x1]
+                    goal = 0
+                    for _, g in zgoals:
+                        goal |= g
+                    hit = by_link[x1] = (goal, zgoals)
+                else:
+                    hit = by_link[x1] = (every, zl)
+            if hit[0]:
+                firsts.append((i, j, x1, sid, cells | cj, hit[0], hit[1]))
     done: set[tuple[int, int]] = set()
     budget = MAX_NODES
     for edges in range(3, MAX_CHAIN):

@@ -76,6 +76,84 @@ def _seeing_table(n: int) -> dict[int, int]:
     return {}
 
 
+class _ValueGroups:
+    """The groups of one value and their links, a function of the value's places only.
+
+    ``groups``: (cells, cells seeing all of them, intersection index, cell list) in
+    intersection order; ``overlaps[r]``: the groups (bit r' for the value's r'-th group)
+    sharing a cell with group r, itself included; ``in_house[h]``: the groups inside house
+    h; ``strong``: the strong links with a group, sorted, as (a, b) with a < b, a number
+    below N being a cell of the value and N + r its r-th group."""
+
+    __slots__ = ("groups", "overlaps", "in_house", "strong")
+
+    def __init__(self, geo: Geometry, pv: int) -> None:
+        N = geo.ncells
+        peer = geo.peer_mask
+        seeing_of = _seeing_table(geo.n)
+        groups: list[tuple[int, int, int, tuple[int, ...]]] = []
+        in_house = [0] * len(geo.house_mask)
+        rel: dict[int, int] = {}
+        for k, (line, box, im) in enumerate(geo.intersections):
+            g = pv & im
+            if g & (g - 1):  # a cell mask of 2+ cells lies in one intersection only
+                seeing = seeing_of.get(g)
+                if seeing is None:
+                    seeing = geo.all_cells
+                    for c in bits(g):
+                        seeing &= peer[c]
+                    seeing_of[g] = seeing
+                r = len(groups)
+                rel[g] = r
+                groups.append((g, seeing, k, tuple(bits(g))))
+                in_house[line] |= 1 << r
+                in_house[box] |= 1 << r
+        # groups sharing a cell: two groups of one value share at most one cell
+        overlaps = [1 << r for r in range(len(groups))]
+        for r, (g, _, _, _) in enumerate(groups):
+            for r2 in range(r + 1, len(groups)):
+                if g & groups[r2][0]:
+                    overlaps[r] |= 1 << r2
+                    overlaps[r2] |= 1 << r
+        houses_of = _intersection_houses(geo.n)
+        hmask = geo.house_mask
+        limit = 2 * geo.m
+        found: list[tuple[int, int, int, int]] = []
+        for r, (g, _, k, _) in enumerate(groups):
+            for h, rank in houses_of[k]:
+                p = pv & hmask[h]
+                if not 3 <= p.bit_count() <= limit:  # the group (2+ cells) and one more node
+                    continue
+                rest = p & ~g
+                if not rest:
+                    continue
+                if not rest & (rest - 1):
+                    y = rest.bit_length() - 1
+                else:
+                    y = N + rel[rest] if rest in rel else -1
+                if y >= 0:
+                    found.append((h, rank, min(N + r, y), max(N + r, y)))
+        found.sort()
+        self.groups, self.overlaps, self.in_house = groups, overlaps, in_house
+        self.strong = [(a, b) for _, _, a, b in found]
+
+
+# per-value group tables by (size, value, places): a step changes the places of few values,
+# so most values of the next state find theirs here (bounded; cleared when full)
+_VALUE_GROUPS: dict[tuple[int, int, int], _ValueGroups] = {}
+MAX_VALUES_KEPT = 8192
+
+
+def _value_groups(geo: Geometry, v: int, pv: int) -> _ValueGroups:
+    key = (geo.n, v, pv)
+    hit = _VALUE_GROUPS.get(key)
+    if hit is None:
+        if len(_VALUE_GROUPS) >= MAX_VALUES_KEPT:
+            _VALUE_GROUPS.clear()
+        hit = _VALUE_GROUPS[key] = _ValueGroups(geo, pv)
+    return hit
+
+
 class _Graph:
     """Nodes and links. A single candidate keeps its number in ``links`` (v * N + cell), so
     its plain strong and weak links are the chain search's; groups come after, from n * N.
@@ -87,7 +165,7 @@ class _Graph:
     def __init__(self, state: State) -> None:
         geo = state.geo
         n, N = geo.n, geo.ncells
-        pos, peer = state.pos, geo.peer_mask
+        pos = state.pos
         lk = links(state)
         self.geo, self.N, self.lk = geo, N, lk
         singles = n * N
@@ -95,78 +173,39 @@ class _Graph:
         values = list(base_values)
         masks = list(base_masks)
         conflict = list(units)
-        seeing_of = _seeing_table(n)
         index: dict[tuple[int, int], int] = {}
-        groups_of: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (id, cells, cells seeing all)
         seeing_by_id: dict[int, int] = {}
         inter_of: dict[int, int] = {}  # group -> its intersection's index
         house_groups: list[list[int]] = []  # per value, per house: node-id mask of its groups
+        nhouses = len(geo.house_mask)
+        # strong links with a group: in a house, v's places are one node and another; taken in
+        # (value, house, rank of the group's intersection in the house) order, which fixes the
+        # order of the strong lists
+        found: list[tuple[int, int]] = []
         for v in range(n):
-            pv = pos[v]
+            table = _value_groups(geo, v, pos[v])
             base = v * N
-            mine = groups_of[v]
-            in_house = [0] * len(geo.house_mask)
-            house_groups.append(in_house)
-            for k, (_, _, im) in enumerate(geo.intersections):
-                g = pv & im
-                if g & (g - 1):  # a cell mask of 2+ cells lies in one intersection only
-                    gid = len(values)
-                    index[v, g] = gid
-                    values.append(v)
-                    masks.append(g)
-                    conflict.append(g << base | 1 << gid)
-                    seeing = seeing_of.get(g)
-                    if seeing is None:
-                        seeing = geo.all_cells
-                        for c in bits(g):
-                            seeing &= peer[c]
-                        seeing_of[g] = seeing
-                    mine.append((gid, g, seeing))
-                    seeing_by_id[gid] = seeing
-                    inter_of[gid] = k
-                    line, box, _ = geo.intersections[k]
-                    in_house[line] |= 1 << gid
-                    in_house[box] |= 1 << gid
-            # groups sharing a cell: two groups of one value share at most one cell
-            for k, (gid, g, _) in enumerate(mine):
-                for other, g2, _ in mine[k + 1:]:
-                    if g & g2:
-                        conflict[gid] |= 1 << other
-                        conflict[other] |= 1 << gid
+            first = len(values)  # node id of the value's first group
+            for r, (g, seeing, k, cells) in enumerate(table.groups):
+                gid = first + r
+                index[v, g] = gid
+                values.append(v)
+                masks.append(g)
+                conflict.append(g << base | table.overlaps[r] << first)
+                seeing_by_id[gid] = seeing
+                inter_of[gid] = k
                 gbit = 1 << gid
-                for c in bits(g):
+                for c in cells:
                     conflict[base + c] |= gbit
+            house_groups.append([m << first for m in table.in_house] if table.groups else [0] * nhouses)
+            for a, b in table.strong:  # below N: a cell of v; from N on: the value's group a - N
+                found.append((base + a if a < N else first + a - N, base + b if b < N else first + b - N))
         self.values, self.masks, self.index, self.singles = values, masks, index, singles
-        self.groups_of, self.pos, self.conflict = groups_of, pos, conflict
+        self.pos, self.conflict = pos, conflict
         self.seeing_by_id, self.house_groups, self.inter_of = seeing_by_id, house_groups, inter_of
-        # strong links with a group: in a house, v's places are one node and another. Each group
-        # looks in its two houses; the pairs are then taken in (value, house, rank of the group's
-        # intersection in the house) order, which fixes the order of the strong lists.
         strong: dict[int, list[int]] = dict(lk.strong)
-        houses_of = _intersection_houses(n)
-        hmask = geo.house_mask
-        limit = 2 * geo.m
-        found: list[tuple[int, int, int, int, int]] = []
-        for v in range(n):
-            pv = pos[v]
-            base = v * N
-            for gid, g, _ in groups_of[v]:
-                for h, rank in houses_of[inter_of[gid]]:
-                    p = pv & hmask[h]
-                    if not 3 <= p.bit_count() <= limit:  # the group (2+ cells) and one more node
-                        continue
-                    rest = p & ~g
-                    if not rest:
-                        continue
-                    if not rest & (rest - 1):
-                        y = base + rest.bit_length() - 1
-                    else:
-                        y = index.get((v, rest), -1)
-                    if y >= 0:
-                        found.append((v, h, rank, min(gid, y), max(gid, y)))
-        found.sort()
         extra: set[tuple[int, int]] = set()
-        for _, _, _, a, b in found:
+        for a, b in found:
             extra.add((a, b))
         copied: set[int] = set()  # links' own lists are shared with the chain search: copy before adding
         for pair in extra:
@@ -244,32 +283,38 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
         has_strong |= 1 << i
     conflict = g.conflict
     singles = g.singles
-    weak_nodes: dict[int, int] = {}
     strong = g.strong
-    parents = [{2 * s: -1} for s in starts]
-    seen_on = [0] * len(starts)
-    seen_off = [1 << s for s in starts]
-    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
-    end_cands: dict[int, int] = {}
-    strong_mask: dict[int, int] = {}
+    size = len(g.values)
+    # per node id, lists rather than dicts (read at every step of every path)
+    weak_nodes: list[int | None] = [None] * size
+    end_cands: list[int | None] = [None] * size
+    strong_mask = [0] * size
+    onward = [0] * size  # strong neighbours sharing no candidate with the node itself
     for i, js in strong.items():
         m = 0
         for j in js:
             m |= 1 << j
         strong_mask[i] = m
+        onward[i] = m & ~conflict[i]
+    parents = [{2 * s: -1} for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
+    alive = list(range(len(starts)))  # the starts whose search goes on, in start order
     for length in range(1, max_length + 1):
-        any_alive = False
-        for k, s in enumerate(starts):
+        still = []
+        odd = length % 2
+        for k in alive:
             front = frontier[k]
-            if not front:
-                continue
             par = parents[k]
             new = []
-            if length % 2:  # false -> true through strong links
+            if odd:  # false -> true through strong links
                 von = seen_on[k]
                 for i, conf, grouped in front:
-                    key = 2 * i
                     block = conf | von
+                    if not strong_mask[i] & ~block:
+                        continue
+                    key = 2 * i
                     for j in strong[i]:
                         if block >> j & 1:
                             continue
@@ -283,10 +328,10 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                 voff = seen_off[k]
                 von = seen_on[k]
                 for i, conf, grouped in front:
-                    w = weak_nodes.get(i)
+                    w = weak_nodes[i]
                     if w is None:
                         w = weak_nodes[i] = g.weak_mask(i) & has_strong
-                    w &= ~conf & ~voff
+                    w &= ~(conf | voff)
                     if not w:
                         continue
                     voff |= w
@@ -298,28 +343,33 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         j = low.bit_length() - 1
                         # a false node whose strong neighbours are all taken (on this path, or
                         # already reached true) ends here: claimed, but never extended
-                        if strong_mask[j] & free & ~conflict[j]:
+                        if onward[j] & free:
                             par[2 * j] = key
                             new.append((j, conf | conflict[j], grouped or j >= singles))
                 seen_off[k] = voff
             frontier[k] = new
-            if new:
-                any_alive = True
-            if length % 2 and length >= 3:
-                ws = end_cands.get(s)
+            if not new:
+                continue
+            still.append(k)
+            if odd and length >= 3:
+                s = starts[k]
+                ws = end_cands[s]
                 if ws is None:
                     ws = end_cands[s] = g.weak_cands(s)
                 for e, conf, grouped in new:
                     if not grouped:
                         continue
-                    we = end_cands.get(e)
+                    we = end_cands[e]
                     if we is None:
                         we = end_cands[e] = g.weak_cands(e)
                     # the low n * N bits of a path's conflict mask are its candidates: none is removed
-                    elim = ws & we & ~conf
+                    elim = ws & we
                     if elim:
-                        yield _step(state, g, _path(par, 2 * e + 1), elim)
-        if not any_alive:
+                        elim &= ~conf
+                        if elim:
+                            yield _step(state, g, _path(par, 2 * e + 1), elim)
+        alive = still
+        if not alive:
             return
 
 

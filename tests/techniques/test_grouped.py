@@ -99,3 +99,19 @@ def test_graph_matches_the_definitions():
                              and not cells[a] & cells[b]}
         got = {(a, b) for a, js in g.strong.items() for b in js if a < b and (a >= g.singles or b >= g.singles)}
         assert got == expected
+
+
+def test_value_tables_kept_between_states_give_the_same_graph():
+    """A value's group table is kept by (size, value, places) and read by later states: a graph
+    built from kept tables equals one built from fresh ones (ids, conflicts, strong lists in order)."""
+    from techniques import grouped
+
+    states = list(_graph_states())
+    grouped._VALUE_GROUPS.clear()
+    warm = [grouped._Graph(s.copy()) for s in states]  # later states read earlier states' tables
+    assert any(len(t.groups) for t in grouped._VALUE_GROUPS.values())
+    for s, g in zip(states, warm, strict=True):
+        grouped._VALUE_GROUPS.clear()
+        fresh = grouped._Graph(s.copy())
+        assert (g.values, g.masks, g.conflict, g.strong, g.house_groups) == \
+            (fresh.values, fresh.masks, fresh.conflict, fresh.strong, fresh.house_groups)
