@@ -13,16 +13,18 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import combinations
 from typing import Any
 
+from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, values_of
+from explainer.i18n import say
 from explainer.state import State
 
-from .uniqueness import REMOVED
 from .wording import Removals
 
 # naked sets of up to five values: the virtual cell and four others (Sudoku Explainer
 # searches up to seven; five covers every set its ratings show on top1465 and se_rated)
 MAX_SET = 5
 OR = {"en": "or", "fr": "ou"}
+REMOVED = {"en": "we remove {what}", "fr": "on retire {what}"}
 
 
 class Removed(Removals):
@@ -35,6 +37,29 @@ class Removed(Removals):
 def live(cand: list[int], pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     """The (cell, value) pairs still candidates: what a step really removes."""
     return [(c, v) for c, v in pairs if cand[c] >> (v - 1) & 1]
+
+
+def pattern_step(state: State, technique: str, pattern: Iterable[int], ab: tuple[int, int], floor: list[int],
+                 roof: list[int], template: dict[str, str], removed: Iterable[tuple[int, int]],
+                 marked_alt: Iterable[tuple[int, int]], houses: Iterable[int],
+                 words: dict[str, Any], recorded: tuple[tuple[str, Any], ...]) -> Explanation | None:
+    """The step of a deadly pattern (unique rectangle or loop): the floor and roof cells, the
+    pattern's two values marked, what the type marks besides; None if nothing it would
+    remove is still a candidate."""
+    geo, cand = state.geo, state.cand
+    live_removed = live(cand, removed)
+    if not live_removed:
+        return None
+    return Explanation(
+        technique=technique,
+        eliminate=cands(geo, live_removed),
+        cells=cell_coords(geo, floor), cells_alt=cell_coords(geo, roof),
+        houses=house_keys(geo, houses),
+        marked=cands(geo, ((c, v) for c in pattern for v in ab)),
+        marked_alt=cands(geo, marked_alt),
+        **say(template, removed=Removed(geo, live_removed), **words),
+        detail=recorded,
+    )
 
 
 def detail(kind: int, size: int, **more: Any) -> tuple[tuple[str, Any], ...]:

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.explanation import Explanation
 from explainer.grid import Geometry, bits, values_of
-from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.i18n import Arg, Cells, House, Value, Values
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .deadly import OR, Removed, detail, live, split, virtual_naked_sets
+from .deadly import OR, detail, pattern_step, split, virtual_naked_sets
 from .uniqueness import ONE
 
 MIN_CELLS = 6  # four are a unique rectangle
@@ -252,22 +252,13 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
                   loop=_Path(geo, loop), length=len(loop),
                   hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
 
+    cells = tuple(geo.rc(c) for c in loop)
+
     def step(kind: int, template: dict[str, str], removed: list[tuple[int, int]],
              marked_alt: Iterable[tuple[int, int]], houses: Iterable[int] = (), size: int = 0,
              **more: Arg) -> Explanation | None:
-        removed = live(cand, removed)
-        if not removed:
-            return None
-        return Explanation(
-            technique="unique loop",
-            eliminate=cands(geo, removed),
-            cells=cell_coords(geo, floor), cells_alt=cell_coords(geo, roof),
-            houses=house_keys(geo, houses),
-            marked=cands(geo, ((c, v) for c in loop for v in (a, b))),
-            marked_alt=cands(geo, marked_alt),
-            **say(template, removed=Removed(geo, removed), **{**common, **more}),
-            detail=detail(kind, size, length=len(loop), values=(a, b), cells=tuple(geo.rc(c) for c in loop)),
-        )
+        return pattern_step(state, "unique loop", loop, (a, b), floor, roof, template, removed, marked_alt, houses,
+                            {**common, **more}, detail(kind, size, length=len(loop), values=(a, b), cells=cells))
 
     out: list[Explanation | None] = []
     if len(roof) == 1:

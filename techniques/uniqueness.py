@@ -48,7 +48,7 @@ from explainer.i18n import Cells, House, Value, Values, say
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .wording import Removals
+from .deadly import OR, pattern_step, split, virtual_naked_sets
 
 ONE = {"en": "This step relies on the puzzle having a single solution.",
        "fr": "Cette étape suppose que la grille a une seule solution."}
@@ -111,14 +111,6 @@ BUG = {
           "dans chaque maison sauf le {v}, trois fois dans chaque maison de {cell}. Sans {v} en {cell} la "
           "grille serait un motif mortel à deux solutions, donc {cell} vaut {v}. " + ONE["fr"],
 }
-REMOVED = {"en": "we remove {what}", "fr": "on retire {what}"}
-
-
-class _Removed(Removals):
-    def fmt(self, lang: str) -> str:
-        return REMOVED[lang].format(what=super().fmt(lang))
-
-
 @cache
 def _rectangles(n: int) -> tuple[tuple[int, int, int, int], ...]:
     """Every rectangle (top-left, top-right, bottom-left, bottom-right) on exactly two boxes."""
@@ -179,28 +171,14 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int) -> 
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     a, b = (v + 1 for v in bits(ab))
-    floor = [c for c in rect if cand[c] == ab]
-    roof = [c for c in rect if cand[c] != ab]
-    extra = 0
-    for c in roof:
-        extra |= cand[c] & ~ab
+    floor, roof, extra = split(cand, rect, ab)
+    common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR))
+    corners = tuple(geo.rc(c) for c in rect)
 
     def step(kind, template, removed_pairs, marked_alt=(), houses=(), **more):
-        removed_pairs = [(c, v) for c, v in removed_pairs if cand[c] >> (v - 1) & 1]
-        if not removed_pairs:
-            return None
-        kw = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor),
-                  roof=Cells(geo, roof, last={"en": "or", "fr": "ou"}))
-        return Explanation(
-            technique="unique rectangle",
-            eliminate=cands(geo, removed_pairs),
-            cells=cell_coords(geo, floor), cells_alt=cell_coords(geo, roof),
-            houses=house_keys(geo, houses),
-            marked=cands(geo, ((c, v) for c in rect for v in (a, b))),
-            marked_alt=cands(geo, marked_alt),
-            **say(template, removed=_Removed(geo, removed_pairs), **{**kw, **more}),
-            detail=(("type", kind), ("values", (a, b)), ("corners", tuple(geo.rc(c) for c in rect))),
-        )
+        return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
+                            marked_alt, houses, {**common, **more},
+                            (("type", kind), ("values", (a, b)), ("corners", corners)))
 
     out = []
     if len(floor) == 3:
@@ -270,20 +248,10 @@ def _type_3(state: State, step: Callable[..., Explanation], roof: list[int], ext
     """The roof's extras as one virtual cell, completing a naked subset in house h."""
     geo = state.geo
     cand = state.cand
-    others = [c for c in geo.houses[h] if cand[c] and c not in roof]
-    for k in range(1, min(4, len(others)) + 1):
-        for group in combinations(others, k):
-            u = extra
-            for c in group:
-                u |= cand[c]
-            if u.bit_count() != k + 1:
-                continue
-            rest = [c for c in others if c not in group]
-            removed = [(c, v) for c in rest for v in values_of(cand[c] & u)]
-            if removed:
-                yield step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
-                           [h], extra=Values(values_of(extra), last={"en": "or", "fr": "ou"}),
-                           others=Cells(geo, group), values=Values(values_of(u)), house=House(geo, h))
+    for group, u, removed in virtual_naked_sets(state, h, roof, extra):
+        yield step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
+                   [h], extra=Values(values_of(extra), last=OR),
+                   others=Cells(geo, group), values=Values(values_of(u)), house=House(geo, h))
 
 
 def find_bug_plus_one(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
