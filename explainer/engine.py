@@ -70,15 +70,16 @@ def check_sound(step: Explanation, solution: Sequence[int], n: int) -> None:
                               f"from r{r + 1}c{c + 1}: {step.text}")
 
 
-def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None) -> list[Context | None]:
+def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+             easiest: bool = False) -> list[Context | None]:
     """The context each technique is called with (None: skip it, it needs the missing solution)."""
     known = tuple(solution) if solution is not None else None
     out: list[Context | None] = []
     for i, t in enumerate(techniques):
         if t.reads_solution:
-            out.append(None if known is None else Context(known, tuple(techniques[:i])))
+            out.append(None if known is None else Context(known, tuple(techniques[:i]), easiest=easiest))
         else:
-            out.append(Context(None, tuple(techniques[:i])))
+            out.append(Context(None, tuple(techniques[:i]), easiest=easiest))
     return out
 
 
@@ -118,7 +119,7 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
     as soon as no further technique can beat the best step found.
     """
     if ctxs is None:
-        ctxs = contexts(techniques, solution)
+        ctxs = contexts(techniques, solution, easiest=True)
     if weights is None:
         weights = {name: k.weight_for(True) for name, k in kinds_of(techniques).items()}
     def least(t: Technique) -> float:
@@ -135,7 +136,8 @@ def easiest_step(state: State, techniques: Sequence[Technique], solution: Sequen
             continue
         start = time.perf_counter() if timings is not None else 0.0
         seen = 0
-        ctx = replace(ctx, ceiling=best_rating, easiest=True)
+        if best is not None:
+            ctx = replace(ctx, ceiling=best_rating)
         for candidate in t.find(state, ctx):
             if not _live(state, candidate):
                 continue
@@ -211,7 +213,7 @@ class Puzzle:
         n = self.grid.n
         state = State.from_grid(self.grid)
         steps: list[Explanation] = []
-        ctxs = contexts(self.techniques, solution)
+        ctxs = contexts(self.techniques, solution, easiest=self.easiest)
         weights = self.weights
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
