@@ -1,7 +1,7 @@
 """Step-loop CPU time of the full registry against the registry before issue #16.
 
     python benchmarks/bench_registry.py [FILE] [--start 1] [--limit 300] [--runs 3]
-                                        [--no-table] [--only full|base]
+                                        [--no-table] [--only full|base] [--drop TECHNIQUE ...]
 
 Issue #16 added named patterns; its requirement is that the full registry
 stays within 10% of the time before the issue. The "before" registry is the
@@ -10,12 +10,15 @@ unique rectangle, bug+1, grouped chain, ALS XY wing, ALS chain, death blossom); 
 named chain kinds and the sashimi fish names live inside finders that
 existed before (chain, finned fish) and cannot be left out by name.
 
-Each run explains every puzzle of the sample once with each registry, the
-order alternating between runs (full, base / base, full …) so that a busy
-machine slows both alike; the solution is computed outside the timed part.
+Each run explains every puzzle of the sample once with each registry, puzzle
+by puzzle: each puzzle with both registries in turn, the order alternating
+from puzzle to puzzle and between runs (full, base / base, full …), so that
+a neighbour slowing the machine for a few seconds slows both alike (timing
+all puzzles with one registry, then all with the other, let such a burst land
+on one side only); the solution is computed outside the timed part.
 Times are CPU seconds of this process (``time.process_time``); the figure is
 the median over the runs, with wall time beside it. The per-finder table
-comes from one more run of each registry with every finder wrapped: CPU time
+comes from one more run of each registry (taking turns in the same way) with every finder wrapped: CPU time
 spent inside it (the step loop's calls only), calls, and hits (calls whose
 finder gave the step).
 """
@@ -43,10 +46,13 @@ NEW = ("xy wing", "xyz wing", "wxyz wing", "unique rectangle", "bug+1", "grouped
        "als chain", "death blossom")
 
 
-def registries() -> dict[str, list[Technique]]:
+def registries(drop: Sequence[str] = ()) -> dict[str, list[Technique]]:
+    """The full registry (less the ``drop`` techniques: what the rest of the issue's techniques
+    cost without them) and the pre-#16 set."""
     full = registry.select(None)
     new = {registry.lookup(name).name for name in NEW}
-    return {"full": full, "base": [t for t in full if t.name not in new]}
+    left_out = {registry.lookup(name).name for name in drop}
+    return {"full": [t for t in full if t.name not in left_out], "base": [t for t in full if t.name not in new]}
 
 
 class Meter:
@@ -101,14 +107,17 @@ def explain_all(puzzles: Sequence[tuple[Source, Grid]], chosen: list[Technique])
     return cpu, wall, steps
 
 
-def table(puzzles: Sequence[tuple[Source, Grid]], chosen: list[Technique]) -> Meter:
-    meter = Meter()
-    wrapped = [meter.wrap(t) for t in chosen]
-    for src, solution in puzzles:
-        p = engine.Puzzle(src.text, wrapped, where=src.where)
-        p._solution = solution
-        meter.count_hits(p.steps, chosen)
-    return meter
+def tables(puzzles: Sequence[tuple[Source, Grid]], regs: dict[str, list[Technique]]) -> dict[str, Meter]:
+    """One meter per registry, the registries taking turns puzzle by puzzle (as the timed runs)."""
+    meters = {name: Meter() for name in regs}
+    wrapped = {name: [meters[name].wrap(t) for t in chosen] for name, chosen in regs.items()}
+    names = list(regs)
+    for k, (src, solution) in enumerate(puzzles):
+        for name in names if k % 2 == 0 else names[::-1]:
+            p = engine.Puzzle(src.text, wrapped[name], where=src.where)
+            p._solution = solution
+            meters[name].count_hits(p.steps, regs[name])
+    return meters
 
 
 def main() -> int:
@@ -119,12 +128,17 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", choices=("full", "base"), help="time one registry only (for profiling)")
     ap.add_argument("--no-table", action="store_true", help="skip the per-finder table")
+    ap.add_argument("--drop", action="append", default=[], metavar="TECHNIQUE",
+                    help="leave this technique out of the full registry (repeatable): what the others cost")
     args = ap.parse_args()
     sources = read_sources(args.file)[args.start - 1:]
     if args.limit:
         sources = sources[: args.limit]
     puzzles = [(s, unique_solution(engine.parse_grid(s.text, s.where), s.where)) for s in sources]
-    regs = registries()
+    try:
+        regs = registries(args.drop)
+    except KeyError as e:
+        ap.error(f"--drop: {e.args[0]}")
     names = [args.only] if args.only else ["full", "base"]
     print(f"file: {args.file}, puzzles {args.start}..{args.start + len(puzzles) - 1} ({len(puzzles)}), "
           f"runs {args.runs}")
@@ -132,8 +146,16 @@ def main() -> int:
     wall: dict[str, list[float]] = {k: [] for k in names}
     nsteps: dict[str, int] = {}
     for run in range(args.runs):
-        for name in names if run % 2 == 0 else names[::-1]:
-            c, w, nsteps[name] = explain_all(puzzles, regs[name])
+        got = {name: [0.0, 0.0, 0] for name in names}
+        for k, puzzle in enumerate(puzzles):
+            for name in names if (run + k) % 2 == 0 else names[::-1]:
+                c, w, s = explain_all([puzzle], regs[name])
+                total = got[name]
+                total[0] += c
+                total[1] += w
+                total[2] += s
+        for name in names:
+            c, w, nsteps[name] = got[name][0], got[name][1], int(got[name][2])
             cpu[name].append(c)
             wall[name].append(w)
             print(f"  run {run + 1} {name:<4} cpu {c:7.2f} s   wall {w:7.2f} s", file=sys.stderr)
@@ -147,7 +169,7 @@ def main() -> int:
         print(f"full / base CPU: {ratio:.3f} (per run: {', '.join(f'{x:.3f}' for x in pairs)})")
     if args.no_table:
         return 0
-    meters = {name: table(puzzles, regs[name]) for name in names}
+    meters = tables(puzzles, {name: regs[name] for name in names})
     print("\nper finder (one run): CPU seconds inside the finder, calls, hits")
     head = "".join(f" | {name + ' cpu':>9} {'calls':>7} {'hits':>6}" for name in names)
     print(f"{'technique':<18}{head}")

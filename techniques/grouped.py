@@ -215,6 +215,21 @@ class _Graph:
                     strong[a] = list(strong.get(a, ()))
                 strong[a].append(b)
         self.strong = strong
+        # what the search reads at every node, as node-id masks
+        self.starts = sorted(strong)
+        has_strong = 0
+        for i in self.starts:
+            has_strong |= 1 << i
+        size = len(values)
+        strong_mask = [0] * size
+        onward = [0] * size  # strong neighbours sharing no candidate with the node itself
+        for i, js in strong.items():
+            m = 0
+            for j in js:
+                m |= 1 << j
+            strong_mask[i] = m
+            onward[i] = m & ~conflict[i]
+        self.has_strong, self.strong_mask, self.onward = has_strong, strong_mask, onward
 
     def group_sees(self, i: int) -> int:
         return self.seeing_by_id[i]
@@ -262,72 +277,100 @@ def _phrase(g: _Graph, i: int, true: bool, lang: str) -> str:
 
 def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                        max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    """Shortest grouped chains first, across every start.
+    """Shortest grouped chains first, across every start (then in start order).
 
-    As in ``chains.find``: one breadth-first search per start, all advancing
-    a link at a time; a path keeps the mask of the nodes it may no longer use
-    (those sharing a candidate with a node on it), so nodes never overlap.
+    As in ``chains.find``: one breadth-first search per start, a link at a
+    time; a path keeps the mask of the nodes it may no longer use (those
+    sharing a candidate with a node on it), so nodes never overlap. The low
+    n * N bits of that mask are the path's candidates, so the end test needs no
+    walk along the path. A false node whose strong neighbours are all used is
+    still claimed (the first path to reach a node keeps it) but not extended:
+    it could only lead nowhere, and the steps stay the same.
 
-    The low n * N bits of that mask are the path's candidates, so the end test
-    needs no walk along the path. A false node whose strong neighbours are all
-    used is still claimed (the first path to reach a node keeps it) but not
-    extended: it could only lead nowhere, and the steps stay the same."""
+    The searches of two starts share nothing, so each runs to its end before
+    the next begins (no per-level bookkeeping across starts), and once a chain
+    of length L is found the later starts stop at L: the chains of the
+    shortest length come out in start order, as a search advancing every
+    start a level at a time gives them. Only a caller wanting more than those
+    pays for the full searches, which yield the rest in that same order."""
     g = state.cached("grouped.graph", _Graph)
-    if not g.index:
+    if not g.index or not g.strong:
         return  # no group: the plain chain search has seen everything
-    starts = sorted(g.strong)
-    if not starts:
+    found = _search(g, max_length, False)
+    if not found:
         return
-    has_strong = 0
-    for i in starts:
-        has_strong |= 1 << i
-    conflict = g.conflict
-    singles = g.singles
-    strong = g.strong
+    for _, _, end, elim in found:
+        yield _step(state, g, _nodes(end), elim)
+    # a caller wanting more (SE's path rates several steps): every chain, the shortest first
+    for _, _, end, elim in _search(g, max_length, True)[len(found):]:
+        yield _step(state, g, _nodes(end), elim)
+
+
+# a path as its last node, the mask of the nodes it may no longer use, whether it holds a group,
+# and the path it extends (None at the start)
+_Entry = tuple[int, int, bool, "_Entry | None"]
+
+
+def _search(g: _Graph, max_length: int, every: bool) -> list[tuple[int, int, _Entry, int]]:
+    """(length, start rank, last entry, removed candidates) of the chains of the shortest
+    length there is, or with ``every`` of every length up to ``max_length``, sorted by length
+    then start (each start's in the order found)."""
+    conflict, strong, strong_mask, onward = g.conflict, g.strong, g.strong_mask, g.onward
+    singles, has_strong = g.singles, g.has_strong
     size = len(g.values)
-    # per node id, lists rather than dicts (read at every step of every path)
-    weak_nodes: list[int | None] = [None] * size
-    end_cands: list[int | None] = [None] * size
-    strong_mask = [0] * size
-    onward = [0] * size  # strong neighbours sharing no candidate with the node itself
-    for i, js in strong.items():
-        m = 0
-        for j in js:
-            m |= 1 << j
-        strong_mask[i] = m
-        onward[i] = m & ~conflict[i]
-    parents = [{2 * s: -1} for s in starts]
-    seen_on = [0] * len(starts)
-    seen_off = [1 << s for s in starts]
-    frontier = [[(s, conflict[s], s >= singles)] for s in starts]
-    alive = list(range(len(starts)))  # the starts whose search goes on, in start order
-    for length in range(1, max_length + 1):
-        still = []
-        odd = length % 2
-        for k in alive:
-            front = frontier[k]
-            par = parents[k]
-            new = []
-            if odd:  # false -> true through strong links
-                von = seen_on[k]
-                for i, conf, grouped in front:
+    weak_nodes: list[int | None] = [None] * size  # weak neighbours that have a strong link
+    end_cands: list[int | None] = [None] * size  # candidates weakly linked to the node
+    found: list[tuple[int, int, _Entry, int]] = []
+    limit = max_length
+    for k, s in enumerate(g.starts):
+        front: list[_Entry] = [(s, conflict[s], s >= singles, None)]
+        von = 0
+        voff = 1 << s
+        ws = -1
+        for length in range(1, limit + 1):
+            new: list[_Entry] = []
+            if length & 1:  # false -> true through strong links
+                for ent in front:
+                    i, conf, grouped, _ = ent
                     block = conf | von
                     if not strong_mask[i] & ~block:
                         continue
-                    key = 2 * i
                     for j in strong[i]:
                         if block >> j & 1:
                             continue
                         bit = 1 << j
                         von |= bit
                         block |= bit
-                        par[2 * j + 1] = key
-                        new.append((j, conf | conflict[j], grouped or j >= singles))
-                seen_on[k] = von
+                        new.append((j, conf | conflict[j], grouped or j >= singles, ent))
+                if not new:
+                    break
+                if length >= 3:
+                    if ws < 0:
+                        known = end_cands[s]
+                        if known is None:
+                            known = end_cands[s] = g.weak_cands(s)
+                        ws = known
+                    hit = False
+                    for ent in new:
+                        if not ent[2]:
+                            continue
+                        e = ent[0]
+                        we = end_cands[e]
+                        if we is None:
+                            we = end_cands[e] = g.weak_cands(e)
+                        # the low n * N bits of a path's conflict mask are its candidates: none is removed
+                        elim = ws & we & ~ent[1]
+                        if elim:
+                            found.append((length, k, ent, elim))
+                            hit = True
+                    if hit and not every:
+                        if length < limit:  # shorter than every chain so far: those go
+                            found = [f for f in found if f[0] == length]
+                            limit = length
+                        break
             else:  # true -> false through weak links, to nodes that continue by a strong link
-                voff = seen_off[k]
-                von = seen_on[k]
-                for i, conf, grouped in front:
+                for ent in front:
+                    i, conf, grouped, _ = ent
                     w = weak_nodes[i]
                     if w is None:
                         w = weak_nodes[i] = g.weak_mask(i) & has_strong
@@ -335,7 +378,6 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                     if not w:
                         continue
                     voff |= w
-                    key = 2 * i + 1
                     free = ~(conf | von)
                     while w:
                         low = w & -w
@@ -344,40 +386,21 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
                         # a false node whose strong neighbours are all taken (on this path, or
                         # already reached true) ends here: claimed, but never extended
                         if onward[j] & free:
-                            par[2 * j] = key
-                            new.append((j, conf | conflict[j], grouped or j >= singles))
-                seen_off[k] = voff
-            frontier[k] = new
-            if not new:
-                continue
-            still.append(k)
-            if odd and length >= 3:
-                s = starts[k]
-                ws = end_cands[s]
-                if ws is None:
-                    ws = end_cands[s] = g.weak_cands(s)
-                for e, conf, grouped in new:
-                    if not grouped:
-                        continue
-                    we = end_cands[e]
-                    if we is None:
-                        we = end_cands[e] = g.weak_cands(e)
-                    # the low n * N bits of a path's conflict mask are its candidates: none is removed
-                    elim = ws & we
-                    if elim:
-                        elim &= ~conf
-                        if elim:
-                            yield _step(state, g, _path(par, 2 * e + 1), elim)
-        alive = still
-        if not alive:
-            return
+                            new.append((j, conf | conflict[j], grouped or j >= singles, ent))
+                if not new:
+                    break
+            front = new
+    if every:
+        found.sort(key=lambda f: f[0])  # stable: start order, then the order found
+    return found
 
 
-def _path(par: dict[int, int], key: int) -> list[int]:
+def _nodes(end: _Entry) -> list[int]:
     out = []
-    while key >= 0:
-        out.append(key >> 1)
-        key = par[key]
+    e: _Entry | None = end
+    while e is not None:
+        out.append(e[0])
+        e = e[3]
     out.reverse()
     return out
 

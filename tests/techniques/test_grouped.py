@@ -115,3 +115,31 @@ def test_value_tables_kept_between_states_give_the_same_graph():
         fresh = grouped._Graph(s.copy())
         assert (g.values, g.masks, g.conflict, g.strong, g.house_groups) == \
             (fresh.values, fresh.masks, fresh.conflict, fresh.strong, fresh.house_groups)
+
+
+def test_every_chain_comes_shortest_first_then_in_start_order():
+    """The search runs each start to its end, stopping later starts at the shortest length found;
+    a caller reading past those chains (SE's path) gets every chain, shortest first, each once.
+    top1465 line 12 before its step 25: four chains of 7 links, then three of 9."""
+    from pathlib import Path
+
+    import techniques
+    from explainer import engine
+
+    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    puzzle = engine.Puzzle((data / "top1465.txt").read_text().split()[11], techniques.select(None))
+    k = puzzle.steps_using("grouped chain")[0]
+    state = puzzle.goto(k)
+    every = list(find_grouped_chain(state))
+    lengths = [s.get("length") for s in every]
+    assert lengths == sorted(lengths) and len(set(lengths)) >= 2
+    assert every[0] == puzzle.steps[k]
+    assert len({(s.eliminate, s.text) for s in every}) == len(every)
+    # the shortest ones alone (what the registry path reads) are the same, in the same order
+    shortest = [s for s in every if s.get("length") == lengths[0]]
+    got = []
+    for s in find_grouped_chain(state):
+        if s.get("length") != lengths[0]:
+            break
+        got.append(s)
+    assert got == shortest
