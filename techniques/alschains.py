@@ -159,25 +159,43 @@ def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[E
             stems |= 1 << cell
     if not stems:
         return
-    petals: dict[tuple[int, int], list[ALS]] = {}
+    # petals per (stem, value), each with its live values (those something outside could lose)
+    petals: dict[tuple[int, int], list[tuple[ALS, int]]] = {}
     for a in sets:
         if a.size > MAX_SIZE:
             break  # the list is sorted by size
+        live = 0
+        hits = []
         for v, seeing in a.sees.items():
-            for s in bits(seeing & stems & pos[v]):
-                petals.setdefault((s, v), []).append(a)
+            t = seeing & pos[v]
+            if t:
+                live |= 1 << v
+                if t & stems:
+                    hits.append((v, t & stems))
+        for v, m in hits:
+            while m:
+                low = m & -m
+                m ^= low
+                got = petals.get((low.bit_length() - 1, v))
+                if got is None:
+                    petals[low.bit_length() - 1, v] = [(a, live)]
+                else:
+                    got.append((a, live))
     for s in bits(stems):
         vs = list(bits(cand[s]))
         lists = [petals.get((s, v)) or [] for v in vs]
         if not all(lists):
             continue
-        common = 0
-        for a in lists[0]:
-            common |= a.values
-        for z in bits(common & ~cand[s]):
-            zl = [[a for a in lst if a.values >> z & 1 and pos[z] & a.sees[z]] for lst in lists]
-            if not all(zl):
-                continue
+        # z: live in a petal of each value (a petal without z, or whose z nothing sees, is no use)
+        common = ~cand[s]
+        for lst in lists:
+            u = 0
+            for _, live in lst:
+                u |= live
+            common &= u
+        for z in bits(common):
+            zb = 1 << z
+            zl = [[a for a, live in lst if live & zb] for lst in lists]
             pz = pos[z]
             for a in zl[0]:
                 m1 = pz & a.sees[z]
