@@ -159,25 +159,43 @@ def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[E
             stems |= 1 << cell
     if not stems:
         return
-    petals: dict[tuple[int, int], list[ALS]] = {}
+    # petals per (stem, value), each with its live values (those something outside could lose)
+    petals: dict[tuple[int, int], list[tuple[ALS, int]]] = {}
     for a in sets:
         if a.size > MAX_SIZE:
             break  # the list is sorted by size
+        live = 0
+        hits = []
         for v, seeing in a.sees.items():
-            for s in bits(seeing & stems & pos[v]):
-                petals.setdefault((s, v), []).append(a)
+            t = seeing & pos[v]
+            if t:
+                live |= 1 << v
+                if t & stems:
+                    hits.append((v, t & stems))
+        for v, m in hits:
+            while m:
+                low = m & -m
+                m ^= low
+                got = petals.get((low.bit_length() - 1, v))
+                if got is None:
+                    petals[low.bit_length() - 1, v] = [(a, live)]
+                else:
+                    got.append((a, live))
     for s in bits(stems):
         vs = list(bits(cand[s]))
         lists = [petals.get((s, v)) or [] for v in vs]
         if not all(lists):
             continue
-        common = 0
-        for a in lists[0]:
-            common |= a.values
-        for z in bits(common & ~cand[s]):
-            zl = [[a for a in lst if a.values >> z & 1 and pos[z] & a.sees[z]] for lst in lists]
-            if not all(zl):
-                continue
+        # z: live in a petal of each value (a petal without z, or whose z nothing sees, is no use)
+        common = ~cand[s]
+        for lst in lists:
+            u = 0
+            for _, live in lst:
+                u |= live
+            common &= u
+        for z in bits(common):
+            zb = 1 << z
+            zl = [[a for a, live in lst if live & zb] for lst in lists]
             pz = pos[z]
             for a in zl[0]:
                 m1 = pz & a.sees[z]
@@ -230,8 +248,10 @@ CHAIN_LINK = {"en": ", linked by {x} to ", "fr": ", relié par {x} à "}
 CHAIN_STEP = {"en": "{cells} would lose {x} and hold {y}", "fr": "{cells} perdrait {x} et contiendrait {y}"}
 
 MAX_CHAIN = 6  # ALSs in a chain; 3 is the ALS XY wing, found before
-# Nodes one call may visit: a bound for dense graphs of big grids (top1465, hardest300 and
+# Nodes one call may push: a bound for dense graphs of big grids (top1465, hardest300 and
 # se_rated stay far below it), beyond which the search stops as if it found nothing more.
+# The search pushes only branches that can still end a chain (a few hundred nodes over the
+# 573 calls of top1465 1-300), so it meets the bound far later than a plain search would.
 MAX_NODES = 200_000
 
 
@@ -282,34 +302,78 @@ class _Graph:
 
     ``adj[i]``: (j, x, cells of j, arrival) for every ALS j sharing a restricted common x with
     ALS i (a pair with two restricted commons gives two edges); ``arrival`` numbers the pair
-    (j, x), "at j, come by x". ``ends[i]``: (z, E) for each value z of ALS i that a candidate
-    outside it could lose (it sees every z of i), E the ALSs whose z such a candidate sees
-    too: the possible other ends of a chain from i removing z. ``near(r)[arrival]``: the ALSs
-    at the end of a walk of exactly r edges from there whose consecutive edges differ (a
-    bound on the chains: a walk may come back to an ALS)."""
+    (j, x), "at j, come by x"; ``same[arrival]``: the arrivals (k, x) of the edges leaving j
+    by x, and ``siblings``: the arrivals of each ALS with two or more linking values. The
+    search bounds its branches by sets of arrivals (bit masks over their numbers), not of
+    ALSs: an arrival at the last ALS fixes the last linking value, which must differ from the
+    value removed, so a goal of arrivals says "a chain ending here removes something"
+    exactly, where a goal of ALSs was only "may". ``targets[i]``: (z, T) for each value z of
+    ALS i that a candidate outside it could lose (T: those candidates, the cells seeing every
+    z of i); ``ends(z, T)``: the arrivals (m, x), x not z, at ALSs m whose z some cell of T
+    sees too, the possible last links of a chain from i removing z. ``overlap[i]``: the
+    arrivals at ALSs sharing a cell with ALS i (i among them), which a chain through i cannot
+    end at. ``near(r)[arrival]``: the arrivals at the end of a walk of exactly r edges from
+    there whose consecutive edges differ (a bound on the chains: a walk may come back to an
+    ALS)."""
 
     def __init__(self, state: State, sets: list[ALS]) -> None:
         pos = state.pos
         arrivals: dict[tuple[int, int], int] = {}
         adj: dict[int, list[tuple[int, int, int, int]]] = {}
+        same: list[list[int]] = []
         for i, j, x in _pairs(state):
-            for a, b in ((i, j), (j, i)):
-                sid = arrivals.setdefault((b, x), len(arrivals))
-                adj.setdefault(a, []).append((b, x, sets[b].cells, sid))
-        self.adj = adj
-        self.arrivals = arrivals
-        # ALSs grouped by (z, the z candidates outside seeing all their z): most share one
+            si = arrivals.get((i, x))
+            if si is None:
+                si = arrivals[i, x] = len(same)
+                same.append([])
+            sj = arrivals.get((j, x))
+            if sj is None:
+                sj = arrivals[j, x] = len(same)
+                same.append([])
+            same[si].append(sj)
+            same[sj].append(si)
+            ai = adj.get(i)
+            if ai is None:
+                adj[i] = [(j, x, sets[j].cells, sj)]
+            else:
+                ai.append((j, x, sets[j].cells, sj))
+            aj = adj.get(j)
+            if aj is None:
+                adj[j] = [(i, x, sets[i].cells, si)]
+            else:
+                aj.append((i, x, sets[i].cells, si))
+        self.adj, self.same, self.arrivals = adj, same, arrivals
+        # per ALS: its arrivals, and each value's arrival
+        every: dict[int, int] = {}
+        by_value: dict[int, dict[int, int]] = {}
+        for (j, x), sid in arrivals.items():
+            every[j] = every.get(j, 0) | 1 << sid
+            vals = by_value.get(j)
+            if vals is None:
+                by_value[j] = {x: sid}
+            else:
+                vals[x] = sid
+        self.every = every
+        self.siblings = [list(vals.values()) for vals in by_value.values() if len(vals) > 1]
+        # ALSs grouped by (z, the z candidates outside seeing all their z): most share one;
+        # a group holds the arrivals at its ALSs by another value than z
         groups: dict[tuple[int, int], int] = {}
         targets: dict[int, list[tuple[int, int]]] = {}
         for i in adj:
             mine = targets[i] = []
+            arr = every[i]
+            vals = by_value[i]
             for z, seeing in sets[i].sees.items():
                 t = pos[z] & seeing
                 if t:
-                    groups[z, t] = groups.get((z, t), 0) | 1 << i
+                    zs = vals.get(z)
+                    ga = arr if zs is None else arr & ~(1 << zs)
+                    if ga:
+                        groups[z, t] = groups.get((z, t), 0) | ga
                     mine.append((z, t))
-        # per value z, per cell: the ALSs whose every z the cell sees (lists, and the cells taken
-        # bit by bit in line: this runs over every group's cells twice)
+        self.targets = targets
+        # per value z, per cell: the arrivals of the ALSs whose every z the cell sees (lists, and
+        # the cells taken bit by bit in line: this runs over every group's cells)
         seen_by: list[list[int]] = [[] for _ in pos]
         for (z, t), g in groups.items():
             row = seen_by[z]
@@ -319,33 +383,73 @@ class _Graph:
                 low = t & -t
                 t ^= low
                 row[low.bit_length() - 1] |= g
-        ends_of: dict[tuple[int, int], int] = {}
-        for z, t in groups:
-            row = seen_by[z]
+        self._seen_by = seen_by
+        self._ends: dict[tuple[int, int], int] = {}
+        # the cells of each ALS: the arrivals whose ALS holds it
+        cell_arrivals: dict[int, int] = {}
+        for j, arr in every.items():
+            cells = sets[j].cells
+            while cells:
+                low = cells & -cells
+                cells ^= low
+                cell_arrivals[low] = cell_arrivals.get(low, 0) | arr
+        overlap: dict[int, int] = {}
+        for j in adj:
             m = 0
+            cells = sets[j].cells
+            while cells:
+                low = cells & -cells
+                cells ^= low
+                m |= cell_arrivals[low]
+            overlap[j] = m
+        self.overlap = overlap
+        self._near = [[1 << sid for sid in range(len(same))]]
+        self._outs: list[list[tuple[int, int, int, int]] | None] = [None] * len(same)
+
+    def ends(self, z: int, t: int) -> int:
+        """The arrivals (m, x), x not z, at ALSs m whose every z some cell of t sees."""
+        hit = self._ends.get((z, t))
+        if hit is None:
+            row = self._seen_by[z]
+            hit = 0
             tt = t
-            while tt:
+            while tt and row:
                 low = tt & -tt
                 tt ^= low
-                m |= row[low.bit_length() - 1]
-            ends_of[z, t] = m
-        self.ends = {i: [(z, ends_of[z, t] & ~(1 << i)) for z, t in mine] for i, mine in targets.items()}
-        walk0 = [0] * len(arrivals)
-        for (j, _), sid in arrivals.items():
-            walk0[sid] = 1 << j
-        self._near = [walk0]
+                hit |= row[low.bit_length() - 1]
+            self._ends[z, t] = hit
+        return hit
+
+    def outs(self, k: int, xin: int, sid: int) -> list[tuple[int, int, int, int]]:
+        """The edges leaving ALS k by another value than xin (arrival sid), in ``adj`` order."""
+        out = self._outs[sid]
+        if out is None:
+            out = self._outs[sid] = [e for e in self.adj[k] if e[1] != xin]
+        return out
 
     def near(self, r: int) -> list[int]:
-        """Walks of r edges (built on demand: short chains are searched first)."""
+        """Walks of r edges: from an arrival at j by x, an edge leaving j by another value
+        y, that is an edge of the arrival (j, y)'s ``same`` list."""
         while len(self._near) <= r:
             prev = self._near[-1]
-            out = [0] * len(prev)
-            for (j, xin), sid in self.arrivals.items():
+            parts = []
+            for lst in self.same:
                 m = 0
-                for _, x, _, nxt in self.adj[j]:
-                    if x != xin:
-                        m |= prev[nxt]
-                out[sid] = m
+                for nxt in lst:
+                    m |= prev[nxt]
+                parts.append(m)
+            out = [0] * len(prev)
+            for sids in self.siblings:
+                if len(sids) == 2:
+                    a, b = sids
+                    out[a], out[b] = parts[b], parts[a]
+                    continue
+                for s in sids:
+                    m = 0
+                    for q in sids:
+                        if q != s:
+                            m |= parts[q]
+                    out[s] = m
             self._near.append(out)
         return self._near[r]
 
@@ -355,72 +459,116 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
 
     A depth-first search per length over the restricted-common graph: consecutive ALSs
     share a restricted common, two consecutive restricted commons differ, and the ALSs are
-    pairwise disjoint. A branch is cut when no possible last ALS is at the right distance
-    (``_Graph.near``); the last edge is checked without being pushed (most nodes are leaves).
-    Each (value, removed cells) is reported once, by its shortest chain."""
+    pairwise disjoint. Each branch carries its goal, the arrivals (last ALS, last linking
+    value) that would end a chain removing something: at an ALS after the first, by a value
+    other than the first link's and the value removed, and sharing no cell with the ALSs
+    taken so far. A branch is cut when no walk of the right length reaches its goal
+    (``_Graph.near``), so every branch pushed one edge before the end finds a last ALS (or
+    one already reported). Each (value, removed cells) is reported once, by its shortest
+    chain. The goals only cut branches that could not end a chain: the chains found, and
+    their order, are those of the plain search, except where a plain search would have met
+    ``MAX_NODES`` (it counts pushed nodes, and this search pushes far fewer): there it goes
+    on to the chains after those.
+
+    Most calls find nothing and search every length, so the walks of every length are built
+    at once, and a first ALS i is looked at only when a walk of some length from one of its
+    arrivals' ``same`` edges reaches a possible end of i."""
     sets = als_list(state)
     graph = _Graph(state, sets)
-    pos, adj = state.pos, graph.adj
-    # the first edges worth a search: (i, j, x1, arrival, cells used, goal, [(z, last ALSs for z)])
+    adj, overlap, same = graph.adj, graph.overlap, graph.same
+    near = [graph.near(r) for r in range(MAX_CHAIN - 1)]
+    # per arrival: the arrivals some walk of 2 to MAX_CHAIN - 2 edges from it reaches, and per
+    # arrival (i, x): what the walks from the ALSs linked to i by x reach (a chain's first link)
+    anyw = near[2]
+    for r in range(3, MAX_CHAIN - 1):
+        anyw = [a | b for a, b in zip(anyw, near[r], strict=True)]
+    from_first = []
+    for lst in same:
+        m = 0
+        for nxt in lst:
+            m |= anyw[nxt]
+        from_first.append(m)
+    # the arrivals after each ALS (the last ALS comes later in the list: each chain read one way)
+    later: dict[int, int] = {}
+    reached: dict[int, int] = {}  # per ALS i: the arrivals some chain from i could end at
+    acc = 0
+    for i in sorted(adj, reverse=True):
+        later[i] = acc
+        acc |= graph.every[i]
+    for (i, _), sid in graph.arrivals.items():
+        reached[i] = reached.get(i, 0) | from_first[sid]
+    # the first edges worth a search: (i, j, x1, arrival, cells used, goal)
     firsts = []
     for i in sorted(adj):
-        later = ~((2 << i) - 1)  # the last ALS comes later in the list (each chain read one way)
-        zl = [(z, g & later) for z, g in graph.ends[i] if g & later]
+        keep = later[i] & ~overlap[i] & reached[i]
+        if not keep:
+            continue
+        zl = []
+        for z, t in graph.targets[i]:
+            e = graph.ends(z, t) & keep
+            if e:
+                zl.append((z, e))
         if not zl:
             continue
         cells = sets[i].cells
         every = 0
-        for _, g in zl:
-            every |= g
-        # the ends of the chains linked by x1 first: those of every z but x1 (zl has each z once)
-        by_link: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for _, e in zl:
+            every |= e
+        # the ends of the chains linked by x1: those of every z but x1 (zl has each z once)
+        by_link: dict[int, int] = {}
         for j, x1, cj, sid in adj[i]:
-            hit = by_link.get(x1)
-            if hit is None:
+            goal = by_link.get(x1)
+            if goal is None:
+                goal = every
                 if any(z == x1 for z, _ in zl):
-                    zgoals = [(z, g) for z, g in zl if z != x1]
                     goal = 0
-                    for _, g in zgoals:
-                        goal |= g
-                    hit = by_link[x1] = (goal, zgoals)
-                else:
-                    hit = by_link[x1] = (every, zl)
-            if hit[0]:
-                firsts.append((i, j, x1, sid, cells | cj, hit[0], hit[1]))
+                    for z, e in zl:
+                        if z != x1:
+                            goal |= e
+                by_link[x1] = goal
+            if goal and anyw[sid] & goal:
+                goal &= ~overlap[j]
+                if goal:
+                    firsts.append((i, j, x1, sid, cells | cj, goal))
+    if not firsts:
+        return
     done: set[tuple[int, int]] = set()
     budget = MAX_NODES
+    outs, targets = graph.outs, graph.targets
     for edges in range(3, MAX_CHAIN):
-        near = [graph.near(r) for r in range(edges)]
         path = [0] * (edges + 1)  # path[d]: the ALS at depth d; rcs[d]: the value between d and d + 1
         rcs = [0] * edges
-        for i, j, x1, sid, used0, goal, zgoals in firsts:
-            if not near[edges - 1][sid] & goal:
+        for i, j, x1, sid, used0, goal0 in firsts:
+            if not near[edges - 1][sid] & goal0:
                 continue
-            a1 = sets[i]
             path[0], rcs[0] = i, x1
-            stack = [(j, 1, x1, used0)]  # depth-first: (ALS, depth, its incoming value, cells used)
+            # depth-first: (ALS, its arrival, depth, its incoming value, cells used, goal)
+            stack = [(j, sid, 1, x1, used0, goal0)]
             budget -= 1
             while stack:
-                k, d, xin, used = stack.pop()
+                k, ks, d, xin, used, goal = stack.pop()
                 path[d] = k
                 rcs[d - 1] = xin
                 left = edges - d - 1  # edges left after the next one
                 if left:
                     reach = near[left]
-                    for m, x, cm, nxt in adj[k]:
-                        if x != xin and not cm & used and reach[nxt] & goal:
-                            stack.append((m, d + 1, x, used | cm))
-                            budget -= 1
+                    for m, x, cm, nxt in outs(k, xin, ks):
+                        if not cm & used:
+                            g = goal & ~overlap[m]
+                            if reach[nxt] & g:
+                                stack.append((m, nxt, d + 1, x, used | cm, g))
+                                budget -= 1
                     if budget < 0:
                         return
                     continue
-                for m, x, cm, _ in adj[k]:  # the last edge: m is the other end
-                    if x == xin or cm & used or not goal >> m & 1:
+                for m, x, _, nxt in outs(k, xin, ks):  # the last edge: m is the other end
+                    if not goal >> nxt & 1:
                         continue
-                    for z, g in zgoals:
-                        if z != x and g >> m & 1:
-                            elim = pos[z] & a1.sees[z] & sets[m].sees[z]
-                            if (z, elim) not in done:
+                    am = sets[m].sees
+                    for z, t in targets[i]:
+                        if z != x and z != x1 and z in am:
+                            elim = t & am[z]
+                            if elim and (z, elim) not in done:
                                 done.add((z, elim))
                                 path[edges], rcs[edges - 1] = m, x
                                 yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)

@@ -125,19 +125,21 @@ def _rectangles(n: int) -> tuple[tuple[int, int, int, int], ...]:
 
 
 @cache
-def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
-    """Per cell, the rectangles having it as a corner."""
-    out: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n * n)]
+def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, tuple[int, int, int, int]], ...], ...]:
+    """Per cell, the rectangles having it as a corner (cell mask, corners)."""
+    out: list[list[tuple[int, tuple[int, int, int, int]]]] = [[] for _ in range(n * n)]
     for rect in _rectangles(n):
         for c in rect:
-            out[c].append(rect)
+            out[c].append((_mask(rect), rect))
     return tuple(tuple(x) for x in out)
 
 
 def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
-    """Houses holding every cell (row, column, box order)."""
+    """Houses holding every cell (row, column, box order): among the first cell's houses."""
+    cells = list(cells)
+    c0 = cells[0]
     out = []
-    for h in range(3 * geo.n):
+    for h in (geo.row_of[c0], geo.n + geo.col_of[c0], 2 * geo.n + geo.box_of[c0]):
         m = geo.house_mask[h]
         if all(m >> c & 1 for c in cells):
             out.append(h)
@@ -145,40 +147,58 @@ def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
 
 
 def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """Unique rectangles, type by type over every rectangle (types 1, 2, 4, 5, 6, hidden, 3)."""
+    """Unique rectangles, type by type over every rectangle (types 1, 2, 4, 5, 6, hidden, 3).
+
+    Every rectangle's possible steps are listed first (type, and how to build the step), then
+    built in type order as they are asked for: a caller taking the first step builds one."""
     geo = state.geo
-    cand = state.cand
-    found: list[tuple[int, int, Explanation]] = []
+    cand, pos = state.cand, state.pos
+    found: list[tuple[int, int, Callable[[], Explanation | None]]] = []
     order = {1: 0, 2: 1, 4: 2, 5: 3, 6: 4, "hidden": 5, 3: 6}
     by_cell = _rectangles_by_cell(geo.n)
+    n, house, row_of, col_of = geo.n, geo.house_mask, geo.row_of, geo.col_of
     done: set[tuple[tuple[int, int, int, int], int]] = set()
     # every type has a floor corner: start from the bivalue cells
     for f, ab in enumerate(cand):
         if ab.bit_count() != 2:
             continue
-        for rect in by_cell[f]:
-            if (cand[rect[0]] & cand[rect[1]] & cand[rect[2]] & cand[rect[3]]) != ab or (rect, ab) in done:
+        low = ab & -ab
+        # the rectangle's corners all hold both values, one in f's row and one in its column
+        both = pos[low.bit_length() - 1] & pos[(ab ^ low).bit_length() - 1] & ~(1 << f)
+        if not both & house[row_of[f]] or not both & house[n + col_of[f]]:
+            continue
+        outside = ~both & ~(1 << f)
+        for rm, rect in by_cell[f]:
+            if rm & outside or (rect, ab) in done:
                 continue
             done.add((rect, ab))
-            for step in _rectangle_steps(state, rect, ab):
-                found.append((order[step.get("type")], len(found), step))
+            for kind, build in _rectangle_steps(state, rect, ab, rm):
+                found.append((order[kind], len(found), build))
     found.sort(key=lambda t: t[:2])
-    for _, _, step in found:
-        yield step
+    for _, _, build in found:
+        step = build()
+        if step is not None:
+            yield step
 
 
-def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int) -> Iterator[Explanation]:
+_Lazy = tuple[object, Callable[[], Explanation | None]]  # a step's type, and how to build it
+
+
+def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm: int) -> Iterator[_Lazy]:
+    """The rectangle's possible steps, type and builder (None if it would remove nothing)."""
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     a, b = (v + 1 for v in bits(ab))
     floor, roof, extra = split(cand, rect, ab)
-    common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR))
-    corners = tuple(geo.rc(c) for c in rect)
 
     def step(kind, template, removed_pairs, marked_alt=(), houses=(), **more):
-        return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
-                            marked_alt, houses, {**common, **more},
-                            (("type", kind), ("values", (a, b)), ("corners", corners)))
+        def build() -> Explanation | None:
+            common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR))
+            corners = tuple(geo.rc(c) for c in rect)
+            return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
+                                marked_alt, houses, {**common, **more},
+                                (("type", kind), ("values", (a, b)), ("corners", corners)))
+        return kind, build
 
     out = []
     if len(floor) == 3:
@@ -207,7 +227,7 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int) -> 
     if len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1:  # type 6: diagonal floor
         for lines in (sorted({geo.row_of[c] for c in rect}), sorted({geo.n + geo.col_of[c] for c in rect})):
             for x, y in ((a, b), (b, a)):
-                if all(not pos[x - 1] & geo.house_mask[h] & ~_mask(rect) for h in lines):
+                if all(not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                     out.append(step(6, TYPE_6, [(r, x) for r in roof], [(c, x) for c in rect], lines,
                                     lines=_lines(geo, lines), a=Value(x), b=Value(y)))
     for corner in floor:  # hidden
@@ -216,14 +236,12 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int) -> 
             continue
         lines = [geo.row_of[opposite], geo.n + geo.col_of[opposite]]
         for x, y in ((a, b), (b, a)):
-            if all(not pos[x - 1] & geo.house_mask[h] & ~_mask(rect) for h in lines):
+            if all(not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                 out.append(step("hidden", HIDDEN, [(opposite, y)],
                                 [(c, x) for c in rect if c != corner], lines, lines=_lines(geo, lines),
                                 target=Cells(geo, [opposite]), floor=Cells(geo, [corner]),
                                 a=Value(x), b=Value(y)))
-    for s in out:
-        if s is not None:
-            yield s
+    yield from out
 
 
 def _mask(cells: Iterable[int]) -> int:
@@ -243,8 +261,8 @@ def _lines(geo, lines):
     return Houses(geo, lines)
 
 
-def _type_3(state: State, step: Callable[..., Explanation], roof: list[int], extra: int,
-            h: int) -> Iterator[Explanation]:
+def _type_3(state: State, step: Callable[..., _Lazy], roof: list[int], extra: int,
+            h: int) -> Iterator[_Lazy]:
     """The roof's extras as one virtual cell, completing a naked subset in house h."""
     geo = state.geo
     cand = state.cand

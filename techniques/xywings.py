@@ -164,6 +164,16 @@ def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explan
                                         p2=Cells(geo, [p2]))
 
 
+def _union(table: list[int] | tuple[int, ...], mask: int) -> int:
+    """The union of table[i] over the bits i of mask."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out |= table[low.bit_length() - 1]
+    return out
+
+
 def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
     """(a, b, c, e, z bit) for four cells holding four values with exactly one unrestricted z.
 
@@ -188,40 +198,30 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
     if small.bit_count() < 4:
         return
     sp = [p & small for p in pos]  # per value, the small cells holding it
-    within: dict[int, int] = {}  # value set D -> small cells whose candidates lie in D
-
-    def cells_within(d: int) -> int:
-        got = within.get(d)
-        if got is None:
-            got = small
-            for v in range(n):
-                if not d >> v & 1:
-                    got &= ~sp[v]
-            within[d] = got
-        return got
-
-    near: dict[int, int] = {}  # 3-value set -> small cells within it plus one more value
-
-    def near_within(u: int) -> int:
-        got = near.get(u)
-        if got is None:
-            got = 0
-            for w in range(n):
-                if not u >> w & 1:
-                    got |= cells_within(u | 1 << w)
-            near[u] = got
-        return got
-
+    full = (1 << n) - 1
+    # value set D -> the small cells whose candidates lie in D (four values), or within D plus
+    # one more value (three values: a cell holding two values outside D is out); inline memos
+    within: dict[int, int] = {}
     held: dict[int, int] = {}  # value set -> small cells holding any of them
 
+    def allowed_by(u: int, four: bool) -> int:
+        out = full & ~u
+        if four:
+            got = small & ~_union(sp, out)
+        else:
+            once = twice = 0
+            while out:
+                low = out & -out
+                out ^= low
+                s = sp[low.bit_length() - 1]
+                twice |= once & s
+                once |= s
+            got = small & ~twice
+        within[u] = got
+        return got
+
     def holding(values: int) -> int:
-        out = 0
-        w = values
-        while w:
-            low = w & -w
-            w ^= low
-            out |= sp[low.bit_length() - 1]
-        held[values] = out
+        out = held[values] = _union(sp, values)
         return out
 
     # a and b share z only and hold at most four values together: |a| + |b| <= 5, so a leading
@@ -254,15 +254,14 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                 w_b ^= low_b
                 b = low_b.bit_length() - 1
                 mb = cand[b]
-                u2 = ma | mb
-                k2 = u2.bit_count()
-                if k2 > 4:
-                    continue
                 pb = peer[b]
                 targets = pos[zi] & pa & pb
                 if not targets:
                     continue
-                allowed = cells_within(u2) if k2 == 4 else near_within(u2)
+                u2 = ma | mb  # three or four values (b shares only z with a, and fits)
+                allowed = within.get(u2)
+                if allowed is None:
+                    allowed = allowed_by(u2, u2.bit_count() == 4)
                 allowed &= ~(low_a | low_b)
                 # a cell not seeing a (b) shares at most z with it
                 allowed &= pa | ~hold_a
@@ -273,6 +272,12 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                 allowed &= pb | ~hold_b
                 if not allowed & (allowed - 1):
                     continue
+                # a z cell must see a target (else z would stay there)
+                zside = allowed & sp[zi]
+                if zside:
+                    allowed &= ~zside | _union(peer, targets)
+                    if not allowed & (allowed - 1):
+                        continue
                 more = []
                 while allowed:
                     low = allowed & -allowed
