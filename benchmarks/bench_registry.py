@@ -18,9 +18,9 @@ all puzzles with one registry, then all with the other, let such a burst land
 on one side only); the solution is computed outside the timed part.
 Times are CPU seconds of this process (``time.process_time``); the figure is
 the median over the runs, with wall time beside it. The per-finder table
-comes from one more run of each registry (taking turns in the same way) with every finder wrapped: CPU time
-spent inside it (the step loop's calls only), calls, and hits (calls whose
-finder gave the step).
+comes from one more run of each registry (taking turns in the same way)
+with every finder wrapped: CPU time spent inside it (the step loop's calls
+only), calls, and hits (calls whose finder gave the step).
 """
 from __future__ import annotations
 
@@ -93,30 +93,34 @@ class Meter:
             self.hits[name] = self.hits.get(name, 0) + 1
 
 
-def explain_all(puzzles: Sequence[tuple[Source, Grid]], chosen: list[Technique]) -> tuple[float, float, int]:
-    """CPU and wall seconds of the step loops of every puzzle, and the number of steps."""
-    cpu = wall = 0.0
-    steps = 0
-    for src, solution in puzzles:
-        p = engine.Puzzle(src.text, chosen, where=src.where)
-        p._solution = solution  # the solver is not part of the step loop
-        c0, w0 = time.process_time(), time.perf_counter()
-        steps += len(p.steps)
-        cpu += time.process_time() - c0
-        wall += time.perf_counter() - w0
-    return cpu, wall, steps
+Sample = tuple[Source, Grid]  # a puzzle and its solution
 
 
-def tables(puzzles: Sequence[tuple[Source, Grid]], regs: dict[str, list[Technique]]) -> dict[str, Meter]:
-    """One meter per registry, the registries taking turns puzzle by puzzle (as the timed runs)."""
+def turns(puzzles: Sequence[Sample], names: Sequence[str], offset: int = 0) -> Iterator[tuple[Sample, str]]:
+    """Each puzzle with every registry in turn, the order alternating from puzzle to puzzle
+    (and, by ``offset``, from run to run)."""
+    for k, puzzle in enumerate(puzzles):
+        yield from ((puzzle, name) for name in (names if (offset + k) % 2 == 0 else names[::-1]))
+
+
+def explain_one(puzzle: Sample, chosen: list[Technique]) -> tuple[float, float, int]:
+    """CPU and wall seconds of the puzzle's step loop, and its number of steps."""
+    src, solution = puzzle
+    p = engine.Puzzle(src.text, chosen, where=src.where)
+    p._solution = solution  # the solver is not part of the step loop
+    c0, w0 = time.process_time(), time.perf_counter()
+    steps = len(p.steps)
+    return time.process_time() - c0, time.perf_counter() - w0, steps
+
+
+def tables(puzzles: Sequence[Sample], regs: dict[str, list[Technique]]) -> dict[str, Meter]:
+    """One meter per registry, the registries taking turns as in the timed runs."""
     meters = {name: Meter() for name in regs}
     wrapped = {name: [meters[name].wrap(t) for t in chosen] for name, chosen in regs.items()}
-    names = list(regs)
-    for k, (src, solution) in enumerate(puzzles):
-        for name in names if k % 2 == 0 else names[::-1]:
-            p = engine.Puzzle(src.text, wrapped[name], where=src.where)
-            p._solution = solution
-            meters[name].count_hits(p.steps, regs[name])
+    for (src, solution), name in turns(puzzles, list(regs)):
+        p = engine.Puzzle(src.text, wrapped[name], where=src.where)
+        p._solution = solution
+        meters[name].count_hits(p.steps, regs[name])
     return meters
 
 
@@ -144,18 +148,17 @@ def main() -> int:
           f"runs {args.runs}")
     cpu: dict[str, list[float]] = {k: [] for k in names}
     wall: dict[str, list[float]] = {k: [] for k in names}
-    nsteps: dict[str, int] = {}
     for run in range(args.runs):
-        got = {name: [0.0, 0.0, 0] for name in names}
-        for k, puzzle in enumerate(puzzles):
-            for name in names if (run + k) % 2 == 0 else names[::-1]:
-                c, w, s = explain_all([puzzle], regs[name])
-                total = got[name]
-                total[0] += c
-                total[1] += w
-                total[2] += s
+        c_run = dict.fromkeys(names, 0.0)
+        w_run = dict.fromkeys(names, 0.0)
+        nsteps = dict.fromkeys(names, 0)
+        for puzzle, name in turns(puzzles, names, run):
+            c, w, steps = explain_one(puzzle, regs[name])
+            c_run[name] += c
+            w_run[name] += w
+            nsteps[name] += steps
         for name in names:
-            c, w, nsteps[name] = got[name][0], got[name][1], int(got[name][2])
+            c, w = c_run[name], w_run[name]
             cpu[name].append(c)
             wall[name].append(w)
             print(f"  run {run + 1} {name:<4} cpu {c:7.2f} s   wall {w:7.2f} s", file=sys.stderr)

@@ -173,14 +173,8 @@ def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[E
                 if t & stems:
                     hits.append((v, t & stems))
         for v, m in hits:
-            while m:
-                low = m & -m
-                m ^= low
-                got = petals.get((low.bit_length() - 1, v))
-                if got is None:
-                    petals[low.bit_length() - 1, v] = [(a, live)]
-                else:
-                    got.append((a, live))
+            for stem in bits(m):
+                petals.setdefault((stem, v), []).append((a, live))
     for s in bits(stems):
         vs = list(bits(cand[s]))
         lists = [petals.get((s, v)) or [] for v in vs]
@@ -332,16 +326,8 @@ class _Graph:
                 same.append([])
             same[si].append(sj)
             same[sj].append(si)
-            ai = adj.get(i)
-            if ai is None:
-                adj[i] = [(j, x, sets[j].cells, sj)]
-            else:
-                ai.append((j, x, sets[j].cells, sj))
-            aj = adj.get(j)
-            if aj is None:
-                adj[j] = [(i, x, sets[i].cells, si)]
-            else:
-                aj.append((i, x, sets[i].cells, si))
+            adj.setdefault(i, []).append((j, x, sets[j].cells, sj))
+            adj.setdefault(j, []).append((i, x, sets[i].cells, si))
         self.adj, self.same, self.arrivals = adj, same, arrivals
         # per ALS: its arrivals, and each value's arrival
         every: dict[int, int] = {}
