@@ -1,0 +1,18 @@
+"""Build the compiled search core (C) beside the pure-Python package.
+
+Everything else about the package is in pyproject.toml. The extensions are
+optional: without a C compiler the install still succeeds and the engine
+uses the pure-Python twin of each primitive (explainer/core/__init__.py).
+"""
+from setuptools import Extension, setup
+
+CORE = "explainer/core"
+FLAGS = ["-O2", "-std=c99"]
+
+
+def core(name: str) -> Extension:
+    return Extension(f"explainer.core.{name}", sources=[f"{CORE}/{name}.c"], depends=[f"{CORE}/cellset.h"],
+                     extra_compile_args=FLAGS, optional=True)
+
+
+setup(ext_modules=[core("_probe")])
