@@ -20,6 +20,7 @@ from typing import Any
 from . import rating as rating_mod
 from .explanation import Explanation
 from .grid import Grid, parse_grid, value_char
+from .session import Session
 from .solver import unique_solution
 from .state import Snapshot, State
 from .technique import DIFFICULTIES, Context, Technique, difficulty_of, kinds_of
@@ -71,15 +72,16 @@ def check_sound(step: Explanation, solution: Sequence[int], n: int) -> None:
 
 
 def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None,
-             easiest: bool = False) -> list[Context | None]:
+             easiest: bool = False, session: Session | None = None) -> list[Context | None]:
     """The context each technique is called with (None: skip it, it needs the missing solution)."""
     known = tuple(solution) if solution is not None else None
     out: list[Context | None] = []
     for i, t in enumerate(techniques):
         if t.reads_solution:
-            out.append(None if known is None else Context(known, tuple(techniques[:i]), easiest=easiest))
+            out.append(None if known is None else
+                       Context(known, tuple(techniques[:i]), easiest=easiest, session=session))
         else:
-            out.append(Context(None, tuple(techniques[:i]), easiest=easiest))
+            out.append(Context(None, tuple(techniques[:i]), easiest=easiest, session=session))
     return out
 
 
@@ -212,8 +214,9 @@ class Puzzle:
         solution = self.solution.values
         n = self.grid.n
         state = State.from_grid(self.grid)
+        session = Session(state)
         steps: list[Explanation] = []
-        ctxs = contexts(self.techniques, solution, easiest=self.easiest)
+        ctxs = contexts(self.techniques, solution, easiest=self.easiest, session=session)
         weights = self.weights
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
@@ -227,6 +230,7 @@ class Puzzle:
             check_sound(step, solution, n)
             steps.append(_recorded(step, state.snapshot()))
             state.apply(step)
+            session.applied(step)
         self._steps = steps
         self._final = state
         self.seconds = time.perf_counter() - start

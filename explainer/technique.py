@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .explanation import Explanation
 from .state import State
+
+if TYPE_CHECKING:
+    from .session import Session
 
 DIFFICULTIES = ("easy", "medium", "difficult")
 
@@ -69,13 +72,16 @@ class Context:
     looks for the easiest one (a finder may skip searches that cannot rate below
     it: the forcing chains' dynamic and nested passes), infinite otherwise;
     ``easiest`` tells a finder the engine takes the easiest rated step, not the
-    first one (a finder may then yield its cheaper-rated steps first).
+    first one (a finder may then yield its cheaper-rated steps first);
+    ``session`` is the run's solving session (``explainer.session``: per-puzzle
+    tables; None outside a run, ``session_of`` then gives a fresh one).
     """
 
     solution: tuple[int, ...] | None = None
     earlier: tuple[Technique, ...] = ()
     ceiling: float = float("inf")
     easiest: bool = False
+    session: Session | None = field(default=None, compare=False, repr=False)
 
 
 NO_CONTEXT = Context()
