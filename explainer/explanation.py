@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from .grid import Geometry
 from .proof import Proof
+from .roles import Role, completed
 from .state import Snapshot
 from .values import Candidate, Cell, House, candidates, cells, houses, strong_links, weak_links
 
@@ -58,6 +59,10 @@ class Explanation:
     detail: tuple[tuple[str, Any], ...] = ()
     # The implications behind a forcing (or trial) step: STEPS_JSON.md "proof".
     proof: Proof | None = None
+    # What the frame must show, stated by the finder (explainer.roles; STEPS_JSON.md "roles"):
+    # the renderer draws these and never reasons. ``placed`` / ``removed`` are added from
+    # ``place`` / ``eliminate`` when a finder states roles.
+    roles: tuple[Role, ...] = ()
     # The state before this step, attached by the engine so the step can be
     # drawn on its own (notebooks, queries); not part of equality or JSON.
     before: Snapshot | None = field(default=None, compare=False, repr=False)
@@ -71,6 +76,8 @@ class Explanation:
             value = getattr(self, name)
             if value:
                 object.__setattr__(self, name, make(value))
+        if self.roles:
+            object.__setattr__(self, "roles", completed(self.roles, self.place, self.eliminate))
 
     def summary(self, limit: int = 6) -> str:
         """'x wing: r2c5<>7, r8c5<>7' (what the step places and removes)."""
@@ -93,6 +100,8 @@ class Explanation:
             d["translations"] = dict(self.translations)
         if self.proof is not None:
             d["proof"] = self.proof.to_dict()
+        if self.roles:
+            d["roles"] = [r.to_dict() for r in self.roles]
         return d
 
     @classmethod
@@ -104,6 +113,8 @@ class Explanation:
             value = d[f.name]
             if f.name == "proof":
                 kw[f.name] = Proof.from_dict(value, cls.from_dict) if value else None
+            elif f.name == "roles":
+                kw[f.name] = tuple(Role.from_dict(r) for r in value)
             elif f.name in ("detail", "translations"):
                 kw[f.name] = tuple(sorted(value.items()))
             elif isinstance(value, list):

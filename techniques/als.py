@@ -21,6 +21,7 @@ from itertools import combinations
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits
 from explainer.i18n import Cells, Value, Values, say
+from explainer.roles import on_cands, set_link, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -264,6 +265,10 @@ def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanatio
               vb=Values(v + 1 for v in bits(b.values)), x=Value(x + 1), z=Value(z + 1),
               targets=Cells(geo, bits(elim), last={"en": "and", "fr": "et"})),
         detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)) + _biggest(state, a, b),
+        roles=(set_roles(geo, 0, a.cells), set_roles(geo, 1, b.cells),
+               on_cands("restricted-common", geo, [(c, x + 1) for c in bits(a.where[x] | b.where[x])]),
+               on_cands("z", geo, [(c, z + 1) for c in bits(a.where[z] | b.where[z])]),
+               set_link(geo, x + 1, a.where[x], b.where[x])),
     )
 
 

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import LANGS, Cells, Value, Values, Words, join, say
+from explainer.roles import Role, link, on_cands, on_cells, set_link, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -117,6 +118,11 @@ def _step(state: State, a: ALS, b: ALS, c: ALS, x: int, y: int, z: int, elim: in
               vc=Values(v + 1 for v in bits(c.values)), x=Value(x + 1), y=Value(y + 1), z=Value(z + 1),
               targets=Cells(geo, bits(elim))),
         detail=(("sizes", (a.size, b.size, c.size)), ("restricted", (x + 1, y + 1)), ("value", z + 1)),
+        roles=(set_roles(geo, 0, c.cells), set_roles(geo, 1, a.cells), set_roles(geo, 2, b.cells),
+               on_cands("restricted-common", geo, [(cc, x + 1) for cc in bits(a.where[x] | c.where[x])]
+                        + [(cc, y + 1) for cc in bits(b.where[y] | c.where[y])]),
+               on_cands("z", geo, [(cc, z + 1) for cc in bits(a.where[z] | b.where[z])]),
+               set_link(geo, x + 1, a.where[x], c.where[x]), set_link(geo, y + 1, c.where[y], b.where[y])),
     )
 
 
@@ -221,7 +227,20 @@ def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, eli
         **say(DEATH_BLOSSOM, stem=Cells(geo, [stem]), stem_values=Values(v + 1 for v in bits(state.cand[stem])),
               petals=_Petals(geo, petals), z=Value(z + 1), targets=Cells(geo, bits(elim))),
         detail=(("stem", geo.rc(stem)), ("petals", tuple(a.size for _, a in petals)), ("value", z + 1)),
+        roles=(on_cells("stem", geo, [stem]),
+               *(r for k, (v, a) in enumerate(petals) for r in _petal_roles(geo, stem, k, v, a)),
+               on_cands("z", geo, [(c, z + 1) for _, a in petals for c in bits(a.where[z])])),
     )
+
+
+def _petal_roles(geo: Geometry, stem: int, k: int, v: int, a: ALS) -> tuple[Role, ...]:
+    """Petal ``k`` in its tint, the stem value it answers in the same tint, and the links from
+    that stem value to the petal's candidates of it (the stem being v takes v from the petal)."""
+    n = geo.n
+    return (set_roles(geo, k, a.cells, "petal"), on_cands("stem", geo, [(stem, v + 1)], k),
+            on_cands("restricted-common", geo, [(c, v + 1) for c in bits(a.where[v])]),
+            *(link("weak", (stem // n, stem % n, v + 1), (c // n, c % n, v + 1), directed=True, group=k)
+              for c in bits(a.where[v])))
 
 
 ALS_CHAIN = {
@@ -583,4 +602,9 @@ def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: in
               can=targets.verb(en=("can", "can"), fr=("peut", "peuvent"))),
         detail=(("sizes", tuple(a.size for a in chain)), ("restricted", tuple(x + 1 for x in rcs)),
                 ("value", z + 1)),
+        roles=(*(set_roles(geo, k, a.cells) for k, a in enumerate(chain)),
+               on_cands("restricted-common", geo, [(c, x + 1) for k, x in enumerate(rcs) for a in chain[k:k + 2]
+                                                   for c in bits(a.where[x])]),
+               on_cands("z", geo, [(c, z + 1) for a in (first, last) for c in bits(a.where[z])]),
+               *(set_link(geo, x + 1, chain[k].where[x], chain[k + 1].where[x]) for k, x in enumerate(rcs))),
     )

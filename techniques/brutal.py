@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from explainer.explanation import Explanation, cands
 from explainer.i18n import House, Value, Words, say
+from explainer.roles import on
 from explainer.state import State
 from explainer.technique import Context
 
@@ -58,6 +59,7 @@ def find(state: State, ctx: Context, /) -> Iterator[Explanation]:
         marked=marked,
         **say(TEXT, why=Words(en=why["text"], **dict(why["translations"])), cell=geo.cell_name(best),
               v=Value(v)),
+        roles=(on("value", candidates=marked),),
     )
 
 

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, values_of
 from explainer.i18n import Arg, Cells, House, Value, Values, say
+from explainer.roles import on_cands, on_cells, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -177,6 +178,8 @@ def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, i
         **say(template, cells=Cells(geo, cells), either=Cells(geo, cells, last=OR),
               bug=_BugCandidates(geo, extras), removed=Removed(geo, removed), **more),
         detail=detail(kind, size, cells=tuple(geo.rc(c) for c in cells)),
+        roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses), on_cells("pincer", geo, alt_cells),
+               on_cands("extra", geo, _marked(extras)), on_cands("value", geo, marked_alt)),
     )
 
 

@@ -33,6 +33,7 @@ from explainer import rating
 from explainer.explanation import Explanation, Link
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
+from explainer.roles import chain, on, on_cands, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -45,10 +46,8 @@ MAX_LENGTH = 15
 ONE_DIGIT_CEILING = 6.6
 
 CHAIN = {
-    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
-          "candidate sees both ends.",
-    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car chaque "
-          "candidat retiré voit les deux extrémités.",
+    "en": "Chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because {because}.",
+    "fr": "Chaîne : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car {because}.",
 }
 LOOP = {
     "en": "Loop: {formal}. The chain closes on itself, so along every weak link exactly one end is "
@@ -62,6 +61,12 @@ RECTANGLE = {
           "lie in {lines}. So {target} is not {v}.",
     "fr": "Rectangle vide : {formal}. {plain} Alors {v} n'aurait plus de place dans {box}, dont les {v} "
           "sont tous dans {lines}. Donc {target} ne vaut pas {v}.",
+}
+BECAUSE = {
+    "en": ("each removed candidate sees both ends",
+           "each removed candidate sees both ends, or lies in the cell of one and sees the other"),
+    "fr": ("chaque candidat retiré voit les deux extrémités",
+           "chaque candidat retiré voit les deux extrémités, ou est dans la case de l'une et voit l'autre"),
 }
 IF_NOT = {"en": "If {first}, then {rest}.", "fr": "Si {first}, alors {rest}."}
 IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
@@ -341,6 +346,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
             strong_links=sl, weak_links=wl,
             **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
             detail=(("length", len(nodes)),),
+            roles=chain([lk.cand(i) for i in nodes], kinds, False, closed=True),
         )
     elim = weak[s] & weak[e] & ~pm
     if not elim:
@@ -358,8 +364,11 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
         for w in bits(state.cand[nodes[0] % N]):
             for cell in bits(state.pos[w] & both):
                 elim |= 1 << (w * N + cell)
+    ends = {lk.cell(nodes[0]), lk.cell(nodes[-1])}
+    inside = any(lk.cell(x) in ends for x in bits(elim))
     words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
-                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]))
+                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]),
+                 because=Words(**{lang: BECAUSE[lang][inside] for lang in BECAUSE}))
     if lead is None:
         text = say(CHAIN, **words)
     else:
@@ -368,16 +377,15 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
         technique=name, eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
         cells=cells, houses=houses, strong_links=sl, weak_links=wl, **text,
         detail=(("length", length),) + ((("shape", name),) if name != "chain" else ()),
+        roles=(on("house", houses=houses), on("cells", cells=cells)) + chain([lk.cand(i) for i in nodes], kinds, False),
     )
 
 
 # ---- named shapes -----------------------------------------------------------------
 
 NAMED = {
-    "en": "{lead}: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
-          "candidate sees both ends.",
-    "fr": "{lead} : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car chaque "
-          "candidat retiré voit les deux extrémités.",
+    "en": "{lead}: {formal}. {plain} So {start} or {end}: either way, {targets}, because {because}.",
+    "fr": "{lead} : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car {because}.",
 }
 SKYSCRAPER = {
     "en": "Skyscraper on {v}: in {lines}, {v} can only go in two places each, and {w} share {wl}",
@@ -506,5 +514,8 @@ def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, 
                   box=House(geo, b), lines=Words(en=lines["text"], **dict(lines["translations"])),
                   target=target),
             detail=(("length", len(nodes) - 1),),
+            roles=(on_houses("house", geo, [b]), on_houses("line", geo, [row, n + col]),
+                   on_cands("value", geo, [(c, v) for c in bits(inside)])) + chain([lk.cand(i) for i in nodes],
+                                                                                  kinds, True),
         )
     return None

@@ -16,6 +16,7 @@ from typing import Any
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, values_of
 from explainer.i18n import say
+from explainer.roles import on_cands, on_cells, on_houses
 from explainer.state import State
 
 from .wording import Removals
@@ -47,9 +48,12 @@ def pattern_step(state: State, technique: str, pattern: Iterable[int], ab: tuple
     pattern's two values marked, what the type marks besides; None if nothing it would
     remove is still a candidate."""
     geo, cand = state.geo, state.cand
+    pattern, marked_alt, houses = list(pattern), list(marked_alt), list(houses)
     live_removed = live(cand, removed)
     if not live_removed:
         return None
+    extras = set(live(cand, marked_alt)) - set(live_removed)
+    values = set(live(cand, ((c, v) for c in pattern for v in ab))) - extras - set(live_removed)
     return Explanation(
         technique=technique,
         eliminate=cands(geo, live_removed),
@@ -59,6 +63,8 @@ def pattern_step(state: State, technique: str, pattern: Iterable[int], ab: tuple
         marked_alt=cands(geo, marked_alt),
         **say(template, removed=Removed(geo, live_removed), **words),
         detail=recorded,
+        roles=(on_cells("floor", geo, floor), on_cells("roof", geo, roof), on_houses("house", geo, houses),
+               on_cands("value", geo, values), on_cands("extra", geo, extras)),
     )
 
 

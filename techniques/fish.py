@@ -28,6 +28,7 @@ from functools import cache
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry
 from explainer.i18n import Arg, Cells, House, Value, say
+from explainer.roles import on_cands, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -198,6 +199,8 @@ def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, patte
               cover=Lines(geo, cover_houses), cells=Cells(geo, bits(removed))),
         detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"),
                 ("base_lines", house_keys(geo, base_houses)), ("cover_lines", house_keys(geo, cover_houses))),
+        roles=(on_houses("base", geo, base_houses), on_houses("cover", geo, cover_houses),
+               on_cands("value", geo, ((c, v) for c in bits(pattern)))),
     )
 
 
@@ -378,4 +381,7 @@ def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box
         detail=(("size", p), ("value", v), ("base", "row" if o == 0 else "col"), ("case", case),
                 ("base_lines", house_keys(geo, base_houses)), ("cover_lines", house_keys(geo, cover_houses)),
                 ("fin", cands(geo, ((c, v) for c in bits(fins)))), ("sashimi", sashimi)),
+        roles=(on_houses("base", geo, base_houses), on_houses("cover", geo, cover_houses),
+               on_houses("fin", geo, [box]), on_cands("value", geo, ((c, v) for c in bits(body))),
+               on_cands("fin", geo, ((c, v) for c in bits(fins)))),
     )

@@ -31,11 +31,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from explainer import rating
+from explainer import proofwords, rating
 from explainer.explanation import Cand, Explanation, cands
 from explainer.grid import Geometry, value_char
 from explainer.i18n import house_words
-from explainer.proof import Branch, Proof
+from explainer.proof import Proof
+from explainer.roles import proof_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -51,26 +52,8 @@ NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
 
 
 # ---- texts ----------------------------------------------------------------------------
-SUPPOSE = {"en": "Suppose {f}.", "fr": "Supposons que {f}."}
-T_IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
-T_NOT = {"en": "{cell} is not {v}", "fr": "{cell} ne vaut pas {v}"}
-WHY_SAME_CELL = {"en": "it is {v}", "fr": "elle vaut {v}"}
-WHY_SAME_HOUSE = {"en": "it sees {cell} in {house}", "fr": "elle voit {cell} dans {house}"}
-WHY_LAST_CAND = {"en": "its last candidate", "fr": "son dernier candidat"}
-WHY_LAST_PLACE = {"en": "the last place for {v} in {house}", "fr": "la dernière place de {v} dans {house}"}
-WHY_NESTED = {"en": "supposing it leads to a contradiction, level {k}",
-              "fr": "le supposer mène à une contradiction, niveau {k}"}
-WHY_STEP = {"en": "{technique} in the branch", "fr": "{technique} dans la branche"}
-THEN = {"en": "Then", "fr": "Alors"}
-SO = {"en": "so", "fr": "donc"}
-MUST = {"en": "must be", "fr": "doit valoir"}
-MORE = {"en": "… {k} more implications …", "fr": "… {k} implications de plus …"}
-END_CELL = {"en": "{cell} would have no candidate", "fr": "{cell} n'aurait plus de candidat"}
-END_HOUSE = {"en": "{v} would have no place in {house}", "fr": "{v} n'aurait plus de place dans {house}"}
-END_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait deux fois dans {house}"}
-END_SOLVED = {"en": "the whole grid is solved", "fr": "toute la grille est résolue"}
-END_CONCL = {"en": "{what}", "fr": "{what}"}
-
+# The proof's sentences come from explainer.proofwords, the writer the frames use too: the
+# caption's ends are the proof's ends.
 STEP = {
     "contradiction": {
         "en": "Forcing chain (contradiction{lvl}): {body} So {concl}.",
@@ -91,24 +74,13 @@ STEP = {
 }
 LEVEL = {"en": ", nested level {k}", "fr": ", imbrication {k}"}
 DYNAMIC = {"en": ", dynamic", "fr": ", dynamique"}
-SUMMARY_AT = 9  # branches longer than this are summarised
+# facts told in the caption per branch (first, last): the frames draw every fact
+TOLD = {1: (4, 4), 2: (2, 2)}
+TOLD_MANY = (1, 1)
 
 
 def _lang(d: dict[str, str], lang: str, **kw: Any) -> str:
     return d.get(lang, d["en"]).format(**kw)
-
-
-def _fact_words(fact: tuple[int, int, int, bool], lang: str) -> str:
-    r, c, v, t = fact
-    return _lang(T_IS if t else T_NOT, lang, cell=f"r{r + 1}c{c + 1}", v=value_char(v))
-
-
-def _house_of(geo: Geometry, a: tuple[int, int], b: tuple[int, int]) -> int:
-    x, y = a[0] * geo.n + a[1], b[0] * geo.n + b[1]
-    for h in geo.cell_houses[x]:
-        if y in geo.houses[h]:
-            return h
-    return geo.cell_houses[x][0]
 
 
 def _hname(geo: Geometry, h: int, lang: str) -> str:
@@ -116,98 +88,20 @@ def _hname(geo: Geometry, h: int, lang: str) -> str:
     return house_words(kind, k, lang)
 
 
-def _why(geo: Geometry, br: Branch, i: int, lang: str) -> str:
-    f = br.facts[i]
-    r, c, v, t = f.fact
-    if f.rule == "peer":
-        pr = br.facts[f.premises[0]].fact
-        if (pr[0], pr[1]) == (r, c):
-            return _lang(WHY_SAME_CELL, lang, v=value_char(pr[2]))
-        h = _house_of(geo, (r, c), (pr[0], pr[1]))
-        return _lang(WHY_SAME_HOUSE, lang, house=_hname(geo, h, lang), cell=f"r{pr[0] + 1}c{pr[1] + 1}")
-    if f.rule == "cell":
-        return _lang(WHY_LAST_CAND, lang)
-    if f.rule == "house":
-        n = geo.n
-        off = {(br.facts[j].fact[0], br.facts[j].fact[1]) for j in f.premises}
-        best = geo.cell_houses[r * n + c][0]
-        for h in geo.cell_houses[r * n + c]:
-            if all((y // n, y % n) in off or y == r * n + c for y in geo.houses[h]):
-                best = h
-                break
-        # the house whose other places are all ruled out; fall back to the row
-        return _lang(WHY_LAST_PLACE, lang, v=value_char(v), house=_hname(geo, best, lang))
-    if f.rule == "step" and f.step is not None:
-        if f.step.proof is not None:
-            return _lang(WHY_NESTED, lang, k=f.step.proof.level)
-        return _lang(WHY_STEP, lang, technique=f.step.technique)
-    return ""
-
-
-def _end_words(geo: Geometry, br: Branch, lang: str) -> str:
-    e = br.end
-    if e.kind == "cell":
-        assert e.cell is not None
-        return _lang(END_CELL, lang, cell=f"r{e.cell[0] + 1}c{e.cell[1] + 1}")
-    if e.kind == "house":
-        assert e.house is not None
-        return _lang(END_HOUSE, lang, v=value_char(e.value), house=house_words(e.house[0], e.house[1], lang))
-    if e.kind == "twice":
-        a, b = e.cells
-        return _lang(END_TWICE, lang, v=value_char(e.value), house=_hname(geo, _house_of(geo, a, b), lang))
-    if e.kind == "solved":
-        return _lang(END_SOLVED, lang)
-    return ", ".join(_fact_words(br.facts[i].fact, lang) for i in e.conclusion)
-
-
-def _same_cell_peer(br: Branch, i: int) -> bool:
-    f = br.facts[i]
-    if f.rule != "peer":
-        return False
-    p = br.facts[f.premises[0]].fact
-    return (p[0], p[1]) == (f.fact[0], f.fact[1])
-
-
-def branch_words(geo: Geometry, br: Branch, lang: str) -> str:
-    """'Suppose r5c3 is 7. Then r5c7 is not 7 (same row as r5c3), so … so r4c7 would
-    have no candidate.' The middle of a long branch is summarised."""
-    parts = []
-    # a true fact's other candidates in its own cell go without saying
-    idx = [i for i in range(1, len(br.facts)) if not _same_cell_peer(br, i)]
-    shown = idx if len(idx) <= SUMMARY_AT else idx[:4] + [-1] + idx[-4:]
-    for i in shown:
-        if i == -1:
-            parts.append(_lang(MORE, lang, k=len(idx) - 8))
-            continue
-        f = br.facts[i]
-        if f.rule == "cell" and f.fact[3]:
-            w = f"r{f.fact[0] + 1}c{f.fact[1] + 1} {_lang(MUST, lang)} {value_char(f.fact[2])}"
-        else:
-            w = _fact_words(f.fact, lang)
-        why = _why(geo, br, i, lang)
-        parts.append(f"{w} ({why})" if why else w)
-    text = _lang(SUPPOSE, lang, f=_fact_words(br.assume, lang))
-    body = ", ".join(parts)
-    so = _lang(SO, lang)
-    end = _end_words(geo, br, lang)
-    if body:
-        return f"{text} {_lang(THEN, lang)} {body}, {so} {end}."
-    return f"{text} {_lang(THEN, lang)} {end}."
-
-
 def _concl_words(place: Iterable[Cand], elim: Iterable[Cand], lang: str) -> str:
-    out = [_fact_words((r, c, v, True), lang) for r, c, v in place]
-    out += [_fact_words((r, c, v, False), lang) for r, c, v in elim]
+    out = [proofwords.fact_words((r, c, v, True), lang) for r, c, v in place]
+    out += [proofwords.fact_words((r, c, v, False), lang) for r, c, v in elim]
     return ", ".join(out)
 
 
 def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]],
               technique: str = NAME) -> Explanation:
-    """The Explanation of a forcing proof: texts, highlights, detail (what the rating reads)."""
+    """The Explanation of a forcing proof: texts, roles, highlights, detail (what the rating reads)."""
     pl, el = cands(geo, place), cands(geo, elim)
+    head, tail = TOLD.get(len(proof.branches), TOLD_MANY)
     texts = {}
     for lang in ("en", "fr"):
-        body = " ".join(branch_words(geo, b, lang) for b in proof.branches)
+        body = " ".join(proofwords.branch_sentence(b, geo.n, lang, head, tail) for b in proof.branches)
         lvl = ((_lang(DYNAMIC, lang) if proof.dynamic else "")
                + (_lang(LEVEL, lang, k=proof.level) if proof.level else ""))
         a = proof.branches[0].assume
@@ -227,7 +121,7 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
     detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
-                       detail=detail, proof=proof)
+                       detail=detail, proof=proof, roles=proof_roles(proof))
 
 
 def _common_house(geo: Geometry, cells: list[tuple[int, int]]) -> int:

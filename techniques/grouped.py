@@ -28,6 +28,7 @@ from functools import cache
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, geometry, value_char
 from explainer.i18n import Words, say
+from explainer.roles import chain, on_cells
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -37,10 +38,16 @@ from .links import links
 MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
 
 GROUPED = {
-    "en": "Grouped chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because each removed "
-          "candidate sees every cell of both ends.",
+    "en": "Grouped chain: {formal}. {plain} So {start} or {end}: either way, {targets}, because {because}.",
     "fr": "Chaîne groupée : {formal}. {plain} Donc {start} ou {end} : dans les deux cas, {targets}, car "
-          "chaque candidat retiré voit toutes les cases des deux extrémités.",
+          "{because}.",
+}
+BECAUSE = {
+    "en": ("each removed candidate sees every cell of both ends",
+           "each removed candidate sees every cell of both ends, or lies in the cell of one and sees the other"),
+    "fr": ("chaque candidat retiré voit toutes les cases des deux extrémités",
+           "chaque candidat retiré voit toutes les cases des deux extrémités, ou est dans la case de l'une "
+           "et voit l'autre"),
 }
 HAS = {"en": "{cell} has a {v}", "fr": "{cell} contient un {v}"}
 HAS_NOT = {"en": "{cell} has no {v}", "fr": "{cell} ne contient pas de {v}"}
@@ -430,6 +437,8 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
         by_lang[lang] = IF_NOT[lang].format(first=_phrase(g, nodes[0], False, lang), rest=SO[lang].join(rest))
     target_words = {lang: AND[lang].join(CANNOT[lang].format(cell=geo.cell_name(x % N), v=value_char(x // N + 1))
                                          for x in removed) for lang in ("en", "fr")}
+    ends = g.masks[nodes[0]] | g.masks[nodes[-1]]
+    inside = any(ends >> (x % N) & 1 for x in removed)
     return Explanation(
         technique="grouped chain",
         eliminate=cands(geo, ((x % N, x // N + 1) for x in removed)),
@@ -438,9 +447,12 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
         strong_links=tuple(strong), weak_links=tuple(weak),
         **say(GROUPED, formal=f"{formal} => {targets}", plain=Words(**by_lang), targets=Words(**target_words),
               start=Words(en=_phrase(g, nodes[0], True, "en"), fr=_phrase(g, nodes[0], True, "fr")),
-              end=Words(en=_phrase(g, nodes[-1], True, "en"), fr=_phrase(g, nodes[-1], True, "fr"))),
+              end=Words(en=_phrase(g, nodes[-1], True, "en"), fr=_phrase(g, nodes[-1], True, "fr")),
+              because=Words(**{lang: BECAUSE[lang][inside] for lang in BECAUSE})),
         detail=(("length", len(nodes) - 1),
                 ("groups", tuple(cands(geo, ((c, g.values[i] + 1) for c in bits(g.masks[i]))) for i in groups))),
+        roles=(on_cells("cells", geo, (c for i in groups for c in bits(g.masks[i]))),)
+        + chain([[(c // geo.n, c % geo.n, g.values[i] + 1) for c in bits(g.masks[i])] for i in nodes], kinds, False),
     )
 
 

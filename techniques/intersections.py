@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from explainer.explanation import Explanation, cands, house_keys
 from explainer.grid import bits
 from explainer.i18n import Cells, House, Value, say
+from explainer.roles import on_cands, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -47,4 +48,6 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
                     marked=cands(geo, ((c, v) for c in bits(inside))),
                     **say(TEXT, r1=House(geo, r1), r2=House(geo, r2), v=Value(v),
                           cells=Cells(geo, bits(removed))),
+                    roles=(on_houses("base", geo, [r1]), on_houses("cover", geo, [r2]),
+                           on_cands("value", geo, ((c, v) for c in bits(inside)))),
                 )

@@ -19,6 +19,8 @@ from typing import Any
 from explainer.explanation import Explanation
 from explainer.grid import bits
 from explainer.i18n import Agree, Words, say
+from explainer.roles import links as link_roles
+from explainer.roles import on
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -28,14 +30,19 @@ MAX_LENGTH = 15
 
 TEXT = {
     "en": "Medusa: following only strong links from {root}, the candidates alternate between two "
-          "colours, filled and ringed; one colour is entirely true. {example} sees {x} (filled) "
-          "and {y} (ringed), so it is false{more}.",
+          "colours, A and B; one colour is entirely true. {reason}{more}.",
     "fr": "Medusa : en ne suivant que des liens forts depuis {root}, les candidats alternent entre "
-          "deux couleurs, pleine et cerclée ; l'une des deux est entièrement vraie. {example} voit "
-          "{x} (plein) et {y} (cerclé), donc il est faux{more}.",
+          "deux couleurs, A et B ; l'une des deux est entièrement vraie. {reason}{more}.",
 }
-MORE = {"en": "; so {are} {rest}, which also {see} both colours",
-        "fr": " ; de même {rest}, qui {see} aussi les deux couleurs"}
+# the removed candidate sees both colours (one is true), or is coloured itself and sees its own
+# colour (that colour would hold a value twice: it is false, the candidate with it)
+SEES_BOTH = {"en": "{example} sees {x} (colour A) and {y} (colour B), so it is false",
+             "fr": "{example} voit {x} (couleur A) et {y} (couleur B), donc il est faux"}
+SEES_OWN = {"en": "{example} is itself colour {k} and sees {y}, also colour {k}: colour {k} cannot be "
+                  "entirely true, so colour {o} is, and {example} is false",
+            "fr": "{example} est lui-même de couleur {k} et voit {y}, aussi de couleur {k} : la couleur {k} "
+                  "ne peut pas être entièrement vraie, donc la couleur {o} l'est, et {example} est faux"}
+MORE = {"en": "; so {are} {rest}", "fr": " ; de même pour {rest}"}
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
@@ -92,13 +99,21 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         more: dict[str, Any] = {"text": "", "translations": (("fr", ""),)}
         if rest:
             k = len(order) - 1
-            more = say(MORE, rest=rest, are=Agree(k, en=("is", "are")),
-                       see=Agree(k, en=("sees", "see"), fr=("voit", "voient")))
+            more = say(MORE, rest=rest, are=Agree(k, en=("is", "are")))
+        own = [k for k in (0, 1) if colour[k] >> z & 1]
+        if own:
+            k = own[0]
+            same = x if k == 0 else y
+            reason = say(SEES_OWN, example=lk.name(z), y=lk.name(same), k="AB"[k], o="AB"[1 - k])
+        else:
+            reason = say(SEES_BOTH, example=lk.name(z), x=lk.name(x), y=lk.name(y))
         yield Explanation(
             technique="medusa", eliminate=tuple(lk.mask_cands(elim)),
             marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,
-            **say(TEXT, root=lk.name(root), example=lk.name(z), x=lk.name(x), y=lk.name(y),
+            **say(TEXT, root=lk.name(root), reason=Words(en=reason["text"], **dict(reason["translations"])),
                   more=Words(en=more["text"], **dict(more["translations"]))),
             detail=(("length", max(depth[i] for i in bits(keep))),),
+            roles=(on("colour", candidates=marked, group=0), on("colour", candidates=marked_alt, group=1),
+                   *link_roles("strong", sl)),
         )
 

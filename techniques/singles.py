@@ -12,6 +12,7 @@ from itertools import combinations
 from explainer.explanation import Explanation, cell_coords, house_keys
 from explainer.grid import Geometry
 from explainer.i18n import House, Houses, Value, say
+from explainer.roles import on_cells, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -65,7 +66,7 @@ def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
     if cover is None:
         return Explanation(
             technique="single position", place=place, houses=house_keys(geo, [h]),
-            show_candidates=True, **say(POSITION_STRUCK, **args),
+            show_candidates=True, **say(POSITION_STRUCK, **args), roles=(on_houses("house", geo, [h]),),
         )
     houses, givers = cover
     covered = 0
@@ -82,6 +83,8 @@ def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
         houses=house_keys(geo, [h] + list(houses)), show_candidates=False,
         **text,
         detail=(("covering_houses", len(houses)),),
+        roles=(on_houses("house", geo, [h]), on_houses("cover", geo, houses),
+               on_cells("reason", geo, list(givers) + filled_rest)),
     )
 
 
@@ -158,11 +161,11 @@ def _single_candidate(state: State, c: int, v: int) -> Explanation:
         return Explanation(
             technique="single candidate", place=place, cells=cell_coords(geo, givers),
             houses=house_keys(geo, houses), show_candidates=False,
-            **say(CANDIDATE_SEEN, **args),
+            **say(CANDIDATE_SEEN, **args), roles=(on_houses("house", geo, houses), on_cells("reason", geo, givers)),
         )
     return Explanation(
         technique="single candidate", place=place, show_candidates=True,
-        **say(CANDIDATE_LEFT, **args),
+        **say(CANDIDATE_LEFT, **args), roles=(on_cells("cells", geo, [c]),),
     )
 
 

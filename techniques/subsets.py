@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, values_of
 from explainer.i18n import Agree, Arg, Cells, House, Values, say
+from explainer.roles import on_cands, on_cells, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -160,6 +161,8 @@ def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanati
                     **say(NAKED, size=TupleSize(p), naked=TupleSize(p).adjective("nu"), house=House(geo, h),
                           cells=Cells(geo, chosen), values=Values(values_of(union)), rest=Cells(geo, rest)),
                     detail=(("size", p),),
+                    roles=(on_houses("house", geo, [h]), on_cells("cells", geo, chosen),
+                           on_cands("value", geo, ((c, v) for c in chosen for v in values_of(cand[c])))),
                 )
 
 
@@ -202,4 +205,6 @@ def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
                     **say(HIDDEN, size=TupleSize(p), hidden=TupleSize(p).adjective("caché"), house=House(geo, h),
                           values=Values(chosen), cells=Cells(geo, cells)),
                     detail=(("size", p),),
+                    roles=(on_houses("house", geo, [h]), on_cells("cells", geo, cells),
+                           on_cands("value", geo, ((c, v) for c in cells for v in values_of(cand[c] & keep)))),
                 )

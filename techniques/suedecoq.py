@@ -29,6 +29,7 @@ from itertools import combinations
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import bits, geometry, values_of
 from explainer.i18n import Agree, Cells, House, Values, say
+from explainer.roles import on_cells, on_houses, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -143,6 +144,8 @@ def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int
               values=Values(values_of(f)), e1=Cells(geo, bits(m1)), e2=Cells(geo, bits(m2)),
               v1=Values(values_of(u1)), v2=Values(values_of(u2)), k=k, removed=Removals(geo, elim)),
         detail=(("size", k),),
+        roles=(on_houses("house", geo, [r1, r2]), on_cells("cells", geo, bits(m12)),
+               set_roles(geo, 0, m1), set_roles(geo, 1, m2)),
     )
 
 
@@ -269,4 +272,6 @@ def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int,
               e2=Cells(geo, bits(m2)), v1=Values(values_of(v1)), v2=Values(values_of(v2)),
               removed=Removals(geo, elim)),
         detail=(("size", k + m1.bit_count() + m2.bit_count()),),
+        roles=(on_houses("house", geo, [r1, r2]), on_cells("cells", geo, bits(me)),
+               set_roles(geo, 0, m1), set_roles(geo, 1, m2)),
     )

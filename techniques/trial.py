@@ -20,10 +20,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+from explainer import proofwords
 from explainer.explanation import Cand, Explanation, cands
 from explainer.grid import Geometry, bits, geometry, value_char
-from explainer.i18n import Agree, Cells, House, Value, Words, say
+from explainer.i18n import LANGS, Agree, Cells, Value, Words, say
 from explainer.proof import Proof
+from explainer.roles import Role, link, proof_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -31,10 +33,10 @@ from .implication import extract
 from .links import links
 
 CONTRADICTION = {
-    "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying only "
-          "singles leads to a contradiction ({why}), so {b} is {vb}.",
-    "fr": "Essai : {a} vaut {va} ou {b} vaut {vb} (lien fort). Supposer {a} = {va} et n'appliquer que "
-          "des singletons mène à une contradiction ({why}), donc {b} vaut {vb}.",
+    "en": "Trial: {a} is {va} or {b} is {vb} (strong link). If {b} is not {vb}, {a} is {va}, and applying "
+          "only singles from there leads to a contradiction: {why}. So {b} is {vb}.",
+    "fr": "Essai : {a} vaut {va} ou {b} vaut {vb} (lien fort). Si {b} ne vaut pas {vb}, {a} vaut {va}, et "
+          "n'appliquer que des singletons à partir de là mène à une contradiction : {why}. Donc {b} vaut {vb}.",
 }
 LUCKY = {
     "en": "Trial lucky: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying "
@@ -49,11 +51,15 @@ COMMON = {
           "n'appliquant que des singletons, les deux cas concordent : {what}, donc c'est vrai dans "
           "tous les cas.",
 }
+# a case of a common conclusion that even contradicts (it then gives everything)
+COMMON_BROKEN = {
+    "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Applying only singles, assuming {x} leads to a "
+          "contradiction ({why}) and assuming {y} gives {what}, so this holds whichever is true.",
+    "fr": "Essai : {a} vaut {va} ou {b} vaut {vb} (lien fort). En n'appliquant que des singletons, supposer "
+          "{x} mène à une contradiction ({why}) et supposer {y} donne {what}, donc c'est vrai dans tous les cas.",
+}
 WHAT_PLACE = {"en": "{cells} get {values}", "fr": "{cells} reçoivent {values}"}
 WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
-WHY_CELL = {"en": "{cell} has no candidate left", "fr": "{cell} n'a plus de candidat"}
-WHY_HOUSE = {"en": "{v} has no place left in {house}", "fr": "{v} n'a plus de place dans {house}"}
-WHY_TWICE = {"en": "{v} would appear twice in {house}", "fr": "{v} apparaîtrait deux fois dans {house}"}
 
 
 class _Result:
@@ -179,15 +185,6 @@ def propagate(state: State, c0: int, v0: int) -> _Result:
     return _Result(values, cand, None, unsolved == 0, changed)
 
 
-def _why(geo: Geometry, why: tuple) -> Words:
-    kind, args = why
-    if kind == "cell":
-        d = say(WHY_CELL, cell=geo.cell_name(args["cell"]))
-    else:
-        d = say(WHY_HOUSE if kind == "house" else WHY_TWICE, v=Value(args["v"]), house=House(geo, args["house"]))
-    return Words(en=d["text"], **dict(d["translations"]))
-
-
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     """Bivalue cells first (easiest to read), then values with two places in a house."""
     lk = links(state)
@@ -238,7 +235,42 @@ def _with_proof(state: State, tracer: Any, step: Explanation) -> Explanation:
             branches.append(extract(tr, [i for i in idx if i is not None]))
         proof = Proof("double", 0, tuple(branches))
     detail = tuple(step.detail) + (("size", proof.size),)
-    return replace(step, proof=proof, detail=detail)
+    return replace(step, proof=proof, detail=detail, roles=_roles(step, proof),
+                   **_proof_text(geo, step, proof))
+
+
+def _roles(step: Explanation, proof: Proof) -> tuple[Role, ...]:
+    """The strong link tried, then the proof's assumptions and ends."""
+    a, b = step.marked
+    return (link("strong", a, b),) + proof_roles(proof)
+
+
+def _proof_text(geo: Geometry, step: Explanation, proof: Proof) -> dict[str, Any]:
+    """The caption from the proof (explainer.proofwords): its assumption and its end are the
+    proof's, whatever the search saw first."""
+    a, b = step.marked
+    if step.technique == "trial lucky":
+        first, other = (a, b) if (a[0], a[1], a[2]) == tuple(step.place[0]) else (b, a)
+        return say(LUCKY, **_names(first, other))
+    if proof.kind == "contradiction":
+        placed = step.place[0]
+        other = a if (b[0], b[1], b[2]) == placed else b
+        why = Words(**{lang: proofwords.end_phrase(proof.branches[0], geo.n, lang) for lang in LANGS})
+        return say(CONTRADICTION, why=why, **_names(other, placed))
+    what = _what(geo, step.place, step.eliminate)
+    broken = [br for br in proof.branches if br.end.is_contradiction]
+    if not broken:
+        return say(COMMON, what=what, **_names(a, b))
+    bad = broken[0]
+    good = [br for br in proof.branches if br is not bad][0]
+    return say(COMMON_BROKEN, what=what, **_names(a, b),
+               x=Words(**{lang: proofwords.fact_words(bad.assume, lang) for lang in LANGS}),
+               y=Words(**{lang: proofwords.fact_words(good.assume, lang) for lang in LANGS}),
+               why=Words(**{lang: proofwords.end_phrase(bad, geo.n, lang) for lang in LANGS}))
+
+
+def _names(a: tuple[int, int, int], b: tuple[int, int, int]) -> dict[str, Any]:
+    return dict(a=f"r{a[0] + 1}c{a[1] + 1}", va=Value(a[2]), b=f"r{b[0] + 1}c{b[1] + 1}", vb=Value(b[2]))
 
 
 def _find(state: State) -> Iterator[Explanation]:
@@ -258,7 +290,7 @@ def _find(state: State) -> Iterator[Explanation]:
         marked = cands(geo, [(ca, va), (cb, vb)])
         ra = result(a)
         if ra.why is not None:
-            yield _contradiction(geo, marked, names, ra.why, cb, vb)
+            yield _contradiction(geo, marked, cb, vb)
             continue
         if ra.solved:
             yield Explanation(technique="trial lucky", place=cands(geo, [(ca, va)]), marked=marked,
@@ -266,8 +298,7 @@ def _find(state: State) -> Iterator[Explanation]:
             continue
         rb = result(b)
         if rb.why is not None:
-            swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
-            yield _contradiction(geo, marked, swapped, rb.why, ca, va)
+            yield _contradiction(geo, marked, ca, va)
             continue
         if rb.solved:
             swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
@@ -279,10 +310,9 @@ def _find(state: State) -> Iterator[Explanation]:
             yield step
 
 
-def _contradiction(geo: Geometry, marked: tuple[Cand, ...], names: dict[str, Any], why: tuple[str, dict[str, Any]],
-                   c: int, v: int) -> Explanation:
+def _contradiction(geo: Geometry, marked: tuple[Cand, ...], c: int, v: int) -> Explanation:
+    """A contradiction step; its caption is written from its proof (``_proof_text``)."""
     return Explanation(technique="trial", place=cands(geo, [(c, v)]), marked=marked,
-                       **say(CONTRADICTION, why=_why(geo, why), **names),
                        detail=(("contradiction", True),))
 
 
@@ -328,20 +358,24 @@ def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _
                 elim.append((c, b + 1))
     if not place and not elim:
         return None
+    return Explanation(technique="trial", place=cands(geo, place), eliminate=cands(geo, elim),
+                       marked=marked)
+
+
+def _what(geo: Geometry, place: tuple[Cand, ...], elim: tuple[Cand, ...]) -> Words:
+    """What both cases agree on: 'r1c2 and r3c4 get 5, 7; 2 candidates are removed (…)'."""
     parts = []
+    n = geo.n
     if place:
-        d = say(WHAT_PLACE, cells=Cells(geo, [c for c, _ in place]),
-                values=Words(en=", ".join(value_char(v) for _, v in sorted(place)),
-                             fr=", ".join(value_char(v) for _, v in sorted(place))))
+        d = say(WHAT_PLACE, cells=Cells(geo, [r * n + c for r, c, _ in place]),
+                values=", ".join(value_char(v) for *_, v in sorted(place)))
         parts.append(d)
     if elim:
-        first = ", ".join(f"{geo.cell_name(c)}<>{value_char(v)}" for c, v in sorted(elim)[:4])
+        first = ", ".join(f"r{r + 1}c{c + 1}<>{value_char(v)}" for r, c, v in sorted(elim)[:4])
         if len(elim) > 4:
             first += ", …"
         removed = Agree(len(elim), en=("candidate is removed", "candidates are removed"),
                         fr=("candidat est retiré", "candidats sont retirés"))
         parts.append(say(WHAT_ELIM, k=len(elim), removed=removed, first=first))
-    what = Words(en="; ".join(p["text"] for p in parts),
+    return Words(en="; ".join(p["text"] for p in parts),
                  fr="; ".join(dict(p["translations"])["fr"] for p in parts))
-    return Explanation(technique="trial", place=cands(geo, place), eliminate=cands(geo, elim),
-                       marked=marked, **say(COMMON, what=what, **names))

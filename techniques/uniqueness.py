@@ -44,7 +44,8 @@ from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Cells, House, Value, Values, say
+from explainer.i18n import Agree, Cells, House, Value, Values, say
+from explainer.roles import on_cands, on_cells, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -59,38 +60,38 @@ def _t(en: str, fr: str) -> dict[str, str]:
             "fr": "Rectangle unique type " + fr + " " + ONE["fr"]}
 
 
-TYPE_1 = _t("1 on {a} and {b}: {floor} hold only {a} and {b}; if {roof} were {a} or {b} too, the four "
+TYPE_1 = _t("1 on {a} and {b}: {floor} {hold} only {a} and {b}; if {roof} were {a} or {b} too, the four "
             "corners could swap {a} and {b} and the puzzle would have two solutions. So {a} and {b} are "
             "removed from {roof}.",
-            "1 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; si {roof} valait aussi {a} ou "
+            "1 sur {a} et {b} : {floor} {hold} que {a} et {b} ; si {roof} valait aussi {a} ou "
             "{b}, les quatre coins pourraient échanger {a} et {b} et la grille aurait deux solutions. "
             "Donc {a} et {b} sont retirés de {roof}.")
-TYPE_2 = _t("2 on {a} and {b}: {floor} hold only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
+TYPE_2 = _t("2 on {a} and {b}: {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
             "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
-            "2 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
+            "2 sur {a} et {b} : {floor} {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
             "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}.")
-TYPE_3 = _t("3 on {a} and {b}: {floor} hold only {a} and {b}; one of {roof} must take a value among "
+TYPE_3 = _t("3 on {a} and {b}: {floor} {hold} only {a} and {b}; one of {roof} must take a value among "
             "{extra} (else two solutions), so with {others} they form a naked set on {values} in {house}, "
             "and {removed}.",
-            "3 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; l'un de {roof} doit prendre une "
+            "3 sur {a} et {b} : {floor} {hold} que {a} et {b} ; l'un de {roof} doit prendre une "
             "valeur parmi {extra} (sinon deux solutions), donc avec {others} ils forment un ensemble nu "
             "sur {values} dans {house}, et {removed}.")
-TYPE_4 = _t("4 on {a} and {b}: {floor} hold only {a} and {b}; in {house}, {a} can only go in {roof}, so "
+TYPE_4 = _t("4 on {a} and {b}: {floor} {hold} only {a} and {b}; in {house}, {a} can only go in {roof}, so "
             "one of them is {a}, and if the other were {b} the rectangle would be deadly (two solutions). "
             "So {removed}.",
-            "4 sur {a} et {b} : {floor} ne contiennent que {a} et {b} ; dans {house}, le {a} ne peut "
+            "4 sur {a} et {b} : {floor} {hold} que {a} et {b} ; dans {house}, le {a} ne peut "
             "aller qu'en {roof}, donc l'un d'eux vaut {a}, et si l'autre valait {b} le rectangle serait "
             "mortel (deux solutions). Donc {removed}.")
-TYPE_5 = _t("5 on {a} and {b}: {floor} hold only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
+TYPE_5 = _t("5 on {a} and {b}: {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
             "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
             "which see all of them.",
-            "5 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
+            "5 sur {a} et {b} : {floor} {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
             "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}, "
             "qui les voient tous.")
-TYPE_6 = _t("6 on {a} and {b}: {floor} hold only {a} and {b}, and in {lines}, {a} can only go on the "
+TYPE_6 = _t("6 on {a} and {b}: {floor} {hold} only {a} and {b}, and in {lines}, {a} can only go on the "
             "rectangle. If {roof} held {a}, the floor corners would both be {b} and the rectangle deadly "
             "(two solutions). So {removed}.",
-            "6 sur {a} et {b} : {floor} ne contiennent que {a} et {b}, et dans {lines}, le {a} ne peut "
+            "6 sur {a} et {b} : {floor} {hold} que {a} et {b}, et dans {lines}, le {a} ne peut "
             "aller que sur le rectangle. Si {roof} avait le {a}, les deux coins du plancher vaudraient "
             "{b} et le rectangle serait mortel (deux solutions). Donc {removed}.")
 HIDDEN = {
@@ -108,7 +109,7 @@ BUG = {
           "house except {v}, three times in each house of {cell}. Without {v} at {cell} the grid would be "
           "a deadly pattern with two solutions, so {cell} is {v}. " + ONE["en"],
     "fr": "BUG+1 : toutes les cases vides ont deux candidats sauf {cell}, et chaque valeur est deux fois "
-          "dans chaque maison sauf le {v}, trois fois dans chaque maison de {cell}. Sans {v} en {cell} la "
+          "dans chaque unité sauf le {v}, trois fois dans chaque unité de {cell}. Sans {v} en {cell} la "
           "grille serait un motif mortel à deux solutions, donc {cell} vaut {v}. " + ONE["fr"],
 }
 @cache
@@ -193,7 +194,8 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
 
     def step(kind, template, removed_pairs, marked_alt=(), houses=(), **more):
         def build() -> Explanation | None:
-            common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR))
+            common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR),
+                          hold=Agree(len(floor), en=("holds", "hold"), fr=("ne contient", "ne contiennent")))
             corners = tuple(geo.rc(c) for c in rect)
             return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
                                 marked_alt, houses, {**common, **more},
@@ -311,4 +313,6 @@ def find_bug_plus_one(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Ex
         marked=cands(geo, [(three, target)]),
         **say(BUG, cell=Cells(geo, [three]), v=Value(target)),
         detail=(("value", target),),
+        roles=(on_cells("cells", geo, [three]), on_houses("house", geo, houses),
+               on_cands("extra", geo, [(three, target)])),
     )

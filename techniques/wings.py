@@ -25,26 +25,27 @@ from functools import cache
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
 from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.roles import link, on_cands, on_cells, on_houses, wing_links
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from .xywings import als_split
 
 Y_WING = {
-    "en": "{name} on {v}: {cells} hold only {values} and {pivot} {has} no {v}; {v} in {removed} would "
+    "en": "{name} on {v}: {cells} hold only {values} and {the_pivot} {pivot} {has} no {v}; {v} in {removed} would "
           "leave these {k} cells (in {l1}, {l2}, {b1} and {b2}) with only the {f} values {others}, "
           "so {v} is removed from {removed}.",
-    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {pivot} {has} pas de {v} ; "
+    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {the_pivot} {pivot} {has} pas de {v} ; "
           "un {v} en {removed} laisserait ces {k} cases ({l1}, {l2}, {b1} et {b2}) avec les {f} "
           "seules valeurs {others}, donc le {v} est retiré de {removed}.",
 }
 W_WING = {
     "en": "W wing: {a} and {b} both hold only {v} and {w}; in {house}, {w} can only go in cells "
           "that see one of them, so if both were {v}, {house} would have no {w}: one of them is {v} "
-          "and {v} is removed from {removed}, which see both.",
+          "and {v} is removed from {removed}, which {see} both.",
     "fr": "W wing : {a} et {b} ne contiennent que {v} et {w} ; dans {house}, le {w} ne peut aller "
           "que dans des cases qui voient l'une d'elles, donc si les deux étaient {v}, {house} "
-          "n'aurait plus de {w} : l'une d'elles est {v} et le {v} est retiré de {removed}, qui voient "
+          "n'aurait plus de {w} : l'une d'elles est {v} et le {v} est retiré de {removed}, qui {see} "
           "les deux.",
 }
 
@@ -194,9 +195,14 @@ def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12
         **say(Y_WING, name=_Name(ny), v=Value(v), cells=Cells(geo, bits(cells)),
               values=Values(values_of(union)), pivot=Cells(geo, bits(m12)),
               has=Agree(m12.bit_count(), en=("has", "have"), fr=("n'a", "n'ont")),
+              the_pivot=Agree(m12.bit_count(), en=("the pivot", "the pivot cells"), fr=("le pivot", "les pivots")),
               removed=Cells(geo, bits(removed)), k=k, f=k - 1, others=Values(others),
               l1=House(geo, l1), l2=House(geo, l2), b1=House(geo, b1), b2=House(geo, b2)),
         detail=(("size", k - 1), ("value", v)) + (als_split(geo, state.cand, bits(cells)) if ny else ()),
+        roles=(on_cells("pivot", geo, bits(m12)), on_cells("pincer", geo, bits(m11 | m22)),
+               on_houses("house", geo, [l1, b2]),
+               on_cands("z", geo, ((c, v) for c in bits(cells) if state.cand[c] >> (v - 1) & 1)))
+        + wing_links(geo, state.cand, bits(m12), bits(m11 | m22), v),
     )
 
 
@@ -235,6 +241,15 @@ def find_w_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
 
 
 def _w_step(geo: Geometry, a: int, b: int, v: int, w: int, h: int, ws: int, removed: int) -> Explanation:
+    n = geo.n
+    inside = list(bits(ws))
+    # the house's w candidates: a strong link when there are two
+    links = [link("strong", (inside[0] // n, inside[0] % n, w), (inside[1] // n, inside[1] % n, w))
+             ] if len(inside) == 2 else []
+    for end in (a, b):
+        for x in inside:
+            if geo.peer_mask[end] >> x & 1:
+                links.append(link("weak", (end // n, end % n, w), (x // n, x % n, w)))
     return Explanation(
         technique="w wing",
         eliminate=cands(geo, ((c, v) for c in bits(removed))),
@@ -242,6 +257,10 @@ def _w_step(geo: Geometry, a: int, b: int, v: int, w: int, h: int, ws: int, remo
         houses=house_keys(geo, [h]),
         marked=cands(geo, ((c, w) for c in bits(ws))),
         **say(W_WING, a=Cells(geo, [a]), b=Cells(geo, [b]), v=Value(v), w=Value(w), house=House(geo, h),
-              removed=Cells(geo, bits(removed))),
+              removed=Cells(geo, bits(removed)),
+              see=Agree(removed.bit_count(), en=("sees", "see"), fr=("voit", "voient"))),
         detail=(("value", v), ("link", w)),
+        roles=(on_cells("pincer", geo, (a, b)), on_houses("house", geo, [h]),
+               on_cands("value", geo, [(c, w) for c in bits(ws)] + [(a, w), (b, w)]),
+               on_cands("z", geo, [(a, v), (b, v)]), *links),
     )

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, values_of
 from explainer.i18n import Cells, Value, Values, say
+from explainer.roles import on_cands, on_cells, wing_links
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -88,6 +89,8 @@ def _step(state: State, technique: str, template: dict[str, str], pivot: int, ot
               **words),
         detail=(("pivot", geo.rc(pivot)), ("pincers", tuple(geo.rc(c) for c in others)), ("value", z),
                 ("size", len(pattern))) + extra,
+        roles=(on_cells("pivot", geo, [pivot]), on_cells("pincer", geo, others),
+               on_cands("z", geo, ((c, z) for c in zcells))) + wing_links(geo, cand, [pivot], others, z),
     )
 
 

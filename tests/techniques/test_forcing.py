@@ -53,8 +53,8 @@ def test_contradiction_step_exact():
     assert not step.place and v in (1, 3)
     assert check_step(state, step) == []
     assert step.text.startswith("Forcing chain (contradiction): Suppose ")
-    assert "would appear twice" in step.text and step.text.endswith(f"So r{r + 1}c{c + 1} is not {v}.")
-    assert dict(step.translations)["fr"].startswith("Chaîne de forçage (contradiction) : Supposons que ")
+    assert "would be twice in column 2" in step.text and step.text.endswith(f"So r{r + 1}c{c + 1} is not {v}.")
+    assert dict(step.translations)["fr"].startswith("Chaîne de forçage (contradiction) : Supposons ")
 
 
 def test_cell_forcing_exact():

@@ -13,7 +13,7 @@ def test_medusa_exact_step():
     assert step.marked_alt == ((1, 3, 1), (4, 0, 1))
     assert step.strong_links == (((0, 0, 1), (4, 0, 1)), ((4, 0, 1), (4, 3, 1)), ((4, 3, 1), (1, 3, 1)))
     assert step.text.startswith("Medusa: following only strong links from r1c1=1")
-    assert "r1c5=1 sees r1c1=1 (filled) and r2c4=1 (ringed)" in step.text
+    assert "r1c5=1 sees r1c1=1 (colour A) and r2c4=1 (colour B), so it is false" in step.text
 
 
 def test_colours_mix_cells_and_values():

@@ -23,7 +23,7 @@ def test_y_wing():
     assert set(s.houses) == {("row", 0), ("row", 2), ("box", 0), ("box", 2)}
     assert set(s.marked) == elims(3, "r1c2", "r3c9")
     assert s.get("size") == 2
-    assert s.text.startswith("Y wing on 3: r1c2, r1c8 and r3c9 hold only 1, 2 and 3 and r1c8 has no 3")
+    assert s.text.startswith("Y wing on 3: r1c2, r1c8 and r3c9 hold only 1, 2 and 3 and the pivot r1c8 has no 3")
     assert "fr" in dict(s.translations)
 
 
