@@ -60,6 +60,7 @@ VOCABULARY: dict[str, str] = {
     "implied-true": "a fact a branch makes true",
     "implied-false": "a fact a branch makes false",
     "contradiction": "where a branch breaks (an emptied cell or house, a value twice)",
+    "conclusion": "what a branch concludes, as every other branch does",
 }
 LINK_KINDS = ("strong", "weak")
 
@@ -192,13 +193,14 @@ def set_roles(geo: Geometry, group: int, cells: int, role: str = "set") -> Role:
     return on_cells(role, geo, mask_cells(cells), group)
 
 
-def set_link(geo: Geometry, value: int, a: int, b: int, kind: str = "weak", group: int | None = None) -> Role:
+def set_link(geo: Geometry, value: int, a: int, b: int, kind: str = "weak", group: int | None = None,
+             directed: bool = False) -> Role:
     """The link between two sets on a value (``a``, ``b``: the cells holding it in each, as
     bit masks): between their two nearest candidates of that value."""
     n = geo.n
     best = min((abs(x // n - y // n) + abs(x % n - y % n), x, y) for x in mask_cells(a) for y in mask_cells(b))
     _, x, y = best
-    return link(kind, (x // n, x % n, value), (y // n, y % n, value), group=group)
+    return link(kind, (x // n, x % n, value), (y // n, y % n, value), directed=directed, group=group)
 
 
 def link(kind: str, a: Cand, b: Cand, directed: bool = False, group: int | None = None) -> Role:
@@ -308,6 +310,8 @@ def legacy(step: Any) -> tuple[Role, ...]:
         out.append(on("z", candidates=alt))
     out += links("strong", step.strong_links)
     out += links("weak", step.weak_links)
+    if getattr(step, "proof", None) is not None:
+        out += proof_roles(step.proof)
     return completed(out, step.place, step.eliminate)
 
 

@@ -395,7 +395,7 @@ def write_gif(thumbs: list[Any], path: str, durations: list[int], loop: int | No
     kw: dict[str, Any] = {"save_all": True, "append_images": frames[1:], "duration": durations,
                           "optimize": True, "disposal": 1}
     if loop is not None:
-        kw["loop"] = loop
+        kw.update(loop=loop)
     frames[0].save(path, format="GIF", **kw)
     return os.path.getsize(path)
 

@@ -30,13 +30,17 @@ from .scene import initial_scene
 from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
 from .sizes import VALUE_H, cand_h, disk_r
+from .styles import digit_on
 from .theme import palette as get_palette
 
 # Cell side in inches at the default 100 dpi, per grid size.
 CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
-CAPTION_LINES = 5  # caption and legend (the roles the frame shows)
+CAPTION_LINES = 6  # caption and legend (the roles the frame shows)
+SHOWN_WIDTH = 1024  # a frame shown this many pixels wide (a projector) ...
+LEGIBLE_PX = 12     # ... keeps its captions and candidate digits at least this high
+EM_PER_PT = 1 / 72  # a font of s points is s/72 inches high (its em)
 
 
 class Layout:
@@ -49,7 +53,12 @@ class Layout:
         self.cell_in = cell_in or CELL_IN.get(n, 0.6)  # cell_in: a printed page's own cell size
         cell = self.cell_in
         self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
-        self.caption_pt = max(9.0, min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
+        width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
+        # the smallest caption that stays LEGIBLE_PX high (its em) when the frame is shown
+        # SHOWN_WIDTH pixels wide, and never below 8 pt on paper
+        self.caption_min_pt = max(8.0, LEGIBLE_PX * width_in / SHOWN_WIDTH / EM_PER_PT)
+        self.caption_pt = max(self.caption_min_pt,
+                              min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
         self.caption_in = (CAPTION_LINES * 1.3 * self.caption_pt + 8) / 72
         self.title_pt = max(11.0, min(20.0 if n <= 9 else 26.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
         # title line, then the column numbers, then the grid
@@ -241,157 +250,136 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
         ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
         art.append(p)
 
-    by: dict[tuple[str, str], list[Shape]] = {}
+    by_kind: dict[str, list[Shape]] = {}
     for s in scene:
-        by.setdefault((s.role, s.kind), []).append(s)
+        by_kind.setdefault(s.kind, []).append(s)
 
-    def get(role: str, kind: str) -> list:
-        return by.get((role, kind), [])
+    def get(*kinds: str, faint: bool | None = None) -> list[Shape]:
+        out = [s for k in kinds for s in by_kind.get(k, ())]
+        return out if faint is None else [s for s in out if s.faint == faint]
 
+    def by_colour(shapes: list[Shape]) -> list[tuple[tuple[str, bool], list[Shape]]]:
+        groups: dict[tuple[str, bool], list[Shape]] = {}
+        for s in shapes:
+            groups.setdefault((s.colour, s.faint), []).append(s)
+        return sorted(groups.items())
+
+    def col(key: str) -> Any:
+        return theme.get(key, theme["label"])
+
+    FAINT = 0.3
     r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
     h_value, h_cand = VALUE_H, cand_h(m)
     bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
     h_disk = h_cand * (0.85 if m <= 3 else 0.92)  # a digit on a disk (big grids: the disk is small)
+    alpha_fill = float(theme.get("cells_alpha", 0.35))
+    alpha_tint = float(theme.get("tint_alpha", 0.45))
 
     def sp(s: Any) -> tuple[float, float]:
         return spot(n, s.row, s.col, s.value)
 
-    def tint(tone: str, default: str) -> Any:
-        if tone.startswith("b") and tone[1:].isdigit():
-            return theme.get(f"branch{int(tone[1:]) % 4}", theme[default])
-        return theme[default]
-
-    # cells: translucent squares on unsolved cells (a wing's pivot in its own tint)
-    sq = get("cells", "square")
-    add_path(squares_path([(s.row, s.col) for s in sq if s.tone != "pivot"], 0.06),
-             facecolor=theme["cells_fill"], alpha=theme["cells_alpha"], edgecolor="none")
-    add_path(squares_path([(s.row, s.col) for s in sq if s.tone == "pivot"], 0.06),
-             facecolor=theme["pivot_fill"], alpha=theme["cells_alpha"], edgecolor="none")
-    # the second ALS: its own tint under its outline
-    add_path(squares_path([(s.row, s.col) for s in get("cells_alt", "outline") if s.tone == "als_b"], 0.07),
-             facecolor=theme["als_b_fill"], alpha=theme["cells_alpha"], edgecolor="none")
-    # a proof's contradiction: the emptied cell
-    add_path(squares_path([(s.row, s.col) for s in get("contradiction", "square")], 0.04),
-             facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"],
-             linewidth=cp * 0.06)
-    # houses: inset rounded outlines; cover lines dashed, fin box in the fin colour
-    houses = [(s, "houses") for s in get("houses", "house")] + \
-             [(s, "contradiction") for s in get("contradiction", "house")]
-    for i, (s, role) in enumerate(houses):
+    # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
+    for (key, _), shapes in by_colour(get("fill")):
+        add_path(squares_path([(s.row, s.col) for s in shapes], 0.06), facecolor=col(key),
+                 alpha=alpha_tint if key.startswith("tint") else alpha_fill, edgecolor="none")
+    add_path(squares_path([(s.row, s.col) for s in get("square")], 0.04),
+             facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"], linewidth=cp * 0.06)
+    # houses: inset rounded outlines (overlapping ones stay apart)
+    styles = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": ((0, (1.5, 2.5)), 0.04),
+              "thick": ("-", 0.07)}
+    for i, s in enumerate(get("solid", "dashed", "dotted", "thick")):
+        if s.house is None:
+            continue
         x, y, w, h = house_rect(n, m, *s.house)
-        inset = 0.05 + 0.04 * (i % 3)  # overlapping outlines stay apart
-        colour = theme[role]
-        style: str | tuple[int, tuple[int, ...]] = "-"
-        if s.tone in ("cover", "line"):
-            colour, style = theme["cover"], (0, (5, 3))
-        elif s.tone == "fin":
-            colour = theme["fin"]
-        p = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
-                           boxstyle=f"round,pad=0,rounding_size={0.3:.2f}",
-                           fill=False, edgecolor=colour, linewidth=cp * (0.06 if role == "contradiction" else 0.045),
-                           linestyle=style, zorder=z[0], clip_on=False)
+        inset = 0.05 + 0.04 * (i % 3)
+        ls, lw = styles[s.kind]
+        patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
+                               boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False, edgecolor=col(s.colour),
+                               linewidth=cp * lw, linestyle=ls, zorder=z[0], clip_on=False,
+                               alpha=FAINT if s.faint else 1.0)
         z[0] += 1
-        ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
-        art.append(p)
-    # cells_alt: thick outlines
-    add_path(squares_path([(s.row, s.col) for s in get("cells_alt", "outline")], 0.07),
-             facecolor="none", edgecolor=theme["cells_alt"], linewidth=cp * 0.07)
-    # rings around solved cells
-    add_path(circles_path([(s.col + 0.5, s.row + 0.5) for s in get("cells", "circle")], 0.4),
-             facecolor="none", edgecolor=theme["cells"], linewidth=cp * 0.045)
-    add_path(circles_path([(s.col + 0.5, s.row + 0.5) for s in get("cells_alt", "circle")], 0.42),
-             facecolor="none", edgecolor=theme["cells_alt"], linewidth=cp * 0.03, linestyle="--")
+        ax.add_artist(patch)  # add_artist: no data-limit update (add_patch walks every Bézier)
+        art.append(patch)
+    # cell outlines, rings around solved cells
+    for (key, _), shapes in by_colour(get("outline")):
+        add_path(squares_path([(s.row, s.col) for s in shapes], 0.07), facecolor="none", edgecolor=col(key),
+                 linewidth=cp * 0.07)
+    for (key, _), shapes in by_colour(get("circle")):
+        add_path(circles_path([(s.col + 0.5, s.row + 0.5) for s in shapes], 0.4), facecolor="none",
+                 edgecolor=col(key), linewidth=cp * 0.045)
     # values
-    for role in ("given", "placed", "place"):
-        items = [(s.col + 0.5, s.row + 0.5, s.char) for s in get(role, "value")]
-        add_path(glyphs_path(items, h_value, bold=(role == "place")), facecolor=theme[role])
+    for (key, _), shapes in by_colour(get("value")):
+        items = [(s.col + 0.5, s.row + 0.5, s.char) for s in shapes]
+        add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed")), facecolor=col(key))
     # grouped singles: the order of the placed values, small in the cell's top-left corner
-    order = [(s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16, s.text) for s in get("order", "label")]
+    order = [(s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16, s.text) for s in get("label")]
     add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"])
     # plain candidates
-    items = [(*sp(s), s.char) for s in get("candidate", "candidate")]
+    items = [(*sp(s), s.char) for s in get("candidate")]
     add_path(glyphs_path(items, h_cand, bold=bold_cand), facecolor=theme["candidate"])
-    # links: solid strong, dashed weak
+    # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
-    link_styles: tuple[tuple[str, str | tuple[int, tuple[float, ...]]], ...] = (
-        ("weak_link", (0, (4, 2.5))), ("strong_link", "-"))
-    for role, link_style in link_styles:
-        for s in get(role, "link"):
-            add_path(_curve(_clip_ends(s.points, n, r_small * 1.05)), facecolor="none", edgecolor=theme[role],
-                     linewidth=lw_link, linestyle=link_style, capstyle="round")
-    # proof arrows: premise -> fact, an arrowhead at the fact
-    heads: dict[str, list] = {}
-    for s in get("implies", "arrow"):
-        key = {"true": "proof_true", "false": "proof_false"}.get(s.tone, "label")
-        pts = _clip_ends(s.points, n, r_small * 1.2)
-        add_path(_curve(pts), facecolor="none", edgecolor=theme[key], linewidth=lw_link * 1.15,
-                 linestyle=(0, (3, 2)) if s.tone == "step" else "-", capstyle="round")
-        heads.setdefault(key, []).append(_head(pts, r_small * 1.25))
-    for key, tris in heads.items():
-        verts, codes = [], []
-        for tri in tris:
-            verts += tri + [tri[0]]
-            codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
-        add_path(Path(verts, codes), facecolor=theme[key])
+    heads: dict[tuple[str, bool], list] = {}
+    for s in get("weak", "strong", "arrow"):
+        pts = _clip_ends(s.points, n, r_small * (1.2 if s.kind == "arrow" else 1.05))
+        ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
+        add_path(_curve(pts), facecolor="none", edgecolor=col(s.colour), linewidth=lw_link * (1.15 if s.kind == "arrow"
+                                                                                                else 1.0),
+                 linestyle=ls, capstyle="round", alpha=FAINT if s.faint else 1.0)
+        if s.directed:
+            heads.setdefault((s.colour, s.faint), []).append(_head(pts, r_small * 1.1))
+    def alpha(faint: bool) -> float:
+        return FAINT if faint else 1.0
 
-    def disks(shapes: list, fill: Any, digit: Any, ring: Any = None, radius: float = 1.0) -> None:
-        if not shapes:
-            return
-        add_path(circles_path([sp(s) for s in shapes], r_small * radius), facecolor=fill,
-                 edgecolor=ring or "none", linewidth=cp * 0.025 if ring else 0)
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit)
+    # candidate marks
+    for (key, faint), shapes in by_colour(get("disk")):
+        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), alpha=alpha(faint))
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
+                 alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(get("light")):
+        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), edgecolor=theme["off_ring"],
+                 linewidth=cp * 0.025, alpha=alpha(faint))
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
+                 alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(get("ring", "struck-ring")):
+        add_path(circles_path([sp(s) for s in shapes], r_small * 0.92), facecolor=theme["background"],
+                 edgecolor=col(key), linewidth=cp * 0.03, alpha=alpha(faint))
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=col(key),
+                 alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(get("struck")):
+        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), alpha=alpha(faint))
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
+                 alpha=alpha(faint))
 
-    def rings(shapes: list, colour: Any) -> None:
-        if not shapes:
-            return
-        add_path(circles_path([sp(s) for s in shapes], r_small * 0.92),
-                 facecolor=theme["background"], edgecolor=colour, linewidth=cp * 0.03)
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=colour)
-
-    def strikes(shapes: list, colour: Any) -> None:
+    def strikes(shapes: list, colour: Any, faint: bool) -> None:
         d = r_small * 0.92
         segs = []
         for s in shapes:
             x, y = sp(s)
             segs.append(((x - d, y + d), (x + d, y - d)))
         add_path(segments_path(segs), facecolor="none", edgecolor=colour,
-                 linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round")
+                 linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
 
-    # marked: filled disk, light digit ("off" chain nodes: light disk, dark digit);
-    # marked_alt: white disk with a ring (fin, Z values in their colours)
-    mk = get("marked", "disk")
-    disks([s for s in mk if s.tone != "off"], theme["marked"], theme["marked_digit"])
-    disks([s for s in mk if s.tone == "off"], theme["off"], theme["off_digit"], theme["off_ring"])
-    ma = get("marked_alt", "ring")
-    for tone, key in (("fin", "fin"), ("z", "z")):
-        rings([s for s in ma if s.tone == tone], theme[key])
-    rings([s for s in ma if s.tone not in ("fin", "z", "rc")], theme["marked_alt"])
-    # the restricted common of the second ALS: a disk like the first's
-    disks([s for s in ma if s.tone == "rc"] + get("marked_alt", "disk"), theme["marked"], theme["marked_digit"])
-    # eliminate: filled disk, struck through, light digit on top (stays legible)
-    el = get("eliminate", "disk")
-    add_path(circles_path([sp(s) for s in el], r_small), facecolor=theme["eliminate"])
-    strikes(get("eliminate", "strike"), theme["strike"])
-    add_path(glyphs_path([(*sp(s), s.char) for s in el], h_disk, bold=True),
-             facecolor=theme["eliminate_digit"])
-    # proof facts: true on a filled disk, false on a struck ring; the assumption with a thick ring
-    disks(get("proof_true", "disk"), theme["proof_true"], theme["marked_digit"])
-    rings(get("proof_false", "ring"), theme["proof_false"])
-    strikes(get("proof_false", "strike"), theme["proof_false"])
-    for s in get("assume", "disk") + get("assume", "ring"):
-        colour = tint(s.tone, "assume")
-        add_path(circles_path([sp(s)], r_small * 1.3), facecolor=theme["background"], edgecolor=colour,
-                 linewidth=cp * 0.07 * min(1.0, 3 / m))
-        if s.kind == "disk":
-            disks([s], colour, theme["marked_digit"])
-        else:
-            rings([s], colour)
-    for s in get("assume", "strike"):
-        strikes([s], tint(s.tone, "assume"))
-    # the end of a proof: the value twice, the shared conclusion
-    for role in ("contradiction", "conclusion"):
-        add_path(circles_path([sp(s) for s in get(role, "ring")], r_small * 1.15),
-                 facecolor="none", edgecolor=theme[role], linewidth=cp * 0.06)
+    for (_, faint), shapes in by_colour(get("struck")):
+        strikes(shapes, theme["strike"], faint)
+    for (key, faint), shapes in by_colour(get("struck-ring")):
+        strikes(shapes, col(key), faint)
+    # rings around a candidate: the assumption (thick), a contradiction or a conclusion (halo)
+    for (key, faint), shapes in by_colour(get("thick")):
+        pts = [sp(s) for s in shapes if s.house is None]
+        add_path(circles_path(pts, r_small * 1.3), facecolor="none", edgecolor=col(key),
+                 linewidth=cp * 0.07 * min(1.0, 3 / m), alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(get("halo")):
+        add_path(circles_path([sp(s) for s in shapes], r_small * 1.18), facecolor="none", edgecolor=col(key),
+                 linewidth=cp * 0.06, alpha=alpha(faint))
+
+    # arrowheads on top: a head never hides under the disk it points at
+    for (key, faint), tris in sorted(heads.items()):
+        verts, codes = [], []
+        for tri in tris:
+            verts += tri + [tri[0]]
+            codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+        add_path(Path(verts, codes), facecolor=col(key), alpha=FAINT if faint else 1.0)
 
     # title and caption: glyph outlines too (matplotlib's Text lays out and
     # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
@@ -406,17 +394,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
     caption = scene.text("caption")
     legend = scene.text("legend")
     if caption or legend:
-        fs = layout.caption_pt
-        chars = layout.caption_chars
-
-        def wrap(chars: int) -> tuple[list[str], list[str]]:
-            return textwrap.wrap(caption, chars), textwrap.wrap(legend, chars)
-
-        lines, leg = wrap(chars)
-        while len(lines) + len(leg) > CAPTION_LINES and fs > 6:
-            fs *= 0.92
-            chars = int(layout.caption_chars * layout.caption_pt / fs)
-            lines, leg = wrap(chars)
+        lines, leg, fs = fit_caption(caption, legend, layout)
         y0 = layout.caption_in - 4 / 72 - fs / 72
         if lines:
             art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left"))
@@ -424,6 +402,31 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
             art.append(text_patch(fig, leg, ox + 0.15, oy + y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"],
                                   ha="left"))
     return art
+
+
+def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], list[str], float]:
+    """The caption's and the legend's lines and their size (pt), in the caption strip
+    (``CAPTION_LINES`` lines at the layout's caption size) at no less than its smallest
+    legible size: the font shrinks first (more lines fit), then the legend goes (the
+    caption names the roles too), then the caption's end is cut ("…")."""
+    def wrap(text: str, fs: float) -> list[str]:
+        return textwrap.wrap(text, int(layout.caption_chars * layout.caption_pt / fs)) if text else []
+
+    def room(fs: float) -> int:
+        return int(CAPTION_LINES * layout.caption_pt / fs + 1e-9)
+
+    fs = layout.caption_pt
+    while True:
+        lines, leg = wrap(caption, fs), wrap(legend, fs)
+        if len(lines) + len(leg) <= room(fs) or fs <= layout.caption_min_pt:
+            break
+        fs = max(layout.caption_min_pt, fs * 0.95)
+    if len(lines) + len(leg) > room(fs):
+        leg = []
+    if len(lines) > room(fs):
+        lines = lines[:room(fs)]
+        lines[-1] = lines[-1][:max(0, len(lines[-1]) - 2)].rstrip() + " …"
+    return lines, leg, fs
 
 
 def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: float, color: Any,

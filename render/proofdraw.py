@@ -1,78 +1,49 @@
 """Drawing a forcing step's proof (STEPS_JSON.md ``proof``; RENDERING.md wave 2).
 
-A proof is drawn on the grid before the step:
+A proof is drawn on the grid before the step, in the roles of
+``explainer.roles``: the branch's assumption (a thick ring, in the branch's
+tint when there are several), each fact ``implied-true`` (filled disk) or
+``implied-false`` (struck ring), each implication an arrow (frame role
+``implies``) from the true fact that rules a candidate out, the end
+(``contradiction``: the emptied cell, the house left without a place, the
+value twice; or the shared ``conclusion``). A fact needing no arrow says its
+reason another way: a cell's last candidate stands beside the struck rings of
+its cell, a house's last place gets the house dotted, a fact of a technique
+applied inside the branch (dynamic) gets that technique's houses dotted (the
+locking house), a nested fact gets frames of its own.
 
-- the assumption of a branch: a candidate on a thick-ringed disk (role
-  ``assume``; a disk if it is assumed true, a struck ring if assumed false);
-- each fact: a true fact on a filled disk (role ``proof_true``), a false fact
-  on a white disk with a ring, struck through (role ``proof_false``);
-- each implication: an arrow (role ``implies``) from every premise in
-  another cell to the fact, routed around the digits and off the earlier
-  arrows; tone ``true`` / ``false`` by the fact, ``step`` (dashed) when a
-  technique applied inside the branch gives it (a premise in the fact's own
-  cell needs no arrow: the true disk beside the struck ring says it);
-- the end: the emptied cell (role ``contradiction``, kind ``square``), the
-  house left without a place (kind ``house``), the value twice (kind
-  ``ring`` on both), or the shared conclusion (role ``conclusion``, a ring).
-
-Several branches (cell, house, double kinds) each get their tint
-(``tone`` ``b0``, ``b1`` …). The step's own frame shows the whole proof when
-it has one branch of at most ``LIMIT`` facts; otherwise it shows the
-assumptions (tinted by branch) and the conclusion, and ``proof_scenes``
-returns the sub-frames: one per branch, a long branch cut into parts of at
-most ``LIMIT`` facts (each part repeats the assumption and the premises its
-arrows start from, so every arrow of a part is readable on its own).
+The step's own frame shows the whole proof when it is one short branch;
+otherwise it shows the roles (assumptions, ends, what is removed) and
+``plan`` gives the sub-frames: each branch cut into parts of at most
+``LIMIT`` facts and ``ARROWS`` new arrows, earlier facts of the branch kept
+faint; after a part, the frames of the nested proofs it asserts. Suffixes
+keep file order equal to proof order for any number of frames: letters at
+the top level (``a`` … ``z``, or ``aa`` … when there are more than 26),
+digits one level down (``c1``, ``c2`` … or ``c01`` …), letters again below
+(``c1a``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from explainer.grid import value_char
+from explainer import proofwords
+from explainer.proof import Proof
 
-LIMIT = 8  # facts per frame: a part's caption stays within the caption lines at a legible size
-SUFFIXES = "abcdefghijklmnopqrstuvwxyz"
+LIMIT = 8   # facts per sub-frame: its caption stays within the caption lines at a legible size
+ARROWS = 5  # new arrows per sub-frame: no fan of arrows hiding each other
 
 WORDS = {
-    "en": {
-        "branch": "Branch {i} of {k}", "part": "part {j} of {p}",
-        "suppose": "Suppose {f}.", "suppose_not": "Suppose {c} is not {v}.",
-        "then": "Then", "peer_same": "{f} ({g} sees it)", "peer_cell": "{f} ({g} in that cell)",
-        "cell": "{f} (last candidate of the cell)", "house": "{f} (last place for {v} in {h})",
-        "step": "{f} (by {t} in this branch)", "assume": "{f}",
-        "nested": "{f} (assumed here, it leads to a contradiction)",
-        "end_cell": "{c} would have no candidate left: contradiction.",
-        "end_house": "{v} would have no place left in {h}: contradiction.",
-        "end_twice": "{v} would be twice in one house ({a} and {b}): contradiction.",
-        "end_conclusion": "This branch gives {f}, as every other branch does.",
-        "end_solved": "The grid fills up without a contradiction.",
-        "continued": "(continued)",
-        "row": "row {k}", "col": "column {k}", "box": "box {k}",
-        "shared": "Every case gives {f}.",
-        "overview": " Proof: {k} branches, drawn in frames {first}–{last}.",
-        "overview_one": " Proof drawn in frames {first}–{last}.",
-        "and": "and",
-        "so_not": "So {c} is not {v}.", "so_is": "So {c} is {v}.",
-    },
-    "fr": {
-        "branch": "Branche {i} sur {k}", "part": "partie {j} sur {p}",
-        "suppose": "Supposons {f}.", "suppose_not": "Supposons que {c} ne soit pas {v}.",
-        "then": "Alors", "peer_same": "{f} ({g} le voit)", "peer_cell": "{f} ({g} dans cette case)",
-        "cell": "{f} (dernier candidat de la case)", "house": "{f} (dernière place du {v} dans {h})",
-        "step": "{f} (par {t} dans cette branche)", "assume": "{f}",
-        "nested": "{f} (supposé ici, il mène à une contradiction)",
-        "end_cell": "{c} n'aurait plus aucun candidat : contradiction.",
-        "end_house": "le {v} n'aurait plus de place dans {h} : contradiction.",
-        "end_twice": "le {v} serait deux fois dans une même unité ({a} et {b}) : contradiction.",
-        "end_conclusion": "Cette branche donne {f}, comme toutes les autres.",
-        "end_solved": "La grille se remplit sans contradiction.",
-        "continued": "(suite)",
-        "row": "la ligne {k}", "col": "la colonne {k}", "box": "le bloc {k}",
-        "shared": "Tous les cas donnent {f}.",
-        "overview": " Preuve : {k} branches, détaillées dans les images {first} à {last}.",
-        "overview_one": " Preuve détaillée dans les images {first} à {last}.",
-        "and": "et",
-        "so_not": "Donc {c} n'est pas {v}.", "so_is": "Donc {c} est {v}.",
-    },
+    "en": {"branch": "Branch {i} of {k}", "part": "part {j} of {p}", "continued": "(continued)",
+           "why": "Why {f}", "within": "inside {at}",
+           "overview": " Proof: {k} branches, drawn in frames {first}–{last}.",
+           "overview_one": " Proof drawn in frames {first}–{last}.",
+           "where": ": frames {first}–{last}", "where_one": ": frame {first}"},
+    "fr": {"branch": "Branche {i} sur {k}", "part": "partie {j} sur {p}", "continued": "(suite)",
+           "why": "Pourquoi {f}", "within": "dans {at}",
+           "overview": " Preuve : {k} branches, détaillées dans les images {first} à {last}.",
+           "overview_one": " Preuve détaillée dans les images {first} à {last}.",
+           "where": " : images {first} à {last}", "where_one": " : image {first}"},
 }
 
 
@@ -80,186 +51,222 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def fact_text(fact: tuple) -> str:
-    r, c, v, t = fact
-    return f"r{r + 1}c{c + 1}{'=' if t else '≠'}{value_char(v)}"
+# ---- the frames of a proof ----------------------------------------------------------
 
+@dataclass
+class Part:
+    """One sub-frame: facts ``lo`` … ``hi - 1`` of branch ``branch`` of ``proof`` (part
+    ``j`` of ``p`` of that branch). A nested proof's parts have ``outer``: the part and
+    the fact of the outer branch they prove."""
 
-def cell_text(cell: tuple) -> str:
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
+    proof: Proof
+    branch: int
+    lo: int
+    hi: int
+    j: int
+    p: int
+    outer: tuple[Part, int] | None = None
+    children: list[Part] = field(default_factory=list)
+    suffix: str = ""
 
-
-def house_text(house: tuple, lang: str) -> str:
-    kind, k = house
-    return words(lang)[kind if kind in ("row", "col", "box") else "row"].format(k=k + 1)
-
-
-def _house_of(n: int, cells: list[tuple[int, int]]) -> tuple[str, int] | None:
-    import math
-
-    m = math.isqrt(n)
-    if len({r for r, _ in cells}) == 1:
-        return ("row", cells[0][0])
-    if len({c for _, c in cells}) == 1:
-        return ("col", cells[0][1])
-    boxes = {(r // m) * m + c // m for r, c in cells}
-    if len(boxes) == 1:
-        return ("box", boxes.pop())
-    return None
+    @property
+    def facts(self) -> Any:
+        return self.proof.branches[self.branch].facts
 
 
 def needs_subframes(proof: Any, limit: int = LIMIT) -> bool:
-    """Does the proof need sub-frames (more than one branch, or a branch too long)?"""
-    return proof is not None and (len(proof.branches) > 1 or any(len(b.facts) > limit for b in proof.branches))
+    """More than one branch, a branch too long for one frame, or a nested proof to draw."""
+    if proof is None:
+        return False
+    if len(proof.branches) > 1:
+        return True
+    b = proof.branches[0]
+    return len(_cuts(b, limit)) > 1 or any(f.rule == "step" and f.step is not None and f.step.proof is not None
+                                            for f in b.facts)
 
 
-def parts(proof: Any, limit: int = LIMIT) -> list[tuple[int, int, int, int, int]]:
-    """(branch, first fact, end fact, part number, parts in branch) of every sub-frame."""
+def _arrows(branch: Any, i: int) -> int:
+    """How many arrows fact ``i`` draws (a peer from another cell: one)."""
+    f = branch.facts[i]
+    if f.rule != "peer":
+        return 0
+    return sum(1 for j in f.premises if 0 <= j < len(branch.facts) and
+               tuple(branch.facts[j].fact[:2]) != tuple(f.fact[:2]))
+
+
+def _cuts(branch: Any, limit: int = LIMIT) -> list[tuple[int, int]]:
+    """[lo, hi) of each part of a branch: at most ``limit`` facts and ``ARROWS`` arrows each
+    (fact 0, the assumption, is on every part)."""
+    k = len(branch.facts)
     out = []
-    for i, b in enumerate(proof.branches):
-        k = len(b.facts)
-        # fact 0 is the assumption, shown on every part
-        body = max(1, k - 1)
-        p = max(1, -(-body // limit))
-        size = -(-body // p)
-        for j in range(p):
-            lo = 1 + j * size
-            hi = min(k, lo + size) if j < p - 1 else k
-            out.append((i, lo, hi, j + 1, p))
+    lo, facts, arrows = 1, 0, 0
+    for i in range(1, k):
+        a = _arrows(branch, i)
+        if facts and (facts + 1 > limit or arrows + a > ARROWS):
+            out.append((lo, i))
+            lo, facts, arrows = i, 0, 0
+        facts += 1
+        arrows += a
+    out.append((lo, k))
     return out
 
 
-def fact_line(branch: Any, i: int, n: int, lang: str) -> str:
-    """One fact, with its reason, for a learner."""
-    from techniques import title as technique_name
+def _parts(proof: Proof, limit: int, outer: tuple[Part, int] | None = None) -> list[Part]:
+    out = []
+    for i, b in enumerate(proof.branches):
+        cuts = _cuts(b, limit)
+        for j, (lo, hi) in enumerate(cuts):
+            part = Part(proof, i, lo, hi, j + 1, len(cuts), outer)
+            for k in range(lo, hi):
+                f = b.facts[k]
+                if f.rule == "step" and f.step is not None and f.step.proof is not None:
+                    part.children += _parts(f.step.proof, limit, (part, k))
+            out.append(part)
+    return out
 
+
+def _token(i: int, count: int, depth: int) -> str:
+    """The i-th (0-based) of ``count`` suffix tokens at nesting ``depth``: letters at even
+    depths, digits at odd ones, all of one width so that names sort in order."""
+    if depth % 2:
+        return str(i + 1).zfill(len(str(count)))
+    width = 1
+    while 26 ** width < count:
+        width += 1
+    out = ""
+    for _ in range(width):
+        i, d = divmod(i, 26)
+        out = "abcdefghijklmnopqrstuvwxyz"[d] + out
+    return out
+
+
+def plan(proof: Any, limit: int = LIMIT) -> list[Part]:
+    """Every sub-frame of a proof in file order, each with its ``suffix``."""
+    if not needs_subframes(proof, limit):
+        return []
+    out: list[Part] = []
+
+    def name(parts: list[Part], prefix: str, depth: int) -> None:
+        for i, part in enumerate(parts):
+            part.suffix = prefix + _token(i, len(parts), depth)
+            out.append(part)
+            name(part.children, part.suffix, depth + 1)
+
+    name(_parts(proof, limit), "", 0)
+    return out
+
+
+def span(parts: list[Part], number: Any) -> tuple[str, str]:
+    """('17a', '17f'): the first and last frame names of some parts."""
+    k = number[0] if isinstance(number, tuple) else number
+    k = "" if k is None else k
+    return f"{k}{parts[0].suffix}", f"{k}{parts[-1].suffix}"
+
+
+def descendants(part: Part) -> list[Part]:
+    out = []
+    for c in part.children:
+        out += [c] + descendants(c)
+    return out
+
+
+def nested_frames(part: Part, k: int) -> list[Part]:
+    """The frames proving nested fact ``k`` of a part (its children, with theirs)."""
+    out = []
+    for c in part.children:
+        if c.outer is not None and c.outer[1] == k:
+            out += [c] + descendants(c)
+    return out
+
+
+# ---- captions -------------------------------------------------------------------------
+
+def part_caption(part: Part, n: int, lang: str, number: Any = None) -> str:
+    """What a sub-frame shows, for a learner: where it is in the proof, the assumption, the
+    facts it adds with their reasons, and the end when it is there."""
     w = words(lang)
-    f = branch.facts[i]
-    ft = fact_text(f.fact)
-    prem = [branch.facts[j].fact for j in f.premises if 0 <= j < len(branch.facts)]
-    if f.rule == "peer":
-        trues = [p for p in prem if p[3]]
-        g = trues[0] if trues else (prem[0] if prem else None)
-        if g is None:
-            return ft
-        key = "peer_cell" if g[:2] == f.fact[:2] else "peer_same"
-        return w[key].format(f=ft, g=fact_text(g))
-    if f.rule == "cell":
-        return w["cell"].format(f=ft)
-    if f.rule == "house":
-        h = _house_of(n, [f.fact[:2]] + [p[:2] for p in prem])
-        return w["house"].format(f=ft, v=value_char(f.fact[2]), h=house_text(h, lang) if h else "?")
-    if f.rule == "step" and f.step is not None:
-        if f.step.proof is not None:
-            return w["nested"].format(f=ft)
-        return w["step"].format(f=ft, t=technique_name(f.step.technique, lang))
-    return ft
-
-
-def end_line(branch: Any, lang: str) -> str:
-    w = words(lang)
-    e = branch.end
-    if e.kind == "cell" and e.cell is not None:
-        return w["end_cell"].format(c=cell_text(e.cell))
-    if e.kind == "house" and e.house is not None:
-        return w["end_house"].format(v=value_char(e.value), h=house_text(e.house, lang))
-    if e.kind == "twice" and len(e.cells) == 2:
-        return w["end_twice"].format(v=value_char(e.value), a=cell_text(e.cells[0]), b=cell_text(e.cells[1]))
-    if e.kind == "conclusion":
-        fs = [fact_text(branch.facts[j].fact) for j in e.conclusion if 0 <= j < len(branch.facts)]
-        return w["end_conclusion"].format(f=", ".join(fs))
-    if e.kind == "solved":
-        return w["end_solved"]
-    return ""
-
-
-def suppose_line(branch: Any, lang: str) -> str:
-    w = words(lang)
-    r, c, v, t = branch.assume
-    if t:
-        return w["suppose"].format(f=f"r{r + 1}c{c + 1}={value_char(v)}")
-    return w["suppose_not"].format(c=f"r{r + 1}c{c + 1}", v=value_char(v))
-
-
-def part_caption(proof: Any, part: tuple[int, int, int, int, int], n: int, lang: str) -> str:
-    w = words(lang)
-    i, lo, hi, j, p = part
-    b = proof.branches[i]
-    head = w["branch"].format(i=i + 1, k=len(proof.branches)) if len(proof.branches) > 1 else ""
-    if p > 1:
-        head = f"{head}, {w['part'].format(j=j, p=p)}" if head else w["part"].format(j=j, p=p)[0].upper() + \
-            w["part"].format(j=j, p=p)[1:]
-    lines = [fact_line(b, k, n, lang) for k in range(lo, hi)]
-    text = (head + " — " if head else "") + suppose_line(b, lang)
-    if j > 1:
+    proof, b = part.proof, part.proof.branches[part.branch]
+    head = w["branch"].format(i=part.branch + 1, k=len(proof.branches)) if len(proof.branches) > 1 else ""
+    if part.p > 1:
+        pt = w["part"].format(j=part.j, p=part.p)
+        head = f"{head}, {pt}" if head else pt[0].upper() + pt[1:]
+    if part.outer is not None:
+        outer_part, k = part.outer
+        f = outer_part.facts[k].fact
+        why = w["why"].format(f=proofwords.fact_text(f))
+        k0 = number[0] if isinstance(number, tuple) else number
+        at = w["within"].format(at=f"{'' if k0 is None else k0}{outer_part.suffix}")
+        head = f"{why} ({at})" + (f", {head[0].lower()}{head[1:]}" if head else "")
+    lines = []
+    for i in range(part.lo, part.hi):
+        if i not in shown(b):
+            continue
+        where = ""
+        kids = nested_frames(part, i)
+        if kids:
+            first, last = span(kids, number)
+            where = w["where"].format(first=first, last=last) if first != last else w["where_one"].format(first=first)
+        lines.append(proofwords.fact_line(b, i, n, lang, where))
+    text = (head + " — " if head else "") + proofwords.suppose_line(b, lang)
+    if part.j > 1:
         text = text[:-1] + " " + w["continued"] + "."
     if lines:
-        text += f" {w['then']} " + ", ".join(lines) + "."
-    if hi >= len(b.facts):
-        text += " " + end_line(b, lang)
-        if proof.kind == "contradiction" and b.end.is_contradiction:
-            r, c, v, t = b.assume
-            text += " " + w["so_not" if t else "so_is"].format(c=f"r{r + 1}c{c + 1}", v=value_char(v))
+        text += f" {proofwords.words(lang)['then']} " + ", ".join(lines) + "."
+    if part.hi >= len(b.facts):
+        text += " " + proofwords.end_line(b, n, lang)
+        so = proofwords.so_line(proof, lang)
+        if so:
+            text += " " + so
     return text
+
+
+def shown(branch: Any) -> set[int]:
+    return set(proofwords.shown_facts(branch))
+
+
+def overview_words(proof: Any, parts: list[Part], number: Any, lang: str) -> str:
+    """' Proof drawn in frames 17a–17f.' (added to the step's own caption)."""
+    first, last = span(parts, number)
+    key = "overview" if len(proof.branches) > 1 else "overview_one"
+    return words(lang)[key].format(k=len(proof.branches), first=first, last=last)
 
 
 # ---- shapes ---------------------------------------------------------------------------
 
-def _shown(proof: Any, part: tuple | str | None) -> list[tuple[int, set[int], set[int], bool]]:
-    """(branch, facts drawn, facts whose arrows are drawn, end drawn) per branch shown."""
-    if part is None:  # overview: the assumptions only
-        return [(i, {0}, set(), False) for i in range(len(proof.branches))]
-    if part == "all":
-        return [(i, set(range(len(b.facts))), set(range(1, len(b.facts))), True)
-                for i, b in enumerate(proof.branches)]
-    assert isinstance(part, tuple)
-    i, lo, hi, _, _ = part
-    b = proof.branches[i]
-    arrows = set(range(lo, hi))
-    drawn = {0} | arrows
-    for k in arrows:
-        drawn |= {j for j in b.facts[k].premises if 0 <= j < len(b.facts)}
-    end = hi >= len(b.facts)
-    if end:
-        drawn |= {j for j in b.end.premises if 0 <= j < len(b.facts)}
-        drawn |= {j for j in b.end.conclusion if 0 <= j < len(b.facts)}
-    return [(i, drawn, arrows, end)]
+def _tint(proof: Any, i: int) -> tuple[int | None, str]:
+    """(group, palette key) of branch ``i``'s assumption."""
+    if len(proof.branches) > 1:
+        return i, f"tint{i % 6}"
+    return None, "assume"
 
 
-def fact_cands(proof: Any, part: tuple | str | None) -> set[tuple[int, int, int]]:
-    """The candidates a (part of a) proof draws on: plain candidates are not drawn under them."""
-    out = set()
-    for i, drawn, _, _ in _shown(proof, part):
-        b = proof.branches[i]
-        out |= {tuple(b.facts[j].fact[:3]) for j in drawn if j < len(b.facts)}
-        out.add(tuple(b.assume[:3]))
-    return out
-
-
-def _fact_shapes(Shape: Any, fact: tuple, role_true: str, tone: str, assume: bool) -> list:
+def fact_shapes(Shape: Any, fact: tuple, assume: bool, group: int | None = None, colour: str = "",
+                faint: bool = False) -> list:
+    """A fact's marks: an assumption (thick ring and its truth), a true fact (disk), a false
+    one (struck ring)."""
     r, c, v, t = fact
     if assume:
-        out = [Shape("assume", "disk" if t else "ring", r, c, v, tone=tone)]
-        if not t:
-            out.append(Shape("assume", "strike", r, c, v, tone=tone))
-        return out
+        key = colour or "assume"
+        return [Shape("assumption", "disk" if t else "struck-ring", r, c, v, colour=key, group=group, faint=faint,
+                      truth=bool(t)),
+                Shape("assumption", "thick", r, c, v, colour=key, group=group, faint=faint, truth=bool(t))]
     if t:
-        return [Shape(role_true, "disk", r, c, v, tone=tone)]
-    return [Shape("proof_false", "ring", r, c, v, tone=tone), Shape("proof_false", "strike", r, c, v, tone=tone)]
+        return [Shape("implied-true", "disk", r, c, v, colour="proof_true", faint=faint)]
+    return [Shape("implied-false", "struck-ring", r, c, v, colour="proof_false", faint=faint)]
 
 
-def overview_shapes(n: int, proof: Any, state: Any, obstacles: Any, skip: set | frozenset = frozenset()) -> list:
-    """The assumptions of every branch, each in its branch's tint (none in ``skip`` cells:
-    the cells the step places, where the big digit is)."""
-    from .shapes import Shape
-
-    out = []
-    for i, b in enumerate(proof.branches):
-        r, c = b.assume[:2]
-        if state.values[r * n + c] or (r, c) in skip:
-            continue
-        out += _fact_shapes(Shape, tuple(b.assume), "proof_true", f"b{i}", True)
-    return out
+def end_shapes(Shape: Any, branch: Any) -> list:
+    e = branch.end
+    if e.kind == "cell" and e.cell is not None:
+        return [Shape("contradiction", "square", e.cell[0], e.cell[1], colour="contradiction")]
+    if e.kind == "house" and e.house is not None:
+        return [Shape("contradiction", "thick", house=tuple(e.house), value=e.value, colour="contradiction")]
+    if e.kind == "twice":
+        return [Shape("contradiction", "halo", r, c, e.value, colour="contradiction") for r, c in e.cells]
+    if e.kind == "conclusion":
+        return [Shape("conclusion", "halo", *branch.facts[j].fact[:3], colour="conclusion")
+                for j in e.conclusion if 0 <= j < len(branch.facts)]
+    return []
 
 
 def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
@@ -272,58 +279,97 @@ def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
             obstacles.add(x, y, 0.035, 0.035, LIGHT, ("arrow", k, i))
 
 
-def part_shapes(n: int, proof: Any, part: tuple | str, state: Any, obstacles: Any,
-                skip: set | frozenset = frozenset()) -> list:
-    """Facts, arrows and end of one part of a proof (``part`` from ``parts``, or the
-    one-branch proof whole: ``(0, 1, len(facts), 1, 1)``); no fact drawn in ``skip``
-    cells (those the step places: the big digit is there)."""
+def _house_of_fact(n: int, branch: Any, i: int) -> tuple[str, int] | None:
+    f = branch.facts[i]
+    prem = [branch.facts[j].fact for j in f.premises if 0 <= j < len(branch.facts)]
+    return proofwords.common_house(n, [tuple(f.fact[:2])] + [tuple(p[:2]) for p in prem])
+
+
+def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obstacles: Any,
+                  skip: set | frozenset = frozenset(), faint_before: bool = True,
+                  extra_faint: tuple[tuple, ...] = ()) -> list:
+    """Facts ``lo`` … ``hi - 1`` of branch ``i`` with their arrows and reasons, the facts
+    before ``lo`` faint (``faint_before``), the premises the new arrows start from, the
+    end when ``hi`` reaches it; none drawn in ``skip`` cells (the step places there).
+    ``extra_faint``: facts of an outer branch kept faint (a nested proof's context)."""
     from .routing import route
     from .shapes import Shape, spot
 
-    tint = len(proof.branches) > 1
+    b = proof.branches[i]
+    facts = b.facts
+    group, colour = _tint(proof, i)
     out: list = []
     arrows: list = []
-    for i, drawn, arrowed, end in _shown(proof, part):
-        b = proof.branches[i]
-        tone = f"b{i}" if tint else ""
-        facts = b.facts
-        for k in sorted(arrowed):
-            f = facts[k]
-            a_key = tuple(f.fact[:3])
-            if f.rule == "step" and (f.step is None or f.step.proof is not None or len(f.premises) > 3):
-                # a nested forcing chain (or a step resting on many facts) reads the branch's whole
-                # state: arrows from every premise would hide the proof; the caption says why
+    drawn: dict[int, bool] = {0: False}  # fact -> faint
+    for k in range(lo, hi):
+        drawn[k] = False
+        f = facts[k]
+        a_key = tuple(f.fact[:3])
+        if f.rule == "house":
+            h = _house_of_fact(n, b, k)
+            if h is not None:
+                out.append(Shape("implied-true", "dotted", house=h, colour="proof_true"))
+        elif f.rule == "step" and f.step is not None and f.step.proof is None:
+            for h in f.step.houses:  # the locking houses of a technique applied in the branch
+                out.append(Shape("implied-false", "dotted", house=tuple(h), colour="proof_false"))
+        if f.rule != "peer":
+            continue
+        for j in f.premises:
+            if not 0 <= j < len(facts) or j == k:
                 continue
-            for j in f.premises:
-                if not 0 <= j < len(facts) or j == k:
-                    continue
-                p_key = tuple(facts[j].fact[:3])
-                if p_key[:2] == a_key[:2]:
-                    continue  # inside one cell: the disk beside the struck ring says it (and the caption)
-                pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key})
-                arrows.append(Shape("implies", "arrow", points=pts,
-                                    tone="step" if f.rule == "step" else ("true" if f.fact[3] else "false")))
-                _keep_clear(obstacles, pts, len(arrows))
-        for k in sorted(drawn):
-            if k >= len(facts):
-                continue
-            fact = tuple(facts[k].fact)
-            r, c = fact[:2]
-            if state.values[r * n + c] or (r, c) in skip:
-                continue
-            out += _fact_shapes(Shape, fact, "proof_true", tone, k == 0 or facts[k].rule == "assume")
-        if end:
-            e = b.end
-            if e.kind == "cell" and e.cell is not None:
-                out.append(Shape("contradiction", "square", e.cell[0], e.cell[1]))
-            elif e.kind == "house" and e.house is not None:
-                out.append(Shape("contradiction", "house", house=tuple(e.house), value=e.value))
-            elif e.kind == "twice":
-                for r, c in e.cells:
-                    out.append(Shape("contradiction", "ring", r, c, e.value))
-            elif e.kind == "conclusion":
-                for j in e.conclusion:
-                    if 0 <= j < len(facts):
-                        r, c, v, _ = facts[j].fact
-                        out.append(Shape("conclusion", "ring", r, c, v))
+            p_key = tuple(facts[j].fact[:3])
+            if p_key[:2] == a_key[:2]:
+                continue  # inside one cell: the disk beside the struck ring says it
+            drawn[j] = False
+            if obstacles is None:
+                continue  # only the facts are wanted (which candidates the proof covers)
+            pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key})
+            arrows.append(Shape("implies", "arrow", points=pts, colour="proof_true" if f.fact[3] else "proof_false",
+                                directed=True))
+            _keep_clear(obstacles, pts, len(arrows))
+    end = hi >= len(facts)
+    if end:
+        for j in list(b.end.premises) + list(b.end.conclusion):
+            if 0 <= j < len(facts):
+                drawn[j] = False
+    if faint_before:
+        for k in range(1, lo):
+            drawn.setdefault(k, True)
+    for k, faint in sorted(drawn.items()):
+        if k >= len(facts):
+            continue
+        fact = tuple(facts[k].fact)
+        r, c = fact[:2]
+        if state.values[r * n + c] or (r, c) in skip:
+            continue
+        out += fact_shapes(Shape, fact, k == 0 or facts[k].rule == "assume", group, colour, faint)
+    for fact in extra_faint:
+        r, c = fact[:2]
+        if not state.values[r * n + c]:
+            out += fact_shapes(Shape, fact, False, faint=True)
+    if end:
+        out += end_shapes(Shape, b)
     return arrows + out
+
+
+def fact_cands(shapes: list) -> set[tuple[int, int, int]]:
+    """The candidates some proof shapes draw on (plain digits are not drawn under them)."""
+    return {(s.row, s.col, s.value) for s in shapes if s.value and s.kind not in ("thick", "halo", "dotted")}
+
+
+def part_shapes(n: int, part: Part, state: Any, obstacles: Any) -> list:
+    """A sub-frame's proof shapes: its facts, arrows and end; a nested proof's frame also
+    keeps faint the outer facts its proof rests on."""
+    context: tuple[tuple, ...] = ()
+    if part.outer is not None:
+        outer, k = part.outer
+        ob = outer.facts
+        f = ob[k]
+        context = tuple(tuple(ob[j].fact) for j in (0, *f.premises) if 0 <= j < len(ob))
+    return branch_shapes(n, part.proof, part.branch, part.lo, part.hi, state, obstacles, extra_faint=context)
+
+
+def whole_shapes(n: int, proof: Any, state: Any, obstacles: Any, skip: set | frozenset = frozenset()) -> list:
+    """A one-branch proof drawn whole on the step's own frame."""
+    b = proof.branches[0]
+    return branch_shapes(n, proof, 0, 1, len(b.facts), state, obstacles, skip)

@@ -12,10 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from explainer.i18n import text_in
+from explainer.roles import roles_of
 from techniques import title
 
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
+from .sizes import spot_gap
+from .styles import CAND_ORDER, CELL_ORDER, style
+
+GROUPED_SINGLES = "singles"  # the frame of a run of singles (export.fold_singles): its values numbered
 
 WORDS = {
     "en": {"step": "Step", "steps": "Steps", "initial": "Initial grid", "solution": "Solution",
@@ -34,20 +39,9 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-# a tuple step's title names its size, like its caption ("Hidden pair", not "hidden tuple")
-TUPLE_TITLES = {
-    "en": {"naked tuple": {2: "naked pair", 3: "naked triple", 4: "naked quad"},
-           "hidden tuple": {2: "hidden pair", 3: "hidden triple", 4: "hidden quad"}},
-    "fr": {"naked tuple": {2: "paire nue", 3: "triplet nu", 4: "quadruplet nu"},
-           "hidden tuple": {2: "paire cachée", 3: "triplet caché", 4: "quadruplet caché"}},
-}
-
-
 def technique_title(technique: str, lang: str = "en", detail: Any = ()) -> str:
-    """The registry's title of a step name, or a tuple's by its size (``detail`` ``size``)."""
-    size = dict(detail or ()).get("size")
-    named = TUPLE_TITLES.get(lang, TUPLE_TITLES["en"]).get(technique, {})
-    return (named.get(size) if isinstance(size, int) else None) or title(technique, lang)
+    """The registry's title of a step name in a language (a tuple's by its size)."""
+    return title(technique, lang, tuple(dict(detail or ()).items()))
 
 
 def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = ()) -> str:
@@ -59,37 +53,67 @@ def step_title(number: int | str | tuple[int, int], technique: str, lang: str = 
     return f"{w['step']} {k} — {name}"
 
 
-LEGEND = {
-    "en": {"onoff": "dark disks “on”, light disks “off”",
-           "tuple": "disks: the tuple's values",
-           "pivot": "the pivot cell in its own tint, the pincers in the other",
-           "als": "first ALS filled, second outlined; disks: restricted common, rings: Z",
-           "fish": "solid outlines: base lines, dashed: cover lines",
-           "fish_fin": "solid outlines: base lines, dashed: cover lines, ringed: fin",
-           "line": "dashed: the rectangle's row and column",
-           "wwing": "disks: the linking value in the house and in both cells, rings: the value removed",
-           "proof": "thick ring: assumption, filled: true, struck ring: false, arrows: implications"},
-    "fr": {"onoff": "disques foncés « vrai », clairs « faux »",
-           "tuple": "disques : les valeurs du groupe",
-           "pivot": "le pivot dans sa propre teinte, les pinces dans l'autre",
-           "als": "premier ENA rempli, second entouré ; disques : commun restreint, anneaux : Z",
-           "fish": "contours pleins : lignes de base, pointillés : lignes de couverture",
-           "fish_fin": "contours pleins : lignes de base, pointillés : lignes de couverture, anneau : aileron",
-           "line": "pointillés : la ligne et la colonne du rectangle",
-           "wwing": "disques : la valeur de liaison dans l'unité et les deux cases, anneaux : la valeur retirée",
-           "proof": "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications"},
+# the roles a frame shows, in words (the caption's last line): one entry per role, or per pair
+# of roles read together; only the roles a frame draws are named
+LEGEND: dict[str, dict[tuple[str, ...], str]] = {
+    "en": {
+        ("on", "off"): "filled disks “on”, light disks “off”",
+        ("on",): "filled disks “on”", ("off",): "light disks “off”",
+        ("value",): "disks: the pattern's values",
+        ("pivot", "pincer"): "the pivot in its own tint, the pincers outlined",
+        ("pivot",): "the pivot in its own tint", ("pincer",): "the pincers outlined",
+        ("base", "cover"): "solid outlines: base lines, dashed: cover lines",
+        ("fin",): "ringed: the fin, in its box",
+        ("floor", "roof"): "filled: the floor, outlined: the roof",
+        ("extra",): "rings: the extra candidates",
+        ("z",): "rings: the value removed, where it lies in the pattern",
+        ("set",): "each set in its own tint",
+        ("petal", "stem"): "each petal in the tint of the stem value it answers",
+        ("restricted-common",): "disks: the linking values",
+        ("colour",): "dark disks: colour A, light disks: colour B",
+        ("line",): "dashed: the rectangle's row and column",
+        ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid: strong links, "
+                                                       "dashed: weak links",
+        ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
+        ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
+        ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications, "
+                         "dotted: the house that decides",
+    },
+    "fr": {
+        ("on", "off"): "disques pleins « vrai », disques clairs « faux »",
+        ("on",): "disques pleins « vrai »", ("off",): "disques clairs « faux »",
+        ("value",): "disques : les valeurs du motif",
+        ("pivot", "pincer"): "le pivot dans sa propre teinte, les pinces entourées",
+        ("pivot",): "le pivot dans sa propre teinte", ("pincer",): "les pinces entourées",
+        ("base", "cover"): "contours pleins : lignes de base, pointillés : lignes de couverture",
+        ("fin",): "anneau : l'aileron, dans son bloc",
+        ("floor", "roof"): "rempli : le plancher, entouré : le toit",
+        ("extra",): "anneaux : les candidats en plus",
+        ("z",): "anneaux : la valeur retirée, là où elle est dans le motif",
+        ("set",): "chaque ensemble dans sa propre teinte",
+        ("petal", "stem"): "chaque pétale dans la teinte de la valeur de la tige à laquelle il répond",
+        ("restricted-common",): "disques : les valeurs de liaison",
+        ("colour",): "disques foncés : couleur A, disques clairs : couleur B",
+        ("line",): "pointillés : la ligne et la colonne du rectangle",
+        ("link-directed", "link-strong", "link-weak"): "flèches : la chaîne dans son sens de lecture, traits "
+                                                       "pleins : liens forts, tirets : liens faibles",
+        ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
+        ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
+        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications, "
+                         "pointillés : l'unité qui décide",
+    },
 }
 
 
-def legend_text(keys: dict[str, str], lang: str = "en") -> str:
+def legend_text(roles: set[str], lang: str = "en") -> str:
     """The roles a frame shows, in words (the caption's last line)."""
-    w = LEGEND.get(lang, LEGEND["en"])
+    table = LEGEND.get(lang, LEGEND["en"])
     out = []
-    for key, val in keys.items():
-        if key == "fish":
-            out.append(w["fish_fin"] if val == "fin" else w["fish"])
-        elif key in w:
-            out.append(w[key])
+    left = set(roles)
+    for key, phrase in table.items():
+        if set(key) <= left:
+            out.append(phrase)
+            left -= set(key)
     if not out:
         return ""
     text = "; ".join(out)
@@ -97,39 +121,138 @@ def legend_text(keys: dict[str, str], lang: str = "en") -> str:
 
 
 def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | dict, givens: Any,
-                           show_candidates: bool, obstacles: Obstacles | None) -> None:
+                           show_candidates: bool, obstacles: Obstacles | None, kept: set = frozenset()) -> None:
     """Big digits and candidates; each also an obstacle for lines (``obstacles``
-    None: the frame has no line to route)."""
+    None: the frame has no line to route). ``kept``: placed cells drawn with their
+    candidates (the step marks some of them)."""
     n = out.n
     values = state.values
     for cell, v in enumerate(values):
         if v:
             r, c = divmod(cell, n)
             given = givens is None or givens[cell] == v
-            out.append(Shape("given" if given else "placed", "value", r, c, v))
+            out.append(Shape("given" if given else "earlier", "value", r, c, v, colour="given" if given else "earlier"))
             if obstacles is not None:
                 obstacles.add_value(r, c)
     for (r, c), v in place.items():
-        out.append(Shape("place", "value", r, c, v))
+        if (r, c) in kept:
+            continue
+        out.append(Shape("placed", "value", r, c, v, colour="place"))
         if obstacles is not None:
             obstacles.add_value(r, c)
-    if not show_candidates:
+    if not show_candidates and not kept:
         return
     for cell, mask in enumerate(state.cand):
         if not mask:
             continue
         r, c = divmod(cell, n)
-        if (r, c) in place:
+        if (r, c) in place and (r, c) not in kept:
+            continue
+        if not show_candidates and (r, c) not in kept:
             continue
         v = 1
         while mask:
             if mask & 1:
                 if (r, c, v) not in covered:
-                    out.append(Shape("candidate", "candidate", r, c, v))
+                    out.append(Shape("candidate", "candidate", r, c, v, colour="candidate"))
                 if obstacles is not None:
                     obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
             mask >>= 1
             v += 1
+
+
+def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -> tuple[list[Shape], list[Shape],
+                                                                                          list[Shape], list]:
+    """(cell shapes, house shapes, candidate shapes, links) of a step's roles: one body
+    per candidate (the first of ``CAND_ORDER``), rings around it for an assumption,
+    a contradiction or a conclusion; one fill per cell (the first of ``CELL_ORDER``),
+    outlines and circles on top."""
+    n = state.geo.n
+    values = state.values
+    truth = {tuple(b.assume[:3]): bool(b.assume[3]) for b in proof.branches} if proof is not None else {}
+    by_cand: dict[tuple[int, int, int], list] = {}
+    by_cell: dict[tuple[int, int], list] = {}
+    houses: list[Shape] = []
+    links: list = []
+    for role in roles:
+        name = role.role
+        if name == "link":
+            links.append(role)
+            continue
+        for h in role.houses:
+            shape, key = style(name, "house", role.group)
+            houses.append(Shape(name, shape, house=(h.kind, h.k), colour=key, group=role.group))
+        for cell in role.cells:
+            by_cell.setdefault(tuple(cell), []).append(role)
+        for cand in role.candidates:
+            by_cand.setdefault(tuple(cand), []).append(role)
+    cells: list[Shape] = []
+    for (r, c), rs in by_cell.items():
+        solved = bool(values[r * n + c]) or ((r, c) in place and (r, c) not in kept)
+        rs = sorted(rs, key=lambda x: CELL_ORDER.index(x.role) if x.role in CELL_ORDER else len(CELL_ORDER))
+        filled = False
+        for role in rs:
+            shape, key = style(role.role, "cell", role.group)
+            if solved and shape in ("fill", "outline"):
+                shape = "circle"
+            if shape == "fill":
+                if filled:
+                    continue
+                filled = True
+            cells.append(Shape(role.role, shape, r, c, values[r * n + c], colour=key, group=role.group))
+    cands: list[Shape] = []
+    overlays = ("assumption", "contradiction", "conclusion")
+    for (r, c, v), rs in sorted(by_cand.items()):
+        if values[r * n + c] or not state.cand[r * n + c] >> (v - 1) & 1:
+            continue  # a solved cell: its big digit says it all
+        if (r, c) in place and (r, c) not in kept:
+            continue
+        body = [x for x in rs if x.role not in overlays]
+        body.sort(key=lambda x: CAND_ORDER.index(x.role) if x.role in CAND_ORDER else len(CAND_ORDER))
+        if body:
+            role = body[0]
+            shape, key = style(role.role, "cand", role.group)
+            if role.role == "placed":
+                shape = "disk"
+            cands.append(Shape(role.role, shape, r, c, v, colour=key, group=role.group))
+        for role in rs:
+            if role.role not in overlays:
+                continue
+            shape, key = style(role.role, "cand", role.group)
+            t = truth.get((r, c, v), True)
+            if role.role == "assumption" and not body:
+                cands.append(Shape(role.role, "disk" if t else "struck-ring", r, c, v, colour=key, group=role.group,
+                                   truth=t))
+            cands.append(Shape(role.role, shape, r, c, v, colour=key, group=role.group, truth=t))
+    return cells, houses, cands, links
+
+
+def in_cell_arc(n: int, a: tuple, b: tuple) -> tuple[tuple[float, float], ...]:
+    """A link inside one cell: an arc bulging away from the cell's centre, so that it shows
+    between neighbouring candidates too."""
+    (ax, ay), (bx, by) = spot(n, *a), spot(n, *b)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    dx, dy = bx - ax, by - ay
+    d = max(1e-9, (dx * dx + dy * dy) ** 0.5)
+    px, py = -dy / d, dx / d
+    cx, cy = a[1] + 0.5, a[0] + 0.5
+    if (mx + px - cx) ** 2 + (my + py - cy) ** 2 < (mx - px - cx) ** 2 + (my - py - cy) ** 2:
+        px, py = -px, -py
+    bulge = 1.1 * spot_gap(int(n ** 0.5))
+    return ((ax, ay), (mx + px * bulge, my + py * bulge), (bx, by))
+
+
+def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
+    """Placed cells drawn with their candidates: those where a role other than placed marks
+    a candidate (the pattern must be seen before the value goes in, e.g. a BUG+1 cell)."""
+    out = set()
+    for role in roles:
+        if role.role in ("placed", "assumption", "conclusion", "link"):
+            continue
+        for r, c, _v in role.candidates:
+            if (r, c) in place:
+                out.add((r, c))
+    return out
 
 
 def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
@@ -139,98 +262,55 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
     ``number``: the step number (1-based, or a first–last range) for the title.
-    A forcing step (``step.proof``) shows its whole proof when it fits one
-    frame, else its assumptions and conclusion (``proof_scenes`` gives the rest).
+    The step's roles (``explainer.roles``) are drawn in their styles
+    (``render.styles``); a forcing step's proof is drawn whole when it fits one
+    frame, else the frame shows its roles and ``proof_scenes`` gives the rest.
     """
     from . import proofdraw
-    from .roles import Roles, derive
 
-    geo = state.geo
-    n = geo.n
+    n = state.geo.n
     out = Scene(n)
-    values = state.values
     obstacles = Obstacles(n)
-
-    place = {(r, c): v for r, c, v in (step.place if step else ())}
-    roles = derive(state, step) if step is not None else Roles()
-    special: dict[tuple[int, int, int], str] = {}
-    if step is not None:
-        for role in ("marked_alt", "marked", "eliminate"):  # later wins
-            for cand in getattr(step, role):
-                special[tuple(cand)] = role
-    # a candidate of a cell solved or placed by this step: the big digit says it all
-    special = {k: v for k, v in special.items() if not values[k[0] * n + k[1]] and (k[:2] not in place
-                                                                                   or v == "eliminate")}
-    derived = {}
-    for cand, role, tone in roles.marks:
-        r, c, v = cand
-        if cand not in special and state.cand[r * n + c] >> (v - 1) & 1 and (r, c) not in place:
-            derived[cand] = (role, tone)
-
+    roles = roles_of(step) if step is not None else ()
+    place = {(r, c): v for role in roles if role.role == "placed" for r, c, v in role.candidates}
+    kept = _kept(roles, place)
     proof = getattr(step, "proof", None) if step is not None else None
-    proof_shapes: list[Shape] = []
-    covered: set = set(special) | set(derived)
-
-    # cell highlights first (they lie under the digits)
-    if step is not None:
-        for r, c in step.cells:
-            solved = values[r * n + c] or (r, c) in place
-            out.append(Shape("cells", "circle" if solved else "square", r, c, values[r * n + c],
-                             tone=roles.cell_tone.get((r, c), "")))
-        for r, c in step.cells_alt:
-            solved = values[r * n + c] or (r, c) in place
-            out.append(Shape("cells_alt", "circle" if solved else "outline", r, c, values[r * n + c],
-                             tone=roles.cell_tone.get((r, c), "")))
-        for i, (kind, k) in enumerate(step.houses):
-            out.append(Shape("houses", "house", house=(kind, k), tone=roles.house_tone.get(i, "")))
-        for (kind, k), tone in roles.houses:
-            out.append(Shape("houses", "house", house=(kind, k), tone=tone))
+    whole = proof is not None and not proofdraw.needs_subframes(proof)
+    cells, houses, cands, links = _role_shapes(state, roles, place, kept, proof)
+    out.extend(cells)
+    out.extend(houses)
 
     if show_candidates is None:
         show_candidates = bool(step is not None and step.show_candidates)
     if proof is not None:
         show_candidates = True
-        covered |= proofdraw.fact_cands(proof, None if proofdraw.needs_subframes(proof) else "all")
-    lines = step is not None and (step.strong_links or step.weak_links or roles.links or proof is not None)
-    _values_and_candidates(out, state, place, covered, givens, show_candidates, obstacles if lines else None)
-    if step is not None and step.technique == "singles":  # grouped singles: the order they were placed in
+    proof_shapes: list[Shape] = []
+    covered = {(s.row, s.col, s.value) for s in cands if s.kind not in ("thick", "halo")}
+    lines = bool(links) or whole
+    _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
+                           obstacles if lines else None, kept)
+    if step is not None and getattr(step, "technique", "") == GROUPED_SINGLES:
         for k, (r, c, _v) in enumerate(step.place, 1):
-            out.append(Shape("order", "label", r, c, text=str(k)))
+            out.append(Shape("order", "label", r, c, text=str(k), colour="place"))
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
-
-    # links between candidate spots (under the disks, over plain digits)
-    if step is not None:
-        links = [(role, tuple(a), tuple(b), "") for role, ls in (("strong_link", step.strong_links),
-                                                                 ("weak_link", step.weak_links)) for a, b in ls]
-        for role, a, b, tone in links + roles.links:
-            if a[:2] == b[:2]:
-                continue  # never inside one cell
-            pts = route(spot(n, *a), spot(n, *b), obstacles, {a, b})
-            out.append(Shape(role, "link", points=pts, tone=tone))
-
-    # marked / eliminated candidates
-    for (r, c, v), role in sorted(special.items()):
-        tone = roles.cand_tone.get((r, c, v), "")
-        if role == "marked":
-            out.append(Shape("marked", "disk", r, c, v, tone=tone))
-        elif role == "marked_alt":
-            out.append(Shape("marked_alt", "ring", r, c, v, tone=tone))
-        else:
-            out.append(Shape("eliminate", "disk", r, c, v))
-            out.append(Shape("eliminate", "strike", r, c, v))
-    for (r, c, v), (role, tone) in sorted(derived.items()):
-        out.append(Shape(role, "disk" if role == "marked" else "ring", r, c, v, tone=tone))
-
-    legend = dict(roles.legend)
-    if proof is not None:
-        if proofdraw.needs_subframes(proof):
-            proof_shapes = proofdraw.overview_shapes(n, proof, state, obstacles, set(place))
-        else:
-            proof_shapes = proofdraw.part_shapes(n, proof, (0, 1, len(proof.branches[0].facts), 1, 1),
-                                                 state, obstacles, set(place))
-        legend["proof"] = "1"
+    for role in links:
+        a, b = tuple(role.source), tuple(role.target)
+        shape, key = style("link", "link", role.group, role.kind)
+        pts = in_cell_arc(n, a, b) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+        out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
+    if whole:
+        removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
+        proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
+        # a removed candidate keeps its struck disk (the proof's rings go around it)
+        proof_shapes = [s for s in proof_shapes
+                        if (s.row, s.col, s.value) not in removed or s.kind in ("thick", "halo")]
+        drawn = proofdraw.fact_cands(proof_shapes)
+        # the proof draws its own facts: drop the plain digits and the role marks under them
+        out[:] = [s for s in out if not (s.role == "candidate" and (s.row, s.col, s.value) in drawn)]
+        cands = [s for s in cands if s.role in ("removed", "placed")]
+    out.extend(cands)
     out.extend(proof_shapes)
 
     # words
@@ -242,15 +322,17 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
             title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()))
     if caption is None:
         caption = text_in(step, lang) if step is not None else ""
-        if proof is not None and proofdraw.needs_subframes(proof) and number is not None:
-            k = number[0] if isinstance(number, tuple) else number
-            count = len(proofdraw.parts(proof))
-            caption += proofdraw.words(lang)["overview" if len(proof.branches) > 1 else "overview_one"].format(
-                k=len(proof.branches), first=f"{k}a", last=f"{k}{proofdraw.SUFFIXES[count - 1]}")
+        if proof is not None and not whole and number is not None:
+            parts = proofdraw.plan(proof)
+            if parts:
+                caption += proofdraw.overview_words(proof, [p for p in parts if p.outer is None], number, lang)
     out.append(Shape("title", "text", text=title))
     if caption:
         out.append(Shape("caption", "text", text=caption))
-    lt = legend_text(legend, lang)
+    names = {s.role for s in out} | {f"link-{s.kind}" for s in out if s.role == "link"}
+    if any(s.directed for s in out if s.role == "link"):
+        names.add("link-directed")
+    lt = legend_text(names, lang)
     if lt:
         out.append(Shape("legend", "text", text=lt))
     return out
@@ -258,38 +340,38 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
 
 def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
                  givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None) -> list[Scene]:
-    """The sub-frames of a forcing step's proof, in order (RENDERING.md wave 2).
+    """The sub-frames of a forcing step's proof, in file order (RENDERING.md wave 2).
 
     ``[]`` when the step has no ``proof`` or when its own frame (``scene``)
-    already shows the whole proof (one branch of at most ``LIMIT`` facts).
-    Otherwise one Scene per branch, a long branch cut into parts of at most
-    ``limit`` facts. Each Scene has ``suffix`` ``"a"``, ``"b"`` … (file
-    names ``017a-TECHNIQUE.png`` after ``017-TECHNIQUE.png``), the title
-    ``Step 17a — …`` and a caption saying which branch and part it shows and
-    reading that part of the proof for a learner.
+    shows it whole. Otherwise one Scene per part (``proofdraw.plan``): each
+    branch cut into parts, each followed by the frames of the nested proofs it
+    asserts. Each Scene has its ``suffix`` (file names ``017a-TECHNIQUE.png``,
+    ``017c1-…`` after ``017-TECHNIQUE.png``), the title ``Step 17a — …`` and a
+    caption reading that part of the proof for a learner.
     """
     from . import proofdraw
 
     proof = getattr(step, "proof", None)
-    limit = limit or proofdraw.LIMIT
-    if proof is None or not proofdraw.needs_subframes(proof, limit):
+    if proof is None:
         return []
+    parts = proofdraw.plan(proof, limit or proofdraw.LIMIT)
     n = state.geo.n
     k = number[0] if isinstance(number, tuple) else number
     out = []
-    for idx, part in enumerate(proofdraw.parts(proof, limit)):
-        suffix = proofdraw.SUFFIXES[idx % 26] * (1 + idx // 26)
+    for part in parts:
         obstacles = Obstacles(n)
-        sc = Scene(n, suffix=suffix)
-        covered = proofdraw.fact_cands(proof, part)
+        sc = Scene(n, suffix=part.suffix)
+        covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
         _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
-        sc.extend(proofdraw.part_shapes(n, proof, part, state, obstacles))
-        num = f"{k if k is not None else ''}{suffix}"
+        shapes = proofdraw.part_shapes(n, part, state, obstacles)  # routed around every digit
+        sc.extend(shapes)
+        num = f"{k if k is not None else ''}{part.suffix}"
         sc.append(Shape("title", "text", text=step_title(num, step.technique, lang)))
-        sc.append(Shape("caption", "text", text=proofdraw.part_caption(proof, part, n, lang)))
-        sc.append(Shape("legend", "text", text=legend_text({"proof": "1"}, lang)))
+        sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number)))
+        sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
         out.append(sc)
     return out
+
 
 def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
                   caption: str | None = None) -> Scene:

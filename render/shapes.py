@@ -11,28 +11,25 @@ from explainer.grid import value_char
 
 from .sizes import spot_gap
 
-# Roles, in the order a learner reads them.
-ROLES = ("given", "placed", "place", "candidate", "cells", "cells_alt", "houses",
-         "marked", "marked_alt", "eliminate", "strong_link", "weak_link",
-         # a forcing step's proof (proofdraw.py)
-         "assume", "proof_true", "proof_false", "implies", "contradiction", "conclusion",
-         # grouped singles: the order the values were placed in (a small number in the cell)
-         "order",
-         "title", "caption", "legend")
-# Finer roles (Shape.tone): on / off (chain nodes), pivot (wing), base / cover / fin
-# (fish), als_b / rc / z (ALS), tuple (a tuple's values), line (empty rectangle),
-# wing / w (links the scene adds), true / false / step (proof arrows), b0, b1 … (branches).
+# What a frame draws besides a step's roles (explainer.roles.VOCABULARY): the values, the
+# plain candidates, a proof's implication arrows, the order of grouped singles, the words.
+FRAME_ROLES = ("given", "earlier", "candidate", "implies", "order", "title", "caption", "legend")
+
 
 @dataclass(frozen=True)
 class Shape:
-    """One thing to draw. ``kind`` is the shape, ``role`` why it is there.
+    """One thing to draw. ``role`` is why it is there (a role of a step, or a
+    frame role of ``FRAME_ROLES``), ``kind`` the shape (render/styles.py) and
+    ``colour`` its palette key.
 
-    kinds: value (large digit), candidate (small digit), square (filled cell),
-    circle (ring around a value), outline (thick cell outline), house
-    (inset rounded outline), disk (filled disk under a candidate), ring
-    (white disk with a ring), strike (line through a candidate), link
-    (segment or quadratic curve between two candidate spots), label (a small
-    number in a cell's corner), text.
+    kinds: value (large digit), candidate (small digit), fill / outline /
+    circle / square (cells), house kinds solid / dashed / dotted / thick,
+    candidate marks disk / light / ring / struck / struck-ring / thick / halo,
+    strong / weak (links: ``points``, an arrowhead when ``directed``), arrow
+    (an implication), label (a small number in a cell), text.
+    ``group``: the role's group (a set, petal, colour or branch); ``faint``:
+    drawn pale (a proof's earlier facts, kept for context); ``truth``: an
+    assumption assumed true (disk) or false (struck ring).
     """
 
     role: str
@@ -43,11 +40,20 @@ class Shape:
     house: tuple[str, int] | None = None
     points: tuple[tuple[float, float], ...] = ()
     text: str = ""
-    tone: str = ""  # a finer role (ROLES' comment); "" draws the role's own colour
+    colour: str = ""
+    group: int | None = None
+    faint: bool = False
+    directed: bool = False
+    truth: bool = True
 
     @property
     def char(self) -> str:
         return value_char(self.value)
+
+    @property
+    def name(self) -> str:
+        """The role with its group: 'set#2'."""
+        return self.role if self.group is None else f"{self.role}#{self.group}"
 
 
 class Scene(list):
@@ -61,6 +67,10 @@ class Scene(list):
 
     def of(self, role: str, kind: str | None = None) -> list[Shape]:
         return [s for s in self if s.role == role and (kind is None or s.kind == kind)]
+
+    def cands(self, role: str, kind: str | None = None) -> set[tuple[int, int, int]]:
+        """(row, col, value) of the shapes of a role on candidates."""
+        return {(s.row, s.col, s.value) for s in self.of(role, kind) if s.value}
 
     @property
     def roles(self) -> set[str]:

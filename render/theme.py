@@ -1,8 +1,8 @@
 """Palettes as plain dicts: one colour per role, overridable key by key.
 
-Roles are also told apart by shape (frame.py): a filled disk for ``marked``,
-a ring for ``marked_alt``, a disk plus a strike-through for ``eliminate``,
-a solid line for a strong link and a dashed one for a weak link.
+Roles are also told apart by shape (render/styles.py): a filled disk, a
+ring, a disk struck through, a solid line for a strong link and a dashed one
+for a weak link.
 """
 from __future__ import annotations
 
@@ -15,41 +15,46 @@ DEFAULT = {
     "title": "#000000",
     "caption": "#222222",
     "given": "#000000",
-    "placed": "#1d3557",         # values placed by earlier steps (dark blue-grey)
+    "earlier": "#1d3557",        # values placed by earlier steps (dark blue-grey)
     "place": "#d62728",          # the value this step places
     "candidate": "#4a4a4a",
-    "cells": "#2ca02c",          # ring around a solved cell
-    "cells_fill": "#2ca02c",     # translucent square on an unsolved cell
+    # a step's roles (render/styles.py says which role takes which key)
+    "cells": "#2ca02c",          # ring around a solved cell (reason)
+    "cells_fill": "#2ca02c",     # translucent square on a pattern cell (cells, floor)
     "cells_alpha": 0.35,
-    "cells_alt": "#1b7a1b",      # thick outline
-    "houses": "#2ca02c",
-    "marked": "#1b8a1b",         # filled disk, white digit
-    "marked_digit": "#ffffff",
-    "marked_alt": "#1b8a1b",     # white disk, coloured ring and digit
-    "eliminate": "#d62728",      # filled disk, white digit, dark strike
-    "eliminate_digit": "#ffffff",
+    "cells_alt": "#1b7a1b",      # thick outline (pincer, roof)
+    "houses": "#2ca02c",         # a house the step reasons in
+    "base": "#2ca02c",           # fish base lines, the house a value is locked in: solid
+    "cover": "#7b3fb0",          # fish cover lines: dashed
+    "line": "#7b3fb0",           # an empty rectangle's row and column: dashed
+    "marked": "#1b8a1b",         # a pattern's values: filled disk
+    "eliminate": "#d62728",      # removed: filled disk, struck
     "strike": "#000000",
     "strong_link": "#1f5fbf",    # solid
     "weak_link": "#1f5fbf",      # dashed
-    # finer roles (scene.py Shape.tone)
-    "off": "#ffd35c",            # chain node "off": light disk, dark digit, dark ring ("on" is marked)
-    "off_digit": "#000000",
+    "on": "#1f5fbf",             # chain node "on": filled disk
+    "off": "#ffd35c",            # chain node "off": light disk, dark ring and digit
     "off_ring": "#8a6200",
-    "pivot_fill": "#f0a000",     # a wing's pivot cell (pincers keep cells_fill / cells_alt)
-    "als_b_fill": "#6fa8dc",     # the second ALS (cells_alt), its own tint
-    "cover": "#7b3fb0",          # fish cover lines, empty rectangle's row and column: dashed
+    "pivot_fill": "#f0a000",     # a wing's pivot
+    "stem_fill": "#9a9a9a",      # a death blossom's stem (its values take their petals' tints)
     "fin": "#e07000",            # fish fin: ring and its box
-    "z": "#7b3fb0",              # ALS Z values, W-wing values: ring
+    "z": "#7b3fb0",              # the value removed, in the pattern: ring
+    "extra": "#e07000",          # a deadly pattern's extra candidates: ring
+    "rc": "#b0306a",             # restricted commons: filled disk
+    # tints: sets, petals, colours, branches (group k -> tint k mod 6); even tints dark, odd light
+    "tint0": "#1f4e9c",
+    "tint1": "#f5a623",
+    "tint2": "#2e8b57",
+    "tint3": "#e58fc8",
+    "tint4": "#6a3d9a",
+    "tint5": "#9fd356",
+    "tint_alpha": 0.45,
     # a forcing step's proof (proofdraw.py)
-    "assume": "#7b3fb0",         # the assumption: disk with a thick ring
+    "assume": "#7b3fb0",         # the assumption: thick ring
     "proof_true": "#1b8a1b",     # true fact: filled disk
     "proof_false": "#1f5fbf",    # false fact: ring, struck
     "contradiction": "#d62728",  # the emptied cell / house / value twice
-    "conclusion": "#d62728",     # the shared conclusion: thick ring
-    "branch0": "#7b3fb0",        # branch tints (assumptions of a cell / house / double proof)
-    "branch1": "#e07000",
-    "branch2": "#0a8f8f",
-    "branch3": "#b0306a",
+    "conclusion": "#d62728",     # the shared conclusion: wide ring
 }
 
 # Okabe & Ito (2008), "Color Universal Design": safe for the common colour
@@ -62,34 +67,39 @@ COLORBLIND = dict(DEFAULT, **{
     "cells_alpha": 0.45,
     "cells_alt": "#0072B2",
     "houses": "#E69F00",         # orange
-    "marked": "#0072B2",
-    "marked_alt": "#0072B2",
+    "base": "#E69F00",
+    "cover": "#009E73",
+    "line": "#009E73",
+    "marked": "#009E73",         # bluish green
     "eliminate": "#D55E00",
     "strike": "#000000",
     "strong_link": "#CC79A7",    # reddish purple
     "weak_link": "#009E73",      # bluish green
+    "on": "#0072B2",
     "off": "#F0E442",            # yellow
     "off_ring": "#000000",
     "pivot_fill": "#E69F00",
-    "als_b_fill": "#CC79A7",
-    "cover": "#009E73",
     "fin": "#CC79A7",
     "z": "#009E73",
+    "extra": "#CC79A7",
+    "rc": "#CC79A7",
+    "tint0": "#0072B2",
+    "tint1": "#E69F00",
+    "tint2": "#009E73",
+    "tint3": "#F0E442",
+    "tint4": "#CC79A7",
+    "tint5": "#56B4E9",
     "assume": "#CC79A7",
     "proof_true": "#0072B2",
     "proof_false": "#E69F00",
     "contradiction": "#D55E00",
     "conclusion": "#D55E00",
-    "branch0": "#CC79A7",
-    "branch1": "#E69F00",
-    "branch2": "#009E73",
-    "branch3": "#56B4E9",
 })
 
 HIGH_CONTRAST = dict(DEFAULT, **{
     "label": "#000000",
     "caption": "#000000",
-    "placed": "#0000a0",         # dark blue: still told apart from the black givens
+    "earlier": "#0000a0",        # dark blue: still told apart from the black givens
     "candidate": "#000000",
     "place": "#c00000",
     "cells": "#000000",
@@ -97,28 +107,34 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "cells_alpha": 0.7,
     "cells_alt": "#000000",
     "houses": "#0000c8",
+    "base": "#0000c8",
+    "cover": "#c000c0",
+    "line": "#c000c0",
     "marked": "#000000",
-    "marked_alt": "#000000",
     "eliminate": "#c00000",
     "strike": "#000000",
     "strong_link": "#0000c8",
     "weak_link": "#c000c0",
+    "on": "#0000c8",
     "off": "#ffd400",
     "off_ring": "#000000",
     "pivot_fill": "#ff8c00",
-    "als_b_fill": "#00c8ff",
-    "cover": "#c000c0",
     "fin": "#008000",
     "z": "#c000c0",
+    "extra": "#008000",
+    "rc": "#c000c0",
+    "tint0": "#0000c8",
+    "tint1": "#ffd400",
+    "tint2": "#008000",
+    "tint3": "#ff8c00",
+    "tint4": "#c000c0",
+    "tint5": "#00c8ff",
+    "tint_alpha": 0.6,
     "assume": "#c000c0",
     "proof_true": "#000000",
     "proof_false": "#0000c8",
     "contradiction": "#c00000",
     "conclusion": "#c00000",
-    "branch0": "#c000c0",
-    "branch1": "#008000",
-    "branch2": "#0000c8",
-    "branch3": "#a05000",
 })
 
 PALETTES: dict[str, dict] = {

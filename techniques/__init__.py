@@ -82,20 +82,20 @@ REGISTRY: list[Technique] = [
     Technique("hidden tuple", subsets.find_hidden,
               (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212"),),
               aliases=("hidden pair", "hidden triple")),
-    Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "y wing"), K("ny wing", 5.5, "ny wing"))),
-    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "w wing", "0803", se=7.1),)),
-    Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "xy wing", "0800"),), aliases=("xy-wing",)),
-    Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "xyz wing", "0801"),), aliases=("xyz-wing",)),
-    Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 5.5, "wxyz wing"),), aliases=("wxyz-wing",)),
-    Technique("fish", fish.find_fish, (K("x wing", 3.2, "x wing", "0300"), K("swordfish", 3.8, "swordfish", "0301"),
-                                        K("jellyfish", 5.2, "jellyfish", "0302"))),
+    Technique("y wing", wings.find_y_wing, (K("y wing", 4.2, "aile Y"), K("ny wing", 5.5, "aile NY"))),
+    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "aile W", "0803", se=7.1),)),
+    Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "aile XY", "0800"),), aliases=("xy-wing",)),
+    Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "aile XYZ", "0801"),), aliases=("xyz-wing",)),
+    Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 5.5, "aile WXYZ"),), aliases=("wxyz-wing",)),
+    Technique("fish", fish.find_fish, (K("x wing", 3.2, "aile X", "0300"), K("swordfish", 3.8, "espadon", "0301"),
+                                        K("jellyfish", 5.2, "méduse", "0302"))),
     Technique("finned fish", fish.find_finned_fish,
-              (K("finned x wing", 3.4, "x wing à aileron", "0310", se=6.6),
-               K("finned swordfish", 4.0, "swordfish à aileron", "0311", se=6.7),
-               K("finned jellyfish", 5.4, "jellyfish à aileron", "0312", se=6.8),
-               K("sashimi x wing", 3.5, "x wing sashimi", "0320", se=6.6),
-               K("sashimi swordfish", 4.1, "swordfish sashimi", "0321", se=6.7),
-               K("sashimi jellyfish", 5.5, "jellyfish sashimi", "0322", se=6.8))),
+              (K("finned x wing", 3.4, "aile X à aileron", "0310", se=6.6),
+               K("finned swordfish", 4.0, "espadon à aileron", "0311", se=6.7),
+               K("finned jellyfish", 5.4, "méduse à aileron", "0312", se=6.8),
+               K("sashimi x wing", 3.5, "aile X sashimi", "0320", se=6.6),
+               K("sashimi swordfish", 4.1, "espadon sashimi", "0321", se=6.7),
+               K("sashimi jellyfish", 5.5, "méduse sashimi", "0322", se=6.8))),
     Technique("unique rectangle", uniqueness.find_unique_rectangle,
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
                  uniqueness=True),),
@@ -116,7 +116,8 @@ REGISTRY: list[Technique] = [
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
               (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2),), aliases=("sue de coq bis",)),
-    Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
+    Technique("medusa", medusa.find, (K("medusa", 6.0, "coloriage 3D"),),
+              aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
     Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400"),
@@ -131,15 +132,15 @@ REGISTRY: list[Technique] = [
               aliases=("aic", "nice loop")),
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
-    Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
+    Technique("als", als.find, (K("als", 7.0, "EPV-XZ", "0901", en="ALS-XZ"),), aliases=("als xz", "als-xz")),
     Technique("als xy wing", alschains.find_als_xy_wing,
-              (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing"),), aliases=("als-xy-wing",)),
+              (K("als xy wing", 7.2, "aile XY d'EPV", "0902", en="ALS XY wing"),), aliases=("als-xy-wing",)),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
-              (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain",
+              (K("als chain", 7.5, "chaîne d'EPV", "0903", en="ALS chain",
                  example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........"),),
               aliases=("als-chain", "als xy chain", "als-xy-chain")),
-    Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
+    Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "fleur mortelle", "0904"),)),
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True))),
     # a forcing step is rated from its proof (explainer.rating.proof_rating: 6.6 to 11+); 8.5, SE's
@@ -218,8 +219,14 @@ def difficulty(statistics: Mapping[str, int]) -> str:
     return difficulty_of(statistics, all_kinds())
 
 
-def title(name: str, lang: str = "en") -> str:
-    """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it."""
+def title(name: str, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
+    """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it; a
+    tuple's title names its size, like its caption ('hidden pair'), from its ``detail``."""
+    size = dict(detail).get("size")
+    sized = subsets.SIZED_TITLES.get(name, {})
+    named = sized.get(lang, sized.get("en", {})).get(size) if isinstance(size, int) else None
+    if named:
+        return named
     k = kind(name)
     return k.title(lang) if k is not None else frame_title(name, lang)
 

@@ -30,7 +30,7 @@ TEXT = {
           "{x} of one sees every {x} of the other, so at most one of them has {x}, and the other is "
           "then locked on its other values. Either way one of them holds {z}, so {targets} (seeing "
           "every {z} of both) cannot be {z}.",
-    "fr": "ALS-XZ : {a} ne {hold_a} que {va} et {b} que {vb}, une valeur de plus que de cases "
+    "fr": "EPV-XZ : {a} ne {hold_a} que {va} et {b} que {vb}, une valeur de plus que de cases "
           "chacun. Chaque {x} de l'un voit chaque {x} de l'autre, donc au plus l'un des deux a {x}, et "
           "l'autre est alors verrouillé sur ses autres valeurs. Dans tous les cas l'un d'eux contient "
           "{z}, donc {targets} (qui voient tous les {z} des deux) ne peuvent pas valoir {z}.",

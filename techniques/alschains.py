@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import LANGS, Cells, Value, Values, Words, join, say
-from explainer.roles import Role, link, on_cands, on_cells, set_link, set_roles
+from explainer.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -51,7 +51,7 @@ ALS_XY_WING = {
           "(only {va}) and {y} with the set {b} (only {vb}). The set {c} cannot lose both {x} and {y}, so "
           "the set {a} loses {x} or the set {b} loses {y}, and that set is then locked on its other values: "
           "either way {z} is in {a} or in {b}, so {targets} (seeing every {z} of both) cannot be {z}.",
-    "fr": "ALS XY wing : {c} (seulement {vc}) partage la valeur restreinte {x} avec {a} (seulement {va}) "
+    "fr": "Aile XY d'EPV : {c} (seulement {vc}) partage la valeur restreinte {x} avec {a} (seulement {va}) "
           "et {y} avec {b} (seulement {vb}). {c} ne peut pas perdre à la fois {x} et {y}, donc {a} perd "
           "{x} ou {b} perd {y}, et cet ensemble est alors verrouillé sur ses autres valeurs : dans tous "
           "les cas le {z} est dans {a} ou dans {b}, donc {targets} (qui voient tous les {z} des deux) ne "
@@ -130,7 +130,7 @@ DEATH_BLOSSOM = {
     "en": "Death blossom: the stem {stem} holds only {stem_values}. {petals}. Whatever the stem is, the "
           "petal of that value loses it and is locked on its other values, so one petal holds {z}, and "
           "{targets} (seeing every {z} of the petals) cannot be {z}.",
-    "fr": "Death blossom : la tige {stem} ne contient que {stem_values}. {petals}. Quelle que soit la "
+    "fr": "Fleur mortelle : la tige {stem} ne contient que {stem_values}. {petals}. Quelle que soit la "
           "valeur de la tige, le pétale de cette valeur la perd et se verrouille sur ses autres valeurs, "
           "donc un pétale contient {z}, et {targets} (qui voient tous les {z} des pétales) ne peuvent "
           "pas valoir {z}.",
@@ -236,11 +236,9 @@ def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, eli
 def _petal_roles(geo: Geometry, stem: int, k: int, v: int, a: ALS) -> tuple[Role, ...]:
     """Petal ``k`` in its tint, the stem value it answers in the same tint, and the links from
     that stem value to the petal's candidates of it (the stem being v takes v from the petal)."""
-    n = geo.n
     return (set_roles(geo, k, a.cells, "petal"), on_cands("stem", geo, [(stem, v + 1)], k),
             on_cands("restricted-common", geo, [(c, v + 1) for c in bits(a.where[v])]),
-            *(link("weak", (stem // n, stem % n, v + 1), (c // n, c % n, v + 1), directed=True, group=k)
-              for c in bits(a.where[v])))
+            set_link(geo, v + 1, 1 << stem, a.where[v], group=k, directed=True))
 
 
 ALS_CHAIN = {
@@ -249,7 +247,7 @@ ALS_CHAIN = {
           "cannot both have it. If {a1} had no {z}, it would be locked on its other values and hold {x1}; "
           "then {steps}. Either way {z} is in {a1} or in {an}, so {targets} (seeing every {z} of both) "
           "cannot be {z}.",
-    "fr": "Chaîne ALS : {chain}. Chaque ensemble contient une valeur de plus que de cases, et chaque valeur "
+    "fr": "Chaîne d'EPV : {chain}. Chaque ensemble contient une valeur de plus que de cases, et chaque valeur "
           "de liaison est restreinte : chacun de ses candidats dans un ensemble voit tous ceux du suivant, "
           "donc les deux ensembles ne peuvent pas l'avoir tous les deux. Si {a1} n'avait pas de {z}, il "
           "serait verrouillé sur ses autres valeurs et contiendrait {x1} ; alors {steps}. Dans tous les cas "

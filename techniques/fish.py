@@ -38,17 +38,17 @@ NAMES = {2: "x wing", 3: "swordfish", 4: "jellyfish"}
 FINNED_NAMES = {p: f"finned {name}" for p, name in NAMES.items()}
 SHOWN = {
     "en": {2: "X wing", 3: "Swordfish", 4: "Jellyfish"},
-    "fr": {2: "X wing", 3: "Swordfish", 4: "Jellyfish"},
+    "fr": {2: "Aile X", 3: "Espadon", 4: "Méduse"},
 }
 FINNED_SHOWN = {
     "en": {2: "Finned x wing", 3: "Finned swordfish", 4: "Finned jellyfish"},
-    "fr": {2: "X wing à aileron", 3: "Swordfish à aileron", 4: "Jellyfish à aileron"},
+    "fr": {2: "Aile X à aileron", 3: "Espadon à aileron", 4: "Méduse à aileron"},
 }
 
 SASHIMI_NAMES = {p: f"sashimi {name}" for p, name in NAMES.items()}
 SASHIMI_SHOWN = {
     "en": {2: "Sashimi x wing", 3: "Sashimi swordfish", 4: "Sashimi jellyfish"},
-    "fr": {2: "X wing sashimi", 3: "Swordfish sashimi", 4: "Jellyfish sashimi"},
+    "fr": {2: "Aile X sashimi", 3: "Espadon sashimi", 4: "Méduse sashimi"},
 }
 
 FISH = {

@@ -31,7 +31,7 @@ MAX_LENGTH = 15
 TEXT = {
     "en": "Medusa: following only strong links from {root}, the candidates alternate between two "
           "colours, A and B; one colour is entirely true. {reason}{more}.",
-    "fr": "Medusa : en ne suivant que des liens forts depuis {root}, les candidats alternent entre "
+    "fr": "Coloriage 3D : en ne suivant que des liens forts depuis {root}, les candidats alternent entre "
           "deux couleurs, A et B ; l'une des deux est entièrement vraie. {reason}{more}.",
 }
 # the removed candidate sees both colours (one is true), or is coloured itself and sees its own

@@ -120,6 +120,14 @@ def _tuples(masks: list[int], p: int) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
+# a tuple step's title names its size, like its caption ("Hidden pair", not "hidden tuple")
+SIZED_TITLES = {
+    "naked tuple": {"en": {2: "naked pair", 3: "naked triple", 4: "naked quad"},
+                    "fr": {2: "paire nue", 3: "triplet nu", 4: "quadruplet nu"}},
+    "hidden tuple": {"en": {2: "hidden pair", 3: "hidden triple", 4: "hidden quad"},
+                     "fr": {2: "paire cachée", 3: "triplet caché", 4: "quadruplet caché"}},
+}
+
 # Tuples up to quads on every grid (the largest SE and HoDoKu name): on 16×16 and 25×25 the
 # bigger ones cost 8-23% of an explanation (six hard 16×16, alternating runs) and the
 # forcing chains make their eliminations anyway; 9×9 is unchanged (n // 2 = 4).

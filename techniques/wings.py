@@ -43,7 +43,7 @@ W_WING = {
     "en": "W wing: {a} and {b} both hold only {v} and {w}; in {house}, {w} can only go in cells "
           "that see one of them, so if both were {v}, {house} would have no {w}: one of them is {v} "
           "and {v} is removed from {removed}, which {see} both.",
-    "fr": "W wing : {a} et {b} ne contiennent que {v} et {w} ; dans {house}, le {w} ne peut aller "
+    "fr": "Aile W : {a} et {b} ne contiennent que {v} et {w} ; dans {house}, le {w} ne peut aller "
           "que dans des cases qui voient l'une d'elles, donc si les deux étaient {v}, {house} "
           "n'aurait plus de {w} : l'une d'elles est {v} et le {v} est retiré de {removed}, qui {see} "
           "les deux.",
@@ -55,6 +55,8 @@ class _Name(Arg):
         self.ny = ny
 
     def fmt(self, lang: str) -> str:
+        if lang == "fr":
+            return "Aile NY" if self.ny else "Aile Y"
         return "NY wing" if self.ny else "Y wing"
 
 

@@ -34,7 +34,7 @@ XY_WING = {
     "en": "XY wing on {z}: the pivot {pivot} holds only {x} and {y}; the pincers {p1} (only {x} and {z}) "
           "and {p2} (only {y} and {z}) both see it. If the pivot is {x}, {p1} is {z}; if it is {y}, {p2} "
           "is {z}. So one pincer is {z}, and {z} is removed from {removed}, which see both pincers.",
-    "fr": "XY wing sur le {z} : le pivot {pivot} ne contient que {x} et {y} ; les pinces {p1} (seulement "
+    "fr": "Aile XY sur le {z} : le pivot {pivot} ne contient que {x} et {y} ; les pinces {p1} (seulement "
           "{x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Si le pivot vaut {x}, {p1} "
           "vaut {z} ; s'il vaut {y}, {p2} vaut {z}. Donc une pince vaut {z}, et le {z} est retiré de "
           "{removed}, qui voient les deux pinces.",
@@ -43,7 +43,7 @@ XYZ_WING = {
     "en": "XYZ wing on {z}: the pivot {pivot} holds only {values}; the pincers {p1} (only {x} "
           "and {z}) and {p2} (only {y} and {z}) both see it. Whatever the pivot is, one of the three "
           "cells is {z}, so {z} is removed from {removed}, which see all three.",
-    "fr": "XYZ wing sur le {z} : le pivot {pivot} ne contient que {values} ; les pinces {p1} "
+    "fr": "Aile XYZ sur le {z} : le pivot {pivot} ne contient que {values} ; les pinces {p1} "
           "(seulement {x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Quelle que soit "
           "la valeur du pivot, l'une des trois cases vaut {z}, donc le {z} est retiré de {removed}, qui "
           "voient les trois.",
@@ -53,7 +53,7 @@ WXYZ_WING = {
           "for four cells. Each value but {z} lies in cells that all see each other, so it fills at "
           "most one of them; without {z} the four cells would have only three values. So one of "
           "{zcells} is {z}, and {z} is removed from {removed}, which see all of them.",
-    "fr": "WXYZ wing sur le {z} : le pivot {pivot} et les pinces {pincers} ne contiennent que {values}, "
+    "fr": "Aile WXYZ sur le {z} : le pivot {pivot} et les pinces {pincers} ne contiennent que {values}, "
           "quatre valeurs pour quatre cases. Chaque valeur autre que {z} est dans des cases qui se "
           "voient toutes, donc elle en remplit au plus une ; sans {z} les quatre cases n'auraient que "
           "trois valeurs. Donc l'une de {zcells} vaut {z}, et le {z} est retiré de {removed}, qui les "

@@ -48,7 +48,7 @@ def test_derived_views() -> None:
     assert techniques.guessing_names() == ("trial", "trial lucky", "forcing chain", "brutal")
     assert techniques.difficulty({"forcing chain": 1}) == "medium"
     assert techniques.weights()["x wing"] == 3.2
-    assert techniques.title("finned x wing", "fr") == "x wing à aileron"
+    assert techniques.title("finned x wing", "fr") == "aile X à aileron"
     assert techniques.title("singles", "fr") == "singletons"  # a frame word, not a step
     assert techniques.difficulty({"trial": 1, "x wing": 2}) == "medium"
     assert techniques.difficulty({"brutal": 1, "trial": 1}) == "difficult"

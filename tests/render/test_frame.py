@@ -42,20 +42,18 @@ def _hex(h):
 
 
 ROLE_STEPS = {
-    "place": Explanation(technique="single candidate", place=((0, 1, 5),), show_candidates=False, text="p"),
+    "placed": Explanation(technique="single candidate", place=((0, 1, 5),), show_candidates=False, text="p"),
     "cells": Explanation(technique="naked tuple", cells=((0, 1), (0, 2)), eliminate=((0, 4, 6),), text="c"),
-    "cells_alt": Explanation(technique="als", cells_alt=((0, 1), (0, 2)), eliminate=((0, 4, 6),), text="c"),
-    "houses": Explanation(technique="hidden tuple", houses=(("box", 0),), eliminate=((0, 4, 6),), text="h"),
-    "marked": Explanation(technique="x wing", marked=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
-    "marked_alt": Explanation(technique="chain", marked_alt=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
-    "eliminate": Explanation(technique="locked candidate", eliminate=((0, 1, 5), (0, 2, 5)), text="e"),
-    "strong_link": Explanation(technique="chain", strong_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),),
-                               text="s"),
-    "weak_link": Explanation(technique="chain", weak_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),), text="w"),
+    "pincer": Explanation(technique="als", cells_alt=((0, 1), (0, 2)), eliminate=((0, 4, 6),), text="c"),
+    "house": Explanation(technique="hidden tuple", houses=(("box", 0),), eliminate=((0, 4, 6),), text="h"),
+    "value": Explanation(technique="x wing", marked=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
+    "z": Explanation(technique="chain", marked_alt=((0, 1, 5), (0, 2, 5)), eliminate=((0, 5, 5),), text="m"),
+    "removed": Explanation(technique="locked candidate", eliminate=((0, 1, 5), (0, 2, 5)), text="e"),
+    "link": Explanation(technique="chain", strong_links=(((0, 1, 5), (6, 2, 5)),), eliminate=((0, 5, 5),),
+                        text="s"),
 }
-ROLE_COLOUR = {"place": "place", "cells": "houses", "cells_alt": "cells_alt", "houses": "houses", "marked": "marked",
-               "marked_alt": "marked_alt", "eliminate": "eliminate", "strong_link": "strong_link",
-               "weak_link": "weak_link"}
+ROLE_COLOUR = {"placed": "place", "cells": "houses", "pincer": "cells_alt", "house": "houses", "value": "marked",
+               "z": "z", "removed": "eliminate", "link": "strong_link"}
 
 
 @pytest.mark.parametrize("role", sorted(ROLE_STEPS))
@@ -78,7 +76,7 @@ def test_png_per_role(role, hand, rend, tmp_path):
 
 
 def test_palettes_differ(hand):
-    step = ROLE_STEPS["marked"]
+    step = ROLE_STEPS["value"]
     shots = {}
     for name in PALETTES:
         shots[name] = _img(FrameRenderer(9, name).png(scene(hand, step, number=1)))
@@ -125,10 +123,10 @@ def test_dpi_and_size():
 
 
 def test_svg_frame(hand, rend):
-    data = rend.svg(scene(hand, ROLE_STEPS["eliminate"], number=1))
+    data = rend.svg(scene(hand, ROLE_STEPS["removed"], number=1))
     assert b"<svg" in data[:500]
     # the raster path still works after an SVG
-    assert rend.png(scene(hand, ROLE_STEPS["eliminate"], number=1))[:4] == b"\x89PNG"
+    assert rend.png(scene(hand, ROLE_STEPS["removed"], number=1))[:4] == b"\x89PNG"
 
 
 def test_notebook_hooks():

@@ -7,7 +7,7 @@ from explainer.grid import parse_grid
 from explainer.proof import Branch, BranchEnd, Proof, ProofFact
 from explainer.state import State
 from render.frame import FrameRenderer
-from render.proofdraw import LIMIT
+from render.proofdraw import ARROWS, LIMIT
 from render.scene import proof_scenes, scene
 
 # top1465 line 1: hard enough that singles from one assumption run a while
@@ -48,13 +48,19 @@ def test_contradiction_proof_drawn_whole():
     r, c, v, _ = b.assume
     step = _step(proof, eliminate=((r, c, v),))
     sc = scene(st, step, number=17)
-    assert sc.of("assume") and sc.of("implies")
+    assert sc.of("assumption", "thick") and sc.of("implies")
     assert sc.of("contradiction")  # the emptied cell, or the house left without a place
-    # every fact but the assumption has an arrow from each premise in another cell
-    arrows = sum(1 for f in b.facts[1:] for j in f.premises if b.facts[j].fact[:2] != f.fact[:2])
+    # every peer fact has an arrow from its premise in another cell (a cell's last candidate
+    # stands beside the struck rings of its cell; a house's last place gets its house dotted)
+    arrows = sum(1 for f in b.facts[1:] if f.rule == "peer" for j in f.premises
+                 if b.facts[j].fact[:2] != f.fact[:2])
     assert len(sc.of("implies")) == arrows
     trues = {f.fact[:3] for f in b.facts[1:] if f.fact[3]}
-    assert {(s.row, s.col, s.value) for s in sc.of("proof_true")} == trues
+    assert sc.cands("implied-true") == trues
+    houses = sum(1 for f in b.facts[1:] if f.rule == "house")
+    assert len(sc.of("implied-true", "dotted")) == houses
+    # the summary strikes what the step removes, the assumption ringed around it
+    assert sc.cands("removed", "struck") == {(r, c, v)} and (r, c, v) in sc.cands("assumption", "thick")
     assert proof_scenes(st, step, number=17) == []  # one short branch: the step's frame shows it all
 
 
@@ -67,9 +73,12 @@ def test_long_branch_is_cut_into_parts(tmp_path):
     assert [s.suffix for s in subs][:2] == ["a", "b"]
     assert subs[0].text("title").startswith("Step 17a")
     assert "Part 1 of" in subs[0].text("caption") and subs[0].text("caption").startswith("Part 1")
-    # each part shows the assumption, at most 3 new facts, and only the last the end
-    assert all(s.of("assume") for s in subs)
+    # each part shows the assumption, at most 3 new facts (the earlier ones faint), and only
+    # the last the end
+    assert all(s.of("assumption", "thick") for s in subs)
     assert subs[-1].of("contradiction") and not subs[0].of("contradiction")
+    assert not [s for s in subs[0] if s.faint] and [s for s in subs[-1] if s.faint]
+    assert all(len(s.of("implies")) <= ARROWS for s in subs)
     r = FrameRenderer(9)
     for s in subs:
         (tmp_path / f"017{s.suffix}.png").write_bytes(r.png(s))
@@ -97,7 +106,8 @@ def test_multi_branch_proofs_get_one_subframe_per_branch(kind):
     step = _step(proof)
     main = scene(st, step, number=5)
     # the step's frame: both assumptions, each in its branch's tint, and where the proof is
-    assert sorted(s.tone for s in main.of("assume") if s.kind in ("disk", "ring")) == ["b0", "b1"]
+    assert sorted(s.group for s in main.of("assumption", "thick")) == [0, 1]
+    assert len({s.colour for s in main.of("assumption", "thick")}) == 2
     assert "5a" in main.text("caption") and "5b" in main.text("caption")
     subs = proof_scenes(st, step, number=5)
     assert [s.suffix for s in subs] == ["a", "b"]
@@ -112,20 +122,22 @@ def test_house_and_twice_ends_and_nested_step():
     st = _state()
     r, c, vs = _cand(st, 0)
     v = vs[0]
-    inner = Explanation(technique="locked candidate", eliminate=((r, (c + 3) % 9, v),), text="inner")
+    inner = Explanation(technique="locked candidate", eliminate=((r, (c + 3) % 9, v),), text="inner",
+                        houses=(("box", (r // 3) * 3 + (c + 3) % 9 // 3), ("row", r)))
     facts = (ProofFact((r, c, v, True), "assume"),
              ProofFact((r, (c + 3) % 9, v, False), "step", (0,), inner),
              ProofFact((r, (c + 5) % 9, v, True), "house", (1,)))
     b = Branch((r, c, v, True), facts, BranchEnd("twice", (0, 2), cells=((r, c), (r, (c + 5) % 9)), value=v))
     step = _step(Proof("contradiction", 1, (b,), dynamic=True))
     sc = scene(st, step, number=3)
-    assert [s.tone for s in sc.of("implies")].count("step") == 1
-    assert len(sc.of("contradiction", "ring")) == 2
+    # a fact of a technique applied in the branch: its locking houses dotted, no arrow
+    assert not sc.of("implies") and sc.of("implied-false", "dotted")
+    assert len(sc.of("contradiction", "halo")) == 2
     b2 = Branch((r, c, v, True), facts[:2], BranchEnd("house", (1,), house=("row", r), value=v))
     sc2 = scene(st, _step(Proof("contradiction", 0, (b2,))), number=3)
-    assert sc2.of("contradiction", "house")
-    subs = proof_scenes(st, _step(Proof("contradiction", 0, (b2,))), number=3, limit=1)
-    assert "locked candidate" in subs[0].text("caption")
+    assert [s for s in sc2.of("contradiction", "thick") if s.house == ("row", r)]
+    subs = proof_scenes(st, step, number=3, limit=1)
+    assert "in this branch" in subs[0].text("caption") and subs[0].of("implied-false", "dotted")
 
 
 @pytest.mark.parametrize("palette", ["default", "colorblind", "high-contrast"])
@@ -146,7 +158,7 @@ def test_no_proof_disk_on_the_digit_the_step_places():
     # a contradiction on r,c=v true places another candidate there (hand-made claim)
     other = [w for w in st.candidates(r * 9 + c) if w != v][0]
     sc = scene(st, _step(Proof("contradiction", 0, (b,)), place=((r, c, other),)), number=4)
-    assert not [s for s in sc if s.kind in ("disk", "ring") and (s.row, s.col) == (r, c)]
+    assert not [s for s in sc if s.kind in ("disk", "ring", "struck-ring") and (s.row, s.col) == (r, c)]
 
 
 def singles_branch(state, assume):
@@ -234,7 +246,7 @@ def test_real_trial_step_with_its_proof(tmp_path):
     main = scene(step.before, step, number=k + 1, givens=p.grid.values)
     subs = proof_scenes(step.before, step, number=k + 1, givens=p.grid.values)
     ends = [b.end for b in step.proof.branches]
-    assert (subs[0] if subs else main).of("assume")
+    assert (subs[0] if subs else main).of("assumption")
     if subs:
         assert [sc.suffix for sc in subs][:2] == ["a", "b"][:len(subs)]
         drawn_end = any(sc.of("contradiction") or sc.of("conclusion") for sc in subs)
@@ -256,3 +268,66 @@ def test_step_scenes_for_the_exporter():
     assert [f.text("title").split(" — ")[0] for f in frames] == ["Step 17", "Step 17a", "Step 17b"]
     plain = Explanation(technique="locked candidate", eliminate=((0, 1, 2),), text="x")
     assert [f.suffix for f in step_scenes(st, plain, number=3)] == [""]
+
+
+def _nested_proof(st):
+    """A proof whose branch asserts two facts each proved by a nested contradiction (hand-made)."""
+    r, c, vs = _cand(st, 0)
+    v = vs[0]
+    inner_facts = []
+    for k, (rr, cc) in enumerate(((r, (c + 3) % 9), (r, (c + 6) % 9))):
+        ib = Branch((rr, cc, v, True), (ProofFact((rr, cc, v, True), "assume"),
+                                        ProofFact((r, c, v, False), "peer", (0,))),
+                    BranchEnd("cell", (1,), cell=(r, c)))
+        inner = Explanation(technique="forcing chain", eliminate=((rr, cc, v),), text=f"inner {k}",
+                            proof=Proof("contradiction", 0, (ib,)))
+        inner_facts.append(ProofFact((rr, cc, v, False), "step", (0,), inner))
+    facts = (ProofFact((r, c, v, True), "assume"), *inner_facts)
+    b = Branch((r, c, v, True), facts, BranchEnd("house", (1, 2), house=("row", r), value=v))
+    return Proof("contradiction", 1, (b,))
+
+
+def test_nested_proofs_get_their_own_frames_in_proof_order():
+    """Issue 23: an inner contradiction is drawn too, in frames named so that file order is
+    proof order (17a, then 17a1, 17a2 for the facts it proves, then 17b …)."""
+    st = _state()
+    proof = _nested_proof(st)
+    step = _step(proof)
+    subs = proof_scenes(st, step, number=17)
+    assert [s.suffix for s in subs] == ["a", "a1", "a2"]
+    assert sorted(s.suffix for s in subs) == [s.suffix for s in subs]
+    assert "frame 17a1" in subs[0].text("caption") and "frame 17a2" in subs[0].text("caption")
+    assert subs[1].text("caption").startswith("Why r")
+    assert subs[1].of("contradiction") and subs[1].of("assumption", "thick")
+    assert [s for s in subs[1] if s.faint]  # the outer facts it rests on, faint
+
+
+def test_suffixes_keep_file_order_for_any_count():
+    from render.proofdraw import _token
+
+    for depth in (0, 1):
+        for count in (1, 9, 10, 26, 27, 120, 700):
+            names = [_token(i, count, depth) for i in range(count)]
+            assert sorted(names) == names and len(set(names)) == count and len({len(x) for x in names}) == 1
+            assert all(f"017{x}-T.png" > "017-T.png" for x in names)
+    assert [_token(i, 27, 0) for i in (0, 25, 26)] == ["aa", "az", "ba"]
+    assert [_token(i, 12, 1) for i in (0, 11)] == ["01", "12"]
+
+
+def test_more_parts_than_letters_no_crash():
+    """Issue 23: ``SUFFIXES[count - 1]`` raised IndexError past 26 sub-frames (the README's
+    16×16 example): a long branch gets two-letter suffixes, in order."""
+    st = _state()
+    cands = [(c // 9, c % 9, v) for c in range(81) for v in st.candidates(c)]
+    r, c, v = cands[0]
+    facts = [ProofFact((r, c, v, True), "assume")]
+    # cells' last candidates (no arrows: the check is on the frames' names, not on routing)
+    facts += [ProofFact((rr, cc, vv, False), "cell", ()) for rr, cc, vv in cands[1:] if (rr, cc) != (r, c)]
+    assert len(facts) > 26 * LIMIT
+    b = Branch((r, c, v, True), tuple(facts), BranchEnd("cell", (1,), cell=facts[1].fact[:2]))
+    step = _step(Proof("contradiction", 0, (b,)), eliminate=((r, c, v),))
+    subs = proof_scenes(st, step, number=5)
+    assert len(subs) > 26 and all(len(s.suffix) == 2 for s in subs)
+    assert [s.suffix for s in subs] == sorted(s.suffix for s in subs)
+    main = scene(st, step, number=5)
+    assert f"frames 5aa–5{subs[-1].suffix}" in main.text("caption")

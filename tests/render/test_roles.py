@@ -1,110 +1,283 @@
-"""Roles players know (RENDERING.md wave 2), on real steps, in every palette."""
+"""Roles the renderer is told (issue 23): every step kind draws the roles its finder
+states, each role in its own style in every palette, and ``render/`` never names a
+technique (it draws roles, it does not reason about them)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
 import pytest
 
-from explainer.api import Puzzle
-from render.roles import chain_tones
+from explainer.roles import roles_of
+from explainer.state import State
 from render.scene import scene
+from render.shapes import FRAME_ROLES
+from render.styles import TINTS, luminance
 from render.theme import PALETTES
-from tests.conftest import SEED, top1465
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS = Path(__file__).resolve().parent / "data" / "role_positions.txt"
+
+CELL_KINDS = {"fill", "outline", "circle", "square"}
+HOUSE_KINDS = {"solid", "dashed", "dotted", "thick"}
+LINK_KINDS = {"strong", "weak"}
+
+# the roles each step kind must show (placed / removed come from the step's changes)
+EXPECTED: dict[str, set[str]] = {
+    "single position": {"placed", "house"},
+    "single candidate": {"placed"},
+    "locked candidate": {"base", "cover", "value", "removed"},
+    "naked tuple": {"house", "cells", "value", "removed"},
+    "hidden tuple": {"house", "cells", "value", "removed"},
+    "y wing": {"pivot", "pincer", "house", "z", "link", "removed"},
+    "ny wing": {"pivot", "pincer", "house", "z", "removed"},
+    "w wing": {"pincer", "house", "value", "z", "link", "removed"},
+    "xy wing": {"pivot", "pincer", "z", "link", "removed"},
+    "xyz wing": {"pivot", "pincer", "z", "link", "removed"},
+    "wxyz wing": {"pivot", "pincer", "z", "removed"},
+    "x wing": {"base", "cover", "value", "removed"},
+    "swordfish": {"base", "cover", "value", "removed"},
+    "jellyfish": {"base", "cover", "value", "removed"},
+    **{f"{kind} {fish}": {"base", "cover", "fin", "value", "removed"}
+       for kind in ("finned", "sashimi") for fish in ("x wing", "swordfish", "jellyfish")},
+    "unique rectangle": {"floor", "value", "removed"},
+    "unique loop": {"floor", "value", "removed"},
+    "bug+1": {"cells", "extra", "house", "placed"},
+    "bug": {"cells", "extra", "removed"},
+    "suedecoq": {"house", "cells", "set", "removed"},
+    "suedecoq bis": {"house", "cells", "set", "removed"},
+    "medusa": {"colour", "link", "removed"},
+    **{kind: {"on", "off", "link", "removed"}
+       for kind in ("skyscraper", "2-string kite", "turbot fish", "x chain", "xy chain", "remote pair", "chain",
+                    "loop")},
+    "empty rectangle": {"house", "line", "value", "off", "link", "removed"},
+    "grouped chain": {"on", "off", "link", "removed"},
+    "als": {"set", "restricted-common", "z", "link", "removed"},
+    "als xy wing": {"set", "restricted-common", "z", "link", "removed"},
+    "als chain": {"set", "restricted-common", "z", "link", "removed"},
+    "death blossom": {"stem", "petal", "restricted-common", "z", "link", "removed"},
+    "trial": {"link", "assumption", "placed"},
+    "trial lucky": {"link", "assumption", "placed"},
+    "forcing chain": {"assumption"},
+    "brutal": {"placed", "value"},
+}
 
 
-@pytest.fixture(scope="module")
-def seed():
-    return Puzzle(SEED)
+def _target(s) -> str:
+    if s.kind in LINK_KINDS:
+        return "link"
+    if s.house is not None:
+        return "house"
+    if s.kind in CELL_KINDS:
+        return "cell"
+    return "cand"
 
 
-def _scene(p, k):
-    st = p.steps[k]
-    return st, scene(st.before, st, number=k + 1, givens=p.grid.values)
+def _name(s) -> str:
+    """A role with its group; groups past the palette's tints share their tint (a long ALS
+    chain's first and seventh sets: never neighbours)."""
+    return s.role if s.group is None else f"{s.role}#{s.group % TINTS}"
 
 
-def test_chain_nodes_alternate_on_and_off(seed):
-    for k in seed.steps_using("chain"):
-        st, sc = _scene(seed, k)
-        tone = {(s.row, s.col, s.value): s.tone for s in sc.of("marked", "disk")}
-        for a, b in st.strong_links + st.weak_links:
-            if tuple(a) in tone and tuple(b) in tone:
-                assert {tone[tuple(a)], tone[tuple(b)]} == {"on", "off"}
-        # the chain starts "off" at the first node of its first strong link
-        assert tone[tuple(st.strong_links[0][0])] == "off"
-        assert "on" in sc.text("legend")
+def style_clashes(sc, theme) -> list[str]:
+    """Pairs of roles of a scene drawn in one style (target, shape, colour) in ``theme``."""
+    by_style: dict[tuple, set[str]] = {}
+    for s in sc:
+        if s.role in FRAME_ROLES or s.faint:
+            continue
+        key = (_target(s), s.kind, str(theme.get(s.colour, s.colour)).lower())
+        by_style.setdefault(key, set()).add(_name(s))
+    return [f"{key}: {sorted(names)}" for key, names in by_style.items() if len(names) > 1]
 
 
-def test_empty_rectangle_starts_on_and_draws_its_row_and_column():
-    p = Puzzle(top1465(12)[0])
-    k = p.steps_using("empty rectangle")[0]
-    st, sc = _scene(p, k)
-    tones = chain_tones(st)
-    assert tones[tuple(st.weak_links[0][0])] == "on"  # "if the target were true"
-    lines = [s.house for s in sc.of("houses") if s.tone == "line"]
-    assert sorted(h[0] for h in lines) == ["col", "row"]
+def check_scene(state, step, sc) -> None:
+    """Every stated role is drawn (unless a candidate of a solved cell, a cell the step fills,
+    or a candidate a stronger role of the same spot covers), and no two roles share a style."""
+    n = state.geo.n
+    values = state.values
+    drawn_cands = {(s.row, s.col, s.value) for s in sc if s.value and _target(s) == "cand" and s.role != "candidate"}
+    drawn_by = {}
+    for s in sc:
+        drawn_by.setdefault(s.role, []).append(s)
+    placed = {(r, c) for role in roles_of(step) if role.role == "placed" for r, c, _ in role.candidates}
+    for role in roles_of(step):
+        shapes = drawn_by.get(role.role, [])
+        if role.role == "link":
+            assert [s for s in shapes if s.kind == role.kind], (step, role)
+            continue
+        for h in role.houses:
+            assert any(s.house == tuple(h) for s in shapes), (step, role, h)
+        for r, c, v in role.candidates:
+            live = state.cand[r * n + c] >> (v - 1) & 1 and not values[r * n + c]
+            if role.role == "placed":
+                assert any((s.row, s.col) == (r, c) for s in shapes), (step, role)
+            elif live and (r, c, v) not in drawn_cands and not (r, c) in placed:
+                raise AssertionError(f"{role} not drawn at {(r, c, v)} in {step!r}")
+        for r, c in role.cells:
+            if not any((s.row, s.col) == (r, c) for s in shapes):
+                # one fill per cell: a stronger role's fill may take it
+                assert any((s.row, s.col) == (r, c) and s.kind == "fill" for s in sc), (step, role, (r, c))
+    for name, theme in PALETTES.items():
+        assert not style_clashes(sc, theme), (name, step, style_clashes(sc, theme))
 
 
-def test_wing_pivot_apart_from_pincers_with_links(seed):
-    k = seed.steps_using("y wing")[0]
-    st, sc = _scene(seed, k)
-    pivots = [s for s in sc.of("cells") if s.tone == "pivot"]
-    assert len(pivots) == 1 and len(sc.of("cells")) == 3
-    assert len([s for s in sc.of("weak_link") if s.tone == "wing"]) == 2
+# ---- every step kind, on a position where the engine takes it -----------------------------
+
+def _positions() -> dict[str, tuple[str, State]]:
+    from explainer.grid import geometry, parse_grid
+
+    out = {}
+    for row in POSITIONS.read_text().splitlines():
+        kind, givens, values, cands = row.split("\t")
+        geo = geometry(int(round(len(values) ** 0.5)))
+        n = geo.n
+        vals = list(parse_grid(values).values) if values.strip(".") else [0] * geo.ncells
+        cand = [0] * geo.ncells
+        for c in range(geo.ncells):
+            if not vals[c]:
+                for i, ch in enumerate(cands[c * n:(c + 1) * n]):
+                    if ch != ".":
+                        cand[c] |= 1 << i
+        pos = [0] * n
+        for c, m in enumerate(cand):
+            for v in range(n):
+                if m >> v & 1:
+                    pos[v] |= 1 << c
+        out[kind] = (givens, State._of(geo, vals, cand, pos, sum(1 for v in vals if not v)))
+    return out
 
 
-def test_w_wing_link_and_digits(seed):
-    k = seed.steps_using("w wing")[0]
-    st, sc = _scene(seed, k)
-    w = st.get("link")
-    ends = {tuple(c) for c in st.cells}
-    assert {(s.row, s.col) for s in sc.of("marked") if s.tone == "w" and s.value == w} == ends
-    assert [s for s in sc.of("weak_link") if s.tone == "w"]
+POS = _positions()
 
 
-def test_fish_base_cover_fin(seed):
-    k = seed.steps_using("finned x wing")[0]
-    st, sc = _scene(seed, k)
-    tones = {s.tone for s in sc.of("houses")}
-    assert {"base", "cover", "fin"} <= tones
-    assert all(s.tone == "fin" for s in sc.of("marked_alt"))
+def test_every_step_kind_has_a_position():
+    """A kind added to the registry needs its position here (``make_role_positions.py``)."""
+    from techniques import step_names
+
+    assert set(step_names()) - {"brutal"} <= set(POS), sorted(set(step_names()) - {"brutal"} - set(POS))
+    assert set(step_names()) <= set(EXPECTED), sorted(set(step_names()) - set(EXPECTED))
 
 
-def test_als_tints_rc_and_z():
-    p = Puzzle(top1465(1)[0])
-    k = p.steps_using("als")[0]
-    st, sc = _scene(p, k)
-    assert all(s.tone == "als_b" for s in sc.of("cells_alt"))
-    assert any(s.tone == "z" and s.value == st.get("value") for s in sc.of("marked_alt"))
-    assert all(s.tone == "rc" for s in sc.of("marked"))
+def _step_of(kind: str, state: State):
+    from explainer.technique import Context
+    from techniques import REGISTRY
+
+    record = next(t for t in REGISTRY if kind in t.produces)
+    for step in record.find(state, Context()):
+        if step.technique == kind:
+            return step
+    raise AssertionError(f"no {kind} step on its position")
 
 
-def test_tuple_values_marked(seed):
-    for tech in ("hidden tuple", "naked tuple"):
-        k = seed.steps_using(tech)[0]
-        st, sc = _scene(seed, k)
-        cells = {tuple(c) for c in st.cells}
-        marks = [s for s in sc.of("marked") if s.tone == "tuple"]
-        assert marks and {(s.row, s.col) for s in marks} <= cells
+@pytest.mark.parametrize("kind", sorted(set(POS)))
+def test_each_step_kind_draws_its_roles(kind):
+    from explainer.grid import parse_grid
+
+    givens, state = POS[kind]
+    step = _step_of(kind, state)
+    sc = scene(state, step, number=1, givens=parse_grid(givens).values)
+    check_scene(state, step, sc)
+    names = {s.role for s in sc} - set(FRAME_ROLES)
+    assert EXPECTED[kind] <= names, (kind, EXPECTED[kind] - names)
+    assert {r.role for r in step.roles} >= EXPECTED[kind] - {"placed", "removed"}, kind
+
+
+def test_brutal_draws_its_roles(brutal_puzzle):
+    k = brutal_puzzle.steps_using("brutal")[0]
+    step = brutal_puzzle.steps[k]
+    sc = scene(step.before, step, number=k + 1)
+    check_scene(step.before, step, sc)
+    assert EXPECTED["brutal"] <= {s.role for s in sc}
+
+
+def test_a_clash_is_caught():
+    """The style check fails when two roles share a style (it is not vacuous)."""
+    from render.shapes import Scene, Shape
+
+    sc = Scene(9, [Shape("value", "disk", 0, 0, 1, colour="marked"), Shape("on", "disk", 0, 1, 2, colour="marked")])
+    assert style_clashes(sc, PALETTES["default"])
+    sc = Scene(9, [Shape("set", "fill", 0, 0, colour="tint0", group=0),
+                   Shape("set", "fill", 0, 1, colour="tint0", group=1)])
+    assert style_clashes(sc, PALETTES["default"])
+
+
+# ---- the palettes' tints stay apart, also for colour-blind eyes ----------------------------
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    c = colour.lstrip("#")
+    rgb = [int(c[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    return _lab_of_linear([x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in rgb])
+
+
+def _lab_of_linear(lin: list[float]) -> tuple[float, float, float]:
+    r, g, b = lin
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB
+DEFICIENCIES = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+}
+
+
+def _seen(colour: str, matrix) -> tuple[float, float, float]:
+    c = colour.lstrip("#")
+    rgb = [int(c[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in rgb]
+    out = [min(1.0, max(0.0, sum(m * v for m, v in zip(row, lin, strict=True)))) for row in matrix]
+    return _lab_of_linear(out)
+
+
+def _delta(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+
+
+GROUPED_KEYS = [f"tint{k}" for k in range(TINTS)]
 
 
 @pytest.mark.parametrize("name", sorted(PALETTES))
-def test_every_palette_tells_the_roles_apart(name):
-    t = PALETTES[name]
-    assert t["given"] != t["placed"]  # high contrast and colour-blind too
-    for group in (("marked", "off", "eliminate"), ("houses", "cover", "fin"),
-                  ("cells_fill", "pivot_fill", "als_b_fill"),
-                  ("proof_true", "proof_false", "assume", "contradiction"),
-                  ("branch0", "branch1", "branch2", "branch3")):
-        colours = [t[k].lower() for k in group]
-        assert len(set(colours)) == len(colours), (name, group)
+def test_tints_differ_in_every_palette(name):
+    theme = PALETTES[name]
+    tints = [theme[k] for k in GROUPED_KEYS]
+    for i, a in enumerate(tints):
+        for b in tints[i + 1:]:
+            assert _delta(_lab(a), _lab(b)) > 25, (name, a, b)
+    # colour A (group 0) dark, colour B (group 1) light: the legend says so in every palette
+    assert luminance(theme["tint0"]) < luminance(theme["tint1"])
 
 
-def test_fish_roles_read_from_detail_when_recorded():
-    from explainer.explanation import Explanation
-    from render.roles import derive
+def test_colourblind_tints_survive_protanopia_and_deuteranopia():
+    theme = PALETTES["colorblind"]
+    # the neighbours a frame shows side by side: a chain's consecutive sets, Medusa's two colours
+    for kind, matrix in DEFICIENCIES.items():
+        for k in range(TINTS):
+            a, b = theme[f"tint{k}"], theme[f"tint{(k + 1) % TINTS}"]
+            assert _delta(_seen(a, matrix), _seen(b, matrix)) > 15, (kind, a, b)
 
-    st = Puzzle(SEED).initial_state()
-    step = Explanation(technique="finned x wing", houses=(("box", 7), ("col", 0), ("col", 4), ("row", 5), ("row", 7)),
-                       marked=((5, 0, 3), (5, 4, 3)), marked_alt=((6, 4, 3),), eliminate=((7, 5, 3),),
-                       detail=(("base", "col"), ("base_lines", (("col", 0), ("col", 4))),
-                               ("cover_lines", (("row", 5), ("row", 7))), ("fin", ((6, 4, 3),))))
-    roles = derive(st, step)
-    assert [roles.house_tone[i] for i in range(5)] == ["fin", "base", "base", "cover", "cover"]
-    assert not roles.houses  # the cover lines are the step's own
-    assert roles.cand_tone[(6, 4, 3)] == "fin"
+
+# ---- render/ draws roles only ---------------------------------------------------------------
+
+def test_render_holds_no_technique_name():
+    """render/ never branches on (nor spells) a technique or step name: the finder states
+    the roles, the renderer draws them."""
+    import techniques
+
+    names = {n.lower() for t in techniques.REGISTRY for n in t.all_names} | {n.lower()
+                                                                            for n in techniques.step_names()}
+    found = []
+    for path in sorted((ROOT / "render").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.value.strip().lower() in names:
+                    found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not found, found
+    assert "x wing" in names and "forcing chain" in names  # the check can fail

@@ -22,12 +22,15 @@ def crossings(sc):
     glyph-sized boxes (the router's boxes are a little larger)."""
     n, m = sc.n, sc.m
     big = [(s.col + 0.5, s.row + 0.5) for s in sc if s.kind == "value"]
-    cands = [spot(n, s.row, s.col, s.value) for s in sc if s.kind in ("candidate", "disk", "ring")]
+    cands = [spot(n, s.row, s.col, s.value) for s in sc
+             if s.kind in ("candidate", "disk", "ring", "light", "struck", "struck-ring")]
     hw_c, hh_c = 0.3 * cand_h(m), 0.5 * cand_h(m)
     links = curves = digits = small = 0
     for s in sc:
-        if s.kind not in ("link", "arrow"):
+        if s.kind not in ("strong", "weak", "arrow"):
             continue
+        if int(s.points[0][0]) == int(s.points[-1][0]) and int(s.points[0][1]) == int(s.points[-1][1]):
+            continue  # a link inside one cell: an arc between two of its candidates
         links += 1
         curves += len(s.points) > 2
         ends = (s.points[0], s.points[-1])
