@@ -63,6 +63,9 @@ class Trace:
         self.end: _End | None = None
         self.solved = False
         self.index: dict[tuple[int, int, bool], int] = {}
+        # the implications the run allowed (``extract`` keeps to them when it shortens a proof)
+        self.static = False
+        self.one_digit = False
 
     def find(self, cell: int, value: int, truth: bool) -> int | None:
         return self.index.get((cell, value, truth))
@@ -92,6 +95,7 @@ class Tracer:
         st = self.state
         start, vals = st.cand, st.values
         tr = Trace(self)
+        tr.static, tr.one_digit = static, one_digit
         facts = tr.facts
         index = tr.index
         cur = list(start)
@@ -318,8 +322,106 @@ def needed_closure(tr: Trace, roots: list[int], resolve: bool = True) -> list[in
     return sorted(keep)
 
 
+def _alternatives(tr: Trace, i: int) -> list[tuple[str, tuple[int, ...]]]:
+    """Every way fact ``i`` follows from earlier facts of the run, under the run's rules:
+    (rule, premises). A false fact: a true fact that sees it (or another value of its cell);
+    a true fact: its cell's other candidates all false, or its value's other places in one
+    of its houses all false. Assumptions and technique facts keep their own."""
+    c, v, t, rule, prem, _ = tr.facts[i]
+    if rule in ("assume", "step"):
+        return [(rule, prem)]
+    st = tr.tracer.state
+    geo = st.geo
+    index = tr.index
+
+    def earlier(cell: int, value: int, truth: bool) -> int | None:
+        j = index.get((cell, value, truth))
+        return j if j is not None and j < i else None
+
+    out: list[tuple[str, tuple[int, ...]]] = []
+    if not t:
+        for y in _bits(geo.peer_mask[c] & st.pos[v - 1]):
+            j = earlier(y, v, True)
+            if j is not None:
+                out.append(("peer", (j,)))
+        if not tr.one_digit:
+            for u in _bits(st.cand[c]):
+                j = earlier(c, u + 1, True) if u + 1 != v else None
+                if j is not None:
+                    out.append(("peer", (j,)))
+        return out or [(rule, prem)]
+    others = [u + 1 for u in _bits(st.cand[c]) if u + 1 != v]
+    if not tr.one_digit and (not tr.static or len(others) <= 1):
+        prem_c = [earlier(c, u, False) for u in others]
+        if None not in prem_c:
+            out.append(("cell", tuple(j for j in prem_c if j is not None)))
+    for h in geo.cell_houses[c]:
+        places = [y for y in _bits(st.pos[v - 1] & geo.house_mask[h]) if y != c]
+        if tr.static and len(places) > 1:
+            continue
+        prem_h = [earlier(y, v, False) for y in places]
+        if places and None not in prem_h:
+            out.append(("house", tuple(j for j in prem_h if j is not None)))
+    return out or [(rule, prem)]
+
+
+def _closure(tr: Trace, roots: list[int], choice: dict[int, tuple[str, tuple[int, ...]]],
+             resolve: bool = True) -> set[int]:
+    """The facts the roots rest on under ``choice``; without ``resolve`` a nested fact not
+    traced yet counts as resting on nothing (its tracing is left for the proof kept)."""
+    keep: set[int] = {0}
+    stack = list(roots)
+    while stack:
+        i = stack.pop()
+        if i in keep and i != 0:
+            continue
+        keep.add(i)
+        rec = tr.facts[i]
+        if rec[3] == "step" and isinstance(rec[5], _Lazy):
+            if resolve or rec[5].result is not None:
+                stack.extend(p for p in tr.tracer.resolve(tr, i) if p not in keep)
+        else:
+            stack.extend(p for p in choice.get(i, (rec[3], rec[4]))[1] if p not in keep)
+    return keep
+
+
+def shortest(tr: Trace, roots: list[int], rounds: int = 4) -> dict[int, tuple[str, tuple[int, ...]]]:
+    """A way to justify each fact that keeps the proof of ``roots`` short: the cheapest
+    derivation of each fact counted as a tree (one pass in run order), then single
+    changes that shrink the kept set, while some does (at most ``rounds`` passes).
+    Only the run's own rules are used (a static run's facts stay single-premise)."""
+    n = len(tr.facts)
+    alts = [_alternatives(tr, i) for i in range(n)]
+    cost = [1] * n
+    choice: dict[int, tuple[str, tuple[int, ...]]] = {}
+    for i in range(n):
+        best = min(alts[i], key=lambda a: sum(cost[p] for p in a[1]))
+        choice[i] = best
+        cost[i] = 1 + sum(cost[p] for p in best[1])
+    keep = _closure(tr, roots, choice, resolve=False)
+    for _ in range(rounds):
+        better = False
+        for i in sorted(keep):
+            if len(alts[i]) < 2 or i not in keep:
+                continue
+            for alt in alts[i]:
+                if alt == choice[i]:
+                    continue
+                old = choice[i]
+                choice[i] = alt
+                trial = _closure(tr, roots, choice, resolve=False)
+                if len(trial) < len(keep):
+                    keep, better = trial, True
+                else:
+                    choice[i] = old
+        if not better:
+            break
+    return choice
+
+
 def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False) -> Branch:
-    """The smallest recorded branch: only the facts the end (or the conclusions) needs."""
+    """The smallest recorded branch: only the facts the end (or the conclusions) needs,
+    each justified the way that keeps them fewest (``shortest``)."""
     geo = tr.tracer.geo
     n = geo.n
     if conclusion is not None:
@@ -329,11 +431,13 @@ def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False
     else:
         assert tr.end is not None
         roots = list(tr.end.premises)
-    keep = needed_closure(tr, roots)
+    choice = shortest(tr, roots)
+    keep = sorted(_closure(tr, roots, choice))
     new = {old: k for k, old in enumerate(keep)}
     out = []
     for old in keep:
         c, v, t, rule, prem, extra = tr.facts[old]
+        rule, prem = choice.get(old, (rule, prem))
         step = None
         if rule == "step":
             if isinstance(extra, _Lazy):

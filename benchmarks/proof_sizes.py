@@ -1,0 +1,77 @@
+"""Facts per forcing step: how long the proofs a student must follow are.
+
+Explains puzzles of a collection and prints, for every ``forcing chain`` (and
+``trial``) step, the facts its proof holds (all branches, nested proofs counted
+once more for each fact they hold), one JSON line per step, then the median,
+90th percentile and maximum per step name::
+
+    python benchmarks/proof_sizes.py ../shared/data/hardest300.txt 1-300 --jobs 2
+
+Run it on two trees (``PYTHONPATH=OTHER_TREE``) to compare their proofs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def facts(proof) -> int:
+    """Facts of a proof, those of its nested proofs included."""
+    total = 0
+    for b in proof.branches:
+        for f in b.facts:
+            total += 1
+            if f.step is not None and f.step.proof is not None:
+                total += facts(f.step.proof)
+    return total
+
+
+def one(item: tuple[int, str, str]) -> list[dict]:
+    from explainer import Puzzle
+
+    k, line, order = item
+    start = time.time()
+    kw = {"order": order} if order else {}
+    p = Puzzle(line, **kw)
+    out = []
+    for i, s in enumerate(p.steps):
+        if s.proof is not None and s.technique in ("forcing chain", "trial", "trial lucky"):
+            out.append({"line": k, "step": i + 1, "technique": s.technique, "top": s.proof.size,
+                        "facts": facts(s.proof), "level": s.proof.level, "kind": s.proof.kind,
+                        "seconds": round(time.time() - start, 1)})
+    return out
+
+
+def percentile(xs: list[int], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("path")
+    ap.add_argument("lines", help="1-based range, e.g. 1-300")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--order", default="", help="the engine's order (when the tree has the option)")
+    a = ap.parse_args()
+    lo, hi = (int(x) for x in a.lines.split("-"))
+    lines = [x.split()[0] for x in open(a.path) if x.strip() and not x.startswith("#")]
+    items = [(k, lines[k - 1], a.order) for k in range(lo, hi + 1)]
+    rows: list[dict] = []
+    with ProcessPoolExecutor(a.jobs) as ex:
+        for out in ex.map(one, items):
+            for r in out:
+                print(json.dumps(r), flush=True)
+            rows += out
+    for name in sorted({r["technique"] for r in rows}):
+        xs = [r["facts"] for r in rows if r["technique"] == name]
+        print(f"# {name}: {len(xs)} steps, facts median {statistics.median(xs)}, p90 {percentile(xs, 0.9)}, "
+              f"max {max(xs)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
