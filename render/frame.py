@@ -29,17 +29,16 @@ from matplotlib.textpath import TextPath
 from .scene import initial_scene
 from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
-from .sizes import VALUE_H, cand_h, disk_r
+from .sizes import VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
 from .theme import palette as get_palette
+from .view import DIGIT_KINDS, LEGIBLE_PX, SHOWN_WIDTH, View, focus
 
 # Cell side in inches at the default 100 dpi, per grid size.
 CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
 CAPTION_LINES = 6  # caption and legend (the roles the frame shows)
-SHOWN_WIDTH = 1024  # a frame shown this many pixels wide (a projector) ...
-LEGIBLE_PX = 12     # ... keeps its captions and candidate digits at least this high
 EM_PER_PT = 1 / 72  # a font of s points is s/72 inches high (its em)
 
 
@@ -105,14 +104,15 @@ def glyph(ch: str, bold: bool = False) -> tuple[np.ndarray, np.ndarray]:
     return v, tp.codes.copy()
 
 
-def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool = False) -> Path | None:
-    """One compound path for many characters (x, y, char) of one height."""
+def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool = False,
+                heights: list[float] | None = None) -> Path | None:
+    """One compound path for many characters (x, y, char) of one height (or ``heights``, one each)."""
     if not items:
         return None
     verts, codes = [], []
-    for x, y, ch in items:
+    for i, (x, y, ch) in enumerate(items):
         v, c = glyph(ch, bold)
-        verts.append(v * height + (x, y))
+        verts.append(v * (heights[i] if heights else height) + (x, y))
         codes.append(c)
     return Path(np.concatenate(verts), np.concatenate(codes))
 
@@ -161,23 +161,27 @@ def line_path(line: str, bold: bool = False) -> tuple:
 _CIRCLE = Path.unit_circle()
 
 
-def circles_path(centres: list[tuple[float, float]], radius: float) -> Path | None:
+def circles_path(centres: list[tuple[float, float]], radius: float, radii: list[float] | None = None) -> Path | None:
     if not centres:
         return None
     v0 = np.asarray(_CIRCLE.vertices, dtype=float)
     c0 = np.asarray(_CIRCLE.codes)
-    verts = [v0 * radius + np.asarray(xy, dtype=float) for xy in centres]
+    verts = [v0 * (radii[i] if radii else radius) + np.asarray(xy, dtype=float) for i, xy in enumerate(centres)]
     return Path(np.concatenate(verts), np.tile(c0, len(centres)))
 
 
-def squares_path(cells: list[tuple[int, int]], inset: float) -> Path | None:
+def squares_path(cells: list[tuple[int, int]], inset: float, view: View | None = None) -> Path | None:
     if not cells:
         return None
     verts, codes = [], []
-    s = 1 - 2 * inset
     for r, c in cells:
-        x, y = c + inset, r + inset
-        verts += [(x, y), (x + s, y), (x + s, y + s), (x, y + s), (x, y)]
+        if view is None:
+            x, y, w, h = c + inset, r + inset, 1 - 2 * inset, 1 - 2 * inset
+        else:
+            x, y, w, h = view.rect(c, r, c + 1, r + 1)
+            k = inset * view.scale(r, c)
+            x, y, w, h = x + k, y + k, w - 2 * k, h - 2 * k
+        verts += [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
         codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
     return Path(verts, codes)
 
@@ -228,16 +232,111 @@ def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
     return artists
 
 
+def draw_grid(ax: Any, view: View, theme: Mapping, layout: Layout) -> list:
+    """Grid lines and row/column numbers of a view that widens some rows and columns (the
+    plain grid is drawn once per renderer: ``draw_static``)."""
+    n, m = view.n, math.isqrt(view.n)
+    xs, ys = view.xs, view.ys
+    thin = [((xs[i], 0), (xs[i], n)) for i in range(1, n) if i % m] + \
+           [((0, ys[i]), (n, ys[i])) for i in range(1, n) if i % m]
+    thick = [((xs[i], 0), (xs[i], n)) for i in range(0, n + 1, m)] + \
+            [((0, ys[i]), (n, ys[i])) for i in range(0, n + 1, m)]
+    out: list[Any] = [
+        LineCollection(thin, colors=theme["grid"], linewidths=max(0.5, layout.cell_pt * 0.012), zorder=5),
+        LineCollection(thick, colors=theme["grid"], linewidths=max(1.5, layout.cell_pt * 0.05), zorder=6,
+                       capstyle="projecting")]
+    for a in out:
+        a.set_clip_on(False)
+        ax.add_collection(a)
+    # numbers: full size on the widened rows and columns, smaller on the narrow ones (none where too narrow)
+    labels: list[tuple[float, float, str, float]] = []
+    h = layout.label_pt / layout.cell_pt * 0.72  # a label's digit height in cells
+    for i in range(n):
+        for size, at in ((xs[i + 1] - xs[i], ((xs[i] + xs[i + 1]) / 2, -0.28)),
+                         (ys[i + 1] - ys[i], (-0.28, (ys[i] + ys[i + 1]) / 2))):
+            k = min(1.0, size / 0.55)
+            if k >= 0.45:
+                labels.append((at[0], at[1], str(i + 1), h * k))
+    items = [(x, y, t) for x, y, t, _ in labels]
+    path = _text_items_path(items, [s for *_, s in labels])
+    if path is not None:
+        p = PathPatch(path, facecolor=theme["label"], linewidth=0, zorder=6)
+        p.set_clip_on(False)
+        ax.add_artist(p)
+        out.append(p)
+    return out
+
+
+def _text_items_path(items: list[tuple[float, float, str]], heights: list[float]) -> Path | None:
+    """Short texts (row and column numbers) centred at (x, y), digit height each."""
+    verts, codes = [], []
+    for (x, y, text), h in zip(items, heights, strict=True):
+        width = 0.62 * h * len(text)
+        for k, ch in enumerate(text):
+            v, c = glyph(ch)
+            verts.append(v * h + (x - width / 2 + (k + 0.5) * 0.62 * h, y))
+            codes.append(c)
+    if not verts:
+        return None
+    return Path(np.concatenate(verts), np.concatenate(codes))
+
+
+def scene_view(scene: Scene, layout: Layout) -> View:
+    """The view a frame is drawn through (``render.view``): the plain grid, or on a big grid
+    the rows and columns of its marked candidates widened until their digits are legible."""
+    n, m = scene.n, scene.m
+    if not any(s.kind in DIGIT_KINDS for s in scene):
+        return View.plain(n)
+    # the cells whose marks need their digits, most important first: what the step removes
+    # or places, where a proof starts and breaks, then the other marks and the links' ends
+    first = ("removed", "placed", "assumption", "contradiction", "conclusion")
+    must: list[tuple[int, int]] = []
+    for s in sorted(scene, key=lambda s: first.index(s.role) if s.role in first else len(first)):
+        if s.row >= 0 and s.role != "candidate" and not s.faint and (s.kind in DIGIT_KINDS or s.role == "placed"):
+            must.append((s.row, s.col))
+    for s in scene:
+        if s.kind in ("strong", "weak", "arrow") and s.points and not s.faint:
+            for x, y in (s.points[0], s.points[-1]):
+                must.append((min(n - 1, int(y)), min(n - 1, int(x))))
+    if not must:  # a pencil-mark grid (no step marks a candidate): every candidate, at its plain size
+        return View.plain(n)
+    nice = {(s.row, s.col) for s in scene if s.row >= 0 and s.role not in ("candidate", "given", "earlier")}
+    for s in scene:
+        if s.house is not None and s.house[0] == "box":
+            k = s.house[1]
+            nice |= {(m * (k // m) + i, m * (k % m) + j) for i in range(m) for j in range(m)}
+    return focus(n, layout.width_in / layout.cell_in, list(dict.fromkeys(must)), sorted(nice - set(must)))
+
+
+def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
+    """How large a frame's candidate digits and caption are, in pixels, when it is shown
+    ``SHOWN_WIDTH`` pixels wide: ``digit`` (the smallest candidate digit drawn, inf when
+    none), ``caption`` (the caption's em)."""
+    view = scene_view(scene, layout)
+    per_cell = SHOWN_WIDTH / (layout.width_in / layout.cell_in)  # pixels per grid unit
+    m = scene.m
+    digits = [view.scale(s.row, s.col) * (cand_h(m) if s.kind == "candidate" else mark_h(m)) for s in scene
+              if s.kind in DIGIT_KINDS and view.whole(s.row, s.col)]
+    digit = min(digits) * per_cell if digits else float("inf")
+    _, _, fs = fit_caption(scene.text("caption"), scene.text("legend"), layout)
+    caption = fs / 72 * SHOWN_WIDTH / layout.width_in if scene.text("caption") else float("inf")
+    return {"digit": digit, "caption": caption}
+
+
 def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
-         origin: tuple[float, float] = (0.0, 0.0)) -> list:
+         origin: tuple[float, float] = (0.0, 0.0), focus: bool = True) -> list:
     """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
 
     ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
-    workbook page holds two frames)."""
+    workbook page holds two frames). ``focus``: a big grid's frame widens the rows and
+    columns the step marks (``scene_view``); without it, the plain grid."""
     n, m = scene.n, scene.m
     layout = layout or Layout(n)
     cp = layout.cell_pt
     art: list = []
+    view = scene_view(scene, layout) if focus else View.plain(n)
+    if not view.is_plain:
+        art += draw_grid(ax, view, theme, layout)
     z = [10]
 
     def add_path(path: Path | None, **kw: Any) -> None:
@@ -271,18 +370,25 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
     r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
     h_value, h_cand = VALUE_H, cand_h(m)
     bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
-    h_disk = h_cand * (0.85 if m <= 3 else 0.92)  # a digit on a disk (big grids: the disk is small)
+    h_disk = mark_h(m)  # a digit on a disk (big grids: the disk is small)
     alpha_fill = float(theme.get("cells_alpha", 0.35))
     alpha_tint = float(theme.get("tint_alpha", 0.45))
 
     def sp(s: Any) -> tuple[float, float]:
-        return spot(n, s.row, s.col, s.value)
+        return view.point(spot(n, s.row, s.col, s.value))
+
+    def k(s: Any) -> float:
+        return view.scale(s.row, s.col)
+
+    def shown(shapes: list[Shape]) -> list[Shape]:
+        """Candidate marks of cells shown whole (a narrow cell shows its big digit only)."""
+        return [s for s in shapes if view.whole(s.row, s.col)]
 
     # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
     for (key, _), shapes in by_colour(get("fill")):
-        add_path(squares_path([(s.row, s.col) for s in shapes], 0.06), facecolor=col(key),
+        add_path(squares_path([(s.row, s.col) for s in shapes], 0.06, view), facecolor=col(key),
                  alpha=alpha_tint if key.startswith("tint") else alpha_fill, edgecolor="none")
-    add_path(squares_path([(s.row, s.col) for s in get("square")], 0.04),
+    add_path(squares_path([(s.row, s.col) for s in get("square")], 0.04, view),
              facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"], linewidth=cp * 0.06)
     # houses: inset rounded outlines (overlapping ones stay apart)
     styles = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": ((0, (1.5, 2.5)), 0.04),
@@ -290,8 +396,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
     for i, s in enumerate(get("solid", "dashed", "dotted", "thick")):
         if s.house is None:
             continue
-        x, y, w, h = house_rect(n, m, *s.house)
-        inset = 0.05 + 0.04 * (i % 3)
+        x0, y0, w0, h0 = house_rect(n, m, *s.house)
+        x, y, w, h = view.rect(x0, y0, x0 + w0, y0 + h0)
+        inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
         ls, lw = styles[s.kind]
         patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                                boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False, edgecolor=col(s.colour),
@@ -302,76 +409,88 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
         art.append(patch)
     # cell outlines, rings around solved cells
     for (key, _), shapes in by_colour(get("outline")):
-        add_path(squares_path([(s.row, s.col) for s in shapes], 0.07), facecolor="none", edgecolor=col(key),
+        add_path(squares_path([(s.row, s.col) for s in shapes], 0.07, view), facecolor="none", edgecolor=col(key),
                  linewidth=cp * 0.07)
+
+    def centre(s: Any) -> tuple[float, float]:
+        return view.point((s.col + 0.5, s.row + 0.5))
+
     for (key, _), shapes in by_colour(get("circle")):
-        add_path(circles_path([(s.col + 0.5, s.row + 0.5) for s in shapes], 0.4), facecolor="none",
+        add_path(circles_path([centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]), facecolor="none",
                  edgecolor=col(key), linewidth=cp * 0.045)
     # values
-    for (key, _), shapes in by_colour(get("value")):
-        items = [(s.col + 0.5, s.row + 0.5, s.char) for s in shapes]
-        add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed")), facecolor=col(key))
+    for (key, _), shapes in by_colour([s for s in get("value") if k(s) >= 0.3]):  # no specks in a narrow line
+        items = [(*centre(s), s.char) for s in shapes]
+        add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed"),
+                             heights=[h_value * k(s) for s in shapes]), facecolor=col(key))
     # grouped singles: the order of the placed values, small in the cell's top-left corner
-    order = [(s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16, s.text) for s in get("label")]
+    order = [(*view.point((s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16)), s.text) for s in get("label")]
     add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"])
     # plain candidates
-    items = [(*sp(s), s.char) for s in get("candidate")]
-    add_path(glyphs_path(items, h_cand, bold=bold_cand), facecolor=theme["candidate"])
+    plain = shown(get("candidate"))
+    add_path(glyphs_path([(*sp(s), s.char) for s in plain], h_cand, bold=bold_cand,
+                         heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"])
     # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     heads: dict[tuple[str, bool], list] = {}
     for s in get("weak", "strong", "arrow"):
-        pts = _clip_ends(s.points, n, r_small * (1.2 if s.kind == "arrow" else 1.05))
+        pts = [view.point(p) for p in _clip_ends(s.points, n, r_small * (1.2 if s.kind == "arrow" else 1.05))]
         ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
         add_path(_curve(pts), facecolor="none", edgecolor=col(s.colour), linewidth=lw_link * (1.15 if s.kind == "arrow"
                                                                                                 else 1.0),
                  linestyle=ls, capstyle="round", alpha=FAINT if s.faint else 1.0)
         if s.directed:
-            heads.setdefault((s.colour, s.faint), []).append(_head(pts, r_small * 1.1))
+            heads.setdefault((s.colour, s.faint), []).append(_head(pts, r_small * 1.1 * view.full))
     def alpha(faint: bool) -> float:
         return FAINT if faint else 1.0
 
     # candidate marks
-    for (key, faint), shapes in by_colour(get("disk")):
-        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), alpha=alpha(faint))
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
-                 alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(get("light")):
-        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), edgecolor=theme["off_ring"],
-                 linewidth=cp * 0.025, alpha=alpha(faint))
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
-                 alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(get("ring", "struck-ring")):
-        add_path(circles_path([sp(s) for s in shapes], r_small * 0.92), facecolor=theme["background"],
-                 edgecolor=col(key), linewidth=cp * 0.03, alpha=alpha(faint))
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=col(key),
-                 alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(get("struck")):
-        add_path(circles_path([sp(s) for s in shapes], r_small), facecolor=col(key), alpha=alpha(faint))
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True), facecolor=digit_on(theme, key),
-                 alpha=alpha(faint))
+    def circles(shapes: list[Shape], radius: float, **kw: Any) -> None:
+        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * k(s) for s in shapes]), **kw)
+
+    def digits(shapes: list[Shape], colour: Any, faint: bool) -> None:
+        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True,
+                             heights=[h_disk * k(s) for s in shapes]), facecolor=colour, alpha=alpha(faint))
+
+    for (key, faint), shapes in by_colour(shown(get("disk"))):
+        circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
+        digits(shapes, digit_on(theme, key), faint)
+    for (key, faint), shapes in by_colour(shown(get("light"))):
+        circles(shapes, r_small, facecolor=col(key), edgecolor=theme["off_ring"], linewidth=cp * 0.025,
+                alpha=alpha(faint))
+        digits(shapes, digit_on(theme, key), faint)
+    for (key, faint), shapes in by_colour(shown(get("ring", "struck-ring"))):
+        circles(shapes, r_small * 0.92, facecolor=theme["background"], edgecolor=col(key), linewidth=cp * 0.03,
+                alpha=alpha(faint))
+        digits(shapes, col(key), faint)
+    for (key, faint), shapes in by_colour(shown(get("struck"))):
+        circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
+        digits(shapes, digit_on(theme, key), faint)
 
     def strikes(shapes: list, colour: Any, faint: bool) -> None:
-        d = r_small * 0.92
         segs = []
         for s in shapes:
             x, y = sp(s)
+            d = r_small * 0.92 * k(s)
             segs.append(((x - d, y + d), (x + d, y - d)))
         add_path(segments_path(segs), facecolor="none", edgecolor=colour,
                  linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
 
-    for (_, faint), shapes in by_colour(get("struck")):
+    for (_, faint), shapes in by_colour(shown(get("struck"))):
         strikes(shapes, theme["strike"], faint)
-    for (key, faint), shapes in by_colour(get("struck-ring")):
+    # marks of a cell left narrow (more columns marked than a frame holds legibly): the
+    # mark's colour without its digit
+    for (key, _), shapes in by_colour([s for s in get("disk", "light", "ring", "struck", "struck-ring")
+                                            if not view.whole(s.row, s.col) and not s.faint]):
+        circles(shapes, r_small, facecolor=col(key), edgecolor=theme["strike"], linewidth=cp * 0.01)
+    for (key, faint), shapes in by_colour(shown(get("struck-ring"))):
         strikes(shapes, col(key), faint)
     # rings around a candidate: the assumption (thick), a contradiction or a conclusion (halo)
-    for (key, faint), shapes in by_colour(get("thick")):
-        pts = [sp(s) for s in shapes if s.house is None]
-        add_path(circles_path(pts, r_small * 1.3), facecolor="none", edgecolor=col(key),
-                 linewidth=cp * 0.07 * min(1.0, 3 / m), alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(get("halo")):
-        add_path(circles_path([sp(s) for s in shapes], r_small * 1.18), facecolor="none", edgecolor=col(key),
-                 linewidth=cp * 0.06, alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(shown(get("thick"))):
+        circles(shapes, r_small * 1.3, facecolor="none", edgecolor=col(key), linewidth=cp * 0.07 * min(1.0, 3 / m),
+                alpha=alpha(faint))
+    for (key, faint), shapes in by_colour(shown(get("halo"))):
+        circles(shapes, r_small * 1.18, facecolor="none", edgecolor=col(key), linewidth=cp * 0.06, alpha=alpha(faint))
 
     # arrowheads on top: a head never hides under the disk it points at
     for (key, faint), tris in sorted(heads.items()):
@@ -522,12 +641,19 @@ class FrameRenderer:
         self.fig = Figure(figsize=(L.width_in, L.height_in), dpi=L.dpi, facecolor=self.theme["background"])
         self.canvas = FigureCanvasAgg(self.fig)
         self.ax = self.fig.add_axes(L.ax_rect)
-        draw_static(self.ax, n, self.theme, L)
+        self._static = draw_static(self.ax, n, self.theme, L)
         self._background = None
+        self._blank = None  # the figure without the plain grid (frames through a widened view)
 
     def _prime(self) -> None:
         self.canvas.draw()
         self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        for a in self._static:
+            a.set_visible(False)
+        self.canvas.draw()
+        self._blank = self.canvas.copy_from_bbox(self.fig.bbox)
+        for a in self._static:
+            a.set_visible(True)
 
     @contextmanager
     def _drawn(self, scene: Scene) -> Iterator[Any]:
@@ -535,7 +661,8 @@ class FrameRenderer:
         on it; the artists are removed again afterwards."""
         if self._background is None:
             self._prime()
-        self.canvas.restore_region(self._background)
+        plain = scene_view(scene, self.layout).is_plain
+        self.canvas.restore_region(self._background if plain else self._blank)
         artists = draw(self.ax, scene, self.theme, self.layout)
         try:
             for a in artists:
@@ -566,6 +693,9 @@ class FrameRenderer:
     def svg(self, scene: Scene) -> bytes:
         """A vector frame (every artist drawn again, through the SVG backend)."""
         artists = draw(self.ax, scene, self.theme, self.layout)
+        plain = scene_view(scene, self.layout).is_plain
+        for a in self._static:
+            a.set_visible(plain)
         try:
             buf = io.BytesIO()
             self.fig.savefig(buf, format="svg", facecolor=self.theme["background"])
@@ -573,6 +703,8 @@ class FrameRenderer:
         finally:
             for a in artists:
                 a.remove()
+            for a in self._static:
+                a.set_visible(True)
             self._background = None  # the canvas was redrawn by savefig
 
     def save(self, scene: Scene, path: str, fmt: str = "png") -> None:

@@ -62,7 +62,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("value",): "disks: the pattern's values",
         ("pivot", "pincer"): "the pivot in its own tint, the pincers outlined",
         ("pivot",): "the pivot in its own tint", ("pincer",): "the pincers outlined",
-        ("base", "cover"): "solid outlines: base lines, dashed: cover lines",
+        ("base", "cover"): "solid outlines: the base, dashed: the cover",
         ("fin",): "ringed: the fin, in its box",
         ("floor", "roof"): "filled: the floor, outlined: the roof",
         ("extra",): "rings: the extra candidates",
@@ -85,7 +85,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("value",): "disques : les valeurs du motif",
         ("pivot", "pincer"): "le pivot dans sa propre teinte, les pinces entourées",
         ("pivot",): "le pivot dans sa propre teinte", ("pincer",): "les pinces entourées",
-        ("base", "cover"): "contours pleins : lignes de base, pointillés : lignes de couverture",
+        ("base", "cover"): "contours pleins : la base, pointillés : la couverture",
         ("fin",): "anneau : l'aileron, dans son bloc",
         ("floor", "roof"): "rempli : le plancher, entouré : le toit",
         ("extra",): "anneaux : les candidats en plus",
@@ -121,7 +121,8 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
 
 
 def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | dict, givens: Any,
-                           show_candidates: bool, obstacles: Obstacles | None, kept: set = frozenset()) -> None:
+                           show_candidates: bool, obstacles: Obstacles | None,
+                           kept: set | frozenset = frozenset()) -> None:
     """Big digits and candidates; each also an obstacle for lines (``obstacles``
     None: the frame has no line to route). ``kept``: placed cells drawn with their
     candidates (the step marks some of them)."""
@@ -247,9 +248,10 @@ def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
     a candidate (the pattern must be seen before the value goes in, e.g. a BUG+1 cell)."""
     out = set()
     for role in roles:
-        if role.role in ("placed", "assumption", "conclusion", "link"):
+        if role.role in ("placed", "conclusion"):
             continue
-        for r, c, _v in role.candidates:
+        ends = [role.source, role.target] if role.role == "link" else []
+        for r, c, _v in [*role.candidates, *(x for x in ends if x is not None)]:
             if (r, c) in place:
                 out.add((r, c))
     return out

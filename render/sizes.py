@@ -18,6 +18,11 @@ def cand_h(m: int) -> float:
     return (0.56 if m <= 3 else 0.66) / m
 
 
+def mark_h(m: int) -> float:
+    """Height of a digit on a disk or in a ring (a marked candidate): a little smaller."""
+    return cand_h(m) * (0.85 if m <= 3 else 0.92)
+
+
 def disk_r(m: int) -> float:
     """Radius of the disk under a marked candidate: neighbouring disks never touch."""
     return (0.48 if m <= 3 else 0.49) * spot_gap(m)

@@ -61,7 +61,7 @@ STYLES: dict[str, dict[str, tuple[str, str]]] = {
 
 # when a candidate has several roles, the first of this list is drawn
 CAND_ORDER = ("removed", "placed", "assumption", "contradiction", "conclusion", "fin", "extra", "z",
-              "restricted-common", "stem", "colour", "on", "off", "value", "implied-true", "implied-false")
+              "restricted-common", "stem", "colour", "value", "on", "off", "implied-true", "implied-false")
 # cells: one fill each (the first of this list), outlines and circles on top
 CELL_ORDER = ("stem", "pivot", "set", "petal", "cells", "floor", "contradiction", "pincer", "roof", "reason")
 

@@ -70,7 +70,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, floa
     ax = fig.add_axes(((fx + lay.ax_rect[0] * lay.width_in) / W, (oy + lay.ax_rect[1] * lay.height_in) / H,
                        lay.ax_rect[2] * lay.width_in / W, lay.ax_rect[3] * lay.height_in / H))
     draw_static(ax, n, theme, lay)
-    draw(ax, _without(scene, {"caption", "legend"}), theme, lay, origin=(fx, oy))
+    draw(ax, _without(scene, {"caption", "legend"}), theme, lay, origin=(fx, oy), focus=False)
     y = top - shown_h - 0.5 * CAPTION_PT / 72
     for line in lines:
         fig.text((ox + 0.1) / W, y / H, line, fontsize=CAPTION_PT, color=theme["caption"], va="top", ha="left",

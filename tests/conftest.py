@@ -49,3 +49,23 @@ def verify_documents(docs: list[dict], tmp_path: Path) -> str:
     result = subprocess.run([sys.executable, str(VERIFY), str(target)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
+
+
+# ---- slow tests: run with ``--slow`` (minutes on the collections, not part of the default run) ----
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the tests marked slow (whole collections; minutes)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: runs over whole collections (minutes); only with --slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

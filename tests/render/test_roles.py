@@ -42,7 +42,7 @@ EXPECTED: dict[str, set[str]] = {
        for kind in ("finned", "sashimi") for fish in ("x wing", "swordfish", "jellyfish")},
     "unique rectangle": {"floor", "value", "removed"},
     "unique loop": {"floor", "value", "removed"},
-    "bug+1": {"cells", "extra", "house", "placed"},
+    "bug+1": {"cells", "house", "placed"},  # the extra candidate is the one placed: shown on its cell's marks
     "bug": {"cells", "extra", "removed"},
     "suedecoq": {"house", "cells", "set", "removed"},
     "suedecoq bis": {"house", "cells", "set", "removed"},
@@ -50,7 +50,7 @@ EXPECTED: dict[str, set[str]] = {
     **{kind: {"on", "off", "link", "removed"}
        for kind in ("skyscraper", "2-string kite", "turbot fish", "x chain", "xy chain", "remote pair", "chain",
                     "loop")},
-    "empty rectangle": {"house", "line", "value", "off", "link", "removed"},
+    "empty rectangle": {"house", "line", "value", "link", "removed"},
     "grouped chain": {"on", "off", "link", "removed"},
     "als": {"set", "restricted-common", "z", "link", "removed"},
     "als xy wing": {"set", "restricted-common", "z", "link", "removed"},
@@ -111,7 +111,7 @@ def check_scene(state, step, sc) -> None:
             live = state.cand[r * n + c] >> (v - 1) & 1 and not values[r * n + c]
             if role.role == "placed":
                 assert any((s.row, s.col) == (r, c) for s in shapes), (step, role)
-            elif live and (r, c, v) not in drawn_cands and not (r, c) in placed:
+            elif live and (r, c, v) not in drawn_cands and (r, c) not in placed:
                 raise AssertionError(f"{role} not drawn at {(r, c, v)} in {step!r}")
         for r, c in role.cells:
             if not any((s.row, s.col) == (r, c) for s in shapes):
@@ -123,11 +123,12 @@ def check_scene(state, step, sc) -> None:
 
 # ---- every step kind, on a position where the engine takes it -----------------------------
 
-def _positions() -> dict[str, tuple[str, State]]:
+def _positions(path: Path = POSITIONS) -> list[tuple[str, tuple[str, State]]]:
+    """(kind, (givens, state before the step)) of each line of a positions file."""
     from explainer.grid import geometry, parse_grid
 
-    out = {}
-    for row in POSITIONS.read_text().splitlines():
+    out = []
+    for row in path.read_text().splitlines():
         kind, givens, values, cands = row.split("\t")
         geo = geometry(int(round(len(values) ** 0.5)))
         n = geo.n
@@ -143,11 +144,11 @@ def _positions() -> dict[str, tuple[str, State]]:
             for v in range(n):
                 if m >> v & 1:
                     pos[v] |= 1 << c
-        out[kind] = (givens, State._of(geo, vals, cand, pos, sum(1 for v in vals if not v)))
+        out.append((kind, (givens, State._of(geo, vals, cand, pos, sum(1 for v in vals if not v)))))
     return out
 
 
-POS = _positions()
+POS = dict(_positions())
 
 
 def test_every_step_kind_has_a_position():
@@ -180,6 +181,19 @@ def test_each_step_kind_draws_its_roles(kind):
     names = {s.role for s in sc} - set(FRAME_ROLES)
     assert EXPECTED[kind] <= names, (kind, EXPECTED[kind] - names)
     assert {r.role for r in step.roles} >= EXPECTED[kind] - {"placed", "removed"}, kind
+
+
+def test_a_cell_the_step_fills_shows_its_candidates_when_marked():
+    """Issue 23: the BUG+1 cell is drawn with its three candidates, the one that goes in on
+    the placed colour (not as a big digit); a trial's cell likewise, with its link."""
+    for kind in ("bug+1", "trial"):
+        givens, state = POS[kind]
+        step = _step_of(kind, state)
+        sc = scene(state, step, number=1)
+        (r, c, v), = step.place
+        assert not sc.of("placed", "value") and (r, c, v) in sc.cands("placed", "disk")
+        if kind == "bug+1":
+            assert len({s.value for s in sc if (s.row, s.col) == (r, c) and s.value}) == 3
 
 
 def test_brutal_draws_its_roles(brutal_puzzle):

@@ -1,0 +1,92 @@
+"""A trial or forcing step tells one story (issue 23): its caption's assumption and ends
+are its proof's, in every language, and its frames read the same proof.
+
+``test_captions_agree_with_proofs`` checks every trial and forcing step of top1465
+lines 1-300 and hardest300 lines 1-50, on the order the engine runs by default
+(slow: ``pytest --slow tests/test_proof_captions.py``, about half an hour on two
+cores); ``test_captions_agree_on_a_sample`` checks a few puzzles in every run.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from explainer import proofwords
+from explainer.i18n import LANGS
+from tests.conftest import SHARED
+
+HARDEST = SHARED / "data" / "hardest300.txt"
+TOP = SHARED / "data" / "top1465.txt"
+
+
+def _lines(path, lo: int, hi: int) -> list[str]:
+    lines = [x.split()[0] for x in path.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    return lines[lo - 1:hi]
+
+
+def disagreements(step) -> list[str]:
+    """What a step's caption says that its proof does not (empty: one story)."""
+    out = []
+    proof = step.proof
+    n = step.before.geo.n if step.before is not None else 9
+    for lang in LANGS:
+        text = step.text_in(lang)
+        for b in proof.branches:
+            if b.end.kind in ("cell", "house", "twice"):
+                end = proofwords.end_phrase(b, n, lang)
+                if end not in text:
+                    out.append(f"{lang}: the caption does not end branch {b.assume} on «{end}»: {text}")
+        if step.technique == "forcing chain":
+            for b in proof.branches:
+                if proofwords.suppose_line(b, lang)[:-1] not in text:
+                    out.append(f"{lang}: the caption does not assume {b.assume}: {text}")
+        elif proof.kind == "contradiction":  # trial, trial lucky: the caption assumes what the proof does
+            said = proofwords.fact_words(proof.branches[0].assume, lang)
+            if said not in text:
+                out.append(f"{lang}: the caption does not assume «{said}»: {text}")
+    return out
+
+
+def _check_line(line: str) -> list[str]:
+    from explainer import Puzzle
+
+    p = Puzzle(line)
+    out = []
+    for k, step in enumerate(p.steps):
+        if step.proof is not None and step.technique in ("trial", "trial lucky", "forcing chain"):
+            out += [f"{line} step {k + 1}: {x}" for x in disagreements(step)]
+    return out
+
+
+def test_captions_agree_on_a_sample():
+    from tests.conftest import top1465
+
+    wrong = []
+    for line in top1465(1) + _lines(HARDEST, 2, 2):
+        wrong += _check_line(line)
+    assert not wrong, "\n".join(wrong[:5])
+
+
+def test_the_check_can_fail():
+    """A caption that ends on another contradiction than its proof's is caught."""
+    from dataclasses import replace
+
+    from explainer import Puzzle
+    from tests.conftest import top1465
+
+    p = Puzzle(top1465(1)[0])
+    step = next(s for s in p.steps if s.technique == "trial" and s.proof.kind == "contradiction")
+    bad = replace(step, text=step.text.replace(proofwords.end_phrase(step.proof.branches[0], 9, "en"),
+                                               "4 would have no place left in row 5"))
+    assert disagreements(bad)
+
+
+@pytest.mark.slow
+def test_captions_agree_with_proofs():
+    lines = _lines(TOP, 1, 300) + _lines(HARDEST, 1, 50)
+    wrong: list[str] = []
+    with ProcessPoolExecutor(2) as ex:
+        for out in ex.map(_check_line, lines):
+            wrong += out
+    assert not wrong, f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:10])
