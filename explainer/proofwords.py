@@ -195,11 +195,14 @@ def branch_sentence(branch: Any, n: int, lang: str, head: int = 4, tail: int = 4
     """'Suppose r5c3=7. Then r5c7≠7 (r5c3=7 sees it), …, so END.' A branch of more
     than ``head + tail + 1`` told facts keeps its first ``head`` and last ``tail``."""
     w = words(lang)
-    idx = shown_facts(branch)
+    concl = set(branch.end.conclusion) if branch.end.kind == "conclusion" else set()
+    idx = [i for i in shown_facts(branch) if i not in concl]
     parts = [fact_line(branch, i, n, lang) for i in idx]
     if len(idx) > head + tail + 1:
         parts = parts[:head] + [w["more"].format(k=len(idx) - head - tail)] + (parts[-tail:] if tail else [])
-    end = end_phrase(branch, n, lang)
+    # a conclusion is said once, at the end, with its reason
+    end = (", ".join(fact_line(branch, j, n, lang) for j in sorted(concl)) if concl
+           else end_phrase(branch, n, lang))
     text = suppose_line(branch, lang)
     if parts:
         return f"{text} {w['then']} {', '.join(parts)}, {w['so']} {end}."
