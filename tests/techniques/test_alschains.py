@@ -51,7 +51,7 @@ def test_death_blossom():
     assert set(s.marked_alt) == elims(4, "r5c1", "r5c9", "r4c5")
     assert s.text.startswith("Death blossom: the stem r5c5 holds only 1, 2 and 3. For 1, the petal r5c1 (only 1 "
                              "and 4) has all its 1s seeing the stem; for 2")
-    assert dict(s.translations)["fr"].startswith("Death blossom : la tige r5c5")
+    assert dict(s.translations)["fr"].startswith("Fleur mortelle : la tige r5c5")
 
 
 def test_death_blossom_near_misses():
@@ -85,7 +85,7 @@ def test_als_chain():
                              "to r27c5 (only 3, 4 and 5), linked by 4 to r8c24 (only 1, 4 and 6).")
     assert "then r1c4 would lose 2 and hold 5, r27c5 would lose 5 and hold 4 and r8c24 would lose 4 and hold 1" \
         in s.text
-    assert dict(s.translations)["fr"].startswith("Chaîne ALS : r1c1 (seulement 1 et 2), relié par 2 à r1c4")
+    assert dict(s.translations)["fr"].startswith("Chaîne d'EPV : r1c1 (seulement 1 et 2), relié par 2 à r1c4")
 
 
 def test_als_chain_needs_two_different_values_in_a_row():

@@ -100,7 +100,7 @@ def test_x_wing_rows():
     assert s.get("size") == 2
     assert s.text.startswith("X wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9, "
                              "so 4 is removed from r1c1")
-    assert dict(s.translations)["fr"].startswith("X wing sur le 4 : dans les lignes 2 et 5")
+    assert dict(s.translations)["fr"].startswith("Aile X sur le 4 : dans les lignes 2 et 5")
 
 
 def test_swordfish_text_and_eliminations():
@@ -177,7 +177,7 @@ def test_sashimi_x_wing():
     assert s.get("sashimi") is True
     assert s.text.startswith("Sashimi x wing on 4: in rows 2 and 5, 4 can only go in columns 1 and 9 or in box 6 "
                              "at r5c8 (the fin)")
-    assert dict(s.translations)["fr"].startswith("X wing sashimi sur le 4")
+    assert dict(s.translations)["fr"].startswith("Aile X sashimi sur le 4")
 
 
 def test_finned_swordfish_case_2():
