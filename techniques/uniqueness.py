@@ -84,10 +84,10 @@ TYPE_4 = _t("4 on {a} and {b}: {floor} {hold} only {a} and {b}; in {house}, {a} 
             "mortel (deux solutions). Donc {removed}.")
 TYPE_5 = _t("5 on {a} and {b}: {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
             "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
-            "which see all of them.",
+            "which {see} all of them.",
             "5 sur {a} et {b} : {floor} {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
             "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}, "
-            "qui les voient tous.")
+            "qui les {see} tous.")
 TYPE_6 = _t("6 on {a} and {b}: {floor} {hold} only {a} and {b}, and in {lines}, {a} can only go on the "
             "rectangle. If {roof} held {a}, the floor corners would both be {b} and the rectangle deadly "
             "(two solutions). So {removed}.",
@@ -182,6 +182,11 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
             yield step
 
 
+def _see(cells: int) -> Agree:
+    """"which see(s)" agreeing with the removed cells (type 5 names them)."""
+    return Agree(cells.bit_count(), en=("sees", "see"), fr=("voit", "voient"))
+
+
 _Lazy = tuple[object, Callable[[], Explanation | None]]  # a step's type, and how to build it
 
 
@@ -211,11 +216,12 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
         seen = pos[c - 1] & peer[roof[0]] & peer[roof[1]]
         kind = 2 if peer[roof[0]] >> roof[1] & 1 else 5
         out.append(step(kind, TYPE_2 if kind == 2 else TYPE_5, [(x, c) for x in bits(seen)],
-                        [(x, c) for x in roof], c=Value(c)))
+                        [(x, c) for x in roof], c=Value(c), see=_see(seen)))
     if len(roof) == 3 and extra.bit_count() == 1 and all(cand[x] & extra for x in roof):
         c = extra.bit_length()
         seen = pos[c - 1] & peer[roof[0]] & peer[roof[1]] & peer[roof[2]]
-        out.append(step(5, TYPE_5, [(x, c) for x in bits(seen)], [(x, c) for x in roof], c=Value(c)))
+        out.append(step(5, TYPE_5, [(x, c) for x in bits(seen)], [(x, c) for x in roof], c=Value(c),
+                        see=_see(seen)))
     if len(roof) == 2 and peer[roof[0]] >> roof[1] & 1:
         houses = _common_houses(geo, roof)
         for h in houses:  # type 4

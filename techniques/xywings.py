@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, values_of
-from explainer.i18n import Cells, Value, Values, say
+from explainer.i18n import Agree, Cells, Value, Values, say
 from explainer.roles import on_cands, on_cells, wing_links
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -33,31 +33,31 @@ from explainer.technique import NO_CONTEXT, Context
 XY_WING = {
     "en": "XY wing on {z}: the pivot {pivot} holds only {x} and {y}; the pincers {p1} (only {x} and {z}) "
           "and {p2} (only {y} and {z}) both see it. If the pivot is {x}, {p1} is {z}; if it is {y}, {p2} "
-          "is {z}. So one pincer is {z}, and {z} is removed from {removed}, which see both pincers.",
+          "is {z}. So one pincer is {z}, and {z} is removed from {removed}, which {see} both pincers.",
     "fr": "Aile XY sur le {z} : le pivot {pivot} ne contient que {x} et {y} ; les pinces {p1} (seulement "
           "{x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Si le pivot vaut {x}, {p1} "
           "vaut {z} ; s'il vaut {y}, {p2} vaut {z}. Donc une pince vaut {z}, et le {z} est retiré de "
-          "{removed}, qui voient les deux pinces.",
+          "{removed}, qui {see} les deux pinces.",
 }
 XYZ_WING = {
     "en": "XYZ wing on {z}: the pivot {pivot} holds only {values}; the pincers {p1} (only {x} "
           "and {z}) and {p2} (only {y} and {z}) both see it. Whatever the pivot is, one of the three "
-          "cells is {z}, so {z} is removed from {removed}, which see all three.",
+          "cells is {z}, so {z} is removed from {removed}, which {see} all three.",
     "fr": "Aile XYZ sur le {z} : le pivot {pivot} ne contient que {values} ; les pinces {p1} "
           "(seulement {x} et {z}) et {p2} (seulement {y} et {z}) le voient toutes deux. Quelle que soit "
           "la valeur du pivot, l'une des trois cases vaut {z}, donc le {z} est retiré de {removed}, qui "
-          "voient les trois.",
+          "{see} les trois.",
 }
 WXYZ_WING = {
     "en": "WXYZ wing on {z}: the pivot {pivot} and the pincers {pincers} hold only {values}, four values "
           "for four cells. Each value but {z} lies in cells that all see each other, so it fills at "
           "most one of them; without {z} the four cells would have only three values. So one of "
-          "{zcells} is {z}, and {z} is removed from {removed}, which see all of them.",
+          "{zcells} is {z}, and {z} is removed from {removed}, which {see} all of them.",
     "fr": "Aile WXYZ sur le {z} : le pivot {pivot} et les pinces {pincers} ne contiennent que {values}, "
           "quatre valeurs pour quatre cases. Chaque valeur autre que {z} est dans des cases qui se "
           "voient toutes, donc elle en remplit au plus une ; sans {z} les quatre cases n'auraient que "
           "trois valeurs. Donc l'une de {zcells} vaut {z}, et le {z} est retiré de {removed}, qui les "
-          "voient toutes.",
+          "{see} toutes.",
 }
 
 
@@ -85,6 +85,7 @@ def _step(state: State, technique: str, template: dict[str, str], pivot: int, ot
         cells_alt=cell_coords(geo, others),
         marked=cands(geo, ((c, z) for c in zcells)),
         **say(template, z=Value(z), pivot=Cells(geo, [pivot]), removed=Cells(geo, bits(removed)),
+              see=Agree(removed.bit_count(), en=("sees", "see"), fr=("voit", "voient")),
               values=Values(values_of(union)), zcells=Cells(geo, zcells, last={"en": "or", "fr": "ou"}),
               **words),
         detail=(("pivot", geo.rc(pivot)), ("pincers", tuple(geo.rc(c) for c in others)), ("value", z),
