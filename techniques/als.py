@@ -20,7 +20,7 @@ from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits
-from explainer.i18n import Cells, Value, Values, say
+from explainer.i18n import Arg, Cells, Value, Values, say
 from explainer.roles import on_cands, set_link, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -33,8 +33,15 @@ TEXT = {
     "fr": "EPV-XZ : {a} ne {hold_a} que {va} et {b} que {vb}, une valeur de plus que de cases "
           "chacun. Chaque {x} de l'un voit chaque {x} de l'autre, donc au plus l'un des deux a {x}, et "
           "l'autre est alors verrouillé sur ses autres valeurs. Dans tous les cas l'un d'eux contient "
-          "{z}, donc {targets} (qui voient tous les {z} des deux) ne peuvent pas valoir {z}.",
+          "{z}, donc {targets} ({see} tous les {z} des deux) ne {can} pas valoir {z}.",
 }
+
+
+def targets_seeing(targets: Cells) -> dict[str, Arg]:
+    """The cells losing the value, with the words agreeing with them ("qui voit" / "qui voient",
+    "peut" / "peuvent"): the ALS family's captions end alike."""
+    return {"targets": targets, "see": targets.verb(en=("sees", "see"), fr=("qui voit", "qui voient")),
+            "can": targets.verb(en=("can", "can"), fr=("peut", "peuvent"))}
 
 
 MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
@@ -263,7 +270,7 @@ def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanatio
               hold_b=cb.verb(en=("holds", "hold"), fr=("contient", "contiennent")),
               va=Values(v + 1 for v in bits(a.values)),
               vb=Values(v + 1 for v in bits(b.values)), x=Value(x + 1), z=Value(z + 1),
-              targets=Cells(geo, bits(elim), last={"en": "and", "fr": "et"})),
+              **targets_seeing(Cells(geo, bits(elim), last={"en": "and", "fr": "et"}))),
         detail=(("sizes", (a.size, b.size)), ("restricted", x + 1), ("value", z + 1)) + _biggest(state, a, b),
         roles=(set_roles(geo, 0, a.cells), set_roles(geo, 1, b.cells),
                on_cands("restricted-common", geo, [(c, x + 1) for c in bits(a.where[x] | b.where[x])]),

@@ -44,18 +44,18 @@ from explainer.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .als import ALS, als_list, restricted_pairs
+from .als import ALS, als_list, restricted_pairs, targets_seeing
 
 ALS_XY_WING = {
     "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
           "(only {va}) and {y} with the set {b} (only {vb}). The set {c} cannot lose both {x} and {y}, so "
           "the set {a} loses {x} or the set {b} loses {y}, and that set is then locked on its other values: "
           "either way {z} is in {a} or in {b}, so {targets} (seeing every {z} of both) cannot be {z}.",
-    "fr": "Aile XY d'EPV : {c} (seulement {vc}) partage la valeur restreinte {x} avec {a} (seulement {va}) "
-          "et {y} avec {b} (seulement {vb}). {c} ne peut pas perdre à la fois {x} et {y}, donc {a} perd "
-          "{x} ou {b} perd {y}, et cet ensemble est alors verrouillé sur ses autres valeurs : dans tous "
-          "les cas le {z} est dans {a} ou dans {b}, donc {targets} (qui voient tous les {z} des deux) ne "
-          "peuvent pas valoir {z}.",
+    "fr": "Aile XY d'EPV : l'ensemble {c} (seulement {vc}) partage la valeur restreinte {x} avec "
+          "l'ensemble {a} (seulement {va}) et {y} avec l'ensemble {b} (seulement {vb}). L'ensemble {c} ne "
+          "peut pas perdre à la fois {x} et {y}, donc l'ensemble {a} perd {x} ou l'ensemble {b} perd {y}, "
+          "et cet ensemble est alors verrouillé sur ses autres valeurs : dans tous les cas le {z} est dans "
+          "{a} ou dans {b}, donc {targets} ({see} tous les {z} des deux) ne {can} pas valoir {z}.",
 }
 
 
@@ -116,7 +116,7 @@ def _step(state: State, a: ALS, b: ALS, c: ALS, x: int, y: int, z: int, elim: in
         **say(ALS_XY_WING, a=Cells(geo, bits(a.cells)), b=Cells(geo, bits(b.cells)), c=Cells(geo, bits(c.cells)),
               va=Values(v + 1 for v in bits(a.values)), vb=Values(v + 1 for v in bits(b.values)),
               vc=Values(v + 1 for v in bits(c.values)), x=Value(x + 1), y=Value(y + 1), z=Value(z + 1),
-              targets=Cells(geo, bits(elim))),
+              **targets_seeing(Cells(geo, bits(elim)))),
         detail=(("sizes", (a.size, b.size, c.size)), ("restricted", (x + 1, y + 1)), ("value", z + 1)),
         roles=(set_roles(geo, 0, c.cells), set_roles(geo, 1, a.cells), set_roles(geo, 2, b.cells),
                on_cands("restricted-common", geo, [(cc, x + 1) for cc in bits(a.where[x] | c.where[x])]
@@ -132,8 +132,8 @@ DEATH_BLOSSOM = {
           "{targets} (seeing every {z} of the petals) cannot be {z}.",
     "fr": "Fleur mortelle : la tige {stem} ne contient que {stem_values}. {petals}. Quelle que soit la "
           "valeur de la tige, le pétale de cette valeur la perd et se verrouille sur ses autres valeurs, "
-          "donc un pétale contient {z}, et {targets} (qui voient tous les {z} des pétales) ne peuvent "
-          "pas valoir {z}.",
+          "donc un pétale contient {z}, et {targets} ({see} tous les {z} des pétales) ne {can} pas "
+          "valoir {z}.",
 }
 PETAL = {
     "en": "for {v}, the petal {cells} (only {values}) has all its {v}s seeing the stem",
@@ -225,7 +225,7 @@ def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, eli
         marked=cands(geo, [(c, v + 1) for v, a in petals for c in bits(a.where[v])]),
         marked_alt=cands(geo, [(c, z + 1) for _, a in petals for c in bits(a.where[z])]),
         **say(DEATH_BLOSSOM, stem=Cells(geo, [stem]), stem_values=Values(v + 1 for v in bits(state.cand[stem])),
-              petals=_Petals(geo, petals), z=Value(z + 1), targets=Cells(geo, bits(elim))),
+              petals=_Petals(geo, petals), z=Value(z + 1), **targets_seeing(Cells(geo, bits(elim)))),
         detail=(("stem", geo.rc(stem)), ("petals", tuple(a.size for _, a in petals)), ("value", z + 1)),
         roles=(on_cells("stem", geo, [stem]),
                *(r for k, (v, a) in enumerate(petals) for r in _petal_roles(geo, stem, k, v, a)),
@@ -596,8 +596,7 @@ def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: in
         marked_alt=cands(geo, [(c, z + 1) for a in (first, last) for c in bits(a.where[z])]),
         **say(ALS_CHAIN, chain=read, steps=steps,
               a1=set_name(geo, first.cells), an=set_name(geo, last.cells), x1=Value(rcs[0] + 1),
-              z=Value(z + 1), targets=targets, see=targets.verb(en=("sees", "see"), fr=("qui voit", "qui voient")),
-              can=targets.verb(en=("can", "can"), fr=("peut", "peuvent"))),
+              z=Value(z + 1), **targets_seeing(targets)),
         detail=(("sizes", tuple(a.size for a in chain)), ("restricted", tuple(x + 1 for x in rcs)),
                 ("value", z + 1)),
         roles=(*(set_roles(geo, k, a.cells) for k, a in enumerate(chain)),

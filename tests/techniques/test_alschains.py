@@ -24,7 +24,9 @@ def test_als_xy_wing():
     assert set(s.marked_alt) == elims(3, "r5c1", "r1c5", "r1c6")
     assert s.get("restricted") in ((1, 2), (2, 1)) and s.get("value") == 3
     assert s.text.startswith("ALS XY wing: the set r5c5 (holding only 1 and 2) shares the restricted value")
-    assert "fr" in dict(s.translations)
+    # one cell loses 3: the French agrees with it
+    assert dict(s.translations)["fr"].startswith("Aile XY d'EPV : l'ensemble r5c5 (seulement 1 et 2)")
+    assert dict(s.translations)["fr"].endswith("donc r1c1 (qui voit tous les 3 des deux) ne peut pas valoir 3.")
 
 
 def test_als_xy_wing_near_misses():
@@ -52,6 +54,7 @@ def test_death_blossom():
     assert s.text.startswith("Death blossom: the stem r5c5 holds only 1, 2 and 3. For 1, the petal r5c1 (only 1 "
                              "and 4) has all its 1s seeing the stem; for 2")
     assert dict(s.translations)["fr"].startswith("Fleur mortelle : la tige r5c5")
+    assert dict(s.translations)["fr"].endswith("(qui voient tous les 4 des pétales) ne peuvent pas valoir 4.")
 
 
 def test_death_blossom_near_misses():
