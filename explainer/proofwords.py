@@ -21,14 +21,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from .grid import geometry, value_char
-from .i18n import house_words
+from .i18n import contract, house_words, join
 
 Fact = tuple[int, int, int, bool]
 
 WORDS = {
     "en": {
         "suppose": "Suppose {f}.", "then": "Then", "so": "so",
-        "peer_same": "{f} ({g} sees it)", "peer_cell": "{f} (the cell is {v})",
+        "peer_same": "{f} ({g} sees it)", "peer_many": "no {v} in {cells} ({g} sees them)",
+        "peer_cell": "{f} (the cell is {v})",
         "cell": "{f} (last candidate of the cell)", "house": "{f} (last place for {v} in {h})",
         "locked": "{f} (in this branch, {v} of {h1} lies only in {h2})",
         "step": "{f} (by {t} in this branch)",
@@ -44,7 +45,8 @@ WORDS = {
     },
     "fr": {
         "suppose": "Supposons {f}.", "then": "Alors", "so": "donc",
-        "peer_same": "{f} ({g} le voit)", "peer_cell": "{f} (la case vaut {v})",
+        "peer_same": "{f} ({g} le voit)", "peer_many": "plus de {v} en {cells} ({g} les voit)",
+        "peer_cell": "{f} (la case vaut {v})",
         "cell": "{f} (dernier candidat de la case)", "house": "{f} (dernière place du {v} dans {h})",
         "locked": "{f} (dans cette branche, le {v} de {h1} n'est que dans {h2})",
         "step": "{f} (par {t} dans cette branche)",
@@ -126,10 +128,59 @@ def fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
             return w["nested"].format(f=ft, g=fact_text((r, c, v, True)), where=where)
         hs = list(f.step.houses)
         if len(hs) == 2:
-            return w["locked"].format(f=ft, v=value_char(f.fact[2]), h1=house_text(hs[0], lang),
-                                      h2=house_text(hs[1], lang))
+            return contract(w["locked"].format(f=ft, v=value_char(f.fact[2]), h1=house_text(hs[0], lang),
+                                               h2=house_text(hs[1], lang)), lang)
         return w["step"].format(f=ft, t=f.step.technique)
     return ft
+
+
+def _seer(branch: Any, i: int) -> int | None:
+    """The true fact in another cell that removes fact ``i``'s digit by seeing it (None: another reason)."""
+    f = branch.facts[i]
+    if f.rule != "peer" or f.fact[3]:
+        return None
+    for j in f.premises:
+        if 0 <= j < len(branch.facts):
+            g = branch.facts[j].fact
+            if g[3] and g[2] == f.fact[2] and tuple(g[:2]) != tuple(f.fact[:2]):
+                return j
+    return None
+
+
+def fact_lines(branch: Any, idx: list[int], n: int, lang: str,
+               where: Any = None) -> list[tuple[list[int], str]]:
+    """Facts ``idx`` with their reasons, a run of removals by one value said once: 'no 1
+    in r1c8, r2c8 and r7c3 (r7c8=1 sees them)' (the facts of each line, its words).
+    ``where(i)``: fact i's nested-proof frames (a fact having them stays alone)."""
+    w = words(lang)
+    out: list[tuple[list[int], str]] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            out.append((list(run), fact_line(branch, run[0], n, lang)))
+        elif run:
+            g = branch.facts[_seer(branch, run[0])].fact
+            cells = [cell_text(branch.facts[i].fact) for i in run]
+            out.append((list(run), w["peer_many"].format(v=value_char(g[2]), g=fact_text(g),
+                                                          cells=join(cells, lang, NONE_OF))))
+        run.clear()
+
+    for i in idx:
+        at = where(i) if where is not None else ""
+        j = _seer(branch, i)
+        if at or j is None:
+            flush()
+            out.append(([i], fact_line(branch, i, n, lang, at)))
+            continue
+        if run and _seer(branch, run[0]) != j:
+            flush()
+        run.append(i)
+    flush()
+    return out
+
+
+NONE_OF = {"en": "or", "fr": "et"}  # 'no 1 in r1c8, r2c8 or r7c3' / 'plus de 1 en r1c8, r2c8 et r7c3'
 
 
 def end_phrase(branch: Any, n: int, lang: str) -> str:
@@ -197,9 +248,11 @@ def branch_sentence(branch: Any, n: int, lang: str, head: int = 4, tail: int = 4
     w = words(lang)
     concl = set(branch.end.conclusion) if branch.end.kind == "conclusion" else set()
     idx = [i for i in shown_facts(branch) if i not in concl]
-    parts = [fact_line(branch, i, n, lang) for i in idx]
-    if len(idx) > head + tail + 1:
-        parts = parts[:head] + [w["more"].format(k=len(idx) - head - tail)] + (parts[-tail:] if tail else [])
+    lines = fact_lines(branch, idx, n, lang)
+    parts = [text for _, text in lines]
+    if len(lines) > head + tail + 1:
+        hidden = sum(len(facts) for facts, _ in lines[head:len(lines) - tail])
+        parts = parts[:head] + [w["more"].format(k=hidden)] + (parts[-tail:] if tail else [])
     # a conclusion is said once, at the end, with its reason
     end = (", ".join(fact_line(branch, j, n, lang) for j in sorted(concl)) if concl
            else end_phrase(branch, n, lang))

@@ -197,16 +197,16 @@ def part_caption(part: Part, n: int, lang: str, number: Any = None) -> str:
         k0 = number[0] if isinstance(number, tuple) else number
         at = w["within"].format(at=f"{'' if k0 is None else k0}{outer_part.suffix}")
         head = f"{why} ({at})" + (f", {head[0].lower()}{head[1:]}" if head else "")
-    lines = []
-    for i in range(part.lo, part.hi):
-        if i not in shown(b):
-            continue
-        where = ""
+    def where(i: int) -> str:
         kids = nested_frames(part, i)
-        if kids:
-            first, last = span(kids, number)
-            where = w["where"].format(first=first, last=last) if first != last else w["where_one"].format(first=first)
-        lines.append(proofwords.fact_line(b, i, n, lang, where))
+        if not kids:
+            return ""
+        first, last = span(kids, number)
+        return w["where"].format(first=first, last=last) if first != last else w["where_one"].format(first=first)
+
+    told = shown(b)
+    lines = [text for _, text in proofwords.fact_lines(b, [i for i in range(part.lo, part.hi) if i in told], n,
+                                                       lang, where)]
     text = (head + " — " if head else "") + proofwords.suppose_line(b, lang)
     if part.j > 1:
         text = text[:-1] + " " + w["continued"] + "."
@@ -285,6 +285,31 @@ def _house_of_fact(n: int, branch: Any, i: int) -> tuple[str, int] | None:
     return proofwords.common_house(n, [tuple(f.fact[:2])] + [tuple(p[:2]) for p in prem])
 
 
+def _sweeps(facts: Any, pairs: list[tuple[int, int]]) -> list[tuple[int, int, tuple[tuple, ...]]]:
+    """The arrows of ``pairs`` (premise, fact), a true value's removals of its own digit
+    along its row or column merged into one arrow per side: it runs from the value to the
+    farthest of them over the others (the same digit sits at the same spot of every cell,
+    so they lie on its line), instead of parallel arrows stacked in one line. Each arrow
+    comes with the candidates it passes over."""
+    far: dict[tuple, tuple[int, int, int]] = {}  # (premise, axis, side) -> distance, fact, order
+    passed: dict[tuple, list[tuple]] = {}
+    out: dict[int, tuple[int, int, tuple]] = {}
+    for order, (j, k) in enumerate(pairs):
+        p, f = facts[j].fact, facts[k].fact
+        axis = 0 if p[0] == f[0] else 1 if p[1] == f[1] else None
+        if not p[3] or f[3] or p[2] != f[2] or axis is None:
+            out[order] = (j, k, ())
+            continue
+        d = f[1 - axis] - p[1 - axis]
+        key = (j, axis, d > 0)
+        passed.setdefault(key, []).append(tuple(f[:3]))
+        if key not in far or abs(d) > far[key][0]:
+            far[key] = (abs(d), k, far[key][2] if key in far else order)
+    for key, (_, k, order) in far.items():
+        out[order] = (key[0], k, tuple(passed[key]))
+    return [out[o] for o in sorted(out)]
+
+
 def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obstacles: Any,
                   skip: set | frozenset = frozenset(), faint_before: bool = True,
                   extra_faint: tuple[tuple, ...] = ()) -> list:
@@ -301,6 +326,7 @@ def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obst
     out: list = []
     arrows: list = []
     drawn: dict[int, bool] = {0: False}  # fact -> faint
+    pairs: list[tuple[int, int]] = []  # premise, fact: an arrow
     for k in range(lo, hi):
         drawn[k] = False
         f = facts[k]
@@ -317,15 +343,16 @@ def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obst
         for j in f.premises:
             if not 0 <= j < len(facts) or j == k:
                 continue
-            p_key = tuple(facts[j].fact[:3])
-            if p_key[:2] == a_key[:2]:
+            if tuple(facts[j].fact[:2]) == a_key[:2]:
                 continue  # inside one cell: the disk beside the struck ring says it
             drawn[j] = False
-            if obstacles is None:
-                continue  # only the facts are wanted (which candidates the proof covers)
-            pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key})
-            arrows.append(Shape("implies", "arrow", points=pts, colour="proof_true" if f.fact[3] else "proof_false",
-                                directed=True))
+            pairs.append((j, k))
+    if obstacles is not None:  # else only the facts are wanted (which candidates the proof covers)
+        for j, k, passed in _sweeps(facts, pairs):
+            p_key, a_key = tuple(facts[j].fact[:3]), tuple(facts[k].fact[:3])
+            pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key, *passed})
+            arrows.append(Shape("implies", "arrow", points=pts,
+                                colour="proof_true" if facts[k].fact[3] else "proof_false", directed=True))
             _keep_clear(obstacles, pts, len(arrows))
     end = hi >= len(facts)
     if end:

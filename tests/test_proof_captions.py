@@ -90,3 +90,29 @@ def test_captions_agree_with_proofs():
         for out in ex.map(_check_line, lines):
             wrong += out
     assert not wrong, f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:10])
+
+
+def test_proofwords_doctests():
+    import doctest
+
+    assert doctest.testmod(proofwords).failed == 0
+
+
+def test_removals_by_one_value_said_once():
+    """'no 5 in r1c4 or r5c1 (r1c1=5 sees them)': one clause for a run of removals by one
+    value; a removal for another reason, or by another value, breaks the run."""
+    from explainer.proof import Branch, BranchEnd, ProofFact
+
+    a = (0, 0, 5, True)
+    facts = (ProofFact(a, "assume"), ProofFact((0, 3, 5, False), "peer", (0,)),
+             ProofFact((4, 0, 5, False), "peer", (0,)), ProofFact((4, 1, 3, True), "cell", ()),
+             ProofFact((4, 2, 3, False), "peer", (3,)), ProofFact((0, 2, 5, False), "peer", (0,)))
+    br = Branch(a, facts, BranchEnd("cell", (5,), cell=(0, 2)))
+    lines = proofwords.fact_lines(br, [1, 2, 3, 4, 5], 9, "en")
+    assert lines == [([1, 2], "no 5 in r1c4 or r5c1 (r1c1=5 sees them)"),
+                     ([3], "r5c2=3 (last candidate of the cell)"),
+                     ([4], "r5c3≠3 (r5c2=3 sees it)"), ([5], "r1c3≠5 (r1c1=5 sees it)")]
+    assert proofwords.fact_lines(br, [1, 2], 9, "fr")[0][1] == "plus de 5 en r1c4 et r5c1 (r1c1=5 les voit)"
+    # a fact whose own proof is drawn elsewhere stays alone, with where to find it
+    assert [f for f, _ in proofwords.fact_lines(br, [1, 2], 9, "en", lambda i: ": frame 1a" if i == 2 else "")] \
+        == [[1], [2]]

@@ -51,10 +51,23 @@ def test_contradiction_proof_drawn_whole():
     assert sc.of("assumption", "thick") and sc.of("implies")
     assert sc.of("contradiction")  # the emptied cell, or the house left without a place
     # every peer fact has an arrow from its premise in another cell (a cell's last candidate
-    # stands beside the struck rings of its cell; a house's last place gets its house dotted)
-    arrows = sum(1 for f in b.facts[1:] if f.rule == "peer" for j in f.premises
-                 if b.facts[j].fact[:2] != f.fact[:2])
-    assert len(sc.of("implies")) == arrows
+    # stands beside the struck rings of its cell; a house's last place gets its house dotted);
+    # a value's removals of its digit along its row or column share one arrow per side
+    arrows: set = set()
+    for i, f in enumerate(b.facts[1:], 1):
+        for j in f.premises if f.rule == "peer" else ():
+            p = b.facts[j].fact
+            if p[:2] == f.fact[:2]:
+                continue
+            line = p[3] and not f.fact[3] and p[2] == f.fact[2] and (p[0] == f.fact[0] or p[1] == f.fact[1])
+            if line:
+                axis = 0 if p[0] == f.fact[0] else 1
+                arrows.add((j, axis, f.fact[1 - axis] > p[1 - axis]))
+            else:
+                arrows.add((j, i))
+    assert len(sc.of("implies")) == len(arrows)
+    ends = {pt for a in sc.of("implies") for pt in (a.points[0], a.points[-1])}
+    assert len(ends) >= 2
     trues = {f.fact[:3] for f in b.facts[1:] if f.fact[3]}
     assert sc.cands("implied-true") == trues
     houses = sum(1 for f in b.facts[1:] if f.rule == "house")
