@@ -64,10 +64,35 @@ RECTANGLE = {
 }
 BECAUSE = {
     "en": ("each removed candidate sees both ends",
-           "each removed candidate sees both ends, or lies in the cell of one and sees the other"),
+           "{cands} {shares} a cell with one end and {sees} the other",
+           "{cands} {shares} a cell with one end and {sees} the other, and every other removed candidate sees "
+           "both ends"),
     "fr": ("chaque candidat retiré voit les deux extrémités",
-           "chaque candidat retiré voit les deux extrémités, ou est dans la case de l'une et voit l'autre"),
+           "{cands} {shares} la case d'une extrémité et {sees} l'autre",
+           "{cands} {shares} la case d'une extrémité et {sees} l'autre, et chaque autre candidat retiré voit "
+           "les deux extrémités"),
 }
+CAND_IN = {"en": "the {v} in {cell}", "fr": "le {v} de {cell}"}
+AGREE = {"en": (("shares", "share"), ("sees", "see")), "fr": (("partage", "partagent"), ("voit", "voient"))}
+
+
+def _because(lk: Links, elim: int, ends: set[int]) -> Words:
+    """Why the removed candidates go: each sees both ends, or (a candidate in an end's cell)
+    it shares its cell with that end and sees the other: named, not left to guess."""
+    order = sorted(bits(elim), key=lk.cell_order)
+    inside = [x for x in order if lk.cell(x) in ends]
+    outside = len(inside) < len(order)
+    by_lang = {}
+    for lang, forms in BECAUSE.items():
+        if not inside:
+            by_lang[lang] = forms[0]
+            continue
+        one = len(inside) == 1
+        (shares, sees) = (pair[0 if one else 1] for pair in AGREE[lang])
+        cands = join([CAND_IN[lang].format(v=value_char(lk.value(x)), cell=lk.geo.cell_name(lk.cell(x)))
+                      for x in inside], lang)
+        by_lang[lang] = forms[2 if outside else 1].format(cands=cands, shares=shares, sees=sees)
+    return Words(**by_lang)
 IF_NOT = {"en": "If {first}, then {rest}.", "fr": "Si {first}, alors {rest}."}
 IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
 IS_NOT = {"en": "{cell} is not {v}", "fr": "{cell} ne vaut pas {v}"}
@@ -365,10 +390,8 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
             for cell in bits(state.pos[w] & both):
                 elim |= 1 << (w * N + cell)
     ends = {lk.cell(nodes[0]), lk.cell(nodes[-1])}
-    inside = any(lk.cell(x) in ends for x in bits(elim))
     words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
-                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]),
-                 because=Words(**{lang: BECAUSE[lang][inside] for lang in BECAUSE}))
+                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]), because=_because(lk, elim, ends))
     if lead is None:
         text = say(CHAIN, **words)
     else:

@@ -150,3 +150,30 @@ def test_easiest_context_yields_one_digit_chains_by_rating():
     assert capped and all(len({c[2] for link in s.strong_links for c in link}) == 1 for s in capped)
     assert all(len(s.strong_links) <= 2 for s in capped)
     assert p.rating.er == 4.0  # Sudoku Explainer's rating of this puzzle
+
+
+# top1465 line 1 before step 39 (seed order): the chain's removed 7 lies in an end's cell
+END_CELL = """4     569  1268 | 5789  3   1578  | 25  2567  579
+1237  359  12   | 6     27  14579 | 8   2357  3459
+23678 3569 268  | 45789 278 45789 | 345 23567 1
+--------------------------------------------------
+136   346  124  | 378   5   3678  | 23  9     78
+23    8    59   | 3479  1   3479  | 6   2357  357
+36    7    59   | 2     68  3689  | 345 1     3458
+--------------------------------------------------
+68    46   468  | 1     9   2     | 7   35    35
+5     1    3    | 78    678 678   | 9   4     2
+9     2    7    | 35    4   35    | 1   8     6"""
+
+
+def test_removed_candidate_in_an_end_cell_is_told_so():
+    from explainer.hints.pencilmarks import parse_pencilmarks
+
+    step = next(s for s in chains.find(parse_pencilmarks(END_CELL)) if s.eliminate == ((0, 5, 7),))
+    assert step.text.endswith("r1c6 cannot be 7, because the 7 in r1c6 shares a cell with one end and sees "
+                              "the other.")
+    assert dict(step.translations)["fr"].endswith("car le 7 de r1c6 partage la case d'une extrémité et voit "
+                                                  "l'autre.")
+    # a chain whose removals all see both ends keeps the general reason
+    sky = first(open_grid(keep=SKYSCRAPER))
+    assert sky.text.endswith("because each removed candidate sees both ends.")
