@@ -63,35 +63,30 @@ RECTANGLE = {
           "sont tous dans {lines}. Donc {target} ne vaut pas {v}.",
 }
 BECAUSE = {
-    "en": ("each removed candidate sees both ends",
-           "{cands} {shares} a cell with one end and {sees} the other",
-           "{cands} {shares} a cell with one end and {sees} the other, and every other removed candidate sees "
-           "both ends"),
+    "en": ("each removed candidate sees both ends", ", and every other removed candidate sees both ends"),
     "fr": ("chaque candidat retiré voit les deux extrémités",
-           "{cands} {shares} la case d'une extrémité et {sees} l'autre",
-           "{cands} {shares} la case d'une extrémité et {sees} l'autre, et chaque autre candidat retiré voit "
-           "les deux extrémités"),
+           ", et chaque autre candidat retiré voit les deux extrémités"),
 }
+IN_END_CELL = {"en": "{cands} {shares} a cell with one end and {sees} the other",
+               "fr": "{cands} {shares} la case d'une extrémité et {sees} l'autre"}
 CAND_IN = {"en": "the {v} in {cell}", "fr": "le {v} de {cell}"}
 AGREE = {"en": (("shares", "share"), ("sees", "see")), "fr": (("partage", "partagent"), ("voit", "voient"))}
 
 
-def _because(lk: Links, elim: int, ends: set[int]) -> Words:
-    """Why the removed candidates go: each sees both ends, or (a candidate in an end's cell)
-    it shares its cell with that end and sees the other: named, not left to guess."""
-    order = sorted(bits(elim), key=lk.cell_order)
-    inside = [x for x in order if lk.cell(x) in ends]
-    outside = len(inside) < len(order)
+def because(inside: list[tuple[str, str]], outside: bool,
+            general: dict[str, tuple[str, str]] = BECAUSE) -> Words:
+    """Why a chain's removed candidates go: each sees both ends (``general``: the sentence,
+    then its tail after the others), or, for a candidate (cell name, value) lying in an end's
+    cell, it shares that cell with the end and sees the other: named, not left to guess."""
     by_lang = {}
-    for lang, forms in BECAUSE.items():
+    for lang, (alone, tail) in general.items():
         if not inside:
-            by_lang[lang] = forms[0]
+            by_lang[lang] = alone
             continue
         one = len(inside) == 1
-        (shares, sees) = (pair[0 if one else 1] for pair in AGREE[lang])
-        cands = join([CAND_IN[lang].format(v=value_char(lk.value(x)), cell=lk.geo.cell_name(lk.cell(x)))
-                      for x in inside], lang)
-        by_lang[lang] = forms[2 if outside else 1].format(cands=cands, shares=shares, sees=sees)
+        shares, sees = (pair[0 if one else 1] for pair in AGREE[lang])
+        cands = join([CAND_IN[lang].format(v=v, cell=c) for c, v in inside], lang)
+        by_lang[lang] = IN_END_CELL[lang].format(cands=cands, shares=shares, sees=sees) + (tail if outside else "")
     return Words(**by_lang)
 IF_NOT = {"en": "If {first}, then {rest}.", "fr": "Si {first}, alors {rest}."}
 IS = {"en": "{cell} is {v}", "fr": "{cell} vaut {v}"}
@@ -391,7 +386,10 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
                 elim |= 1 << (w * N + cell)
     ends = {lk.cell(nodes[0]), lk.cell(nodes[-1])}
     words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
-                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]), because=_because(lk, elim, ends))
+                 start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]),
+                 because=because([(lk.geo.cell_name(lk.cell(x)), value_char(lk.value(x)))
+                                  for x in sorted(bits(elim), key=lk.cell_order) if lk.cell(x) in ends],
+                                 any(lk.cell(x) not in ends for x in bits(elim))))
     if lead is None:
         text = say(CHAIN, **words)
     else:

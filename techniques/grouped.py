@@ -32,7 +32,7 @@ from explainer.roles import chain, on_cells
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, eureka_text
+from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text
 from .links import links
 
 MAX_LENGTH = 9  # 11 finds a few more, at a quarter more time
@@ -44,10 +44,9 @@ GROUPED = {
 }
 BECAUSE = {
     "en": ("each removed candidate sees every cell of both ends",
-           "each removed candidate sees every cell of both ends, or lies in the cell of one and sees the other"),
+           ", and every other removed candidate sees every cell of both ends"),
     "fr": ("chaque candidat retiré voit toutes les cases des deux extrémités",
-           "chaque candidat retiré voit toutes les cases des deux extrémités, ou est dans la case de l'une "
-           "et voit l'autre"),
+           ", et chaque autre candidat retiré voit toutes les cases des deux extrémités"),
 }
 HAS = {"en": "{cell} has a {v}", "fr": "{cell} contient un {v}"}
 HAS_NOT = {"en": "{cell} has no {v}", "fr": "{cell} ne contient pas de {v}"}
@@ -438,7 +437,7 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
     target_words = {lang: AND[lang].join(CANNOT[lang].format(cell=geo.cell_name(x % N), v=value_char(x // N + 1))
                                          for x in removed) for lang in ("en", "fr")}
     ends = g.masks[nodes[0]] | g.masks[nodes[-1]]
-    inside = any(ends >> (x % N) & 1 for x in removed)
+    inside = [(geo.cell_name(x % N), value_char(x // N + 1)) for x in removed if ends >> (x % N) & 1]
     return Explanation(
         technique="grouped chain",
         eliminate=cands(geo, ((x % N, x // N + 1) for x in removed)),
@@ -448,7 +447,7 @@ def _step(state: State, g: _Graph, nodes: list[int], elim: int) -> Explanation:
         **say(GROUPED, formal=f"{formal} => {targets}", plain=Words(**by_lang), targets=Words(**target_words),
               start=Words(en=_phrase(g, nodes[0], True, "en"), fr=_phrase(g, nodes[0], True, "fr")),
               end=Words(en=_phrase(g, nodes[-1], True, "en"), fr=_phrase(g, nodes[-1], True, "fr")),
-              because=Words(**{lang: BECAUSE[lang][inside] for lang in BECAUSE})),
+              because=because(inside, len(inside) < len(removed), BECAUSE)),
         detail=(("length", len(nodes) - 1),
                 ("groups", tuple(cands(geo, ((c, g.values[i] + 1) for c in bits(g.masks[i]))) for i in groups))),
         roles=(on_cells("cells", geo, (c for i in groups for c in bits(g.masks[i]))),)
