@@ -332,10 +332,9 @@ def _alternatives(tr: Trace, i: int) -> list[tuple[str, tuple[int, ...]]]:
         return [(rule, prem)]
     st = tr.tracer.state
     geo = st.geo
-    index = tr.index
 
     def earlier(cell: int, value: int, truth: bool) -> int | None:
-        j = index.get((cell, value, truth))
+        j = tr.find(cell, value, truth)
         return j if j is not None and j < i else None
 
     out: list[tuple[str, tuple[int, ...]]] = []
