@@ -406,6 +406,29 @@ GROUPED_CHAIN = Rule(_grouped, note="one digit 7.5 (SE's Nishio), several 8.5 (d
 # which the forcing search finds first. The forcing search's static pass starts at SE's forcing
 # chains (7.0): a static one-digit chain (6.6) is an x-chain or x-cycle, which the chain search
 # finds first.
+# Techniques SE lacks, on the simplest order (SE's path: ``StepKind.se_rule``), rated as the
+# chains SE needs for the same elimination. A coloring (Medusa) is a network of strong links:
+# SE's forcing chain through it, an x-chain on one digit (6.5), else mixed (7.0), + length. An
+# almost locked set of two cells or more yields its values only together (an implication with
+# several premises), which SE's static chains cannot follow: the ALS family (ALS-XZ of two such
+# sets, ALS XY wing, ALS chain, death blossom) is SE's multiple forcing chain through its cells
+# (8.0, + length on the cells), whose branches are the sets' cells.
+def _multiple_forcing(step: Explanation) -> float:
+    return SE_MULTIPLE + length_addition(len(step.cells) + len(step.cells_alt))
+
+
+def _als_xz(step: Explanation) -> float | None:
+    sizes = step.get("sizes")
+    if sizes and len(sizes) == 2 and min(sizes) == 1 and max(sizes) in SUKAKU_WINGS:
+        return _sukaku_wing(step)  # a bivalue cell and a set: Sukaku Explainer's wings
+    return _multiple_forcing(step)
+
+
+_ALS_NOTE = "as SE's multiple forcing chain through its cells: 8.0 + length on the cells"
+MEDUSA_AS_CHAIN = Rule(_chain, note="one digit 6.5 (SE's x-chain), several 7.0 (SE's forcing chain); + length")
+ALS_XZ_AS_CHAIN = Rule(None, _als_xz, least=5.5, note="two sets of 2+ cells " + _ALS_NOTE + "; a bivalue "
+                       "cell and a set: Sukaku Explainer's wings")
+ALS_AS_CHAIN = Rule(None, _multiple_forcing, least=SE_MULTIPLE, note=_ALS_NOTE)
 TRIAL = Rule(_trial, least=SE_NISHIO, note="from its proof, as a forcing chain")
 FORCING = Rule(least=SE_FORCING, note=FORCING_NOTE)
 

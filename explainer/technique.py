@@ -76,6 +76,9 @@ class StepKind:
     se_weight: float | None = None
     # how a step of this kind is rated from what it records (explainer.rating: SE's rules)
     rule: rating.Rule = rating.PLAIN
+    # the rule on the simplest order (SE's path), where SE lacks the technique and rates what its
+    # own chains need for the same elimination (None: the same as ``rule``)
+    se_rule: rating.Rule | None = None
 
     def title(self, lang: str = "en") -> str:
         return self.titles.get(lang) or self.titles.get("en") or self.name
@@ -85,13 +88,17 @@ class StepKind:
         (``se_weight``)."""
         return self.se_weight if easiest and self.se_weight is not None else self.weight
 
+    def rule_for(self, simplest: bool) -> rating.Rule:
+        """The rating rule on the seed order (``rule``) or on the simplest order (``se_rule``)."""
+        return self.se_rule if simplest and self.se_rule is not None else self.rule
+
     def rate(self, step: Explanation, simplest: bool = True) -> float:
         """A step's rating on SE's scale, on the simplest order (SE's path) or the seed order."""
-        return rating.rate(step, self.weight_for(simplest), self.rule)
+        return rating.rate(step, self.weight_for(simplest), self.rule_for(simplest))
 
     def least(self, simplest: bool = True) -> float:
         """The least rating a step of this kind can get."""
-        return rating.floor(self.rule, self.weight_for(simplest))
+        return rating.floor(self.rule_for(simplest), self.weight_for(simplest))
 
     @property
     def guessing(self) -> bool:

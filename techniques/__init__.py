@@ -54,13 +54,14 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
       trial_like: bool = False, reads_solution: bool = False, single: bool = False,
       uniqueness: bool = False, lucky: bool = False, gives_way: bool = False, example: str = "",
-      se: float | None = None, rule: Rule = se.PLAIN) -> StepKind:
-    """A step kind, titles in English (default: the step name) and French; ``se``: its weight
-    on SE's path where SE lacks it (``StepKind.se_weight``); ``rule``: how its steps are rated
+      se: float | None = None, rule: Rule = se.PLAIN, se_rule: Rule | None = None) -> StepKind:
+    """A step kind, titles in English (default: the step name) and French; ``se`` / ``se_rule``:
+    its weight and rule on SE's path (the simplest order) where SE lacks it
+    (``StepKind.se_weight``, ``se_rule``); ``rule``: how its steps are rated
     (``explainer.rating.Rule``; the plain rule: at its weight)."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, lucky=lucky,
-                    gives_way=gives_way, example=example, se_weight=se, rule=rule)
+                    gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule)
 
 
 # Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions).
@@ -128,7 +129,7 @@ REGISTRY: list[Technique] = [
               aliases=("sue de coq",)),
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
               (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2),), aliases=("sue de coq bis",)),
-    Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa", rule=se.LENGTH),),
+    Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa", rule=se.LENGTH, se=6.5, se_rule=se.MEDUSA_AS_CHAIN),),
               aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
@@ -145,16 +146,20 @@ REGISTRY: list[Technique] = [
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710", rule=se.GROUPED_CHAIN),),
               aliases=("grouped aic",)),
-    Technique("als", als.find, (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ", rule=se.ALS_XZ),),
+    Technique("als", als.find,
+              (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ", rule=se.ALS_XZ, se_rule=se.ALS_XZ_AS_CHAIN),),
               aliases=("als xz", "als-xz")),
     Technique("als xy wing", alschains.find_als_xy_wing,
-              (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing"),), aliases=("als-xy-wing",)),
+              (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing", se=8.0, se_rule=se.ALS_AS_CHAIN),),
+              aliases=("als-xy-wing",)),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
-              (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain", rule=se.LENGTH,
+              (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain", rule=se.LENGTH, se=8.0,
+                 se_rule=se.ALS_AS_CHAIN,
                  example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........"),),
               aliases=("als-chain", "als xy chain", "als-xy-chain")),
-    Technique("death blossom", alschains.find_death_blossom, (K("death blossom", 7.4, "death blossom", "0904"),)),
+    Technique("death blossom", alschains.find_death_blossom,
+              (K("death blossom", 7.4, "death blossom", "0904", se=8.0, se_rule=se.ALS_AS_CHAIN),)),
     # trial lucky places a value because assuming it solved the grid: that holds only if the
     # solution is unique, so it is a uniqueness step (left out with uniqueness=False) and a guess
     # (never on the simplest order), and trial is not a purist's technique: it gives way to a

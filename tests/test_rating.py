@@ -334,3 +334,25 @@ def test_unique_loops_and_bugs_rate_as_sudoku_explainer() -> None:
 
     assert (bug(2), bug(4), bug(3, 2), bug(3, 3), bug(3, 4)) == (5.7, 5.7, 5.8, 5.9, 6.0)
     assert rated(Explanation("bug+1", place=((0, 0, 1),))) == 5.6
+
+
+def test_techniques_se_lacks_rate_as_the_chains_se_needs_on_the_simplest_order() -> None:
+    """On SE's path an almost locked set of two cells or more is SE's multiple forcing chain
+    through its cells (8.0 + length on the cells), a coloring SE's chain through its strong links
+    (one digit 6.5, several 7.0, + length); on the seed order they keep their pattern rules."""
+    def als(name: str, cells: int, alt: int, **detail: object) -> Explanation:
+        return Explanation(name, eliminate=((8, 8, 1),), cells=tuple((0, c) for c in range(cells)),
+                           cells_alt=tuple((1, c) for c in range(alt)), detail=tuple(sorted(detail.items())))
+
+    xz = als("als", 3, 3, sizes=(3, 3))
+    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, simplest=False) == 6.8
+    wing = als("als", 1, 3, sizes=(1, 3), biggest=2)
+    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, simplest=False) == 5.5  # Sukaku's WXYZ-wing
+    for name, cells, alt, seed in (("als xy wing", 4, 5, 7.2), ("als chain", 5, 10, 7.5), ("death blossom", 1, 8, 7.4)):
+        step = als(name, cells, alt)
+        assert KINDS[name].rate(step) == round(8.0 + length_addition(cells + alt), 1)
+        assert KINDS[name].rate(step, simplest=False) >= seed and KINDS[name].least() == 8.0
+    one = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 5, 4)), ((4, 5, 4), (4, 8, 4))))
+    mixed = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 0, 5)), ((0, 0, 5), (0, 6, 5))))
+    assert KINDS["medusa"].rate(one) == 6.5 and KINDS["medusa"].rate(mixed) == 7.0
+    assert KINDS["medusa"].rate(one, simplest=False) == 6.0
