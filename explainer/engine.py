@@ -53,7 +53,6 @@ __all__ = ["DEFAULT_ORDER", "DIFFICULTIES", "FORMAT", "ORDERS", "Puzzle", "Unsou
 # grids; a finder whose every step beats the one before, as the forcing search's passes do, is
 # read to its end).
 SCAN = 2
-EASIEST_SCAN = SCAN  # the name before wave 3
 
 
 class UnsoundStep(AssertionError):
@@ -201,9 +200,9 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
     soon as no further technique can beat the best step found or tie with it (``can_tie``).
     Each finder is told the best rating so far (``Context.ceiling``, ``Context.tie``) and is
     read until ``SCAN`` of its live steps did not beat the best: it yields its lower-rated
-    steps first. A step
-    whose name the run leaves out (``Context.off``) is passed over. A technique that reads the
-    solution (brutal) is tried only when no other has a step, whatever the ratings.
+    steps first. A step whose name the run leaves out (``Context.off``) is passed over. A
+    technique that reads the solution (brutal) is tried only when no other has a step,
+    whatever the ratings.
     """
     if ctxs is None:
         ctxs = contexts(techniques, solution, easiest=True, off=left_out(techniques, True))
