@@ -45,8 +45,10 @@ def examples(k: int) -> int:
 
 def teardown_module(module: object) -> None:
     target = os.environ.get("PROPERTY_STATS")
-    if target:
-        Path(target).write_text(json.dumps(dict(STATS), indent=1, sort_keys=True))
+    if target:  # beside what test_properties_cli wrote there (its key "cli")
+        path = Path(target)
+        doc = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps({**doc, **STATS}, indent=1, sort_keys=True))
 
 
 # ---- grids --------------------------------------------------------------------------------

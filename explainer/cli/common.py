@@ -231,7 +231,7 @@ def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool =
                          gif_loop=None if args.gif_loop < 0 else args.gif_loop)
 
 
-def invoke(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = False) -> int:
     """Parse and run one command line: every error one line on stderr, an exit status back.
 
     Signals end the run through the commands' clean-up (``signals``); a closed standard
@@ -239,7 +239,7 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     shows its traceback instead)."""
     from . import signals
 
-    with signals.handled():
+    with signals.handled(program):
         try:
             args = parser.parse_args(argv)
             return int(args.run(args))

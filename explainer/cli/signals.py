@@ -17,6 +17,10 @@ While a command runs (``handled()``, entered by ``common.invoke``):
 
 ``critical()`` holds the three signals back around a few statements that
 must not be cut in two (writing the manifest); they are delivered after.
+
+Before a command runs (while Python imports the package) and after it, the
+program itself (``explain_sudoku.py``, the console script) ends at once with
+one line and the same status: nothing is being written then.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 SIGNALS = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -86,8 +91,11 @@ _ACTIVE: list[_Handler] = []
 
 
 @contextmanager
-def handled() -> Iterator[None]:
-    """Signals become ``Interrupted`` for the duration (main thread only; elsewhere a no-op)."""
+def handled(program: bool = False) -> Iterator[None]:
+    """Signals become ``Interrupted`` for the duration (main thread only; elsewhere a no-op).
+
+    After it, the handlers that were there come back; for the program itself
+    (``program``), ``stop_at_once`` instead: the run is over, the process ends."""
     handler = _Handler()
     previous = {}
     try:
@@ -104,7 +112,7 @@ def handled() -> Iterator[None]:
     finally:
         _ACTIVE.remove(handler)
         for sig, old in previous.items():
-            signal.signal(sig, old)
+            signal.signal(sig, _stop_at_once() if program else old)
 
 
 @contextmanager
@@ -122,3 +130,10 @@ def critical() -> Iterator[None]:
         handler.depth -= 1
         raise
     handler.leave()
+
+
+def _stop_at_once() -> Any:
+    """The program's own handler (explain_sudoku.py, which imports nothing of ours)."""
+    from explain_sudoku import stop_at_once
+
+    return stop_at_once
