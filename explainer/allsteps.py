@@ -26,7 +26,7 @@ from techniques import REGISTRY, lookup
 
 from .engine import FORMAT, Rater, _live
 from .explanation import Explanation, step_length
-from .grid import SIZES, PuzzleError, parse_grid, value_char
+from .grid import SIZES, PuzzleError, PuzzleTypeError, UnknownNameError, parse_grid, type_name, value_char
 from .hodoku import LibraryEntry, is_library_line, parse_library
 from .solver import solve_bitmask
 from .state import Snapshot, State
@@ -70,6 +70,8 @@ class Position:
 
 def read_position(position: str | State | Snapshot | LibraryEntry | Position, where: str = "") -> Position:
     """A position from text (any form ``hint`` reads, or a library line) or a state."""
+    if not isinstance(position, (str, State, Snapshot, LibraryEntry, Position)):
+        raise PuzzleTypeError(f"a position is a string, a State or a library entry, not {type_name(position)}", where)
     if isinstance(position, Position):
         return position
     if isinstance(position, LibraryEntry):
@@ -109,6 +111,13 @@ def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Techniqu
     """
     if techniques is None:
         return [(t, None) for t in REGISTRY]
+    if isinstance(techniques, (str, bytes)) or not hasattr(techniques, "__iter__"):
+        raise PuzzleTypeError(f"techniques is a list of names, codes or records, e.g. [{techniques!r}], "
+                              f"not {type_name(techniques)}")
+    techniques = list(techniques)
+    bad = [t for t in techniques if not isinstance(t, (str, Technique))]
+    if bad:
+        raise PuzzleTypeError(f"a technique is a name, a HoDoKu code or a Technique record, not {bad[0]!r}")
     wanted: dict[str, set[str] | None] = {}
     records: dict[str, Technique] = {}
     for item in techniques:
@@ -120,10 +129,13 @@ def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Techniqu
         if name.isdigit() or (len(name) > 4 and name[:4].isdigit()):
             kinds = code_kinds(name)
             if not kinds:
-                raise KeyError(f"no technique answers to HoDoKu code {name!r}")
+                raise UnknownNameError(f"no technique answers to HoDoKu code {name!r}")
             pairs: list[tuple[Technique, set[str] | None]] = [(t, {k.name}) for t, k in kinds]
         else:
-            t = lookup(name)
+            try:
+                t = lookup(name)
+            except KeyError as e:
+                raise UnknownNameError(str(e.args[0])) from None
             kind = t.kind(name.strip().lower().replace("-", " ").replace("_", " "))
             pairs = [(t, {kind.name} if kind is not None and name.lower() != t.name else None)]
         for t, names in pairs:
@@ -157,6 +169,10 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
     order. Techniques that read the solution are skipped (noted). Each technique stops
     after ``cap`` steps or ``seconds`` seconds, with a note.
     """
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise PuzzleTypeError(f"cap is a whole number, 1 or more, not {cap!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise PuzzleTypeError(f"seconds is a number above 0, not {seconds!r}")
     simplest = order_name(order) == "simplest"
     pos = read_position(position, where)
     state = pos.state

@@ -263,11 +263,11 @@ def test_out_writes_frames_into_a_new_folder_only(tmp_path: Path, capsys) -> Non
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "keep.png").write_bytes(b"x")
     code, _, err = _run(capsys, line, "--technique", "x wing", "--out", str(tmp_path / "full"))
-    assert code == 2 and "not an empty folder" in err
+    assert code == 3 and "--force" in err
     assert (tmp_path / "full" / "keep.png").read_bytes() == b"x"
     code, out, _ = _run(capsys, line, "--technique", "x wing", "--out", str(tmp_path / "new"))
     assert code == 0
-    frames = sorted(p.name for p in (tmp_path / "new").iterdir())
+    frames = sorted(p.name for p in (tmp_path / "new").iterdir() if p.name != ".explain-sudoku-manifest.json")
     assert frames and all(f.endswith("-X-WING.png") for f in frames)
     assert len(frames) == len(all_steps(entry, ["x wing"]))
 
