@@ -82,8 +82,8 @@ def test_hidden():
 def test_near_misses():
     # four boxes: r1c1, r1c4, r4c1, r4c4
     assert list(find_unique_rectangle(marks({"r1c1": "12", "r1c4": "12", "r4c1": "12", "r4c4": "1234"}))) == []
-    # one box... impossible; three floor cells but the fourth lacks 2
-    assert list(find_unique_rectangle(marks({**TYPE_1, "r2c4": "134"}))) == []
+    # three floor cells but the fourth holds neither 1 nor 2: nothing to avoid
+    assert list(find_unique_rectangle(marks({**TYPE_1, "r2c4": "34"}))) == []
     # type 2 with different extras and nothing to complete a naked set: nothing
     assert list(find_unique_rectangle(marks({**TYPE_2, "r2c4": "124"}))) == []
     # type 4 with a 1 left elsewhere in row 2
