@@ -407,18 +407,22 @@ def check_entry(entry: LibraryEntry | str, *, cap: int | None = CAP, seconds: fl
     made = [(s, *changes(pos.state, s)) for s in steps]
     hits = tuple(s for s, e, p in made if want_e <= e and want_p <= p)
     if not hits and entry.siamese:
-        # the two fish of a siamese pair: one of them of the code, the other finned or sashimi alike
+        # a siamese pair: two finned or sashimi fish of the size (HoDoKu files them under the first's
+        # code), one value, one set of base lines; or one fish (this engine's second case: a fish one
+        # cover line short, the whole box losing the value) that does all of it alone
         size = next((p for p, codes in _FIN_CODES.items() if entry.code in codes), 0)
         pool = [(s, *changes(pos.state, s)) for s in all_steps(pos, records, cap=cap, seconds=seconds,
                                                                 distinct=False)
                 if s.get("size") == size and s.get("fin") and _variant_keeps(entry.code, entry.variant, s)]
-        for s, e, p in made:
-            partner = next((t for t, e2, p2 in pool if t is not s and want_e <= e | e2 and want_p <= p | p2
+        hits = next(((s,) for s, e, p in pool if want_e <= e and want_p <= p), ())
+        for i, (s, e, p) in enumerate(pool):
+            if hits:
+                break
+            partner = next((t for t, e2, p2 in pool[i + 1:] if want_e <= e | e2 and want_p <= p | p2
                             and (s.get("value"), s.get("base_lines")) == (t.get("value"), t.get("base_lines"))),
                            None)
             if partner is not None:
                 hits = (s, partner)
-                break
     if hits:
         shown = " + ".join(h.summary() for h in hits) if entry.siamese and len(hits) == 2 else hits[0].summary()
         return Verdict(True, f"{label}: reproduced by {shown}", name, hits)
