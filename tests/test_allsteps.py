@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 
 from explainer import Puzzle, all_steps
-from explainer.allsteps import (Position, check_entry, code_kinds, library_line, one_step_document, read_position,
-                                step_code)
+from explainer.allsteps import (
+    Position,
+    check_entry,
+    code_kinds,
+    library_line,
+    one_step_document,
+    read_position,
+    step_code,
+)
 from explainer.cli import main
 from explainer.grid import PuzzleError, parse_grid
 from explainer.hodoku import format_library, parse_library, read_library
