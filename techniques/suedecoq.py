@@ -96,22 +96,37 @@ MAX_EXTRAS = 2
 MAX_SIDE = 4  # cells on one side (the library needs four at most)
 
 
-def _sets(pool: list[int], cand: list[int], f: int, most: int, extras: int) -> dict[int, list[tuple[int, int, int]]]:
-    """d -> [(cell mask, candidate union, size)]: the subsets of ``pool`` that can be one side of
-    a Sue de Coq on F = ``f``, with d = size - |values outside F| in 1..``most`` and at most
-    ``extras`` values outside F (grown a cell at a time, dropping a subset past them)."""
-    cap = min(most + extras, MAX_SIDE)  # d <= most: no side needs more cells
+def _house_subsets(state: State) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
+    """An empty per-state table, filled lazily by ``_sides`` (one entry per house part)."""
+    return {}
+
+
+def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: int,
+           extras: int) -> dict[int, list[tuple[int, int, int]]]:
+    """d -> [(cell mask, candidate union, size)]: the sets of cells that can be one side of a Sue
+    de Coq on F = ``f``: up to ``MAX_SIDE`` empty cells of ``part`` (a house outside the
+    intersection), maybe with one unused intersection cell of ``spare``, holding a value of F,
+    at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
+
+    The subsets of a house part are listed once per state (most parts are met by several
+    intersections' cell sets), then filtered by F."""
+    table = state.cached("suedecoq.sides", _house_subsets)
+    subs = table.get(part)
+    if subs is None:
+        cand = state.cand
+        subs = [(0, 0, 0)]
+        for c in part:
+            if cand[c]:
+                bit, cc = 1 << c, cand[c]
+                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
+        table[part] = subs
     nf = ~f
-    subs = [(0, 0, 0)]
-    for c in pool:
-        bit, cc = 1 << c, cand[c]
-        subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
-                 if k < cap and ((u | cc) & nf).bit_count() <= extras]
+    rows = subs if not spare else subs + [(m | 1 << c, u | state.cand[c], k + 1) for c in spare
+                                          for m, u, k in subs if k < MAX_SIDE]
     out: dict[int, list[tuple[int, int, int]]] = {}
-    for m, u, k in subs[1:]:
-        d = k - (u & nf).bit_count()
-        if 1 <= d <= most:
-            out.setdefault(d, []).append((m, u, k))
+    for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
+        if x <= extras and 1 <= k - x <= most:
+            out.setdefault(k - x, []).append((m, u, k))
     return out
 
 
@@ -119,8 +134,9 @@ _Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]
 
 
 def _search(state: State, extras: int) -> list[_Found]:
-    """Every Sue de Coq whose sides hold at most ``extras`` values outside F (with one at least,
-    when ``extras`` is not 0): (size, r1, r2, m12, m1, m2, f, u1, u2, removals)."""
+    """Every Sue de Coq whose sides hold at most ``extras`` values outside F:
+    (rank, r1, r2, m12, m1, m2, f, u1, u2, removals), rank = its cells, plus 100 when a side
+    holds a value outside F (the plain ones first)."""
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask
@@ -129,44 +145,38 @@ def _search(state: State, extras: int) -> list[_Found]:
         core = [c for c in inter_cells if cand[c]]
         if len(core) < 2:
             continue
-        line_all = [c for c in line_cells if cand[c]]
-        box_all = [c for c in box_cells if cand[c]]
-        if not line_all or not box_all:
+        if not any(cand[c] for c in line_cells) or not any(cand[c] for c in box_cells):
             continue
         for m12, f, s12 in _subsets(core, cand):
             n_plus = f.bit_count() - s12
             if s12 < 2 or n_plus < 2:
                 continue
             spare = [c for c in core if not m12 >> c & 1]  # unused cells of I: either side may take them
-            # a side's cells share a value with F (a cell without one only adds extra values)
-            pool1 = [c for c in line_all + spare if cand[c] & f and (cand[c] & ~f).bit_count() <= extras]
-            lines = _sets(pool1, cand, f, n_plus - 1, extras)
+            lines = _sides(state, line_cells, spare, f, n_plus - 1, extras)
             if not lines:
                 continue
-            pool2 = [c for c in box_all + spare if cand[c] & f and (cand[c] & ~f).bit_count() <= extras]
-            boxes = _sets(pool2, cand, f, n_plus - 1, extras)
+            boxes = _sides(state, box_cells, spare, f, n_plus - 1, extras)
             for d1, sides in lines.items():
                 for m2, u2, s2 in boxes.get(n_plus - d1, ()):
                     for m1, u1, s1 in sides:
-                        if u1 & u2 or m1 & m2 or extras and not (u1 | u2) & ~f:
+                        if u1 & u2 or m1 & m2:
                             continue
                         e = m12 | m1 | m2
                         elim = (_removals(state, hm[r1] & ~e, (f | u1) & ~u2)
                                 + _removals(state, hm[r2] & ~e, (f | u2) & ~u1))
                         if elim:
-                            found.append((s12 + s1 + s2, r1, r2, m12, m1, m2, f, u1, u2, elim))
+                            rank = s12 + s1 + s2 + (100 if (u1 | u2) & ~f else 0)
+                            found.append((rank, r1, r2, m12, m1, m2, f, u1, u2, elim))
     return found
 
 
 def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """Sue de Coq, smallest first: the plain ones (sides inside F), then those whose sides hold
-    values outside F (searched only when asked for more: a caller taking the first step never
-    pays for them)."""
-    for extras in (0, MAX_EXTRAS):
-        found = _search(state, extras)
-        found.sort(key=lambda t: t[0])
-        for _, r1, r2, m12, m1, m2, f, u1, u2, elim in found:
-            yield _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)
+    """Sue de Coq: the plain ones (sides inside F) first, then those whose sides hold values
+    outside F, smallest first; a step is built only when it is asked for."""
+    found = _search(state, MAX_EXTRAS)
+    found.sort(key=lambda t: t[0])
+    for _, r1, r2, m12, m1, m2, f, u1, u2, elim in found:
+        yield _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)
 
 
 def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int, u1: int, u2: int,

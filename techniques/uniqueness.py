@@ -187,6 +187,8 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
             done.add((rect, ab))
             if any(cand[c] != ab and not cand[c] & ~ab for c in rect):
                 continue
+            if sum(cand[c] == ab for c in rect) == 1 and not _one_floor_may_fire(state, rect, f, ab, rm):
+                continue  # the most common case: settle it with masks before building anything
             for kind, size, build in _rectangle_steps(state, rect, ab, rm):
                 if kind in chain_types:
                     if skip_chains:
@@ -202,6 +204,23 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
         step = build()
         if step is not None:
             yield step
+
+
+def _one_floor_may_fire(state: State, rect: tuple[int, int, int, int], f: int, ab: int, rm: int) -> bool:
+    """With f the only floor corner, only type 5 (the three others share one extra value) or a
+    hidden rectangle from f can fire: whether either might."""
+    cand, pos, geo = state.cand, state.pos, state.geo
+    extra = 0
+    for c in rect:
+        extra |= cand[c] & ~ab
+    if extra.bit_count() == 1:
+        return True
+    d = next(c for c in rect if geo.row_of[c] != geo.row_of[f] and geo.col_of[c] != geo.col_of[f])
+    row, col = geo.house_mask[geo.row_of[d]], geo.house_mask[geo.n + geo.col_of[d]]
+    for v in bits(ab):
+        if pos[v] & row and pos[v] & col and not pos[v] & (row | col) & ~rm:
+            return True
+    return False
 
 
 _Lazy = tuple[object, int, Callable[[], Explanation | None]]  # a step's type, type 3's set size, how to build it
