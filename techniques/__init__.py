@@ -114,8 +114,11 @@ REGISTRY: list[Technique] = [
               aliases=("bug type 2", "bug type 3", "bug type 4")),
     Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq", se=8.2),),
               aliases=("sue de coq",)),
+    # example: se_rated line 879 (Sue de Coq, with HoDoKu's values outside the intersection, takes most of its steps)
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
-              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2),), aliases=("sue de coq bis",)),
+              (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2,
+                 example=".7.951.6.....6....1..7.4..3.........8...4...14.65.83.77.......458.....36..2.1.9.."),),
+              aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
