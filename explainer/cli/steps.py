@@ -45,10 +45,16 @@ DESCRIPTION = (
     "with no solution (its values and pencil marks rule every solution out) is a bad line.")
 
 EPILOG = (
+    "Steps that change the same candidates are listed once (the smaller pattern). --all runs every\n"
+    "finder to its end (no cap, no time limit).\n\n"
     "--check: for each library line that carries expected eliminations or placements, say whether\n"
-    "the steps of the technique its code names (e.g. 0300 x wing) reproduce them: every expected\n"
-    "elimination and placement made by one found step. A line whose code ends in -x expects no\n"
-    "such step. With --json, one object per line:\n"
+    "the steps HoDoKu would file under its code (e.g. 0300 x wing) reproduce them: every expected\n"
+    "elimination and placement made by one found step (a placement also removes its cell's other\n"
+    "candidates). Variants are honoured as HoDoKu's regression tester does: -1/-2 on uniqueness\n"
+    "codes (without / with missing candidates), on ALS codes (without / with overlap), a fifth digit\n"
+    "1 on a fish code (a siamese fish: two fish on the same base lines together). A line whose code\n"
+    "ends in -x is a fail case: no step of the code about its digits must be found.\n"
+    "With --json, one object per line:\n"
     '  {"line": k, "code": "0300", "technique": "x wing" | null, "reproduced": true | false | null}\n'
     "(technique null: no registry record answers to the code; reproduced null: nothing to check),\n"
     "then a summary line on stderr.\n\n"
@@ -81,6 +87,9 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="keep at most N steps per technique (default 500)")
     p.add_argument("--seconds", type=real(0, 10**7, open_low=True), default=None, metavar="S",
                    help="give each technique at most S seconds (default 20)")
+    p.add_argument("--all", action="store_true",
+                   help="run every finder to its end: no step cap, no time limit (for finders that enumerate "
+                        "every start, e.g. forcing chains)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the texts and frames")
     p.add_argument("--palette", default="default", type=palette_name, help="palette of the frames")
     add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
@@ -152,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.check and args.technique:
             raise PuzzleError("--check takes the technique from each line's code: leave out --technique")
+        if args.all and (args.cap is not None or args.seconds is not None):
+            raise PuzzleError("--all runs every finder to its end: leave out --cap and --seconds")
         techniques = _techniques(args.technique)
         items = read_items(args.position)
         if args.check:
@@ -188,6 +199,8 @@ def _techniques(arg: str | None) -> list[str] | None:
 def _limits(args: argparse.Namespace) -> dict[str, Any]:
     from ..allsteps import CAP, SECONDS
 
+    if args.all:
+        return {"cap": None, "seconds": None}
     return {"cap": args.cap if args.cap is not None else CAP,
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
@@ -276,31 +289,20 @@ def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, 
 
 
 def _check(items: list[Item], args: argparse.Namespace) -> int:
-    from ..allsteps import all_steps, code_kinds
+    from ..allsteps import check_entry
     from ..hodoku import is_library_line
 
     counts = {"reproduced": 0, "not reproduced": 0, "not checked": 0, "bad": 0}
     for item in items:
         record: dict[str, Any] = {"line": item.line, "code": None, "technique": None, "reproduced": None}
-        message = ""
         try:
             if not is_library_line(item.text):
                 raise PuzzleError("--check reads library lines (:<code>:<digits>:<grid>:...)")
-            pos = read_solvable(item.text, item.where)
-            entry = pos.entry
+            entry = read_solvable(item.text, item.where).entry
             assert entry is not None
             record["code"] = entry.code
-            kinds = code_kinds(entry.code)
-            if not kinds:
-                message = f"no technique answers to code {entry.raw_code}"
-            else:
-                record["technique"] = kinds[0][1].name
-                if not entry.expects and not entry.must_not_fire:
-                    message = f"{entry.raw_code} {kinds[0][1].name}: nothing expected, nothing to check"
-                else:
-                    steps = all_steps(pos, [entry.code], **_limits(args))
-                    ok, message = _verdict(entry, steps, kinds[0][1].name)
-                    record["reproduced"] = ok
+            verdict = check_entry(entry, **_limits(args))
+            record["technique"], record["reproduced"] = verdict.technique, verdict.ok
         except PuzzleError as e:
             counts["bad"] += 1
             _error(str(e.at(item.where)))
@@ -311,31 +313,13 @@ def _check(items: list[Item], args: argparse.Namespace) -> int:
             counts["not checked"] += 1
         else:
             counts["reproduced" if record["reproduced"] else "not reproduced"] += 1
-        print(json.dumps(record) if args.json else f"{item.where}: {message}")
+        print(json.dumps(record) if args.json else f"{item.where}: {verdict.message}")
     total = sum(counts.values())
     print(f"{PROG}: {total} line{'s' if total != 1 else ''}: " + ", ".join(f"{v} {k}" for k, v in counts.items()),
           file=sys.stderr)
     if counts["bad"]:
         return EXIT_BAD_INPUT
     return EXIT_NO if counts["not reproduced"] else EXIT_OK
-
-
-def _verdict(entry: Any, steps: list[Any], name: str) -> tuple[bool, str]:
-    """Whether one found step makes every expected change (or, for -x, none does)."""
-    want_e, want_p = set(entry.eliminations), set(entry.placements)
-    hits = [s for s in steps if want_e <= set(s.eliminate) and want_p <= set(s.place)]
-    label = f"{entry.raw_code} {name}"
-    if entry.must_not_fire:
-        if entry.expects:
-            ok = not hits
-        else:
-            ok = not steps
-        found = f"{len(steps)} {name} step{'s' if len(steps) != 1 else ''} found"
-        return ok, f"{label}: {'reproduced (no such step)' if ok else 'NOT reproduced: ' + found}"
-    if hits:
-        return True, f"{label}: reproduced by {hits[0].summary()}"
-    return False, f"{label}: NOT reproduced ({len(steps)} {name} step{'s' if len(steps) != 1 else ''} found, " \
-                  f"none makes every expected change)"
 
 
 if __name__ == "__main__":
