@@ -165,7 +165,7 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
             continue
         earlier = tuple(x for x in REGISTRY if order.get(x.name, 1 << 30) < order.get(t.name, 1 << 30)
                         and not x.reads_solution)
-        ctx = Context(None, earlier)
+        ctx = Context(None, earlier, every=True)
         seen: set[tuple[Any, ...]] = set()
         start = time.perf_counter()
         kept = 0

@@ -256,6 +256,12 @@ def _length_only(step: Explanation) -> float:
     return length_addition(nodes(step))
 
 
+def _forcing_loop(step: Explanation) -> float:
+    # a discontinuous loop placing its candidate is SE's forcing x-chain (6.6, one digit) or
+    # forcing chain (7.0, several digits)
+    return (0.4 if chain_digits_addition(step) else 0.0) + length_addition(nodes(step))
+
+
 # SE's bases for the chains behind a recorded proof (Sudoku Explainer's "Forcing Chains &
 # Cycles", "Nishio", "Multiple" and "Dynamic" forcing chains, "Dynamic (+)").
 SE_X_FORCING = 6.6     # static, one digit: a forcing x-chain
@@ -364,6 +370,7 @@ RULES: dict[str, Callable[[Explanation], float]] = {
     "bug": _set_addition,
     "chain": _chain,
     "loop": _chain,
+    "discontinuous loop": _forcing_loop,
     "trial": _trial,
     "trial lucky": _trial,
     **{name: _length_only for name in CHAINS},
@@ -421,6 +428,7 @@ NOTES: dict[str, str] = {
     "empty rectangle": "one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
                        "chain (see x chain), or as a grouped chain (7.5 + length) if less",
     "chain": _CHAIN_NOTE,
+    "discontinuous loop": "one digit 6.6 (SE's forcing x-chain), several 7.0 (forcing chain); + length",
     "trial": "from its proof, as a forcing chain",
     "trial lucky": "from its proof, as a forcing chain",
     **{name: "+ length" for name in CHAINS},

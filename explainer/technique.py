@@ -74,7 +74,10 @@ class Context:
     ``easiest`` tells a finder the engine takes the easiest rated step, not the
     first one (a finder may then yield its cheaper-rated steps first);
     ``session`` is the run's solving session (``explainer.session``: per-puzzle
-    tables; None outside a run, ``session_of`` then gives a fresh one).
+    tables; None outside a run, ``session_of`` then gives a fresh one);
+    ``every`` asks for every step the finder can find, variants included
+    (``explainer.allsteps``, HoDoKu's "find all steps"): searches the engine, which
+    stops at its first steps, never pays for.
     """
 
     solution: tuple[int, ...] | None = None
@@ -82,6 +85,7 @@ class Context:
     ceiling: float = float("inf")
     easiest: bool = False
     session: Session | None = field(default=None, compare=False, repr=False)
+    every: bool = False
 
 
 NO_CONTEXT = Context()

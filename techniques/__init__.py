@@ -119,15 +119,19 @@ REGISTRY: list[Technique] = [
     Technique("medusa", medusa.find, (K("medusa", 6.0, "medusa"),), aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
-    Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400"),
-                                     K("2-string kite", 4.1, "cerf-volant à deux ficelles", "0401"),
-                                     K("turbot fish", 4.2, "turbot", "0403"),
-                                     K("x chain", 6.5, "chaîne X", "0701"),
-                                     K("xy chain", 6.6, "chaîne XY", "0702"),
+    Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400", "0701"),
+                                     K("2-string kite", 4.1, "cerf-volant à deux ficelles", "0401", "0701"),
+                                     K("turbot fish", 4.2, "turbot", "0403", "0701"),
+                                     K("x chain", 6.5, "chaîne X", "0701", "0708", "0707"),
+                                     K("xy chain", 6.6, "chaîne XY", "0702", "0708", "0707"),
                                      K("remote pair", 6.6, "paire distante", "0703"),
-                                     K("chain", 6.5, "chaîne", "0708"),
+                                     K("chain", 6.5, "chaîne", "0708", "0707"),
                                      K("loop", 6.5, "boucle", "0706", "0707"),
-                                     K("empty rectangle", 4.3, "rectangle vide", "0402")),
+                                     K("empty rectangle", 4.3, "rectangle vide", "0402"),
+                                     # listed by ``steps`` only (niceloops): X false would make X
+                                     # true; SE's forcing x-chain (6.6) or forcing chain (7.0)
+                                     K("discontinuous loop", 6.6, "boucle discontinue", "0707",
+                                       en="discontinuous nice loop")),
               aliases=("aic", "nice loop")),
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710"),), aliases=("grouped aic",)),
