@@ -194,9 +194,10 @@ def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
         yield step
 
 
-def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanation]:
+def _search(state: State, max_length: int, one_digit: bool, own: bool = False) -> Iterator[Explanation]:
     """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
-    (``one_digit``: along one digit's links only)."""
+    (``one_digit``: along one digit's links only; ``own``: a chain may remove its own
+    candidates, as HoDoKu's do, for ``steps``)."""
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)
@@ -261,9 +262,9 @@ def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanat
             if length % 2 and length >= 3:
                 ws = weak[s]
                 for e, pm in new:
-                    if not (ws >> e & 1 or ws & weak[e]):
+                    if not (ws >> e & 1 or ws & weak[e] & (-1 if own else ~pm)):
                         continue
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state)
+                    step = _chain_or_loop(lk, s, e, pm, par, length, state, own=own)
                     if step is not None:
                         yield step
             elif length % 2 == 0:
@@ -329,8 +330,13 @@ def _path(par: dict[int, int], key: int) -> list[int]:
 
 
 def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
-                   state: State | None = None, closed: bool = True) -> Explanation | None:
-    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E."""
+                   state: State | None = None, closed: bool = True, own: bool = False) -> Explanation | None:
+    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E.
+
+    The chain only says that S or E is true (the loop, that each weak link has one true
+    end), so a candidate of the chain itself may go too (``own``, as in HoDoKu's chains,
+    for ``steps``); the engine's chains keep theirs (``pm``, the chain's candidates)."""
+    keep = -1 if own else ~pm
     weak = lk.weak
     if closed and weak[s] >> e & 1:
         nodes = _path(par, 2 * e + 1)
@@ -339,6 +345,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
         for k in range(1, len(nodes), 2):
             a, b = nodes[k], nodes[(k + 1) % len(nodes)]
             elim |= weak[a] & weak[b]
+        elim &= keep
         if not elim:
             return None
         formal = eureka(lk, nodes + [nodes[0]], kinds)
@@ -349,7 +356,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
             **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
             detail=(("length", len(nodes)),),
         )
-    elim = weak[s] & weak[e]  # chain candidates too: the chain only says S or E is true
+    elim = weak[s] & weak[e] & keep
     nodes = _path(par, 2 * e + 1)
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
     sl, wl = _links(lk, nodes, kinds)

@@ -60,7 +60,7 @@ def every(state: State, max_length: int) -> Iterator[Explanation]:
         done.add(key)
         return True
 
-    for step in _search(state, max_length, False):  # the engine's search first
+    for step in _search(state, max_length, False, own=True):  # the engine's search first
         if new(step):
             yield step
     lk = links(state)
@@ -149,11 +149,11 @@ def _chains(state: State, lk: Links, graph: _Graph, max_length: int) -> Iterator
         ws = weak[s]
         for length, e, pm in _walk(graph, s, max_length, par):
             if length % 2 and length >= 3 and (ws >> e & 1 or ws & weak[e]):
-                step = _chain_or_loop(lk, s, e, pm, par, length, state)
+                step = _chain_or_loop(lk, s, e, pm, par, length, state, own=True)
                 if step is not None:
                     yield step
                 if ws >> e & 1:  # the loop's chain too, as HoDoKu's x and xy chains read it
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state, closed=False)
+                    step = _chain_or_loop(lk, s, e, pm, par, length, state, closed=False, own=True)
                     if step is not None:
                         yield step
 
@@ -180,7 +180,7 @@ def step_of_nodes(lk: Links, state: State, nodes: list[int]) -> Explanation | No
         key = 2 * i + k % 2
         par[key] = prev
         prev, pm = key, pm | 1 << i
-    return _chain_or_loop(lk, nodes[0], nodes[-1], pm, par, len(nodes) - 1, state)
+    return _chain_or_loop(lk, nodes[0], nodes[-1], pm, par, len(nodes) - 1, state, own=True)
 
 
 def _discontinuous_step(state: State, lk: Links, nodes: list[int]) -> Explanation:
