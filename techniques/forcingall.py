@@ -17,8 +17,9 @@ whose estimated proof is smallest, the smallest proofs listed first. The
 branches first apply singles only (SE's forcing chains and Nishio), then,
 for the conclusions not reached that way and when the run has locked
 candidates, locked candidates too (dynamic). Nested levels cost a batch per
-assumption: where level 0 proves nothing, the engine's own nested step is
-listed (the first level that has one).
+assumption: where level 0 proves nothing, the engine's own first nested step
+is listed (level 1), in positions of at most ``NESTED_DENSITY`` candidates a
+cell on average (an open grid would cost seconds per level).
 
 Only ``forcing.find`` with ``ctx.every`` runs this: the engine never pays for it.
 """
@@ -31,10 +32,12 @@ from explainer.explanation import Explanation
 from explainer.state import State
 from explainer.technique import Context
 
+NESTED_DENSITY = 5  # candidates a cell at most for the nested search of ``every``
+
 
 def every(state: State, ctx: Context) -> Iterator[Explanation]:
     """Every level-0 forcing conclusion, each once, with its smallest proof found."""
-    from .forcing import MAX_LEVEL, UNTRACEABLE, _Static, dynamic_allowed, make_step, nested_step
+    from .forcing import UNTRACEABLE, _Static, dynamic_allowed, make_step, nested_step
 
     done: set[tuple[int, int, bool]] = set()
     for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
@@ -54,12 +57,11 @@ def every(state: State, ctx: Context) -> Iterator[Explanation]:
             proof, _ = s.proof_of(*option)
             c, v, true = key
             yield make_step(state.geo, proof, [(c, v)] if true else [], [] if true else [(c, v)])
-    if not done:
-        for level in range(1, MAX_LEVEL + 1):
-            step = nested_step(state, level)
-            if step is not None:
-                yield step
-                return
+    empty = sum(1 for m in state.cand if m)
+    if not done and empty and sum(m.bit_count() for m in state.cand) <= NESTED_DENSITY * empty:
+        step = nested_step(state, 1)
+        if step is not None:
+            yield step
 
 
 def _conclusion(option: tuple[str, list[tuple[int, int, bool]], Any]) -> tuple[int, int, bool]:
