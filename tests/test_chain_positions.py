@@ -9,7 +9,9 @@ import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
+from explainer.allsteps import all_steps
 from explainer.cli import main
 from explainer.hodoku import read_library
 
@@ -50,3 +52,17 @@ def test_the_file_is_what_its_generator_writes(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(gen, "HERE", tmp_path)
     gen.main()
     assert (tmp_path / "hodoku_chains.txt").read_text() == CHAINS.read_text()
+
+
+def test_kinds_only_steps_lists_are_drawn_faithfully() -> None:
+    """Discontinuous loops and templates come from ``steps`` only: their frames show every field."""
+    from tests.render.test_scene import _faithful
+
+    seen: set[str] = set()
+    for _, e in read_library(CHAINS.read_text(), str(CHAINS)):
+        if e.must_not_fire or e.code not in ("0707", "1201", "1202", "0710"):
+            continue
+        before = e.state().snapshot()
+        steps = [s.with_before(before) for s in all_steps(e, [e.code])]
+        seen |= _faithful(SimpleNamespace(steps=steps, grid=SimpleNamespace(values=e.values)))
+    assert {"discontinuous loop", "template set", "template delete", "grouped chain"} <= seen
