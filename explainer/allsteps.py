@@ -195,7 +195,8 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
             continue
         earlier = tuple(x for x in REGISTRY if order_of.get(x.name, 1 << 30) < order_of.get(t.name, 1 << 30)
                         and not x.reads_solution)
-        ctx = Context(None, earlier, off=off)  # the order sorts the steps; each finder runs as on the seed order
+        # the order sorts the steps; each finder runs as on the seed order, asked for every variant
+        ctx = Context(None, earlier, off=off, every=True)
         start = time.perf_counter()
         count = 0
         for step in t.find(state, ctx):

@@ -255,6 +255,12 @@ def _chain(step: Explanation) -> float:
     return chain_type_addition(step) + length_addition(nodes(step))
 
 
+def _forcing_loop(step: Explanation) -> float:
+    # a discontinuous loop placing its candidate is SE's forcing x-chain (6.6, one digit) or
+    # forcing chain (7.0, several digits)
+    return (0.4 if chain_digits_addition(step) else 0.0) + length_addition(nodes(step))
+
+
 # SE's bases for the chains behind a recorded proof (Sudoku Explainer's "Forcing Chains &
 # Cycles", "Nishio", "Multiple" and "Dynamic" forcing chains, "Dynamic (+)").
 SE_X_FORCING = 6.6     # static, one digit: a forcing x-chain
@@ -402,6 +408,7 @@ EMPTY_RECTANGLE = Rule(None, _long_empty_rectangle,
                        note="one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
                             "chain (see x chain), or as a grouped chain (7.5 + length) if less")
 GROUPED_CHAIN = Rule(_grouped, note="one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length")
+FORCING_LOOP = Rule(_forcing_loop, note="one digit 6.6 (SE's forcing x-chain), several 7.0 (forcing chain); + length")
 # Trial follows singles, so its proofs are dynamic (Nishio 7.5 at least) but for a static one,
 # which the forcing search finds first. The forcing search's static pass starts at SE's forcing
 # chains (7.0): a static one-digit chain (6.6) is an x-chain or x-cycle, which the chain search

@@ -126,6 +126,9 @@ class Context:
     ``off`` are step names the run leaves out although their technique is in it
     (trial lucky on the simplest order, or with ``uniqueness=False``): a finder
     that can record one asks ``allows`` and looks for another step instead.
+    ``every`` asks for every step the finder can find, variants included
+    (``explainer.allsteps``, HoDoKu's "find all steps"): searches the engine, which
+    stops at its first steps, never pays for.
     """
 
     solution: tuple[int, ...] | None = None
@@ -135,6 +138,7 @@ class Context:
     session: Session | None = field(default=None, compare=False, repr=False)
     tie: bool = False
     off: frozenset[str] = frozenset()
+    every: bool = False
 
     def can_win(self, least: float) -> bool:
         """True if a step rated ``least`` (or more) may still be taken."""

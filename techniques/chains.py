@@ -154,6 +154,13 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    if ctx.every:
+        # every variant (``steps``): the engine's search, then the variants it does not look
+        # for (``niceloops``: other routes, longer chains, remote pairs, discontinuous loops)
+        from . import niceloops
+
+        yield from niceloops.every(state, max_length)
+        return
     if ctx.ceiling <= ONE_DIGIT_CEILING:
         # the engine has a step rated below any chain on several digits: follow one digit's
         # links only, and only as many strong links as can still rate below the ceiling
@@ -187,9 +194,10 @@ def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
         yield step
 
 
-def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanation]:
+def _search(state: State, max_length: int, one_digit: bool, own: bool = False) -> Iterator[Explanation]:
     """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
-    (``one_digit``: along one digit's links only)."""
+    (``one_digit``: along one digit's links only; ``own``: a chain may remove its own
+    candidates, as HoDoKu's do, for ``steps``)."""
     lk = links(state)
     strong, weak = lk.strong, lk.weak
     starts = sorted(strong)
@@ -254,9 +262,9 @@ def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanat
             if length % 2 and length >= 3:
                 ws = weak[s]
                 for e, pm in new:
-                    if not (ws >> e & 1 or ws & weak[e] & ~pm):
+                    if not (ws >> e & 1 or ws & weak[e] & (-1 if own else ~pm)):
                         continue
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state)
+                    step = _chain_or_loop(lk, s, e, pm, par, length, state, own=own)
                     if step is not None:
                         yield step
             elif length % 2 == 0:
@@ -322,16 +330,22 @@ def _path(par: dict[int, int], key: int) -> list[int]:
 
 
 def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
-                   state: State | None = None) -> Explanation | None:
+                   state: State | None = None, closed: bool = True, own: bool = False) -> Explanation | None:
+    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E.
+
+    The chain only says that S or E is true (the loop, that each weak link has one true
+    end), so a candidate of the chain itself may go too (``own``, as in HoDoKu's chains,
+    for ``steps``); the engine's chains keep theirs (``pm``, the chain's candidates)."""
+    keep = -1 if own else ~pm
     weak = lk.weak
-    if weak[s] >> e & 1:
+    if closed and weak[s] >> e & 1:
         nodes = _path(par, 2 * e + 1)
         kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"
         elim = 0
         for k in range(1, len(nodes), 2):
             a, b = nodes[k], nodes[(k + 1) % len(nodes)]
             elim |= weak[a] & weak[b]
-        elim &= ~pm
+        elim &= keep
         if not elim:
             return None
         formal = eureka(lk, nodes + [nodes[0]], kinds)
@@ -342,22 +356,20 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
             **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
             detail=(("length", len(nodes)),),
         )
-    elim = weak[s] & weak[e] & ~pm
-    if not elim:
-        return None
+    elim = weak[s] & weak[e] & keep
     nodes = _path(par, 2 * e + 1)
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
     sl, wl = _links(lk, nodes, kinds)
-    formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
     name, lead, houses, cells = _shape(lk, state, nodes) if state is not None else ("chain", None, (), ())
-    if name == "remote pair" and state is not None and len(nodes) % 4 == 0:
-        # the end cells hold the pair's two values between them (an even number of cells
-        # alternating a/b): a cell seeing both ends loses both values, not only the chain's
-        geo, N = lk.geo, lk.N
-        both = geo.peer_mask[nodes[0] % N] & geo.peer_mask[nodes[-1] % N]
-        for w in bits(state.cand[nodes[0] % N]):
-            for cell in bits(state.pos[w] & both):
-                elim |= 1 << (w * N + cell)
+    if name == "remote pair" and state is not None:
+        # cells 3, 5 … links apart hold the pair's two values between them: a cell seeing two
+        # of them loses both values, not only the chain's ends' (``remotepairs``)
+        from .remotepairs import removed
+
+        elim |= removed(state, [i % lk.N for i in nodes[::2]])
+    if not elim:
+        return None
+    formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
     words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
                  start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]))
     if lead is None:

@@ -268,7 +268,7 @@ def test_check_a_mixed_file(tmp_path: Path, capsys) -> None:
     bad = [":0300:x:" + grid[:40] + ":",  # a short grid
            ":0300:1:" + grid + ":9zz::",  # a bad candidate
            "not a library line"]
-    unknown = f":1301:x:{grid}::::"  # no technique answers to 1301 (HoDoKu's template set)
+    unknown = f":1001:x:{grid}::::"  # no technique answers to 1001 (HoDoKu's aligned pair exclusion)
     wrong = lines[0].split(":")
     first = parse_library(lines[0])
     state = first.state()
@@ -286,7 +286,7 @@ def test_check_a_mixed_file(tmp_path: Path, capsys) -> None:
     by_line = {r["line"]: r for r in records}
     assert by_line[2] == {"line": 2, "code": "0300", "technique": "x wing", "reproduced": True}
     assert by_line[3]["reproduced"] is None and "error" in by_line[3]
-    assert by_line[6] == {"line": 6, "code": "1301", "technique": None, "reproduced": None}
+    assert by_line[6] == {"line": 6, "code": "1001", "technique": None, "reproduced": None}
     assert by_line[8]["reproduced"] is False
     assert all(by_line[k]["reproduced"] is True for k in range(9, 9 + len(lines) - 2))
     errors = [x for x in err.splitlines() if "error:" in x]

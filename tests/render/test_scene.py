@@ -188,7 +188,9 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
             seen |= _faithful(Puzzle(k.example, order="seed"))
 
     rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish", "sashimi swordfish", "sashimi jellyfish",
-            "skyscraper", "turbot fish", "remote pair"}  # the last three never come first on top1465
+            "skyscraper", "turbot fish", "remote pair",  # these three never come first on top1465
+            # listed by ``steps`` only (no explanation takes them): drawn in tests/test_chain_positions.py
+            "discontinuous loop", "template set", "template delete"}
     assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen
 
 
