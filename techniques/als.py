@@ -229,11 +229,6 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    if ctx.every:  # every variant (``steps``): any size, doubly linked, all removals at once
-        from .alsvariants import every_xz
-
-        yield from every_xz(state)
-        return
     pos = state.pos
     sets = als_list(state)
     # a value z can only go when some candidate sees every z of an ALS: the others are not asked for

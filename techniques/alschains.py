@@ -69,11 +69,6 @@ def _pairs(state: State) -> list[tuple[int, int, int]]:
 
 def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Middle ALSs C in list order (smallest first), then their partner pairs."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_xy_wing
-
-        yield from every_xy_wing(state)
-        return
     pos = state.pos
     sets = als_list(state)
     live_of: dict[int, int] = {}  # ALS index -> the values z of it that something could lose
@@ -156,11 +151,6 @@ class _Petals(Values):
 
 def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first)."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_death_blossom
-
-        yield from every_death_blossom(state)
-        return
     cand, pos = state.cand, state.pos
     sets = als_list(state)
     stems = 0
@@ -469,11 +459,6 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
     Most calls find nothing and search every length, so the walks of every length are built
     at once, and a first ALS i is looked at only when a walk of some length from one of its
     arrivals' ``same`` edges reaches a possible end of i."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_chain
-
-        yield from every_chain(state)
-        return
     sets = als_list(state)
     graph = _Graph(state, sets)
     adj, overlap, same = graph.adj, graph.overlap, graph.same
