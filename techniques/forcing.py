@@ -324,7 +324,7 @@ class _Static:
                  static: bool = False) -> None:
         import numpy as np  # lazy: numpy loads only when a forcing search runs
 
-        from . import batch
+        from explainer.core import propagate as batch
 
         self.state = state
         self.dynamic = dynamic
@@ -371,7 +371,7 @@ class _Static:
         are fixpoints already, old contradictions stay contradictions."""
         import numpy as np
 
-        from . import batch
+        from explainer.core import propagate as batch
 
         start = memo.out[old] & rows
         contra = memo.contra[old].copy()
@@ -627,7 +627,7 @@ def nested_step(state: State, level: int) -> Explanation | None:
     constrained first) that has one; the smallest proof in that chunk."""
     import numpy as np
 
-    from . import batch
+    from explainer.core import propagate as batch
 
     t = batch.tables(state.geo.n)
     base = batch.base_row(state)

@@ -235,7 +235,7 @@ class Tracer:
                 # nested: candidates that contradict at level-1 in this branch's state
                 import numpy as np
 
-                from . import batch
+                from explainer.core import propagate as batch
 
                 t = batch.tables(n)
                 row = np.array([(1 << (vals[c] - 1)) if vals[c] else

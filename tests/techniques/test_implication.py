@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
+from explainer.core import propagate as batch
 from explainer.proof import Proof
-from techniques import batch, trial
+from techniques import trial
 from techniques.forcing import prover
 from techniques.implication import extract, needed_closure
 from tests.techniques.chain_fixtures import cell_index, open_grid

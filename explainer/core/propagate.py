@@ -1,5 +1,4 @@
-"""Many forcing branches at once: singles (and, nested, lower-level
-contradictions) propagated for B assumptions in a few numpy operations.
+"""Singles propagation: the engine's one propagator (compiled twin: ``_propagate.c``).
 
 A batch is a ``(B, ncells)`` array of candidate bit masks, one row per
 branch; a decided cell (a given, a placement or a branch's assumption) is a
@@ -10,17 +9,25 @@ single-bit mask. One round, for every row at once:
   a value decided twice in a house is a contradiction;
 - hidden singles: per house the values with exactly one place ("once and
   not twice", nine OR/AND passes over the house's cells); a value with no
-  place is a contradiction, a cell asked to hold two values is one too.
+  place is a contradiction, a cell asked to hold two values is one too;
+- (dynamic) locked candidates: pointing and claiming, on the result.
 
 Rounds repeat until no row changes. The result says WHICH branches end in
-a contradiction and what each branch's fixpoint is; it records no reason:
-the recording tracer (``implication``) then replays only the branches a
-step keeps. The closure of these rules does not depend on their order, so
-the tracer reaches the same end.
+a contradiction, what each branch's fixpoint is and how many rounds it
+took; it records no reason: the recording tracer (``techniques.implication``)
+then replays only the branches a step keeps. The closure of these rules does
+not depend on their order, so the tracer reaches the same end.
 
-``closure(rows, level)`` adds nesting: at level k a branch that stalls also
-removes every candidate whose own assumption contradicts at level k-1 in
-the branch's state, then propagates again (T&E(k) in Berthier's terms).
+``contradicting(base, t, assumptions, level)`` adds nesting: at level k a
+branch that stalls also removes every candidate whose own assumption
+contradicts at level k-1 in the branch's state, then propagates again
+(T&E(k) in Berthier's terms).
+
+Two implementations give the same results bit for bit (rounds included):
+the C extension ``explainer.core._propagate`` (each row on its own, looking
+only at what changed) and the numpy code below (every row at once, whole
+grid each round), used when the extension is missing or
+``SUDOKU_EXPLAINER_PURE=1`` (``explainer.core``).
 
 Works for n = 4, 9, 16 (uint16 masks) and 25 (uint32).
 """
@@ -32,6 +39,10 @@ import numpy as np
 
 from explainer.grid import Geometry, geometry
 from explainer.state import State
+
+from . import load
+
+_C = load("_propagate")
 
 # rows per numpy batch: bounds the peak memory of a nested search
 CHUNK = 4096
@@ -111,6 +122,26 @@ def locked(c: np.ndarray, t: Tables) -> np.ndarray:
 def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
               rounds: np.ndarray | None = None, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
+    (candidates, contradiction flags); ``rounds``, if given, receives each row's
+    number of rounds. ``start``: static chains (see ``_propagate_rows``)."""
+    if dynamic and start is not None:
+        raise ValueError("static chains are not dynamic")
+    if _C is None:
+        return _propagate_rows(cand, t, dynamic, rounds, start)
+    work = np.array(cand, dtype=np.uint32, order="C")
+    contra = np.zeros(work.shape[0], dtype=np.uint8)
+    counts = np.zeros(work.shape[0], dtype=np.int32)
+    first = None if start is None else np.ascontiguousarray(start, dtype=np.uint32)
+    _C.fixpoints(work, work.shape[0], t.n, dynamic, first, contra, counts)
+    if rounds is not None:
+        rounds[:] = counts
+    return work.astype(cand.dtype), contra.view(bool)
+
+
+def _propagate_rows(cand: np.ndarray, t: Tables, dynamic: bool = False,
+                    rounds: np.ndarray | None = None, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The pure twin of ``propagate``: every row at once, one whole-grid round at a time.
+    Singles (and, dynamic, locked candidates) to the fixpoint for every row:
     (candidates, contradiction flags). ``rounds``, if given, receives each row's
     number of rounds (a cheap proxy of its proof's length).
 
@@ -186,7 +217,7 @@ def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
     """``propagate`` in slices of rows: the same result, with the working arrays of a
     big grid (25×25: thousands of rows of 625 cells) bounded by CHUNK·N."""
     per = max(1, CHUNK * 81 // t.N)
-    if cand.shape[0] <= per:
+    if cand.shape[0] <= per or _C is not None:  # the compiled path works one row at a time
         return propagate(cand, t, dynamic, rounds, start)
     out = np.empty_like(cand)
     contra = np.zeros(cand.shape[0], dtype=bool)
@@ -209,10 +240,10 @@ def expand(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndar
     return rows, r, cell * n + v
 
 
-def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.ndarray]:
+def _closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.ndarray]:
     """Singles plus, from level 1 on, eliminations of candidates that contradict at
     level-1 in the row's own state, to the fixpoint: (candidates, contradiction flags)."""
-    cand, contra = propagate(cand, t)
+    cand, contra = _propagate_rows(cand, t)
     if level <= 0:
         return cand, contra
     n = t.n
@@ -227,7 +258,7 @@ def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.nda
             rows, parent, flat = expand(cand[part], t)
             if not rows.shape[0]:
                 continue
-            bad = closure(rows, t, level - 1)[1]
+            bad = _closure(rows, t, level - 1)[1]
             if bad.any():
                 p, f = part[parent[bad]], flat[bad]
                 np.bitwise_and.at(cand, (p, f // n), ~t.bit[f % n])
@@ -235,7 +266,7 @@ def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.nda
         if not hit:
             break
         touched = np.unique(np.concatenate(hit))
-        sub, sc = propagate(cand[touched], t)
+        sub, sc = _propagate_rows(cand[touched], t)
         cand[touched] = sub
         contra[touched] = sc
         live = touched[~sc]
@@ -244,7 +275,20 @@ def closure(cand: np.ndarray, t: Tables, level: int) -> tuple[np.ndarray, np.nda
 
 def contradicting(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]], level: int = 0,
                   chunk: int = 0) -> np.ndarray:
-    """For each (cell, value) assumed on the base row: does the branch contradict at ``level``?"""
+    """For each (cell, value) assumed on the base row: does the branch contradict at ``level``?
+    (``chunk``: assumptions per numpy batch on the pure path.)"""
+    if _C is None or not assumptions:
+        return _contradicting_rows(base, t, assumptions, level, chunk)
+    cells = np.array([c for c, _ in assumptions], dtype=np.int32)
+    bits_ = np.array([1 << (v - 1) for _, v in assumptions], dtype=np.uint32)
+    flags = np.zeros(len(assumptions), dtype=np.uint8)
+    _C.contradicting(np.ascontiguousarray(base, dtype=np.uint32), t.n, len(assumptions), cells, bits_, flags, level)
+    return flags.view(bool)
+
+
+def _contradicting_rows(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]], level: int = 0,
+                        chunk: int = 0) -> np.ndarray:
+    """The pure twin of ``contradicting``: numpy batches of ``chunk`` assumptions."""
     out = np.zeros(len(assumptions), dtype=bool)
     if not assumptions:
         return out
@@ -254,5 +298,5 @@ def contradicting(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]
         rows = np.repeat(base[None, :], len(part), axis=0)
         idx = np.arange(len(part))
         rows[idx, [c for c, _ in part]] = t.bit[[v - 1 for _, v in part]]
-        out[s:s + len(part)] = closure(rows, t, level)[1]
+        out[s:s + len(part)] = _closure(rows, t, level)[1]
     return out
