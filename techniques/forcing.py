@@ -361,7 +361,7 @@ class _Static:
         else:
             # a static batch starts afresh: its "true" cells are not read from the rows
             self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
-                                                            self.base if static else None)
+                                                            self.base if static else None, self.base)
         if reuse:
             _MEMOS[key] = _Memo(self.base, self.at, k, self.out, self.contra, self.rounds)
 
@@ -393,50 +393,6 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic, self.static)
         return tr
 
-    def _group_sets(self) -> tuple[list[tuple[str, int]], Any, Any, Any]:
-        """Every cell group (its candidates, true), house group (the places of a value,
-        true) and double group (a candidate true and false), fewest branches first: (kind
-        and key per group, and per group the AND and OR of its branches' fixpoints and
-        whether one branch lives; a contradicting branch counts as neutral).
-
-        Each family is reduced where its rows already lie: a cell's candidates are
-        consecutive rows, a double is a row and its false twin; only houses gather rows."""
-        import numpy as np
-
-        geo, n, k, t = self.geo, self.geo.n, self.k, self.t
-        dtype = self.base.dtype
-        out, dead = self.out, self.contra
-        hi = np.where(dead[:, None], t.full, out).astype(dtype, copy=False)  # neutral for AND
-        lo = np.where(dead[:, None], dtype.type(0), out).astype(dtype, copy=False)  # neutral for OR
-        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
-        vals = np.array([v for _, v in self.cands], dtype=np.intp)
-        # houses: group key h*n + v-1 for each of the 3 houses of each candidate
-        hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
-        hrow = np.repeat(np.arange(k), 3)
-        order = np.argsort(hkey, kind="stable")
-        hkey, hrow = hkey[order], hrow[order]
-        keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
-        cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
-        ccount = np.diff(np.r_[cstart, k])
-        many = hcount >= 2
-
-        def reduce(rows: Any, starts: Any) -> tuple[Any, Any, Any]:
-            return (np.bitwise_and.reduceat(hi[rows], starts, axis=0),
-                    np.bitwise_or.reduceat(lo[rows], starts, axis=0),
-                    np.logical_or.reduceat(~dead[rows], starts))
-
-        ci, cu, ca = reduce(np.arange(k), cstart)
-        hi_, hu, ha = reduce(hrow, hstart)
-        di, du, da = hi[:k] & hi[k:], lo[:k] | lo[k:], ~dead[:k] | ~dead[k:]
-        groups = ([("cell", int(cells[s0])) for s0 in cstart] + [("house", int(x)) for x in keys[many]]
-                  + [("double", i) for i in range(k)])
-        sizes = np.concatenate([ccount, hcount[many], np.full(k, 2)])
-        rank = np.argsort(sizes, kind="stable")
-        inter = np.concatenate([ci, hi_[many], di])[rank]
-        union = np.concatenate([cu, hu[many], du])[rank]
-        alive = np.concatenate([ca, ha[many], da])[rank]
-        return [groups[g] for g in rank], inter, union, alive
-
     def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
         geo, state = self.geo, self.state
         if kind == "cell":
@@ -447,10 +403,14 @@ class _Static:
         c, v = self.cands[key]
         return [(c, v, True), (c, v, False)]
 
-    def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
+    def options(self, limit: int | None = None) -> list[tuple[str, list[tuple[int, int, bool]],
+                                                             tuple[int, int, bool] | None]]:
         """(kind, assumptions, conclusion fact or None for a contradiction): every
-        contradiction, then the conclusions of the groups, fewest branches first."""
+        contradiction, then the conclusions of the groups, fewest branches first
+        (``batch.group_options``; the first ``limit`` of them if given)."""
         import numpy as np
+
+        from explainer.core import propagate as batch
 
         if self.inherited is not None:
             return [("contradiction", [a], None) for a in self.inherited]
@@ -461,28 +421,9 @@ class _Static:
             opts.append(("contradiction", [(c, v, i < self.k)], None))
         if opts and self.reuse:
             return opts
-        groups, inter, union, alive = self._group_sets()
-        t, base = self.t, self.base
-        undecided = (base & (base - 1)) != 0
-        if self.static:  # a cell left with one candidate is not true in a static branch
-            single = np.zeros(inter.shape, dtype=bool)
-        else:
-            single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
-        gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
-        gone[single | ~alive[:, None]] = 0
-        seen: set = set()
-        for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
-            kind, key = groups[g]
-            facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
-            for c in np.nonzero(gone[g])[0]:
-                facts += [(int(c), u + 1, False) for u in _bits(int(gone[g, c]))]
-            ass = self._assumptions(kind, key)
-            assumed = {(c, v) for c, v, _ in ass}
-            for f in facts:
-                # a conclusion about an assumed candidate is a contradiction in disguise
-                if f not in seen and (f[0], f[1]) not in assumed:
-                    seen.add(f)
-                    opts.append((kind, ass, f))
+        for kind, key, fact in batch.group_options(self.out, self.contra, self.cands, self.base, self.t,
+                                                   self.static, 2 ** 30 if limit is None else limit):
+            opts.append((kind, self._assumptions(kind, key), fact))
         return opts
 
     def proof_of(self, kind: str, ass: list[tuple[int, int, bool]], concl: Any) -> tuple[Proof, int]:
@@ -518,7 +459,7 @@ class _Static:
 def _scored(s: _Static) -> list[tuple[int, int, Any]]:
     """The first contradictions and the first group conclusions (fewest branches first),
     traced, by estimated proof size (the smallest first)."""
-    opts = s.options()
+    opts = s.options(TRACE_OPTIONS)
     contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
     groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
     return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
@@ -573,53 +514,23 @@ def nishio_step(state: State) -> Explanation | None:
     implications (peers, then houses left with one place) leave some house without v or
     put v twice in one. The smallest such proof; None if no assumption has one.
 
-    A bitmask pass over each value's places finds the contradicting assumptions; only
-    those are traced."""
-    geo = state.geo
-    hmask, peer = geo.house_mask, geo.peer_mask
+    A bitmask pass over each value's places (``batch.one_digit_fails``) finds the
+    contradicting assumptions; only those are traced."""
+    from explainer.core import propagate as batch
+
     tracer = prover(state)
     best: tuple[int, Any, int, int] | None = None
-    for v in range(1, geo.n + 1):
-        pv = state.pos[v - 1]
-        if not pv:
+    for c, v in batch.one_digit_fails(state):
+        tr = tracer.run(c, v, True, 0, one_digit=True)
+        if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
             continue
-        houses = [h for h in range(3 * geo.n) if pv & hmask[h]]  # the houses still missing v
-        for c in _bits(pv):
-            if not _nishio_fails(pv, c, houses, hmask, peer):
-                continue
-            tr = tracer.run(c, v, True, 0, one_digit=True)
-            if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
-                continue
-            size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
-            if best is None or size < best[0]:
-                best = (size, tr, c, v)
+        size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
+        if best is None or size < best[0]:
+            best = (size, tr, c, v)
     if best is None:
         return None
     _, tr, c, v = best
-    return make_step(geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
-
-
-def _nishio_fails(pv: int, c: int, houses: list[int], hmask: tuple[int, ...] | list[int],
-                  peer: tuple[int, ...] | list[int]) -> bool:
-    """True if placing the value at ``c`` (places ``pv``) leaves, by the value's own hidden
-    singles, a house (of ``houses``, those still missing it) without the value."""
-    placed = 1 << c
-    left = pv & ~peer[c]
-    done = True
-    while done:
-        done = False
-        for h in houses:
-            hm = hmask[h]
-            if placed & hm:
-                continue
-            w = left & hm
-            if not w:
-                return True
-            if not w & (w - 1):
-                placed |= w
-                left &= ~peer[w.bit_length() - 1]
-                done = True
-    return False
+    return make_step(state.geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
 
 
 def nested_step(state: State, level: int) -> Explanation | None:
@@ -637,7 +548,7 @@ def nested_step(state: State, level: int) -> Explanation | None:
     # order: assumptions whose singles branch removes the most candidates first
     rows = np.repeat(base[None, :], len(cand_list), axis=0)
     rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
-    out, _ = batch.propagate_chunked(rows, t)
+    out, _ = batch.propagate_chunked(rows, t, base=base)
     left = batch.popcount(out).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)

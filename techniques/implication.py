@@ -24,10 +24,12 @@ candidates, never the solution.
 """
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from explainer.core import load
 from explainer.grid import Geometry
 from explainer.proof import Branch, BranchEnd, ProofFact
 from explainer.state import State
@@ -35,6 +37,10 @@ from explainer.state import State
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
 Rec = tuple
+
+# The compiled recording propagator (explainer.core._propagate.Recorder): level-0 branches
+# without locked candidates, fact for fact the same as ``Tracer.run`` below (its pure twin).
+_C = load("_propagate")
 
 
 class _End(Exception):
@@ -55,16 +61,28 @@ class _Lazy:
 
 
 class Trace:
-    """One branch run: ``facts`` (records), ``end`` (an _End or None), lookups."""
+    """One branch run: ``facts`` (records), ``end`` (an _End or None), lookups.
 
-    def __init__(self, tracer: Tracer) -> None:
+    A compiled run (``record``) keeps its facts in C and builds a fact's tuple when it is read."""
+
+    def __init__(self, tracer: Tracer, record: Any = None) -> None:
         self.tracer = tracer
-        self.facts: list[Rec] = []
         self.end: _End | None = None
-        self.solved = False
         self.index: dict[tuple[int, int, bool], int] = {}
+        self.record = record
+        if record is None:
+            self.facts: Sequence[Rec] = []
+            self.solved = False
+            return
+        self.facts = record
+        self.solved = record.solved
+        end = record.end
+        if end is not None:
+            self.end = _End(end[0], end[1], **end[2])
 
     def find(self, cell: int, value: int, truth: bool) -> int | None:
+        if self.record is not None:
+            return self.record.find(cell, value, truth)
         return self.index.get((cell, value, truth))
 
 
@@ -78,6 +96,7 @@ class Tracer:
         self.geo: Geometry = state.geo
         # (root, branch state, cell, value, level) -> (Explanation, candidates it needs absent)
         self.nested = nested
+        self._recorder: Any = None  # the compiled recorder of this state, made on first use
 
     # ---- one branch ----------------------------------------------------------------
     def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False,
@@ -87,12 +106,17 @@ class Tracer:
         candidates at the start; a house likewise for a value with two places there.
         ``one_digit``: only the assumed value's own implications (peers and houses, no
         cell rule): SE's Nishio chains."""
+        if _C is not None and level <= 0 and not dynamic:
+            if self._recorder is None:
+                self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values))
+            return Trace(self, self._recorder.run(cell, value, truth, static, one_digit))
         geo = self.geo
         n = geo.n
         st = self.state
         start, vals = st.cand, st.values
         tr = Trace(self)
-        facts = tr.facts
+        facts: list[Rec] = []
+        tr.facts = facts
         index = tr.index
         cur = list(start)
         pos = list(st.pos)
@@ -301,6 +325,8 @@ def _bits(mask: int) -> Iterator[int]:
 def needed_closure(tr: Trace, roots: list[int], resolve: bool = True) -> list[int]:
     """Indices of the facts the roots rest on (roots included), in order; without
     ``resolve``, nested facts count as resting on nothing (a cheap size estimate)."""
+    if tr.record is not None:  # a compiled run: no nested facts
+        return tr.record.needed(roots)
     keep: set[int] = set()
     stack = list(roots)
     while stack:

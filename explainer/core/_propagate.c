@@ -113,14 +113,27 @@ static const geo_t *geo_of(int n) {
     return g;
 }
 
+/* A row known to be a fixpoint without contradiction (as a fresh run of the same mode finds
+ * it: one round, nothing changed), with its fixed cells and each house's fixed values. A row
+ * inside it that differs in a few undecided cells starts its first round from here: the
+ * rest of that round would repeat the base's round, which changed nothing. */
+typedef struct {
+    int valid;
+    uint32_t row[MAXC];
+    uint8_t fixed[MAXC];
+    uint32_t fo[MAXH];
+} base_t;
+
 /* Scratch of one row's run (reused from row to row). */
 typedef struct {
     uint8_t fixed[MAXC];
     int chgmark[MAXC];
     int hdB[MAXH], hdC[MAXH];
     uint32_t fo[MAXH], hcacc[MAXC], eacc[MAXC];
-    int16_t nf[MAXC], nfn[MAXC], chg[MAXC], hcl[MAXC], el[MAXC];
+    int16_t nf[MAXC], nfn[MAXC], chg[MAXC], hcl[MAXC], el[MAXC], diff[MAXC];
     uint32_t rows[MAXLEVEL + 1][MAXC]; /* closure: one working row per level */
+    base_t bases[MAXLEVEL + 1];        /* closure: each level's row at its fixpoint */
+    base_t batch;                      /* fixpoints: the rows' common base */
 } work_t;
 
 /* static chains: the cells that may turn true (two candidates at most at the start)
@@ -157,8 +170,22 @@ static inline int gather(const uint32_t *c, const int16_t *xs, int k, uint32_t b
     return len;
 }
 
-/* One row to its fixpoint (in place): 1 if it ends in a contradiction. */
-static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const static_t *st, int *rounds) {
+/* The cells where row c differs from the base (into w->diff); -1 if c is not inside the
+ * base or differs in a cell the base has fixed (the run then starts afresh). */
+static int diff_from(const geo_t *g, work_t *w, const uint32_t *c, const base_t *b) {
+    int nd = 0;
+    for (int x = 0; x < g->N; x++)
+        if (c[x] != b->row[x]) {
+            if ((c[x] & ~b->row[x]) || b->fixed[x]) return -1;
+            w->diff[nd++] = (int16_t)x;
+        }
+    return nd;
+}
+
+/* One row to its fixpoint (in place): 1 if it ends in a contradiction. With a valid base
+ * and the nd cells (w->diff) where the row differs from it, the first round starts there. */
+static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const static_t *st, int *rounds,
+                   const base_t *base, int nd) {
     const int N = g->N, H = g->H, n = g->n, np = g->npeer;
     const uint32_t full = g->full;
     uint8_t *fixed = w->fixed;
@@ -167,16 +194,34 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
     uint32_t *fo = w->fo;
     int nnf = 0, r = 0, bad = 0;
 
-    memset(fixed, 0, (size_t)N);
-    memset(fo, 0, sizeof(uint32_t) * (size_t)H);
-    for (int x = 0; x < N; x++) {
-        uint32_t v = c[x];
-        cm[x] = 0;
-        if (v & (v - 1)) continue;
-        if (v) fixed[x] = 1, nf[nnf++] = (int16_t)x; /* decided (static: true) */
-        else if (!st) fixed[x] = 1;                  /* an empty cell counts as decided (of no value) */
+    for (int x = 0; x < N; x++) cm[x] = 0;
+    if (base && base->valid && nd >= 0) {
+        memcpy(fixed, base->fixed, (size_t)N);
+        memcpy(fo, base->fo, sizeof(uint32_t) * (size_t)H);
+        for (int h = 0; h < H; h++) hdB[h] = hdC[h] = 0;
+        for (int i = 0; i < nd; i++) {
+            int x = w->diff[i];
+            uint32_t v = c[x];
+            for (int k = 0; k < 3; k++) hdB[g->chouse[x][k]] = hdC[g->chouse[x][k]] = 1;
+            if (!v) {
+                if (!st || st->two[x]) bad = 1; /* the first round's check of emptied cells */
+                if (!st) fixed[x] = 1;
+            } else if (!(v & (v - 1))) {
+                fixed[x] = 1, nf[nnf++] = (int16_t)x;
+            }
+        }
+    } else {
+        base = NULL;
+        memset(fixed, 0, (size_t)N);
+        memset(fo, 0, sizeof(uint32_t) * (size_t)H);
+        for (int x = 0; x < N; x++) {
+            uint32_t v = c[x];
+            if (v & (v - 1)) continue;
+            if (v) fixed[x] = 1, nf[nnf++] = (int16_t)x; /* decided (static: true) */
+            else if (!st) fixed[x] = 1;                  /* an empty cell counts as decided (of no value) */
+        }
+        for (int h = 0; h < H; h++) hdB[h] = hdC[h] = 1;
     }
-    for (int h = 0; h < H; h++) hdB[h] = hdC[h] = 1;
 
 #define CHANGED(x, nextB, nextC)                                                 \
     do {                                                                         \
@@ -251,7 +296,8 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
             } else if (once != full) {
                 bad = 1;
             }
-            uint32_t hid = once & ~twice;
+            /* a fixed cell's value has its one place there already: leave it out (no change) */
+            uint32_t hid = once & ~twice & ~fo[h];
             if (!hid) continue;
             nhc = gather(c, hc, n, hid, w->hcacc, w->hcl, nhc);
         }
@@ -290,7 +336,7 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
             }
         }
         /* D: emptied cells; the cells fixed next round */
-        if (r == 1) {
+        if (r == 1 && !base) {
             for (int x = 0; x < N; x++)
                 if (!c[x] && (!st || st->two[x])) bad = 1;
         }
@@ -312,13 +358,25 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
 #undef CHANGED
 }
 
-/* The level-k verdict of a row (in place; the row ends at its singles fixpoint). */
-static int closure(const geo_t *g, work_t *w, uint32_t *row, int level) {
+/* After a run of the singles (not static) that ended without contradiction, the row is a
+ * fixpoint whose fixed cells and house values the work arrays hold: keep it as a base. */
+static void keep_base(const geo_t *g, const work_t *w, const uint32_t *c, base_t *b) {
+    memcpy(b->row, c, sizeof(uint32_t) * (size_t)g->N);
+    memcpy(b->fixed, w->fixed, (size_t)g->N);
+    memcpy(b->fo, w->fo, sizeof(uint32_t) * (size_t)g->H);
+    b->valid = 1;
+}
+
+/* The level-k verdict of a row (in place; the row ends at its singles fixpoint). ``nd``: the
+ * cells (w->diff) where it differs from ``base`` (a fixpoint), or -1 if none is known. */
+static int closure(const geo_t *g, work_t *w, uint32_t *row, int level, const base_t *base, int nd) {
     int rounds;
-    if (run_row(g, w, row, 0, NULL, &rounds)) return 1;
+    if (run_row(g, w, row, 0, NULL, &rounds, base, nd)) return 1;
     if (level <= 0) return 0;
     uint32_t *sub = w->rows[level - 1];
+    base_t *mine = &w->bases[level];
     const int N = g->N;
+    keep_base(g, w, row, mine);
     for (;;) {
         int found = 0;
         for (int x = 0; x < N; x++) {
@@ -327,14 +385,18 @@ static int closure(const geo_t *g, work_t *w, uint32_t *row, int level) {
             while (m) {
                 uint32_t b = m & -m;
                 m ^= b;
+                if (!(row[x] & (row[x] - 1))) break; /* decided since */
                 if (!(row[x] & b)) continue;
                 memcpy(sub, row, sizeof(uint32_t) * (size_t)N);
                 sub[x] = b;
-                if (closure(g, w, sub, level - 1)) {
+                w->diff[0] = (int16_t)x;
+                if (closure(g, w, sub, level - 1, mine, 1)) {
+                    /* the candidate is false here: remove it and propagate at once */
                     row[x] &= ~b;
                     found = 1;
-                    if (run_row(g, w, row, 0, NULL, &rounds)) return 1;
-                    if (!(row[x] & (row[x] - 1))) break; /* the cell is decided now */
+                    w->diff[0] = (int16_t)x;
+                    if (run_row(g, w, row, 0, NULL, &rounds, mine, 1)) return 1;
+                    keep_base(g, w, row, mine);
                 }
             }
         }
@@ -354,12 +416,488 @@ static int get_buf(PyObject *o, Py_buffer *b, Py_ssize_t itemsize, Py_ssize_t it
     return 0;
 }
 
+/* ---- the recording variant ----------------------------------------------------------------
+ *
+ * One branch from one assumption, every new fact recorded with its rule and the earlier facts
+ * it rests on: the compiled twin of techniques.implication.Tracer.run at level 0 without locked
+ * candidates, fact for fact (same facts, order, premises and end). A true fact clears its cell
+ * and its value's peers (``peer``), first in a queue; a cell left with one start candidate is
+ * true (``cell``), a value left with one start place in a house too (``house``); the run ends
+ * at a cell or house emptied, a value true twice in a house, or when nothing is left to do.
+ * Static: a cell or house counts only if it had two candidates (places) at most at the start.
+ * One digit: only the assumed value's own implications (no cell rule, no other values). */
+
+enum { R_ASSUME, R_PEER, R_CELL, R_HOUSE };
+enum { E_NONE, E_CELL, E_HOUSE, E_TWICE, E_ERROR };
+
+/* the step-start state a recorder runs branches from */
+typedef struct {
+    PyObject_HEAD
+    const geo_t *g;
+    uint32_t start[MAXC];
+    uint8_t vals[MAXC];
+    uint32_t given[MAXH];
+    cellset stpos[MAXN], hmask[MAXH], pmask[MAXC];
+} Recorder;
+
+typedef struct {
+    PyObject_HEAD
+    Recorder *owner;
+    int n, N, nf, capf, np, capp, stat, one;
+    int16_t *fc, *fx;
+    int8_t *fv, *ft, *fr;
+    int32_t *pstart, *plen, *prem;
+    int32_t *ti, *fi; /* fact index per (cell, value), true and false; -1 */
+    PyObject **cache; /* the facts as Python tuples, built when read */
+    int end, end_cell, end_house, end_value, end_cells[2], solved;
+    int32_t *eprem;
+    int nep;
+    /* run state */
+    uint32_t cur[MAXC];
+    cellset pos[MAXN];
+    int true_of[MAXC];
+    int htrue[MAXH * MAXN];
+    int *queue, qh, qt;
+} Record;
+
+static PyTypeObject RecordType, RecorderType;
+
+static int rec_grow(Record *R, int extra_prem) {
+    if (R->nf == R->capf) {
+        int cap = R->capf * 2;
+        void *p;
+#define GROW(field, type) \
+    if (!(p = realloc(R->field, sizeof(type) * (size_t)cap))) return -1; \
+    R->field = p;
+        GROW(fc, int16_t) GROW(fx, int16_t) GROW(fv, int8_t) GROW(ft, int8_t) GROW(fr, int8_t)
+        GROW(pstart, int32_t) GROW(plen, int32_t)
+#undef GROW
+        R->capf = cap;
+    }
+    while (R->np + extra_prem > R->capp) {
+        void *p = realloc(R->prem, sizeof(int32_t) * (size_t)R->capp * 2);
+        if (!p) return -1;
+        R->prem = p, R->capp *= 2;
+    }
+    return 0;
+}
+
+/* record a fact; -1 when out of memory (the run then ends in error) */
+static int rec_fact(Record *R, int c, int v, int t, int rule, const int32_t *prem, int np, int extra) {
+    if (rec_grow(R, np) < 0) {
+        R->end = E_ERROR;
+        return -1;
+    }
+    int i = R->nf++;
+    R->fc[i] = (int16_t)c, R->fv[i] = (int8_t)v, R->ft[i] = (int8_t)t, R->fr[i] = (int8_t)rule;
+    R->fx[i] = (int16_t)extra;
+    R->pstart[i] = R->np, R->plen[i] = np;
+    memcpy(R->prem + R->np, prem, sizeof(int32_t) * (size_t)np);
+    R->np += np;
+    (t ? R->ti : R->fi)[c * R->n + v - 1] = i;
+    return i;
+}
+
+static void rec_end(Record *R, int kind, const int32_t *prem, int np) {
+    R->end = kind;
+    memcpy(R->eprem, prem, sizeof(int32_t) * (size_t)np);
+    R->nep = np;
+}
+
+static int add_true(Record *R, int c, int v, int rule, const int32_t *prem, int np, int extra);
+static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check);
+
+/* a true and a false fact on one candidate: the end they make (always ends the run) */
+static void conflict(Record *R, int ti, int fi) {
+    int32_t buf[2 * MAXC + 2];
+    int c = R->fc[ti], v = R->fv[ti], rule = R->fr[ti];
+    if (rule == R_CELL || rule == R_HOUSE) {
+        int np = R->plen[ti];
+        memcpy(buf, R->prem + R->pstart[ti], sizeof(int32_t) * (size_t)np);
+        buf[np++] = fi;
+        rec_end(R, rule == R_CELL ? E_CELL : E_HOUSE, buf, np);
+        if (rule == R_CELL) R->end_cell = c;
+        else R->end_house = R->fx[ti], R->end_value = v;
+        return;
+    }
+    /* the true fact is the assumption: the false one is a peer of a true premise */
+    if (R->fr[fi] != R_PEER) {
+        R->end = E_ERROR;
+        return;
+    }
+    int p = R->prem[R->pstart[fi]];
+    int pc = R->fc[p], pv = R->fv[p];
+    if (pc != c) {
+        buf[0] = ti, buf[1] = p;
+        rec_end(R, E_TWICE, buf, 2);
+        R->end_cells[0] = c, R->end_cells[1] = pc, R->end_value = v;
+        return;
+    }
+    /* two true values in one cell: the other one is a cell/house fact */
+    int32_t one = ti;
+    int gi = add_false(R, pc, pv, R_PEER, &one, 1, 0);
+    if (gi < 0) return;
+    conflict(R, p, gi);
+}
+
+static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check) {
+    const Recorder *S = R->owner;
+    const geo_t *g = S->g;
+    int n = R->n, k = c * n + v - 1;
+    if (R->fi[k] >= 0) return R->fi[k];
+    int i = rec_fact(R, c, v, 0, rule, prem, np, -1);
+    if (i < 0) return -1;
+    uint32_t bit = 1u << (v - 1);
+    R->cur[c] &= ~bit;
+    cs_del(&R->pos[v - 1], c);
+    int ti = R->ti[k];
+    if (ti >= 0) {
+        if (check) {
+            conflict(R, ti, i);
+            return -1;
+        }
+        return i;
+    }
+    int32_t buf[MAXN + 1];
+    uint32_t m = R->cur[c], st = S->start[c];
+    int two = (!R->stat || __builtin_popcount(st) <= 2) && !R->one;
+    if (!m && two) {
+        int nb = 0;
+        for (uint32_t b = st; b; b &= b - 1) buf[nb++] = R->fi[c * n + __builtin_ctz(b)];
+        rec_end(R, E_CELL, buf, nb);
+        R->end_cell = c;
+        return -1;
+    }
+    if (m && two && R->true_of[c] < 0 && !(m & (m - 1))) {
+        int u = __builtin_ctz(m) + 1, nb = 0;
+        for (uint32_t b = st; b; b &= b - 1)
+            if (__builtin_ctz(b) + 1 != u) buf[nb++] = R->fi[c * n + __builtin_ctz(b)];
+        if (add_true(R, c, u, R_CELL, buf, nb, -1) < 0) return -1;
+    }
+    cellset pv = R->pos[v - 1];
+    int nw = (g->N + 63) / 64;
+    for (int kk = 0; kk < 3; kk++) {
+        int h = g->chouse[c][kk];
+        if (S->given[h] & bit) continue;
+        cellset w, places;
+        cs_and(&w, &pv, &S->hmask[h], nw);
+        cs_and(&places, &S->stpos[v - 1], &S->hmask[h], nw);
+        if (R->stat && cs_count(&places, nw) > 2) continue;
+        if (cs_empty(&w, nw)) {
+            int nb = 0;
+            CS_FOREACH(y, &places, nw) buf[nb++] = R->fi[y * n + v - 1];
+            rec_end(R, E_HOUSE, buf, nb);
+            R->end_house = h, R->end_value = v;
+            return -1;
+        }
+        if (cs_count(&w, nw) == 1 && R->htrue[h * n + v - 1] < 0) {
+            int y = cs_next(&w, 0, nw), nb = 0;
+            CS_FOREACH(z, &places, nw) if (z != y) buf[nb++] = R->fi[z * n + v - 1];
+            if (add_true(R, y, v, R_HOUSE, buf, nb, h) < 0) return -1;
+        }
+    }
+    return i;
+}
+
+static int add_true(Record *R, int c, int v, int rule, const int32_t *prem, int np, int extra) {
+    const geo_t *g = R->owner->g;
+    int n = R->n, k = c * n + v - 1;
+    if (R->ti[k] >= 0) return R->ti[k];
+    int i = rec_fact(R, c, v, 1, rule, prem, np, extra);
+    if (i < 0) return -1;
+    if (R->fi[k] >= 0) {
+        conflict(R, i, R->fi[k]);
+        return -1;
+    }
+    if (R->true_of[c] >= 0) {
+        /* another value is already true here: it loses this one (peer), a conflict */
+        int32_t one = i;
+        int gi = add_false(R, c, R->fv[R->true_of[c]], R_PEER, &one, 1, 0);
+        if (gi < 0) return -1;
+        conflict(R, R->true_of[c], gi);
+        return -1;
+    }
+    R->true_of[c] = i;
+    for (int kk = 0; kk < 3; kk++) {
+        int h = g->chouse[c][kk], j = R->htrue[h * n + v - 1];
+        if (j >= 0) {
+            int32_t buf[2] = {j, i};
+            rec_end(R, E_TWICE, buf, 2);
+            R->end_cells[0] = R->fc[j], R->end_cells[1] = c, R->end_value = v;
+            return -1;
+        }
+        R->htrue[h * n + v - 1] = i;
+    }
+    R->queue[R->qt++] = i;
+    return i;
+}
+
+static int expand(Record *R, int i) {
+    const Recorder *S = R->owner;
+    int c = R->fc[i], v = R->fv[i], nw = (S->g->N + 63) / 64;
+    int32_t one = i;
+    if (!R->one)
+        for (uint32_t b = S->start[c]; b; b &= b - 1) {
+            int u = __builtin_ctz(b) + 1;
+            if (u != v && add_false(R, c, u, R_PEER, &one, 1, 1) < 0) return -1;
+        }
+    cellset ys;
+    cs_and(&ys, &S->pmask[c], &S->stpos[v - 1], nw);
+    CS_FOREACH(y, &ys, nw) if (add_false(R, y, v, R_PEER, &one, 1, 1) < 0) return -1;
+    return 0;
+}
+
+static void record_dealloc(Record *R) {
+    if (R->cache) {
+        for (int i = 0; i < R->nf; i++) Py_XDECREF(R->cache[i]);
+        free(R->cache);
+    }
+    free(R->fc), free(R->fx), free(R->fv), free(R->ft), free(R->fr), free(R->pstart), free(R->plen);
+    free(R->prem), free(R->ti), free(R->fi), free(R->eprem), free(R->queue);
+    Py_XDECREF(R->owner);
+    Py_TYPE(R)->tp_free((PyObject *)R);
+}
+
+static PyObject *recorder_run(Recorder *S, PyObject *args) {
+    int cell, value, truth, stat, one;
+    if (!PyArg_ParseTuple(args, "iippp", &cell, &value, &truth, &stat, &one)) return NULL;
+    const geo_t *g = S->g;
+    int n = g->n, N = g->N;
+    if (cell < 0 || cell >= N || value < 1 || value > n) return PyErr_Format(PyExc_ValueError, "no such candidate");
+    Record *R = PyObject_New(Record, &RecordType);
+    if (!R) return NULL;
+    Py_INCREF(S);
+    R->owner = S;
+    R->n = n, R->N = N, R->nf = 0, R->np = 0, R->stat = stat, R->one = one;
+    R->capf = 2 * N, R->capp = 4 * N;
+    R->cache = NULL, R->end = E_NONE, R->nep = 0, R->solved = 0, R->qh = R->qt = 0;
+    R->fc = malloc(sizeof(int16_t) * (size_t)R->capf), R->fx = malloc(sizeof(int16_t) * (size_t)R->capf);
+    R->fv = malloc((size_t)R->capf), R->ft = malloc((size_t)R->capf), R->fr = malloc((size_t)R->capf);
+    R->pstart = malloc(sizeof(int32_t) * (size_t)R->capf), R->plen = malloc(sizeof(int32_t) * (size_t)R->capf);
+    R->prem = malloc(sizeof(int32_t) * (size_t)R->capp);
+    R->ti = malloc(sizeof(int32_t) * (size_t)(N * n)), R->fi = malloc(sizeof(int32_t) * (size_t)(N * n));
+    R->eprem = malloc(sizeof(int32_t) * (size_t)(2 * MAXC + 2));
+    R->queue = malloc(sizeof(int) * (size_t)(N + 1));
+    if (!R->fc || !R->fx || !R->fv || !R->ft || !R->fr || !R->pstart || !R->plen || !R->prem || !R->ti || !R->fi ||
+        !R->eprem || !R->queue) {
+        Py_DECREF(R);
+        return PyErr_NoMemory();
+    }
+    memset(R->ti, 0xff, sizeof(int32_t) * (size_t)(N * n));
+    memset(R->fi, 0xff, sizeof(int32_t) * (size_t)(N * n));
+    memcpy(R->cur, S->start, sizeof(uint32_t) * (size_t)N);
+    memcpy(R->pos, S->stpos, sizeof(cellset) * (size_t)n);
+    for (int x = 0; x < N; x++) R->true_of[x] = -1;
+    memset(R->htrue, 0xff, sizeof(int) * (size_t)(3 * n * n));
+    int ok = truth ? add_true(R, cell, value, R_ASSUME, NULL, 0, -1) : add_false(R, cell, value, R_ASSUME, NULL, 0, 1);
+    while (ok >= 0 && R->qh < R->qt) ok = expand(R, R->queue[R->qh++]);
+    if (R->end == E_ERROR) {
+        Py_DECREF(R);
+        return PyErr_Format(PyExc_AssertionError, "unexpected conflict (or out of memory) in a recorded branch");
+    }
+    if (R->end == E_NONE) {
+        R->solved = 1;
+        for (int x = 0; x < N && R->solved; x++)
+            if (R->true_of[x] < 0 && !S->vals[x]) R->solved = 0;
+    }
+    R->cache = calloc((size_t)R->nf + 1, sizeof(PyObject *));
+    if (!R->cache) {
+        Py_DECREF(R);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)R;
+}
+
+static PyObject *RULES[4];
+
+static Py_ssize_t record_len(Record *R) { return R->nf; }
+
+static PyObject *int_list(const int32_t *xs, int k, int as_tuple) {
+    PyObject *out = as_tuple ? PyTuple_New(k) : PyList_New(k);
+    if (!out) return NULL;
+    for (int j = 0; j < k; j++) {
+        PyObject *x = PyLong_FromLong(xs[j]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (as_tuple) PyTuple_SET_ITEM(out, j, x);
+        else PyList_SET_ITEM(out, j, x);
+    }
+    return out;
+}
+
+/* fact i as techniques.implication records it: (cell, value, truth, rule, premises, extra) */
+static PyObject *record_item(Record *R, Py_ssize_t i) {
+    if (i < 0 || i >= R->nf) {
+        PyErr_SetString(PyExc_IndexError, "fact index out of range");
+        return NULL;
+    }
+    if (!R->cache[i]) {
+        PyObject *prem = int_list(R->prem + R->pstart[i], R->plen[i], 1);
+        if (!prem) return NULL;
+        PyObject *extra = R->fr[i] == R_HOUSE ? PyLong_FromLong(R->fx[i]) : (Py_INCREF(Py_None), Py_None);
+        R->cache[i] = Py_BuildValue("(iiOONN)", R->fc[i], R->fv[i], R->ft[i] ? Py_True : Py_False, RULES[(int)R->fr[i]],
+                                    prem, extra);
+        if (!R->cache[i]) return NULL;
+    }
+    Py_INCREF(R->cache[i]);
+    return R->cache[i];
+}
+
+static PyObject *record_find(Record *R, PyObject *args) {
+    int c, v, t;
+    if (!PyArg_ParseTuple(args, "iip", &c, &v, &t)) return NULL;
+    if (c < 0 || c >= R->N || v < 1 || v > R->n) Py_RETURN_NONE;
+    int i = (t ? R->ti : R->fi)[c * R->n + v - 1];
+    if (i < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(i);
+}
+
+/* None, or (kind, premises, keywords) of techniques.implication._End */
+static PyObject *record_end(Record *R, void *closure_) {
+    (void)closure_;
+    if (R->end == E_NONE) Py_RETURN_NONE;
+    PyObject *prem = int_list(R->eprem, R->nep, 0);
+    if (!prem) return NULL;
+    if (R->end == E_CELL) return Py_BuildValue("(sN{s:i})", "cell", prem, "cell", R->end_cell);
+    if (R->end == E_HOUSE)
+        return Py_BuildValue("(sN{s:i,s:i})", "house", prem, "house", R->end_house, "value", R->end_value);
+    return Py_BuildValue("(sN{s:(ii),s:i})", "twice", prem, "cells", R->end_cells[0], R->end_cells[1], "value",
+                         R->end_value);
+}
+
+static PyObject *record_solved(Record *R, void *closure_) {
+    (void)closure_;
+    return PyBool_FromLong(R->solved);
+}
+
+/* the facts the roots rest on (roots and the assumption included), in order */
+static PyObject *record_needed(Record *R, PyObject *roots) {
+    PyObject *seq = PySequence_Fast(roots, "roots must be a sequence");
+    if (!seq) return NULL;
+    uint8_t *keep = calloc((size_t)R->nf + 1, 1);
+    int32_t *stack = malloc(sizeof(int32_t) * ((size_t)R->np + (size_t)PySequence_Fast_GET_SIZE(seq) + 1));
+    if (!keep || !stack) {
+        free(keep), free(stack);
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    int top = 0;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+        long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (i < 0 || i >= R->nf) {
+            free(keep), free(stack);
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "fact index out of range");
+            return NULL;
+        }
+        stack[top++] = (int32_t)i;
+    }
+    Py_DECREF(seq);
+    while (top) {
+        int i = stack[--top];
+        if (keep[i]) continue;
+        keep[i] = 1;
+        for (int j = 0; j < R->plen[i]; j++) stack[top++] = R->prem[R->pstart[i] + j];
+    }
+    if (R->nf) keep[0] = 1;
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out && i < R->nf; i++) {
+        if (!keep[i]) continue;
+        PyObject *x = PyLong_FromLong(i);
+        if (!x || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+    }
+    free(keep), free(stack);
+    return out;
+}
+
+static PyMethodDef record_methods[] = {
+    {"find", (PyCFunction)record_find, METH_VARARGS, "find(cell, value, truth): the fact's index or None."},
+    {"needed", (PyCFunction)record_needed, METH_O, "needed(roots): the facts the roots rest on, in order."},
+    {NULL, NULL, 0, NULL},
+};
+static PyGetSetDef record_getset[] = {
+    {"end", (getter)record_end, NULL, "None, or the end as (kind, premises, keywords).", NULL},
+    {"solved", (getter)record_solved, NULL, "True if the branch ended with every cell true.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+static PySequenceMethods record_seq = {.sq_length = (lenfunc)record_len, .sq_item = (ssizeargfunc)record_item};
+static PyTypeObject RecordType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "explainer.core._propagate.Record",
+    .tp_basicsize = sizeof(Record),
+    .tp_dealloc = (destructor)record_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One recorded branch: a sequence of facts (cell, value, truth, rule, premises, extra).",
+    .tp_as_sequence = &record_seq,
+    .tp_methods = record_methods,
+    .tp_getset = record_getset,
+};
+
+/* Recorder(n, cand, values): cand as uint32 (ncells), values as uint8 (ncells) */
+static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    (void)kw;
+    PyObject *cand_o, *vals_o;
+    int n;
+    if (!PyArg_ParseTuple(args, "iOO", &n, &cand_o, &vals_o)) return NULL;
+    const geo_t *g = geo_of(n);
+    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    Py_buffer cb, vb;
+    if (get_buf(cand_o, &cb, 4, g->N, 0, "cand") < 0) return NULL;
+    if (get_buf(vals_o, &vb, 1, g->N, 0, "values") < 0) {
+        PyBuffer_Release(&cb);
+        return NULL;
+    }
+    Recorder *S = (Recorder *)type->tp_alloc(type, 0);
+    if (S) {
+        S->g = g;
+        memcpy(S->start, cb.buf, sizeof(uint32_t) * (size_t)g->N);
+        memcpy(S->vals, vb.buf, (size_t)g->N);
+        for (int v = 0; v < n; v++) cs_clear(&S->stpos[v]);
+        for (int x = 0; x < g->N; x++) {
+            for (uint32_t b = S->start[x]; b; b &= b - 1) cs_add(&S->stpos[__builtin_ctz(b)], x);
+            cs_clear(&S->pmask[x]);
+            for (int j = 0; j < g->npeer; j++) cs_add(&S->pmask[x], g->peer[x][j]);
+        }
+        for (int h = 0; h < g->H; h++) {
+            cs_clear(&S->hmask[h]);
+            S->given[h] = 0;
+            for (int j = 0; j < n; j++) {
+                int x = g->hcell[h][j];
+                cs_add(&S->hmask[h], x);
+                if (S->vals[x]) S->given[h] |= 1u << (S->vals[x] - 1);
+            }
+        }
+    }
+    PyBuffer_Release(&vb), PyBuffer_Release(&cb);
+    return (PyObject *)S;
+}
+
+static PyMethodDef recorder_methods[] = {
+    {"run", (PyCFunction)recorder_run, METH_VARARGS,
+     "run(cell, value, truth, static, one_digit): the recorded branch (a Record)."},
+    {NULL, NULL, 0, NULL},
+};
+static PyTypeObject RecorderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "explainer.core._propagate.Recorder",
+    .tp_basicsize = sizeof(Recorder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Recorder(n, cand, values): records branches from one step-start state.",
+    .tp_new = recorder_new,
+    .tp_methods = recorder_methods,
+};
+
+/* ---- Python interface -------------------------------------------------------------------- */
+
+
 static PyObject *py_fixpoints(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *rows_o, *start_o, *contra_o, *rounds_o;
+    PyObject *rows_o, *start_o, *contra_o, *rounds_o, *base_o = Py_None;
     int n, dynamic;
     Py_ssize_t B;
-    if (!PyArg_ParseTuple(args, "OnipOOO", &rows_o, &B, &n, &dynamic, &start_o, &contra_o, &rounds_o)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnipOOO|O", &rows_o, &B, &n, &dynamic, &start_o, &contra_o, &rounds_o, &base_o))
+        return NULL;
     const geo_t *g = geo_of(n);
     if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
     if (dynamic && start_o != Py_None) return PyErr_Format(PyExc_ValueError, "static chains are not dynamic");
@@ -387,10 +925,25 @@ static PyObject *py_fixpoints(PyObject *self, PyObject *args) {
     uint32_t *rows = rb.buf;
     uint8_t *contra = cb.buf;
     int32_t *rounds = ob.buf;
+    w->batch.valid = 0;
+    if (base_o != Py_None) {
+        Py_buffer bb;
+        if (get_buf(base_o, &bb, 4, g->N, 0, "base") < 0) {
+            free(st), free(w);
+            goto fail_s;
+        }
+        uint32_t *first = w->rows[0];
+        int rd = 0;
+        memcpy(first, bb.buf, sizeof(uint32_t) * (size_t)g->N);
+        PyBuffer_Release(&bb);
+        if (!run_row(g, w, first, dynamic, st, &rd, NULL, -1) && rd == 1) keep_base(g, w, first, &w->batch);
+    }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < B; i++) {
         int rd = 0;
-        contra[i] = (uint8_t)run_row(g, w, rows + i * g->N, dynamic, st, &rd);
+        uint32_t *row = rows + i * g->N;
+        int nd = w->batch.valid ? diff_from(g, w, row, &w->batch) : -1;
+        contra[i] = (uint8_t)run_row(g, w, row, dynamic, st, &rd, &w->batch, nd);
         rounds[i] = rd;
     }
     Py_END_ALLOW_THREADS
@@ -433,17 +986,21 @@ static PyObject *py_contradicting(PyObject *self, PyObject *args) {
     const uint32_t *base = bb.buf, *bits = vb.buf;
     const int32_t *cells = cb.buf;
     uint8_t *out = ob.buf;
-    int ok = 1;
+    int ok = 1, rd = 0;
     Py_BEGIN_ALLOW_THREADS
+    uint32_t *row = w->rows[level];
+    memcpy(row, base, sizeof(uint32_t) * (size_t)g->N);
+    w->batch.valid = 0;
+    if (!run_row(g, w, row, 0, NULL, &rd, NULL, -1) && rd == 1) keep_base(g, w, row, &w->batch);
     for (Py_ssize_t i = 0; i < K; i++) {
         if (cells[i] < 0 || cells[i] >= g->N) {
             ok = 0;
             break;
         }
-        uint32_t *row = w->rows[level];
         memcpy(row, base, sizeof(uint32_t) * (size_t)g->N);
         row[cells[i]] = bits[i];
-        out[i] = (uint8_t)closure(g, w, row, level);
+        int nd = w->batch.valid ? diff_from(g, w, row, &w->batch) : -1;
+        out[i] = (uint8_t)closure(g, w, row, level, &w->batch, nd);
     }
     Py_END_ALLOW_THREADS
     free(w);
@@ -461,9 +1018,221 @@ fail_b:
     return NULL;
 }
 
+/* ---- conclusions of groups of branches ---------------------------------------------------
+ *
+ * The rows of a forcing batch are every candidate assumed true (rows 0..k-1, candidates in
+ * cell order) then false (k..2k-1). A group is a set of branches one of which holds: a cell's
+ * candidates (true), a value's places in a house (true), a candidate true and false (double).
+ * Groups are taken fewest branches first (cells, then houses by house*n+value, then doubles on
+ * ties); a contradicting branch is left out. What every live branch of a group concludes: a
+ * cell decided alike in all (not in static chains), a start candidate none of them keeps. Each
+ * conclusion once, the first group's; not one about the group's own assumptions. */
+
+typedef struct {
+    int kind, key, start, len;
+} group_t;
+
+static PyObject *py_group_options(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *out_o, *contra_o, *cells_o, *vals_o, *base_o;
+    int n, k, stat, limit;
+    if (!PyArg_ParseTuple(args, "OOiOOOipi", &out_o, &contra_o, &k, &cells_o, &vals_o, &base_o, &n, &stat, &limit))
+        return NULL;
+    const geo_t *g = geo_of(n);
+    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    const int N = g->N, HV = g->H * n;
+    Py_buffer ob, cb, xb, vb, bb;
+    if (get_buf(out_o, &ob, 4, (Py_ssize_t)2 * k * N, 0, "out") < 0) return NULL;
+    if (get_buf(contra_o, &cb, 1, 2 * (Py_ssize_t)k, 0, "contra") < 0) goto f0;
+    if (get_buf(cells_o, &xb, 4, k, 0, "cells") < 0) goto f1;
+    if (get_buf(vals_o, &vb, 4, k, 0, "values") < 0) goto f2;
+    if (get_buf(base_o, &bb, 4, N, 0, "base") < 0) goto f3;
+    const uint32_t *out = ob.buf, *base = bb.buf;
+    const uint8_t *dead = cb.buf;
+    const int32_t *cells = xb.buf, *vals = vb.buf;
+    PyObject *result = PyList_New(0);
+    /* groups and their rows */
+    int ngroups = 0, nrows = 0;
+    group_t *groups = malloc(sizeof(group_t) * (size_t)(2 * k + HV + 1));
+    int32_t *rows = malloc(sizeof(int32_t) * (size_t)(6 * k + 1));
+    int32_t *hcount = calloc((size_t)HV, sizeof(int32_t)), *hfirst = malloc(sizeof(int32_t) * (size_t)(HV + 1));
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)(2 * k + HV + 1));
+    uint32_t *inter = malloc(sizeof(uint32_t) * (size_t)N), *uni = malloc(sizeof(uint32_t) * (size_t)N);
+    uint8_t *seen = calloc((size_t)(2 * N * n), 1), *assumed = calloc((size_t)(N * n), 1);
+    if (!result || !groups || !rows || !hcount || !hfirst || !order || !inter || !uni || !seen || !assumed) {
+        Py_XDECREF(result);
+        result = PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < k;) {
+        int j = i;
+        while (j < k && cells[j] == cells[i]) rows[nrows + j - i] = j, j++;
+        groups[ngroups++] = (group_t){0, cells[i], nrows, j - i};
+        nrows += j - i, i = j;
+    }
+    for (int i = 0; i < k; i++)
+        for (int q = 0; q < 3; q++) hcount[g->chouse[cells[i]][q] * n + vals[i] - 1]++;
+    for (int key = 0, at = nrows; key < HV; key++) hfirst[key] = at, at += hcount[key] >= 2 ? hcount[key] : 0;
+    for (int i = 0; i < k; i++)
+        for (int q = 0; q < 3; q++) {
+            int key = g->chouse[cells[i]][q] * n + vals[i] - 1;
+            if (hcount[key] >= 2) rows[hfirst[key]++] = i;
+        }
+    for (int key = 0; key < HV; key++)
+        if (hcount[key] >= 2) {
+            groups[ngroups++] = (group_t){1, key, nrows, hcount[key]};
+            nrows += hcount[key];
+        }
+    for (int i = 0; i < k; i++) groups[ngroups++] = (group_t){2, i, -1, 2};
+    /* fewest branches first, stable */
+    int maxlen = 2, no = 0;
+    for (int i = 0; i < ngroups; i++) maxlen = groups[i].len > maxlen ? groups[i].len : maxlen;
+    for (int len = 0; len <= maxlen; len++)
+        for (int i = 0; i < ngroups; i++)
+            if (groups[i].len == len) order[no++] = i;
+    int found = 0;
+    for (int o = 0; o < no && found < limit; o++) {
+        const group_t *gr = &groups[order[o]];
+        int32_t pair[2];
+        const int32_t *rs = gr->kind == 2 ? (pair[0] = gr->key, pair[1] = gr->key + k, pair) : rows + gr->start;
+        int alive = 0;
+        for (int x = 0; x < N; x++) inter[x] = g->full, uni[x] = 0;
+        for (int j = 0; j < gr->len; j++) {
+            int r = rs[j];
+            if (dead[r]) continue;
+            alive = 1;
+            const uint32_t *row = out + (size_t)r * N;
+            for (int x = 0; x < N; x++) inter[x] &= row[x], uni[x] |= row[x];
+        }
+        if (!alive) continue;
+        for (int j = 0; j < gr->len; j++) {
+            int c = cells[rs[j] % k];
+            assumed[c * n + vals[rs[j] % k] - 1] = 1;
+        }
+        /* cells decided alike, then start candidates gone */
+        for (int pass = 0; pass < 2 && found < limit; pass++)
+            for (int x = 0; x < N && found < limit; x++) {
+                uint32_t b0 = base[x];
+                if (!(b0 & (b0 - 1))) continue; /* decided at the start */
+                int same = !stat && inter[x] == uni[x] && !(inter[x] & (inter[x] - 1));
+                if (pass == 0 && !same) continue;
+                uint32_t facts = pass == 0 ? inter[x] : (same ? 0 : b0 & ~uni[x]);
+                for (; facts && found < limit; facts &= facts - 1) {
+                    int v = __builtin_ctz(facts) + 1, t = pass == 0;
+                    int id = (x * n + v - 1) * 2 + t;
+                    if (seen[id] || assumed[x * n + v - 1]) continue;
+                    seen[id] = 1, found++;
+                    PyObject *item = Py_BuildValue("(iiiiO)", gr->kind, gr->key, x, v, t ? Py_True : Py_False);
+                    if (!item || PyList_Append(result, item) < 0) {
+                        Py_XDECREF(item);
+                        Py_CLEAR(result);
+                        goto done;
+                    }
+                    Py_DECREF(item);
+                }
+            }
+        for (int j = 0; j < gr->len; j++) assumed[cells[rs[j] % k] * n + vals[rs[j] % k] - 1] = 0;
+    }
+done:
+    free(groups), free(rows), free(hcount), free(hfirst), free(order), free(inter), free(uni), free(seen), free(assumed);
+    PyBuffer_Release(&bb);
+f3:
+    PyBuffer_Release(&vb);
+f2:
+    PyBuffer_Release(&xb);
+f1:
+    PyBuffer_Release(&cb);
+f0:
+    PyBuffer_Release(&ob);
+    return result;
+}
+
+/* ---- one digit ------------------------------------------------------------------------------
+ *
+ * SE's Nishio chains: a value placed in a cell and only its own implications (its peers lose
+ * it, a house left with one place for it takes it there). Which placements leave a house that
+ * still misses the value without a place? The verdict does not depend on the order: every
+ * placement is forced. */
+static PyObject *py_one_digit_fails(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cand_o;
+    int n;
+    if (!PyArg_ParseTuple(args, "Oi", &cand_o, &n)) return NULL;
+    const geo_t *g = geo_of(n);
+    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    Py_buffer cb;
+    if (get_buf(cand_o, &cb, 4, g->N, 0, "cand") < 0) return NULL;
+    const uint32_t *cand = cb.buf;
+    const int nw = (g->N + 63) / 64, H = g->H;
+    cellset *hm = malloc(sizeof(cellset) * (size_t)H), *pm = malloc(sizeof(cellset) * (size_t)g->N);
+    int *houses = malloc(sizeof(int) * (size_t)H);
+    PyObject *out = PyList_New(0);
+    if (!hm || !pm || !houses || !out) {
+        Py_XDECREF(out);
+        out = PyErr_NoMemory();
+        goto done;
+    }
+    for (int h = 0; h < H; h++) {
+        cs_clear(&hm[h]);
+        for (int j = 0; j < n; j++) cs_add(&hm[h], g->hcell[h][j]);
+    }
+    for (int x = 0; x < g->N; x++) {
+        cs_clear(&pm[x]);
+        for (int j = 0; j < g->npeer; j++) cs_add(&pm[x], g->peer[x][j]);
+    }
+    for (int v = 1; v <= n && out; v++) {
+        cellset pv;
+        cs_clear(&pv);
+        for (int x = 0; x < g->N; x++)
+            if (cand[x] >> (v - 1) & 1) cs_add(&pv, x);
+        int nh = 0;
+        for (int h = 0; h < H; h++)
+            if (cs_intersects(&pv, &hm[h], nw)) houses[nh++] = h;
+        CS_FOREACH(c, &pv, nw) {
+            cellset placed, left, w;
+            cs_clear(&placed);
+            cs_add(&placed, c);
+            cs_andnot(&left, &pv, &pm[c], nw);
+            int fails = 0, done = 1;
+            while (done && !fails) {
+                done = 0;
+                for (int i = 0; i < nh && !fails; i++) {
+                    if (cs_intersects(&placed, &hm[houses[i]], nw)) continue;
+                    cs_and(&w, &left, &hm[houses[i]], nw);
+                    int k = cs_count(&w, nw);
+                    if (!k) fails = 1;
+                    else if (k == 1) {
+                        int y = cs_next(&w, 0, nw);
+                        cs_add(&placed, y);
+                        cs_andnot(&left, &left, &pm[y], nw);
+                        done = 1;
+                    }
+                }
+            }
+            if (fails) {
+                PyObject *item = Py_BuildValue("(ii)", c, v);
+                if (!item || PyList_Append(out, item) < 0) {
+                    Py_XDECREF(item);
+                    Py_CLEAR(out);
+                    break;
+                }
+                Py_DECREF(item);
+            }
+        }
+    }
+done:
+    free(hm), free(pm), free(houses);
+    PyBuffer_Release(&cb);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"fixpoints", py_fixpoints, METH_VARARGS,
      "fixpoints(rows, B, n, dynamic, start, contra, rounds): B rows (uint32) to their fixpoints in place."},
+    {"group_options", py_group_options, METH_VARARGS,
+     "group_options(out, contra, k, cells, values, base, n, static, limit): the first group conclusions."},
+    {"one_digit_fails", py_one_digit_fails, METH_VARARGS,
+     "one_digit_fails(cand, n): the (cell, value) whose one-digit implications empty a house."},
     {"contradicting", py_contradicting, METH_VARARGS,
      "contradicting(base, n, K, cells, bits, out, level): the level-k verdict of K assumptions on base."},
     {NULL, NULL, 0, NULL},
@@ -472,4 +1241,18 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_propagate", "Singles propagation (compiled).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__propagate(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__propagate(void) {
+    static const char *names[4] = {"assume", "peer", "cell", "house"};
+    for (int i = 0; i < 4; i++)
+        if (!RULES[i] && !(RULES[i] = PyUnicode_InternFromString(names[i]))) return NULL;
+    if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RecorderType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&RecorderType);
+    if (PyModule_AddObject(m, "Recorder", (PyObject *)&RecorderType) < 0) {
+        Py_DECREF(&RecorderType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

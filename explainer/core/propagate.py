@@ -33,6 +33,7 @@ Works for n = 4, 9, 16 (uint16 masks) and 25 (uint32).
 """
 from __future__ import annotations
 
+from array import array
 from functools import cache
 
 import numpy as np
@@ -120,10 +121,15 @@ def locked(c: np.ndarray, t: Tables) -> np.ndarray:
 
 
 def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
-              rounds: np.ndarray | None = None, start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              rounds: np.ndarray | None = None, start: np.ndarray | None = None,
+              base: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Singles (and, dynamic, locked candidates) to the fixpoint for every row:
     (candidates, contradiction flags); ``rounds``, if given, receives each row's
-    number of rounds. ``start``: static chains (see ``_propagate_rows``)."""
+    number of rounds. ``start``: static chains (see ``_propagate_rows``).
+
+    ``base``: a row the rows lie inside, differing in a few cells (a forcing batch's
+    state row): a hint that changes nothing in the results, only the compiled path's
+    speed (when the base is a fixpoint, each row's first round starts from it)."""
     if dynamic and start is not None:
         raise ValueError("static chains are not dynamic")
     if _C is None:
@@ -132,7 +138,8 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
     contra = np.zeros(work.shape[0], dtype=np.uint8)
     counts = np.zeros(work.shape[0], dtype=np.int32)
     first = None if start is None else np.ascontiguousarray(start, dtype=np.uint32)
-    _C.fixpoints(work, work.shape[0], t.n, dynamic, first, contra, counts)
+    hint = None if base is None else np.ascontiguousarray(base, dtype=np.uint32)
+    _C.fixpoints(work, work.shape[0], t.n, dynamic, first, contra, counts, hint)
     if rounds is not None:
         rounds[:] = counts
     return work.astype(cand.dtype), contra.view(bool)
@@ -212,13 +219,13 @@ def _static_masks(start: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]
 
 
 def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
-                      rounds: np.ndarray | None = None,
-                      start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      rounds: np.ndarray | None = None, start: np.ndarray | None = None,
+                      base: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``propagate`` in slices of rows: the same result, with the working arrays of a
     big grid (25×25: thousands of rows of 625 cells) bounded by CHUNK·N."""
     per = max(1, CHUNK * 81 // t.N)
     if cand.shape[0] <= per or _C is not None:  # the compiled path works one row at a time
-        return propagate(cand, t, dynamic, rounds, start)
+        return propagate(cand, t, dynamic, rounds, start, base)
     out = np.empty_like(cand)
     contra = np.zeros(cand.shape[0], dtype=bool)
     for s in range(0, cand.shape[0], per):
@@ -300,3 +307,153 @@ def _contradicting_rows(base: np.ndarray, t: Tables, assumptions: list[tuple[int
         rows[idx, [c for c, _ in part]] = t.bit[[v - 1 for _, v in part]]
         out[s:s + len(part)] = _closure(rows, t, level)[1]
     return out
+
+
+# ---- conclusions of groups of branches ---------------------------------------------------
+
+GROUP_KINDS = ("cell", "house", "double")
+
+
+def group_options(out: np.ndarray, contra: np.ndarray, cands: list[tuple[int, int]], base: np.ndarray,
+                  t: Tables, static: bool, limit: int) -> list[tuple[str, int, tuple[int, int, bool]]]:
+    """The first ``limit`` conclusions of groups of branches of a batch whose rows are every
+    candidate of ``cands`` (in cell order) assumed true, then false: (kind, key, fact).
+
+    A group is a set of branches one of which holds: a cell's candidates, true ("cell",
+    key: the cell), a value's places in a house, true ("house", key: house*n + value-1),
+    a candidate true and false ("double", key: its index in ``cands``). Groups are taken
+    fewest branches first (cells, houses, doubles on ties); contradicting branches are left
+    out. A group concludes a cell every live branch decides alike (not in static chains)
+    and every start candidate none of them keeps, each fact once (the first group's), never
+    one about the group's own assumptions (that is a contradiction in disguise)."""
+    if _C is None:
+        return _group_options_rows(out, contra, cands, base, t, static, limit)
+    k = len(cands)
+    found = _C.group_options(np.ascontiguousarray(out, dtype=np.uint32), contra.astype(np.uint8), k,
+                             np.array([c for c, _ in cands], dtype=np.int32),
+                             np.array([v for _, v in cands], dtype=np.int32),
+                             np.ascontiguousarray(base, dtype=np.uint32), t.n, static, limit)
+    return [(GROUP_KINDS[kind], key, (cell, value, truth)) for kind, key, cell, value, truth in found]
+
+
+def _group_sets(out: np.ndarray, dead: np.ndarray, cands: list[tuple[int, int]], t: Tables,
+                dtype: np.dtype) -> tuple[list[tuple[str, int]], np.ndarray, np.ndarray, np.ndarray]:
+    """Every group, fewest branches first: (kind and key per group, and per group the AND
+    and OR of its branches' fixpoints and whether one branch lives; a contradicting branch
+    counts as neutral).
+
+    Each family is reduced where its rows already lie: a cell's candidates are
+    consecutive rows, a double is a row and its false twin; only houses gather rows."""
+    geo = geometry(t.n)
+    n, k = t.n, len(cands)
+    hi = np.where(dead[:, None], t.full, out).astype(dtype, copy=False)  # neutral for AND
+    lo = np.where(dead[:, None], dtype.type(0), out).astype(dtype, copy=False)  # neutral for OR
+    cells = np.array([c for c, _ in cands], dtype=np.intp)
+    vals = np.array([v for _, v in cands], dtype=np.intp)
+    # houses: group key h*n + v-1 for each of the 3 houses of each candidate
+    hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
+    hrow = np.repeat(np.arange(k), 3)
+    order = np.argsort(hkey, kind="stable")
+    hkey, hrow = hkey[order], hrow[order]
+    keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
+    cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
+    ccount = np.diff(np.r_[cstart, k])
+    many = hcount >= 2
+
+    def reduce(rows: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (np.bitwise_and.reduceat(hi[rows], starts, axis=0),
+                np.bitwise_or.reduceat(lo[rows], starts, axis=0),
+                np.logical_or.reduceat(~dead[rows], starts))
+
+    ci, cu, ca = reduce(np.arange(k), cstart)
+    hi_, hu, ha = reduce(hrow, hstart)
+    di, du, da = hi[:k] & hi[k:], lo[:k] | lo[k:], ~dead[:k] | ~dead[k:]
+    groups = ([("cell", int(cells[s0])) for s0 in cstart] + [("house", int(x)) for x in keys[many]]
+              + [("double", i) for i in range(k)])
+    sizes = np.concatenate([ccount, hcount[many], np.full(k, 2)])
+    rank = np.argsort(sizes, kind="stable")
+    inter = np.concatenate([ci, hi_[many], di])[rank]
+    union = np.concatenate([cu, hu[many], du])[rank]
+    alive = np.concatenate([ca, ha[many], da])[rank]
+    return [groups[g] for g in rank], inter, union, alive
+
+
+def _group_options_rows(out: np.ndarray, contra: np.ndarray, cands: list[tuple[int, int]], base: np.ndarray,
+                        t: Tables, static: bool, limit: int) -> list[tuple[str, int, tuple[int, int, bool]]]:
+    """The pure twin of ``group_options``: every group reduced at once (numpy)."""
+    k = len(cands)
+    if limit <= 0 or not k:
+        return []
+    groups, inter, union, alive = _group_sets(out, contra, cands, t, base.dtype)
+    undecided = (base & (base - 1)) != 0
+    if static:  # a cell left with one candidate is not true in a static branch
+        single = np.zeros(inter.shape, dtype=bool)
+    else:
+        single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
+    gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
+    gone[single | ~alive[:, None]] = 0
+    rows_of = {"cell": lambda key: [i for i, (c, _) in enumerate(cands) if c == key],
+               "house": lambda key: [i for i, (c, v) in enumerate(cands)
+                                     if v - 1 == key % t.n and key // t.n in geometry(t.n).cell_houses[c]],
+               "double": lambda key: [key]}
+    seen: set[tuple[int, int, bool]] = set()
+    found: list[tuple[str, int, tuple[int, int, bool]]] = []
+    for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
+        kind, key = groups[g]
+        facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
+        for c in np.nonzero(gone[g])[0]:
+            m = int(gone[g, c])
+            facts += [(int(c), u + 1, False) for u in range(t.n) if m >> u & 1]
+        assumed = {cands[i] for i in rows_of[kind](key)}
+        for f in facts:
+            if f not in seen and (f[0], f[1]) not in assumed:
+                seen.add(f)
+                found.append((kind, key, f))
+                if len(found) == limit:
+                    return found
+    return found
+
+
+# ---- one digit ------------------------------------------------------------------------------
+
+def one_digit_fails(state: State) -> list[tuple[int, int]]:
+    """The (cell, value) placements whose one-digit implications (the value's peers lose it,
+    a house left with one place for it takes it there) leave a house that still misses the
+    value without a place: SE's Nishio chains. By value, then cell."""
+    if _C is not None:
+        return [tuple(x) for x in _C.one_digit_fails(array("I", state.cand), state.geo.n)]
+    geo = state.geo
+    hmask, peer = geo.house_mask, geo.peer_mask
+    out = []
+    for v in range(1, geo.n + 1):
+        pv = state.pos[v - 1]
+        houses = [h for h in range(3 * geo.n) if pv & hmask[h]]  # the houses still missing v
+        rest = pv
+        while rest:
+            c = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            if _one_digit_fails(pv, c, houses, hmask, peer):
+                out.append((c, v))
+    return out
+
+
+def _one_digit_fails(pv: int, c: int, houses: list[int], hmask: tuple[int, ...], peer: tuple[int, ...]) -> bool:
+    """True if placing the value at ``c`` (places ``pv``) leaves, by the value's own hidden
+    singles, a house (of ``houses``, those still missing it) without the value."""
+    placed = 1 << c
+    left = pv & ~peer[c]
+    done = True
+    while done:
+        done = False
+        for h in houses:
+            hm = hmask[h]
+            if placed & hm:
+                continue
+            w = left & hm
+            if not w:
+                return True
+            if not w & (w - 1):
+                placed |= w
+                left &= ~peer[w.bit_length() - 1]
+                done = True
+    return False

@@ -101,3 +101,64 @@ def test_static_and_dynamic_together_are_refused() -> None:
     row = propagate.base_row(state)[None, :]
     with pytest.raises(ValueError):
         propagate.propagate(row, t, dynamic=True, start=row[0])
+
+
+def both_recorders(monkeypatch, state: State, cell: int, value: int, truth: bool, static: bool, one: bool):
+    """The same branch traced by the pure recorder and by the compiled one."""
+    from techniques import implication
+    from techniques.forcing import prover
+
+    with monkeypatch.context() as m:
+        m.setattr(implication, "_C", None)
+        pure = prover(state).run(cell, value, truth, 0, False, static, one)
+    return pure, prover(state).run(cell, value, truth, 0, False, static, one)
+
+
+@pytest.mark.parametrize("n", [4, 9, 16, 25])
+def test_compiled_branches_record_the_same_facts(monkeypatch, n: int) -> None:
+    from techniques.implication import needed_closure
+
+    rng = random.Random(n)
+    ends = set()
+    for state in states(n):
+        cands = [(c, v) for c, m in enumerate(state.cand) for v in range(1, n + 1) if m >> (v - 1) & 1]
+        for c, v in rng.sample(cands, min(len(cands), 25)):
+            for truth, static, one in ((True, False, False), (False, False, False), (True, True, False),
+                                       (False, True, False), (True, False, True)):
+                pure, comp = both_recorders(monkeypatch, state, c, v, truth, static, one)
+                assert comp.record is not None and pure.record is None
+                assert [tuple(f) for f in comp.facts] == [tuple(f) for f in pure.facts]
+                assert comp.solved == pure.solved
+                assert (comp.end is None) == (pure.end is None)
+                if pure.end is not None:
+                    assert (comp.end.kind, comp.end.premises, comp.end.kw) == (pure.end.kind, pure.end.premises,
+                                                                               pure.end.kw)
+                    ends.add(pure.end.kind)
+                    assert needed_closure(comp, list(comp.end.premises)) == needed_closure(pure,
+                                                                                          list(pure.end.premises))
+                last = pure.facts[-1]
+                assert comp.find(*last[:3]) == pure.find(*last[:3]) == len(pure.facts) - 1
+    assert ends >= ({"cell", "house", "twice"} if n == 9 else set())
+
+
+@pytest.mark.parametrize("n", [4, 9, 16])
+def test_group_conclusions_agree(n: int) -> None:
+    t = propagate.tables(n)
+    for state in states(n):
+        base = propagate.base_row(state)
+        cands = [(c, v) for c, m in enumerate(state.cand) for v in range(1, n + 1) if m >> (v - 1) & 1]
+        rows = branch_rows(state, random.Random(0), False)
+        for static in (False, True):
+            out, contra = propagate.propagate(rows, t, start=base if static else None)
+            for limit in (5, 10 ** 6):
+                want = propagate._group_options_rows(out, contra, cands, base, t, static, limit)
+                assert propagate.group_options(out, contra, cands, base, t, static, limit) == want
+
+
+def test_one_digit_verdicts_agree(monkeypatch) -> None:
+    for n in (4, 9, 16):
+        for state in states(n):
+            compiled_ = propagate.one_digit_fails(state)
+            with monkeypatch.context() as m:
+                m.setattr(propagate, "_C", None)
+                assert propagate.one_digit_fails(state) == compiled_
