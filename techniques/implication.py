@@ -27,6 +27,7 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from explainer.core import load
@@ -39,7 +40,7 @@ from explainer.state import State
 Rec = tuple
 
 # The compiled recording propagator (explainer.core._propagate.Recorder): level-0 branches
-# without locked candidates, fact for fact the same as ``Tracer.run`` below (its pure twin).
+# (dynamic ones too), fact for fact the same as ``Tracer.run`` below (its pure twin).
 _C = load("_propagate")
 
 
@@ -106,10 +107,11 @@ class Tracer:
         candidates at the start; a house likewise for a value with two places there.
         ``one_digit``: only the assumed value's own implications (peers and houses, no
         cell rule): SE's Nishio chains."""
-        if _C is not None and level <= 0 and not dynamic:
+        if _C is not None and level <= 0:
             if self._recorder is None:
-                self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values))
-            return Trace(self, self._recorder.run(cell, value, truth, static, one_digit))
+                self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values),
+                                             partial(_locked_step, self.state))
+            return Trace(self, self._recorder.run(cell, value, truth, static, one_digit, dynamic))
         geo = self.geo
         n = geo.n
         st = self.state
@@ -311,6 +313,26 @@ class Tracer:
 
 
 _HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
+
+
+def _locked_step(state: State, record: Any, k: int) -> Any:
+    """The k-th locked-candidates step of a compiled dynamic branch (``record``) as the
+    Explanation ``intersections.find`` gives for it in the branch's state (the step-start
+    state without the branch's false facts found before it): read only when a kept fact
+    needs it."""
+    from explainer.explanation import house_keys
+
+    from .intersections import find as find_locked
+
+    v, r1, r2, upto = record.step_info(k)
+    branch = state.copy()
+    for c, w in record.falses(upto):
+        branch.eliminate(c, w)
+    houses = house_keys(state.geo, [r1, r2])
+    for step in find_locked(branch):
+        if step.houses == houses and step.eliminate[0][2] == v:
+            return step
+    raise AssertionError(f"no locked candidate for {v} in houses {houses}")  # pragma: no cover
 
 
 def _bits(mask: int) -> Iterator[int]:

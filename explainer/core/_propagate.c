@@ -427,28 +427,36 @@ static int get_buf(PyObject *o, Py_buffer *b, Py_ssize_t itemsize, Py_ssize_t it
  * Static: a cell or house counts only if it had two candidates (places) at most at the start.
  * One digit: only the assumed value's own implications (no cell rule, no other values). */
 
-enum { R_ASSUME, R_PEER, R_CELL, R_HOUSE };
+enum { R_ASSUME, R_PEER, R_CELL, R_HOUSE, R_STEP };
 enum { E_NONE, E_CELL, E_HOUSE, E_TWICE, E_ERROR };
 
-/* the step-start state a recorder runs branches from */
+/* the step-start state a recorder runs branches from; ``step_maker(record, k)`` gives the
+ * Explanation of a branch's k-th locked-candidates step (read when a kept fact needs it) */
 typedef struct {
     PyObject_HEAD
     const geo_t *g;
+    PyObject *step_maker;
     uint32_t start[MAXC];
     uint8_t vals[MAXC];
     uint32_t given[MAXH];
-    cellset stpos[MAXN], hmask[MAXH], pmask[MAXC];
+    cellset stpos[MAXN], hmask[MAXH], pmask[MAXC], inter[MAXI];
 } Recorder;
 
 typedef struct {
     PyObject_HEAD
     Recorder *owner;
     int n, N, nf, capf, np, capp, stat, one;
-    int16_t *fc, *fx;
+    int16_t *fc;
+    int32_t *fx; /* a house fact's house, a step fact's step */
     int8_t *fv, *ft, *fr;
     int32_t *pstart, *plen, *prem;
     int32_t *ti, *fi; /* fact index per (cell, value), true and false; -1 */
     PyObject **cache; /* the facts as Python tuples, built when read */
+    /* locked-candidates steps of a dynamic branch: value, confining house, other house, and
+     * how many facts there were when they were found (the branch state they read) */
+    int nsteps, capsteps;
+    int32_t *steps;
+    PyObject **stepobj;
     int end, end_cell, end_house, end_value, end_cells[2], solved;
     int32_t *eprem;
     int nep;
@@ -469,7 +477,7 @@ static int rec_grow(Record *R, int extra_prem) {
 #define GROW(field, type) \
     if (!(p = realloc(R->field, sizeof(type) * (size_t)cap))) return -1; \
     R->field = p;
-        GROW(fc, int16_t) GROW(fx, int16_t) GROW(fv, int8_t) GROW(ft, int8_t) GROW(fr, int8_t)
+        GROW(fc, int16_t) GROW(fx, int32_t) GROW(fv, int8_t) GROW(ft, int8_t) GROW(fr, int8_t)
         GROW(pstart, int32_t) GROW(plen, int32_t)
 #undef GROW
         R->capf = cap;
@@ -490,7 +498,7 @@ static int rec_fact(Record *R, int c, int v, int t, int rule, const int32_t *pre
     }
     int i = R->nf++;
     R->fc[i] = (int16_t)c, R->fv[i] = (int8_t)v, R->ft[i] = (int8_t)t, R->fr[i] = (int8_t)rule;
-    R->fx[i] = (int16_t)extra;
+    R->fx[i] = extra;
     R->pstart[i] = R->np, R->plen[i] = np;
     memcpy(R->prem + R->np, prem, sizeof(int32_t) * (size_t)np);
     R->np += np;
@@ -505,7 +513,7 @@ static void rec_end(Record *R, int kind, const int32_t *prem, int np) {
 }
 
 static int add_true(Record *R, int c, int v, int rule, const int32_t *prem, int np, int extra);
-static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check);
+static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check, int extra);
 
 /* a true and a false fact on one candidate: the end they make (always ends the run) */
 static void conflict(Record *R, int ti, int fi) {
@@ -535,17 +543,17 @@ static void conflict(Record *R, int ti, int fi) {
     }
     /* two true values in one cell: the other one is a cell/house fact */
     int32_t one = ti;
-    int gi = add_false(R, pc, pv, R_PEER, &one, 1, 0);
+    int gi = add_false(R, pc, pv, R_PEER, &one, 1, 0, -1);
     if (gi < 0) return;
     conflict(R, p, gi);
 }
 
-static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check) {
+static int add_false(Record *R, int c, int v, int rule, const int32_t *prem, int np, int check, int extra) {
     const Recorder *S = R->owner;
     const geo_t *g = S->g;
     int n = R->n, k = c * n + v - 1;
     if (R->fi[k] >= 0) return R->fi[k];
-    int i = rec_fact(R, c, v, 0, rule, prem, np, -1);
+    int i = rec_fact(R, c, v, 0, rule, prem, np, extra);
     if (i < 0) return -1;
     uint32_t bit = 1u << (v - 1);
     R->cur[c] &= ~bit;
@@ -612,7 +620,7 @@ static int add_true(Record *R, int c, int v, int rule, const int32_t *prem, int 
     if (R->true_of[c] >= 0) {
         /* another value is already true here: it loses this one (peer), a conflict */
         int32_t one = i;
-        int gi = add_false(R, c, R->fv[R->true_of[c]], R_PEER, &one, 1, 0);
+        int gi = add_false(R, c, R->fv[R->true_of[c]], R_PEER, &one, 1, 0, -1);
         if (gi < 0) return -1;
         conflict(R, R->true_of[c], gi);
         return -1;
@@ -639,12 +647,70 @@ static int expand(Record *R, int i) {
     if (!R->one)
         for (uint32_t b = S->start[c]; b; b &= b - 1) {
             int u = __builtin_ctz(b) + 1;
-            if (u != v && add_false(R, c, u, R_PEER, &one, 1, 1) < 0) return -1;
+            if (u != v && add_false(R, c, u, R_PEER, &one, 1, 1, -1) < 0) return -1;
         }
     cellset ys;
     cs_and(&ys, &S->pmask[c], &S->stpos[v - 1], nw);
-    CS_FOREACH(y, &ys, nw) if (add_false(R, y, v, R_PEER, &one, 1, 1) < 0) return -1;
+    CS_FOREACH(y, &ys, nw) if (add_false(R, y, v, R_PEER, &one, 1, 1, -1) < 0) return -1;
     return 0;
+}
+
+/* Dynamic branches: the locked candidates of the branch's state (the start minus its false
+ * facts), in the order techniques.intersections.find yields them (by value; pointing, then
+ * claiming; intersections in order), each removal a ``step`` fact resting on the false facts
+ * that confine the value to the intersection. 1 if there was one, 0 if none, -1 at an end. */
+static int locked_facts(Record *R) {
+    const Recorder *S = R->owner;
+    const geo_t *g = S->g;
+    const int n = g->n, nw = (g->N + 63) / 64, upto = R->nf;
+    cellset snap[MAXN];
+    memcpy(snap, R->pos, sizeof(cellset) * (size_t)n);
+    int done = 0;
+    for (int v = 1; v <= n; v++) {
+        const cellset *pv = &snap[v - 1];
+        if (cs_empty(pv, nw)) continue;
+        for (int confining = 0; confining < 2; confining++) /* the box confines, then the line */
+            for (int k = 0; k < g->NI; k++) {
+                cellset inside, outside, removed;
+                cs_and(&inside, pv, &S->inter[k], nw);
+                if (cs_empty(&inside, nw)) continue;
+                int r1 = confining == 0 ? g->ibox[k] : g->iline[k], r2 = confining == 0 ? g->iline[k] : g->ibox[k];
+                cs_and(&outside, pv, &S->hmask[r1], nw);
+                cs_andnot(&outside, &outside, &S->inter[k], nw);
+                if (!cs_empty(&outside, nw)) continue;
+                cs_and(&removed, pv, &S->hmask[r2], nw);
+                cs_andnot(&removed, &removed, &S->inter[k], nw);
+                if (cs_empty(&removed, nw)) continue;
+                if (R->nsteps == R->capsteps) {
+                    int cap = R->capsteps ? 2 * R->capsteps : 16;
+                    void *p = realloc(R->steps, sizeof(int32_t) * 4 * (size_t)cap);
+                    if (!p) {
+                        R->end = E_ERROR;
+                        return -1;
+                    }
+                    R->steps = p, R->capsteps = cap;
+                }
+                int sid = R->nsteps++;
+                R->steps[4 * sid] = v, R->steps[4 * sid + 1] = r1, R->steps[4 * sid + 2] = r2;
+                R->steps[4 * sid + 3] = upto;
+                int32_t prem[MAXN + 1];
+                int np = 0;
+                cellset gone;
+                cs_and(&gone, &S->stpos[v - 1], &S->hmask[r1], nw);
+                cs_andnot(&gone, &gone, &S->inter[k], nw);
+                CS_FOREACH(z, &gone, nw) {
+                    if (R->fi[z * n + v - 1] < 0) {
+                        R->end = E_ERROR;
+                        return -1;
+                    }
+                    prem[np++] = R->fi[z * n + v - 1];
+                }
+                if (!np) prem[np++] = 0;
+                CS_FOREACH(c, &removed, nw) if (add_false(R, c, v, R_STEP, prem, np, 1, sid) < 0) return -1;
+                done = 1;
+            }
+    }
+    return done;
 }
 
 static void record_dealloc(Record *R) {
@@ -654,13 +720,18 @@ static void record_dealloc(Record *R) {
     }
     free(R->fc), free(R->fx), free(R->fv), free(R->ft), free(R->fr), free(R->pstart), free(R->plen);
     free(R->prem), free(R->ti), free(R->fi), free(R->eprem), free(R->queue);
+    if (R->stepobj) {
+        for (int i = 0; i < R->nsteps; i++) Py_XDECREF(R->stepobj[i]);
+        free(R->stepobj);
+    }
+    free(R->steps);
     Py_XDECREF(R->owner);
     Py_TYPE(R)->tp_free((PyObject *)R);
 }
 
 static PyObject *recorder_run(Recorder *S, PyObject *args) {
-    int cell, value, truth, stat, one;
-    if (!PyArg_ParseTuple(args, "iippp", &cell, &value, &truth, &stat, &one)) return NULL;
+    int cell, value, truth, stat, one, dynamic = 0;
+    if (!PyArg_ParseTuple(args, "iippp|p", &cell, &value, &truth, &stat, &one, &dynamic)) return NULL;
     const geo_t *g = S->g;
     int n = g->n, N = g->N;
     if (cell < 0 || cell >= N || value < 1 || value > n) return PyErr_Format(PyExc_ValueError, "no such candidate");
@@ -671,7 +742,8 @@ static PyObject *recorder_run(Recorder *S, PyObject *args) {
     R->n = n, R->N = N, R->nf = 0, R->np = 0, R->stat = stat, R->one = one;
     R->capf = 2 * N, R->capp = 4 * N;
     R->cache = NULL, R->end = E_NONE, R->nep = 0, R->solved = 0, R->qh = R->qt = 0;
-    R->fc = malloc(sizeof(int16_t) * (size_t)R->capf), R->fx = malloc(sizeof(int16_t) * (size_t)R->capf);
+    R->nsteps = R->capsteps = 0, R->steps = NULL, R->stepobj = NULL;
+    R->fc = malloc(sizeof(int16_t) * (size_t)R->capf), R->fx = malloc(sizeof(int32_t) * (size_t)R->capf);
     R->fv = malloc((size_t)R->capf), R->ft = malloc((size_t)R->capf), R->fr = malloc((size_t)R->capf);
     R->pstart = malloc(sizeof(int32_t) * (size_t)R->capf), R->plen = malloc(sizeof(int32_t) * (size_t)R->capf);
     R->prem = malloc(sizeof(int32_t) * (size_t)R->capp);
@@ -689,8 +761,14 @@ static PyObject *recorder_run(Recorder *S, PyObject *args) {
     memcpy(R->pos, S->stpos, sizeof(cellset) * (size_t)n);
     for (int x = 0; x < N; x++) R->true_of[x] = -1;
     memset(R->htrue, 0xff, sizeof(int) * (size_t)(3 * n * n));
-    int ok = truth ? add_true(R, cell, value, R_ASSUME, NULL, 0, -1) : add_false(R, cell, value, R_ASSUME, NULL, 0, 1);
-    while (ok >= 0 && R->qh < R->qt) ok = expand(R, R->queue[R->qh++]);
+    int ok = truth ? add_true(R, cell, value, R_ASSUME, NULL, 0, -1)
+                   : add_false(R, cell, value, R_ASSUME, NULL, 0, 1, -1);
+    for (;;) {
+        while (ok >= 0 && R->qh < R->qt) ok = expand(R, R->queue[R->qh++]);
+        if (ok < 0 || !dynamic) break;
+        ok = locked_facts(R);
+        if (ok <= 0) break;
+    }
     if (R->end == E_ERROR) {
         Py_DECREF(R);
         return PyErr_Format(PyExc_AssertionError, "unexpected conflict (or out of memory) in a recorded branch");
@@ -701,14 +779,15 @@ static PyObject *recorder_run(Recorder *S, PyObject *args) {
             if (R->true_of[x] < 0 && !S->vals[x]) R->solved = 0;
     }
     R->cache = calloc((size_t)R->nf + 1, sizeof(PyObject *));
-    if (!R->cache) {
+    R->stepobj = calloc((size_t)R->nsteps + 1, sizeof(PyObject *));
+    if (!R->cache || !R->stepobj) {
         Py_DECREF(R);
         return PyErr_NoMemory();
     }
     return (PyObject *)R;
 }
 
-static PyObject *RULES[4];
+static PyObject *RULES[5];
 
 static Py_ssize_t record_len(Record *R) { return R->nf; }
 
@@ -736,7 +815,28 @@ static PyObject *record_item(Record *R, Py_ssize_t i) {
     if (!R->cache[i]) {
         PyObject *prem = int_list(R->prem + R->pstart[i], R->plen[i], 1);
         if (!prem) return NULL;
-        PyObject *extra = R->fr[i] == R_HOUSE ? PyLong_FromLong(R->fx[i]) : (Py_INCREF(Py_None), Py_None);
+        PyObject *extra;
+        if (R->fr[i] == R_HOUSE) {
+            extra = PyLong_FromLong(R->fx[i]);
+        } else if (R->fr[i] == R_STEP) {
+            int k = R->fx[i];
+            if (!R->stepobj[k]) {
+                R->stepobj[k] = PyObject_CallFunction(R->owner->step_maker, "Oi", (PyObject *)R, k);
+                if (!R->stepobj[k]) {
+                    Py_DECREF(prem);
+                    return NULL;
+                }
+            }
+            extra = R->stepobj[k];
+            Py_INCREF(extra);
+        } else {
+            Py_INCREF(Py_None);
+            extra = Py_None;
+        }
+        if (!extra) {
+            Py_DECREF(prem);
+            return NULL;
+        }
         R->cache[i] = Py_BuildValue("(iiOONN)", R->fc[i], R->fv[i], R->ft[i] ? Py_True : Py_False, RULES[(int)R->fr[i]],
                                     prem, extra);
         if (!R->cache[i]) return NULL;
@@ -765,6 +865,32 @@ static PyObject *record_end(Record *R, void *closure_) {
         return Py_BuildValue("(sN{s:i,s:i})", "house", prem, "house", R->end_house, "value", R->end_value);
     return Py_BuildValue("(sN{s:(ii),s:i})", "twice", prem, "cells", R->end_cells[0], R->end_cells[1], "value",
                          R->end_value);
+}
+
+/* step k of a dynamic branch: (value, confining house, other house, facts before it) */
+static PyObject *record_step_info(Record *R, PyObject *arg) {
+    long k = PyLong_AsLong(arg);
+    if (k < 0 || k >= R->nsteps) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "step index out of range");
+        return NULL;
+    }
+    const int32_t *s = R->steps + 4 * k;
+    return Py_BuildValue("(iiii)", s[0], s[1], s[2], s[3]);
+}
+
+/* the (cell, value) of the false facts among the first ``upto`` */
+static PyObject *record_falses(Record *R, PyObject *arg) {
+    long upto = PyLong_AsLong(arg);
+    if (upto == -1 && PyErr_Occurred()) return NULL;
+    if (upto > R->nf) upto = R->nf;
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out && i < upto; i++) {
+        if (R->ft[i]) continue;
+        PyObject *x = Py_BuildValue("(ii)", R->fc[i], R->fv[i]);
+        if (!x || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+    }
+    return out;
 }
 
 static PyObject *record_solved(Record *R, void *closure_) {
@@ -816,6 +942,8 @@ static PyObject *record_needed(Record *R, PyObject *roots) {
 static PyMethodDef record_methods[] = {
     {"find", (PyCFunction)record_find, METH_VARARGS, "find(cell, value, truth): the fact's index or None."},
     {"needed", (PyCFunction)record_needed, METH_O, "needed(roots): the facts the roots rest on, in order."},
+    {"step_info", (PyCFunction)record_step_info, METH_O, "step_info(k): (value, house, other house, facts before)."},
+    {"falses", (PyCFunction)record_falses, METH_O, "falses(upto): (cell, value) of the false facts before upto."},
     {NULL, NULL, 0, NULL},
 };
 static PyGetSetDef record_getset[] = {
@@ -838,9 +966,9 @@ static PyTypeObject RecordType = {
 /* Recorder(n, cand, values): cand as uint32 (ncells), values as uint8 (ncells) */
 static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    PyObject *cand_o, *vals_o;
+    PyObject *cand_o, *vals_o, *maker = Py_None;
     int n;
-    if (!PyArg_ParseTuple(args, "iOO", &n, &cand_o, &vals_o)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOO|O", &n, &cand_o, &vals_o, &maker)) return NULL;
     const geo_t *g = geo_of(n);
     if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
     Py_buffer cb, vb;
@@ -852,6 +980,12 @@ static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     Recorder *S = (Recorder *)type->tp_alloc(type, 0);
     if (S) {
         S->g = g;
+        Py_INCREF(maker);
+        S->step_maker = maker;
+        for (int k = 0; k < g->NI; k++) {
+            cs_clear(&S->inter[k]);
+            for (int j = 0; j < g->m; j++) cs_add(&S->inter[k], g->icell[k][j]);
+        }
         memcpy(S->start, cb.buf, sizeof(uint32_t) * (size_t)g->N);
         memcpy(S->vals, vb.buf, (size_t)g->N);
         for (int v = 0; v < n; v++) cs_clear(&S->stpos[v]);
@@ -874,16 +1008,22 @@ static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     return (PyObject *)S;
 }
 
+static void recorder_dealloc(Recorder *S) {
+    Py_XDECREF(S->step_maker);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
 static PyMethodDef recorder_methods[] = {
     {"run", (PyCFunction)recorder_run, METH_VARARGS,
-     "run(cell, value, truth, static, one_digit): the recorded branch (a Record)."},
+     "run(cell, value, truth, static, one_digit, dynamic=False): the recorded branch (a Record)."},
     {NULL, NULL, 0, NULL},
 };
 static PyTypeObject RecorderType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "explainer.core._propagate.Recorder",
     .tp_basicsize = sizeof(Recorder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Recorder(n, cand, values): records branches from one step-start state.",
+    .tp_doc = "Recorder(n, cand, values, step_maker): records branches from one step-start state.",
+    .tp_dealloc = (destructor)recorder_dealloc,
     .tp_new = recorder_new,
     .tp_methods = recorder_methods,
 };
@@ -1059,7 +1199,11 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
     int32_t *order = malloc(sizeof(int32_t) * (size_t)(2 * k + HV + 1));
     uint32_t *inter = malloc(sizeof(uint32_t) * (size_t)N), *uni = malloc(sizeof(uint32_t) * (size_t)N);
     uint8_t *seen = calloc((size_t)(2 * N * n), 1), *assumed = calloc((size_t)(N * n), 1);
-    if (!result || !groups || !rows || !hcount || !hfirst || !order || !inter || !uni || !seen || !assumed) {
+    int32_t *dstart = malloc(sizeof(int32_t) * (size_t)(2 * k + 1));
+    int16_t *dcell = malloc(sizeof(int16_t) * ((size_t)2 * k * N + 1)), *xs = malloc(sizeof(int16_t) * (size_t)N);
+    int nd = 0;
+    if (!result || !groups || !rows || !hcount || !hfirst || !order || !inter || !uni || !seen || !assumed ||
+        !dstart || !dcell || !xs) {
         Py_XDECREF(result);
         result = PyErr_NoMemory();
         goto done;
@@ -1090,34 +1234,46 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
     for (int len = 0; len <= maxlen; len++)
         for (int i = 0; i < ngroups; i++)
             if (groups[i].len == len) order[no++] = i;
+    /* each live row's cells that differ from the base: a group's conclusions lie among those of
+     * its first live row (a candidate gone in every branch is gone in that one, a cell decided
+     * alike was undecided at the start) */
+    for (int r = 0; r < 2 * k; r++) {
+        dstart[r] = nd;
+        if (dead[r]) continue;
+        const uint32_t *row = out + (size_t)r * N;
+        for (int x = 0; x < N; x++)
+            if (row[x] != base[x] && (base[x] & (base[x] - 1))) dcell[nd++] = (int16_t)x;
+    }
+    dstart[2 * k] = nd;
     int found = 0;
     for (int o = 0; o < no && found < limit; o++) {
         const group_t *gr = &groups[order[o]];
         int32_t pair[2];
         const int32_t *rs = gr->kind == 2 ? (pair[0] = gr->key, pair[1] = gr->key + k, pair) : rows + gr->start;
-        int alive = 0;
-        for (int x = 0; x < N; x++) inter[x] = g->full, uni[x] = 0;
-        for (int j = 0; j < gr->len; j++) {
-            int r = rs[j];
-            if (dead[r]) continue;
-            alive = 1;
-            const uint32_t *row = out + (size_t)r * N;
-            for (int x = 0; x < N; x++) inter[x] &= row[x], uni[x] |= row[x];
+        int first = -1;
+        for (int j = 0; j < gr->len && first < 0; j++)
+            if (!dead[rs[j]]) first = rs[j];
+        if (first < 0) continue;
+        int nx = 0;
+        for (int d = dstart[first]; d < dstart[first + 1]; d++) {
+            int x = dcell[d];
+            uint32_t a = g->full, u = 0;
+            for (int j = 0; j < gr->len; j++) {
+                if (dead[rs[j]]) continue;
+                uint32_t v = out[(size_t)rs[j] * N + x];
+                a &= v, u |= v;
+            }
+            int same = !stat && a == u && !(a & (a - 1));
+            uint32_t gone = same ? 0 : base[x] & ~u;
+            if (same || gone) xs[nx] = (int16_t)x, inter[nx] = same ? a : 0, uni[nx] = gone, nx++;
         }
-        if (!alive) continue;
-        for (int j = 0; j < gr->len; j++) {
-            int c = cells[rs[j] % k];
-            assumed[c * n + vals[rs[j] % k] - 1] = 1;
-        }
+        if (!nx) continue;
+        for (int j = 0; j < gr->len; j++) assumed[cells[rs[j] % k] * n + vals[rs[j] % k] - 1] = 1;
         /* cells decided alike, then start candidates gone */
         for (int pass = 0; pass < 2 && found < limit; pass++)
-            for (int x = 0; x < N && found < limit; x++) {
-                uint32_t b0 = base[x];
-                if (!(b0 & (b0 - 1))) continue; /* decided at the start */
-                int same = !stat && inter[x] == uni[x] && !(inter[x] & (inter[x] - 1));
-                if (pass == 0 && !same) continue;
-                uint32_t facts = pass == 0 ? inter[x] : (same ? 0 : b0 & ~uni[x]);
-                for (; facts && found < limit; facts &= facts - 1) {
+            for (int i = 0; i < nx && found < limit; i++) {
+                int x = xs[i];
+                for (uint32_t facts = pass == 0 ? inter[i] : uni[i]; facts && found < limit; facts &= facts - 1) {
                     int v = __builtin_ctz(facts) + 1, t = pass == 0;
                     int id = (x * n + v - 1) * 2 + t;
                     if (seen[id] || assumed[x * n + v - 1]) continue;
@@ -1135,6 +1291,7 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
     }
 done:
     free(groups), free(rows), free(hcount), free(hfirst), free(order), free(inter), free(uni), free(seen), free(assumed);
+    free(dstart), free(dcell), free(xs);
     PyBuffer_Release(&bb);
 f3:
     PyBuffer_Release(&vb);
@@ -1242,8 +1399,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_propagate", "Single
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__propagate(void) {
-    static const char *names[4] = {"assume", "peer", "cell", "house"};
-    for (int i = 0; i < 4; i++)
+    static const char *names[5] = {"assume", "peer", "cell", "house", "step"};
+    for (int i = 0; i < 5; i++)
         if (!RULES[i] && !(RULES[i] = PyUnicode_InternFromString(names[i]))) return NULL;
     if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RecorderType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
