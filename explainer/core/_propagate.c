@@ -212,8 +212,8 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
         }
     } else {
         base = NULL;
-        memset(fixed, 0, (size_t)N);
-        memset(fo, 0, sizeof(uint32_t) * (size_t)H);
+        memset(fixed, 0, sizeof w->fixed);
+        memset(fo, 0, sizeof w->fo);
         for (int x = 0; x < N; x++) {
             uint32_t v = c[x];
             if (v & (v - 1)) continue;
@@ -1174,6 +1174,7 @@ typedef struct {
 
 static PyObject *py_group_options(PyObject *self, PyObject *args) {
     (void)self;
+    PyObject *result = NULL;
     PyObject *out_o, *contra_o, *cells_o, *vals_o, *base_o;
     int n, k, stat, limit;
     if (!PyArg_ParseTuple(args, "OOiOOOipi", &out_o, &contra_o, &k, &cells_o, &vals_o, &base_o, &n, &stat, &limit))
@@ -1190,7 +1191,7 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
     const uint32_t *out = ob.buf, *base = bb.buf;
     const uint8_t *dead = cb.buf;
     const int32_t *cells = xb.buf, *vals = vb.buf;
-    PyObject *result = PyList_New(0);
+    result = PyList_New(0);
     /* groups and their rows */
     int ngroups = 0, nrows = 0;
     group_t *groups = malloc(sizeof(group_t) * (size_t)(2 * k + HV + 1));
@@ -1383,6 +1384,180 @@ done:
     return out;
 }
 
+/* ---- exact cover search ---------------------------------------------------------------------
+ *
+ * The compiled twin of explainer.solver's bitmask search: at each node the singles and locked
+ * candidates to their fixpoint (run_row, dynamic: the same closure the solver's propagation
+ * reaches), then the same choice (a house-value column with fewer options than any cell column
+ * when no cell is bivalue, else a bivalue or trivalue cell with the most open peers, else the
+ * open cell with the fewest candidates) and the same order of branches, so the solutions, their
+ * order and the node count are the solver's. */
+typedef struct {
+    const geo_t *g;
+    work_t *w;
+    int limit, nsol, over;
+    long max_nodes, nodes;
+    uint8_t *sols; /* limit solutions of N values */
+    uint32_t *stack; /* a row per depth */
+    base_t *bases;   /* each depth's row at its fixpoint: a child starts from it */
+    int depth, maxdepth;
+} xsearch_t;
+
+/* One node: ``parent`` with one more cell decided (``cell``; -1 at the root), ``base`` the
+ * parent's fixpoint. */
+static void xsearch(xsearch_t *X, const uint32_t *parent, const base_t *base, int cell) {
+    const geo_t *g = X->g;
+    const int N = g->N, n = g->n;
+    if (++X->nodes > X->max_nodes && X->max_nodes >= 0) {
+        X->over = 1;
+        return;
+    }
+    if (X->depth >= X->maxdepth) {
+        X->over = 2;
+        return;
+    }
+    uint32_t *row = X->stack + (size_t)X->depth * N;
+    memcpy(row, parent, sizeof(uint32_t) * (size_t)N);
+    int rounds;
+    X->w->diff[0] = (int16_t)cell;
+    if (run_row(g, X->w, row, 1, NULL, &rounds, cell < 0 ? NULL : base, cell < 0 ? -1 : 1)) return;
+    base_t *mine = X->bases + X->depth;
+    keep_base(g, X->w, row, mine);
+    int open = 0, ntwo = 0, nthree = 0;
+    for (int x = 0; x < N; x++) {
+        int k = __builtin_popcount(row[x]);
+        open += k > 1, ntwo += k == 2, nthree += k == 3;
+    }
+    if (!open) {
+        uint8_t *sol = X->sols + (size_t)X->nsol * N;
+        for (int x = 0; x < N; x++) sol[x] = (uint8_t)(__builtin_ctz(row[x]) + 1);
+        X->nsol++;
+        return;
+    }
+    X->depth++;
+    cell = -1;
+    if (!ntwo) {
+        /* the house-value column with the fewest open places */
+        int best = n + 1, bv = -1, bh = -1;
+        for (int v = 0; v < n && best != 2; v++) {
+            uint32_t bit = 1u << v;
+            for (int h = 0; h < g->H; h++) {
+                int k = 0;
+                for (int j = 0; j < n; j++) {
+                    uint32_t m = row[g->hcell[h][j]];
+                    k += (m & bit) && (m & (m - 1));
+                }
+                if (k && k < best) {
+                    best = k, bv = v, bh = h;
+                    if (k == 2) break;
+                }
+            }
+        }
+        if (best < (nthree ? 3 : 4)) {
+            /* its places, lowest cell first */
+            int places[MAXN], np = 0;
+            for (int j = 0; j < n; j++) {
+                int x = g->hcell[bh][j];
+                uint32_t m = row[x];
+                if ((m >> bv & 1) && (m & (m - 1))) places[np++] = x;
+            }
+            for (int a = 1; a < np; a++)
+                for (int b = a; b > 0 && places[b - 1] > places[b]; b--) {
+                    int tmp = places[b];
+                    places[b] = places[b - 1], places[b - 1] = tmp;
+                }
+            for (int i = 0; i < np && X->nsol < X->limit && !X->over; i++) {
+                uint32_t saved = row[places[i]];
+                row[places[i]] = 1u << bv;
+                xsearch(X, row, mine, places[i]);
+                row[places[i]] = saved;
+            }
+            X->depth--;
+            return;
+        }
+    }
+    if (ntwo || nthree) {
+        /* a cell with the fewest options (two, else three), the most open peers first */
+        int want = ntwo ? 2 : 3, best = -1;
+        for (int x = 0; x < N; x++) {
+            if (__builtin_popcount(row[x]) != want) continue;
+            int score = 0;
+            for (int j = 0; j < g->npeer; j++) {
+                uint32_t m = row[g->peer[x][j]];
+                score += (m & (m - 1)) != 0;
+            }
+            if (score > best) best = score, cell = x;
+        }
+    } else {
+        int best = n + 1;
+        for (int x = 0; x < N; x++) {
+            int k = __builtin_popcount(row[x]);
+            if (k > 1 && k < best) best = k, cell = x;
+        }
+    }
+    uint32_t m = row[cell];
+    for (uint32_t b = m; b && X->nsol < X->limit && !X->over; b &= b - 1) {
+        row[cell] = b & -b;
+        xsearch(X, row, mine, cell);
+    }
+    row[cell] = m;
+    X->depth--;
+}
+
+/* solve(n, values bytes, forbid bytes (cell, value pairs as uint16), limit, max_nodes) ->
+ * (list of solutions as bytes, nodes, over the node budget) */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *vals_o, *forbid_o;
+    int n, limit;
+    long max_nodes;
+    if (!PyArg_ParseTuple(args, "iOOil", &n, &vals_o, &forbid_o, &limit, &max_nodes)) return NULL;
+    const geo_t *g = geo_of(n);
+    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    Py_buffer vb, fb;
+    if (get_buf(vals_o, &vb, 1, g->N, 0, "values") < 0) return NULL;
+    if (PyObject_GetBuffer(forbid_o, &fb, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&vb);
+        return NULL;
+    }
+    const int N = g->N;
+    xsearch_t X = {.g = g, .limit = limit < 1 ? 1 : limit, .max_nodes = max_nodes, .maxdepth = N + 2};
+    X.w = malloc(sizeof(work_t));
+    X.sols = malloc((size_t)X.limit * (size_t)N);
+    X.stack = malloc(sizeof(uint32_t) * (size_t)N * (size_t)(X.maxdepth + 1));
+    X.bases = malloc(sizeof(base_t) * (size_t)(X.maxdepth + 1));
+    uint32_t *start = malloc(sizeof(uint32_t) * (size_t)N);
+    PyObject *out = NULL;
+    if (!X.w || !X.sols || !X.stack || !X.bases || !start) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(X.w->hcacc, 0, sizeof X.w->hcacc), memset(X.w->eacc, 0, sizeof X.w->eacc);
+    const uint8_t *vals = vb.buf;
+    for (int x = 0; x < N; x++) start[x] = vals[x] ? 1u << (vals[x] - 1) : g->full;
+    const uint16_t *fv = fb.buf;
+    for (Py_ssize_t i = 0; i + 1 < fb.len / 2; i += 2)
+        if (fv[i] < N && fv[i + 1] >= 1 && fv[i + 1] <= n) start[fv[i]] &= ~(1u << (fv[i + 1] - 1));
+    Py_BEGIN_ALLOW_THREADS
+    xsearch(&X, start, NULL, -1);
+    Py_END_ALLOW_THREADS
+    if (X.over == 2) {
+        PyErr_SetString(PyExc_RuntimeError, "search deeper than the grid");
+        goto done;
+    }
+    PyObject *sols = PyList_New(X.nsol);
+    for (int i = 0; sols && i < X.nsol; i++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)X.sols + (size_t)i * N, N);
+        if (!b) Py_CLEAR(sols);
+        else PyList_SET_ITEM(sols, i, b);
+    }
+    if (sols) out = Py_BuildValue("(Nli)", sols, X.nodes, X.over);
+done:
+    free(X.w), free(X.sols), free(X.stack), free(X.bases), free(start);
+    PyBuffer_Release(&fb), PyBuffer_Release(&vb);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"fixpoints", py_fixpoints, METH_VARARGS,
      "fixpoints(rows, B, n, dynamic, start, contra, rounds): B rows (uint32) to their fixpoints in place."},
@@ -1390,6 +1565,8 @@ static PyMethodDef methods[] = {
      "group_options(out, contra, k, cells, values, base, n, static, limit): the first group conclusions."},
     {"one_digit_fails", py_one_digit_fails, METH_VARARGS,
      "one_digit_fails(cand, n): the (cell, value) whose one-digit implications empty a house."},
+    {"solve", py_solve, METH_VARARGS,
+     "solve(n, values, forbid, limit, max_nodes): the exact cover search (solutions, nodes, over budget)."},
     {"contradicting", py_contradicting, METH_VARARGS,
      "contradicting(base, n, K, cells, bits, out, level): the level-k verdict of K assumptions on base."},
     {NULL, NULL, 0, NULL},

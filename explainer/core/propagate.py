@@ -89,6 +89,22 @@ def base_row(state: State) -> np.ndarray:
     return row
 
 
+def assumed(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]], truth: bool = True) -> np.ndarray:
+    """One row per (cell, value) of ``assumptions``: the base row with that candidate
+    assumed true (the cell holds it alone) or false (the cell loses it)."""
+    rows = np.repeat(base[None, :], len(assumptions), axis=0)
+    if not assumptions:
+        return rows
+    idx = np.arange(len(assumptions))
+    cells = np.array([c for c, _ in assumptions], dtype=np.intp)
+    bits_ = t.bit[[v - 1 for _, v in assumptions]]
+    if truth:
+        rows[idx, cells] = bits_
+    else:
+        rows[idx, cells] &= ~bits_
+    return rows
+
+
 def popcount(a: np.ndarray) -> np.ndarray:
     """Bits set per element (np.bitwise_count from numpy 2.0; a byte table before)."""
     if hasattr(np, "bitwise_count"):
@@ -302,10 +318,7 @@ def _contradicting_rows(base: np.ndarray, t: Tables, assumptions: list[tuple[int
     chunk = chunk or len(assumptions)
     for s in range(0, len(assumptions), chunk):
         part = assumptions[s:s + chunk]
-        rows = np.repeat(base[None, :], len(part), axis=0)
-        idx = np.arange(len(part))
-        rows[idx, [c for c, _ in part]] = t.bit[[v - 1 for _, v in part]]
-        out[s:s + len(part)] = _closure(rows, t, level)[1]
+        out[s:s + len(part)] = _closure(assumed(base, t, part), t, level)[1]
     return out
 
 
