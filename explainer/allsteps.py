@@ -2,7 +2,10 @@
 
 ``all_steps(position, techniques=None)`` runs each chosen technique's finder
 to the end (the engine stops at its first live step) and keeps every
-distinct live step, ordered by registry order, then pattern size. A
+distinct live step, in the engine's order: by default the simplest first
+(the simplest order's choice key: rating, the step that does more, registry
+order, pattern size; no lucky guess), with ``order="seed"`` by registry
+order, then pattern size. A
 position is anything ``hint`` reads (puzzle line, partly solved grid,
 pencil-mark grid), a line in HoDoKu's library format (``explainer.hodoku``),
 a ``State``, a ``Snapshot`` or a ``LibraryEntry``.
@@ -21,13 +24,13 @@ from typing import Any
 
 from techniques import REGISTRY, lookup
 
-from .engine import FORMAT, _live
+from .engine import FORMAT, Rater, _live
 from .explanation import Explanation, step_length
 from .grid import SIZES, PuzzleError, parse_grid, value_char
 from .hodoku import LibraryEntry, is_library_line, parse_library
 from .solver import solve_bitmask
 from .state import Snapshot, State
-from .technique import Context, StepKind, Technique
+from .technique import DEFAULT_ORDER, Context, StepKind, Technique, left_out, order_name
 
 __all__ = ["CAP", "SECONDS", "Position", "StepList", "all_steps", "code_kinds", "library_line", "one_step_document",
            "read_position", "resolve", "step_code", "steps_document"]
@@ -143,39 +146,45 @@ def _key(step: Explanation) -> tuple[Any, ...]:
 
 def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
               techniques: Iterable[str | Technique] | None = None, *, cap: int = CAP,
-              seconds: float = SECONDS, where: str = "") -> StepList:
+              seconds: float = SECONDS, where: str = "", order: str = DEFAULT_ORDER) -> StepList:
     """Every distinct live step the chosen techniques find in ``position``.
 
-    Ordered by registry order (of the records, then of each record's step
-    kinds), then pattern size (chain length, fish size …), then the finder's
-    own order. Techniques that read the solution are
-    skipped (noted). Each technique stops after ``cap`` steps or ``seconds``
-    seconds, with a note.
+    ``order="simplest"`` (the default): the simplest first, by the engine's choice key
+    (rating on SE's scale, then the step that does more, registry order, pattern size),
+    lucky guesses (trial lucky) left out as the simplest order leaves them out;
+    ``order="seed"``: by registry order (of the records, then of each record's step
+    kinds), then pattern size (chain length, fish size …). Ties keep the finder's own
+    order. Techniques that read the solution are skipped (noted). Each technique stops
+    after ``cap`` steps or ``seconds`` seconds, with a note.
     """
+    simplest = order_name(order) == "simplest"
     pos = read_position(position, where)
     state = pos.state
     chosen = resolve(techniques)
-    order = {t.name: i for i, t in enumerate(REGISTRY)}
-    out: list[tuple[int, int, int, int, Explanation]] = []
+    off = left_out([t for t, _ in chosen], simplest)
+    rater = Rater([t for t, _ in chosen], simplest)
+    order_of = {t.name: i for i, t in enumerate(REGISTRY)}
+    out: list[tuple[Any, ...]] = []
     notes: list[str] = []
     for rank, (t, names) in enumerate(chosen):
         if t.reads_solution:
             if techniques is not None:
                 notes.append(f"{t.name}: skipped (it reads the solution instead of reasoning)")
             continue
-        earlier = tuple(x for x in REGISTRY if order.get(x.name, 1 << 30) < order.get(t.name, 1 << 30)
+        earlier = tuple(x for x in REGISTRY if order_of.get(x.name, 1 << 30) < order_of.get(t.name, 1 << 30)
                         and not x.reads_solution)
-        ctx = Context(None, earlier)
+        ctx = Context(None, earlier, off=off)  # the order sorts the steps; each finder runs as on the seed order
         seen: set[tuple[Any, ...]] = set()
         start = time.perf_counter()
         kept = 0
         for step in t.find(state, ctx):
-            if _live(state, step) and (names is None or step.technique in names):
+            if _live(state, step) and ctx.allows(step.technique) and (names is None or step.technique in names):
                 key = _key(step)
                 if key not in seen:
                     seen.add(key)
                     kind = next((i for i, k in enumerate(t.kinds) if k.name == step.technique), len(t.kinds))
-                    out.append((rank, kind, step_length(step.to_dict()), len(out), step))
+                    head = rater.key(step) if simplest else (rank, kind, step_length(step.to_dict()))
+                    out.append((head, len(out), step))
                     kept += 1
                     if kept >= cap:
                         notes.append(f"{t.name}: stopped after {cap} steps (there may be more)")
@@ -183,18 +192,19 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
             if time.perf_counter() - start > seconds:
                 notes.append(f"{t.name}: stopped after {seconds:g} s with {kept} steps (there may be more)")
                 break
-    out.sort(key=lambda x: x[:4])
-    return StepList((x[4] for x in out), notes)
+    out.sort(key=lambda x: x[:2])
+    return StepList((x[2] for x in out), notes)
 
 
 # ---- steps JSON ------------------------------------------------------------------------
 
-def steps_document(position: Position, steps: Sequence[Explanation]) -> dict[str, Any]:
+def steps_document(position: Position, steps: Sequence[Explanation], order: str = DEFAULT_ORDER) -> dict[str, Any]:
     """The steps of one position as a steps-JSON-like document.
 
     The steps are alternatives from the same position, not a sequence:
     ``alternatives`` is true and ``candidates`` holds the position's
-    candidates (``puzzle`` holds its values only).
+    candidates (``puzzle`` holds its values only); ``order`` says how they are
+    listed (``all_steps``).
     """
     state = position.state
     solution = position.solution()
@@ -211,6 +221,7 @@ def steps_document(position: Position, steps: Sequence[Explanation]) -> dict[str
         "alternatives": True,
         "complete": False,
         "statistics": counts,
+        "order": order_name(order),
         "steps": [s.to_dict() for s in steps],
     }
 

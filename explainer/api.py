@@ -24,14 +24,18 @@ class Puzzle(engine.Puzzle):
     ``uniqueness=False`` leaves out the steps that assume a single solution
     (unique rectangle and loop, bug+1, BUG), which some teachers and setters reject;
     ``brutal=False`` never reads the solution (a grid the techniques cannot
-    finish is then reported unfinished, ``complete`` False)."""
+    finish is then reported unfinished, ``complete`` False);
+    ``order="simplest"`` (the default) takes the lowest-rated step at each step,
+    ``order="seed"`` the first technique in registry order with a step
+    (``easiest=True`` / ``False`` are the older names of the two)."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 uniqueness: bool = True, brutal: bool = True) -> None:
+                 order: str | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
         chosen = [t for t in registry.select(techniques, uniqueness) if brutal or not t.reads_solution]
-        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest)
+        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
+                         order=order, uniqueness=uniqueness)
 
     def frame_png(self, k: int | None = None, **options: Any) -> bytes:
         """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
@@ -64,6 +68,8 @@ State.drawer = _state_png
 
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],
-            techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True) -> list[Explanation]:
-    """The list of steps that solve the puzzle (the library's main call)."""
-    return Puzzle(puzzle, techniques, uniqueness=uniqueness).steps
+            techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True,
+            order: str | None = None) -> list[Explanation]:
+    """The list of steps that solve the puzzle (the library's main call), simplest first
+    unless ``order="seed"``."""
+    return Puzzle(puzzle, techniques, uniqueness=uniqueness, order=order).steps

@@ -7,7 +7,10 @@ possible; do the same for C2.
 
 - an assumption that ends in a contradiction (a cell without candidate, a
   house without a place for a value) is false, so the other end is true;
-- an assumption that solves the whole grid is placed (trial lucky);
+- an assumption that solves the whole grid is placed (trial lucky): true only
+  because the puzzle has one solution, so it is a uniqueness step, and a
+  guess the simplest order never takes (``Context.allows``: without it the
+  other end is still tried for a contradiction);
 - whatever both assumptions conclude (placements, eliminations) holds.
 
 The propagation never reads the solution: it only sees the candidates.
@@ -28,6 +31,7 @@ from explainer.technique import NO_CONTEXT, Context
 
 from .implication import extract
 from .links import links
+from .uniqueness import ONE
 
 CONTRADICTION = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying only "
@@ -37,9 +41,10 @@ CONTRADICTION = {
 }
 LUCKY = {
     "en": "Trial lucky: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying "
-          "only singles solves the whole grid without contradiction, so {a} is {va}.",
+          "only singles solves the whole grid without contradiction, so {a} is {va}. " + ONE["en"],
     "fr": "Essai chanceux : {a} vaut {va} ou {b} vaut {vb} (lien fort). Supposer {a} = {va} et "
-          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}.",
+          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}. "
+          + ONE["fr"],
 }
 COMMON = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming either one and applying only "
@@ -133,6 +138,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
 
     geo = state.geo
     n = geo.n
+    allow_lucky = ctx.allows("trial lucky")  # a uniqueness step: off on the simplest order
     lk = links(state)
     pairs = _strong_links_in_order(state)
     ends = list(dict.fromkeys((lk.cell(x), lk.value(x)) for pair in pairs for x in pair))
@@ -165,11 +171,11 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
         marked = cands(geo, [(ca, va), (cb, vb)])
         ra = result(ca, va)
-        if ra.contradiction or ra.solved:
+        if ra.contradiction or (ra.solved and allow_lucky):
             step = contradiction(names, marked, cb, vb) if ra.contradiction else lucky(names, marked, ca, va, a)
         else:
             rb = result(cb, vb)
-            if rb.contradiction or rb.solved:
+            if rb.contradiction or (rb.solved and allow_lucky):
                 step = contradiction(swapped, marked, ca, va) if rb.contradiction else lucky(swapped, marked, cb, vb, b)
             else:
                 step = _common(state, marked, names, ra, rb)

@@ -150,7 +150,7 @@ def built_db(tmp_path):
     f = tmp_path / "three.txt"
     f.write_text("\n".join(lines) + "\n")
     db = tmp_path / "q.sqlite"
-    build(f, db, jobs=1, progress=False)
+    build(f, db, jobs=1, progress=False, order="seed")  # the quicker order: these tests are about files
     return db
 
 

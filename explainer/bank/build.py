@@ -36,6 +36,7 @@ except ImportError:  # not on Windows: no memory figure there
     resource = None  # type: ignore[assignment]
 
 from ..grid import Source, read_sources
+from ..technique import DEFAULT_ORDER, order_name
 from .db import PuzzleDB, error_record, explain_record, puzzle_key
 
 
@@ -56,7 +57,7 @@ class BuildReport:
                 f"{self.seconds:.1f} s, {rate:.1f} puzzles/s")
 
 
-def _worker(conn: Connection, techniques: Sequence[str] | None, easiest: bool = False) -> None:
+def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
     """Worker loop: receive (text, where), send back the record; stop on None or EOF."""
     while True:
         try:
@@ -67,7 +68,7 @@ def _worker(conn: Connection, techniques: Sequence[str] | None, easiest: bool = 
             return
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
-            rec = explain_record(task[0], task[1], techniques, easiest)
+            rec = explain_record(task[0], task[1], techniques, order)
             if resource is not None:
                 rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             conn.send(rec)
@@ -82,9 +83,9 @@ class WorkerStartError(RuntimeError):
 class _Slot:
     """One worker process and the task it is running."""
 
-    def __init__(self, ctx: Any, techniques: Sequence[str] | None, easiest: bool = False) -> None:
+    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, techniques, easiest), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, techniques, order), daemon=True)
         self.proc.start()
         child.close()
         self.task: Source | None = None
@@ -128,7 +129,7 @@ MAX_START_FAILURES = 3
 
 
 def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | None,
-              timeout: float | None, on_result: Callable[[dict[str, Any]], None], easiest: bool = False) -> None:
+              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
     """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process.
 
     A worker killed after starting a puzzle (timeout, crash) is replaced and
@@ -139,12 +140,12 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
     """
     ctx = _context()
     todo = list(reversed(pending))
-    slots = [_Slot(ctx, techniques, easiest) for _ in range(max(1, min(jobs, len(pending))))]
+    slots = [_Slot(ctx, techniques, order) for _ in range(max(1, min(jobs, len(pending))))]
     start_failures = 0
 
     def restart(i: int) -> _Slot:
         slots[i].stop(kill=True)
-        slots[i] = _Slot(ctx, techniques, easiest)
+        slots[i] = _Slot(ctx, techniques, order)
         return slots[i]
 
     def feed(i: int) -> None:
@@ -215,7 +216,7 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
 
 
 def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
-             timeout: float | None, on_result: Callable[[dict[str, Any]], None], easiest: bool = False) -> None:
+             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
     """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
     try:
         from dask.distributed import Client, as_completed
@@ -238,7 +239,7 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
 
         def submit() -> None:
             src = todo.pop()
-            fut = client.submit(explain_record, src.text, src.where, techniques, easiest, pure=False)
+            fut = client.submit(explain_record, src.text, src.where, techniques, order, pure=False)
             running[fut.key] = (fut, src, time.monotonic())
             ac.add(fut)
 
@@ -304,16 +305,18 @@ def load_sources(inputs: str | Path | Iterable[str | Path] | Sequence[Source]) -
 def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: PuzzleDB | str | Path,
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
-          on_stored: Callable[[dict[str, Any]], None] | None = None, easiest: bool = False) -> BuildReport:
+          on_stored: Callable[[dict[str, Any]], None] | None = None, order: str | None = None,
+          easiest: bool | None = None) -> BuildReport:
     """Explain every puzzle of ``inputs`` not yet in ``db`` and store it.
 
     ``jobs``: worker processes (default: all cores). ``timeout``: seconds per
     puzzle. ``progress``: tqdm bar on stderr (default: only if stderr is a
     terminal). ``dask``: a scheduler address or Client to run on instead.
     ``retry_errors``: explain again the puzzles stored with an error.
-    ``easiest``: explain on SE's path (the easiest rated step at each step), so the
-    stored ER/EP/ED compare with Sudoku Explainer's; recorded, and a resumed build
-    must use the same path.
+    ``order``: the engine's order, "simplest" (the default: the lowest-rated step at each
+    step, SE's path, so the stored ER/EP/ED compare with Sudoku Explainer's) or "seed"
+    (``easiest=True`` / ``False``: the older names); recorded in the bank, and a resumed
+    build must use the same order.
     """
     start = time.monotonic()
     sources = load_sources(inputs)
@@ -332,14 +335,13 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
         elif used != wanted:
             raise ValueError(f"{store.path}: built with techniques {used!r}, not {wanted!r} "
                              f"(use the same --techniques or another --db)")
-        path = "easiest" if easiest else "registry"
-        used_path = store.get_meta("path") or ("registry" if used is not None else None)
-        if used_path is None:
-            store.set_meta("path", path)
-        elif used_path != path:
-            flag = "with --easiest" if used_path == "easiest" else "without --easiest"
-            raise ValueError(f"{store.path}: built on the {used_path} path, not the {path} one "
-                             f"(build it {flag}, or use another --db)")
+        order = order_name(order, easiest)
+        used_order = store.order() if used is not None else None
+        if used_order is None:
+            store.set_meta("order", order)
+        elif used_order != order:
+            raise ValueError(f"{store.path}: built in the {used_order} order, not the {order} one "
+                             f"(build it with --order {used_order}, or use another --db)")
         if retry_errors:
             keys = {puzzle_key(s.text) for s in sources}
             store.forget(keys & store.error_texts())
@@ -386,9 +388,9 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
         try:
             if pending:
                 if dask is not None:
-                    run_dask(pending, dask, techniques, timeout, on_result, easiest)
+                    run_dask(pending, dask, techniques, timeout, on_result, order)
                 else:
-                    run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, easiest)
+                    run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order)
         finally:
             if bar is not None:
                 bar.close()

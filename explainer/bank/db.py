@@ -5,7 +5,7 @@ The seed pickled a dict of explained puzzles; here every puzzle is a row of
 what was committed, and queried across puzzles ("every chain step, longest
 first").
 
-Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
+Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 4):
 
 - ``puzzles``: one row per puzzle text (``text`` is the one-line form of the
   givens, or the raw text when it does not parse). A failed puzzle keeps its
@@ -25,10 +25,14 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
   from the step's detail, else the number of highlighted candidates, else of
   highlighted cells. Queries select and sort on these and open a payload
   only for the steps they return.
-- ``meta``: key/value facts about the build (technique set, ``path``: registry or easiest).
+- ``meta``: key/value facts about the build (technique set, ``order``: the
+  engine's order, simplest or seed).
 
 Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; 2 stored every step's
-JSON text in a ``steps`` row (44–78 KB a puzzle). A file of an older
+JSON text in a ``steps`` row (44–78 KB a puzzle); 3 classed difficulty by
+the steps used (trial, brutal) and named the order a ``path`` (registry or
+easiest), where 4 classes it by ER bands (``explainer.rating.DIFFICULTY_BANDS``)
+and every document records its ``order``. A file of an older
 version is refused with the command that converts it
 (``explain-sudoku db migrate``, ``explainer.bank.migrate``), which keeps
 the original beside it.
@@ -57,7 +61,7 @@ from ..explanation import Explanation, step_length
 from .pack import Packed, compact, decode_steps, encode_steps, pack
 from .payloads import Payloads
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
 
 SCHEMA = """
@@ -195,7 +199,7 @@ def puzzle_key(text: str) -> str:
 # ---- results as data (what a worker sends back) -------------------------------------
 
 def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
-                   easiest: bool = False) -> dict[str, Any]:
+                   order: str | None = None) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
     Runs in worker processes (local pool or Dask), so it returns plain data.
@@ -208,7 +212,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     start = time.perf_counter()
     rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
     try:
-        p = Puzzle(text, techniques, where=where, easiest=easiest)
+        p = Puzzle(text, techniques, where=where, order=order)
         doc = p.to_json()
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
@@ -430,6 +434,10 @@ class PuzzleDB:
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    def order(self) -> str | None:
+        """The engine's order the bank was built in, simplest or seed (None: not built yet)."""
+        return self.get_meta("order")
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():

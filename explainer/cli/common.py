@@ -108,6 +108,21 @@ def rating_range(text: str) -> tuple[float, float]:
     return low, high
 
 
+ORDER_HELP = ("the engine's order: 'simplest' (the default) takes at each step the step with the lowest "
+              "rating on Sudoku Explainer's scale, as an expert explains (ties: the step that places or "
+              "removes more, then the earlier technique, then the smaller pattern), and never guesses; "
+              "'seed' takes the first technique, in the registry's (the seed's) order, that has a step")
+
+
+def add_order_option(p: argparse.ArgumentParser, help: str = ORDER_HELP) -> None:
+    """``--order {simplest,seed}`` and its older alias ``--easiest`` (= ``--order simplest``)."""
+    from ..technique import DEFAULT_ORDER, ORDERS
+
+    p.add_argument("--order", choices=ORDERS, default=DEFAULT_ORDER, help=help)
+    p.add_argument("--easiest", dest="order", action="store_const", const="simplest",
+                   help="the same as --order simplest (the default; the option's older name)")
+
+
 def technique_list(text: str) -> list[str]:
     """An argparse type: comma-separated technique names, each known, at least one."""
     from techniques import lookup

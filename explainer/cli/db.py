@@ -1,6 +1,6 @@
 """``explain-sudoku db …``: build, inspect, query and export a puzzle database.
 
-    explain-sudoku db build puzzles.txt [--db FILE] [--jobs N] [--timeout S] [--dask ADDR]
+    explain-sudoku db build puzzles.txt [--db FILE] [--jobs N] [--timeout S] [--dask ADDR] [--order ORDER]
     explain-sudoku db stats [--plot FILE.png] [--json]
     explain-sudoku db query [--technique T] [--order-by length|-length|rating] [--limit N]
                             [--difficulty D] [--rating 8.0-9.0] [--out DIR [--gif] [--force]]
@@ -30,7 +30,18 @@ from pathlib import Path
 
 from ..bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, PuzzleDB
 from ..grid import PuzzleError, one_line
-from .common import Parser, UsageError, integer, rating_range, real, run_alone, technique_list, technique_name
+from .common import (
+    ORDER_HELP,
+    Parser,
+    UsageError,
+    add_order_option,
+    integer,
+    rating_range,
+    real,
+    run_alone,
+    technique_list,
+    technique_name,
+)
 from .output import OutputError, OutputFolder
 
 HELP = "build, rate, query and export a database of explained puzzles"
@@ -53,9 +64,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="seconds per puzzle before it is recorded as a timeout")
     b.add_argument("--techniques", type=technique_list, default=None, help="comma-separated techniques (default: all)")
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
-    b.add_argument("--easiest", action="store_true",
-                   help="explain on Sudoku Explainer's path (the easiest rated step at each step), so the stored "
-                        "ER/EP/ED compare with SE's; slower on hard puzzles; a resumed build must use it too")
+    add_order_option(b, ORDER_HELP + "; recorded in the bank: a resumed build must use the same order")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     g = b.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -166,7 +175,7 @@ def _build(args: argparse.Namespace) -> int:
 
     report = build(args.files, args.db, jobs=args.jobs, timeout=args.timeout, techniques=techniques,
                    progress=args.progress, dask=args.dask, retry_errors=args.retry_errors,
-                   on_stored=say_error, easiest=args.easiest)
+                   on_stored=say_error, order=args.order)
     print(f"{args.db}: {report.summary()}")
     # like the main command: bad puzzles are stored and reported, and the status says so
     return 2 if report.errors else 0

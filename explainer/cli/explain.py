@@ -22,6 +22,7 @@ from .common import (
     EXIT_OK,
     Parser,
     UsageError,
+    add_order_option,
     add_render_options,
     is_puzzle_argument,
     render_options,
@@ -56,6 +57,8 @@ def configure(p: argparse.ArgumentParser) -> None:
             "multi-line grid ('|', '-', '+', '*' and spaces are decoration). Lines starting with\n"
             "'#' are comments. A puzzle string may also be given directly instead of a file.\n"
             "Sizes 4x4, 9x9, 16x16 and 25x25 are found from the number of cells.\n\n"
+            "Each step is the simplest one available (the lowest rating on Sudoku Explainer's\n"
+            "scale), as an expert explains; --order seed keeps the seed's technique order.\n\n"
             "Each puzzle gets 000-INITIAL-GRID.png, one NNN-<TECHNIQUE>.png per step,\n"
             "NNN-SOLUTION.png, EXPLANATIONS-01.png ... (contact sheet, A4 pages), an animated GIF\n"
             "and steps.json.\n"
@@ -72,7 +75,11 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "examples:\n"
                 "  explain-sudoku examples/seed.txt --out frames/\n"
                 "  explain-sudoku examples/top1465-sample.txt --no-frames     # steps.json + GIF only\n"
-                "  explain-sudoku puzzle.txt --techniques 'single position,single candidate,brutal'")
+                "  explain-sudoku puzzle.txt --techniques 'single position,single candidate,brutal'\n"
+                "  explain-sudoku puzzle.txt --order seed    # the seed's fixed technique order\n\n"
+                "orders: by default each step is the simplest one available (the lowest rating on\n"
+                "Sudoku Explainer's scale, never a guess), and ER/EP/ED are those of that path;\n"
+                "--order seed takes the first technique in the registry's order that has a step.")
     p.add_argument("puzzle", nargs="?", help="puzzle file, '-' for standard input, or a puzzle string")
     p.add_argument("--out", "-o", metavar="DIR",
                    help="output folder (default: output/<name of the puzzle file>)")
@@ -88,10 +95,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
                    help="leave out the steps that assume a single solution (unique rectangle and loop, bug+1, BUG)")
-    p.add_argument("--easiest", action="store_true",
-                   help="take the easiest rated step at each step, as Sudoku Explainer does, instead of the "
-                        "first technique in registry order: ER/EP/ED then follow SE's path (slower on hard "
-                        "puzzles; see the README's rating scale)")
+    add_order_option(p)
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -185,7 +189,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
                 puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
-                                brutal=not args.no_brutal, easiest=args.easiest)
+                                brutal=not args.no_brutal, order=args.order)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -24,6 +24,7 @@ from ..generate import (
     generate_many,
 )
 from ..grid import SIZES
+from ..rating import difficulty_bands
 from .common import integer, rating_range, run_alone, technique_name
 
 EXIT_FAILED = 1
@@ -44,16 +45,11 @@ def target_technique(text: str) -> str:
     return name
 
 
-# "difficult" (TECHNIQUES.md: the explanation needs brutal) is out of reach with the full
-# registry: the forcing chains finish every puzzle without reading the solution.
-REACHABLE = tuple(d for d in DIFFICULTIES if d != "difficult")
+# The difficulty classes are bands of ER (explainer.rating.DIFFICULTY_BANDS): each is a target.
+REACHABLE = DIFFICULTIES
 
 
 def reachable_difficulty(text: str) -> str:
-    if text == "difficult":
-        raise argparse.ArgumentTypeError(
-            "no puzzle is 'difficult' with the full registry (the forcing chains explain every puzzle "
-            "without brutal); ask for an ER range instead, e.g. --rating 9.5-")
     if text not in DIFFICULTIES:
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(REACHABLE)})")
     return text
@@ -66,8 +62,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=integer(), default=1,
                         help="random seed: the same seed gives the same puzzles")
     parser.add_argument("--difficulty", type=reachable_difficulty, metavar="{" + ",".join(REACHABLE) + "}",
-                        help="the engine's difficulty class to reach ('difficult' means needing brutal, which "
-                             "the forcing chains leave no puzzle needing: ask for an ER range instead)")
+                        help=f"the engine's difficulty class to reach, a band of ER: {difficulty_bands()}")
     parser.add_argument("--rating", type=rating_range, metavar="LOW-HIGH",
                         help="ER (Sudoku Explainer's scale) to reach, e.g. 7.0-8.5")
     parser.add_argument("--technique", type=target_technique,

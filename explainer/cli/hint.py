@@ -13,14 +13,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..grid import PuzzleError, one_line, read_text
-from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, is_puzzle_argument, palette_name, run_alone
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAIL,
+    EXIT_OK,
+    add_order_option,
+    is_puzzle_argument,
+    palette_name,
+    run_alone,
+)
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("A progressive hint for the next step from where you are. The input may be a "
+    p.description = ("A progressive hint for the next step from where you are: the simplest step available "
+                     "there. The input may be a "
                      "puzzle line, a partly solved grid, or a pencil-mark grid (the 729-character "
                      "candidates line or the multi-line layout HoDoKu and Sudoku Explainer print). "
                      "The grid is checked against the solution first: a mistake is named and no hint "
@@ -37,6 +46,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="write the frame into a folder holding other files (they are never changed)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the hint")
     p.add_argument("--palette", default="default", type=palette_name, help="palette of the level-3 frame")
+    add_order_option(p, "which step the hint gives: 'simplest' (the default) the simplest step available from "
+                        "your position (the lowest rating on Sudoku Explainer's scale, never a guess), the one "
+                        "'explain-sudoku' would take there; 'seed' the first technique, in the registry's order, "
+                        "that has a step")
 
 
 def _input_text(arg: str) -> tuple[str, str]:
@@ -66,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             original, _ = _input_text(args.original)
             if "\n" in original and not _is_one_grid(original):
                 original = original.splitlines()[0].strip()
-        h = hint(text, args.level, args.lang, where, puzzle=original)
+        h = hint(text, args.level, args.lang, where, puzzle=original, order=args.order)
     except GridMistake as e:
         error(e)
         return EXIT_FAIL

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..grid import PuzzleError, read_text
-from .common import run_alone
+from .common import add_order_option, run_alone
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 PROG = "explain-sudoku steps"
@@ -43,6 +43,7 @@ EPILOG = (
     "exit status: 0 every position listed (with --check: every checked line reproduced);\n"
     "1 with --check some line not reproduced, or an output could not be written;\n"
     "2 bad input (a bad line, an unknown technique, an output folder that is not new).\n\n"
+    "Steps are listed simplest first (--order seed: in registry order).\n\n"
     "examples:\n"
     "  explain-sudoku steps grid.txt --technique 'x wing'\n"
     "  explain-sudoku steps positions.txt --check --json\n"
@@ -66,6 +67,10 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="give each technique at most S seconds (default 20)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the texts and frames")
     p.add_argument("--palette", default="default", help="palette of the frames")
+    add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
+                        "default order would choose among them (rating on Sudoku Explainer's scale, then the step "
+                        "that does more, registry order, pattern size; no lucky guess); 'seed' by registry order, "
+                        "then pattern size")
     return p
 
 
@@ -198,7 +203,7 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
     for k, item in enumerate(items, 1):
         try:
             pos = read_position(item.text, item.where)
-            steps = all_steps(pos, techniques, **_limits(args))
+            steps = all_steps(pos, techniques, order=args.order, **_limits(args))
         except PuzzleError as e:
             bad += 1
             _error(str(e.at(item.where)))
@@ -206,7 +211,7 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
         for note in steps.notes:
             print(f"{item.where}: note: {note}", file=sys.stderr)
         if args.json:
-            print(json.dumps(steps_document(pos, steps)))
+            print(json.dumps(steps_document(pos, steps, args.order)))
         else:
             if len(items) > 1 or not steps:
                 print(f"{item.where}: {len(steps)} step{'s' if len(steps) != 1 else ''}")
