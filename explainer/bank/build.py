@@ -25,6 +25,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -37,7 +38,7 @@ except ImportError:  # not on Windows: no memory figure there
 
 from ..grid import Source, read_sources
 from ..technique import DEFAULT_ORDER, order_name
-from .db import PuzzleDB, error_record, explain_record, puzzle_key
+from .db import PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
 
 
 @dataclass
@@ -58,7 +59,15 @@ class BuildReport:
 
 
 def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
-    """Worker loop: receive (text, where), send back the record; stop on None or EOF."""
+    """Worker loop: receive (text, where), send back the record; stop on None or EOF.
+
+    Ctrl-C reaches every process of the terminal's group: a worker ignores it (the build
+    stops its workers itself), and SIGTERM ends it silently (the default action): no
+    worker prints a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
             task = conn.recv()
@@ -215,20 +224,26 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
             s.stop(kill=s.task is not None)
 
 
-def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
-             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
-    """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
+def dask_client(address: Any) -> Any:
+    """A Dask client for a scheduler address (a Client is returned as is); RuntimeError with
+    one line when the extra is missing or the scheduler cannot be reached."""
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client
     except ImportError:
         raise RuntimeError("--dask needs the optional extra: pip install 'sudoku-explainer[dask]'") from None
     if isinstance(address, Client):
-        client = address
-    else:
-        try:
-            client = Client(address)  # connect timeout: dask config distributed.comm.timeouts.connect
-        except (OSError, ValueError) as e:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        return address
+    try:
+        return Client(address)  # connect timeout: dask config distributed.comm.timeouts.connect
+    except (OSError, ValueError) as e:
+        raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+
+def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
+             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
+    """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
+    client = dask_client(address)
+    from dask.distributed import as_completed
     try:
         # At most one task per worker thread in flight, so the time since
         # submission is close to the time spent running (for the timeout).
@@ -317,85 +332,123 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
     step, SE's path, so the stored ER/EP/ED compare with Sudoku Explainer's) or "seed"
     (``easiest=True`` / ``False``: the older names); recorded in the bank, and a resumed
     build must use the same order.
+
+    Safety: the input is read and the cluster reached before the database is
+    touched; a second build on the same file is refused (``WriterLock``,
+    ``DatabaseBusy``); a build that fails or is interrupted before storing a
+    puzzle removes the database file it created (and the folders it made).
     """
     start = time.monotonic()
     sources = load_sources(inputs)
+    client = dask_client(dask) if dask is not None else None  # an unreachable cluster: before any file
     own = not isinstance(db, PuzzleDB)
-    store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+    path = db.path if isinstance(db, PuzzleDB) else Path(db)
+    new_file = own and not path.exists()
+    new_dirs = [p for p in path.parents if not p.exists()]
+    report = BuildReport()
     try:
-        if techniques:
-            from techniques import select
-
-            wanted = ",".join(t.name for t in select(techniques))  # canonical names, registry order
-        else:
-            wanted = "all"
-        used = store.get_meta("techniques")
-        if used is None:
-            store.set_meta("techniques", wanted)
-        elif used != wanted:
-            raise ValueError(f"{store.path}: built with techniques {used!r}, not {wanted!r} "
-                             f"(use the same --techniques or another --db)")
-        order = order_name(order, easiest)
-        used_order = store.order() if used is not None else None
-        if used_order is None:
-            store.set_meta("order", order)
-        elif used_order != order:
-            raise ValueError(f"{store.path}: built in the {used_order} order, not the {order} one "
-                             f"(build it with --order {used_order}, or use another --db)")
-        if retry_errors:
-            keys = {puzzle_key(s.text) for s in sources}
-            store.forget(keys & store.error_texts())
-        stored = store.stored_texts()
-        report = BuildReport()
-        pending: list[Source] = []
-        seen: set[str] = set()
-        for src in sources:
-            key = puzzle_key(src.text)
-            if key in seen:
-                continue
-            seen.add(key)
-            if key in stored:
-                report.skipped += 1
-            else:
-                pending.append(src)
-        report.total = len(seen)
-
-        show = sys.stderr.isatty() if progress is None else progress
-        bar = None
-        if show:
-            from tqdm import tqdm
-
-            tqdm.monitor_interval = 0  # no monitor thread (workers are forked from a server)
-            bar = tqdm(total=report.total, initial=report.skipped, unit="puzzle", file=sys.stderr,
-                       dynamic_ncols=True, smoothing=0.05)
-
-        def on_result(rec: dict[str, Any]) -> None:
-            if store.add(rec) is None:
-                return
-            report.stored += 1
-            report.peak_worker_rss_kb = max(report.peak_worker_rss_kb, rec.get("peak_rss_kb", 0))
-            if rec.get("error"):
-                report.errors += 1
-                if rec["error"].startswith("timeout after"):
-                    report.timeouts += 1
-            if on_stored is not None:
-                on_stored(rec)
-            if bar is not None:
-                bar.update(1)
-                if report.errors:
-                    bar.set_postfix(errors=report.errors, refresh=False)
-
-        try:
-            if pending:
-                if dask is not None:
-                    run_dask(pending, dask, techniques, timeout, on_result, order)
-                else:
-                    run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order)
-        finally:
-            if bar is not None:
-                bar.close()
-        report.seconds = time.monotonic() - start
-        return report
-    finally:
         if own:
-            store.close()
+            make_folder(path.parent)
+        with WriterLock(path) if own else nullcontext():
+            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+            try:
+                _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
+                       progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
+                       order=order_name(order, easiest))
+            finally:
+                if own:
+                    store.close()
+    except BaseException:
+        if new_file and not report.stored:  # a build that failed before storing anything leaves no file
+            for p in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+                try:
+                    p.unlink(missing_ok=True)
+                except OSError:
+                    pass
+            for d in new_dirs:  # innermost first
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
+        raise
+    finally:
+        if client is not None and client is not dask:
+            client.close()
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def _build(store: PuzzleDB, sources: list[Source], report: BuildReport, *, jobs: int | None,
+           timeout: float | None, techniques: Sequence[str] | None, progress: bool | None, dask: Any,
+           retry_errors: bool, on_stored: Callable[[dict[str, Any]], None] | None, order: str) -> None:
+    """The build on an open database (``build`` holds the writer lock)."""
+    if techniques:
+        from techniques import select
+
+        wanted = ",".join(t.name for t in select(techniques))  # canonical names, registry order
+    else:
+        wanted = "all"
+    used = store.get_meta("techniques")
+    if used is None:
+        store.set_meta("techniques", wanted)
+    elif used != wanted:
+        raise ValueError(f"{store.path}: built with techniques {used!r}, not {wanted!r} "
+                         f"(use the same --techniques or another --db)")
+    used_order = store.order() if used is not None else None
+    if used_order is None:
+        store.set_meta("order", order)
+    elif used_order != order:
+        raise ValueError(f"{store.path}: built in the {used_order} order, not the {order} one "
+                         f"(build it with --order {used_order}, or use another --db)")
+    if retry_errors:
+        keys = {puzzle_key(s.text) for s in sources}
+        store.forget(keys & store.error_texts())
+    stored = store.stored_texts()
+    pending: list[Source] = []
+    seen: set[str] = set()
+    for src in sources:
+        key = puzzle_key(src.text)
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in stored:
+            report.skipped += 1
+        else:
+            pending.append(src)
+    report.total = len(seen)
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        tqdm.monitor_interval = 0  # no monitor thread (workers are forked from a server)
+        bar = tqdm(total=report.total, initial=report.skipped, unit="puzzle", file=sys.stderr,
+                   dynamic_ncols=True, smoothing=0.05)
+
+    def on_result(rec: dict[str, Any]) -> None:
+        if store.add(rec) is None:
+            report.skipped += 1  # stored meanwhile by another writer (a library caller's own)
+            return
+        report.stored += 1
+        report.peak_worker_rss_kb = max(report.peak_worker_rss_kb, rec.get("peak_rss_kb", 0))
+        if rec.get("error"):
+            report.errors += 1
+            if rec["error"].startswith("timeout after"):
+                report.timeouts += 1
+        if on_stored is not None:
+            on_stored(rec)
+        if bar is not None:
+            bar.update(1)
+            if report.errors:
+                bar.set_postfix(errors=report.errors, refresh=False)
+
+    try:
+        if pending:
+            if dask is not None:
+                run_dask(pending, dask, techniques, timeout, on_result, order)
+            else:
+                run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order)
+    finally:
+        if bar is not None:
+            bar.close()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..explanation import Explanation
-from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, index_steps
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, index_steps
 from .pack import compact, pack, unpack
 from .payloads import Payloads
 
@@ -63,6 +63,11 @@ def migrate(path: str | Path) -> MigrationReport:
     path = Path(path)
     if not path.is_file():
         raise DatabaseError(f"{path}: no such database")
+    with WriterLock(path):  # not while a build writes it
+        return _migrate(path)
+
+
+def _migrate(path: Path) -> MigrationReport:
     size_before = _file_bytes(path)
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     try:
