@@ -42,7 +42,7 @@ def every(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Every level-0 forcing conclusion, each once, with its smallest proof found."""
     done: set[tuple[int, int, bool]] = set()
     for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
-        s = _Static(state, dynamic, reuse=False)
+        s = _Static(state, dynamic, reuse=None)
         best: dict[tuple[int, int, bool], tuple[int, int, Any]] = {}
         for k, option in enumerate(s.options()):
             key = _conclusion(option)
