@@ -123,11 +123,19 @@ def least_rating(sizes: tuple[int, int]) -> float:
 
 
 @cache
+def _least_ratings() -> tuple[tuple[float, ...], ...]:
+    """``least_rating`` of every pair of sizes up to 31 (``allow_sizes``' range), by [i][j]:
+    rated once, then compared with each ceiling."""
+    return tuple(tuple(least_rating((i, j)) for j in range(32)) for i in range(32))
+
+
+@cache
 def _allowed(ceiling: float) -> bytes | None:
     """The pair sizes an ALS-XZ step may have to rate below ``ceiling`` (None: any)."""
     if ceiling == float("inf"):
         return None
-    return search.allow_sizes(lambda i, j: least_rating((i, j)) < ceiling)
+    least = _least_ratings()
+    return search.allow_sizes(lambda i, j: least[i][j] < ceiling)
 
 
 BIG_GRID_MAX_CELLS = search.BIG_GRID_MAX_CELLS  # largest ALS from 16×16 on
