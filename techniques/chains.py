@@ -33,7 +33,6 @@ from explainer.core import search
 from explainer.explanation import Explanation, Link
 from explainer.grid import bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
-from explainer.session import session_of
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -155,7 +154,7 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    lk = links(state, session_of(state, ctx))
+    lk = links(state, ctx.session)
     if ctx.ceiling <= ONE_DIGIT_CEILING:
         # the engine has a step rated below any chain on several digits: follow one digit's
         # links only, and only as many strong links as can still rate below the ceiling

@@ -104,7 +104,8 @@ class Links:
 
 def links(state: State, session: Session | None = None) -> Links:
     """The link graph of this exact state: the session's (built once for the state as it is
-    now and shared by the finders of one step), else a fresh one."""
+    now and shared by the finders of one step), else the one kept by the state itself for
+    its present version (``State.cached``: a finder without a session, or a trial state)."""
     if session is None or session.state is not state:
-        return Links(state)
+        return state.cached("links", Links)
     return session.derived("links", Links)
