@@ -7,7 +7,10 @@ possible; do the same for C2.
 
 - an assumption that ends in a contradiction (a cell without candidate, a
   house without a place for a value) is false, so the other end is true;
-- an assumption that solves the whole grid is placed (trial lucky);
+- an assumption that solves the whole grid is placed (trial lucky): true only
+  because the puzzle has one solution, so it is a uniqueness step, and a
+  guess the simplest order never takes (``Context.allows``: without it the
+  other end is still tried for a contradiction);
 - whatever both assumptions conclude (placements, eliminations) holds.
 
 The propagation never reads the solution: it only sees the candidates.
@@ -29,6 +32,7 @@ from explainer.technique import NO_CONTEXT, Context
 
 from .implication import extract
 from .links import links
+from .uniqueness import ONE
 
 CONTRADICTION = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying only "
@@ -38,9 +42,10 @@ CONTRADICTION = {
 }
 LUCKY = {
     "en": "Trial lucky: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying "
-          "only singles solves the whole grid without contradiction, so {a} is {va}.",
+          "only singles solves the whole grid without contradiction, so {a} is {va}. " + ONE["en"],
     "fr": "Essai chanceux : {a} vaut {va} ou {b} vaut {vb} (lien fort). Supposer {a} = {va} et "
-          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}.",
+          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}. "
+          + ONE["fr"],
 }
 COMMON = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming either one and applying only "
@@ -200,7 +205,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     from .forcing import prover
 
     tracer = prover(state)
-    for step in _find(state):
+    for step in _find(state, ctx.allows("trial lucky")):
         yield _with_proof(state, tracer, step)
 
 
@@ -241,7 +246,7 @@ def _with_proof(state: State, tracer: Any, step: Explanation) -> Explanation:
     return replace(step, proof=proof, detail=detail)
 
 
-def _find(state: State) -> Iterator[Explanation]:
+def _find(state: State, lucky: bool = True) -> Iterator[Explanation]:
     geo = state.geo
     lk = links(state)
     memo: dict[int, _Result] = {}
@@ -260,7 +265,7 @@ def _find(state: State) -> Iterator[Explanation]:
         if ra.why is not None:
             yield _contradiction(geo, marked, names, ra.why, cb, vb)
             continue
-        if ra.solved:
+        if ra.solved and lucky:
             yield Explanation(technique="trial lucky", place=cands(geo, [(ca, va)]), marked=marked,
                               **say(LUCKY, **names), detail=(("assumed", lk.cand(a)),))
             continue
@@ -269,7 +274,7 @@ def _find(state: State) -> Iterator[Explanation]:
             swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
             yield _contradiction(geo, marked, swapped, rb.why, ca, va)
             continue
-        if rb.solved:
+        if rb.solved and lucky:
             swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
             yield Explanation(technique="trial lucky", place=cands(geo, [(cb, vb)]), marked=marked,
                               **say(LUCKY, **swapped), detail=(("assumed", lk.cand(b)),))

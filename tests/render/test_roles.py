@@ -10,7 +10,7 @@ from tests.conftest import SEED, top1465
 
 @pytest.fixture(scope="module")
 def seed():
-    return Puzzle(SEED)
+    return Puzzle(SEED, order="seed")
 
 
 def _scene(p, k):
@@ -31,7 +31,7 @@ def test_chain_nodes_alternate_on_and_off(seed):
 
 
 def test_empty_rectangle_starts_on_and_draws_its_row_and_column():
-    p = Puzzle(top1465(12)[0])
+    p = Puzzle(top1465(12)[0], order="seed")
     k = p.steps_using("empty rectangle")[0]
     st, sc = _scene(p, k)
     tones = chain_tones(st)
@@ -66,7 +66,7 @@ def test_fish_base_cover_fin(seed):
 
 
 def test_als_tints_rc_and_z():
-    p = Puzzle(top1465(1)[0])
+    p = Puzzle(top1465(1)[0], order="seed")
     k = p.steps_using("als")[0]
     st, sc = _scene(p, k)
     assert all(s.tone == "als_b" for s in sc.of("cells_alt"))
