@@ -196,10 +196,10 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
         earlier = tuple(x for x in REGISTRY if order_of.get(x.name, 1 << 30) < order_of.get(t.name, 1 << 30)
                         and not x.reads_solution)
         # the order sorts the steps; each finder runs as on the seed order, asked for every variant
-        ctx = Context(None, earlier, off=off, every=True)
+        ctx = Context(None, earlier, off=off)
         start = time.perf_counter()
         count = 0
-        for step in t.find(state, ctx):
+        for step in t.finder(every=True)(state, ctx):
             if _live(state, step) and ctx.allows(step.technique) and (names is None or step.technique in names):
                 key = _key(step) if distinct else (len(kept),)
                 kind = next((i for i, k in enumerate(t.kinds) if k.name == step.technique), len(t.kinds))

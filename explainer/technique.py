@@ -126,9 +126,6 @@ class Context:
     ``off`` are step names the run leaves out although their technique is in it
     (trial lucky on the simplest order, or with ``uniqueness=False``): a finder
     that can record one asks ``allows`` and looks for another step instead.
-    ``every`` asks for every step the finder can find, variants included
-    (``explainer.allsteps``, HoDoKu's "find all steps"): searches the engine, which
-    stops at its first steps, never pays for.
     """
 
     solution: tuple[int, ...] | None = None
@@ -138,7 +135,6 @@ class Context:
     session: Session | None = field(default=None, compare=False, repr=False)
     tie: bool = False
     off: frozenset[str] = frozenset()
-    every: bool = False
 
     def can_win(self, least: float) -> bool:
         """True if a step rated ``least`` (or more) may still be taken."""
@@ -158,16 +154,26 @@ class Finder(Protocol):
 
 @dataclass(frozen=True)
 class Technique:
-    """A registry entry: the name a user types, its finder, its step kinds, its aliases."""
+    """A registry entry: the name a user types, its finder, its step kinds, its aliases.
+
+    ``every`` lists every step of the family in a position, variants included (``steps``,
+    HoDoKu's "find all steps": sets of any size, every route, every start), where ``find``
+    stops at what the engine needs; None when ``find`` already lists them all. A module of
+    its own holds it, so the engine never pays for it."""
 
     name: str
     find: Finder
     kinds: tuple[StepKind, ...]
     aliases: tuple[str, ...] = ()
+    every: Finder | None = field(default=None, compare=False)
     _by_name: Mapping[str, StepKind] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {k.name: k for k in self.kinds})
+
+    def finder(self, every: bool = False) -> Finder:
+        """``find``, or with ``every`` the finder listing every variant."""
+        return self.every if every and self.every is not None else self.find
 
     @property
     def produces(self) -> tuple[str, ...]:

@@ -28,14 +28,18 @@ from explainer.technique import Context, Finder, StepKind, Technique, kinds_of
 from . import (
     als,
     alschains,
+    alsvariants,
     brutal,
     bugs,
     chains,
     fish,
     forcing,
+    forcingall,
     grouped,
+    groupedloops,
     intersections,
     medusa,
+    niceloops,
     singles,
     subsets,
     suedecoq,
@@ -154,24 +158,25 @@ REGISTRY: list[Technique] = [
                                      # true; SE's forcing x-chain (6.6) or forcing chain (7.0)
                                      K("discontinuous loop", 6.6, "boucle discontinue", "0707",
                                        en="discontinuous nice loop", rule=se.FORCING_LOOP)),
-              aliases=("aic", "nice loop")),
+              aliases=("aic", "nice loop"), every=niceloops.find),
     Technique("grouped chain", grouped.find_grouped_chain,
               (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710", rule=se.GROUPED_CHAIN),),
-              aliases=("grouped aic",)),
+              aliases=("grouped aic",), every=groupedloops.find),
     Technique("als", als.find,
               (K("als", 7.0, "ALS-XZ", "0901", en="ALS-XZ", rule=se.ALS_XZ, se_rule=se.ALS_XZ_AS_CHAIN),),
-              aliases=("als xz", "als-xz")),
+              aliases=("als xz", "als-xz"), every=alsvariants.every_xz),
     Technique("als xy wing", alschains.find_als_xy_wing,
               (K("als xy wing", 7.2, "ALS XY wing", "0902", en="ALS XY wing", se=8.0, se_rule=se.ALS_AS_CHAIN),),
-              aliases=("als-xy-wing",)),
+              aliases=("als-xy-wing",), every=alsvariants.every_xy_wing),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
               (K("als chain", 7.5, "chaîne ALS", "0903", en="ALS chain", rule=se.LENGTH, se=8.0,
                  se_rule=se.ALS_AS_CHAIN,
                  example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........"),),
-              aliases=("als-chain", "als xy chain", "als-xy-chain")),
+              aliases=("als-chain", "als xy chain", "als-xy-chain"), every=alsvariants.every_chain),
     Technique("death blossom", alschains.find_death_blossom,
-              (K("death blossom", 7.4, "death blossom", "0904", se=8.0, se_rule=se.ALS_AS_CHAIN),)),
+              (K("death blossom", 7.4, "death blossom", "0904", se=8.0, se_rule=se.ALS_AS_CHAIN),),
+              every=alsvariants.every_death_blossom),
     # trial lucky places a value because assuming it solved the grid: that holds only if the
     # solution is unique, so it is a uniqueness step (left out with uniqueness=False) and a guess
     # (never on the simplest order), and trial is not a purist's technique: it gives way to a
@@ -185,7 +190,8 @@ REGISTRY: list[Technique] = [
     Technique("forcing chain", forcing.find,
               (K("forcing chain", 8.5, "chaîne de forçage", "1301", "1302", "1303", "1304", trial_like=True,
                  rule=se.FORCING),),
-              aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain", "forcing net")),
+              aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain", "forcing net"),
+              every=forcingall.every),
     # HoDoKu's templates (every placement of all of one value, reduced against the other values'):
     # SE lacks them. On the registry path they come after the forcing chains at SE's dynamic forcing
     # chain's weight (8.5); on SE's path, where SE would prove the same conclusion with a dynamic or

@@ -147,11 +147,6 @@ FIRST_EVENTS = 4
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """ALS-XZ steps, smaller pairs first (``explainer.core.search.als_xz``); under the
     engine's ceiling only pairs of sizes that can rate below it."""
-    if ctx.every:  # every variant (``steps``): any size, doubly linked, all removals at once
-        from .alsvariants import every_xz
-
-        yield from every_xz(state)
-        return
     allow = _allowed(ctx.ceiling)
     if allow is not None and not any(allow):
         return

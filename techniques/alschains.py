@@ -73,11 +73,6 @@ def _pairs(state: State, session: Session) -> list[tuple[int, int, int]]:
 def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Middle ALSs C in list order (smallest first), then their partner pairs
     (``explainer.core.search.als_xy_events``)."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_xy_wing
-
-        yield from every_xy_wing(state)
-        return
     session = session_of(state, ctx)
     for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events):
         yield _step(state, sets[ia], sets[ib], sets[ic], x, y, z, elim)
@@ -159,11 +154,6 @@ class _Petals(Values):
 def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first):
     ``explainer.core.search.blossom_events``."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_death_blossom
-
-        yield from every_death_blossom(state)
-        return
     session = session_of(state, ctx)
     for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events):
         vs = list(bits(state.cand[stem]))
@@ -273,11 +263,6 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
     Most calls find nothing and search every length, so the walks of every length are built
     at once, and a first ALS i is looked at only when a walk of some length from one of its
     arrivals' ``same`` edges reaches a possible end of i."""
-    if ctx.every:  # every variant (``steps``, ``alsvariants``): any size, overlapping sets, all removals at once
-        from .alsvariants import every_chain
-
-        yield from every_chain(state)
-        return
     session = session_of(state, ctx)
     for (path, rcs, z, elim), sets in _events(state, session, _chain_events):
         yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)

@@ -22,8 +22,8 @@ library's variant suffixes ``-1`` / ``-2`` select them):
 
 A restricted common x of two sets A and B: every x of B sees every x of A (so
 at most one of them has x). Every step records ``overlap`` and, for ALS-XZ,
-``linked`` (1 or 2) in its detail. Only the finders' ``ctx.every`` pass runs
-this: the engine never pays for it.
+``linked`` (1 or 2) in its detail. Only listing every step runs these finders (the
+records' ``Technique.every``): the engine never pays for them.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import Cells, Value, Values, Words, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list
 from .alschains import CHAIN_LINK, CHAIN_SET, set_name
@@ -193,7 +194,7 @@ def _removed(state: State, zs: int, *sets: ALS, outside: int = 0) -> dict[int, i
 
 # ---- ALS-XZ --------------------------------------------------------------------------------
 
-def every_xz(state: State) -> Iterator[Explanation]:
+def every_xz(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Every pair of sets with a restricted common and something to remove: singly linked
     (overlapping sets allowed), doubly linked (sets sharing no cell)."""
     t = _table(state)
@@ -269,7 +270,7 @@ def _xz_step(state: State, a: ALS, b: ALS, m: int, removed: dict[int, int], over
 
 # ---- ALS XY wing --------------------------------------------------------------------------------
 
-def every_xy_wing(state: State) -> Iterator[Explanation]:
+def every_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Every middle set C with two partners A (restricted x) and B (restricted y, not x)
     whose common values something sees in both; sets sharing no cell first."""
     t = _table(state)
@@ -320,7 +321,7 @@ def _wing_step(state: State, a: ALS, b: ALS, c: ALS, x: int, y: int, removed: di
 
 # ---- ALS chains -------------------------------------------------------------------------------
 
-def every_chain(state: State) -> Iterator[Explanation]:
+def every_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """ALS chains of 3 to ``MAX_CHAIN`` sets, per first set, shortest first: sets sharing no
     cell, then sets that may overlap; each (first set, last set, removals) once. The search
     stops after ``MAX_CHAIN_NODES`` paths (dense grids)."""
@@ -455,7 +456,7 @@ def _chain_step(state: State, chain: list[ALS], rcs: list[int], removed: dict[in
 
 # ---- death blossom ---------------------------------------------------------------------------
 
-def every_death_blossom(state: State) -> Iterator[Explanation]:
+def every_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Every stem (two candidates or more, fewest first), per removed value z, the petal
     choices with something to remove, each set of removals once per stem; petals sharing no
     cell first. A pattern removing several values is one step."""

@@ -154,13 +154,6 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    if ctx.every:
-        # every variant (``steps``): the engine's search, then the variants it does not look
-        # for (``niceloops``: other routes, longer chains, remote pairs, discontinuous loops)
-        from . import niceloops
-
-        yield from niceloops.every(state, max_length)
-        return
     lk = links(state, ctx.session)
     if ctx.ceiling <= ONE_DIGIT_CEILING:
         # the engine has a step rated below any chain on several digits: follow one digit's

@@ -679,11 +679,6 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     static (single-premise implications: SE's forcing chains), singles (SE's dynamic
     forcing chains), with locked candidates (when the run has them before), then
     nested levels."""
-    if ctx.every:  # every start and every verity (``steps``, ``forcingall``): a layer of its own
-        from .forcingall import every
-
-        yield from every(state, ctx)
-        return
     # Each pass with its least rating on SE's scale (explainer.rating.chain_base): a pass that
     # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
     # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it

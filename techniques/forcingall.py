@@ -21,7 +21,8 @@ assumption: where level 0 proves nothing, the engine's own first nested step
 is listed (level 1), in positions of at most ``NESTED_DENSITY`` candidates a
 cell on average (an open grid would cost seconds per level).
 
-Only ``forcing.find`` with ``ctx.every`` runs this: the engine never pays for it.
+Only listing every step runs this (the forcing chain record's ``Technique.every``): the
+engine never pays for it.
 """
 from __future__ import annotations
 
@@ -30,15 +31,15 @@ from typing import Any
 
 from explainer.explanation import Explanation
 from explainer.state import State
-from explainer.technique import Context
+from explainer.technique import NO_CONTEXT, Context
+
+from .forcing import UNTRACEABLE, _Static, dynamic_allowed, make_step, nested_step
 
 NESTED_DENSITY = 5  # candidates a cell at most for the nested search of ``every``
 
 
-def every(state: State, ctx: Context) -> Iterator[Explanation]:
+def every(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Every level-0 forcing conclusion, each once, with its smallest proof found."""
-    from .forcing import UNTRACEABLE, _Static, dynamic_allowed, make_step, nested_step
-
     done: set[tuple[int, int, bool]] = set()
     for dynamic in (False, True) if dynamic_allowed(ctx) else (False,):
         s = _Static(state, dynamic, reuse=False)

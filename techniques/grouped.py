@@ -80,11 +80,6 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
     length come out in start order, as a search advancing every start a level at a
     time gives them. Only a caller wanting more than those pays for the full
     searches, which yield the rest in that same order."""
-    if ctx.every:  # every variant (``steps``): this search, then loops and ALS nodes (``groupedloops``)
-        from .groupedloops import every
-
-        yield from every(state, find_grouped_chain(state, NO_CONTEXT, max_length))
-        return
     session = session_of(state, ctx)
     n = state.geo.n
     lk = None if search.compiled() else links(state, session)

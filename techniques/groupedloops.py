@@ -20,8 +20,8 @@ comparing with HoDoKu's grouped nice loops, also want:
 
 Only chains holding a group or an ALS link are listed (the others are the
 plain chain search's). Links are checked one by one, so a step is sound
-however its nodes lie. ``grouped.find_grouped_chain`` with ``ctx.every``
-runs this after its own search: the engine never pays for it.
+however its nodes lie. Only listing every step runs this (``find``, the grouped chain
+record's ``Technique.every``), after the grouped chain search: the engine never pays for it.
 """
 from __future__ import annotations
 
@@ -31,10 +31,11 @@ from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import bits, value_char
 from explainer.i18n import Words, say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, _path, eureka_text
-from .grouped import AND, GROUPED, HAS, HAS_NOT
+from .grouped import AND, GROUPED, HAS, HAS_NOT, find_grouped_chain
 from .links import links
 
 MAX_LINKS = 17  # links of a chain or loop (HoDoKu's grouped loops of the library reach 16)
@@ -167,6 +168,11 @@ class _Net:
         from .alschains import set_name
 
         return set_name(self.geo, self.masks[i])
+
+
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """The grouped chain search's steps, then every grouped loop and chain it leaves out."""
+    return every(state, find_grouped_chain(state, NO_CONTEXT))
 
 
 def every(state: State, before: Iterable[Explanation] = ()) -> Iterator[Explanation]:

@@ -18,8 +18,8 @@ collector comparing with HoDoKu want each variant as players know it:
   X - A = … = B - X (two weak links, X false) is the chain A = … = B, whose
   ends X sees, and X = A … B - Y in one cell is the chain from X to B.
 
-Only ``chains.find`` with ``ctx.every`` runs these searches: the engine
-never pays for them.
+Only listing every step runs these searches (``find``, the chain record's
+``Technique.every``): the engine never pays for them.
 """
 from __future__ import annotations
 
@@ -29,8 +29,10 @@ from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
 from explainer.i18n import say
 from explainer.state import State
+from explainer.technique import NO_CONTEXT, Context
 
-from .chains import _chain_or_loop, _links, _path, eureka, plain
+from . import remotepairs
+from .chains import MAX_LENGTH, _chain_or_loop, _links, _path, eureka, plain
 from .links import Links, links
 
 MAX_EVERY = 21  # links in a chain listed by ``steps`` (HoDoKu's library has chains of 19)
@@ -43,10 +45,14 @@ DISCONTINUOUS = {
 }
 
 
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Every chain, loop and remote pair of ``state`` (``every``, up to the chain search's length)."""
+    return every(state, MAX_LENGTH)
+
+
 def every(state: State, max_length: int) -> Iterator[Explanation]:
     """The engine's chains, then the variants its search leaves out, each (technique and
     changes) once."""
-    from . import remotepairs
     from .chains import _search
 
     done: set[tuple[object, ...]] = set()
@@ -64,7 +70,7 @@ def every(state: State, max_length: int) -> Iterator[Explanation]:
         if new(step):
             yield step
     lk = links(state)
-    for step in remotepairs.every(state):
+    for step in remote_pairs(state):
         if new(step):
             yield step
     full = _Graph.full(lk)
@@ -200,3 +206,23 @@ def _discontinuous_step(state: State, lk: Links, nodes: list[int]) -> Explanatio
         **say(DISCONTINUOUS, formal=formal, plain=plain(lk, nodes, False), cell=name, v=value_char(v), last=last),
         detail=(("length", len(nodes)),),
     )
+
+
+def remote_pairs(state: State) -> Iterator[Explanation]:
+    """Every remote pair with eliminations, one step per set of eliminations (the shortest
+    chain making it)."""
+    lk = links(state)
+    done: set[int] = set()
+    for path in remotepairs.paths(state):
+        elim = remotepairs.removed(state, path)
+        if not elim or elim in done:
+            continue
+        done.add(elim)
+        a, b = (v + 1 for v in bits(state.cand[path[0]]))
+        nodes = []
+        for k, c in enumerate(path):  # (a=b)c0 - (b=a)c1 - (a=b)c2 …
+            first, second = (a, b) if k % 2 == 0 else (b, a)
+            nodes += [lk.index(c, first), lk.index(c, second)]
+        step = step_of_nodes(lk, state, nodes)
+        if step is not None and step.technique == "remote pair":
+            yield step

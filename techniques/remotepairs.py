@@ -9,17 +9,16 @@ apart are a naked pair (found long before); the eliminations counted here
 are those of cells three, five, … links apart, which only the chain shows.
 
 ``removed(state, cells)`` gives those eliminations for a chain the chain
-search found (its cells in order). ``every(state)`` lists every remote pair of
+search found (its cells in order). ``paths(state)`` gives every remote pair of
 four cells or more: per pair of values, every simple path through the cells
 holding exactly that pair, shortest first, one step per set of eliminations
-(``explain-sudoku steps --technique 'remote pair'``; the engine's own remote
+(``niceloops.remote_pairs`` makes them steps for ``explain-sudoku steps``; the engine's own remote
 pairs come from the chain search, which names them).
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from explainer.explanation import Explanation
 from explainer.grid import bits
 from explainer.state import State
 
@@ -78,25 +77,3 @@ def paths(state: State) -> Iterator[list[int]]:
         found.sort(key=len)
         yield from found
 
-
-def every(state: State) -> Iterator[Explanation]:
-    """Every remote pair with eliminations, one step per set of eliminations (the shortest
-    chain making it)."""
-    from .links import links
-    from .niceloops import step_of_nodes
-
-    lk = links(state)
-    done: set[int] = set()
-    for path in paths(state):
-        elim = removed(state, path)
-        if not elim or elim in done:
-            continue
-        done.add(elim)
-        a, b = (v + 1 for v in bits(state.cand[path[0]]))
-        nodes = []
-        for k, c in enumerate(path):  # (a=b)c0 - (b=a)c1 - (a=b)c2 …
-            first, second = (a, b) if k % 2 == 0 else (b, a)
-            nodes += [lk.index(c, first), lk.index(c, second)]
-        step = step_of_nodes(lk, state, nodes)
-        if step is not None and step.technique == "remote pair":
-            yield step

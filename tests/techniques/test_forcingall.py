@@ -6,26 +6,26 @@ from pathlib import Path
 from explainer import Puzzle
 from explainer.allsteps import Position, all_steps, one_step_document
 from explainer.technique import Context
-from techniques import forcing
+from techniques import forcingall
 
 from ..conftest import top1465, verify_documents
 from .chain_positions import position, state
 
-EVERY = Context(every=True)
+EVERY = Context()
 
 def test_contradiction_and_cell_and_house_verities() -> None:
     for comment, kinds in (("forcing chain contradiction", {"contradiction"}),
                            ("forcing chain verity (cell", {"cell", "double", "contradiction"}),
                            ("forcing chain verity (house", {"house", "double", "contradiction"})):
         e = position(comment)
-        steps = list(forcing.find(state(comment), EVERY))
+        steps = list(forcingall.every(state(comment), EVERY))
         hits = [s for s in steps if set(e.eliminations) <= set(s.eliminate)]
         assert hits and all(s.proof is not None for s in steps), comment
         assert {dict(s.detail)["kind"] for s in hits} <= kinds
-    assert not list(forcing.find(state("no forcing chain"), EVERY))
+    assert not list(forcingall.every(state("no forcing chain"), EVERY))
 
 def test_each_conclusion_once() -> None:
-    steps = list(forcing.find(state("forcing chain verity (house"), EVERY))
+    steps = list(forcingall.every(state("forcing chain verity (house"), EVERY))
     changes = [(s.place, s.eliminate) for s in steps]
     assert len(changes) == len(set(changes)) and len(steps) > 1
 

@@ -6,11 +6,11 @@ from techniques import grouped, groupedloops
 
 from .chain_positions import position, state
 
-EVERY = Context(every=True)
+EVERY = Context()
 
 
 def _steps(comment: str) -> list:
-    return list(grouped.find_grouped_chain(state(comment), EVERY))
+    return list(groupedloops.find(state(comment), EVERY))
 
 
 def _exact(comment: str) -> list:

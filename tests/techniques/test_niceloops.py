@@ -7,11 +7,11 @@ from techniques import chains, niceloops, remotepairs
 
 from .chain_positions import position, state
 
-EVERY = Context(every=True)
+EVERY = Context()
 
 
 def _steps(comment: str, name: str) -> list:
-    return [s for s in chains.find(state(comment), EVERY) if s.technique == name]
+    return [s for s in niceloops.find(state(comment), EVERY) if s.technique == name]
 
 
 def test_remote_pair_of_six_cells_removes_both_values_wherever_two_cells_three_or_five_apart_meet() -> None:
@@ -31,7 +31,7 @@ def test_the_engine_names_a_remote_pair_with_all_its_eliminations() -> None:
 
 def test_no_remote_pair_in_the_near_miss() -> None:
     assert not _steps("no remote pair", "remote pair")
-    assert not list(remotepairs.every(state("no remote pair")))
+    assert not list(niceloops.remote_pairs(state("no remote pair")))
 
 
 def test_xy_chain_found_by_its_own_route() -> None:
@@ -47,7 +47,7 @@ def test_discontinuous_loop_places_its_candidate() -> None:
         assert any(s.place == (cell,) and set(s.eliminate) == set(position(comment).eliminations) for s in steps)
         step = next(s for s in steps if s.place == (cell,))
         assert step.strong_links and step.weak_links and "contradicts itself" in step.text
-    assert not [s for s in chains.find(state("no nice loop or chain"), EVERY)]
+    assert not [s for s in niceloops.find(state("no nice loop or chain"), EVERY)]
 
 
 def test_continuous_loop_with_a_cell_entered_and_left_by_strong_links() -> None:
