@@ -39,7 +39,7 @@ MORE = {"en": "; so {are} {rest}, which also {see} both colours",
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    lk = links(state)
+    lk = links(state, ctx.session)
     strong, weak = lk.strong, lk.weak
     done = 0
     for root in sorted(strong):

@@ -1,13 +1,15 @@
 """Big-grid speed-ups that must not change what is sound or found: the forcing batch
 reused between steps (``forcing._Memo``, kept in the run's session: here a dict of
-their own) and the ALSs kept per house (``als._BY_HOUSE``)."""
+their own) and the ALSs kept per house (the session's parts)."""
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from explainer.core import search
 from explainer.engine import next_step
 from explainer.grid import parse_grid
+from explainer.session import Session
 from explainer.state import State
 from techniques import REGISTRY, als, forcing
 from tests.techniques.forcing_helpers import check_step
@@ -89,15 +91,15 @@ def _table(sets):
 
 def test_als_kept_per_house_equal_a_fresh_build():
     state = first_forcing_state()
-    als._BY_HOUSE.clear()
-    before = _table(als.als_list(state))
-    assert before and als._BY_HOUSE
+    session = Session(state)
+    before = _table(als.als_list(state, session))
+    assert before and (search.compiled() or session.parts("als.houses"))  # the pure path keeps houses
     step = forcing.static_step(state)
     assert step is not None
     state.apply(step)
-    kept = _table(als.als_list(state))  # most houses from the table
-    als._BY_HOUSE.clear()
-    assert kept == _table(als.als_list(state)) != before
+    session.applied(step)
+    kept = _table(als.als_list(state, session))  # most houses from the session's parts
+    assert kept == _table(als.als_list(state)) != before  # a fresh build without a session
 
 
 def test_big_grid_als_are_bounded_and_locked():
