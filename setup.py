@@ -15,4 +15,4 @@ def core(name: str) -> Extension:
                      extra_compile_args=FLAGS, optional=True)
 
 
-setup(ext_modules=[core("_probe")])
+setup(ext_modules=[core("_probe"), core("_propagate"), core("_search")])

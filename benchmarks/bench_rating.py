@@ -1,6 +1,6 @@
 """How well the project's ER agrees with Sudoku Explainer's, and what rating costs.
 
-    python benchmarks/bench_rating.py [FILE] [--easiest | --compare] [--limit N] [--every K]
+    python benchmarks/bench_rating.py [FILE] [--order simplest|seed | --compare] [--limit N] [--every K]
                                       [--save JSONL] [--load JSONL]
 
 FILE has one "PUZZLE SE_RATING" a line (default ../shared/data/se_rated.txt).
@@ -10,9 +10,10 @@ the mean absolute difference, the confusion of grades (explainer.rating.GRADES
 applied to both ratings) and the rating overhead: the time to rate the steps
 (step ratings and ER/EP/ED) over the time to explain them.
 
---easiest explains with the easiest-rated step at each step (SE's choice)
-instead of the first technique in registry order; --compare runs both and
-reports how many ERs change and the time each takes. --save writes every
+--order simplest (the default, also --easiest) explains with the
+lowest-rated step at each step (SE's choice); --order seed with the first
+technique in registry order; --compare runs both and reports how many ERs
+change and the time each takes. --save writes every
 steps-JSON document (plus "se" and "seconds") to a JSONL file; --load re-rates
 such a file with the current scale without explaining again.
 """
@@ -32,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 import techniques  # noqa: E402
 from explainer import Puzzle  # noqa: E402
 from explainer.explanation import Explanation  # noqa: E402
-from explainer.rating import GRADE_NAMES, grade, puzzle_rating, rate_steps  # noqa: E402
+from explainer.rating import GRADE_NAMES, grade, puzzle_rating  # noqa: E402
+from explainer.technique import ORDERS, rate_steps  # noqa: E402
 
 
 def ranks(xs: list[float]) -> list[float]:
@@ -71,11 +73,11 @@ def read(path: str) -> list[tuple[str, float]]:
     return out
 
 
-def explain_all(rows: list[tuple[str, float]], easiest: bool) -> list[dict]:
+def explain_all(rows: list[tuple[str, float]], order: str) -> list[dict]:
     docs = []
     for text, se in rows:
         t0 = time.perf_counter()
-        p = Puzzle(text, easiest=easiest)
+        p = Puzzle(text, order=order)
         p.steps
         t1 = time.perf_counter()
         p._ratings = None
@@ -88,13 +90,15 @@ def explain_all(rows: list[tuple[str, float]], easiest: bool) -> list[dict]:
 
 
 def rerate(docs: list[dict]) -> None:
-    """Rate stored documents again with the current registry weights."""
-    w = techniques.weights()
+    """Rate stored documents again with the current registry records, each on its own order
+    (a document without ``order`` was made by the seed order)."""
+    kinds = techniques.all_kinds()
     for d in docs:
         d.setdefault("doc", d)
         steps = [Explanation.from_dict({k: v for k, v in s.items() if k != "rating"}) for s in d["doc"]["steps"]]
+        simplest = d["doc"].get("order", "seed") == "simplest"
         t = time.perf_counter()
-        r = puzzle_rating(steps, rate_steps(steps, w))
+        r = puzzle_rating(steps, rate_steps(steps, kinds, simplest))
         d["rate"] = time.perf_counter() - t
         d["er"], d["ep"], d["ed"] = r.er, r.ep, r.ed
         d["brutal"] = "brutal" in d["doc"]["statistics"]
@@ -135,8 +139,9 @@ def main() -> int:
     ap.add_argument("file", nargs="?", default=str(ROOT.parent / "shared" / "data" / "se_rated.txt"))
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--every", type=int, default=1, metavar="K")
-    ap.add_argument("--easiest", action="store_true", help="take the easiest rated step at each step")
-    ap.add_argument("--compare", action="store_true", help="registry order and easiest, side by side")
+    ap.add_argument("--order", choices=ORDERS, default="simplest", help="the engine's order (default simplest)")
+    ap.add_argument("--easiest", dest="order", action="store_const", const="simplest", help="--order simplest")
+    ap.add_argument("--compare", action="store_true", help="seed and simplest orders, side by side")
     ap.add_argument("--save", type=Path, default=None, help="JSONL of the explained documents")
     ap.add_argument("--load", type=Path, default=None, help="re-rate a --save file, no explaining")
     args = ap.parse_args()
@@ -149,23 +154,24 @@ def main() -> int:
         print("\n".join(report(docs, f"{args.load.name}, re-rated")))
         return 0
     rows = read(args.file)[:: args.every][: args.limit]
-    runs = [False, True] if args.compare else [args.easiest]
+    runs = ["seed", "simplest"] if args.compare else [args.order]
     results = {}
-    for easiest in runs:
-        docs = explain_all(rows, easiest)
-        results[easiest] = docs
-        print("\n".join(report(docs, "easiest rated step" if easiest else "first technique in registry order")))
+    for order in runs:
+        docs = explain_all(rows, order)
+        results[order] = docs
+        print("\n".join(report(docs, "simplest order (lowest-rated step)" if order == "simplest"
+                                else "seed order (first technique in registry order)")))
         print()
         if args.save:
-            path = args.save if len(runs) == 1 else args.save.with_suffix(f".{'easiest' if easiest else 'first'}.jsonl")
+            path = args.save if len(runs) == 1 else args.save.with_suffix(f".{order}.jsonl")
             with path.open("w", encoding="utf-8") as f:
                 for d in docs:
                     f.write(json.dumps(d) + "\n")
     if args.compare:
-        a, b = results[False], results[True]
+        a, b = results["seed"], results["simplest"]
         changed = [(x["er"], y["er"]) for x, y in zip(a, b, strict=False) if x["er"] != y["er"]]
         ta, tb = sum(d["explain"] for d in a), sum(d["explain"] for d in b)
-        print(f"easiest vs first: ER changes on {len(changed)} of {len(a)} puzzles "
+        print(f"simplest vs seed: ER changes on {len(changed)} of {len(a)} puzzles "
               f"(lower on {sum(y < x for x, y in changed)}, higher on {sum(y > x for x, y in changed)}); "
               f"explaining time {ta:.1f} s -> {tb:.1f} s ({tb / ta - 1:+.1%})")
     return 0

@@ -3,6 +3,10 @@
 ``explainer.engine`` receives ``Technique`` records and never imports the
 registry; this module resolves names (``"x wing"``, aliases) and defaults to
 every registered technique, so ``Puzzle(line)`` explains with all of them.
+
+Misuse raises ``PuzzleError`` (explainer.grid) with a one-line message: a
+puzzle of the wrong type or shape, techniques given as one string or naming
+nothing known, a step number that is not a whole number in 0..len(steps).
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import techniques as registry
 
 from . import engine
 from .explanation import Explanation
-from .grid import Grid
+from .grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
 from .state import State
 from .technique import Technique
 
@@ -24,14 +28,42 @@ class Puzzle(engine.Puzzle):
     ``uniqueness=False`` leaves out the steps that assume a single solution
     (unique rectangle and loop, bug+1, BUG), which some teachers and setters reject;
     ``brutal=False`` never reads the solution (a grid the techniques cannot
-    finish is then reported unfinished, ``complete`` False)."""
+    finish is then reported unfinished, ``complete`` False);
+    ``order="simplest"`` (the default) takes the lowest-rated step at each step,
+    ``order="seed"`` the first technique in registry order with a step
+    (``easiest=True`` / ``False`` are the older names of the two)."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 uniqueness: bool = True, brutal: bool = True) -> None:
-        chosen = [t for t in registry.select(techniques, uniqueness) if brutal or not t.reads_solution]
-        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest)
+                 order: str | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
+        chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
+        if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
+                                      or max_steps < 0):
+            raise PuzzleTypeError(f"max_steps is a whole number, 0 or more, or None, not {max_steps!r}")
+        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
+                         order=order, uniqueness=uniqueness)
+
+    # ---- navigation: a step number out of range is an error, never silently moved ----------
+    def _step_number(self, k: Any, last: int, what: str = "step") -> int:
+        if isinstance(k, bool) or not hasattr(k, "__index__"):
+            raise PuzzleTypeError(f"a {what} number is a whole number, not {k!r}")
+        k = int(k.__index__())
+        if not 0 <= k <= last:
+            raise StepIndexError(f"{what} {k} out of range 0..{last}")
+        return k
+
+    def state_before(self, k: int) -> State:
+        """A copy of the candidate state before step k (0-based, 0..len(steps); len(steps) is the end)."""
+        return super().state_before(self._step_number(k, len(self.steps)))
+
+    def goto(self, k: int) -> State:
+        """Move the cursor before step k (0..len(steps)) and return that state."""
+        return super().goto(self._step_number(k, len(self.steps)))
+
+    def undo(self) -> State:
+        """Move the cursor one step back (it stays at 0, the initial grid)."""
+        return super().goto(max(0, self.cursor - 1))
 
     def frame_png(self, k: int | None = None, **options: Any) -> bytes:
         """PNG of frame k: 0 the initial grid, 1..len(steps) the steps (drawn on the
@@ -40,10 +72,27 @@ class Puzzle(engine.Puzzle):
 
         if k is None:
             k = min(self.cursor + 1, len(self.steps) + 1)
-        return puzzle_frame_png(self, k, **options)
+        return puzzle_frame_png(self, self._step_number(k, len(self.steps) + 1, "frame"), **options)
 
     def _repr_png_(self) -> bytes | None:
         return self.frame_png()
+
+
+def records(techniques: Iterable[str | Technique] | None, uniqueness: bool = True) -> list[Technique]:
+    """The registry records of technique names, aliases or records (None: all), in registry order."""
+    if isinstance(techniques, (str, bytes)):
+        raise PuzzleTypeError(f"techniques is a list of names, e.g. [{techniques!r}], not one string")
+    if techniques is not None:
+        if not hasattr(techniques, "__iter__"):
+            raise PuzzleTypeError(f"techniques is a list of names or None, not {type_name(techniques)}")
+        techniques = list(techniques)
+        bad = [t for t in techniques if not isinstance(t, (str, Technique))]
+        if bad:
+            raise PuzzleTypeError(f"a technique is a name or a Technique record, not {bad[0]!r}")
+    try:
+        return registry.select(techniques, uniqueness)
+    except KeyError as e:
+        raise UnknownNameError(str(e.args[0]) if e.args else str(e)) from None
 
 
 def _step_png(before: Any, step: Explanation) -> bytes:
@@ -64,6 +113,8 @@ State.drawer = _state_png
 
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],
-            techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True) -> list[Explanation]:
-    """The list of steps that solve the puzzle (the library's main call)."""
-    return Puzzle(puzzle, techniques, uniqueness=uniqueness).steps
+            techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True,
+            order: str | None = None) -> list[Explanation]:
+    """The list of steps that solve the puzzle (the library's main call), simplest first
+    unless ``order="seed"``."""
+    return Puzzle(puzzle, techniques, uniqueness=uniqueness, order=order).steps

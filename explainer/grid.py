@@ -31,7 +31,13 @@ HOUSE_KINDS = ("row", "col", "box")
 
 
 class PuzzleError(ValueError):
-    """Bad input: the message says what is wrong; ``where`` says where (file:line)."""
+    """Bad input: the message says what is wrong; ``where`` says where (file:line).
+
+    The one error type of the library: every misuse (a bad puzzle, an unknown
+    technique or language, a step number out of range, an argument of the wrong
+    type) raises it or one of its subclasses, whose other base keeps the usual
+    Python meaning (``PuzzleTypeError`` is also a TypeError, ``UnknownNameError``
+    a KeyError, ``StepIndexError`` an IndexError). The message is one line."""
 
     def __init__(self, message: str, where: str = "") -> None:
         super().__init__(message)
@@ -40,11 +46,31 @@ class PuzzleError(ValueError):
 
     def at(self, where: str) -> PuzzleError:
         """The same error, located (keeps an inner location if already set)."""
-        return PuzzleError(self.message, self.where or where)
+        return type(self)(self.message, self.where or where)
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}" if self.where else self.message
         return one_line(text)
+
+
+class PuzzleTypeError(PuzzleError, TypeError):
+    """An argument of the wrong type (a number where a puzzle is expected, a string where a list is)."""
+
+
+class UnknownNameError(PuzzleError, KeyError):
+    """A name that means nothing here: a technique, a language, a solving method."""
+
+
+class StepIndexError(PuzzleError, IndexError):
+    """A step number outside the explanation (0 .. number of steps)."""
+
+
+def type_name(value: object) -> str:
+    """How a value's type is named in a message: 'None', 'an int', 'a list'."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
 def one_line(text: str) -> str:
@@ -201,6 +227,10 @@ def parse_grid(source: str | Sequence[Sequence[int]] | Grid, where: str = "") ->
     """
     if isinstance(source, Grid):
         return source
+    if isinstance(source, (bytes, bytearray)):
+        raise PuzzleTypeError("a puzzle is text (str), not bytes: decode it first", where)
+    if not isinstance(source, str) and not hasattr(source, "__iter__"):
+        raise PuzzleTypeError(f"a puzzle is a string, a Grid or a list of rows, not {type_name(source)}", where)
     try:
         if isinstance(source, str):
             grid = _parse_text(source)
@@ -234,6 +264,11 @@ def _parse_text(text: str) -> Grid:
 
 
 def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
+    rows = list(rows)
+    if rows and not hasattr(rows[0], "__iter__"):
+        n = math.isqrt(len(rows))
+        shape = f"a list of {n} rows of {n}" if n * n == len(rows) else "a list of rows"
+        raise PuzzleTypeError(f"a flat list of {len(rows)} values: give {shape}, or the puzzle as a string")
     try:
         table = [[_whole(x, r, c) for c, x in enumerate(row)] for r, row in enumerate(rows)]
     except (TypeError, ValueError, OverflowError) as e:
@@ -291,25 +326,88 @@ class Source:
     line: int
 
 
+# Input limits: a puzzle file, standard input or a position is read up to this many bytes and
+# lines and refused beyond (one line, exit status 2), so an endless input (/dev/zero, `yes |`)
+# ends at once instead of filling the memory. 64 MiB holds 800,000 9×9 puzzle lines; split a
+# larger collection into several files (``db build`` takes many).
+MAX_INPUT_BYTES = 64 * 2**20
+MAX_INPUT_LINES = 1_000_000
+
+
 def read_text(path: str | Path) -> tuple[str, str]:
-    """The text of a puzzle file ('-' is standard input) and its display name."""
+    """The text of a puzzle file ('-' is standard input) and its display name.
+
+    At most ``MAX_INPUT_BYTES`` bytes and ``MAX_INPUT_LINES`` lines are read;
+    a longer input is refused. The text must be UTF-8 (a BOM is dropped),
+    except in comment lines (``#``), where a byte that is not is shown as
+    U+FFFD instead (a Latin-1 comment does not make a file unreadable)."""
+    if not isinstance(path, (str, Path)):
+        raise PuzzleTypeError(f"a file name is a string or a Path, not {type_name(path)}")
+    name = "<stdin>" if str(path) == "-" else str(path)
     if str(path) == "-":
-        return sys.stdin.read(), "<stdin>"
-    p = Path(path)
+        data = _read_stdin()
+    else:
+        data = _read_file(path, name)
+    size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+    if size > MAX_INPUT_BYTES:
+        raise PuzzleError(f"more than {MAX_INPUT_BYTES // 2**20} MiB; refused (the input limit: split a larger "
+                          f"collection into several files)", name)
+    text = data if isinstance(data, str) else _decode(data, name)
+    lines = text.count("\n") + 1
+    if lines > MAX_INPUT_LINES:
+        raise PuzzleError(f"more than {MAX_INPUT_LINES:,} lines; refused (the input limit: split a larger "
+                          f"collection into several files)", name)
+    return text, name
+
+
+def _read_stdin() -> bytes | str:
+    stream = getattr(sys.stdin, "buffer", None)
     try:
-        return p.read_text(encoding="utf-8-sig"), str(path)
-    except FileNotFoundError:
-        raise PuzzleError("no such file", str(path)) from None
-    except IsADirectoryError:
-        raise PuzzleError("is a directory, not a puzzle file", str(path)) from None
-    except PermissionError:
-        raise PuzzleError("permission denied", str(path)) from None
-    except UnicodeDecodeError:
-        raise PuzzleError("not a text file", str(path)) from None
+        if stream is not None:
+            return stream.read(MAX_INPUT_BYTES + 1)
+        return sys.stdin.read(MAX_INPUT_BYTES + 1)  # a text stream (tests, embedding)
     except OSError as e:
-        raise PuzzleError(f"cannot read file ({e.strerror})", str(path)) from None
+        raise PuzzleError(f"cannot read ({e.strerror or e})", "<stdin>") from None
+
+
+def _read_file(path: str | Path, name: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise PuzzleError("no such file", name) from None
+    except IsADirectoryError:
+        raise PuzzleError("is a directory, not a puzzle file", name) from None
+    except PermissionError:
+        raise PuzzleError("permission denied", name) from None
+    except OSError as e:
+        raise PuzzleError(f"cannot read file ({e.strerror or e})", name) from None
     except ValueError:  # e.g. a NUL byte in the name
-        raise PuzzleError("not a valid file name", str(path)) from None
+        raise PuzzleError("not a valid file name", name) from None
+
+
+def _decode(data: bytes, name: str) -> str:
+    """UTF-8 text (BOM dropped); bytes that are not UTF-8 are an error on the line that holds
+    them, unless that line is a comment."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    text = data.decode("utf-8-sig", errors="replace")
+    raw_lines = data.splitlines()
+    if raw_lines and raw_lines[0].startswith(b"\xef\xbb\xbf"):
+        raw_lines[0] = raw_lines[0][3:]
+    for k, raw in enumerate(raw_lines, 1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if raw.lstrip().startswith(b"#"):
+                continue
+            if b"\0" in data[:8192]:
+                raise PuzzleError("a binary file, not a puzzle file (puzzle files are UTF-8 text)", name) from None
+            raise PuzzleError(f"not UTF-8 text (byte 0x{raw[e.start]:02X} at column {e.start + 1}); save the "
+                              f"file as UTF-8", f"{name}:{k}") from None
+    return text
 
 
 def split_sources(text: str, name: str = "<string>") -> list[Source]:

@@ -5,9 +5,11 @@
     :<code>:<digits>:<grid>:<deleted candidates>:<eliminations>:<placements>:<extra>:
 
 - ``code``: HoDoKu's step code (``0300`` x wing, ``0901`` ALS-XZ …), possibly
-  with a variant suffix: ``0300-1`` or a fifth digit (``03011``, a siamese
-  fish) is a variant of ``0300``; ``-x`` marks a position where the step must
-  *not* be found. ``0000:x`` is a bare position (no step).
+  with a variant suffix ``-N`` (``0600-1``: the finder runs with other
+  options, see *Variants* below) or a fifth digit ``1`` on a fish code
+  (``03111``: a *siamese* finned swordfish); ``-x`` marks a *fail case*, a
+  position where no step of that code must be found. ``0000:x`` is a bare
+  position (no step).
 - ``digits``: the values the step is about (informative).
 - ``grid``: 81 cells row by row: a digit is a given, ``+d`` a value placed
   since, ``.`` or ``0`` an empty cell.
@@ -17,6 +19,37 @@
 - ``eliminations`` / ``placements``: what the step is expected to remove /
   place, in the same notation.
 - ``extra``: anything else (HoDoKu writes a chain's length there).
+
+Variants (what HoDoKu's own regression tester runs for each suffix; the
+reader keeps the suffix in ``variant`` and says what it means in
+``LibraryEntry.meaning``; ``explainer.allsteps.check_entry`` applies it):
+
+- uniqueness (``0600``–``0608``): ``-1`` *without missing candidates*: every
+  corner of the rectangle still holds both of its values; ``-2`` *with
+  missing candidates*: a corner may have lost one of them to an earlier step
+  (HoDoKu's "allow missing candidates" option). The finders here always
+  allow them (a missing candidate is a false one: the deadly-pattern
+  argument is untouched), and record ``detail`` ``missing``; ``-1`` keeps
+  the steps without.
+- ALS (``0901``–``0904``): ``-1`` the sets do not overlap, ``-2`` they may
+  (HoDoKu's "allow ALS overlap"); ``-1`` keeps steps whose ``detail``
+  ``overlap`` is not true.
+- grouped nice loops (``0709-2``, ``0710-3``/``-4``, ``0711-3``/``-4``): ALS
+  nodes allowed in the chain; the other variants of those codes: no ALS node
+  (steps whose ``detail`` ``als_nodes`` is true are left out).
+- empty rectangle (``0402-1``): a box holding only two candidates of the
+  value counts as an empty rectangle too.
+- locked pair / triple (``0110-1``, ``0111-1``): found by naked and hidden
+  subsets alike.
+- a fifth digit ``1`` on a fish code (``03111``, ``03211`` …): *siamese*
+  fish: two fish of one value on the same base lines (different covers),
+  whose eliminations HoDoKu shows as one step; one line expects them
+  together.
+- ``-x``: a fail case. HoDoKu's tester fails it when it finds *any* step of
+  the code about the line's digits (its ``digits`` field; empty or ``x``:
+  any step of the code); the eliminations and placements written on such a
+  line are informative only (HoDoKu does not read them, and they need not
+  be candidates of the position).
 
 The fields after the grid may be missing (HoDoKu itself writes a bare
 position as ``:0000:x:<grid>:<deleted>::``). The format only knows 9×9
@@ -34,11 +67,25 @@ from .grid import LETTERS, SIZES, PuzzleError, geometry
 from .state import State
 from .values import Candidate
 
-__all__ = ["LibraryEntry", "format_library", "is_library_line", "parse_library", "read_library"]
+__all__ = ["VARIANTS", "LibraryEntry", "format_library", "is_library_line", "parse_library", "read_library"]
 
 N = 9
 _CODE = re.compile(r"^(\d{4})(?:(\d)|-(\d+|x))?$")
 _ONLY_9 = "the HoDoKu library format is for 9×9 grids only"
+_UNIQUENESS = ("0600", "0601", "0602", "0603", "0604", "0605", "0606", "0607", "0608")
+_ALS = ("0901", "0902", "0903", "0904")
+# (codes, variant) -> what HoDoKu's tester runs for it (see the module docstring)
+VARIANTS: dict[tuple[tuple[str, ...], str], str] = {
+    (_UNIQUENESS, "1"): "without missing candidates",
+    (_UNIQUENESS, "2"): "missing candidates allowed",
+    (_ALS, "1"): "the sets do not overlap",
+    (_ALS, "2"): "the sets may overlap",
+    (("0709",), "2"): "ALS nodes allowed",
+    (("0710", "0711"), "3"): "ALS nodes allowed",
+    (("0710", "0711"), "4"): "ALS nodes allowed",
+    (("0402",), "1"): "boxes with only two candidates allowed",
+    (("0110", "0111"), "1"): "found by naked and hidden subsets",
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +110,22 @@ class LibraryEntry:
 
     @property
     def must_not_fire(self) -> bool:
+        """A fail case (``-x``): no step of the code about ``digits`` must be found."""
         return self.variant == "x"
+
+    @property
+    def siamese(self) -> bool:
+        """A fish code with a fifth digit 1 (``03111``): two fish on the same base lines, shown as one."""
+        return len(self.raw_code) == 5 and self.raw_code.endswith("1") and self.code.startswith("03")
+
+    @property
+    def meaning(self) -> str:
+        """What the variant selects, in words ("" for none or an unknown one)."""
+        if self.must_not_fire:
+            return "fail case: no such step"
+        if self.siamese:
+            return "siamese fish"
+        return next((m for (codes, v), m in VARIANTS.items() if self.code in codes and v == self.variant), "")
 
     @property
     def expects(self) -> bool:
@@ -109,6 +171,8 @@ def parse_library(line: str, where: str = "") -> LibraryEntry:
                          _cands(elims, "eliminations", where), _cands(places, "placements", where), extra, where,
                          raw_code)
     state = entry.state()  # checks the position
+    if entry.must_not_fire:
+        return entry  # HoDoKu's tester reads no expected change on a fail case
     for r, c, v in entry.eliminations:
         if not state.has(r * N + c, v):
             raise PuzzleError(f"expected elimination r{r + 1}c{c + 1}<>{v} is not a candidate of the position",

@@ -184,7 +184,12 @@ def say(template_by_lang: dict[str, str], **args: Any) -> dict[str, Any]:
 
 
 def text_in(step: Any, lang: str = "en") -> str:
-    """A step's text in a language (English when no translation exists)."""
+    """A step's text in a language of ``LANGS`` (English when the step has no translation);
+    another language is an error, never English in silence."""
+    if lang not in LANGS:
+        from .grid import UnknownNameError
+
+        raise UnknownNameError(f"unknown language {lang!r} (known: {', '.join(LANGS)})")
     if lang != "en":
         for code, text in getattr(step, "translations", ()):
             if code == lang:

@@ -1,9 +1,12 @@
 """Step and puzzle ratings on Sudoku Explainer's (SE's) scale: ER / EP / ED.
 
 A step's rating is its kind's **base** (the ``StepKind.weight`` of its
-registry record, the one place a kind's base lives) plus an **addition**
-read from what the step records, following SE's published rules
-(SukakuExplainer wiki, "Difficulty ratings in Sudoku Explainer v1.2.1"):
+registry record) plus an **addition** read from what the step records,
+following SE's published rules (SukakuExplainer wiki, "Difficulty ratings in
+Sudoku Explainer v1.2.1"). The rule of a kind is a ``Rule`` held by its
+record (``StepKind.rule``): this module defines SE's rules, the registry
+attaches them, and a technique added later brings its own, so it is rated
+where it is defined. The rules:
 
 - singles: a hidden single in a box is 1.2, in a row or column 1.5, the
   last empty cell of a house 1.0; a naked single 2.3;
@@ -26,17 +29,17 @@ read from what the step records, following SE's published rules
 - techniques SE lacks that the registry tries among the chains weigh what
   SE's cheapest chain for the same elimination weighs (their records'
   weights, with the rules below for grouped chains, long empty rectangles,
-  unique rectangles SE lacks); those tried early keep pattern weights.
+  unique rectangles SE lacks); on the seed order those tried early keep
+  pattern weights (``StepKind.weight_for``).
 
 SE's length addition (``length_addition``): +0.1 each time the chain's
 length passes the next threshold of 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …
 (each threshold is the one before times 3/2, then 4/3, alternately).
 A chain's length here is the number of candidates it links (its nodes).
 
-A step name without a rule gets its record's weight: a kind added later is
-rated from its record alone, and gets the chain or forcing addition as soon
-as its name is listed in ``CHAINS`` or it records forcing detail
-(``kind`` / ``level`` / ``dynamic`` / ``size``).
+A kind with the plain rule (``PLAIN``) is rated at its record's weight, or
+with the forcing addition when its steps record forcing detail (``kind`` /
+``level`` / ``dynamic`` / ``size``) without a proof.
 
 The puzzle's ratings (``Rating``): ER the hardest step, EP the hardest step
 up to and including the first placement, ED the first step's rating
@@ -46,8 +49,8 @@ can use. This module is core: it never imports the registry.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .explanation import Explanation
@@ -93,7 +96,7 @@ def chain_type_addition(step: Explanation) -> float:
     return 0.5
 
 
-# ---- the rules, by step name ---------------------------------------------------------------
+# ---- SE's rules, piece by piece (a ``Rule`` below puts them together for a kind) ----------
 
 def _single_position(step: Explanation) -> float:
     # base 1.5 (row / column); a box 1.2; the last empty cell of its house 1.0
@@ -252,8 +255,10 @@ def _chain(step: Explanation) -> float:
     return chain_type_addition(step) + length_addition(nodes(step))
 
 
-def _length_only(step: Explanation) -> float:
-    return length_addition(nodes(step))
+def _forcing_loop(step: Explanation) -> float:
+    # a discontinuous loop placing its candidate is SE's forcing x-chain (6.6, one digit) or
+    # forcing chain (7.0, several digits)
+    return (0.4 if chain_digits_addition(step) else 0.0) + length_addition(nodes(step))
 
 
 # SE's bases for the chains behind a recorded proof (Sudoku Explainer's "Forcing Chains &
@@ -343,137 +348,117 @@ def _trial(step: Explanation) -> float:
     return length_addition(proof_size(step))
 
 
-# Chain-like steps: base + SE's length addition on the candidates they link.
-CHAINS = frozenset({
-    "x chain", "xy chain", "remote pair", "als chain", "medusa", "continuous loop",
-})
+# ---- rules: how a step kind is rated (held by its registry record) ---------------------------
 
-RULES: dict[str, Callable[[Explanation], float]] = {
-    "single position": _single_position,
-    "hidden single": _single_position,
-    "locked candidate": _locked,
-    "naked tuple": _tuple(_NAKED),
-    "hidden tuple": _tuple(_HIDDEN),
-    "finned x wing": _finned,
-    "finned swordfish": _finned,
-    "finned jellyfish": _finned,
-    "ny wing": _big_wing,
-    "grouped chain": _grouped,
-    "unique rectangle": _unique_rectangle,
-    "unique loop": _unique_loop,
-    "bug": _set_addition,
-    "chain": _chain,
-    "loop": _chain,
-    "trial": _trial,
-    "trial lucky": _trial,
-    **{name: _length_only for name in CHAINS},
-}
+@dataclass(frozen=True)
+class Rule:
+    """How a step kind is rated on SE's scale; its record holds it (``StepKind.rule``), so a
+    technique is rated where it is defined, from the rules below or its own.
 
-# Steps whose own facts give their whole rating, whatever their record's weight (None: the
-# record's weight plus the rules' addition): a step that records its proof is rated from it,
-# a pattern SE lacks from the chain SE would use.
-ABSOLUTE: dict[str, Callable[[Explanation], float | None]] = {
-    "unique rectangle": _unique_rectangle_as_chain,
-    "empty rectangle": _long_empty_rectangle,
-    "x chain": _one_digit_chain,
-    "loop": _one_digit_chain,
-    "wxyz wing": _sukaku_wing,
-    "ny wing": _sukaku_wing,
-    "als": _sukaku_wing,
-}
+    ``add``: what a step's own facts add to its kind's base (None: the forcing addition
+    when the step records forcing detail, else nothing); ``whole``: a rating from the
+    step's facts alone, whatever the base (a pattern SE lacks rated as the chain SE would
+    use; None from it: base + ``add``); ``least``: the least rating a step of the kind can
+    get, when below its base (the simplest-first search tries techniques by it); ``note``:
+    the rule in words (the README's rating table). A step that records its proof is rated
+    from the proof first, whatever its kind (``proof_rating``).
+    """
 
-# Step names rated from their recorded proofs (``proof_rating``) and the least rating the
-# engine's easiest-step search must expect of them. The forcing search's static pass starts
-# at SE's forcing chains (7.0): a static one-digit chain (6.6) is an x-chain or x-cycle, which
-# the chain search finds first. Trial follows singles, so its proofs are dynamic (Nishio 7.5
-# at least) but for a static one, which the forcing search finds first.
-PROOF_RATED = {"forcing chain": SE_FORCING, "trial": SE_NISHIO, "trial lucky": SE_NISHIO}
-
-# The least addition a rule can give (the engine's easiest-step search reads it).
-FLOOR: dict[str, float] = {"single position": -0.5, "hidden single": -0.5, "x chain": -1.1, "loop": -2.5,
-                           "als": -1.5}
+    add: Callable[[Explanation], float] | None = field(default=None, compare=False)
+    whole: Callable[[Explanation], float | None] | None = field(default=None, compare=False)
+    least: float | None = None
+    note: str = ""
 
 
-# What the rules add, in words (the README's rating table shows it).
+PLAIN = Rule()  # the record's weight is the rating
+
+
+def _length_only(step: Explanation) -> float:
+    return length_addition(nodes(step))
+
+
+# What the rules add, in words (the README's rating table shows them).
 _CHAIN_NOTE = "x-chain 6.5, y-chain 6.6, mixed 7.0; + length"
 _WING_NOTE = ("a bivalue cell and a set of 3 / 4 / 5 cells: 5.5–5.6 / 6.2–6.4 / 6.6 (Sukaku Explainer's "
               "WXYZ / VWXYZ / UVWXYZ wings); two sets of 2+ cells 6.6, +0.1 a cell past four")
 _ONE_DIGIT_NOTE = ("strong links 2 / 3 / 4 / 5 / 6: 4.0 / 5.4 / 5.8 / 6.2 / 6.6 (+0.1 a second kind of "
                    "house, +0.2 rows, columns and boxes), or 6.5 + length if less")
-NOTES: dict[str, str] = {
-    "single position": "box 1.2, row / column 1.5, last cell of a house 1.0",
-    "hidden single": "box 1.2, row / column 1.5, last cell of a house 1.0",
-    "locked candidate": "pointing 2.6, claiming 2.8",
-    "naked tuple": "pair 3.0, triple 3.6, quad 5.0",
-    "hidden tuple": "pair 3.4, triple 4.0, quad 5.4",
-    "finned x wing": "sashimi +0.1",
-    "finned swordfish": "sashimi +0.1",
-    "finned jellyfish": "sashimi +0.1",
-    "ny wing": _WING_NOTE,
-    "wxyz wing": _WING_NOTE,
-    "als": _WING_NOTE,
-    "x chain": _ONE_DIGIT_NOTE,
-    "loop": "one digit: as an x chain; x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length",
-    "grouped chain": "one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length",
-    "unique rectangle": "type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)",
-    "unique loop": "6 cells 4.6, 8 cells 4.7, 10 or more 5.0; type 3 +0.1 a value of its naked set past one",
-    "bug": "types 2 and 4 5.7, type 3 5.8 / 5.9 / 6.0 (naked pair / triple / quad)",
-    "empty rectangle": "one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
-                       "chain (see x chain), or as a grouped chain (7.5 + length) if less",
-    "chain": _CHAIN_NOTE,
-    "trial": "from its proof, as a forcing chain",
-    "trial lucky": "from its proof, as a forcing chain",
-    **{name: "+ length" for name in CHAINS},
-}
 FORCING_NOTE = ("from its proof: static x 6.6, static 7.0, Nishio 7.5, static cell / house 8.0, dynamic 8.5, "
                 "dynamic (+) 9.0, nested 9.5 and up; + length")
 
+SINGLE_POSITION = Rule(_single_position, least=1.0, note="box 1.2, row / column 1.5, last cell of a house 1.0")
+LOCKED_CANDIDATE = Rule(_locked, note="pointing 2.6, claiming 2.8")
+NAKED_TUPLE = Rule(_tuple(_NAKED), note="pair 3.0, triple 3.6, quad 5.0")
+HIDDEN_TUPLE = Rule(_tuple(_HIDDEN), note="pair 3.4, triple 4.0, quad 5.4")
+FINNED_FISH = Rule(_finned, note="sashimi +0.1")
+NY_WING = Rule(_big_wing, _sukaku_wing, note=_WING_NOTE)
+SUKAKU_WING = Rule(None, _sukaku_wing, note=_WING_NOTE)  # wxyz wing
+ALS_XZ = Rule(None, _sukaku_wing, least=5.5, note=_WING_NOTE)
+UNIQUE_RECTANGLE = Rule(_unique_rectangle, _unique_rectangle_as_chain, least=4.5,
+                        note="type 1 4.5, types 2–4 4.6 (type 3 +0.1 a cell past a pair), others 7.0 (a chain)")
+UNIQUE_LOOP = Rule(_unique_loop, note="6 cells 4.6, 8 cells 4.7, 10 or more 5.0; type 3 +0.1 a value of its "
+                                      "naked set past one")
+BUG = Rule(_set_addition, note="types 2 and 4 5.7, type 3 5.8 / 5.9 / 6.0 (naked pair / triple / quad)")
+LENGTH = Rule(_length_only, note="+ length")  # x / xy chains' kin: remote pair, Medusa, ALS chain
+X_CHAIN = Rule(_length_only, _one_digit_chain, least=5.4, note=_ONE_DIGIT_NOTE)
+CHAIN = Rule(_chain, note=_CHAIN_NOTE)
+LOOP = Rule(_chain, _one_digit_chain, least=4.0,
+            note="one digit: as an x chain; x-cycle 6.5, y-cycle 6.6, mixed 7.0; + length")
+EMPTY_RECTANGLE = Rule(None, _long_empty_rectangle,
+                       note="one strong link 4.3; longer: the box a grouped strong link (+0.3) of a one-digit "
+                            "chain (see x chain), or as a grouped chain (7.5 + length) if less")
+GROUPED_CHAIN = Rule(_grouped, note="one digit 7.5 (SE's Nishio), several 8.5 (dynamic); + length")
+FORCING_LOOP = Rule(_forcing_loop, note="one digit 6.6 (SE's forcing x-chain), several 7.0 (forcing chain); + length")
+# Trial follows singles, so its proofs are dynamic (Nishio 7.5 at least) but for a static one,
+# which the forcing search finds first. The forcing search's static pass starts at SE's forcing
+# chains (7.0): a static one-digit chain (6.6) is an x-chain or x-cycle, which the chain search
+# finds first.
+# Techniques SE lacks, on the simplest order (SE's path: ``StepKind.se_rule``), rated as the
+# chains SE needs for the same elimination. A coloring (Medusa) is a network of strong links:
+# SE's forcing chain through it, an x-chain on one digit (6.5), else mixed (7.0), + length. An
+# almost locked set of two cells or more yields its values only together (an implication with
+# several premises), which SE's static chains cannot follow: the ALS family (ALS-XZ of two such
+# sets, ALS XY wing, ALS chain, death blossom) is SE's multiple forcing chain through its cells
+# (8.0, + length on the cells), whose branches are the sets' cells.
+def _multiple_forcing(step: Explanation) -> float:
+    return SE_MULTIPLE + length_addition(len(step.cells) + len(step.cells_alt))
 
-def note(name: str) -> str:
-    """The rule of a step name in words ('' when its record's weight is its rating)."""
-    if name in NOTES:
-        return NOTES[name]
-    return FORCING_NOTE if "forcing" in name else ""
+
+def _als_xz(step: Explanation) -> float | None:
+    sizes = step.get("sizes")
+    if sizes and len(sizes) == 2 and min(sizes) == 1 and max(sizes) in SUKAKU_WINGS:
+        return _sukaku_wing(step)  # a bivalue cell and a set: Sukaku Explainer's wings
+    return _multiple_forcing(step)
 
 
-def addition(step: Explanation) -> float:
-    """What the step's own facts add to its kind's base."""
-    rule = RULES.get(step.technique)
-    if rule is not None:
-        return rule(step)
-    forcing = forcing_addition(step)
-    if forcing is not None:
-        return forcing
-    return 0.0
+_ALS_NOTE = "as SE's multiple forcing chain through its cells: 8.0 + length on the cells"
+MEDUSA_AS_CHAIN = Rule(_chain, note="one digit 6.5 (SE's x-chain), several 7.0 (SE's forcing chain); + length")
+ALS_XZ_AS_CHAIN = Rule(None, _als_xz, least=5.5, note="two sets of 2+ cells " + _ALS_NOTE + "; a bivalue "
+                       "cell and a set: Sukaku Explainer's wings")
+ALS_AS_CHAIN = Rule(None, _multiple_forcing, least=SE_MULTIPLE, note=_ALS_NOTE)
+TRIAL = Rule(_trial, least=SE_NISHIO, note="from its proof, as a forcing chain")
+FORCING = Rule(least=SE_FORCING, note=FORCING_NOTE)
 
 
-def rate(step: Explanation, base: float) -> float:
-    """The step's rating on SE's scale, its kind's base weight given (rounded to 0.1).
+def rate(step: Explanation, base: float, rule: Rule = PLAIN) -> float:
+    """The step's rating on SE's scale, its kind's base weight and rule given (rounded to 0.1).
 
     A step that records its proof (forcing chains, trial) is rated from the proof alone
     (SE rates the chains, whatever technique found them); a pattern SE lacks by the chain
-    SE would use (``ABSOLUTE``)."""
+    SE would use (``Rule.whole``); any other by its base plus what its facts add."""
     own = proof_rating(step)
-    if own is None and step.technique in ABSOLUTE:
-        own = ABSOLUTE[step.technique](step)
+    if own is None and rule.whole is not None:
+        own = rule.whole(step)
     if own is not None:
         return round(own, 1)
-    return round(base + addition(step), 1)
+    if rule.add is not None:
+        return round(base + rule.add(step), 1)
+    return round(base + (forcing_addition(step) or 0.0), 1)
 
 
-def floor(name: str, base: float) -> float:
-    """The least rating a step of this name can get (the base, or less for the singles and
-    for steps rated from their proofs)."""
-    if name in PROOF_RATED:
-        return min(base, PROOF_RATED[name])
-    return round(base + FLOOR.get(name, 0.0), 1)
-
-
-def rate_steps(steps: Iterable[Explanation], weights: Mapping[str, float],
-               default: float | None = None) -> list[float]:
-    """Each step's rating; a name missing from ``weights`` gets ``default`` (else the hardest weight)."""
-    fallback = default if default is not None else max(weights.values(), default=10.0)
-    return [rate(s, weights.get(s.technique, fallback)) for s in steps]
+def floor(rule: Rule, base: float) -> float:
+    """The least rating a step of a kind can get: its base, or its rule's ``least`` if lower."""
+    return base if rule.least is None else min(base, rule.least)
 
 
 # ---- the puzzle's ratings ------------------------------------------------------------------
@@ -524,6 +509,39 @@ def grade(er: float) -> str:
         if er < bound:
             return name
     return GRADES[-1][1]
+
+
+# (upper ER bound, class): the steps JSON's three coarse difficulty classes (TECHNIQUES.md,
+# "Wave 3"), each a run of grades: easy the patterns a player spots in the grid (singles to
+# wings, uniqueness and colouring), medium chains and static forcing chains, difficult the
+# dynamic and nested forcing chains (where the seed's engine guessed or read the solution).
+DIFFICULTY_BANDS: tuple[tuple[float, str], ...] = (
+    (6.5, "easy"),
+    (8.5, "medium"),
+    (float("inf"), "difficult"),
+)
+
+
+def difficulty(er: float) -> str:
+    """easy / medium / difficult from ER (bands in ``DIFFICULTY_BANDS``)."""
+    for bound, name in DIFFICULTY_BANDS:
+        if er < bound:
+            return name
+    return DIFFICULTY_BANDS[-1][1]
+
+
+def difficulty_bands() -> str:
+    """The bands in words: 'easy below 6.5, medium 6.5 to 8.4, difficult 8.5 and up'."""
+    parts, low = [], None
+    for bound, name in DIFFICULTY_BANDS:
+        if low is None:
+            parts.append(f"{name} below {bound:.1f}")
+        elif bound == float("inf"):
+            parts.append(f"{name} {low:.1f} and up")
+        else:
+            parts.append(f"{name} {low:.1f} to {bound - 0.1:.1f}")
+        low = bound
+    return ", ".join(parts)
 
 
 def parse_range(text: str) -> tuple[float, float]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .grid import Geometry
+from .grid import Geometry, bits
 from .values import Candidate, Cell, House
 
 Cand = tuple[int, int, int]
@@ -180,12 +180,7 @@ def on(role: str, *, cells: Iterable[tuple[int, int]] = (), candidates: Iterable
 
 def mask_cells(mask: int) -> list[int]:
     """Cell indexes of a bit mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return list(bits(mask))
 
 
 def set_roles(geo: Geometry, group: int, cells: int, role: str = "set") -> Role:

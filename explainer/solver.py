@@ -29,10 +29,17 @@ puzzle has exactly one solution.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from .core import load
 from .grid import Grid, PuzzleError, geometry
+
+# The compiled twin of the bitmask search (explainer.core._propagate.solve): the same choices in
+# the same order, propagating with the engine's one singles propagator; the Python search below
+# is its pure twin, and the one that takes a random generator.
+_C = load("_propagate")
 
 NO_SOLUTION = "the puzzle has no solution"
 MANY_SOLUTIONS = "the puzzle has more than one solution"
@@ -344,6 +351,14 @@ def solve_bitmask(
     a solution where this dug cell is not its old value?", half the work of
     counting to two. ``rng`` randomises branching (random full grids).
     """
+    if _C is not None and rng is None:
+        if len(values) != n * n:
+            raise PuzzleError(f"{len(values)} values for a {n}×{n} grid")
+        pairs = array("H", [x for c, v in forbid for x in (c, v)])
+        solutions, nodes, over = _C.solve(n, bytes(values), pairs, limit, -1 if max_nodes is None else max_nodes)
+        if over:
+            raise SearchLimit(nodes)
+        return [list(s) for s in solutions]
     search = _Search(n, limit, rng, max_nodes)
     search.search(_start(n, values, forbid), [-1] * n, 0)
     return search.solutions

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from .backends import BACKENDS, MissingExtra, available  # noqa: F401
 from .backends import SOLVE as _BACKEND_SOLVE
-from .grid import Grid, PuzzleError, geometry, parse_grid
+from .grid import Grid, PuzzleError, UnknownNameError, geometry, parse_grid
 from .solver import MANY_SOLUTIONS, NO_SOLUTION, SearchLimit, solve_bitmask, solve_dlx
 
 METHODS = ("dlx", "bitmask", "backtracking", "backtracking-mrv")
@@ -122,7 +122,7 @@ def _method(method: str) -> Callable[..., list[list[int]]]:
     try:
         return table[method]
     except KeyError:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(ALL_METHODS)})") from None
+        raise UnknownNameError(f"unknown method {method!r} (choose from {', '.join(ALL_METHODS)})") from None
 
 
 def solve(puzzle: Grid | str | Sequence[Sequence[int]], method: str = "dlx", *, where: str = "",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -685,6 +686,9 @@ def _write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, work
                 rec.files += [str(p) for p in e.write(job, rec)]
     finally:
         if pool is not None:
-            pool.close()
+            if sys.exc_info()[0] is not None:  # an error or an interrupt (Ctrl-C, kill): stop the others now
+                pool.terminate()
+            else:
+                pool.close()
             pool.join()
             _EXPORT = {}

@@ -8,20 +8,25 @@ value z, one of A, B must hold z, so a z candidate outside both that sees
 every z candidate of A and of B is false.
 
 The ALS list (cells, values, per value the cells holding it and the cells
-that see all of them) is built once per state (``State.cached``); smaller
-pairs are tried first.
+that see all of them) is built once per state by the solving session, each
+house's sets kept while the house is unchanged; the enumeration, the pair
+join and the eliminations are the search core's (``explainer.core.search``).
+Smaller pairs are tried first; on SE's path only pairs whose sizes can rate
+below the engine's ceiling.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from functools import cache
-from itertools import combinations
+from typing import Any
 
+from explainer import rating
+from explainer.core import search
 from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits
+from explainer.grid import bits
 from explainer.i18n import Arg, Cells, Value, Values, say
 from explainer.roles import on_cands, set_link, set_roles
+from explainer.session import Session, session_of
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -44,215 +49,132 @@ def targets_seeing(targets: Cells) -> dict[str, Arg]:
             "can": targets.verb(en=("can", "can"), fr=("peut", "peuvent"))}
 
 
-MAX_SUBSET_BITS = 12  # houses with more empty cells (16×16, 25×25) get small ALSs only
-SMALL_SETS = 4
-# Largest ALS kept on grids from 16×16 on: a 16-cell house with 12 empty cells has hundreds of
-# ALSs of 9 to 11 cells, which multiply the pairs searched and hardly ever make a step
-BIG_GRID, BIG_GRID_MAX_CELLS = 16, 8
-MAX_COMMON_PEERS = 1 << 18  # bound on the shared common-peers table
-
-
 class ALS:
-    __slots__ = ("cells", "values", "size", "where", "sees")
+    """An almost locked set: ``cells`` (mask), ``values`` (mask), ``size``; ``where`` (value
+    index -> cells of the ALS holding it) and ``sees`` (value index -> cells outside seeing
+    every such cell), built on first use when the set comes from ``als_list``."""
+
+    __slots__ = ("cells", "values", "size", "_where", "_sees", "_tables")
 
     def __init__(self, cells: int, values: int, where: dict[int, int], sees: dict[int, int]) -> None:
         self.cells, self.values = cells, values
         self.size = cells.bit_count()
-        self.where = where  # value index -> cells of the ALS holding it
-        self.sees = sees  # value index -> cells seeing every such cell (outside the ALS)
+        self._where: dict[int, int] | None = where
+        self._sees: dict[int, int] | None = sees
+        self._tables: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+
+    @classmethod
+    def of(cls, cells: int, values: int, wheres: tuple[int, ...], sees: tuple[int, ...]) -> ALS:
+        """An ALS from the search core's tuples (one entry per value, ascending)."""
+        a = cls.__new__(cls)
+        a.cells, a.values, a.size = cells, values, cells.bit_count()
+        a._where = a._sees = None
+        a._tables = (wheres, sees)
+        return a
+
+    def _unpack(self) -> None:
+        assert self._tables is not None
+        vals = list(bits(self.values))
+        wheres, sees = self._tables
+        self._where = dict(zip(vals, wheres, strict=True))
+        self._sees = dict(zip(vals, sees, strict=True))
+
+    @property
+    def where(self) -> dict[int, int]:
+        if self._where is None:
+            self._unpack()
+        assert self._where is not None
+        return self._where
+
+    @property
+    def sees(self) -> dict[int, int]:
+        if self._sees is None:
+            self._unpack()
+        assert self._sees is not None
+        return self._sees
+
+    def __repr__(self) -> str:
+        return f"<ALS cells={self.cells:#x} values={self.values:#x}>"
 
 
-@cache
-def _plus_one(k: int) -> list[int]:
-    """Size + 1 of every subset of k cells, by subset mask."""
-    return [m.bit_count() + 1 for m in range(1 << k)]
+def _build(state: State, memo: dict[Any, tuple[Any, Any]] | None) -> list[ALS]:
+    return [ALS.of(*a) for a in search.als_sets(state.geo.n, state.cand, state.pos, memo)]
 
 
-@cache
-def _common_peers(n: int) -> dict[int, int]:
-    """Cells seeing every cell of a cell mask, per grid size (a pure function of the geometry,
-    shared by every state and filled as masks come up)."""
-    return {}
-
-
-# ALSs of one house, by the house's empty cells and their candidates: a step changes a few
-# houses, so the next state finds most of its houses here (bounded; cleared when full)
-_BY_HOUSE: dict[tuple[int, ...], list[ALS]] = {}
-MAX_HOUSES_KEPT = 4096
-
-
-def _house_sets(geo: Geometry, cand: list[int], empty: list[int]) -> list[ALS]:
-    """Every ALS inside one house (given its empty cells), each with its value table."""
-    key = (geo.n, *empty, *(cand[c] for c in empty))
-    hit = _BY_HOUSE.get(key)
-    if hit is not None:
-        return hit
-    found: dict[int, int] = {}
-    k = len(empty)
-    if k <= MAX_SUBSET_BITS:
-        # unions of every subset at once: subset m of the empty cells is entry m
-        union = [0]
-        cmask = [0]
-        for c in empty:
-            cc, bit = cand[c], 1 << c
-            union += [u | cc for u in union]
-            cmask += [m | bit for m in cmask]
-        union.pop()  # the whole house is locked, not almost
-        largest = BIG_GRID_MAX_CELLS if geo.n >= BIG_GRID else k
-        for m in [m for m, u, p in zip(range(len(union)), union, _plus_one(k), strict=False)
-                  if u.bit_count() == p and p <= largest + 1]:
-            found[cmask[m]] = union[m]
-    else:  # big grids: small sets only
-        for p in range(1, SMALL_SETS + 1):
-            for chosen in combinations(empty, p):
-                u = 0
-                for c in chosen:
-                    u |= cand[c]
-                if u.bit_count() == p + 1:
-                    found.setdefault(sum(1 << c for c in chosen), u)
-    peer, all_cells = geo.peer_mask, geo.all_cells
-    common_peers = _common_peers(geo.n)  # many ALSs share the cells of a value
-    out = []
-    for cells_mask, vmask in found.items():
-        where, sees = {}, {}
-        notc = ~cells_mask
-        vs = vmask
-        while vs:
-            low = vs & -vs
-            vs ^= low
-            v = low.bit_length() - 1
-            w = 0
-            for c in empty:
-                if cells_mask >> c & 1 and cand[c] & low:
-                    w |= 1 << c
-            s = common_peers.get(w)
-            if s is None:
-                s = all_cells
-                ww = w
-                while ww:
-                    lw = ww & -ww
-                    ww ^= lw
-                    s &= peer[lw.bit_length() - 1]
-                if len(common_peers) < MAX_COMMON_PEERS:
-                    common_peers[w] = s
-            where[v] = w
-            sees[v] = s & notc
-        out.append(ALS(cells_mask, vmask, where, sees))
-    if len(_BY_HOUSE) >= MAX_HOUSES_KEPT:
-        _BY_HOUSE.clear()
-    _BY_HOUSE[key] = out
-    return out
-
-
-def _build(state: State) -> list[ALS]:
-    geo = state.geo
-    cand = state.cand
-    found: dict[int, ALS] = {}  # a set in a line and a box is found twice: kept once
-    for house in geo.houses:
-        empty = [c for c in house if cand[c]]
-        if len(empty) < 2:
-            continue
-        for a in _house_sets(geo, cand, empty):
-            found.setdefault(a.cells, a)
-    out = list(found.values())
-    out.sort(key=lambda a: (a.size, a.cells))
-    return out
-
-
-def als_list(state: State) -> list[ALS]:
-    """Every ALS of the state, smallest first (built once per state)."""
-    return state.cached("als", _build)
+def als_list(state: State, session: Session | None = None) -> list[ALS]:
+    """Every ALS of the state, smallest first (``explainer.core.search.als_sets``); the
+    session's (built once per state, each house's sets kept while the house is unchanged)
+    when given one for this state."""
+    if session is None or session.state is not state:
+        return _build(state, None)
+    return session.derived("als", lambda s: _build(s, session.parts("als.houses")))
 
 
 def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
-                     wanted: list[int] | None = None) -> list[tuple[int, int, int]]:
+                     wanted: list[int] | None = None, session: Session | None = None) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
     ``min_common`` common values (x included; ALS-XZ needs another one), as indexes into
     ``als_list(state)``, smaller pairs first; with ``max_size``, only ALSs of at most that
     many cells; with ``wanted`` (a value mask per ALS), only pairs sharing a wanted value
-    of both besides x."""
-    sets = als_list(state)
-    if len(sets) < 2:
-        return []
-    if max_size:
-        sets = sets[:bisect_right([a.size for a in sets], max_size)]  # the list is sorted by size
-    pos = state.pos
-    # B pairs with A on x when B's x cells all lie in the cells seeing every x of A; those
-    # cells (A.sees[x] & pos[x]) depend only on x and A's x cells w, so ALSs are grouped by
-    # (x, w) and the matching groups looked up once per group, by every subset of the
-    # seeing cells (or by scanning the groups when there are fewer)
-    groups: list[dict[int, list[int]]] = [{} for _ in pos]
-    for j, b in enumerate(sets):
-        if wanted is not None and not wanted[j]:
-            continue  # no value of b is wanted: b is in no pair kept
-        for x, w in b.where.items():
-            g = groups[x].get(w)
-            if g is None:
-                groups[x][w] = [j]
-            else:
-                g.append(j)
-    found = []
-    for x, gx in enumerate(groups):
-        if not gx:
-            continue
-        px = pos[x]
-        many = len(gx)
-        for ilist in gx.values():
-            p = sets[ilist[0]].sees[x] & px
-            if not p:
-                continue
-            m = []
-            if (1 << p.bit_count()) <= many:
-                sub = p
-                while sub:
-                    g = gx.get(sub)
-                    if g is not None:
-                        m += g
-                    sub = (sub - 1) & p
-            else:
-                for bw, g in gx.items():
-                    if not bw & ~p:
-                        m += g
-            if not m:
-                continue
-            m.sort()
-            top = m[-1]
-            for i in ilist:
-                if i >= top:
-                    break
-                a = sets[i]
-                acells, avalues, asize = a.cells, a.values, a.size
-                if wanted is not None:
-                    avalues &= wanted[i] | 1 << x
-                for j in m[bisect_right(m, i):]:
-                    b = sets[j]
-                    if not b.cells & acells:
-                        common = b.values & avalues
-                        if wanted is not None and not common & wanted[j] & ~(1 << x):
-                            continue
-                        if common.bit_count() >= min_common:
-                            found.append((asize + b.size, i, j, x))
-    found.sort()
-    return [(i, j, x) for _, i, j, x in found]
+    of both besides x (``explainer.core.search.als_pairs``)."""
+    sets = None if search.compiled() else als_list(state, session)
+    return search.als_pairs(state.geo.n, state.cand, state.pos, min_common, max_size, wanted, sets)
+
+
+def least_rating(sizes: tuple[int, int]) -> float:
+    """The least rating an ALS-XZ step of two sets of these sizes can get on SE's path
+    (``explainer.rating``: a bivalue cell and a set of 3 / 4 / 5 cells as Sukaku Explainer's
+    wings, two sets of 2+ cells as a chain through two ALS nodes); -inf where the rating is
+    the kind's base weight, which only the engine knows (the finder then keeps the pair).
+    A probe step without ``biggest`` gets the least of its size's additions."""
+    return rating.rate(Explanation("als", detail=(("sizes", sizes),)), float("-inf"))
+
+
+@cache
+def _least_ratings() -> tuple[tuple[float, ...], ...]:
+    """``least_rating`` of every pair of sizes up to 31 (``allow_sizes``' range), by [i][j]:
+    rated once, then compared with each ceiling."""
+    return tuple(tuple(least_rating((i, j)) for j in range(32)) for i in range(32))
+
+
+@cache
+def _allowed(ceiling: float) -> bytes | None:
+    """The pair sizes an ALS-XZ step may have to rate below ``ceiling`` (None: any)."""
+    if ceiling == float("inf"):
+        return None
+    least = _least_ratings()
+    return search.allow_sizes(lambda i, j: least[i][j] < ceiling)
+
+
+BIG_GRID_MAX_CELLS = search.BIG_GRID_MAX_CELLS  # largest ALS from 16×16 on
+
+# ALS-XZ events asked of the compiled core at first: the engine reads one or two steps
+FIRST_EVENTS = 4
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    pos = state.pos
-    sets = als_list(state)
-    # a value z can only go when some candidate sees every z of an ALS: the others are not asked for
-    wanted = []
-    for a in sets:
-        m = 0
-        for z, s in a.sees.items():
-            if s & pos[z]:
-                m |= 1 << z
-        wanted.append(m)
-    for ia, ib, x in restricted_pairs(state, wanted=wanted):
-        a, b = sets[ia], sets[ib]
-        for z in bits(a.values & b.values & ~(1 << x)):
-            elim = pos[z] & a.sees[z] & b.sees[z]
-            if elim:
-                yield _step(state, a, b, x, z, elim)
+    """ALS-XZ steps, smaller pairs first (``explainer.core.search.als_xz``); under the
+    engine's ceiling only pairs of sizes that can rate below it."""
+    allow = _allowed(ctx.ceiling)
+    if allow is not None and not any(allow):
+        return
+    session = session_of(state, ctx)
+    n, cand, pos = state.geo.n, state.cand, state.pos
+    # the first events, then more only for a caller reading past them; the compiled core
+    # builds its own tables, the pure path is given the session's ALS list
+    listed = None if search.compiled() else als_list(state, session)
+    limit, done = FIRST_EVENTS, 0
+    while True:
+        events = search.als_xz(n, cand, pos, allow, limit, listed)
+        if len(events) > done and listed is None:
+            listed = als_list(state, session)
+        for i, j, x, z, elim in events[done:]:
+            assert listed is not None
+            yield _step(state, listed[i], listed[j], x, z, elim)
+        if not limit or len(events) < limit:
+            return
+        done = len(events)
+        limit = 0 if limit >= 256 else limit * 8
 
 
 def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanation:

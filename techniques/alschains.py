@@ -35,12 +35,15 @@ chain order.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
+from explainer.core import search
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import LANGS, Cells, Value, Values, Words, join, say
 from explainer.roles import Role, on_cands, on_cells, set_link, set_roles
+from explainer.session import Session, session_of
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -62,47 +65,46 @@ ALS_XY_WING = {
 MAX_SIZE = 4  # cells per ALS: larger ones make the pair search quadratic in a long list
 
 
-def _pairs(state: State) -> list[tuple[int, int, int]]:
+def _pairs(state: State, session: Session) -> list[tuple[int, int, int]]:
     """Restricted commons between ALSs of at most ``MAX_SIZE`` cells, built once per state: the
     ALS XY wing and the ALS chain, tried one after the other on the same state, share them."""
-    return state.cached("alschains.pairs", lambda s: restricted_pairs(s, 1, MAX_SIZE))
+    return session.derived("alschains.pairs", lambda s: restricted_pairs(s, 1, MAX_SIZE, session=session))
 
 
 def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """Middle ALSs C in list order (smallest first), then their partner pairs."""
-    pos = state.pos
-    sets = als_list(state)
-    live_of: dict[int, int] = {}  # ALS index -> the values z of it that something could lose
-    partners: dict[int, list[tuple[int, int, int]]] = {}
-    for i, j, x in _pairs(state):
-        for mid, o in ((i, j), (j, i)):
-            live = live_of.get(o)
-            if live is None:
-                other = sets[o]
-                live = 0
-                for z, seeing in other.sees.items():
-                    if pos[z] & seeing:
-                        live |= 1 << z
-                live_of[o] = live
-            live &= ~(1 << x)
-            if live:
-                partners.setdefault(mid, []).append((o, x, live))
-    for ic in sorted(partners):
-        plist = partners[ic]
-        c = sets[ic]
-        for k, (ia, x, live_a) in enumerate(plist):
-            a = sets[ia]
-            for ib, y, live_b in plist[k + 1:]:
-                zs = live_a & live_b & ~(1 << y | 1 << x)
-                if x == y or not zs:
-                    continue
-                b = sets[ib]
-                if a.cells & b.cells:
-                    continue
-                for z in bits(zs):
-                    elim = pos[z] & a.sees[z] & b.sees[z]
-                    if elim:
-                        yield _step(state, a, b, c, x, y, z, elim)
+    """Middle ALSs C in list order (smallest first), then their partner pairs
+    (``explainer.core.search.als_xy_events``)."""
+    session = session_of(state, ctx)
+    for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events):
+        yield _step(state, sets[ia], sets[ib], sets[ic], x, y, z, elim)
+
+
+# events asked of the compiled core at first: the engine reads one or two steps
+FIRST_EVENTS = 4
+E = TypeVar("E")
+
+
+def _events(state: State, session: Session,
+            search_events: Callable[..., list[E]]) -> Iterator[tuple[E, list[ALS]]]:
+    """The events of an ALS search with the ALS list they index: the first few, then more
+    only for a caller reading past them. The compiled core builds its own tables (the list
+    is built here only if some event comes); the pure path is given the session's."""
+    n, cand, pos = state.geo.n, state.cand, state.pos
+    pure: tuple[Any, ...] = ()
+    if not search.compiled():
+        sets = als_list(state, session)
+        pure = (sets,) if search_events is search.blossom_events else (sets, _pairs(state, session))
+    limit, done = FIRST_EVENTS, 0
+    while True:
+        events = search_events(n, cand, pos, MAX_SIZE, limit, *pure)
+        if len(events) > done:
+            sets = als_list(state, session)
+            for event in events[done:]:
+                yield event, sets
+        if not limit or len(events) < limit:
+            return
+        done = len(events)
+        limit = 0 if limit >= 256 else limit * 8
 
 
 def _step(state: State, a: ALS, b: ALS, c: ALS, x: int, y: int, z: int, elim: int) -> Explanation:
@@ -156,61 +158,12 @@ class _Petals(Values):
 
 
 def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first)."""
-    cand, pos = state.cand, state.pos
-    sets = als_list(state)
-    stems = 0
-    for cell, m in enumerate(cand):
-        if m.bit_count() == 3:
-            stems |= 1 << cell
-    if not stems:
-        return
-    # petals per (stem, value), each with its live values (those something outside could lose)
-    petals: dict[tuple[int, int], list[tuple[ALS, int]]] = {}
-    for a in sets:
-        if a.size > MAX_SIZE:
-            break  # the list is sorted by size
-        live = 0
-        hits = []
-        for v, seeing in a.sees.items():
-            t = seeing & pos[v]
-            if t:
-                live |= 1 << v
-                if t & stems:
-                    hits.append((v, t & stems))
-        for v, m in hits:
-            for stem in bits(m):
-                petals.setdefault((stem, v), []).append((a, live))
-    for s in bits(stems):
-        vs = list(bits(cand[s]))
-        lists = [petals.get((s, v)) or [] for v in vs]
-        if not all(lists):
-            continue
-        # z: live in a petal of each value (a petal without z, or whose z nothing sees, is no use)
-        common = ~cand[s]
-        for lst in lists:
-            u = 0
-            for _, live in lst:
-                u |= live
-            common &= u
-        for z in bits(common):
-            zb = 1 << z
-            zl = [[a for a, live in lst if live & zb] for lst in lists]
-            pz = pos[z]
-            for a in zl[0]:
-                m1 = pz & a.sees[z]
-                for b in zl[1]:
-                    if b.cells & a.cells:
-                        continue
-                    m2 = m1 & b.sees[z]
-                    if not m2:
-                        continue
-                    for c in zl[2]:
-                        if c.cells & (a.cells | b.cells):
-                            continue
-                        m3 = m2 & c.sees[z] & ~(1 << s)
-                        if m3:
-                            yield _blossom(state, s, list(zip(vs, (a, b, c), strict=True)), z, m3)
+    """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first):
+    ``explainer.core.search.blossom_events``."""
+    session = session_of(state, ctx)
+    for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events):
+        vs = list(bits(state.cand[stem]))
+        yield _blossom(state, stem, list(zip(vs, (sets[ia], sets[ib], sets[ic]), strict=True)), z, elim)
 
 
 def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, elim: int) -> Explanation:
@@ -228,12 +181,12 @@ def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, eli
               petals=_Petals(geo, petals), z=Value(z + 1), **targets_seeing(Cells(geo, bits(elim)))),
         detail=(("stem", geo.rc(stem)), ("petals", tuple(a.size for _, a in petals)), ("value", z + 1)),
         roles=(on_cells("stem", geo, [stem]),
-               *(r for k, (v, a) in enumerate(petals) for r in _petal_roles(geo, stem, k, v, a)),
+               *(r for k, (v, a) in enumerate(petals) for r in petal_roles(geo, stem, k, v, a)),
                on_cands("z", geo, [(c, z + 1) for _, a in petals for c in bits(a.where[z])])),
     )
 
 
-def _petal_roles(geo: Geometry, stem: int, k: int, v: int, a: ALS) -> tuple[Role, ...]:
+def petal_roles(geo: Geometry, stem: int, k: int, v: int, a: ALS) -> tuple[Role, ...]:
     """Petal ``k`` in its tint, the stem value it answers in the same tint, and the links from
     that stem value to the petal's candidates of it (the stem being v takes v from the petal)."""
     return (set_roles(geo, k, a.cells, "petal"), on_cands("stem", geo, [(stem, v + 1)], k),
@@ -308,273 +261,33 @@ def _chain_words(geo: Geometry, chain: list[ALS], rcs: list[int], z: int) -> tup
     return Words(**read), Words(**steps)
 
 
-class _Graph:
-    """The restricted-common graph of one state, built once per call of the chain search.
-
-    ``adj[i]``: (j, x, cells of j, arrival) for every ALS j sharing a restricted common x with
-    ALS i (a pair with two restricted commons gives two edges); ``arrival`` numbers the pair
-    (j, x), "at j, come by x"; ``same[arrival]``: the arrivals (k, x) of the edges leaving j
-    by x, and ``siblings``: the arrivals of each ALS with two or more linking values. The
-    search bounds its branches by sets of arrivals (bit masks over their numbers), not of
-    ALSs: an arrival at the last ALS fixes the last linking value, which must differ from the
-    value removed, so a goal of arrivals says "a chain ending here removes something"
-    exactly, where a goal of ALSs was only "may". ``targets[i]``: (z, T) for each value z of
-    ALS i that a candidate outside it could lose (T: those candidates, the cells seeing every
-    z of i); ``ends(z, T)``: the arrivals (m, x), x not z, at ALSs m whose z some cell of T
-    sees too, the possible last links of a chain from i removing z. ``overlap[i]``: the
-    arrivals at ALSs sharing a cell with ALS i (i among them), which a chain through i cannot
-    end at. ``near(r)[arrival]``: the arrivals at the end of a walk of exactly r edges from
-    there whose consecutive edges differ (a bound on the chains: a walk may come back to an
-    ALS)."""
-
-    def __init__(self, state: State, sets: list[ALS]) -> None:
-        pos = state.pos
-        arrivals: dict[tuple[int, int], int] = {}
-        adj: dict[int, list[tuple[int, int, int, int]]] = {}
-        same: list[list[int]] = []
-        for i, j, x in _pairs(state):
-            si = arrivals.get((i, x))
-            if si is None:
-                si = arrivals[i, x] = len(same)
-                same.append([])
-            sj = arrivals.get((j, x))
-            if sj is None:
-                sj = arrivals[j, x] = len(same)
-                same.append([])
-            same[si].append(sj)
-            same[sj].append(si)
-            adj.setdefault(i, []).append((j, x, sets[j].cells, sj))
-            adj.setdefault(j, []).append((i, x, sets[i].cells, si))
-        self.adj, self.same, self.arrivals = adj, same, arrivals
-        # per ALS: its arrivals, and each value's arrival
-        every: dict[int, int] = {}
-        by_value: dict[int, dict[int, int]] = {}
-        for (j, x), sid in arrivals.items():
-            every[j] = every.get(j, 0) | 1 << sid
-            vals = by_value.get(j)
-            if vals is None:
-                by_value[j] = {x: sid}
-            else:
-                vals[x] = sid
-        self.every = every
-        self.siblings = [list(vals.values()) for vals in by_value.values() if len(vals) > 1]
-        # ALSs grouped by (z, the z candidates outside seeing all their z): most share one;
-        # a group holds the arrivals at its ALSs by another value than z
-        groups: dict[tuple[int, int], int] = {}
-        targets: dict[int, list[tuple[int, int]]] = {}
-        for i in adj:
-            mine = targets[i] = []
-            arr = every[i]
-            vals = by_value[i]
-            for z, seeing in sets[i].sees.items():
-                t = pos[z] & seeing
-                if t:
-                    zs = vals.get(z)
-                    ga = arr if zs is None else arr & ~(1 << zs)
-                    if ga:
-                        groups[z, t] = groups.get((z, t), 0) | ga
-                    mine.append((z, t))
-        self.targets = targets
-        # per value z, per cell: the arrivals of the ALSs whose every z the cell sees (lists, and
-        # the cells taken bit by bit in line: this runs over every group's cells)
-        seen_by: list[list[int]] = [[] for _ in pos]
-        for (z, t), g in groups.items():
-            row = seen_by[z]
-            if not row:
-                row = seen_by[z] = [0] * len(state.cand)
-            while t:
-                low = t & -t
-                t ^= low
-                row[low.bit_length() - 1] |= g
-        self._seen_by = seen_by
-        self._ends: dict[tuple[int, int], int] = {}
-        # the cells of each ALS: the arrivals whose ALS holds it
-        cell_arrivals: dict[int, int] = {}
-        for j, arr in every.items():
-            cells = sets[j].cells
-            while cells:
-                low = cells & -cells
-                cells ^= low
-                cell_arrivals[low] = cell_arrivals.get(low, 0) | arr
-        overlap: dict[int, int] = {}
-        for j in adj:
-            m = 0
-            cells = sets[j].cells
-            while cells:
-                low = cells & -cells
-                cells ^= low
-                m |= cell_arrivals[low]
-            overlap[j] = m
-        self.overlap = overlap
-        self._near = [[1 << sid for sid in range(len(same))]]
-        self._outs: list[list[tuple[int, int, int, int]] | None] = [None] * len(same)
-
-    def ends(self, z: int, t: int) -> int:
-        """The arrivals (m, x), x not z, at ALSs m whose every z some cell of t sees."""
-        hit = self._ends.get((z, t))
-        if hit is None:
-            row = self._seen_by[z]
-            hit = 0
-            tt = t
-            while tt and row:
-                low = tt & -tt
-                tt ^= low
-                hit |= row[low.bit_length() - 1]
-            self._ends[z, t] = hit
-        return hit
-
-    def outs(self, k: int, xin: int, sid: int) -> list[tuple[int, int, int, int]]:
-        """The edges leaving ALS k by another value than xin (arrival sid), in ``adj`` order."""
-        out = self._outs[sid]
-        if out is None:
-            out = self._outs[sid] = [e for e in self.adj[k] if e[1] != xin]
-        return out
-
-    def near(self, r: int) -> list[int]:
-        """Walks of r edges: from an arrival at j by x, an edge leaving j by another value
-        y, that is an edge of the arrival (j, y)'s ``same`` list."""
-        while len(self._near) <= r:
-            prev = self._near[-1]
-            parts = []
-            for lst in self.same:
-                m = 0
-                for nxt in lst:
-                    m |= prev[nxt]
-                parts.append(m)
-            out = [0] * len(prev)
-            for sids in self.siblings:
-                if len(sids) == 2:
-                    a, b = sids
-                    out[a], out[b] = parts[b], parts[a]
-                    continue
-                for s in sids:
-                    m = 0
-                    for q in sids:
-                        if q != s:
-                            m |= parts[q]
-                    out[s] = m
-            self._near.append(out)
-        return self._near[r]
-
-
 def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Chains of 4, then 5, then 6 ALSs (the shortest first), from the smaller first ALS.
 
-    A depth-first search per length over the restricted-common graph: consecutive ALSs
-    share a restricted common, two consecutive restricted commons differ, and the ALSs are
-    pairwise disjoint. Each branch carries its goal, the arrivals (last ALS, last linking
-    value) that would end a chain removing something: at an ALS after the first, by a value
-    other than the first link's and the value removed, and sharing no cell with the ALSs
-    taken so far. A branch is cut when no walk of the right length reaches its goal
-    (``_Graph.near``), so every branch pushed one edge before the end finds a last ALS (or
-    one already reported). Each (value, removed cells) is reported once, by its shortest
-    chain. The goals only cut branches that could not end a chain: the chains found, and
-    their order, are those of the plain search, except where a plain search would have met
-    ``MAX_NODES`` (it counts pushed nodes, and this search pushes far fewer): there it goes
-    on to the chains after those.
+    A depth-first search per length over the restricted-common graph
+    (``explainer.core.search.als_chain_events``): consecutive ALSs share a restricted
+    common, two consecutive restricted commons differ, and the ALSs are pairwise disjoint.
+    Each branch carries its goal, the arrivals (last ALS, last linking value) that would end
+    a chain removing something: at an ALS after the first, by a value other than the first
+    link's and the value removed, and sharing no cell with the ALSs taken so far. A branch is
+    cut when no walk of the right length reaches its goal, so every branch pushed one edge
+    before the end finds a last ALS (or one already reported). Each (value, removed cells) is
+    reported once, by its shortest chain. The goals only cut branches that could not end a
+    chain: the chains found, and their order, are those of the plain search, except where a
+    plain search would have met ``MAX_NODES`` (it counts pushed nodes, and this search
+    pushes far fewer): there it goes on to the chains after those.
 
     Most calls find nothing and search every length, so the walks of every length are built
     at once, and a first ALS i is looked at only when a walk of some length from one of its
     arrivals' ``same`` edges reaches a possible end of i."""
-    sets = als_list(state)
-    graph = _Graph(state, sets)
-    adj, overlap, same = graph.adj, graph.overlap, graph.same
-    near = [graph.near(r) for r in range(MAX_CHAIN - 1)]
-    # per arrival: the arrivals some walk of 2 to MAX_CHAIN - 2 edges from it reaches, and per
-    # arrival (i, x): what the walks from the ALSs linked to i by x reach (a chain's first link)
-    anyw = near[2]
-    for r in range(3, MAX_CHAIN - 1):
-        anyw = [a | b for a, b in zip(anyw, near[r], strict=True)]
-    from_first = []
-    for lst in same:
-        m = 0
-        for nxt in lst:
-            m |= anyw[nxt]
-        from_first.append(m)
-    # the arrivals after each ALS (the last ALS comes later in the list: each chain read one way)
-    later: dict[int, int] = {}
-    reached: dict[int, int] = {}  # per ALS i: the arrivals some chain from i could end at
-    acc = 0
-    for i in sorted(adj, reverse=True):
-        later[i] = acc
-        acc |= graph.every[i]
-    for (i, _), sid in graph.arrivals.items():
-        reached[i] = reached.get(i, 0) | from_first[sid]
-    # the first edges worth a search: (i, j, x1, arrival, cells used, goal)
-    firsts = []
-    for i in sorted(adj):
-        keep = later[i] & ~overlap[i] & reached[i]
-        if not keep:
-            continue
-        zl = []
-        for z, t in graph.targets[i]:
-            e = graph.ends(z, t) & keep
-            if e:
-                zl.append((z, e))
-        if not zl:
-            continue
-        cells = sets[i].cells
-        every = 0
-        for _, e in zl:
-            every |= e
-        # the ends of the chains linked by x1: those of every z but x1 (zl has each z once)
-        by_link: dict[int, int] = {}
-        for j, x1, cj, sid in adj[i]:
-            goal = by_link.get(x1)
-            if goal is None:
-                goal = every
-                if any(z == x1 for z, _ in zl):
-                    goal = 0
-                    for z, e in zl:
-                        if z != x1:
-                            goal |= e
-                by_link[x1] = goal
-            if goal and anyw[sid] & goal:
-                goal &= ~overlap[j]
-                if goal:
-                    firsts.append((i, j, x1, sid, cells | cj, goal))
-    if not firsts:
-        return
-    done: set[tuple[int, int]] = set()
-    budget = MAX_NODES
-    outs, targets = graph.outs, graph.targets
-    for edges in range(3, MAX_CHAIN):
-        path = [0] * (edges + 1)  # path[d]: the ALS at depth d; rcs[d]: the value between d and d + 1
-        rcs = [0] * edges
-        for i, j, x1, sid, used0, goal0 in firsts:
-            if not near[edges - 1][sid] & goal0:
-                continue
-            path[0], rcs[0] = i, x1
-            # depth-first: (ALS, its arrival, depth, its incoming value, cells used, goal)
-            stack = [(j, sid, 1, x1, used0, goal0)]
-            budget -= 1
-            while stack:
-                k, ks, d, xin, used, goal = stack.pop()
-                path[d] = k
-                rcs[d - 1] = xin
-                left = edges - d - 1  # edges left after the next one
-                if left:
-                    reach = near[left]
-                    for m, x, cm, nxt in outs(k, xin, ks):
-                        if not cm & used:
-                            g = goal & ~overlap[m]
-                            if reach[nxt] & g:
-                                stack.append((m, nxt, d + 1, x, used | cm, g))
-                                budget -= 1
-                    if budget < 0:
-                        return
-                    continue
-                for m, x, _, nxt in outs(k, xin, ks):  # the last edge: m is the other end
-                    if not goal >> nxt & 1:
-                        continue
-                    am = sets[m].sees
-                    for z, t in targets[i]:
-                        if z != x and z != x1 and z in am:
-                            elim = t & am[z]
-                            if elim and (z, elim) not in done:
-                                done.add((z, elim))
-                                path[edges], rcs[edges - 1] = m, x
-                                yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)
+    session = session_of(state, ctx)
+    for (path, rcs, z, elim), sets in _events(state, session, _chain_events):
+        yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)
+
+
+def _chain_events(n: int, cand: list[int], pos: list[int], max_size: int, limit: int,
+                  *pure: Any) -> list[search.ChainOfSets]:
+    return search.als_chain_events(n, cand, pos, max_size, MAX_CHAIN, MAX_NODES, limit, *pure)
 
 
 def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: int) -> Explanation:

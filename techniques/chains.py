@@ -26,12 +26,12 @@ with Medusa and trial).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 from typing import Any
 
 from explainer import rating
+from explainer.core import search
 from explainer.explanation import Explanation, Link
-from explainer.grid import Geometry, bits, value_char
+from explainer.grid import bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
 from explainer.roles import chain, on, on_cands, on_houses
 from explainer.state import State
@@ -66,6 +66,14 @@ BECAUSE = {
     "en": ("each removed candidate sees both ends", ", and every other removed candidate sees both ends"),
     "fr": ("chaque candidat retiré voit les deux extrémités",
            ", et chaque autre candidat retiré voit les deux extrémités"),
+}
+# a remote pair's cells alternate its two values: two of them an odd number of links apart hold
+# one value each, so a cell seeing both loses both (not only a cell seeing the chain's ends)
+REMOTE_BECAUSE = {
+    "en": ("each cell losing them sees two cells of the chain an odd number of links apart, which hold "
+           "one value each", ""),
+    "fr": ("chaque case qui les perd voit deux cases de la chaîne séparées par un nombre impair de liens, "
+           "qui contiennent chacune l'une des deux valeurs", ""),
 }
 IN_END_CELL = {"en": "{cands} {shares} a cell with one end and {sees} the other",
                "fr": "{cands} {shares} la case d'une extrémité et {sees} l'autre"}
@@ -179,19 +187,20 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 # ---- the search ------------------------------------------------------------------
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+    lk = links(state, ctx.session)
     if ctx.ceiling <= ONE_DIGIT_CEILING:
         # the engine has a step rated below any chain on several digits: follow one digit's
         # links only, and only as many strong links as can still rate below the ceiling
-        yield from _search(state, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
+        yield from _core_search(state, lk, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
         return
     if ctx.easiest:
         # SE's path takes the easiest step: one-digit chains (rated from 4.0) before the
         # shortest chains on several digits (6.6 and up)
-        yield from _easiest_one_digit(state, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
-    yield from _search(state, max_length, False)
+        yield from _easiest_one_digit(state, lk, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
+    yield from _core_search(state, lk, max_length, False)
 
 
-def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
+def _easiest_one_digit(state: State, lk: Links, max_length: int) -> Iterator[Explanation]:
     """One-digit chains, loops and empty rectangles, the easiest rated first.
 
     Shortest first is not easiest first: an empty rectangle (two links, 4.3) comes before a
@@ -199,7 +208,7 @@ def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
     below the best one found (Sukaku Explainer's bases grow with the strong links)."""
     found: list[tuple[float, int, Explanation]] = []
     best = float("inf")
-    for step in _search(state, max_length, True):
+    for step in _core_search(state, lk, max_length, True):
         grouped = 1 if step.technique == "empty rectangle" else 0
         links = len(step.strong_links) + grouped
         if rating.STRONG_LINK_BASES.get(links, rating.SE_X_CHAIN) >= best:
@@ -212,102 +221,32 @@ def _easiest_one_digit(state: State, max_length: int) -> Iterator[Explanation]:
         yield step
 
 
-def _search(state: State, max_length: int, one_digit: bool) -> Iterator[Explanation]:
+def _core_search(state: State, lk: Links, max_length: int, one_digit: bool) -> Iterator[Explanation]:
     """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
-    (``one_digit``: along one digit's links only)."""
-    lk = links(state)
-    strong, weak = lk.strong, lk.weak
-    starts = sorted(strong)
-    N = lk.N
-    pos = state.pos
-    rect_boxes = _rectangle_table(lk.geo.n)
-    has_strong = 0
-    for i in starts:
-        has_strong |= 1 << i
-    block = (1 << N) - 1
-    every = (1 << (N * lk.geo.n)) - 1
-    # per start: parent of each reached (candidate, truth) key = 2*i + truth
-    parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
-    seen_on = [0] * len(starts)
-    seen_off = [1 << s for s in starts]
-    frontier: list[list[tuple[int, int]]] = [[(s, 1 << s)] for s in starts]
-    active = list(range(len(starts)))  # the starts whose frontier is not empty, in order
-    for length in range(1, max_length + 1):
-        alive = []
-        for k in active:
-            s = starts[k]
-            front = frontier[k]
-            par = parents[k]
-            new: list[tuple[int, int]] = []
-            same_value = block << ((lk.value(s) - 1) * N)  # off dead ends matter only for rectangles
-            follow = same_value if one_digit else every
-            if length % 2:  # false -> true along strong links
-                von = seen_on[k]
-                for i, pm in front:
-                    key = 2 * i
-                    for j in strong.get(i, ()):
-                        if (pm | von) >> j & 1 or not follow >> j & 1:
-                            continue
-                        von |= 1 << j
-                        par[2 * j + 1] = key
-                        new.append((j, pm | 1 << j))
-                seen_on[k] = von
-            else:  # true -> false along weak links
-                voff = seen_off[k]
-                for i, pm in front:
-                    w = weak[i] & ~pm & ~voff & follow
-                    if not w:
-                        continue
-                    voff |= w
-                    key = 2 * i + 1
-                    # a false candidate only continues through a strong link
-                    w &= has_strong | same_value
-                    while w:
-                        low = w & -w
-                        w ^= low
-                        j = low.bit_length() - 1
-                        par[2 * j] = key
-                        if has_strong & low:
-                            new.append((j, pm | low))
-                        else:
-                            new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
-                seen_off[k] = voff
-            # only a false end can be a dead end
-            front = frontier[k] = [x for x in new if x[1] >= 0] if length % 2 == 0 else new
-            if front:
-                alive.append(k)
-            if length % 2 and length >= 3:
-                ws = weak[s]
-                for e, pm in new:
-                    if not (ws >> e & 1 or ws & weak[e] & ~pm):
-                        continue
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state)
-                    if step is not None:
-                        yield step
-            elif length % 2 == 0:
-                pv = pos[lk.value(s) - 1]
-                cn = lk.cell(s)
-                for y, pm in new:
-                    if not same_value >> y & 1:
-                        continue
-                    # the rectangle's boxes first (cheap), then the whole step
-                    cy = lk.cell(y)
-                    key = cn * N + cy
-                    boxes = rect_boxes.get(key)
-                    if boxes is None:
-                        boxes = rect_boxes[key] = _rectangle_boxes(lk.geo, cn, cy)
-                    for bm, lines in boxes:
-                        inside = pv & bm
-                        if inside and not inside & ~lines:
-                            break
-                    else:
-                        continue
-                    step = _rectangle(state, lk, s, y, pm if pm >= 0 else -1 - pm, par)
-                    if step is not None:
-                        yield step
-        active = alive
-        if not active:
-            return
+    (``one_digit``: along one digit's links only): the events of the core's breadth-first
+    search (``explainer.core.search.chain_events``), those of the shortest length first; the
+    longer ones are searched only for a caller reading past those."""
+    n = state.geo.n
+    first = search.chain_events(n, state.cand, state.pos, max_length, one_digit, True, lk)
+    for event in first:
+        yield _event_step(state, lk, event)
+    if not first:
+        return
+    rest = search.chain_events(n, state.cand, state.pos, max_length, one_digit, False, lk)
+    for event in rest[len(first):]:
+        yield _event_step(state, lk, event)
+
+
+def _event_step(state: State, lk: Links, event: search.ChainEvent) -> Explanation:
+    length, _, kind, nodes, elim = event
+    if kind == search.RECTANGLE:
+        return _rectangle(state, lk, list(nodes)[::-1])
+    assert elim is not None
+    if kind == search.LOOP:
+        return _loop(lk, list(nodes), elim)
+    step = _chain(state, lk, list(nodes), elim, length)
+    assert step is not None  # the core reports chains removing something
+    return step
 
 
 def _strong_links_below(ceiling: float) -> int:
@@ -315,81 +254,44 @@ def _strong_links_below(ceiling: float) -> int:
     return max([k for k, base in rating.STRONG_LINK_BASES.items() if base < ceiling], default=2)
 
 
-@cache
-def _rectangle_table(n: int) -> dict[int, tuple[tuple[int, int], ...]]:
-    """Per grid size, filled as cell pairs come up: ``_rectangle_boxes`` by cn * ncells + c1."""
-    return {}
+def _loop(lk: Links, nodes: list[int], elim: int) -> Explanation:
+    """A continuous loop: its nodes from the start (even count; the last weakly linked to the
+    first) and the candidates its weak links remove."""
+    kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"
+    formal = eureka(lk, nodes + [nodes[0]], kinds)
+    sl, wl = _links(lk, nodes, kinds)
+    return Explanation(
+        technique="loop", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
+        strong_links=sl, weak_links=wl,
+        **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
+        detail=(("length", len(nodes)),),
+        roles=chain([lk.cand(i) for i in nodes], kinds, False, closed=True),
+    )
 
 
-def _rectangle_boxes(geo: Geometry, cn: int, c1: int) -> tuple[tuple[int, int], ...]:
-    """(box mask, row | column mask) of each box an empty rectangle on C1 = c1, Cn = cn could
-    use, in ``_rectangle``'s order: the geometric half of its test."""
-    n = geo.n
-    r1, k1, rn, kn = geo.row_of[c1], geo.col_of[c1], geo.row_of[cn], geo.col_of[cn]
-    if r1 == rn or k1 == kn:
-        return ()
-    out = []
-    for row, col in ((r1, kn), (rn, k1)):
-        bm = geo.house_mask[2 * n + geo.box_of[row * n + col]]
-        if bm >> c1 & 1 or bm >> cn & 1:
-            continue
-        out.append((bm, geo.house_mask[row] | geo.house_mask[n + col]))
-    return tuple(out)
-
-
-def _path(par: dict[int, int], key: int) -> list[int]:
-    out = []
-    while key >= 0:
-        out.append(key >> 1)
-        key = par[key]
-    out.reverse()
-    return out
-
-
-def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
-                   state: State | None = None) -> Explanation | None:
-    weak = lk.weak
-    if weak[s] >> e & 1:
-        nodes = _path(par, 2 * e + 1)
-        kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"
-        elim = 0
-        for k in range(1, len(nodes), 2):
-            a, b = nodes[k], nodes[(k + 1) % len(nodes)]
-            elim |= weak[a] & weak[b]
-        elim &= ~pm
-        if not elim:
-            return None
-        formal = eureka(lk, nodes + [nodes[0]], kinds)
-        sl, wl = _links(lk, nodes, kinds)
-        return Explanation(
-            technique="loop", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
-            strong_links=sl, weak_links=wl,
-            **say(LOOP, formal=formal + " => " + _targets(lk, elim)),
-            detail=(("length", len(nodes)),),
-            roles=chain([lk.cand(i) for i in nodes], kinds, False, closed=True),
-        )
-    elim = weak[s] & weak[e] & ~pm
-    if not elim:
-        return None
-    nodes = _path(par, 2 * e + 1)
+def _chain(state: State, lk: Links, nodes: list[int], elim: int, length: int) -> Explanation | None:
+    """A chain S = … = E (its nodes from S) and the candidates it removes (weakly linked to
+    both ends, and a remote pair's own); None when that is nothing."""
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
     sl, wl = _links(lk, nodes, kinds)
+    name, lead, houses, cells = _shape(lk, state, nodes)
+    if name == "remote pair":
+        # cells 3, 5 … links apart hold the pair's two values between them: a cell seeing two
+        # of them loses both values, not only the chain's ends' (``remotepairs``)
+        from .remotepairs import removed
+
+        elim |= removed(state, [i % lk.N for i in nodes[::2]])
+    if not elim:
+        return None
     formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
-    name, lead, houses, cells = _shape(lk, state, nodes) if state is not None else ("chain", None, (), ())
-    if name == "remote pair" and state is not None and len(nodes) % 4 == 0:
-        # the end cells hold the pair's two values between them (an even number of cells
-        # alternating a/b): a cell seeing both ends loses both values, not only the chain's
-        geo, N = lk.geo, lk.N
-        both = geo.peer_mask[nodes[0] % N] & geo.peer_mask[nodes[-1] % N]
-        for w in bits(state.cand[nodes[0] % N]):
-            for cell in bits(state.pos[w] & both):
-                elim |= 1 << (w * N + cell)
     ends = {lk.cell(nodes[0]), lk.cell(nodes[-1])}
     words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
                  start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]),
-                 because=because([(lk.geo.cell_name(lk.cell(x)), value_char(lk.value(x)))
+                 because=because([] if name == "remote pair" else
+                                 [(lk.geo.cell_name(lk.cell(x)), value_char(lk.value(x)))
                                   for x in sorted(bits(elim), key=lk.cell_order) if lk.cell(x) in ends],
-                                 any(lk.cell(x) not in ends for x in bits(elim))))
+                                 any(lk.cell(x) not in ends for x in bits(elim)),
+                                 REMOTE_BECAUSE if name == "remote pair" else BECAUSE))
     if lead is None:
         text = say(CHAIN, **words)
     else:
@@ -499,16 +401,14 @@ def _shape(lk: Links, state: State,
     return "chain", None, (), ()
 
 
-def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, int]) -> Explanation | None:
-    v = lk.value(s)
-    if lk.value(y) != v:
-        return None
+def _rectangle(state: State, lk: Links, nodes: list[int]) -> Explanation:
+    """An empty rectangle C1 .. C2 = … = Cn (its nodes from C1; C1 and Cn of one value v, a
+    box holding v only in C1's row and Cn's column or the other way round): C1 is not v."""
+    v = lk.value(nodes[0])
     geo = lk.geo
     n = geo.n
-    cn, c1 = lk.cell(s), lk.cell(y)
+    c1, cn = lk.cell(nodes[0]), lk.cell(nodes[-1])
     r1, k1, rn, kn = geo.row_of[c1], geo.col_of[c1], geo.row_of[cn], geo.col_of[cn]
-    if r1 == rn or k1 == kn:
-        return None
     pv = state.pos[v - 1]
     for row, col in ((r1, kn), (rn, k1)):
         b = 2 * n + geo.box_of[row * n + col]
@@ -518,7 +418,6 @@ def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, 
         inside = pv & bm
         if not inside or inside & ~(geo.house_mask[row] | geo.house_mask[n + col]):
             continue
-        nodes = _path(par, 2 * y)[::-1]  # C1 .. C2 = … = Cn
         kinds = "".join("-" if k % 2 == 0 else "=" for k in range(len(nodes) - 1))
         sl, wl = _links(lk, nodes, kinds)
         target = geo.cell_name(c1)
@@ -539,4 +438,127 @@ def _rectangle(state: State, lk: Links, s: int, y: int, pm: int, par: dict[int, 
                    on_cands("value", geo, [(c, v) for c in bits(inside)])) + chain([lk.cand(i) for i in nodes],
                                                                                   kinds, True),
         )
-    return None
+    raise AssertionError("an empty rectangle event without its box")
+
+
+# ---- the search of every variant (``steps``, ``niceloops``) ----------------------------
+
+def _search(state: State, max_length: int, one_digit: bool, own: bool = False) -> Iterator[Explanation]:
+    """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
+    (``one_digit``: along one digit's links only; ``own``: a chain may remove its own
+    candidates, as HoDoKu's do): the breadth-first search in Python, for ``niceloops``
+    (the engine's chains come from the core, ``_core_search``)."""
+    lk = links(state)
+    strong, weak = lk.strong, lk.weak
+    starts = sorted(strong)
+    N = lk.N
+    pos = state.pos
+    has_strong = 0
+    for i in starts:
+        has_strong |= 1 << i
+    block = (1 << N) - 1
+    every = (1 << (N * lk.geo.n)) - 1
+    # per start: parent of each reached (candidate, truth) key = 2*i + truth
+    parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
+    seen_on = [0] * len(starts)
+    seen_off = [1 << s for s in starts]
+    frontier: list[list[tuple[int, int]]] = [[(s, 1 << s)] for s in starts]
+    active = list(range(len(starts)))  # the starts whose frontier is not empty, in order
+    for length in range(1, max_length + 1):
+        alive = []
+        for k in active:
+            s = starts[k]
+            front = frontier[k]
+            par = parents[k]
+            new: list[tuple[int, int]] = []
+            same_value = block << ((lk.value(s) - 1) * N)  # off dead ends matter only for rectangles
+            follow = same_value if one_digit else every
+            if length % 2:  # false -> true along strong links
+                von = seen_on[k]
+                for i, pm in front:
+                    key = 2 * i
+                    for j in strong.get(i, ()):
+                        if (pm | von) >> j & 1 or not follow >> j & 1:
+                            continue
+                        von |= 1 << j
+                        par[2 * j + 1] = key
+                        new.append((j, pm | 1 << j))
+                seen_on[k] = von
+            else:  # true -> false along weak links
+                voff = seen_off[k]
+                for i, pm in front:
+                    w = weak[i] & ~pm & ~voff & follow
+                    if not w:
+                        continue
+                    voff |= w
+                    key = 2 * i + 1
+                    # a false candidate only continues through a strong link
+                    w &= has_strong | same_value
+                    while w:
+                        low = w & -w
+                        w ^= low
+                        j = low.bit_length() - 1
+                        par[2 * j] = key
+                        if has_strong & low:
+                            new.append((j, pm | low))
+                        else:
+                            new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
+                seen_off[k] = voff
+            # only a false end can be a dead end
+            front = frontier[k] = [x for x in new if x[1] >= 0] if length % 2 == 0 else new
+            if front:
+                alive.append(k)
+            if length % 2 and length >= 3:
+                ws = weak[s]
+                for e, pm in new:
+                    if not (ws >> e & 1 or ws & weak[e] & (-1 if own else ~pm)):
+                        continue
+                    step = _chain_or_loop(lk, s, e, pm, par, length, state, own=own)
+                    if step is not None:
+                        yield step
+            elif length % 2 == 0:
+                pv = pos[lk.value(s) - 1]
+                cn = lk.cell(s)
+                for y, _ in new:
+                    if not same_value >> y & 1:
+                        continue
+                    # the rectangle's boxes first (cheap), then the whole step
+                    for bm, lines in search.rectangle_boxes(lk.geo, cn, lk.cell(y)):
+                        inside = pv & bm
+                        if inside and not inside & ~lines:
+                            break
+                    else:
+                        continue
+                    yield _rectangle(state, lk, _path(par, 2 * y)[::-1])
+        active = alive
+        if not active:
+            return
+
+
+def _path(par: dict[int, int], key: int) -> list[int]:
+    out = []
+    while key >= 0:
+        out.append(key >> 1)
+        key = par[key]
+    out.reverse()
+    return out
+
+
+def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
+                   state: State, closed: bool = True, own: bool = False) -> Explanation | None:
+    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E.
+
+    The chain only says that S or E is true (the loop, that each weak link has one true
+    end), so a candidate of the chain itself may go too (``own``, as in HoDoKu's chains,
+    for ``steps``); the engine's chains keep theirs (``pm``, the chain's candidates)."""
+    keep = -1 if own else ~pm
+    weak = lk.weak
+    nodes = _path(par, 2 * e + 1)
+    if closed and weak[s] >> e & 1:
+        elim = 0
+        for k in range(1, len(nodes), 2):
+            a, b = nodes[k], nodes[(k + 1) % len(nodes)]
+            elim |= weak[a] & weak[b]
+        elim &= keep
+        return _loop(lk, nodes, elim) if elim else None
+    return _chain(state, lk, nodes, weak[s] & weak[e] & keep, length)

@@ -84,17 +84,18 @@ def split(cand: list[int], cells: Collection[int], ab: int) -> tuple[list[int], 
     return floor, roof, extra
 
 
-def virtual_naked_sets(state: State, h: int, pattern: Collection[int], extra: int
+def virtual_naked_sets(state: State, h: int, pattern: Collection[int], extra: int, max_set: int = MAX_SET
                        ) -> Iterator[tuple[tuple[int, ...], int, list[tuple[int, int]]]]:
     """(the k other cells, the k + 1 values, the removals) for every naked set that the
     virtual cell (values ``extra``, standing for ``pattern``'s cells in house h) completes
-    with k other cells of h, smallest sets first; only sets that remove something."""
+    with k other cells of h, smallest sets first; only sets that remove something.
+    ``max_set``: the most values a set may hold (the grid's size: any set)."""
     geo: Geometry = state.geo
     cand = state.cand
     others = [c for c in geo.houses[h] if cand[c] and c not in pattern]
     # k cells and the virtual one hold k + 1 values: each of the k holds at most that many
-    pool = [c for c in others if (cand[c] | extra).bit_count() <= MAX_SET]
-    for k in range(1, min(MAX_SET - 1, len(others) - 1) + 1):
+    pool = [c for c in others if (cand[c] | extra).bit_count() <= max_set]
+    for k in range(1, min(max_set - 1, len(others) - 1) + 1):
         for group in combinations(pool, k):
             u = extra
             for c in group:

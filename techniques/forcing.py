@@ -37,6 +37,7 @@ from explainer.grid import Geometry, value_char
 from explainer.i18n import house_words
 from explainer.proof import Proof
 from explainer.roles import proof_roles
+from explainer.session import session_of
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -197,16 +198,17 @@ class _Memo:
         return np.concatenate([true, true + self.k])
 
 
-# The last full batch per (size, dynamic, static), reused on grids of at least BIG_GRID (16×16, 25×25),
-# where one batch costs a fifth of a second; 9×9 searches are left exactly as they were.
-_MEMOS: dict[tuple[int, bool, bool], _Memo] = {}
+# The last full batch per (dynamic, static) is kept in the run's session (``Session.slot("forcing")``)
+# and reused on grids of at least BIG_GRID (16×16, 25×25), where one batch is thousands of rows of
+# hundreds of cells; 9×9 searches start afresh at every step.
 BIG_GRID = 16
+Memos = dict[tuple[bool, bool], _Memo]
 
 
 class _Static:
     """Level-0 options from one batch of every candidate assumed true and false.
 
-    On big grids (``reuse``) the last batch of the same kind (``_Memo``) helps
+    On big grids (``reuse``: the session's memos) the last batch of the same kind (``_Memo``) helps
     when the state lies inside its state: its contradictions still holding
     are the options at once (no batch: ``inherited``); otherwise each branch
     starts from its old fixpoint, and only the branches that lost a candidate
@@ -214,16 +216,16 @@ class _Static:
     (a bound: the group conclusions cost a second pass over every branch).
     """
 
-    def __init__(self, state: State, dynamic: bool = False, reuse: bool = False, inherit: bool = True,
+    def __init__(self, state: State, dynamic: bool = False, reuse: Memos | None = None, inherit: bool = True,
                  static: bool = False) -> None:
         import numpy as np  # lazy: numpy loads only when a forcing search runs
 
-        from . import batch
+        from explainer.core import propagate as batch
 
         self.state = state
         self.dynamic = dynamic
         self.static = static
-        self.reuse = reuse
+        self.reuse = reuse is not None
         self.geo = state.geo
         self.t = batch.tables(self.geo.n)
         self.base = batch.base_row(state)
@@ -233,8 +235,8 @@ class _Static:
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
         self.inherited: list[tuple[int, int, bool]] | None = None
-        key = (self.geo.n, dynamic, static)
-        memo = _MEMOS.get(key) if reuse else None
+        key = (dynamic, static)
+        memo = reuse.get(key) if reuse is not None else None
         if memo is not None and not memo.covers(self.base):
             memo = None
         old = memo.rows_of(self.cands) if memo is not None else None
@@ -244,20 +246,17 @@ class _Static:
                 bad = bad[np.argsort(memo.rounds[old[bad]], kind="stable")]
                 self.inherited = [(*self.cands[i % k], bool(i < k)) for i in bad]
                 return
-        rows = np.repeat(self.base[None, :], 2 * k, axis=0)
-        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
-        bitv = self.t.bit[[v - 1 for _, v in self.cands]]
-        rows[np.arange(k), cells] = bitv
-        rows[k + np.arange(k), cells] &= np.bitwise_not(bitv)
+        rows = np.concatenate([batch.assumed(self.base, self.t, self.cands),
+                               batch.assumed(self.base, self.t, self.cands, truth=False)])
         self.rounds = np.zeros(2 * k, dtype=np.int32)
         if memo is not None and old is not None and not static:
             self.out, self.contra = self._resume(rows, memo, old)
         else:
             # a static batch starts afresh: its "true" cells are not read from the rows
             self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
-                                                            self.base if static else None)
-        if reuse:
-            _MEMOS[key] = _Memo(self.base, self.at, k, self.out, self.contra, self.rounds)
+                                                            self.base if static else None, self.base)
+        if reuse is not None:
+            reuse[key] = _Memo(self.base, self.at, k, self.out, self.contra, self.rounds)
 
     def _resume(self, rows: Any, memo: _Memo, old: Any) -> tuple[Any, Any]:
         """The batch's fixpoints from the old ones: each row starts at its old fixpoint
@@ -265,7 +264,7 @@ class _Static:
         are fixpoints already, old contradictions stay contradictions."""
         import numpy as np
 
-        from . import batch
+        from explainer.core import propagate as batch
 
         start = memo.out[old] & rows
         contra = memo.contra[old].copy()
@@ -287,50 +286,6 @@ class _Static:
             tr = self.traces[key] = self.tracer.run(c, v, truth, level, self.dynamic, self.static)
         return tr
 
-    def _group_sets(self) -> tuple[list[tuple[str, int]], Any, Any, Any]:
-        """Every cell group (its candidates, true), house group (the places of a value,
-        true) and double group (a candidate true and false), fewest branches first: (kind
-        and key per group, and per group the AND and OR of its branches' fixpoints and
-        whether one branch lives; a contradicting branch counts as neutral).
-
-        Each family is reduced where its rows already lie: a cell's candidates are
-        consecutive rows, a double is a row and its false twin; only houses gather rows."""
-        import numpy as np
-
-        geo, n, k, t = self.geo, self.geo.n, self.k, self.t
-        dtype = self.base.dtype
-        out, dead = self.out, self.contra
-        hi = np.where(dead[:, None], t.full, out).astype(dtype, copy=False)  # neutral for AND
-        lo = np.where(dead[:, None], dtype.type(0), out).astype(dtype, copy=False)  # neutral for OR
-        cells = np.array([c for c, _ in self.cands], dtype=np.intp)
-        vals = np.array([v for _, v in self.cands], dtype=np.intp)
-        # houses: group key h*n + v-1 for each of the 3 houses of each candidate
-        hkey = (np.asarray(geo.cell_houses, dtype=np.intp)[cells] * n + (vals - 1)[:, None]).ravel()
-        hrow = np.repeat(np.arange(k), 3)
-        order = np.argsort(hkey, kind="stable")
-        hkey, hrow = hkey[order], hrow[order]
-        keys, hstart, hcount = np.unique(hkey, return_index=True, return_counts=True)
-        cstart = np.nonzero(np.r_[True, cells[1:] != cells[:-1]])[0]
-        ccount = np.diff(np.r_[cstart, k])
-        many = hcount >= 2
-
-        def reduce(rows: Any, starts: Any) -> tuple[Any, Any, Any]:
-            return (np.bitwise_and.reduceat(hi[rows], starts, axis=0),
-                    np.bitwise_or.reduceat(lo[rows], starts, axis=0),
-                    np.logical_or.reduceat(~dead[rows], starts))
-
-        ci, cu, ca = reduce(np.arange(k), cstart)
-        hi_, hu, ha = reduce(hrow, hstart)
-        di, du, da = hi[:k] & hi[k:], lo[:k] | lo[k:], ~dead[:k] | ~dead[k:]
-        groups = ([("cell", int(cells[s0])) for s0 in cstart] + [("house", int(x)) for x in keys[many]]
-                  + [("double", i) for i in range(k)])
-        sizes = np.concatenate([ccount, hcount[many], np.full(k, 2)])
-        rank = np.argsort(sizes, kind="stable")
-        inter = np.concatenate([ci, hi_[many], di])[rank]
-        union = np.concatenate([cu, hu[many], du])[rank]
-        alive = np.concatenate([ca, ha[many], da])[rank]
-        return [groups[g] for g in rank], inter, union, alive
-
     def _assumptions(self, kind: str, key: int) -> list[tuple[int, int, bool]]:
         geo, state = self.geo, self.state
         if kind == "cell":
@@ -341,10 +296,14 @@ class _Static:
         c, v = self.cands[key]
         return [(c, v, True), (c, v, False)]
 
-    def options(self) -> list[tuple[str, list[tuple[int, int, bool]], tuple[int, int, bool] | None]]:
+    def options(self, limit: int | None = None) -> list[tuple[str, list[tuple[int, int, bool]],
+                                                             tuple[int, int, bool] | None]]:
         """(kind, assumptions, conclusion fact or None for a contradiction): every
-        contradiction, then the conclusions of the groups, fewest branches first."""
+        contradiction, then the conclusions of the groups, fewest branches first
+        (``batch.group_options``; the first ``limit`` of them if given)."""
         import numpy as np
+
+        from explainer.core import propagate as batch
 
         if self.inherited is not None:
             return [("contradiction", [a], None) for a in self.inherited]
@@ -355,28 +314,9 @@ class _Static:
             opts.append(("contradiction", [(c, v, i < self.k)], None))
         if opts and self.reuse:
             return opts
-        groups, inter, union, alive = self._group_sets()
-        t, base = self.t, self.base
-        undecided = (base & (base - 1)) != 0
-        if self.static:  # a cell left with one candidate is not true in a static branch
-            single = np.zeros(inter.shape, dtype=bool)
-        else:
-            single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
-        gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
-        gone[single | ~alive[:, None]] = 0
-        seen: set = set()
-        for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:
-            kind, key = groups[g]
-            facts = [(int(c), int(inter[g, c]).bit_length(), True) for c in np.nonzero(single[g])[0]]
-            for c in np.nonzero(gone[g])[0]:
-                facts += [(int(c), u + 1, False) for u in _bits(int(gone[g, c]))]
-            ass = self._assumptions(kind, key)
-            assumed = {(c, v) for c, v, _ in ass}
-            for f in facts:
-                # a conclusion about an assumed candidate is a contradiction in disguise
-                if f not in seen and (f[0], f[1]) not in assumed:
-                    seen.add(f)
-                    opts.append((kind, ass, f))
+        for kind, key, fact in batch.group_options(self.out, self.contra, self.cands, self.base, self.t,
+                                                   self.static, 2 ** 30 if limit is None else limit):
+            opts.append((kind, self._assumptions(kind, key), fact))
         return opts
 
     def proof_of(self, kind: str, ass: list[tuple[int, int, bool]], concl: Any) -> tuple[Proof, int]:
@@ -409,28 +349,31 @@ class _Static:
         return total
 
 
-def _scored(s: _Static) -> list[tuple[int, int, Any]]:
+def _scored(s: _Static, ceiling: float = float("inf")) -> list[tuple[int, int, Any]]:
     """The first contradictions and the first group conclusions (fewest branches first),
-    traced, by estimated proof size (the smallest first)."""
-    opts = s.options()
+    traced, by estimated proof size (the smallest first). Options whose kind alone rates
+    them at the ceiling or above (``_least``) are not traced."""
+    opts = s.options(TRACE_OPTIONS)
     contra = [o for o in opts if o[0] == "contradiction"][:TRACE_OPTIONS]
     groups = [o for o in opts if o[0] != "contradiction"][:TRACE_OPTIONS]
-    return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups))
+    return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups) if _least(o[0]) < ceiling)
 
 
 def static_step(state: State, dynamic: bool = False, static: bool = False,
-                easiest: bool = False) -> Explanation | None:
+                easiest: bool = False, ceiling: float = float("inf"), memos: Memos | None = None) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
     static forcing chains). ``easiest``: the step with the least estimated rating
     instead (a static contradiction or double, SE's forcing chain 7.0, before a cell
-    or house forcing chain, 8.0, with a smaller proof)."""
-    reuse = state.geo.n >= BIG_GRID
+    or house forcing chain, 8.0, with a smaller proof). ``ceiling``: None rather than
+    a step whose proof cannot rate below it (its kind's least base + its length).
+    ``memos``: the session's last batches, reused on big grids (a fresh search without)."""
+    reuse = (memos if memos is not None else {}) if state.geo.n >= BIG_GRID else None
     s = _Static(state, dynamic, reuse, static=static)
-    scored = _scored(s)
+    scored = _scored(s, ceiling)
     if s.inherited is not None and (not scored or scored[0][0] >= UNTRACEABLE):
         s = _Static(state, dynamic, reuse, inherit=False, static=static)  # the old leads fail here: a full batch
-        scored = _scored(s)
+        scored = _scored(s, ceiling)
     if not scored or scored[0][0] >= UNTRACEABLE:
         # only when the state has pending singles (the batch decides them, the tracer
         # does not): the engine's singles come first, so this does not happen in a run
@@ -439,6 +382,8 @@ def static_step(state: State, dynamic: bool = False, static: bool = False,
     if easiest and static:
         pick = min(scored, key=lambda x: (_static_base(x[2][0]) + rating.length_addition(x[0]), x[0], x[1]))
     kind, ass, concl = pick[2]
+    if _least(kind) + rating.length_addition(pick[0]) >= ceiling:
+        return None  # its proof would rate at the ceiling or above: not built
     proof, _ = s.proof_of(kind, ass, concl)
     if concl is None:
         c, v, t = ass[0]
@@ -447,6 +392,13 @@ def static_step(state: State, dynamic: bool = False, static: bool = False,
         c, v, t = concl
         place, elim = ([(c, v)], []) if t else ([], [(c, v)])
     return make_step(state.geo, proof, place, elim)
+
+
+def _least(kind: str) -> float:
+    """The least base a level-0 proof of this kind can get (``rating.chain_base``): a one-digit
+    static contradiction or double is SE's forcing x-chain, a cell or house forcing chain at
+    least SE's multiple chain."""
+    return rating.SE_MULTIPLE if kind in ("cell", "house") else rating.SE_X_FORCING
 
 
 def _static_base(kind: str) -> float:
@@ -462,66 +414,44 @@ def _strong(state: State, c: int, v: int) -> bool:
     return any((pv & state.geo.house_mask[h]).bit_count() == 2 for h in state.geo.cell_houses[c])
 
 
-def nishio_step(state: State) -> Explanation | None:
+def nishio_step(state: State, ceiling: float = float("inf")) -> Explanation | None:
     """A one-digit contradiction (SE's Nishio chain): assuming v in a cell, v's own
     implications (peers, then houses left with one place) leave some house without v or
-    put v twice in one. The smallest such proof; None if no assumption has one.
+    put v twice in one. The smallest such proof; None if no assumption has one (or if
+    it cannot rate below ``ceiling``).
 
-    A bitmask pass over each value's places finds the contradicting assumptions; only
-    those are traced."""
-    geo = state.geo
-    hmask, peer = geo.house_mask, geo.peer_mask
+    A bitmask pass over each value's places (``batch.one_digit_fails``) finds the
+    contradicting assumptions; only those are traced."""
+    from explainer.core import propagate as batch
+
     tracer = prover(state)
     best: tuple[int, Any, int, int] | None = None
-    for v in range(1, geo.n + 1):
-        pv = state.pos[v - 1]
-        if not pv:
+    for c, v in batch.one_digit_fails(state):
+        tr = tracer.run(c, v, True, 0, one_digit=True)
+        if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
             continue
-        houses = [h for h in range(3 * geo.n) if pv & hmask[h]]  # the houses still missing v
-        for c in _bits(pv):
-            if not _nishio_fails(pv, c, houses, hmask, peer):
-                continue
-            tr = tracer.run(c, v, True, 0, one_digit=True)
-            if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
-                continue
-            size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
-            if best is None or size < best[0]:
-                best = (size, tr, c, v)
-    if best is None:
+        size = len(needed_closure(tr, list(tr.end.premises), resolve=False))
+        if best is None or size < best[0]:
+            best = (size, tr, c, v)
+    if best is None or rating.SE_X_FORCING + rating.length_addition(best[0]) >= ceiling:
         return None
     _, tr, c, v = best
-    return make_step(geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
+    return make_step(state.geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
 
 
-def _nishio_fails(pv: int, c: int, houses: list[int], hmask: tuple[int, ...] | list[int],
-                  peer: tuple[int, ...] | list[int]) -> bool:
-    """True if placing the value at ``c`` (places ``pv``) leaves, by the value's own hidden
-    singles, a house (of ``houses``, those still missing it) without the value."""
-    placed = 1 << c
-    left = pv & ~peer[c]
-    done = True
-    while done:
-        done = False
-        for h in houses:
-            hm = hmask[h]
-            if placed & hm:
-                continue
-            w = left & hm
-            if not w:
-                return True
-            if not w & (w - 1):
-                placed |= w
-                left &= ~peer[w.bit_length() - 1]
-                done = True
-    return False
+def nested_least(level: int) -> float:
+    """The least base of a nested proof (``rating.chain_base``): SE's nested forcing chains
+    (9.5), and each level 2.0 over the level inside it."""
+    return rating.SE_NESTED + 2.0 * (level - 1)
 
 
-def nested_step(state: State, level: int) -> Explanation | None:
+def nested_step(state: State, level: int, ceiling: float = float("inf")) -> Explanation | None:
     """A contradiction at nesting ``level``: the first chunk of assumptions (most
-    constrained first) that has one; the smallest proof in that chunk."""
+    constrained first) that has one; the smallest proof in that chunk (None if it cannot
+    rate below ``ceiling``: the level's least base + the length of its outer branch)."""
     import numpy as np
 
-    from . import batch
+    from explainer.core import propagate as batch
 
     t = batch.tables(state.geo.n)
     base = batch.base_row(state)
@@ -529,9 +459,7 @@ def nested_step(state: State, level: int) -> Explanation | None:
     if not cand_list:
         return None
     # order: assumptions whose singles branch removes the most candidates first
-    rows = np.repeat(base[None, :], len(cand_list), axis=0)
-    rows[np.arange(len(cand_list)), [c for c, _ in cand_list]] = t.bit[[v - 1 for _, v in cand_list]]
-    out, _ = batch.propagate_chunked(rows, t)
+    out, _ = batch.propagate_chunked(batch.assumed(base, t, cand_list), t, base=base)
     left = batch.popcount(out).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
@@ -554,7 +482,9 @@ def nested_step(state: State, level: int) -> Explanation | None:
                 best = (size, tr, c, v)
         if best is None:  # pragma: no cover
             continue
-        _, tr, c, v = best
+        size, tr, c, v = best
+        if nested_least(level) + rating.length_addition(size) >= ceiling:
+            return None  # the inner proofs only add to its length
         br = extract(tr)
         return make_step(state.geo, Proof("contradiction", level, (br,)), [], [(c, v)])
     return None
@@ -584,10 +514,12 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     if dynamic_allowed(ctx):
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
     ceiling = ctx.ceiling
+    memos = session_of(state, ctx).slot("forcing").setdefault("batches", {})
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        step = nishio_step(state) if static is None else static_step(state, dynamic, static, ctx.easiest)
+        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.easiest,
+                                                                                ceiling, memos)
         if step is not None:
             yield step
             if not ctx.easiest:
@@ -595,10 +527,10 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
             # SE's path: a later pass may still rate lower (a Nishio chain, 7.5 + length,
             # below a static cell forcing chain, 8.0 + length)
             ceiling = min(ceiling, rating.proof_rating(step) or ceiling)
-    if rating.SE_NESTED >= ceiling:
-        return
     for level in range(1, MAX_LEVEL + 1):
-        step = nested_step(state, level)
+        if nested_least(level) >= ceiling:
+            return
+        step = nested_step(state, level, ceiling)
         if step is not None:
             yield step
             return

@@ -24,10 +24,13 @@ candidates, never the solution.
 """
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
+from explainer.core import load
 from explainer.grid import Geometry
 from explainer.proof import Branch, BranchEnd, ProofFact
 from explainer.state import State
@@ -35,6 +38,10 @@ from explainer.state import State
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
 Rec = tuple
+
+# The compiled recording propagator (explainer.core._propagate.Recorder): level-0 branches
+# (dynamic ones too), fact for fact the same as ``Tracer.run`` below (its pure twin).
+_C = load("_propagate")
 
 
 class _End(Exception):
@@ -55,19 +62,31 @@ class _Lazy:
 
 
 class Trace:
-    """One branch run: ``facts`` (records), ``end`` (an _End or None), lookups."""
+    """One branch run: ``facts`` (records), ``end`` (an _End or None), lookups.
 
-    def __init__(self, tracer: Tracer) -> None:
+    A compiled run (``record``) keeps its facts in C and builds a fact's tuple when it is read."""
+
+    def __init__(self, tracer: Tracer, record: Any = None) -> None:
         self.tracer = tracer
-        self.facts: list[Rec] = []
         self.end: _End | None = None
-        self.solved = False
         self.index: dict[tuple[int, int, bool], int] = {}
         # the implications the run allowed (``extract`` keeps to them when it shortens a proof)
         self.static = False
         self.one_digit = False
+        self.record = record
+        if record is None:
+            self.facts: Sequence[Rec] = []
+            self.solved = False
+            return
+        self.facts = record
+        self.solved = record.solved
+        end = record.end
+        if end is not None:
+            self.end = _End(end[0], end[1], **end[2])
 
     def find(self, cell: int, value: int, truth: bool) -> int | None:
+        if self.record is not None:
+            return self.record.find(cell, value, truth)
         return self.index.get((cell, value, truth))
 
 
@@ -81,6 +100,7 @@ class Tracer:
         self.geo: Geometry = state.geo
         # (root, branch state, cell, value, level) -> (Explanation, candidates it needs absent)
         self.nested = nested
+        self._recorder: Any = None  # the compiled recorder of this state, made on first use
 
     # ---- one branch ----------------------------------------------------------------
     def run(self, cell: int, value: int, truth: bool = True, level: int = 0, dynamic: bool = False,
@@ -90,13 +110,21 @@ class Tracer:
         candidates at the start; a house likewise for a value with two places there.
         ``one_digit``: only the assumed value's own implications (peers and houses, no
         cell rule): SE's Nishio chains."""
+        if _C is not None and level <= 0:
+            if self._recorder is None:
+                self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values),
+                                             partial(_locked_step, self.state))
+            compiled = Trace(self, self._recorder.run(cell, value, truth, static, one_digit, dynamic))
+            compiled.static, compiled.one_digit = static, one_digit
+            return compiled
         geo = self.geo
         n = geo.n
         st = self.state
         start, vals = st.cand, st.values
         tr = Trace(self)
         tr.static, tr.one_digit = static, one_digit
-        facts = tr.facts
+        facts: list[Rec] = []
+        tr.facts = facts
         index = tr.index
         cur = list(start)
         pos = list(st.pos)
@@ -239,7 +267,7 @@ class Tracer:
                 # nested: candidates that contradict at level-1 in this branch's state
                 import numpy as np
 
-                from . import batch
+                from explainer.core import propagate as batch
 
                 t = batch.tables(n)
                 row = np.array([(1 << (vals[c] - 1)) if vals[c] else
@@ -293,6 +321,26 @@ class Tracer:
 _HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
 
 
+def _locked_step(state: State, record: Any, k: int) -> Any:
+    """The k-th locked-candidates step of a compiled dynamic branch (``record``) as the
+    Explanation ``intersections.find`` gives for it in the branch's state (the step-start
+    state without the branch's false facts found before it): read only when a kept fact
+    needs it."""
+    from explainer.explanation import house_keys
+
+    from .intersections import find as find_locked
+
+    v, r1, r2, upto = record.step_info(k)
+    branch = state.copy()
+    for c, w in record.falses(upto):
+        branch.eliminate(c, w)
+    houses = house_keys(state.geo, [r1, r2])
+    for step in find_locked(branch):
+        if step.houses == houses and step.eliminate[0][2] == v:
+            return step
+    raise AssertionError(f"no locked candidate for {v} in houses {houses}")  # pragma: no cover
+
+
 def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -305,6 +353,8 @@ def _bits(mask: int) -> Iterator[int]:
 def needed_closure(tr: Trace, roots: list[int], resolve: bool = True) -> list[int]:
     """Indices of the facts the roots rest on (roots included), in order; without
     ``resolve``, nested facts count as resting on nothing (a cheap size estimate)."""
+    if tr.record is not None:  # a compiled run: no nested facts
+        return tr.record.needed(roots)
     keep: set[int] = set()
     stack = list(roots)
     while stack:

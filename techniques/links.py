@@ -9,91 +9,65 @@ neighbours of a candidate through its value are one AND and one shift.
 - weak link: same cell, or same value in two cells that see each other
   (every strong link is also weak).
 
-``links(state)`` builds the graph once per state (``State.cached``), so the
-techniques of one step share it.
+``links(state, session)`` builds the graph once per state (the solving
+session keeps it), so the techniques of one step share it; its tables are
+built on first use (``explainer.core.search`` builds them).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache, lru_cache
-
+from explainer.core import search
 from explainer.explanation import Cand
 from explainer.grid import bits, value_char
+from explainer.session import Session
 from explainer.state import State
 
 
-@cache
-def _spread(n: int) -> Callable[[int], int]:
-    """For a value mask m, the candidate numbers of m's values in cell 0 (value u -> bit u*n*n);
-    shifted by c, those of cell c. Memoised per grid size."""
-    N = n * n
-
-    @lru_cache(maxsize=1 << 16)
-    def spread(m: int) -> int:
-        out = 0
-        for u in bits(m):
-            out |= 1 << (u * N)
-        return out
-
-    return spread
-
-
 class Links:
-    """Strong neighbours (lists) and weak neighbours (bit masks) of every candidate."""
+    """Strong neighbours (lists) and weak neighbours (bit masks) of every candidate.
 
-    __slots__ = ("geo", "n", "N", "nodes", "strong", "weak", "strong_pairs")
+    The tables are built on first use from the state as it was when the object
+    was made (a finder that only names candidates builds none):
+    ``strong_pairs`` (each strong link once, a < b: bivalue cells in cell order,
+    then per value the houses with two places), ``strong`` (candidate -> its
+    strong neighbours, in that order), ``weak`` (candidate -> mask of its weak
+    neighbours) and ``nodes`` (every candidate, value by value).
+    """
+
+    __slots__ = ("geo", "n", "N", "_cand", "_pos", "_pairs", "_strong", "_weak")
 
     def __init__(self, state: State) -> None:
         geo = state.geo
-        n, N = geo.n, geo.ncells
-        self.geo, self.n, self.N = geo, n, N
-        cand, pos = state.cand, state.pos
-        peer = geo.peer_mask
-        strong: dict[int, list[int]] = {}
-        weak: dict[int, int] = {}
-        nodes: list[int] = []
-        # every candidate of cell c, as candidate numbers: the same-cell links of (c, v) are
-        # these minus (c, v) itself
-        spread = _spread(n)
-        same = [spread(m) << c for c, m in enumerate(cand)]
-        for v in range(n):
-            pv = pos[v]
-            base = v * N
-            while pv:
-                low = pv & -pv
-                pv ^= low
-                c = low.bit_length() - 1
-                i = base + c
-                nodes.append(i)
-                weak[i] = (peer[c] & pos[v]) << base | same[c] ^ 1 << i
-        pairs: list[tuple[int, int]] = []
-        seen: set[tuple[int, int]] = set()
-        for c, m in enumerate(cand):
-            if m and m.bit_count() == 2:
-                lo = m & -m
-                a, b = (lo.bit_length() - 1) * N + c, ((m ^ lo).bit_length() - 1) * N + c
-                seen.add((a, b))
-                pairs.append((a, b))
-        for v in range(n):
-            pv = pos[v]
-            if not pv:
-                continue
-            base = v * N
-            for hm in geo.house_mask:
-                w = pv & hm
-                if w and w.bit_count() == 2:
-                    lo = w & -w
-                    a, b = base + lo.bit_length() - 1, base + (w ^ lo).bit_length() - 1
-                    if (a, b) not in seen:
-                        seen.add((a, b))
-                        pairs.append((a, b))
-        for a, b in pairs:
-            strong.setdefault(a, []).append(b)
-            strong.setdefault(b, []).append(a)
-        self.nodes = nodes
-        self.strong = strong
-        self.weak = weak
-        self.strong_pairs = pairs
+        self.geo, self.n, self.N = geo, geo.n, geo.ncells
+        self._cand, self._pos = tuple(state.cand), tuple(state.pos)
+        self._pairs: list[tuple[int, int]] | None = None
+        self._strong: dict[int, list[int]] | None = None
+        self._weak: dict[int, int] | None = None
+
+    @property
+    def strong_pairs(self) -> list[tuple[int, int]]:
+        if self._pairs is None:
+            self._pairs = search.strong_pairs(self.geo, self._cand, self._pos)
+        return self._pairs
+
+    @property
+    def strong(self) -> dict[int, list[int]]:
+        if self._strong is None:
+            strong: dict[int, list[int]] = {}
+            for a, b in self.strong_pairs:
+                strong.setdefault(a, []).append(b)
+                strong.setdefault(b, []).append(a)
+            self._strong = strong
+        return self._strong
+
+    @property
+    def weak(self) -> dict[int, int]:
+        if self._weak is None:
+            self._weak = search.weak_table(self.n, self._cand, self._pos)
+        return self._weak
+
+    @property
+    def nodes(self) -> list[int]:
+        return list(self.weak)
 
     # ---- candidate numbers ------------------------------------------------------
     def index(self, c: int, v: int) -> int:
@@ -128,6 +102,10 @@ class Links:
         return sorted(self.cand(i) for i in bits(mask))
 
 
-def links(state: State) -> Links:
-    """The link graph of this exact state, built once and shared."""
-    return state.cached("links", Links)
+def links(state: State, session: Session | None = None) -> Links:
+    """The link graph of this exact state: the session's (built once for the state as it is
+    now and shared by the finders of one step), else the one kept by the state itself for
+    its present version (``State.cached``: a finder without a session, or a trial state)."""
+    if session is None or session.state is not state:
+        return state.cached("links", Links)
+    return session.derived("links", Links)

@@ -46,7 +46,7 @@ MORE = {"en": "; so {are} {rest}", "fr": " ; de même pour {rest}"}
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
-    lk = links(state)
+    lk = links(state, ctx.session)
     strong, weak = lk.strong, lk.weak
     done = 0
     for root in sorted(strong):

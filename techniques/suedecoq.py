@@ -3,12 +3,18 @@
 Both look where a line R1 meets a box R2 (the m cells of a line-box
 intersection I).
 
-suedecoq: cells E12 ⊂ I whose candidates are exactly F, E1 ⊂ R1 \\ R2 and
-E2 ⊂ R2 \\ R1 with candidates in F, E1 and E2 sharing no value, and
-|E12 ∪ E1 ∪ E2| = |F|. Those cells are pairwise different (E12 ∪ E1 share R1,
-E12 ∪ E2 share R2, E1 and E2 share no value), so they hold every value of F
-once: a value of F that E2 cannot take is in E12 ∪ E1 ⊂ R1 and leaves the
-rest of R1; symmetrically for R2.
+suedecoq (HoDoKu's definition, with its two extensions): cells E12 ⊂ I (two
+or more, not necessarily all of I) whose candidates F number at least
+|E12| + 2; cells E1 of R1 and E2 of R2 outside E12 (an unused cell of I may
+join either), with candidates V1 and V2 sharing no value. E1 and E2 may hold
+values outside F, one more cell for each such value (their *extras*): with
+d1 = |E1| - |V1 \\ F| and d2 = |E2| - |V2 \\ F| both at least 1 and
+d1 + d2 = |F| - |E12|, the cells number as many as their values
+F ∪ V1 ∪ V2. They are pairwise different (E12 ∪ E1 share R1, E12 ∪ E2 share
+R2, E1 and E2 share no value), so they hold each of these values once: a
+value of F ∪ V1 outside V2 lies in E12 ∪ E1 ⊂ R1 and leaves the rest of R1;
+symmetrically F ∪ V2 outside V1 leaves the rest of R2. ``detail`` ``size``:
+the cells; ``extras``: the values outside F.
 
 suedecoq bis: an A²LS E ⊂ I (k cells, k + 2 values), an ALS E1 ⊂ R1 \\ R2
 and an ALS E2 ⊂ R2 \\ R1 with disjoint values, each sharing at least two
@@ -39,11 +45,11 @@ from .wording import Removals
 HOLD = {"en": ("holds", "hold"), "fr": ("contient", "contiennent")}
 SDC = {
     "en": "Sue de Coq: {e12}, where {r1} meets {r2}, {hold} only {values}; with {e1} in {r1} "
-          "(only {v1}) and {e2} in {r2} (only {v2}), these {k} cells hold each of these {k} values "
+          "(only {v1}) and {e2} in {r2} (only {v2}), these {k} cells hold each of the {k} values {all} "
           "once, so these candidates are removed: {removed}.",
     "fr": "Sue de Coq : {e12}, là où {r1} croise {r2}, ne {hold} que {values} ; avec "
           "{e1} dans {r1} (seulement {v1}) et {e2} dans {r2} (seulement {v2}), ces {k} cases "
-          "prennent chacune de ces {k} valeurs une fois, donc ces candidats sont retirés : {removed}.",
+          "prennent chacune des {k} valeurs {all} une fois, donc ces candidats sont retirés : {removed}.",
 }
 BIS = {
     "en": "Sue de Coq bis: {e}, where {r1} meets {r2}, {hold} {values} ({k} cells, {k2} values); "
@@ -85,46 +91,93 @@ def _removals(state: State, cells: int, values: int) -> list[tuple[int, int]]:
     return [(c, v) for c in bits(cells) for v in values_of(state.cand[c] & values)]
 
 
-def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+# values outside F one side of a Sue de Coq may hold (each needs one more cell): HoDoKu's
+# library needs two at most; a bound keeps the search small
+MAX_EXTRAS = 2
+MAX_SIDE = 4  # cells on one side (the library needs four at most)
+
+
+def _house_subsets(state: State) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
+    """An empty per-state table, filled lazily by ``_sides`` (one entry per house part)."""
+    return {}
+
+
+def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: int,
+           extras: int) -> dict[int, list[tuple[int, int, int]]]:
+    """d -> [(cell mask, candidate union, size)]: the sets of cells that can be one side of a Sue
+    de Coq on F = ``f``: up to ``MAX_SIDE`` empty cells of ``part`` (a house outside the
+    intersection), maybe with one unused intersection cell of ``spare``, holding a value of F,
+    at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
+
+    The subsets of a house part are listed once per state (most parts are met by several
+    intersections' cell sets), then filtered by F."""
+    table = state.cached("suedecoq.sides", _house_subsets)
+    subs = table.get(part)
+    if subs is None:
+        cand = state.cand
+        subs = [(0, 0, 0)]
+        for c in part:
+            if cand[c]:
+                bit, cc = 1 << c, cand[c]
+                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
+        table[part] = subs
+    nf = ~f
+    rows = subs if not spare else subs + [(m | 1 << c, u | state.cand[c], k + 1) for c in spare
+                                          for m, u, k in subs if k < MAX_SIDE]
+    out: dict[int, list[tuple[int, int, int]]] = {}
+    for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
+        if x <= extras and 1 <= k - x <= most:
+            out.setdefault(k - x, []).append((m, u, k))
+    return out
+
+
+_Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]]]
+
+
+def _search(state: State, extras: int) -> list[_Found]:
+    """Every Sue de Coq whose sides hold at most ``extras`` values outside F:
+    (rank, r1, r2, m12, m1, m2, f, u1, u2, removals), rank = its cells, plus 100 when a side
+    holds a value outside F (the plain ones first)."""
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask
-    found: list[tuple[int, int, Explanation]] = []
+    found: list[_Found] = []
     for r1, r2, _inter, inter_cells, line_cells, box_cells in _parts(geo.n):
         core = [c for c in inter_cells if cand[c]]
-        if not core:
+        if len(core) < 2:
             continue
-        line_rest: list[int] | None = None
-        box_rest: list[int] = []
+        if not any(cand[c] for c in line_cells) or not any(cand[c] for c in box_cells):
+            continue
         for m12, f, s12 in _subsets(core, cand):
-            size = f.bit_count()
-            if size < s12 + 2:
+            n_plus = f.bit_count() - s12
+            if s12 < 2 or n_plus < 2:
                 continue
-            if line_rest is None:
-                line_rest = [c for c in line_cells if cand[c]]
-                box_rest = [c for c in box_cells if cand[c]]
-            pool1 = [c for c in line_rest if not cand[c] & ~f]
-            pool2 = [c for c in box_rest if not cand[c] & ~f]
-            if not pool1 or not pool2:
+            spare = [c for c in core if not m12 >> c & 1]  # unused cells of I: either side may take them
+            lines = _sides(state, line_cells, spare, f, n_plus - 1, extras)
+            if not lines:
                 continue
-            for m1, u1, s1 in _subsets(pool1, cand):
-                s2 = size - s12 - s1
-                if s2 < 1 or u1.bit_count() < s1 or u1 == f:
-                    continue
-                fits = [c for c in pool2 if not cand[c] & u1]
-                for chosen in combinations(fits, s2):
-                    m2 = u2 = 0
-                    for c in chosen:
-                        m2 |= 1 << c
-                        u2 |= cand[c]
-                    e = m12 | m1 | m2
-                    elim = (_removals(state, hm[r1] & ~e, f & ~u2)
-                            + _removals(state, hm[r2] & ~e, f & ~u1))
-                    if elim:
-                        found.append((size, len(found), _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)))
-    found.sort(key=lambda t: t[:2])
-    for _, _, step in found:
-        yield step
+            boxes = _sides(state, box_cells, spare, f, n_plus - 1, extras)
+            for d1, sides in lines.items():
+                for m2, u2, s2 in boxes.get(n_plus - d1, ()):
+                    for m1, u1, s1 in sides:
+                        if u1 & u2 or m1 & m2:
+                            continue
+                        e = m12 | m1 | m2
+                        elim = (_removals(state, hm[r1] & ~e, (f | u1) & ~u2)
+                                + _removals(state, hm[r2] & ~e, (f | u2) & ~u1))
+                        if elim:
+                            rank = s12 + s1 + s2 + (100 if (u1 | u2) & ~f else 0)
+                            found.append((rank, r1, r2, m12, m1, m2, f, u1, u2, elim))
+    return found
+
+
+def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Sue de Coq: the plain ones (sides inside F) first, then those whose sides hold values
+    outside F, smallest first; a step is built only when it is asked for."""
+    found = _search(state, MAX_EXTRAS)
+    found.sort(key=lambda t: t[0])
+    for _, r1, r2, m12, m1, m2, f, u1, u2, elim in found:
+        yield _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)
 
 
 def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int, u1: int, u2: int,
@@ -142,8 +195,9 @@ def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int
         marked_alt=_marks(state, m2),
         **say(SDC, e12=e12, hold=e12.verb(**HOLD), r1=House(geo, r1), r2=House(geo, r2),
               values=Values(values_of(f)), e1=Cells(geo, bits(m1)), e2=Cells(geo, bits(m2)),
-              v1=Values(values_of(u1)), v2=Values(values_of(u2)), k=k, removed=Removals(geo, elim)),
-        detail=(("size", k),),
+              v1=Values(values_of(u1)), v2=Values(values_of(u2)), k=k, all=Values(values_of(f | u1 | u2)),
+              removed=Removals(geo, elim)),
+        detail=(("size", k),) + ((("extras", tuple(values_of((u1 | u2) & ~f))),) if (u1 | u2) & ~f else ()),
         roles=(on_houses("house", geo, [r1, r2]), on_cells("cells", geo, bits(m12)),
                set_roles(geo, 0, m1), set_roles(geo, 1, m2)),
     )

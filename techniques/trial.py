@@ -7,7 +7,10 @@ possible; do the same for C2.
 
 - an assumption that ends in a contradiction (a cell without candidate, a
   house without a place for a value) is false, so the other end is true;
-- an assumption that solves the whole grid is placed (trial lucky);
+- an assumption that solves the whole grid is placed (trial lucky): true only
+  because the puzzle has one solution, so it is a uniqueness step, and a
+  guess the simplest order never takes (``Context.allows``: without it the
+  other end is still tried for a contradiction);
 - whatever both assumptions conclude (placements, eliminations) holds.
 
 The propagation never reads the solution: it only sees the candidates.
@@ -17,12 +20,12 @@ about one propagation per candidate at the end of some strong link.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from dataclasses import replace
 from typing import Any
 
 from explainer import proofwords
 from explainer.explanation import Cand, Explanation, cands
-from explainer.grid import Geometry, bits, geometry, value_char
+from explainer.grid import Geometry, bits, value_char
 from explainer.i18n import LANGS, Agree, Cells, Value, Words, say
 from explainer.proof import Proof
 from explainer.roles import Role, link, proof_roles
@@ -31,6 +34,7 @@ from explainer.technique import NO_CONTEXT, Context
 
 from .implication import extract
 from .links import links
+from .uniqueness import ONE
 
 CONTRADICTION = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). If {b} is not {vb}, {a} is {va}, and applying "
@@ -40,9 +44,10 @@ CONTRADICTION = {
 }
 LUCKY = {
     "en": "Trial lucky: {a} is {va} or {b} is {vb} (strong link). Assuming {a} is {va} and applying "
-          "only singles solves the whole grid without contradiction, so {a} is {va}.",
+          "only singles solves the whole grid without contradiction, so {a} is {va}. " + ONE["en"],
     "fr": "Essai chanceux : {a} vaut {va} ou {b} vaut {vb} (lien fort). Supposer {a} = {va} et "
-          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}.",
+          "n'appliquer que des singletons résout toute la grille sans contradiction, donc {a} vaut {va}. "
+          + ONE["fr"],
 }
 COMMON = {
     "en": "Trial: {a} is {va} or {b} is {vb} (strong link). Assuming either one and applying only "
@@ -63,126 +68,57 @@ WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
 
 
 class _Result:
-    __slots__ = ("values", "cand", "why", "solved", "changed")
+    """One assumption propagated: placed values and candidates at the fixpoint (or the
+    contradiction's state), whether it contradicts or solves the grid, the cells it changed."""
 
-    def __init__(self, values: list[int], cand: list[int], why: tuple[str, dict[str, Any]] | None,
-                 solved: bool, changed: int = 0) -> None:
-        self.values, self.cand, self.why, self.solved = values, cand, why, solved
+    __slots__ = ("values", "cand", "contradiction", "solved", "changed")
+
+    def __init__(self, values: list[int], cand: list[int], contradiction: bool, solved: bool, changed: int) -> None:
+        self.values, self.cand, self.contradiction, self.solved = values, cand, contradiction, solved
         self.changed = changed  # cell mask: cells placed or losing a candidate in the run
 
 
-@cache
-def _house_bits(n: int) -> tuple[int, ...]:
-    """For each cell of an n×n grid, the bit mask of its houses (memoised per size)."""
-    geo = geometry(n)
-    out = []
-    for c in range(geo.ncells):
-        m = 0
-        for h in geo.cell_houses[c]:
-            m |= 1 << h
-        out.append(m)
-    return tuple(out)
+# strong-link ends propagated per call of the propagator: the search usually stops at an early link
+CHUNK = 64
 
 
-def _placed_by_house(state: State) -> tuple[int, ...]:
-    """Per house, the mask of the values already placed in it (once per state: every
-    propagation of a trial call starts from it)."""
-    values = state.values
-    out = []
-    for cells in state.geo.houses:
-        m = 0
-        for c in cells:
-            if values[c]:
-                m |= 1 << (values[c] - 1)
-        out.append(m)
-    return tuple(out)
+class _Runs:
+    """The singles fixpoint of each strong-link end assumed true (``explainer.core.propagate``,
+    the engine's one propagator: every end of a chunk at once), computed as the search asks."""
 
+    def __init__(self, state: State, ends: list[tuple[int, int]]) -> None:
+        self.state, self.ends = state, ends
+        self.at = {e: i for i, e in enumerate(ends)}
+        self.done: dict[int, _Result] = {}
 
-def propagate(state: State, c0: int, v0: int) -> _Result:
-    """Place v0 in c0 on a copy and apply singles until stuck, solved or contradicted."""
-    geo = state.geo
-    n = geo.n
-    hb = _house_bits(n)
-    values, cand, pos = state.values[:], state.cand[:], state.pos[:]
-    hmask, cell_houses, peer = geo.house_mask, geo.cell_houses, geo.peer_mask
-    done = list(state.cached("trial.done", _placed_by_house))
-    unsolved = state.unsolved
-    changed = 0
-    queue = [(c0, v0)]
+    def __call__(self, cell: int, value: int) -> _Result:
+        i = self.at[(cell, value)]
+        if i not in self.done:
+            self._chunk(i - i % CHUNK)
+        return self.done[i]
 
-    def fail(kind: str, **args: Any) -> _Result:
-        return _Result(values, cand, (kind, args), False)
+    def _chunk(self, first: int) -> None:
+        from explainer.core import propagate
 
-    while queue:
-        c, v = queue.pop()
-        if values[c]:
-            if values[c] != v:
-                return fail("cell", cell=c)
-            continue
-        bit = 1 << (v - 1)
-        old = cand[c]
-        if not old & bit:
-            return fail("cell", cell=c)
-        cmask = ~(1 << c)
-        m = old  # bit loops written out (lowest first, as ``bits``): this is the hot loop
-        while m:
-            low = m & -m
-            m ^= low
-            pos[low.bit_length() - 1] &= cmask
-        values[c] = v
-        cand[c] = 0
-        unsolved -= 1
-        for h in cell_houses[c]:
-            if done[h] & bit:
-                return fail("twice", house=h, v=v)
-            done[h] |= bit
-        pm = peer[c] & pos[v - 1]
-        changed |= pm | 1 << c
-        touched = 0
-        if pm:
-            pos[v - 1] &= ~pm
-            nbit = ~bit
-            rest = pm
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                p = low.bit_length() - 1
-                m = cand[p] & nbit
-                cand[p] = m
-                if not m:
-                    return fail("cell", cell=p)
-                if not m & (m - 1):
-                    queue.append((p, m.bit_length()))
-                touched |= hb[p]
-        # hidden singles: value v in the houses of the peers that lost it
-        pv = pos[v - 1]
-        while touched:
-            low = touched & -touched
-            touched ^= low
-            h = low.bit_length() - 1
-            if done[h] & bit:
-                continue
-            w = pv & hmask[h]
-            if not w:
-                return fail("house", house=h, v=v)
-            if not w & (w - 1):
-                queue.append((w.bit_length() - 1, v))
-        # the other values of c lost a place in c's houses
-        others = old & ~bit
-        while others:
-            low = others & -others
-            others ^= low
-            b = low.bit_length() - 1
-            pb = pos[b]
-            for h in cell_houses[c]:
-                if done[h] >> b & 1:
+        state, geo = self.state, self.state.geo
+        t = propagate.tables(geo.n)
+        base = propagate.base_row(state)
+        part = self.ends[first:first + CHUNK]
+        rows = propagate.assumed(base, t, part)
+        out, contra = propagate.propagate(rows, t, base=base)
+        for k, (row, bad) in enumerate(zip(out.tolist(), contra.tolist(), strict=True)):
+            values, cand = list(state.values), list(state.cand)
+            changed = 0
+            for c, m in enumerate(row):
+                if values[c] or m == state.cand[c]:
                     continue
-                w = pb & hmask[h]
-                if not w:
-                    return fail("house", house=h, v=b + 1)
-                if not w & (w - 1):
-                    queue.append((w.bit_length() - 1, b + 1))
-    return _Result(values, cand, None, unsolved == 0, changed)
+                changed |= 1 << c
+                if m and not m & (m - 1):
+                    values[c], cand[c] = m.bit_length(), 0
+                else:
+                    cand[c] = m
+            solved = not bad and all(values)
+            self.done[first + k] = _Result(values, cand, bool(bad), solved, changed)
 
 
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
@@ -193,50 +129,81 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only)."""
+    """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only): the
+    recording tracer replays the branches a step rests on, and a contradiction is named
+    from the end of its recorded branch (what the frame draws)."""
     from .forcing import prover
-
-    tracer = prover(state)
-    for step in _find(state):
-        yield _with_proof(state, tracer, step)
-
-
-def _with_proof(state: State, tracer: Any, step: Explanation) -> Explanation:
-    """Replay the trial's branches with the recording tracer and attach the proof:
-    a contradiction is one branch assuming the placed end false; lucky one branch
-    assuming it true; common conclusions two branches, one end true and false."""
-    from dataclasses import replace
 
     geo = state.geo
     n = geo.n
-    a = step.marked[0]
-    if step.technique == "trial lucky" or step.get("contradiction"):
-        (r, c, v), = step.place
-        lucky = step.technique == "trial lucky"
-        tr = tracer.run(r * n + c, v, lucky)
-        if lucky:
-            assert tr.solved, "trial lucky: the tracer does not solve the grid"
-            br = extract(tr, solved=True)
-        else:
-            assert tr.end is not None, "trial: the tracer finds no contradiction"
-            br = extract(tr)
+    allow_lucky = ctx.allows("trial lucky")  # a uniqueness step: off on the simplest order
+    lk = links(state)
+    pairs = _strong_links_in_order(state)
+    ends = list(dict.fromkeys((lk.cell(x), lk.value(x)) for pair in pairs for x in pair))
+    result = _Runs(state, ends)
+    tracer = prover(state)
+
+    def contradiction(names: dict[str, Any], marked: tuple[Cand, ...], c: int, v: int) -> Explanation | None:
+        # one branch assuming the placed end false: the other end is then true, and so on
+        tr = tracer.run(c, v, False)
+        if tr.end is None:  # pragma: no cover - pending singles in the state (the tracer leaves them)
+            return None
+        br = extract(tr)
         proof = Proof("contradiction", 0, (br,))
-    else:
-        ca, va = a[0] * n + a[1], a[2]
-        branches = []
-        for truth in (True, False):
-            tr = tracer.run(ca, va, truth)
-            if tr.end is not None:
-                branches.append(extract(tr))
-                continue
-            idx = [tr.find(r * n + c, v, True) for r, c, v in step.place]
-            idx += [tr.find(r * n + c, v, False) for r, c, v in step.eliminate]
-            assert None not in idx, "trial: a common conclusion is missing from a traced branch"
-            branches.append(extract(tr, [i for i in idx if i is not None]))
-        proof = Proof("double", 0, tuple(branches))
-    detail = tuple(step.detail) + (("size", proof.size),)
-    return replace(step, proof=proof, detail=detail, roles=_roles(step, proof),
-                   **_proof_text(geo, step, proof))
+        return Explanation(technique="trial", place=cands(geo, [(c, v)]), marked=marked,
+                           detail=(("contradiction", True), ("size", proof.size)), proof=proof)
+
+    def lucky(names: dict[str, Any], marked: tuple[Cand, ...], c: int, v: int, x: int) -> Explanation | None:
+        tr = tracer.run(c, v, True)
+        if not tr.solved:  # pragma: no cover - pending singles in the state
+            return None
+        proof = Proof("contradiction", 0, (extract(tr, solved=True),))
+        return Explanation(technique="trial lucky", place=cands(geo, [(c, v)]), marked=marked,
+                           **say(LUCKY, **names), detail=(("assumed", lk.cand(x)), ("size", proof.size)),
+                           proof=proof)
+
+    for a, b in pairs:
+        ca, va, cb, vb = lk.cell(a), lk.value(a), lk.cell(b), lk.value(b)
+        names = dict(a=geo.cell_name(ca), va=Value(va), b=geo.cell_name(cb), vb=Value(vb))
+        swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
+        marked = cands(geo, [(ca, va), (cb, vb)])
+        ra = result(ca, va)
+        if ra.contradiction or (ra.solved and allow_lucky):
+            step = contradiction(names, marked, cb, vb) if ra.contradiction else lucky(names, marked, ca, va, a)
+        else:
+            rb = result(cb, vb)
+            if rb.contradiction or (rb.solved and allow_lucky):
+                step = contradiction(swapped, marked, ca, va) if rb.contradiction else lucky(swapped, marked, cb, vb, b)
+            else:
+                step = _common(state, marked, names, ra, rb)
+                if step is not None:
+                    step = _common_proof(state, tracer, step, ca, va, n)
+        if step is not None:
+            yield _told(geo, step)
+
+
+def _common_proof(state: State, tracer: Any, step: Explanation, ca: int, va: int, n: int) -> Explanation | None:
+    """Common conclusions with their proof: two branches, one end true and false, each
+    keeping what the conclusions rest on (or a contradiction, if the branch ends in one)."""
+    branches = []
+    for truth in (True, False):
+        tr = tracer.run(ca, va, truth)
+        if tr.end is not None:
+            branches.append(extract(tr))
+            continue
+        idx = [tr.find(r * n + c, v, True) for r, c, v in step.place]
+        idx += [tr.find(r * n + c, v, False) for r, c, v in step.eliminate]
+        if None in idx:  # pragma: no cover - pending singles in the state (the tracer leaves them)
+            return None
+        branches.append(extract(tr, [i for i in idx if i is not None]))
+    proof = Proof("double", 0, tuple(branches))
+    return replace(step, proof=proof, detail=tuple(step.detail) + (("size", proof.size),))
+
+
+def _told(geo: Geometry, step: Explanation) -> Explanation:
+    """A step with its proof, given the roles and the caption its proof tells."""
+    assert step.proof is not None
+    return replace(step, roles=_roles(step, step.proof), **_proof_text(geo, step, step.proof))
 
 
 def _roles(step: Explanation, proof: Proof) -> tuple[Role, ...]:
@@ -271,49 +238,6 @@ def _proof_text(geo: Geometry, step: Explanation, proof: Proof) -> dict[str, Any
 
 def _names(a: tuple[int, int, int], b: tuple[int, int, int]) -> dict[str, Any]:
     return dict(a=f"r{a[0] + 1}c{a[1] + 1}", va=Value(a[2]), b=f"r{b[0] + 1}c{b[1] + 1}", vb=Value(b[2]))
-
-
-def _find(state: State) -> Iterator[Explanation]:
-    geo = state.geo
-    lk = links(state)
-    memo: dict[int, _Result] = {}
-
-    def result(i: int) -> _Result:
-        r = memo.get(i)
-        if r is None:
-            r = memo[i] = propagate(state, lk.cell(i), lk.value(i))
-        return r
-
-    for a, b in _strong_links_in_order(state):
-        ca, va, cb, vb = lk.cell(a), lk.value(a), lk.cell(b), lk.value(b)
-        names = dict(a=geo.cell_name(ca), va=Value(va), b=geo.cell_name(cb), vb=Value(vb))
-        marked = cands(geo, [(ca, va), (cb, vb)])
-        ra = result(a)
-        if ra.why is not None:
-            yield _contradiction(geo, marked, cb, vb)
-            continue
-        if ra.solved:
-            yield Explanation(technique="trial lucky", place=cands(geo, [(ca, va)]), marked=marked,
-                              **say(LUCKY, **names), detail=(("assumed", lk.cand(a)),))
-            continue
-        rb = result(b)
-        if rb.why is not None:
-            yield _contradiction(geo, marked, ca, va)
-            continue
-        if rb.solved:
-            swapped = dict(a=names["b"], va=names["vb"], b=names["a"], vb=names["va"])
-            yield Explanation(technique="trial lucky", place=cands(geo, [(cb, vb)]), marked=marked,
-                              **say(LUCKY, **swapped), detail=(("assumed", lk.cand(b)),))
-            continue
-        step = _common(state, marked, names, ra, rb)
-        if step is not None:
-            yield step
-
-
-def _contradiction(geo: Geometry, marked: tuple[Cand, ...], c: int, v: int) -> Explanation:
-    """A contradiction step; its caption is written from its proof (``_proof_text``)."""
-    return Explanation(technique="trial", place=cands(geo, [(c, v)]), marked=marked,
-                       detail=(("contradiction", True),))
 
 
 def _may_agree(state: State, ra: _Result, rb: _Result) -> bool:

@@ -9,6 +9,10 @@ A *deadly pattern*: four empty cells at the corners of a rectangle on two
 rows, two columns and exactly two boxes, each left with only the same two
 values {a, b}. Its a's and b's could be swapped, giving a second solution,
 so a unique puzzle never reaches it: whatever would complete it is false.
+The argument is about the corners' values, not their candidates, so a
+corner may have lost a or b to an earlier step (HoDoKu's *missing
+candidates*: ``detail`` ``missing`` is then true); each corner still holds
+a or b, and at least one corner (the floor) only a and b.
 The step name is ``unique rectangle`` for every type; ``detail`` ``type``
 tells which (1..6 or ``hidden``). Frames show the *floor* (corners holding
 only a and b) in ``cells``, the *roof* (corners with more) in ``cells_alt``,
@@ -20,7 +24,9 @@ conjugate a's of types 4, 6 and hidden) in ``marked_alt``.
   c, so c goes from every cell seeing both;
 - type 3: the roof corners share a house and their extras X act as one
   cell: with k other cells of that house holding together |X ∪ …| = k + 1
-  values, a naked subset forms and its values leave the house's other cells;
+  values, a naked subset of any size forms and its values leave the
+  house's other cells (a line's and a box's both, when the set lies in
+  their intersection; ``detail`` ``size``: the set's cells, the roof as one);
 - type 4: the roof corners share a house where a lives only on them: one is
   a, so neither can be b (else the other is a as well... completing the
   pattern): b goes from both;
@@ -28,8 +34,9 @@ conjugate a's of types 4, 6 and hidden) in ``marked_alt``.
   every cell seeing every c corner;
 - type 6: two diagonal floor corners, and a lives in both rows (or both
   columns) only on the rectangle: the two other corners cannot be a;
-- hidden: a floor corner A; in the row and the column of the opposite
-  corner D, a lives only on the rectangle: D cannot be b.
+- hidden: a floor corner A (one floor corner, or two on a diagonal: then
+  either may be A); in the row and the column of the opposite corner D, a
+  lives only on the rectangle: D cannot be b (D may be a floor corner too).
 
 bug+1 (Binary Universal Grave + 1): every empty cell holds two candidates
 but one, which holds three, and every value appears exactly twice in every
@@ -44,7 +51,8 @@ from itertools import combinations
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Agree, Cells, House, Value, Values, say
+from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.rating import UR_CHAIN
 from explainer.roles import on_cands, on_cells, on_houses
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
@@ -154,8 +162,12 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
     built in type order as they are asked for: a caller taking the first step builds one."""
     geo = state.geo
     cand, pos = state.cand, state.pos
-    found: list[tuple[int, int, Callable[[], Explanation | None]]] = []
+    found: list[tuple[tuple[int, int, int], int, Callable[[], Explanation | None]]] = []
     order = {1: 0, 2: 1, 4: 2, 5: 3, 6: 4, "hidden": 5, 3: 6}
+    # on SE's path (ctx.easiest) types 1 to 4 rate 4.5 to 4.6 (+0.1 a cell of type 3's set past a
+    # pair), types 5, 6 and hidden a chain (7.0): cheaper first, and those only under the ceiling
+    chain_types = ("hidden", 5, 6)
+    skip_chains = ctx.easiest and ctx.ceiling <= UR_CHAIN
     by_cell = _rectangles_by_cell(geo.n)
     n, house, row_of, col_of = geo.n, geo.house_mask, geo.row_of, geo.col_of
     done: set[tuple[tuple[int, int, int, int], int]] = set()
@@ -164,17 +176,30 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
         if ab.bit_count() != 2:
             continue
         low = ab & -ab
-        # the rectangle's corners all hold both values, one in f's row and one in its column
-        both = pos[low.bit_length() - 1] & pos[(ab ^ low).bit_length() - 1] & ~(1 << f)
-        if not both & house[row_of[f]] or not both & house[n + col_of[f]]:
+        # the other corners hold a or b (one of them may be missing) and something else
+        # than a single one of them (a corner left with a alone would already be solved)
+        either = (pos[low.bit_length() - 1] | pos[(ab ^ low).bit_length() - 1]) & ~(1 << f)
+        if not either & house[row_of[f]] or not either & house[n + col_of[f]]:
             continue
-        outside = ~both & ~(1 << f)
+        outside = ~either & ~(1 << f)
         for rm, rect in by_cell[f]:
             if rm & outside or (rect, ab) in done:
                 continue
             done.add((rect, ab))
-            for kind, build in _rectangle_steps(state, rect, ab, rm):
-                found.append((order[kind], len(found), build))
+            if any(cand[c] != ab and not cand[c] & ~ab for c in rect):
+                continue
+            if sum(cand[c] == ab for c in rect) == 1 and not _one_floor_may_fire(state, rect, f, ab, rm):
+                continue  # the most common case: settle it with masks before building anything
+            for kind, size, build in _rectangle_steps(state, rect, ab, rm):
+                if kind in chain_types:
+                    if skip_chains:
+                        continue
+                    key = (2, order[kind], 0) if ctx.easiest else (order[kind], 0, 0)
+                elif ctx.easiest:
+                    key = (1, size, order[kind]) if kind == 3 else (0, order[kind], 0)
+                else:
+                    key = (order[kind], size, 0)
+                found.append((key, len(found), build))
     found.sort(key=lambda t: t[:2])
     for _, _, build in found:
         step = build()
@@ -187,7 +212,24 @@ def _see(cells: int) -> Agree:
     return Agree(cells.bit_count(), en=("sees", "see"), fr=("voit", "voient"))
 
 
-_Lazy = tuple[object, Callable[[], Explanation | None]]  # a step's type, and how to build it
+def _one_floor_may_fire(state: State, rect: tuple[int, int, int, int], f: int, ab: int, rm: int) -> bool:
+    """With f the only floor corner, only type 5 (the three others share one extra value) or a
+    hidden rectangle from f can fire: whether either might."""
+    cand, pos, geo = state.cand, state.pos, state.geo
+    extra = 0
+    for c in rect:
+        extra |= cand[c] & ~ab
+    if extra.bit_count() == 1:
+        return True
+    d = next(c for c in rect if geo.row_of[c] != geo.row_of[f] and geo.col_of[c] != geo.col_of[f])
+    row, col = geo.house_mask[geo.row_of[d]], geo.house_mask[geo.n + geo.col_of[d]]
+    for v in bits(ab):
+        if pos[v] & row and pos[v] & col and not pos[v] & (row | col) & ~rm:
+            return True
+    return False
+
+
+_Lazy = tuple[object, int, Callable[[], Explanation | None]]  # a step's type, type 3's set size, how to build it
 
 
 def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm: int) -> Iterator[_Lazy]:
@@ -196,22 +238,24 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     a, b = (v + 1 for v in bits(ab))
     floor, roof, extra = split(cand, rect, ab)
+    missing = any(cand[c] & ab != ab for c in rect)
 
-    def step(kind, template, removed_pairs, marked_alt=(), houses=(), **more):
+    def step(kind, template, removed_pairs, marked_alt=(), houses=(), size=0, **more):
         def build() -> Explanation | None:
             common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR),
                           hold=Agree(len(floor), en=("holds", "hold"), fr=("ne contient", "ne contiennent")))
             corners = tuple(geo.rc(c) for c in rect)
+            recorded = (("type", kind), ("values", (a, b)), ("corners", corners)) + (
+                (("size", size),) if size else ()) + ((("missing", True),) if missing else ())
             return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
-                                marked_alt, houses, {**common, **more},
-                                (("type", kind), ("values", (a, b)), ("corners", corners)))
-        return kind, build
+                                marked_alt, houses, {**common, **more}, recorded)
+        return kind, size, build
 
     out = []
     if len(floor) == 3:
         r = roof[0]
         out.append(step(1, TYPE_1, [(r, a), (r, b)], [(r, v) for v in values_of(cand[r] & ~ab)]))
-    if len(roof) == 2 and extra.bit_count() == 1 and all(cand[c] == ab | extra for c in roof):
+    if len(roof) == 2 and extra.bit_count() == 1 and all(cand[c] & ~ab == extra for c in roof):
         c = extra.bit_length()
         seen = pos[c - 1] & peer[roof[0]] & peer[roof[1]]
         kind = 2 if peer[roof[0]] >> roof[1] & 1 else 5
@@ -227,24 +271,24 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
         for h in houses:  # type 4
             hm = geo.house_mask[h]
             for x, y in ((a, b), (b, a)):
-                if not pos[x - 1] & hm & ~(1 << roof[0] | 1 << roof[1]):
+                # x lives in h, only on the roof (a value already placed in h would make this vacuous)
+                if pos[x - 1] & hm and not pos[x - 1] & hm & ~(1 << roof[0] | 1 << roof[1]):
                     out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
                                     house=House(geo, h), a=Value(x), b=Value(y)))
-        for h in houses:  # type 3
-            out.extend(_type_3(state, step, roof, extra, h))
+        for h in houses:  # type 3 (a set inside a line and a box: both houses at once, from the line)
+            out.extend(_type_3(state, step, roof, extra, h, houses))
     if len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1:  # type 6: diagonal floor
         for lines in (sorted({geo.row_of[c] for c in rect}), sorted({geo.n + geo.col_of[c] for c in rect})):
             for x, y in ((a, b), (b, a)):
-                if all(not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
+                if all(pos[x - 1] & geo.house_mask[h] and not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                     out.append(step(6, TYPE_6, [(r, x) for r in roof], [(c, x) for c in rect], lines,
                                     lines=_lines(geo, lines), a=Value(x), b=Value(y)))
-    for corner in floor:  # hidden
+    diagonal = len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1
+    for corner in floor if len(floor) == 1 or diagonal else ():  # hidden
         opposite = next(c for c in rect if geo.row_of[c] != geo.row_of[corner] and geo.col_of[c] != geo.col_of[corner])
-        if cand[opposite] == ab:
-            continue
         lines = [geo.row_of[opposite], geo.n + geo.col_of[opposite]]
         for x, y in ((a, b), (b, a)):
-            if all(not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
+            if all(pos[x - 1] & geo.house_mask[h] and not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                 out.append(step("hidden", HIDDEN, [(opposite, y)],
                                 [(c, x) for c in rect if c != corner], lines, lines=_lines(geo, lines),
                                 target=Cells(geo, [opposite]), floor=Cells(geo, [corner]),
@@ -270,14 +314,33 @@ def _lines(geo, lines):
 
 
 def _type_3(state: State, step: Callable[..., _Lazy], roof: list[int], extra: int,
-            h: int) -> Iterator[_Lazy]:
-    """The roof's extras as one virtual cell, completing a naked subset in house h."""
+            h: int, houses: list[int]) -> Iterator[_Lazy]:
+    """The roof's extras as one virtual cell, completing a naked subset of any size in house h.
+
+    ``houses``: every house holding the roof. A set whose cells also lie in
+    another of them (a line's set inside a box) clears both houses: it is
+    found once, from the first house (row or column before box)."""
     geo = state.geo
     cand = state.cand
-    for group, u, removed in virtual_naked_sets(state, h, roof, extra):
+    n = geo.n
+    for group, u, removed in virtual_naked_sets(state, h, roof, extra, n):
+        both = [x for x in houses if x != h and all(geo.house_mask[x] >> c & 1 for c in group)]
+        if any(x < h for x in both):
+            continue  # found from the earlier house, with this one's removals
+        for x in both:
+            removed = removed + [(c, v) for c in geo.houses[x] if cand[c] and c not in roof and c not in group
+                                 and not geo.house_mask[h] >> c & 1 for v in values_of(cand[c] & u)]
         yield step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
-                   [h], extra=Values(values_of(extra), last=OR),
-                   others=Cells(geo, group), values=Values(values_of(u)), house=House(geo, h))
+                   [h, *both], size=len(group) + 1, extra=Values(values_of(extra), last=OR),
+                   others=Cells(geo, group), values=Values(values_of(u)), house=_house_or_both(geo, h, both))
+
+
+def _house_or_both(geo: Geometry, h: int, both: list[int]) -> Arg:
+    if not both:
+        return House(geo, h)
+    from explainer.i18n import Houses
+
+    return Houses(geo, [h, *both])
 
 
 def find_bug_plus_one(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from explainer.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.grid import Geometry, bits, geometry, values_of
 from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.roles import link, on_cands, on_cells, on_houses, wing_links
+from explainer.session import session_of
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
@@ -66,30 +68,39 @@ def _intersection_cells(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     return tuple((line, box, tuple(bits(mask))) for line, box, mask in geometry(n).intersections)
 
 
-def _intersection_subsets(state: State) -> dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]]:
+def _intersection_subsets(state: State, memo: dict[Any, tuple[Any, Any]]
+                          ) -> dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]]:
     """(line, box) -> (rows, candidate union, empty cells) of the intersection.
 
     rows: (excess, index, cell mask, candidate union, size) for each nonempty
     set of empty cells, index being its rank in subset order, sorted by
-    excess (candidates minus cells) then index.
+    excess (candidates minus cells) then index. ``memo`` (a session's parts
+    table): each intersection's entry is kept while its cells' candidates stay.
     """
     cand = state.cand
     out: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]] = {}
     for line, box, cells in _intersection_cells(state.geo.n):
-        subs: list[tuple[int, int, int]] = [(0, 0, 0)]
-        for c in cells:
-            x = cand[c]
-            if x:
-                bit = 1 << c
-                subs += [(cm | bit, u | x, s + 1) for cm, u, s in subs]
-        if len(subs) == 1:
-            out[line, box] = ([], 0, 0)
-            continue
-        rows = [(u.bit_count() - s, i, cm, u, s) for i, (cm, u, s) in enumerate(subs[1:])]
-        rows.sort()
-        last = subs[-1]
-        out[line, box] = (rows, last[1], last[2])
+        key = tuple(cand[c] for c in cells)
+        hit = memo.get((line, box))
+        if hit is None or hit[0] != key:
+            hit = memo[line, box] = (key, _subsets_of(cand, cells))
+        out[line, box] = hit[1]
     return out
+
+
+def _subsets_of(cand: list[int], cells: tuple[int, ...]) -> tuple[list[tuple[int, int, int, int, int]], int, int]:
+    subs: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for c in cells:
+        x = cand[c]
+        if x:
+            bit = 1 << c
+            subs += [(cm | bit, u | x, s + 1) for cm, u, s in subs]
+    if len(subs) == 1:
+        return [], 0, 0
+    rows = [(u.bit_count() - s, i, cm, u, s) for i, (cm, u, s) in enumerate(subs[1:])]
+    rows.sort()
+    last = subs[-1]
+    return rows, last[1], last[2]
 
 
 def _configurations(geo: Geometry) -> list[tuple[int, int, int, int]]:
@@ -131,7 +142,8 @@ def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
     the order of the plain search (configuration, pivot, E11, E22, v).
     """
     geo = state.geo
-    table = state.cached("wings.subsets", _intersection_subsets)
+    session = session_of(state, ctx)
+    table = session.derived("wings.subsets", lambda s: _intersection_subsets(s, session.parts("wings.subsets")))
     pos = state.pos
     found: list[tuple[tuple[int, ...], tuple]] = []
     for ci, (l1, b2, b1, l2, target) in enumerate(_config_table(geo.n)):

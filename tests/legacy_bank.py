@@ -3,7 +3,10 @@
 The layout and row format are frozen copies of schema 2's ``db.py`` (its
 ``SCHEMA`` and what ``explain_record`` + ``add`` stored); schema 1 is
 schema 2 without ``er`` / ``ep`` / ``ed`` and without the ratings in the
-documents. Used to test ``db migrate`` and the refusal message.
+documents. Both knew only the seed order; their documents had no ``order``
+and classed difficulty by the steps used (wave 1's rule, ``old_difficulty``).
+Used to test ``db migrate`` and the refusal message. (Schema 3 banks built by
+the program before wave 3 are kept as they were: tests/data/banks.)
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from typing import Any
 from explainer import Puzzle
 from explainer.bank.db import puzzle_key, rating_of
 from explainer.explanation import step_length
+from techniques.uniqueness import ONE
 
 SCHEMA_2 = """
 CREATE TABLE puzzles (
@@ -40,14 +44,28 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def old_difficulty(statistics: dict[str, int]) -> str:
+    """Wave 1's difficulty classes: difficult with a brutal step, medium with a trial or forcing step."""
+    if statistics.get("brutal"):
+        return "difficult"
+    return "medium" if any(statistics.get(name) for name in ("trial", "trial lucky", "forcing chain")) else "easy"
+
+
 def write_legacy(path: Path, texts: Sequence[str], version: int = 2, bad: Sequence[str] = ()) -> list[dict]:
-    """A schema-``version`` file holding ``texts`` explained (and ``bad`` as errors); returns the documents."""
+    """A schema-``version`` file holding ``texts`` explained (and ``bad`` as errors); returns the documents
+    as this program writes them in the seed order (what the migrated file exports)."""
     con = sqlite3.connect(path)
     con.executescript(SCHEMA_2)
     docs = []
     for line, text in enumerate(texts, 1):
-        doc = Puzzle(text).to_json()
-        docs.append(doc)
+        today = Puzzle(text, order="seed").to_json()
+        docs.append(today)
+        doc = json.loads(json.dumps({k: v for k, v in today.items() if k != "order"}))
+        doc["difficulty"] = old_difficulty(doc["statistics"])
+        for step in doc["steps"]:  # trial lucky did not say it rests on the single solution
+            if step["technique"] == "trial lucky":
+                step["text"] = step["text"].removesuffix(" " + ONE["en"])
+                step["translations"]["fr"] = step["translations"]["fr"].removesuffix(" " + ONE["fr"])
         steps = doc["steps"]
         rating, rating_sum = rating_of(s["technique"] for s in steps)
         header = dict(doc, steps=None)

@@ -114,7 +114,7 @@ def test_cli_solve(method: str, tmp_path: Path, capsys) -> None:
     assert cli_solve.main([str(path), "--method", method]) == 2
     out, err = capsys.readouterr()
     assert out.split() == ["".join(str(v) for v in reference(t)) for t in top]
-    assert err.strip() == f"{path}:3: the puzzle has more than one solution"
+    assert err.strip() == f"explain-sudoku: error: {path}:3: the puzzle has more than one solution"
 
 
 @pytest.mark.parametrize("name", OPTIONAL_METHODS)

@@ -15,6 +15,7 @@ from explainer.bank.build import build
 from explainer.bank.db import PuzzleDB, puzzle_key
 from explainer.bank.pack import HOLE, Packed, decode_steps, encode_steps, join_text, pack, split_text, unframe, unpack
 from explainer.cli.db import main
+from tests.conftest import for_checker
 from tests.legacy_bank import write_legacy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ def jsonl(docs: list[dict]) -> str:
 
 def verify(docs_file: Path, tmp_path: Path) -> None:
     listing = tmp_path / "export.json"
-    listing.write_text(json.dumps([json.loads(line) for line in docs_file.read_text().splitlines()]))
+    listing.write_text(json.dumps([for_checker(json.loads(line)) for line in docs_file.read_text().splitlines()]))
     assert VERIFY.exists(), f"the shared checker is missing: {VERIFY}"
     res = subprocess.run([sys.executable, str(VERIFY), str(listing)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -156,7 +157,7 @@ def test_migrate_keeps_the_original_and_exports_the_same_bytes(version: int, tmp
     assert main(["migrate", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     backup = db.with_name(f"old.sqlite.v{version}.bak")
-    assert f"schema version {version} -> 3" in out and str(backup) in out
+    assert f"schema version {version} -> 4" in out and str(backup) in out
     kept = sqlite3.connect(backup)  # the original, whole, beside the file
     assert kept.execute("PRAGMA user_version").fetchone()[0] == version
     assert kept.execute("SELECT * FROM puzzles ORDER BY id").fetchall() == old_rows
@@ -169,7 +170,7 @@ def test_migrate_keeps_the_original_and_exports_the_same_bytes(version: int, tmp
     with PuzzleDB(db, create=False) as store:
         st = store.stats()
         assert (st["puzzles"], st["errors"]) == (7, 1)
-        assert st["er"]["max"] == Puzzle(HARD[0]).rating.er
+        assert st["er"]["max"] == Puzzle(HARD[0], order="seed").rating.er
         assert store.query("forcing chain")
     # again: nothing to do, no second backup
     assert main(["migrate", "--db", str(db)]) == 0

@@ -85,7 +85,7 @@ def test_unwritable_output(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     r = run(ROOT / "examples" / "seed.txt", "--json-only", "--out", blocker / "sub")
-    assert r.returncode == 1
+    assert r.returncode == 3
     one_line_error(r, "cannot write")
 
 
@@ -94,7 +94,7 @@ def test_never_mixes_with_foreign_files(tmp_path):
     out.mkdir()
     (out / "notes.txt").write_text("mine")
     r = run(ROOT / "examples" / "seed.txt", "--json-only", "--out", out)
-    assert r.returncode == 1
+    assert r.returncode == 3
     one_line_error(r, "--force")
     r = run(ROOT / "examples" / "seed.txt", "--json-only", "--out", out, "--force")
     assert r.returncode == 0 and (out / "notes.txt").read_text() == "mine"
@@ -104,8 +104,15 @@ def test_rerun_replaces_previous_output(tmp_path):
     out = tmp_path / "o"
     assert run(ROOT / "examples" / "seed.txt", "--json-only", "--out", out).returncode == 0
     again = run(ROOT / "examples" / "easy.txt", "--json-only", "--out", out)
-    assert again.returncode == 0 and "replacing the previous output" in again.stderr
+    assert again.returncode == 0
     assert json.loads((out / "steps.json").read_text())["puzzle"].startswith("..3.2.6")
+    manifest = json.loads((out / ".explain-sudoku-manifest.json").read_text())
+    assert list(manifest["files"]) == ["steps.json"]
+    # frames of the first run that the second does not write again are removed, and it says so
+    assert run(ROOT / "examples" / "seed.txt", "--no-gif", "--out", out, "--size", "300").returncode == 0
+    third = run(ROOT / "examples" / "easy.txt", "--json-only", "--out", out)
+    assert third.returncode == 0 and "files of the previous output" in third.stderr
+    assert sorted(p.name for p in out.iterdir()) == [".explain-sudoku-manifest.json", "steps.json"]
 
 
 def test_unknown_technique(tmp_path):

@@ -25,15 +25,15 @@ def test_solve_prints_one_line_per_puzzle_and_skips_bad_ones(tmp_path: Path, cap
     assert status == 2
     assert out.split() == [SOLUTION, SOLUTION]
     assert err.splitlines() == [
-        f"{path}:2: the puzzle has more than one solution",
-        f"{path}:3: 3 cells is not a sudoku size (expected 16, 81, 256 or 625 cells)",
-        f"{path}:4: the puzzle has no solution",
+        f"explain-sudoku: error: {path}:2: the puzzle has more than one solution",
+        f"explain-sudoku: error: {path}:3: 3 cells is not a sudoku size (expected 16, 81, 256 or 625 cells)",
+        f"explain-sudoku: error: {path}:4: the puzzle has no solution",
     ]
 
 
 def test_solve_missing_file(capsys) -> None:
     assert cli_solve.main(["/no/such/file.txt"]) == 2
-    assert capsys.readouterr().err.strip() == "/no/such/file.txt: no such file"
+    assert capsys.readouterr().err.strip() == "explain-sudoku: error: /no/such/file.txt: no such file"
 
 
 def test_solve_good_file_exit_zero(tmp_path: Path, capsys) -> None:

@@ -166,16 +166,23 @@ def test_technique_target_met() -> None:
     assert not any(k in stats for k in ("trial", "trial lucky", "brutal"))
 
 
-# ---- hardening toward medium / a technique (9×9 local search); difficult is refused ----
+# ---- hardening toward medium / a technique (9×9 local search) ----
 
-def test_difficult_target_is_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    """'difficult' means needing brutal: out of reach with forcing chains, said at once."""
+@needs_engine
+def test_difficulty_targets_are_er_bands(capsys: pytest.CaptureFixture[str]) -> None:
+    """'difficult' is ER 8.5 and up (it meant needing brutal, which the forcing chains left no puzzle
+    needing): a target like the others, checked on the engine's ER."""
     from explainer.cli import main
+    from explainer.grid import parse_grid
+    from tests.conftest import SEED, top1465
 
-    assert main(["generate", "--difficulty", "difficult"]) == 2
-    err = capsys.readouterr().err
-    assert "forcing chains" in err and "--rating" in err and "Traceback" not in err
-    assert err.count("\n") == 1
+    hard = parse_grid(top1465(757)[0])  # ER 8.5 and up: forcing chains
+    assert engine_target("difficult")(hard) and not engine_target("medium")(hard)
+    assert engine_target("medium")(parse_grid(SEED))  # ER 8.2 on the default order: ALS, chains
+    assert main(["generate", "--help"]) == 0
+    assert "difficult 8.5 and up" in " ".join(capsys.readouterr().out.split())
+    assert main(["generate", "--difficulty", "hardest"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
 
 
 @needs_engine

@@ -121,7 +121,7 @@ def test_file_errors(tmp_path, content, message):
 def test_binary_file(tmp_path):
     f = tmp_path / "p.bin"
     f.write_bytes(b"\xff\xfe\x00\x81" * 10)
-    with pytest.raises(PuzzleError, match="not a text file"):
+    with pytest.raises(PuzzleError, match="a binary file, not a puzzle file"):
         read_sources(f)
 
 

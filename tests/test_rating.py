@@ -8,21 +8,24 @@ from explainer import Puzzle
 from explainer.explanation import Explanation
 from explainer.rating import (
     GRADE_NAMES,
+    LENGTH,
     Rating,
-    floor,
+    difficulty,
     grade,
     length_addition,
     parse_range,
     puzzle_rating,
     rate,
-    rate_steps,
 )
+from explainer.technique import rate_steps
 
 W = techniques.weights()
+KINDS = techniques.all_kinds()
 
 
 def rated(step: Explanation) -> float:
-    return rate(step, W.get(step.technique, 10.0))
+    """A step's rating by its kind's record, on the seed order's weights."""
+    return KINDS[step.technique].rate(step, simplest=False)
 
 
 def test_singles_box_row_last_and_naked() -> None:
@@ -34,7 +37,7 @@ def test_singles_box_row_last_and_naked() -> None:
                        detail=(("covering_houses", 0),))
     assert (rated(box), rated(row), rated(last)) == (1.2, 1.5, 1.0)
     assert rated(Explanation("single candidate", place=((0, 0, 5),))) == 2.3
-    assert floor("single position", W["single position"]) == 1.0
+    assert KINDS["single position"].least() == 1.0
 
 
 def test_intersections_subsets_and_fish() -> None:
@@ -78,8 +81,8 @@ def test_chain_rating_is_type_base_plus_se_length_addition() -> None:
                         strong_links=(((0, 0, 1), (0, 0, 2)), ((0, 5, 2), (3, 5, 2)), ((3, 5, 4), (3, 5, 1))),
                         weak_links=(((0, 0, 2), (0, 5, 2)), ((3, 5, 2), (3, 5, 4))))
     assert rated(mixed) == 7.1
-    # a name another branch adds later gets its record weight plus the length addition
-    assert rate(Explanation("x chain", marked=_x_chain(10).marked), 6.5) == 6.8
+    # a kind added later is rated by the rule its record names: here its weight + the length addition
+    assert rate(Explanation("new chain", marked=_x_chain(10).marked), 6.5, LENGTH) == 6.8
 
 
 def test_forcing_steps_read_their_detail() -> None:
@@ -107,16 +110,17 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
     # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
     p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
-    assert p.step_ratings == rate_steps(p.steps, W)
+    assert p.step_ratings == rate_steps(p.steps, KINDS, simplest=True)
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
     assert "ER 3.2/EP 3.0/ED 3.0 (moderate)" in p.summary()
 
 
-def test_easiest_option_takes_the_lowest_rated_step() -> None:
+def test_simplest_order_takes_the_lowest_rated_step() -> None:
     line = ".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6......."
-    first, easiest = Puzzle(line), Puzzle(line, easiest=True)
+    first, easiest = Puzzle(line, order="seed"), Puzzle(line)
+    assert Puzzle(line, easiest=True).order == easiest.order == "simplest"  # the older name
     assert easiest.complete and easiest.rating.er <= first.rating.er
     # at every step no technique had a live step rated lower than the one taken
     from explainer.engine import _live
@@ -128,8 +132,15 @@ def test_easiest_option_takes_the_lowest_rated_step() -> None:
                 continue
             for other in t.find(state, techniques.Context()):
                 if _live(state, other):
-                    assert rated(other) >= r or t.name in ("chain", "medusa", "als", "trial")
+                    assert KINDS[other.technique].rate(other) >= r or t.name in ("chain", "medusa", "als", "trial")
                     break
+
+
+def test_difficulty_classes_are_er_bands() -> None:
+    assert [difficulty(x) for x in (1.0, 6.4, 6.5, 8.4, 8.5, 12.0)] == \
+        ["easy", "easy", "medium", "medium", "difficult", "difficult"]
+    x_wing = ".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6......."
+    assert Puzzle(x_wing).difficulty == "easy"  # ER 3.2
 
 
 def test_grades_and_ranges() -> None:
@@ -231,22 +242,22 @@ def test_locked_candidates_in_branches_and_nesting() -> None:
 
 
 def test_proof_rated_steps_floor_is_the_least_chain_base() -> None:
-    assert floor("forcing chain", 8.5) == 7.0
-    assert floor("trial", 8.5) == 7.5  # dynamic at least: a static one is the forcing chain's
-    assert floor("x wing", 3.2) == 3.2
+    assert KINDS["forcing chain"].least() == 7.0
+    assert KINDS["trial"].least() == 7.5  # dynamic at least: a static one is the forcing chain's
+    assert KINDS["x wing"].least() == 3.2
 
 
 def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
-    """A W-wing is a pattern (4.4) on the registry path and SE's mixed chain of six candidates
-    (7.1) on SE's path (``easiest``); a technique SE has weighs the same on both."""
+    """A W-wing is a pattern (4.4) on the seed order and SE's mixed chain of six candidates
+    (7.1) on the simplest order (SE's path); a technique SE has weighs the same on both."""
     from techniques import all_kinds
 
     kinds = all_kinds()
     assert kinds["w wing"].weight_for(False) == 4.4 and kinds["w wing"].weight_for(True) == 7.1
     assert kinds["x wing"].weight_for(False) == kinds["x wing"].weight_for(True) == 3.2
     grid = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
-    assert Puzzle(grid).weights["finned x wing"] == 3.4
-    assert Puzzle(grid, easiest=True).weights["finned x wing"] == 6.6
+    assert Puzzle(grid, order="seed").weights["finned x wing"] == 3.4
+    assert Puzzle(grid).weights["finned x wing"] == 6.6
     w_wing = Explanation("w wing", eliminate=((0, 0, 1),))
     assert rate(w_wing, Puzzle(grid, easiest=True).weights["w wing"]) == 7.1
 
@@ -276,13 +287,13 @@ def test_one_digit_chains_are_rated_by_their_strong_links() -> None:
     # a loop on one digit likewise; on several digits it keeps SE's cycle rule
     loop = _one_digit("rcr")
     assert rate(Explanation("loop", eliminate=loop.eliminate, marked=loop.marked, strong_links=loop.strong_links,
-                            weak_links=loop.weak_links), W["loop"]) == 5.5
+                            weak_links=loop.weak_links), W["loop"], KINDS["loop"].rule) == 5.5
     # a longer empty rectangle: its box is one more (grouped) strong link, +0.3
     er = _one_digit("rc")
     long_er = Explanation("empty rectangle", eliminate=er.eliminate, marked=er.marked, strong_links=er.strong_links,
                           weak_links=er.weak_links, detail=(("length", 4),))
     assert rated(long_er) == 5.7
-    assert floor("x chain", W["x chain"]) == 5.4
+    assert KINDS["x chain"].least(simplest=False) == 5.4
 
 
 def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
@@ -302,7 +313,7 @@ def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
     # +0.1 a cell past four), whatever finds it
     assert rated(step("wxyz wing", sizes=(2, 2))) == rated(step("als", sizes=(2, 2))) == 6.6
     assert rated(step("ny wing", size=4, sizes=(2, 3))) == rated(step("als", sizes=(2, 3))) == 6.7
-    assert floor("als", W["als"]) == 5.5
+    assert KINDS["als"].least() == 5.5
     # no sizes recorded (a document written before): the record's weight
     assert rated(step("wxyz wing")) == W["wxyz wing"]
 
@@ -323,3 +334,25 @@ def test_unique_loops_and_bugs_rate_as_sudoku_explainer() -> None:
 
     assert (bug(2), bug(4), bug(3, 2), bug(3, 3), bug(3, 4)) == (5.7, 5.7, 5.8, 5.9, 6.0)
     assert rated(Explanation("bug+1", place=((0, 0, 1),))) == 5.6
+
+
+def test_techniques_se_lacks_rate_as_the_chains_se_needs_on_the_simplest_order() -> None:
+    """On SE's path an almost locked set of two cells or more is SE's multiple forcing chain
+    through its cells (8.0 + length on the cells), a coloring SE's chain through its strong links
+    (one digit 6.5, several 7.0, + length); on the seed order they keep their pattern rules."""
+    def als(name: str, cells: int, alt: int, **detail: object) -> Explanation:
+        return Explanation(name, eliminate=((8, 8, 1),), cells=tuple((0, c) for c in range(cells)),
+                           cells_alt=tuple((1, c) for c in range(alt)), detail=tuple(sorted(detail.items())))
+
+    xz = als("als", 3, 3, sizes=(3, 3))
+    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, simplest=False) == 6.8
+    wing = als("als", 1, 3, sizes=(1, 3), biggest=2)
+    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, simplest=False) == 5.5  # Sukaku's WXYZ-wing
+    for name, cells, alt, seed in (("als xy wing", 4, 5, 7.2), ("als chain", 5, 10, 7.5), ("death blossom", 1, 8, 7.4)):
+        step = als(name, cells, alt)
+        assert KINDS[name].rate(step) == round(8.0 + length_addition(cells + alt), 1)
+        assert KINDS[name].rate(step, simplest=False) >= seed and KINDS[name].least() == 8.0
+    one = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 5, 4)), ((4, 5, 4), (4, 8, 4))))
+    mixed = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 0, 5)), ((0, 0, 5), (0, 6, 5))))
+    assert KINDS["medusa"].rate(one) == 6.5 and KINDS["medusa"].rate(mixed) == 7.0
+    assert KINDS["medusa"].rate(one, simplest=False) == 6.0

@@ -46,13 +46,13 @@ def test_names_are_unique_and_resolve() -> None:
 def test_derived_views() -> None:
     assert techniques.single_names() == ("single position", "single candidate")
     assert techniques.guessing_names() == ("trial", "trial lucky", "forcing chain", "brutal")
-    assert techniques.difficulty({"forcing chain": 1}) == "medium"
     assert techniques.weights()["x wing"] == 3.2
     assert techniques.title("finned x wing", "fr") == "aile X à aileron"
     assert techniques.title("singles", "fr") == "singletons"  # a frame word, not a step
-    assert techniques.difficulty({"trial": 1, "x wing": 2}) == "medium"
-    assert techniques.difficulty({"brutal": 1, "trial": 1}) == "difficult"
-    assert techniques.difficulty({"single position": 3}) == "easy"
+    kinds = techniques.all_kinds()
+    assert kinds["trial lucky"].uniqueness and kinds["trial lucky"].lucky and not kinds["trial"].uniqueness
+    # trial stays with uniqueness=False (only its lucky kind rests on the single solution)
+    assert [t.name for t in techniques.select(["trial", "ur"], uniqueness=False)] == ["trial"]
 
 
 def test_readme_rating_table_is_generated_from_the_registry() -> None:
@@ -99,7 +99,7 @@ def test_a_registered_technique_works_end_to_end(peek_registered: Technique) -> 
     p = Puzzle(SEED, ["single position", "single candidate", "glance"])
     assert [t.name for t in p.techniques] == ["single position", "single candidate", "peek"]
     assert p.complete and "peek" in p.statistics
-    assert p.difficulty == "difficult"  # from the kind's flags, no name hard-coded
+    assert p.difficulty == "difficult"  # ER 9.5, its record's weight: the difficult band
     assert techniques.weights()["peek"] == 9.5 and techniques.title("peek", "fr") == "Coup d'œil"
     assert "| peek (glance) | 9.5 | – |" in table.markdown()
     from explainer.bank.db import weight_of
@@ -112,6 +112,22 @@ def test_a_record_can_be_given_without_registering() -> None:
     assert p.complete and "peek" in p.statistics
     with pytest.raises(KeyError):
         techniques.lookup("peek")
+
+
+def test_a_technique_is_rated_by_the_rule_on_its_record() -> None:
+    """A new technique brings its rating rule on its record: no table elsewhere names it."""
+    from explainer.rating import Rule
+
+    rule = Rule(lambda step: 0.1 * len(step.eliminate), least=4.0, note="+0.1 a removed candidate")
+    kind = StepKind("toy chain", 5.0, {"en": "toy", "fr": "jouet"}, rule=rule)
+    step = Explanation("toy chain", eliminate=((0, 0, 1), (0, 1, 1)))
+    assert kind.rate(step) == 5.2 and kind.least() == 4.0
+    toy = Technique("toy chain", find_peek, (kind,))
+    techniques.register(toy, before="brutal")
+    try:
+        assert "| toy chain | 5.0 | – | +0.1 a removed candidate |" in table.markdown()
+    finally:
+        techniques.unregister("toy chain")
 
 
 def test_register_refuses_a_name_clash() -> None:

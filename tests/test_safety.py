@@ -44,7 +44,7 @@ def test_1_user_photos_survive_with_and_without_force(tmp_path, capsys):
     (photos / "holiday.gif").write_text("g")
     before = snapshot(photos)
     puzzle = ROOT / "examples" / "4x4.txt"
-    assert main([str(puzzle), "--json-only", "--out", str(photos)]) == 1
+    assert main([str(puzzle), "--json-only", "--out", str(photos)]) == 3
     err = capsys.readouterr().err
     one_line(err)
     assert "--force" in err and snapshot(photos) == before
@@ -52,7 +52,7 @@ def test_1_user_photos_survive_with_and_without_force(tmp_path, capsys):
     after = snapshot(photos)
     assert {k: v for k, v in after.items() if k in before} == before
     # and a second run (no --force needed for our own files, but the photos are still foreign)
-    assert main([str(puzzle), "--json-only", "--out", str(photos), "-q"]) == 1
+    assert main([str(puzzle), "--json-only", "--out", str(photos), "-q"]) == 3
     assert main([str(puzzle), "--json-only", "--out", str(photos), "--force", "-q"]) == 0
     assert {k: v for k, v in snapshot(photos).items() if k in before} == before
 
@@ -64,7 +64,7 @@ def test_1_force_never_overwrites_a_user_file_at_our_name(tmp_path, capsys, name
     out.mkdir()
     (out / name).write_bytes(b"mine")
     extra = {"steps.json": "--no-frames", "workbook.pdf": "--pdf"}.get(name, "-q")
-    assert main([SEED, "--out", str(out), "--force", "-q", extra]) == 1
+    assert main([SEED, "--out", str(out), "--force", "-q", extra]) == 3
     err = capsys.readouterr().err
     one_line(err)
     assert name in err and "not overwritten" in err
@@ -80,8 +80,8 @@ def test_1_rerun_replaces_only_unchanged_files_of_ours(tmp_path, capsys):
     assert json.loads((out / "steps.json").read_text())["size"] == 4
     # the user edits our file: it is theirs now, kept, and the folder needs --force
     (out / "steps.json").write_text("edited")
-    assert main([SEED, "--json-only", "--out", str(out), "-q"]) == 1
-    assert main([SEED, "--json-only", "--out", str(out), "-q", "--force"]) == 1  # at our name: refused
+    assert main([SEED, "--json-only", "--out", str(out), "-q"]) == 3
+    assert main([SEED, "--json-only", "--out", str(out), "-q", "--force"]) == 3  # at our name: refused
     assert (out / "steps.json").read_text() == "edited"
     capsys.readouterr()
 
@@ -107,7 +107,7 @@ def test_1_a_foreign_manifest_is_not_ours(tmp_path, capsys):
     out = tmp_path / "o"
     out.mkdir()
     (out / MANIFEST).write_text("my notes")
-    assert main([SEED, "--json-only", "--out", str(out), "--force"]) == 1
+    assert main([SEED, "--json-only", "--out", str(out), "--force"]) == 3
     one_line(capsys.readouterr().err)
     assert (out / MANIFEST).read_text() == "my notes"
 
@@ -137,7 +137,7 @@ def test_1_several_puzzles_subfolders_and_rerun(tmp_path, capsys):
     (out / "002").mkdir()  # a user's folder at a name we would write
     (out / "002" / "x.txt").write_text("x")
     capsys.readouterr()
-    assert main([str(src), "--json-only", "--out", str(out), "-q", "--force"]) in (1, 2)
+    assert main([str(src), "--json-only", "--out", str(out), "-q", "--force"]) == 3  # refused before any work
     assert (out / "002" / "x.txt").read_text() == "x"
 
 
@@ -150,7 +150,7 @@ def built_db(tmp_path):
     f = tmp_path / "three.txt"
     f.write_text("\n".join(lines) + "\n")
     db = tmp_path / "q.sqlite"
-    build(f, db, jobs=1, progress=False)
+    build(f, db, jobs=1, progress=False, order="seed")  # the quicker order: these tests are about files
     return db
 
 
@@ -159,8 +159,8 @@ def test_1_db_query_out_replaces_its_own_frames_only(built_db, tmp_path, capsys)
     out.mkdir()
     (out / "query.gif").write_bytes(b"mine")
     base = ["db", "query", "--db", str(built_db), "--out", str(out), "--gif"]
-    assert main(base + ["--limit", "3"]) == 2  # foreign files: refused
-    assert main(base + ["--limit", "3", "--force"]) == 2  # query.gif is not ours: never overwritten
+    assert main(base + ["--limit", "3"]) == 3  # foreign files: refused
+    assert main(base + ["--limit", "3", "--force"]) == 3  # query.gif is not ours: never overwritten
     assert (out / "query.gif").read_bytes() == b"mine"
     (out / "query.gif").unlink()
     assert main(base + ["--limit", "3"]) == 0
@@ -174,10 +174,10 @@ def test_1_db_query_out_replaces_its_own_frames_only(built_db, tmp_path, capsys)
 def test_1_db_export_never_overwrites_silently(built_db, tmp_path, capsys):
     target = tmp_path / "mine.jsonl"
     target.write_text("precious\n")
-    assert main(["db", "export", "--db", str(built_db), "-o", str(target)]) == 2
+    assert main(["db", "export", "--db", str(built_db), "-o", str(target)]) == 3
     one_line(capsys.readouterr().err)
     assert target.read_text() == "precious\n"
-    assert main(["db", "export", "--db", str(built_db), "-o", str(built_db), "--force"]) == 2
+    assert main(["db", "export", "--db", str(built_db), "-o", str(built_db), "--force"]) == 3
     assert main(["db", "export", "--db", str(built_db), "-o", str(target), "--force"]) == 0
     assert target.read_text().count("\n") == 3
 
@@ -469,7 +469,7 @@ def test_output_of_an_earlier_version_is_foreign_but_recognised(tmp_path, capsys
     out.mkdir()
     for name in ("steps.json", "000-INITIAL-GRID.png", "explanation.gif"):
         (out / name).write_bytes(b"old run")
-    assert main([SEED, "--json-only", "--out", str(out)]) == 1
+    assert main([SEED, "--json-only", "--out", str(out)]) == 3
     err = capsys.readouterr().err
     one_line(err)
     assert "earlier version" in err
@@ -494,7 +494,7 @@ def test_6_read_only_database_is_read_and_not_called_foreign(built_db, monkeypat
     assert "3 puzzles" in capsys.readouterr().out
     f = built_db.parent / "more.txt"
     f.write_text(SEED + "\n")
-    assert main(["db", "build", str(f), "--db", str(built_db)]) == 2
+    assert main(["db", "build", str(f), "--db", str(built_db)]) == 3
     err = capsys.readouterr().err
     one_line(err)
     assert "read-only" in err and "not a puzzle database" not in err

@@ -192,3 +192,47 @@ def test_package_level_solve() -> None:
     import explainer
 
     assert explainer.solve(EASY) == unique_solution(parse_grid(EASY))
+
+
+def _both(monkeypatch, n: int, values, limit: int, forbid=(), max_nodes=None):
+    """The bitmask search on its compiled twin and on the pure one: solutions, or the node
+    count of a search that ran out of its budget."""
+    from explainer import solver
+
+    def run():
+        try:
+            return solver.solve_bitmask(n, values, limit, forbid=forbid, max_nodes=max_nodes)
+        except solver.SearchLimit as e:
+            return ("limit", e.args)
+
+    compiled_ = run()
+    with monkeypatch.context() as m:
+        m.setattr(solver, "_C", None)
+        return compiled_, run()
+
+
+def test_compiled_search_is_the_pure_search(monkeypatch) -> None:
+    """Same solutions in the same order and the same node count (the generator's budgets
+    depend on it), on unique, many-solution, forbidden-candidate and budgeted searches."""
+    import random
+
+    from explainer import solver
+
+    if solver._C is None:
+        pytest.skip("compiled core not built (or pure path forced)")
+    rng = random.Random(7)
+    seen = set()
+    for name, count in (("top1465.txt", 40), ("hardest300.txt", 10), ("sample4.txt", 5), ("sample16.txt", 2)):
+        for text in lines(name, count):
+            grid = parse_grid(text.split()[0])
+            values = list(grid.values)
+            holes = values[:]
+            for c in rng.sample([c for c, v in enumerate(values) if v], min(6, sum(map(bool, values)))):
+                holes[c] = 0
+            forbid = ((rng.randrange(len(values)), rng.randrange(1, grid.n + 1)),)
+            for vals, limit, ban, budget in ((values, 2, (), None), (holes, 4, (), None), (holes, 2, forbid, 30),
+                                             (values, 1, forbid, None)):
+                compiled_, pure = _both(monkeypatch, grid.n, vals, limit, ban, budget)
+                assert compiled_ == pure
+                seen.add("limit" if isinstance(pure, tuple) else min(len(pure), 2))
+    assert seen == {0, 1, 2, "limit"}

@@ -25,6 +25,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -36,7 +37,8 @@ except ImportError:  # not on Windows: no memory figure there
     resource = None  # type: ignore[assignment]
 
 from ..grid import Source, read_sources
-from .db import PuzzleDB, error_record, explain_record, puzzle_key
+from ..technique import DEFAULT_ORDER, order_name
+from .db import PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
 
 
 @dataclass
@@ -56,8 +58,16 @@ class BuildReport:
                 f"{self.seconds:.1f} s, {rate:.1f} puzzles/s")
 
 
-def _worker(conn: Connection, techniques: Sequence[str] | None, easiest: bool = False) -> None:
-    """Worker loop: receive (text, where), send back the record; stop on None or EOF."""
+def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
+    """Worker loop: receive (text, where), send back the record; stop on None or EOF.
+
+    Ctrl-C reaches every process of the terminal's group: a worker ignores it (the build
+    stops its workers itself), and SIGTERM ends it silently (the default action): no
+    worker prints a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
             task = conn.recv()
@@ -67,7 +77,7 @@ def _worker(conn: Connection, techniques: Sequence[str] | None, easiest: bool = 
             return
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
-            rec = explain_record(task[0], task[1], techniques, easiest)
+            rec = explain_record(task[0], task[1], techniques, order)
             if resource is not None:
                 rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             conn.send(rec)
@@ -82,9 +92,9 @@ class WorkerStartError(RuntimeError):
 class _Slot:
     """One worker process and the task it is running."""
 
-    def __init__(self, ctx: Any, techniques: Sequence[str] | None, easiest: bool = False) -> None:
+    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, techniques, easiest), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, techniques, order), daemon=True)
         self.proc.start()
         child.close()
         self.task: Source | None = None
@@ -128,7 +138,7 @@ MAX_START_FAILURES = 3
 
 
 def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | None,
-              timeout: float | None, on_result: Callable[[dict[str, Any]], None], easiest: bool = False) -> None:
+              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
     """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process.
 
     A worker killed after starting a puzzle (timeout, crash) is replaced and
@@ -139,12 +149,12 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
     """
     ctx = _context()
     todo = list(reversed(pending))
-    slots = [_Slot(ctx, techniques, easiest) for _ in range(max(1, min(jobs, len(pending))))]
+    slots = [_Slot(ctx, techniques, order) for _ in range(max(1, min(jobs, len(pending))))]
     start_failures = 0
 
     def restart(i: int) -> _Slot:
         slots[i].stop(kill=True)
-        slots[i] = _Slot(ctx, techniques, easiest)
+        slots[i] = _Slot(ctx, techniques, order)
         return slots[i]
 
     def feed(i: int) -> None:
@@ -214,20 +224,26 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
             s.stop(kill=s.task is not None)
 
 
-def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
-             timeout: float | None, on_result: Callable[[dict[str, Any]], None], easiest: bool = False) -> None:
-    """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
+def dask_client(address: Any) -> Any:
+    """A Dask client for a scheduler address (a Client is returned as is); RuntimeError with
+    one line when the extra is missing or the scheduler cannot be reached."""
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client
     except ImportError:
         raise RuntimeError("--dask needs the optional extra: pip install 'sudoku-explainer[dask]'") from None
     if isinstance(address, Client):
-        client = address
-    else:
-        try:
-            client = Client(address)  # connect timeout: dask config distributed.comm.timeouts.connect
-        except (OSError, ValueError) as e:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        return address
+    try:
+        return Client(address)  # connect timeout: dask config distributed.comm.timeouts.connect
+    except (OSError, ValueError) as e:
+        raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+
+def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
+             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
+    """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
+    client = dask_client(address)
+    from dask.distributed import as_completed
     try:
         # At most one task per worker thread in flight, so the time since
         # submission is close to the time spent running (for the timeout).
@@ -238,7 +254,7 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
 
         def submit() -> None:
             src = todo.pop()
-            fut = client.submit(explain_record, src.text, src.where, techniques, easiest, pure=False)
+            fut = client.submit(explain_record, src.text, src.where, techniques, order, pure=False)
             running[fut.key] = (fut, src, time.monotonic())
             ac.add(fut)
 
@@ -304,96 +320,135 @@ def load_sources(inputs: str | Path | Iterable[str | Path] | Sequence[Source]) -
 def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: PuzzleDB | str | Path,
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
-          on_stored: Callable[[dict[str, Any]], None] | None = None, easiest: bool = False) -> BuildReport:
+          on_stored: Callable[[dict[str, Any]], None] | None = None, order: str | None = None,
+          easiest: bool | None = None) -> BuildReport:
     """Explain every puzzle of ``inputs`` not yet in ``db`` and store it.
 
     ``jobs``: worker processes (default: all cores). ``timeout``: seconds per
     puzzle. ``progress``: tqdm bar on stderr (default: only if stderr is a
     terminal). ``dask``: a scheduler address or Client to run on instead.
     ``retry_errors``: explain again the puzzles stored with an error.
-    ``easiest``: explain on SE's path (the easiest rated step at each step), so the
-    stored ER/EP/ED compare with Sudoku Explainer's; recorded, and a resumed build
-    must use the same path.
+    ``order``: the engine's order, "simplest" (the default: the lowest-rated step at each
+    step, SE's path, so the stored ER/EP/ED compare with Sudoku Explainer's) or "seed"
+    (``easiest=True`` / ``False``: the older names); recorded in the bank, and a resumed
+    build must use the same order.
+
+    Safety: the input is read and the cluster reached before the database is
+    touched; a second build on the same file is refused (``WriterLock``,
+    ``DatabaseBusy``); a build that fails or is interrupted before storing a
+    puzzle removes the database file it created (and the folders it made).
     """
     start = time.monotonic()
     sources = load_sources(inputs)
+    client = dask_client(dask) if dask is not None else None  # an unreachable cluster: before any file
     own = not isinstance(db, PuzzleDB)
-    store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+    path = db.path if isinstance(db, PuzzleDB) else Path(db)
+    new_file = own and not path.exists()
+    new_dirs = [p for p in path.parents if not p.exists()]
+    report = BuildReport()
     try:
-        if techniques:
-            from techniques import select
-
-            wanted = ",".join(t.name for t in select(techniques))  # canonical names, registry order
-        else:
-            wanted = "all"
-        used = store.get_meta("techniques")
-        if used is None:
-            store.set_meta("techniques", wanted)
-        elif used != wanted:
-            raise ValueError(f"{store.path}: built with techniques {used!r}, not {wanted!r} "
-                             f"(use the same --techniques or another --db)")
-        path = "easiest" if easiest else "registry"
-        used_path = store.get_meta("path") or ("registry" if used is not None else None)
-        if used_path is None:
-            store.set_meta("path", path)
-        elif used_path != path:
-            flag = "with --easiest" if used_path == "easiest" else "without --easiest"
-            raise ValueError(f"{store.path}: built on the {used_path} path, not the {path} one "
-                             f"(build it {flag}, or use another --db)")
-        if retry_errors:
-            keys = {puzzle_key(s.text) for s in sources}
-            store.forget(keys & store.error_texts())
-        stored = store.stored_texts()
-        report = BuildReport()
-        pending: list[Source] = []
-        seen: set[str] = set()
-        for src in sources:
-            key = puzzle_key(src.text)
-            if key in seen:
-                continue
-            seen.add(key)
-            if key in stored:
-                report.skipped += 1
-            else:
-                pending.append(src)
-        report.total = len(seen)
-
-        show = sys.stderr.isatty() if progress is None else progress
-        bar = None
-        if show:
-            from tqdm import tqdm
-
-            tqdm.monitor_interval = 0  # no monitor thread (workers are forked from a server)
-            bar = tqdm(total=report.total, initial=report.skipped, unit="puzzle", file=sys.stderr,
-                       dynamic_ncols=True, smoothing=0.05)
-
-        def on_result(rec: dict[str, Any]) -> None:
-            if store.add(rec) is None:
-                return
-            report.stored += 1
-            report.peak_worker_rss_kb = max(report.peak_worker_rss_kb, rec.get("peak_rss_kb", 0))
-            if rec.get("error"):
-                report.errors += 1
-                if rec["error"].startswith("timeout after"):
-                    report.timeouts += 1
-            if on_stored is not None:
-                on_stored(rec)
-            if bar is not None:
-                bar.update(1)
-                if report.errors:
-                    bar.set_postfix(errors=report.errors, refresh=False)
-
-        try:
-            if pending:
-                if dask is not None:
-                    run_dask(pending, dask, techniques, timeout, on_result, easiest)
-                else:
-                    run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, easiest)
-        finally:
-            if bar is not None:
-                bar.close()
-        report.seconds = time.monotonic() - start
-        return report
-    finally:
         if own:
-            store.close()
+            make_folder(path.parent)
+        with WriterLock(path) if own else nullcontext():
+            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+            try:
+                _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
+                       progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
+                       order=order_name(order, easiest))
+            finally:
+                if own:
+                    store.close()
+    except BaseException:
+        if new_file and not report.stored:  # a build that failed before storing anything leaves no file
+            for p in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+                try:
+                    p.unlink(missing_ok=True)
+                except OSError:
+                    pass
+            for d in new_dirs:  # innermost first
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
+        raise
+    finally:
+        if client is not None and client is not dask:
+            client.close()
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def _build(store: PuzzleDB, sources: list[Source], report: BuildReport, *, jobs: int | None,
+           timeout: float | None, techniques: Sequence[str] | None, progress: bool | None, dask: Any,
+           retry_errors: bool, on_stored: Callable[[dict[str, Any]], None] | None, order: str) -> None:
+    """The build on an open database (``build`` holds the writer lock)."""
+    if techniques:
+        from techniques import select
+
+        wanted = ",".join(t.name for t in select(techniques))  # canonical names, registry order
+    else:
+        wanted = "all"
+    used = store.get_meta("techniques")
+    if used is None:
+        store.set_meta("techniques", wanted)
+    elif used != wanted:
+        raise ValueError(f"{store.path}: built with techniques {used!r}, not {wanted!r} "
+                         f"(use the same --techniques or another --db)")
+    used_order = store.order() if used is not None else None
+    if used_order is None:
+        store.set_meta("order", order)
+    elif used_order != order:
+        raise ValueError(f"{store.path}: built in the {used_order} order, not the {order} one "
+                         f"(build it with --order {used_order}, or use another --db)")
+    if retry_errors:
+        keys = {puzzle_key(s.text) for s in sources}
+        store.forget(keys & store.error_texts())
+    stored = store.stored_texts()
+    pending: list[Source] = []
+    seen: set[str] = set()
+    for src in sources:
+        key = puzzle_key(src.text)
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in stored:
+            report.skipped += 1
+        else:
+            pending.append(src)
+    report.total = len(seen)
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        tqdm.monitor_interval = 0  # no monitor thread (workers are forked from a server)
+        bar = tqdm(total=report.total, initial=report.skipped, unit="puzzle", file=sys.stderr,
+                   dynamic_ncols=True, smoothing=0.05)
+
+    def on_result(rec: dict[str, Any]) -> None:
+        if store.add(rec) is None:
+            report.skipped += 1  # stored meanwhile by another writer (a library caller's own)
+            return
+        report.stored += 1
+        report.peak_worker_rss_kb = max(report.peak_worker_rss_kb, rec.get("peak_rss_kb", 0))
+        if rec.get("error"):
+            report.errors += 1
+            if rec["error"].startswith("timeout after"):
+                report.timeouts += 1
+        if on_stored is not None:
+            on_stored(rec)
+        if bar is not None:
+            bar.update(1)
+            if report.errors:
+                bar.set_postfix(errors=report.errors, refresh=False)
+
+    try:
+        if pending:
+            if dask is not None:
+                run_dask(pending, dask, techniques, timeout, on_result, order)
+            else:
+                run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order)
+    finally:
+        if bar is not None:
+            bar.close()

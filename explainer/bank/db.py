@@ -5,7 +5,7 @@ The seed pickled a dict of explained puzzles; here every puzzle is a row of
 what was committed, and queried across puzzles ("every chain step, longest
 first").
 
-Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
+Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 4):
 
 - ``puzzles``: one row per puzzle text (``text`` is the one-line form of the
   givens, or the raw text when it does not parse). A failed puzzle keeps its
@@ -25,10 +25,14 @@ Layout (``PRAGMA user_version`` = ``SCHEMA_VERSION`` = 3):
   from the step's detail, else the number of highlighted candidates, else of
   highlighted cells. Queries select and sort on these and open a payload
   only for the steps they return.
-- ``meta``: key/value facts about the build (technique set, ``path``: registry or easiest).
+- ``meta``: key/value facts about the build (technique set, ``order``: the
+  engine's order, simplest or seed).
 
 Schema versions: 1 had no ``er`` / ``ep`` / ``ed``; 2 stored every step's
-JSON text in a ``steps`` row (44–78 KB a puzzle). A file of an older
+JSON text in a ``steps`` row (44–78 KB a puzzle); 3 classed difficulty by
+the steps used (trial, brutal) and named the order a ``path`` (registry or
+easiest), where 4 classes it by ER bands (``explainer.rating.DIFFICULTY_BANDS``)
+and every document records its ``order``. A file of an older
 version is refused with the command that converts it
 (``explain-sudoku db migrate``, ``explainer.bank.migrate``), which keeps
 the original beside it.
@@ -54,10 +58,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..explanation import Explanation, step_length
+from ..grid import PuzzleError
 from .pack import Packed, compact, decode_steps, encode_steps, pack
 from .payloads import Payloads
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_DB = Path("output") / "puzzles.sqlite"
 
 SCHEMA = """
@@ -151,8 +156,118 @@ def _src_line(source: str | None) -> int:
     return int(tail) if sep and tail.isdigit() else 0
 
 
-class DatabaseError(Exception):
-    """The database file cannot be used (missing, not SQLite, newer schema)."""
+class DatabaseError(PuzzleError):
+    """The database file cannot be used (missing, not SQLite, newer schema): the library's
+    one error type, ``explainer.PuzzleError``, for a database."""
+
+
+class DatabaseWriteError(DatabaseError):
+    """The database cannot be written (a read-only file or folder, another build writing it)."""
+
+
+def read_connection(path: Path) -> sqlite3.Connection:
+    """A connection that only reads ``path`` and leaves nothing behind.
+
+    - ``-wal``, ``-shm`` or ``-journal`` beside the file (a program is writing it, or one
+      was killed): ``mode=ro``, reading the committed state through them, left as found;
+    - else, when we may write the file and its folder: a plain connection with
+      ``query_only`` (SQLite refuses any write), which removes the ``-wal``/``-shm`` it
+      makes when it closes;
+    - else (a read-only file, folder or mount, where nobody can be writing it):
+      ``immutable=1``, which makes no file at all.
+    """
+    companions = [path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")]
+    uri = "file:" + urllib.parse.quote(str(path.resolve()))
+    folder = path.resolve().parent
+    if any(c.exists() for c in companions):
+        conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=30, isolation_level=None)
+    elif os.access(path, os.W_OK) and os.access(folder, os.W_OK):
+        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        conn.execute("PRAGMA query_only = ON")
+    else:
+        conn = sqlite3.connect(uri + "?immutable=1", uri=True, timeout=30, isolation_level=None)
+    return conn
+
+
+LOCK_MARK = "explain-sudoku: a build is writing the database beside this file\n"
+
+
+class DatabaseBusy(DatabaseWriteError):
+    """Another build (or migration) is writing the database."""
+
+
+class WriterLock:
+    """One writer at a time: an exclusive ``flock`` on ``NAME.lock`` beside the database, held
+    while a build or a migration writes it (``with WriterLock(path):``).
+
+    A second writer is refused at once (``DatabaseBusy``, naming the process that holds it)
+    rather than redoing the work the first is doing. The kernel drops the lock when its
+    process dies, even by SIGKILL; the file is removed when the writer is done, and one left
+    by a killed writer is taken over (it holds only our mark and a process id). A file of
+    that name that is not ours is left alone, and the build refused."""
+
+    def __init__(self, db_path: str | Path) -> None:
+        self.db = Path(db_path)
+        self.path = self.db.with_name(self.db.name + ".lock")
+        self.fd: int | None = None
+
+    def __enter__(self) -> WriterLock:
+        try:
+            import fcntl
+        except ImportError:  # not on Windows: no lock there (SQLite still serialises the writes)
+            return self
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            except OSError as e:
+                raise DatabaseWriteError(f"{self.path}: cannot make the build lock ({e.strerror or e})") from None
+            try:
+                head = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+                if head and not head.startswith(LOCK_MARK):
+                    raise DatabaseWriteError(f"{self.path}: exists and is not ours (a build locks the database "
+                                             f"with this name); move it away")
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    holder = head[len(LOCK_MARK):].strip()
+                    raise DatabaseBusy(f"{self.db}: another build is writing this database ({holder or 'a process'}"
+                                       f"); run this again when it is done: the puzzles it stored are then "
+                                       f"skipped") from None
+                try:
+                    same = os.fstat(fd).st_ino == os.stat(self.path, follow_symlinks=False).st_ino
+                except FileNotFoundError:
+                    same = False
+            except BaseException:
+                os.close(fd)
+                raise
+            if same:  # not a file the previous holder removed while we waited for it
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{LOCK_MARK}pid {os.getpid()}\n".encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.fd is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # still holding the lock: a waiter then tries the new file
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
+
+
+def make_folder(folder: Path) -> None:
+    """The database's folder, made when missing (DatabaseWriteError when it cannot be)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DatabaseWriteError(f"{folder}: cannot make the database's folder (a file of that name is in the "
+                                 f"way)") from None
+    except OSError as e:
+        raise DatabaseWriteError(f"{folder}: cannot make the database's folder ({e.strerror or e})") from None
 
 
 # ---- rating --------------------------------------------------------------------------
@@ -195,7 +310,7 @@ def puzzle_key(text: str) -> str:
 # ---- results as data (what a worker sends back) -------------------------------------
 
 def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
-                   easiest: bool = False) -> dict[str, Any]:
+                   order: str | None = None) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
     Runs in worker processes (local pool or Dask), so it returns plain data.
@@ -208,7 +323,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     start = time.perf_counter()
     rec: dict[str, Any] = {"text": puzzle_key(text), "source": where, "error": None, "steps": []}
     try:
-        p = Puzzle(text, techniques, where=where, easiest=easiest)
+        p = Puzzle(text, techniques, where=where, order=order)
         doc = p.to_json()
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
@@ -301,60 +416,86 @@ class PuzzleDB:
     ...     print(r.puzzle, r.index, r.text)
     """
 
-    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = True, read_only: bool = False) -> None:
+        """Open (``create``: or make) the database at ``path``.
+
+        ``read_only``: only read it (the reading commands): the file is never
+        written, and no ``-wal``/``-shm`` file is left beside it (``read_connection``).
+        A file that is not a puzzle database of this schema is refused before
+        anything is written into it, whatever the mode."""
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
-        if not create and self.path.is_file() and self.path.stat().st_size == 0:
+        if self.path.exists() and not self.path.is_file():
+            raise DatabaseError(f"{self.path}: not a file")
+        if not create and self.path.stat().st_size == 0:
             raise DatabaseError(f"{self.path}: an empty file, not a puzzle database (left unchanged)")
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        # reading an existing database never writes into it: a file we may not write is opened
-        # read-only, and a file that is not ours is refused before any setting is changed
-        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
-        if create and self.read_only:
-            raise DatabaseError(f"{self.path}: read-only file, cannot store puzzles in it")
+        # a file we may not write is only read; one we would write is checked first, read-only
+        self.read_only = read_only or (self.path.exists() and not os.access(self.path, os.W_OK))
+        if create and self.read_only and not read_only:
+            raise DatabaseWriteError(f"{self.path}: read-only file, cannot store puzzles in it")
+        try:
+            self._connect(create)
+        except BaseException:
+            conn = getattr(self, "conn", None)
+            if conn is not None:  # a refused file: close it now (a reading one leaves nothing behind)
+                conn.close()
+            raise
+
+    def _connect(self, create: bool) -> None:
         try:
             if self.read_only:
-                uri = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?mode=ro"
-                self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
-            else:
-                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-            self.conn.create_function("src_file", 1, _src_file, deterministic=True)
-            self.conn.create_function("src_line", 1, _src_line, deterministic=True)
-            if not create:
+                self.conn = read_connection(self.path)
                 self._check_ours()
-            else:  # an existing file of another version is refused before any setting is changed
-                self._check_version(self.conn.execute("PRAGMA user_version").fetchone()[0] or SCHEMA_VERSION)
-            if not self.read_only:
+            else:
+                if self.path.exists() and self.path.stat().st_size:
+                    self._check_before_writing()
+                if create:
+                    make_folder(self.path.parent)
+                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
-            if not self.read_only:
                 self._migrate()
+            self.conn.create_function("src_file", 1, _src_file, deterministic=True)
+            self.conn.create_function("src_line", 1, _src_line, deterministic=True)
+            self.conn.execute("PRAGMA foreign_keys=ON")
             self.payloads = Payloads(self.conn)
         except sqlite3.OperationalError as e:
             if "readonly" in str(e).replace("-", "").replace(" ", ""):
-                raise DatabaseError(f"{self.path}: read-only, cannot be written ({e})") from None
+                raise DatabaseWriteError(f"{self.path}: read-only, cannot be written ({e})") from None
+            if "locked" in str(e) or "busy" in str(e):
+                raise DatabaseWriteError(f"{self.path}: in use by another program ({e})") from None
             raise DatabaseError(f"{self.path}: not a puzzle database ({e})") from None
         except sqlite3.DatabaseError as e:
             raise DatabaseError(f"{self.path}: not a puzzle database ({e})") from None
+
+    def _check_before_writing(self) -> None:
+        """Refuse an existing file that is not a puzzle database of this schema, through a
+        read-only connection: nothing in it changes (not even its journal mode)."""
+        conn = read_connection(self.path)
+        try:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        finally:
+            conn.close()
+        # a schema-3 file in rollback mode (copied, vacuumed into) is ours: switching it to WAL is fine
+        if version == 0 and tables:
+            raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database (left unchanged)")
+        if version:
+            self._check_version(version)
 
     def _check_ours(self) -> None:
         """Refuse (without writing) a file that is not a puzzle database of this program."""
         (version,) = self.conn.execute("PRAGMA user_version").fetchone()
         if version == 0:
-            self.conn.close()
             raise DatabaseError(f"{self.path}: not a puzzle database (no schema; left unchanged)")
         self._check_version(version)
 
     def _check_version(self, version: int) -> None:
         if version > SCHEMA_VERSION:
-            self.conn.close()
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this program's "
                                 f"({SCHEMA_VERSION})")
         if version < SCHEMA_VERSION:
-            self.conn.close()
             raise DatabaseError(f"{self.path}: schema version {version}, older than this program's "
                                 f"({SCHEMA_VERSION}); convert it (the original is kept beside it) with: "
                                 f"explain-sudoku db migrate --db {self.path}")
@@ -430,6 +571,10 @@ class PuzzleDB:
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    def order(self) -> str | None:
+        """The engine's order the bank was built in, simplest or seed (None: not built yet)."""
+        return self.get_meta("order")
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():

@@ -3,7 +3,13 @@
 Version 1 had no ``er`` / ``ep`` / ``ed``; version 2 kept every step's JSON
 text in a ``steps`` row, 44–78 KB a puzzle. Version 3 keeps the same
 documents packed and compressed (``explainer.bank.pack``), about 4 KB a
-puzzle, and exports them byte for byte as version 2 did.
+puzzle, and exports them byte for byte as version 2 did. Version 4 (wave 3)
+classes difficulty by ER bands (``explainer.rating.DIFFICULTY_BANDS``) and
+records the engine's order: the bank's (``meta``: ``order``, from version
+3's ``path``: registry is the seed order, easiest the simplest) and every
+document's (``"order"``); a trial lucky step's text says it rests on the
+single solution. The steps and ratings stay as they were, so a version-4 file
+exports what this program writes for the same order.
 
 Safety: the original is first copied beside the file (``NAME.v2.bak``,
 never over an existing file) with SQLite's backup API, under the write
@@ -20,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..explanation import Explanation
-from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, index_steps
-from .pack import compact, pack
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, index_steps
+from .pack import compact, pack, unpack
 from .payloads import Payloads
 
 
@@ -57,13 +63,18 @@ def migrate(path: str | Path) -> MigrationReport:
     path = Path(path)
     if not path.is_file():
         raise DatabaseError(f"{path}: no such database")
+    with WriterLock(path):  # not while a build writes it
+        return _migrate(path)
+
+
+def _migrate(path: Path) -> MigrationReport:
     size_before = _file_bytes(path)
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     try:
         (version,) = conn.execute("PRAGMA user_version").fetchone()
         if version == SCHEMA_VERSION:
             return MigrationReport(path, version, None, 0, size_before, size_before)
-        if version not in (1, 2):
+        if version not in (1, 2, 3):
             raise DatabaseError(f"{path}: schema version {version}: not a puzzle database this program can convert")
         conn.execute("BEGIN IMMEDIATE")  # the write lock: nobody changes the file between copy and conversion
         try:
@@ -71,7 +82,9 @@ def migrate(path: str | Path) -> MigrationReport:
             _copy(path, backup)
             if version == 1:
                 _migrate_1_to_2(conn)
-            n = _migrate_2_to_3(conn)
+            if version <= 2:
+                _migrate_2_to_3(conn)
+            n = _migrate_3_to_4(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -124,26 +137,71 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> int:
     conn.execute("DROP TABLE steps")
     for col in ("header", "statistics"):
         conn.execute(f"ALTER TABLE puzzles DROP COLUMN {col}")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute("PRAGMA user_version = 3")
     return len(ids)
+
+
+def _migrate_3_to_4(conn: sqlite3.Connection) -> int:
+    """Difficulty by ER bands and the order recorded, in the bank and in every document (inside
+    the caller's transaction); returns the number of puzzles."""
+    from ..rating import difficulty
+
+    old = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    order = "simplest" if old.get("path") == "easiest" else "seed"
+    if "techniques" in old:  # a bank that was built (an empty one gets its order when built)
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('order', ?)", (order,))
+    payloads = Payloads(conn)
+    rows = conn.execute("SELECT id, er FROM puzzles ORDER BY id").fetchall()
+    for pid, er in rows:
+        band = None if er is None else difficulty(er)
+        conn.execute("UPDATE puzzles SET difficulty = ? WHERE id = ?", (band, pid))
+        row = conn.execute("SELECT data FROM payloads WHERE puzzle_id = ?", (pid,)).fetchone()
+        if row is not None:
+            doc = wave3_document(unpack(payloads.parts(row[0])), band, order)
+            conn.execute("UPDATE payloads SET data = ? WHERE puzzle_id = ?", (payloads.encode(pack(doc)), pid))
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return len(rows)
+
+
+def wave3_document(doc: dict[str, Any], band: str | None, order: str) -> dict[str, Any]:
+    """A steps-JSON document written before wave 3, as this program writes it: difficulty
+    ``band`` (when known), ``"order"`` before the steps, trial lucky saying it rests on the
+    single solution."""
+    from techniques.uniqueness import ONE
+
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        if key == "steps" and "order" not in doc:
+            out["order"] = order
+        out[key] = value
+    if band is not None and "difficulty" in out:
+        out["difficulty"] = band
+    for step in out.get("steps") or ():
+        if step.get("technique") == "trial lucky" and ONE["en"] not in step.get("text", ""):
+            step["text"] = f"{step['text']} {ONE['en']}"
+            for lang, text in (step.get("translations") or {}).items():
+                if lang in ONE:
+                    step["translations"][lang] = f"{text} {ONE[lang]}"
+    return out
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
     """Add ``er`` / ``ep`` / ``ed`` and rate every stored explanation (inside the caller's transaction)."""
-    from techniques import weights
+    from techniques import all_kinds
 
-    from ..rating import puzzle_rating, rate_steps
+    from ..rating import puzzle_rating
+    from ..technique import rate_steps
 
     for col in ("er", "ep", "ed"):
         conn.execute(f"ALTER TABLE puzzles ADD COLUMN {col} REAL")
     conn.execute("CREATE INDEX IF NOT EXISTS puzzles_by_er ON puzzles(er)")
-    w = weights()
+    kinds = all_kinds()
     ids = [i for (i,) in conn.execute("SELECT id FROM puzzles WHERE error IS NULL")]
     for pid in ids:
         docs = [json.loads(doc) for (doc,) in conn.execute(
             "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (pid,))]
         steps = [Explanation.from_dict(d) for d in docs]
-        ratings = rate_steps(steps, w)
+        ratings = rate_steps(steps, kinds, simplest=False)  # version 1 knew only the seed order
         r = puzzle_rating(steps, ratings)
         # the stored documents get what Puzzle.to_json() now writes: "rating" before "steps"
         (head,) = conn.execute("SELECT header FROM puzzles WHERE id = ?", (pid,)).fetchone()

@@ -51,8 +51,13 @@ def with_command(argv: list[str]) -> list[str]:
     return [DEFAULT, *argv]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    return invoke(build_parser(), with_command(list(sys.argv[1:] if argv is None else argv)))
+def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
+    """Run one command line (default: the program's arguments) and return its exit status.
+
+    ``program``: this is the ``explain-sudoku`` process itself (explain_sudoku.py): once the
+    command is done, a late signal ends the process at once instead of raising into the
+    caller (in-process callers, the tests, get Python's handlers back)."""
+    return invoke(build_parser(), with_command(list(sys.argv[1:] if argv is None else argv)), program=program)
 
 
 __all__ = ["COMMANDS", "build_parser", "main"]

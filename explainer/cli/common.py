@@ -1,5 +1,9 @@
-"""What every command shares: a parser whose errors are one line, and option types
-that validate at parse time (so a bad value never reaches the work, nor a traceback)."""
+"""What every command shares: a parser whose errors are one line, option types that
+validate at parse time (so a bad value never reaches the work, nor a traceback), the exit
+statuses, and ``invoke``, which runs a command line so that nothing ends in a traceback.
+
+Exit statuses (the README's table): one per kind of failure, the same in every command.
+"""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +14,24 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+PROG = "explain-sudoku"
+
+EXIT_OK = 0         # done
+EXIT_NO = 1         # the command ran and the answer is no: a grid with a mistake (hint), a line not
+#                     reproduced (steps --check), no puzzle met the target (generate), a search gave up
+EXIT_BAD_INPUT = 2  # bad input: a puzzle, position, file, option or database that cannot be used
+EXIT_OUTPUT = 3     # output refused or not written: a folder or file that is not ours, no permission,
+#                     a full disk, a database another build is writing
+EXIT_INTERNAL = 70  # a bug (or no memory left): one line, please report it
+# interrupted: 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP); a closed standard output
+# (`| head`) ends the run quietly with 0
+
+
+def error(message: object) -> None:
+    """Print ``explain-sudoku: error: WHERE: WHAT`` (one line, whatever the message holds)."""
+    from ..grid import one_line
+
+    print(one_line(f"{PROG}: error: {message}"), file=sys.stderr)
 
 
 class UsageError(Exception):
@@ -21,14 +42,17 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) raised as UsageError, never SystemExit(2)."""
 
     def error(self, message: str) -> NoReturn:
-        # "argument --jobs/-j: --jobs must be ..." -> "--jobs must be ..." (our types name the option)
+        # "argument --jobs/-j: --jobs must be ..." -> "--jobs must be ..." (our types name the option),
+        # "argument --rating: no puzzle ..." -> "--rating: no puzzle ..."
         m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)", message, re.S)
-        if m and m.group(2).startswith(m.group(1) + " "):
-            message = m.group(2)
+        if m:
+            message = m.group(2) if m.group(2).startswith(m.group(1) + " ") else f"{m.group(1)}: {m.group(2)}"
         from ..grid import one_line
 
         message = one_line(" ".join(message.split()))  # one line, whatever the value held
-        raise UsageError(f"{self.prog}: error: {message} (see '{self.prog.split(' [')[0]} --help')")
+        prog = self.prog.split(" [")[0]
+        where = prog[len(PROG):].strip()
+        raise UsageError(f"{PROG}: error: {where + ': ' if where else ''}{message} (see '{prog} --help')")
 
 
 def path_exists(arg: str) -> bool:
@@ -106,6 +130,21 @@ def rating_range(text: str) -> tuple[float, float]:
     if math.isnan(low) or math.isnan(high):
         raise argparse.ArgumentTypeError(f"a rating range is LOW-HIGH, e.g. 7.0-8.5, not {text!r}")
     return low, high
+
+
+ORDER_HELP = ("the engine's order: 'simplest' (the default) takes at each step the step with the lowest "
+              "rating on Sudoku Explainer's scale, as an expert explains (ties: the step that places or "
+              "removes more, then the earlier technique, then the smaller pattern), and never guesses; "
+              "'seed' takes the first technique, in the registry's (the seed's) order, that has a step")
+
+
+def add_order_option(p: argparse.ArgumentParser, help: str = ORDER_HELP) -> None:
+    """``--order {simplest,seed}`` and its older alias ``--easiest`` (= ``--order simplest``)."""
+    from ..technique import DEFAULT_ORDER, ORDERS
+
+    p.add_argument("--order", choices=ORDERS, default=DEFAULT_ORDER, help=help)
+    p.add_argument("--easiest", dest="order", action="store_const", const="simplest",
+                   help="the same as --order simplest (the default; the option's older name)")
 
 
 def technique_list(text: str) -> list[str]:
@@ -207,19 +246,78 @@ def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool =
                          gif_loop=None if args.gif_loop < 0 else args.gif_loop)
 
 
-def invoke(parser: argparse.ArgumentParser, argv: list[str]) -> int:
-    """Parse and run one command line: every error one line on stderr, an exit status back."""
+def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = False) -> int:
+    """Parse and run one command line: every error one line on stderr, an exit status back.
+
+    Signals end the run through the commands' clean-up (``signals``); a closed standard
+    output ends it quietly; an unexpected exception is one line (``EXPLAIN_SUDOKU_DEBUG=1``
+    shows its traceback instead)."""
+    from . import signals
+
+    with signals.handled(program):
+        try:
+            args = parser.parse_args(argv)
+            return int(args.run(args))
+        except UsageError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except SystemExit as e:  # --help / --version
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
+        except KeyboardInterrupt as e:
+            return interrupted(e)
+        except BrokenPipeError as e:
+            if stdout_closed():
+                return EXIT_OK
+            return internal_error(e)
+        except MemoryError:
+            error("out of memory")
+            return EXIT_INTERNAL
+        except Exception as e:
+            return internal_error(e)
+
+
+def interrupted(e: KeyboardInterrupt) -> int:
+    """One line for an interrupted run (and what it left, when the command said so); its status."""
+    from . import signals
+
+    name = e.name if isinstance(e, signals.Interrupted) else "SIGINT"
+    note = getattr(e, "note", "")
     try:
-        args = parser.parse_args(argv)
-        return int(args.run(args))
-    except UsageError as e:
-        print(str(e), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except SystemExit as e:  # --help / --version
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
-    except KeyboardInterrupt:
-        print("explain-sudoku: interrupted", file=sys.stderr)
-        return 130
+        print(f"{PROG}: interrupted by {name}" + (f"; {note}" if note else ""), file=sys.stderr)
+    except OSError:
+        pass
+    return signals.status_of(e)
+
+
+def stdout_closed() -> bool:
+    """True when standard output is a pipe whose reader has gone (``| head``); then it is
+    pointed at /dev/null, so that nothing complains when the interpreter flushes it."""
+    import os
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        gone = any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (AttributeError, ValueError, OSError):  # not a file (a test's StringIO), no poll
+        return False
+    if gone:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return gone
+
+
+def internal_error(e: BaseException) -> int:
+    """A bug: one line naming it (or the traceback with EXPLAIN_SUDOKU_DEBUG=1)."""
+    import os
+
+    if os.environ.get("EXPLAIN_SUDOKU_DEBUG"):
+        raise e
+    error(f"internal error: {type(e).__name__}: {e} (a bug: please report it with the command line; "
+          f"EXPLAIN_SUDOKU_DEBUG=1 shows where)")
+    return EXIT_INTERNAL
 
 
 def run_alone(name: str, module: ModuleType, argv: Sequence[str] | None) -> int:

@@ -18,17 +18,19 @@ from typing import Any
 from ..grid import PuzzleError, Source, one_line, read_sources, split_sources
 from .common import (
     EXIT_BAD_INPUT,
-    EXIT_FAIL,
     EXIT_OK,
+    EXIT_OUTPUT,
     Parser,
     UsageError,
+    add_order_option,
     add_render_options,
+    error,
     is_puzzle_argument,
     render_options,
     run_alone,
     technique_list,
 )
-from .output import OutputError, OutputFolder, safe_component
+from .output import MANIFEST, OutputError, OutputFolder, safe_component
 
 HELP = "explain puzzles: frames, contact sheet, GIF and steps.json (the default command)"
 OTHER_COMMANDS = {
@@ -37,6 +39,7 @@ OTHER_COMMANDS = {
     "generate": "generate puzzles with a difficulty or technique target",
     "hint": "a progressive hint for a grid you are stuck on",
     "db": "build, rate, query and export a database of explained puzzles",
+    "steps": "every step each technique finds in a position (HoDoKu library lines too)",
 }
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def configure(p: argparse.ArgumentParser) -> None:
     sub = "\n".join(f"  explain-sudoku {name:<9} {desc}" for name, desc in OTHER_COMMANDS.items())
-    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db} ..."
+    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps} ..."
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.description = (
             "Explain how to solve Sudoku puzzles one human step at a time, and draw each step.\n\n"
@@ -56,6 +59,8 @@ def configure(p: argparse.ArgumentParser) -> None:
             "multi-line grid ('|', '-', '+', '*' and spaces are decoration). Lines starting with\n"
             "'#' are comments. A puzzle string may also be given directly instead of a file.\n"
             "Sizes 4x4, 9x9, 16x16 and 25x25 are found from the number of cells.\n\n"
+            "Each step is the simplest one available (the lowest rating on Sudoku Explainer's\n"
+            "scale), as an expert explains; --order seed keeps the seed's technique order.\n\n"
             "Each puzzle gets 000-INITIAL-GRID.png, one NNN-<TECHNIQUE>.png per step,\n"
             "NNN-SOLUTION.png, EXPLANATIONS-01.png ... (contact sheet, A4 pages), an animated GIF\n"
             "and steps.json.\n"
@@ -67,12 +72,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.epilog = ("commands (the command word comes first; a file named like a command is\n"
                 "explained with 'explain-sudoku explain FILE' or './FILE'):\n" + sub + "\n\n"
-                "exit status: 0 all explained, 2 some input was bad (each reported on one line),\n"
-                "1 an output could not be written.\n\n"
+                "exit status: 0 all explained; 2 some input was bad (each reported on one line);\n"
+                "3 an output was refused or could not be written; 130/143 interrupted (SIGINT/SIGTERM:\n"
+                "what was written is listed in the manifest, the next run replaces it); 70 a bug.\n"
+                "Input: at most 64 MiB and 1,000,000 lines per file (an endless input is refused).\n\n"
                 "examples:\n"
                 "  explain-sudoku examples/seed.txt --out frames/\n"
                 "  explain-sudoku examples/top1465-sample.txt --no-frames     # steps.json + GIF only\n"
-                "  explain-sudoku puzzle.txt --techniques 'single position,single candidate,brutal'")
+                "  explain-sudoku puzzle.txt --techniques 'single position,single candidate,brutal'\n"
+                "  explain-sudoku puzzle.txt --order seed    # the seed's fixed technique order\n\n"
+                "orders: by default each step is the simplest one available (the lowest rating on\n"
+                "Sudoku Explainer's scale, never a guess), and ER/EP/ED are those of that path;\n"
+                "--order seed takes the first technique in the registry's order that has a step.")
     p.add_argument("puzzle", nargs="?", help="puzzle file, '-' for standard input, or a puzzle string")
     p.add_argument("--out", "-o", metavar="DIR",
                    help="output folder (default: output/<name of the puzzle file>)")
@@ -88,10 +99,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
                    help="leave out the steps that assume a single solution (unique rectangle and loop, bug+1, BUG)")
-    p.add_argument("--easiest", action="store_true",
-                   help="take the easiest rated step at each step, as Sudoku Explainer does, instead of the "
-                        "first technique in registry order: ER/EP/ED then follow SE's path (slower on hard "
-                        "puzzles; see the README's rating scale)")
+    add_order_option(p)
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -123,14 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     except OutputError as e:
         error(str(e))
-        return EXIT_FAIL
-    except KeyboardInterrupt:
-        error("interrupted")
-        return 130
-
-
-def error(message: str) -> None:
-    print(one_line(f"explain-sudoku: error: {message}"), file=sys.stderr)
+        return EXIT_OUTPUT
 
 
 def load_sources(arg: str) -> tuple[list[Source], str]:
@@ -164,11 +165,16 @@ def explain(args: argparse.Namespace) -> int:
         raise PuzzleError(str(e)) from None
     sources, stem = load_sources(args.puzzle)
     out = Path(args.out) if args.out else Path("output") / stem
-    folder = OutputFolder(out, args.force).open()
     try:
-        return _explain_all(args, sources, techniques, options, folder, Puzzle)
-    finally:
-        folder.close()
+        with OutputFolder(out, args.force, announce=not args.quiet).open() as folder:
+            if len(sources) > 1:  # the names of a run of several puzzles, all checked before any work
+                width = max(3, len(str(len(sources))))
+                folder.check([out / f"{k:0{width}d}" for k in range(1, len(sources) + 1)] + [out / "index.json"])
+            return _explain_all(args, sources, techniques, options, folder, Puzzle)
+    except KeyboardInterrupt as e:
+        if (out / MANIFEST).exists():
+            e.note = f"what was written is listed in {out / MANIFEST}; the next run into {out} replaces it"  # type: ignore[attr-defined]
+        raise
 
 
 def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: list[str] | None, options: Any,
@@ -185,7 +191,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
                 puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
-                                brutal=not args.no_brutal, easiest=args.easiest)
+                                brutal=not args.no_brutal, order=args.order)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)
@@ -202,7 +208,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             except PuzzleError as e:
                 bad += 1
                 entry["error"] = e.message
-                msg = f"explain-sudoku: error: {e}"
+                msg = one_line(f"explain-sudoku: error: {e}")
                 (bar.write if bar else print)(msg, file=sys.stderr)
             index.append(entry)
             if bar:

@@ -6,6 +6,10 @@ seeded local search (generator.harden), each evaluated candidate being one
 try; other sizes, and easy, draw new puzzles until one meets the target.
 Either way --max-tries bounds the work (exit 1 with a message). Progress
 goes to stderr when it is a terminal.
+
+Without --seed a seed is drawn and said on stderr, so a run can be repeated
+(``--seed N`` gives the same puzzles again). A rating range no puzzle can have
+is refused when the command is read.
 """
 from __future__ import annotations
 
@@ -24,11 +28,26 @@ from ..generate import (
     generate_many,
 )
 from ..grid import SIZES
-from .common import integer, rating_range, run_alone, technique_name
+from ..rating import difficulty_bands
+from .common import EXIT_NO, EXIT_OK, error, integer, rating_range, run_alone, technique_name
 
-EXIT_FAILED = 1
 HELP = "generate puzzles with a difficulty or technique target"
 positive = integer(1, 10**9)
+SEEDS = 2**63  # seeds are 0 .. 2**63-1 (a negative seed would repeat its absolute value's puzzles)
+seed_number = integer(0, SEEDS - 1, name="--seed")
+# ER (Sudoku Explainer's scale) that a puzzle can be rated: a single gives 1.0, and no explanation
+# here rates above 12 (the hardest known puzzles rate about 11.9; hardest300's hardest step: 10.5).
+ER_LOWEST, ER_HIGHEST = 1.0, 12.0
+
+
+def reachable_rating(text: str) -> tuple[float, float]:
+    """An ER range that a puzzle can have (``rating_range``, then within ER_LOWEST..ER_HIGHEST)."""
+    low, high = rating_range(text)
+    if low > ER_HIGHEST or high < ER_LOWEST:
+        raise argparse.ArgumentTypeError(
+            f"no puzzle is rated {text}: ER runs from {ER_LOWEST:g} (a single) to about {ER_HIGHEST:g} "
+            f"(the hardest known puzzles); ask for a range within it, e.g. 7.0-8.5")
+    return low, high
 
 
 def target_technique(text: str) -> str:
@@ -44,16 +63,11 @@ def target_technique(text: str) -> str:
     return name
 
 
-# "difficult" (TECHNIQUES.md: the explanation needs brutal) is out of reach with the full
-# registry: the forcing chains finish every puzzle without reading the solution.
-REACHABLE = tuple(d for d in DIFFICULTIES if d != "difficult")
+# The difficulty classes are bands of ER (explainer.rating.DIFFICULTY_BANDS): each is a target.
+REACHABLE = DIFFICULTIES
 
 
 def reachable_difficulty(text: str) -> str:
-    if text == "difficult":
-        raise argparse.ArgumentTypeError(
-            "no puzzle is 'difficult' with the full registry (the forcing chains explain every puzzle "
-            "without brutal); ask for an ER range instead, e.g. --rating 9.5-")
     if text not in DIFFICULTIES:
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(REACHABLE)})")
     return text
@@ -63,13 +77,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = "Generate puzzles with a unique solution, one per line."
     parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
     parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
-    parser.add_argument("--seed", type=integer(), default=1,
-                        help="random seed: the same seed gives the same puzzles")
+    parser.add_argument("--seed", type=seed_number, default=None,
+                        help="random seed, 0 or more: the same seed gives the same puzzles (default: a new seed "
+                             "each run, printed on stderr so the run can be repeated)")
     parser.add_argument("--difficulty", type=reachable_difficulty, metavar="{" + ",".join(REACHABLE) + "}",
-                        help="the engine's difficulty class to reach ('difficult' means needing brutal, which "
-                             "the forcing chains leave no puzzle needing: ask for an ER range instead)")
-    parser.add_argument("--rating", type=rating_range, metavar="LOW-HIGH",
-                        help="ER (Sudoku Explainer's scale) to reach, e.g. 7.0-8.5")
+                        help=f"the engine's difficulty class to reach, a band of ER: {difficulty_bands()}")
+    parser.add_argument("--rating", type=reachable_rating, metavar="LOW-HIGH",
+                        help=f"ER (Sudoku Explainer's scale, {ER_LOWEST:g} to about {ER_HIGHEST:g}) to reach, "
+                             "e.g. 7.0-8.5")
     parser.add_argument("--technique", type=target_technique,
                         help="a technique the explanation must use, without guessing (e.g. swordfish); "
                              "checked when the command is read")
@@ -79,6 +94,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="candidates tried per output puzzle (default 5000). For 9x9 a medium, rating or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
+    parser.epilog = ("exit status: 0 every puzzle made; 1 no puzzle met the target within --max-tries; "
+                     "2 a bad option; a closed output (| head) ends quietly")
 
 
 def progress_printer(count: int) -> Callable[[int], None]:
@@ -105,22 +122,25 @@ def run(args: argparse.Namespace) -> int:
     target = describe_target(args.difficulty, args.technique, args.rating)
     show = progress_printer(args.count)
     made = 0
+    seed = args.seed
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(10**9)  # short enough to type again
+        print(f"explain-sudoku generate: seed {seed} (--seed {seed} repeats this run)", file=sys.stderr)
     try:
-        for puzzle in generate_many(args.size, args.count, args.seed, dig=args.dig, symmetry=args.symmetry,
+        for puzzle in generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
                                     accept=accept, goal=goal, max_tries=args.max_tries, target=target, on_try=show):
             print(puzzle.to_line(), flush=True)
             made += 1
     except GenerationFailed as failure:
         if sys.stderr.isatty():
             print(file=sys.stderr)
-        print(f"explain-sudoku generate: {failure} (made {made} of {args.count})", file=sys.stderr)
-        return EXIT_FAILED
-    except ImportError as missing:
-        print(f"explain-sudoku generate: targets need the explanation engine ({missing})", file=sys.stderr)
-        return EXIT_FAILED
+        error(f"generate: {failure} (made {made} of {args.count})")
+        return EXIT_NO
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -12,15 +12,26 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..grid import PuzzleError, one_line, read_text
-from .common import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, is_puzzle_argument, palette_name, run_alone
+from ..grid import PuzzleError, read_text
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    add_order_option,
+    error,
+    is_puzzle_argument,
+    palette_name,
+    run_alone,
+)
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("A progressive hint for the next step from where you are. The input may be a "
+    p.description = ("A progressive hint for the next step from where you are: the simplest step available "
+                     "there. The input may be a "
                      "puzzle line, a partly solved grid, or a pencil-mark grid (the 729-character "
                      "candidates line or the multi-line layout HoDoKu and Sudoku Explainer print). "
                      "The grid is checked against the solution first: a mistake is named and no hint "
@@ -37,9 +48,15 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="write the frame into a folder holding other files (they are never changed)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the hint")
     p.add_argument("--palette", default="default", type=palette_name, help="palette of the level-3 frame")
+    add_order_option(p, "which step the hint gives: 'simplest' (the default) the simplest step available from "
+                        "your position (the lowest rating on Sudoku Explainer's scale, never a guess), the one "
+                        "'explain-sudoku' would take there; 'seed' the first technique, in the registry's order, "
+                        "that has a step")
 
 
 def _input_text(arg: str) -> tuple[str, str]:
+    """The one grid of a file, of standard input or of the argument (a file of several
+    puzzle lines is refused: which one the learner is solving cannot be guessed)."""
     if is_puzzle_argument(arg):
         return arg, "<argument>"
     text, name = read_text(arg)
@@ -47,6 +64,10 @@ def _input_text(arg: str) -> tuple[str, str]:
     text = "\n".join(lines).strip()
     if not text:
         raise PuzzleError("no grid in file (empty or only comments)", name)
+    if "\n" in text and not _is_one_grid(text):
+        count = len([ln for ln in text.splitlines() if ln.strip()])
+        raise PuzzleError(f"{count} puzzles in the file; a hint is for one grid (put the one you are solving "
+                          f"in a file of its own, or give its line)", name)
     return text, name
 
 
@@ -59,48 +80,37 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         text, where = _input_text(args.puzzle)
-        if "\n" in text and not _is_one_grid(text):
-            text = text.splitlines()[0].strip()  # a file of puzzle lines: hint for the first
         original = None
         if args.original is not None:
             original, _ = _input_text(args.original)
             if "\n" in original and not _is_one_grid(original):
                 original = original.splitlines()[0].strip()
-        h = hint(text, args.level, args.lang, where, puzzle=original)
+        h = hint(text, args.level, args.lang, where, puzzle=original, order=args.order)
     except GridMistake as e:
         error(e)
-        return EXIT_FAIL
+        return EXIT_NO
     except (PuzzleError, ValueError) as e:
         error(e)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
     print(h.text)
     if args.level == 3 and h.step is not None:
         from render.frame import step_png
 
         out = Path(args.out) if args.out else Path("output") / "hint"
+        path = out / "hint.png"
         try:
-            folder = OutputFolder(out, args.force, tool="explain-sudoku hint", announce=False).open()
-            try:
-                path = out / "hint.png"
+            with OutputFolder(out, args.force, tool="explain-sudoku hint", announce=False).open() as folder:
                 folder.guard(path)
                 path.write_bytes(step_png(h.state, h.step, palette=args.palette, lang=args.lang))
                 folder.record([path])
-            finally:
-                folder.close()
         except OutputError as e:
             error(e)
-            return EXIT_FAIL
+            return EXIT_OUTPUT
         except OSError as e:
-            error(f"{out}: cannot write ({e.strerror or e})")
-            return EXIT_FAIL
+            error(f"{path}: cannot write ({e.strerror or e})")
+            return EXIT_OUTPUT
         print(f"frame: {path}")
     return EXIT_OK
-
-
-def error(message: object) -> None:
-    print(one_line(f"explain-sudoku hint: error: {message}"), file=sys.stderr)
 
 
 def _is_one_grid(text: str) -> bool:

@@ -15,9 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from ..grid import PuzzleError, read_text
-from .common import run_alone
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    add_order_option,
+    error,
+    integer,
+    palette_name,
+    real,
+    run_alone,
+)
+from .output import OutputError, OutputFolder
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 PROG = "explain-sudoku steps"
 HELP = "every step each technique finds in a position (HoDoKu library lines too)"
 
@@ -30,19 +41,28 @@ DESCRIPTION = (
     "(9x9 only; grid: a digit is a given, +d a placed value, '.' or '0' empty; candidates are\n"
     "digit-row-column, e.g. 182, separated by spaces). A file may hold many one-line positions\n"
     "(library lines or puzzle lines), one per line, or one multi-line grid; '#' starts a comment.\n"
-    "A bad line gets one line on stderr (file:line: what) and the others still run.")
+    "A bad line gets one line on stderr (file:line: what) and the others still run; a position\n"
+    "with no solution (its values and pencil marks rule every solution out) is a bad line.")
 
 EPILOG = (
+    "Steps that change the same candidates are listed once (the smaller pattern). --all runs every\n"
+    "finder to its end (no cap, no time limit).\n\n"
     "--check: for each library line that carries expected eliminations or placements, say whether\n"
-    "the steps of the technique its code names (e.g. 0300 x wing) reproduce them: every expected\n"
-    "elimination and placement made by one found step. A line whose code ends in -x expects no\n"
-    "such step. With --json, one object per line:\n"
+    "the steps HoDoKu would file under its code (e.g. 0300 x wing) reproduce them: every expected\n"
+    "elimination and placement made by one found step (a placement also removes its cell's other\n"
+    "candidates). Variants are honoured as HoDoKu's regression tester does: -1/-2 on uniqueness\n"
+    "codes (without / with missing candidates), on ALS codes (without / with overlap), a fifth digit\n"
+    "1 on a fish code (a siamese fish: two fish on the same base lines together). A line whose code\n"
+    "ends in -x is a fail case: no step of the code about its digits must be found.\n"
+    "With --json, one object per line:\n"
     '  {"line": k, "code": "0300", "technique": "x wing" | null, "reproduced": true | false | null}\n'
     "(technique null: no registry record answers to the code; reproduced null: nothing to check),\n"
     "then a summary line on stderr.\n\n"
     "exit status: 0 every position listed (with --check: every checked line reproduced);\n"
-    "1 with --check some line not reproduced, or an output could not be written;\n"
-    "2 bad input (a bad line, an unknown technique, an output folder that is not new).\n\n"
+    "1 with --check some line not reproduced; 2 bad input (a bad line, a position without\n"
+    "solution, an unknown technique); 3 an output refused or not written (--out: a folder\n"
+    "holding files that are not ours, without --force).\n\n"
+    "Steps are listed simplest first (--order seed: in registry order).\n\n"
     "examples:\n"
     "  explain-sudoku steps grid.txt --technique 'x wing'\n"
     "  explain-sudoku steps positions.txt --check --json\n"
@@ -57,15 +77,25 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="steps JSON, one document per position per line (with --check: one object per line)")
     p.add_argument("--out", "-o", metavar="DIR",
-                   help="write one frame (PNG) per step into DIR, which must be new or empty")
+                   help="write one frame (PNG) per step into DIR (guarded by its manifest, as the explain "
+                        "command's output: files that are not ours are never changed)")
+    p.add_argument("--force", action="store_true",
+                   help="with --out: write into a folder that holds files of its own (never changed or deleted)")
     p.add_argument("--check", action="store_true",
                    help="check library lines: do the steps of the coded technique reproduce the expected ones?")
-    p.add_argument("--cap", type=int, default=None, metavar="N",
+    p.add_argument("--cap", type=integer(1, 10**9, name="--cap"), default=None, metavar="N",
                    help="keep at most N steps per technique (default 500)")
-    p.add_argument("--seconds", type=float, default=None, metavar="S",
+    p.add_argument("--seconds", type=real(0, 10**7, open_low=True), default=None, metavar="S",
                    help="give each technique at most S seconds (default 20)")
+    p.add_argument("--all", action="store_true",
+                   help="run every finder to its end: no step cap, no time limit (for finders that enumerate "
+                        "every start, e.g. forcing chains)")
     p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the texts and frames")
-    p.add_argument("--palette", default="default", help="palette of the frames")
+    p.add_argument("--palette", default="default", type=palette_name, help="palette of the frames")
+    add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
+                        "default order would choose among them (rating on Sudoku Explainer's scale, then the step "
+                        "that does more, registry order, pattern size; no lucky guess); 'seed' by registry order, "
+                        "then pattern size")
     return p
 
 
@@ -131,29 +161,26 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.check and args.technique:
             raise PuzzleError("--check takes the technique from each line's code: leave out --technique")
-        if args.cap is not None and args.cap < 1 or args.seconds is not None and args.seconds <= 0:
-            raise PuzzleError("--cap and --seconds must be positive")
+        if args.all and (args.cap is not None or args.seconds is not None):
+            raise PuzzleError("--all runs every finder to its end: leave out --cap and --seconds")
         techniques = _techniques(args.technique)
         items = read_items(args.position)
-        out = _out_folder(args.out, args.palette) if args.out else None
         if args.check:
             return _check(items, args)
-        return _list(items, techniques, args, out)
+        if args.out:
+            with OutputFolder(args.out, args.force, tool=PROG).open() as folder:
+                return _list(items, techniques, args, folder)
+        return _list(items, techniques, args, None)
     except PuzzleError as e:
         _error(str(e))
         return EXIT_BAD_INPUT
-    except BrokenPipeError:  # the reader went away (| head)
-        sys.stderr.close()
-        return EXIT_OK
-    except OSError as e:
-        _error(f"cannot write ({e.strerror or e})")
-        return EXIT_FAIL
-    except KeyboardInterrupt:
-        return 130
+    except OutputError as e:
+        _error(str(e))
+        return EXIT_OUTPUT
 
 
 def _error(message: str) -> None:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    error(message)
 
 
 def _techniques(arg: str | None) -> list[str] | None:
@@ -169,36 +196,56 @@ def _techniques(arg: str | None) -> list[str] | None:
     return names
 
 
-def _out_folder(arg: str, palette: str) -> Path:
-    from render.theme import palette as known_palette
-
-    try:
-        known_palette(palette)
-    except ValueError as e:
-        raise PuzzleError(str(e), "--palette") from None
-    out = Path(arg)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise PuzzleError(f"{out}: already exists and is not an empty folder; frames are never written over "
-                          "existing files: choose a new folder")
-    return out
-
-
 def _limits(args: argparse.Namespace) -> dict[str, Any]:
     from ..allsteps import CAP, SECONDS
 
+    if args.all:
+        return {"cap": None, "seconds": None}
     return {"cap": args.cap if args.cap is not None else CAP,
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
 
-def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namespace, out: Path | None) -> int:
-    from ..allsteps import all_steps, read_position, steps_document
+def has_solution(pos: Any) -> bool:
+    """Whether some solution agrees with the position's values and pencil marks (a position
+    drawn by hand may have many; one with none has no true step to list). True when the
+    search is too long to tell (a nearly empty 25×25 grid)."""
+    from ..solver import SearchLimit, solve_bitmask
+
+    state = pos.state
+    geo = state.geo
+    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
+              for v in range(1, geo.n + 1) if not state.has(c, v)]
+    try:
+        return bool(solve_bitmask(geo.n, state.values, 1, forbid=forbid, max_nodes=200_000))
+    except SearchLimit:
+        return True
+
+
+def read_solvable(text: str, where: str) -> Any:
+    """``allsteps.read_position``, refusing a position without solution (as explain and hint do)."""
+    from ..allsteps import read_position
+    from ..solver import NO_SOLUTION
+
+    pos = read_position(text, where)
+    if not has_solution(pos):
+        marks = any(not pos.state.values[c] and pos.state.candidates(c) != list(range(1, pos.state.geo.n + 1))
+                    for c in range(pos.state.geo.ncells))
+        raise PuzzleError(NO_SOLUTION + (" agreeing with its pencil marks" if marks else ""), where)
+    return pos
+
+
+def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namespace,
+          out: OutputFolder | None) -> int:
+    from ..allsteps import all_steps, steps_document
 
     bad = 0
     width = max(3, len(str(len(items))))
+    if out is not None and len(items) > 1:  # every folder name checked before any work
+        out.check([out.root / f"{k:0{width}d}" for k in range(1, len(items) + 1)])
     for k, item in enumerate(items, 1):
         try:
-            pos = read_position(item.text, item.where)
-            steps = all_steps(pos, techniques, **_limits(args))
+            pos = read_solvable(item.text, item.where)
+            steps = all_steps(pos, techniques, order=args.order, **_limits(args))
         except PuzzleError as e:
             bad += 1
             _error(str(e.at(item.where)))
@@ -206,7 +253,7 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
         for note in steps.notes:
             print(f"{item.where}: note: {note}", file=sys.stderr)
         if args.json:
-            print(json.dumps(steps_document(pos, steps)))
+            print(json.dumps(steps_document(pos, steps, args.order)))
         else:
             if len(items) > 1 or not steps:
                 print(f"{item.where}: {len(steps)} step{'s' if len(steps) != 1 else ''}")
@@ -214,52 +261,48 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
                 print(f"{i:3d}. {step.summary()}")
                 print(f"     {step.text_in(args.lang)}")
         if out is not None and steps:
-            folder = out / f"{k:0{width}d}" if len(items) > 1 else out
-            _frames(pos, steps, folder, args)
+            folder = out.subfolder(f"{k:0{width}d}") if len(items) > 1 else out.root
+            _frames(pos, steps, folder, args, out)
             if not args.json:
                 print(f"{item.where}: {len(steps)} frames in {folder}")
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
-def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace) -> None:
+def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, out: OutputFolder) -> None:
+    """One PNG per step; every name checked by the output folder before the first is written."""
     from render.frame import step_png
 
-    folder.mkdir(parents=True, exist_ok=True)
     givens = pos.entry.givens if pos.entry is not None else None
     width = max(3, len(str(len(steps))))
-    for i, step in enumerate(steps, 1):
-        name = re.sub(r"[^A-Z0-9]+", "-", step.technique.upper()).strip("-")
-        path = folder / f"{i:0{width}d}-{name}.png"
-        with open(path, "xb") as f:  # never over an existing file
-            f.write(step_png(pos.state, step, number=i, palette=args.palette, lang=args.lang, givens=givens))
+    paths = [folder / f"{i:0{width}d}-{re.sub(r'[^A-Z0-9]+', '-', step.technique.upper()).strip('-')}.png"
+             for i, step in enumerate(steps, 1)]
+    for path in paths:
+        out.guard(path)
+    for i, (path, step) in enumerate(zip(paths, steps, strict=True), 1):
+        try:
+            path.write_bytes(step_png(pos.state, step, number=i, palette=args.palette, lang=args.lang,
+                                      givens=givens))
+        except OSError as e:
+            raise OutputError(f"{path}: cannot write ({e.strerror or e})") from None
+        out.record([path])
+    out.save()
 
 
 def _check(items: list[Item], args: argparse.Namespace) -> int:
-    from ..allsteps import all_steps, code_kinds, read_position
+    from ..allsteps import check_entry
     from ..hodoku import is_library_line
 
     counts = {"reproduced": 0, "not reproduced": 0, "not checked": 0, "bad": 0}
     for item in items:
         record: dict[str, Any] = {"line": item.line, "code": None, "technique": None, "reproduced": None}
-        message = ""
         try:
             if not is_library_line(item.text):
                 raise PuzzleError("--check reads library lines (:<code>:<digits>:<grid>:...)")
-            pos = read_position(item.text, item.where)
-            entry = pos.entry
+            entry = read_solvable(item.text, item.where).entry
             assert entry is not None
             record["code"] = entry.code
-            kinds = code_kinds(entry.code)
-            if not kinds:
-                message = f"no technique answers to code {entry.raw_code}"
-            else:
-                record["technique"] = kinds[0][1].name
-                if not entry.expects and not entry.must_not_fire:
-                    message = f"{entry.raw_code} {kinds[0][1].name}: nothing expected, nothing to check"
-                else:
-                    steps = all_steps(pos, [entry.code], **_limits(args))
-                    ok, message = _verdict(entry, steps, kinds[0][1].name)
-                    record["reproduced"] = ok
+            verdict = check_entry(entry, **_limits(args))
+            record["technique"], record["reproduced"] = verdict.technique, verdict.ok
         except PuzzleError as e:
             counts["bad"] += 1
             _error(str(e.at(item.where)))
@@ -270,31 +313,13 @@ def _check(items: list[Item], args: argparse.Namespace) -> int:
             counts["not checked"] += 1
         else:
             counts["reproduced" if record["reproduced"] else "not reproduced"] += 1
-        print(json.dumps(record) if args.json else f"{item.where}: {message}")
+        print(json.dumps(record) if args.json else f"{item.where}: {verdict.message}")
     total = sum(counts.values())
     print(f"{PROG}: {total} line{'s' if total != 1 else ''}: " + ", ".join(f"{v} {k}" for k, v in counts.items()),
           file=sys.stderr)
     if counts["bad"]:
         return EXIT_BAD_INPUT
-    return EXIT_FAIL if counts["not reproduced"] else EXIT_OK
-
-
-def _verdict(entry: Any, steps: list[Any], name: str) -> tuple[bool, str]:
-    """Whether one found step makes every expected change (or, for -x, none does)."""
-    want_e, want_p = set(entry.eliminations), set(entry.placements)
-    hits = [s for s in steps if want_e <= set(s.eliminate) and want_p <= set(s.place)]
-    label = f"{entry.raw_code} {name}"
-    if entry.must_not_fire:
-        if entry.expects:
-            ok = not hits
-        else:
-            ok = not steps
-        found = f"{len(steps)} {name} step{'s' if len(steps) != 1 else ''} found"
-        return ok, f"{label}: {'reproduced (no such step)' if ok else 'NOT reproduced: ' + found}"
-    if hits:
-        return True, f"{label}: reproduced by {hits[0].summary()}"
-    return False, f"{label}: NOT reproduced ({len(steps)} {name} step{'s' if len(steps) != 1 else ''} found, " \
-                  f"none makes every expected change)"
+    return EXIT_NO if counts["not reproduced"] else EXIT_OK
 
 
 if __name__ == "__main__":

@@ -433,9 +433,10 @@ def engine_target(difficulty: str | None = None, technique: str | None = None,
     return accept
 
 
-def explanation_score(statistics: dict[str, int]) -> tuple[int, float, float]:
-    """(difficulty rank, hardest step's weight, sum of the weights of the non-single steps)."""
-    from techniques import difficulty, single_names, weights
+def explanation_score(statistics: dict[str, int], difficulty: str) -> tuple[int, float, float]:
+    """(rank of the ``difficulty`` class, hardest step's weight, sum of the weights of the
+    non-single steps)."""
+    from techniques import single_names, weights
 
     from ..technique import DIFFICULTIES as RANKS
 
@@ -443,7 +444,7 @@ def explanation_score(statistics: dict[str, int]) -> tuple[int, float, float]:
     hard = [(w.get(name, 0.0), count) for name, count in statistics.items()
             if count and name not in singles]
     top = max((x for x, _ in hard), default=0.0)
-    return RANKS.index(difficulty(statistics)), top, round(sum(w * k for w, k in hard), 3)
+    return RANKS.index(difficulty), top, round(sum(w * k for w, k in hard), 3)
 
 
 def engine_goal(difficulty: str | None = None, technique: str | None = None,
@@ -477,7 +478,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None,
 
         puzzle = Puzzle(grid, techniques)
         statistics = puzzle.statistics
-        rank, top, total = explanation_score(statistics)
+        rank, top, total = explanation_score(statistics, puzzle.difficulty)
         score: tuple = ()
         ok = True
         if rating is not None:

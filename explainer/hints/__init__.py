@@ -1,8 +1,11 @@
 """Progressive hints for a learner stuck on a grid.
 
 The hint starts where the learner is: a puzzle line, a partly solved grid,
-or a pencil-mark grid (their own candidates). Level 1 names the technique,
-level 2 adds the house and the value to look at, level 3 is the whole step.
+or a pencil-mark grid (their own candidates). The hint is the step the
+engine's order takes next from there: by default the simplest step available
+(the lowest rating), the same step ``Puzzle`` takes from that position. Level
+1 names the technique, level 2 adds the house and the value to look at,
+level 3 is the whole step.
 No drawing here (render.frame draws a level-3 hint's frame).
 """
 from __future__ import annotations
@@ -16,6 +19,7 @@ from ..explanation import Explanation
 from ..grid import Grid, PuzzleError, parse_grid, value_char
 from ..i18n import house_words, text_in
 from ..state import State
+from ..technique import DEFAULT_ORDER, left_out, order_name
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
 
 LEVELS = (1, 2, 3)
@@ -129,20 +133,27 @@ def check_grid(state: State, puzzle: str | Grid | None = None, where: str = "") 
     return solution
 
 
-def next_step_from(state: State, solution: Sequence[int] | None = None) -> Explanation | None:
-    """The next human step from ``state``; brutal (with the solution) only when nothing else applies.
+def next_step_from(state: State, solution: Sequence[int] | None = None,
+                   order: str = DEFAULT_ORDER) -> Explanation | None:
+    """The next step from ``state`` on the engine's order (default: the simplest step
+    available, as ``Puzzle`` takes it, never a guess); brutal (with the solution) only when
+    nothing else applies.
 
     The grid is checked first (``check_grid``) unless the caller gives the solution it checked."""
-    from ..engine import next_step
+    from ..engine import contexts, next_step, simplest_step
 
     if solution is None:
         solution = check_grid(state)
     if state.is_solved():
         return None
-    step = next_step(state, REGISTRY, solution=None)  # without a solution, brutal is skipped
-    if step is not None:
-        return step
-    return next_step(state, REGISTRY, solution=solution)
+    simplest = order_name(order) == "simplest"
+    off = left_out(REGISTRY, simplest)
+    for known in (None, solution):  # without a solution, brutal is skipped
+        ctxs = contexts(REGISTRY, known, easiest=simplest, off=off)
+        step = (simplest_step if simplest else next_step)(state, REGISTRY, known, None, ctxs)
+        if step is not None:
+            return step
+    return None
 
 
 def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
@@ -163,8 +174,9 @@ def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
 
 
 def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: str = "",
-         puzzle: str | Grid | None = None) -> Hint:
-    """The hint at ``level`` for a grid (text in any accepted form) or a state.
+         puzzle: str | Grid | None = None, order: str = DEFAULT_ORDER) -> Hint:
+    """The hint at ``level`` for a grid (text in any accepted form) or a state: the step the
+    engine's ``order`` takes next from there (default: the simplest step available).
 
     The grid is checked against the solution first (of ``puzzle``, the
     original puzzle line, when given): a wrong value or a removed true
@@ -174,7 +186,8 @@ def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: st
         raise ValueError(f"hint level must be 1, 2 or 3, not {level}")
     if lang not in WORDS:
         raise ValueError(f"unknown language {lang!r} (en or fr)")
+    order = order_name(order)
     state = text_or_state if isinstance(text_or_state, State) else read_grid_state(text_or_state, where)
     solution = check_grid(state, puzzle, where)
-    step = next_step_from(state, solution)
+    step = next_step_from(state, solution, order)
     return Hint(level, hint_text(step, level, lang), step, state)

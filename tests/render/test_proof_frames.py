@@ -256,7 +256,7 @@ def test_real_trial_step_with_its_proof(tmp_path):
     from explainer.api import Puzzle
     from tests.conftest import top1465
 
-    p = Puzzle(top1465(36)[0])
+    p = Puzzle(top1465(36)[0], order="seed")  # f36 of issue 13: its steps in the seed order
     k = next(i for i, s in enumerate(p.steps) if s.technique.startswith("trial"))
     step = p.steps[k]
     assert step.proof is not None and step.proof.branches

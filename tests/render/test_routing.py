@@ -52,7 +52,7 @@ def crossings(sc):
 def chain_frames():
     frames = []
     for text in [SEED] + top1465(*LINES):
-        p = Puzzle(text)
+        p = Puzzle(text, order="seed")
         for k, st in enumerate(p.steps):
             if st.strong_links or st.weak_links:
                 frames.append(scene(st.before, st, number=k + 1, givens=p.grid.values))

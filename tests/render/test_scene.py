@@ -168,20 +168,22 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
     from explainer import Puzzle
     from tests.conftest import top1465
 
-    seen = faithful(seed_puzzle) | faithful(brutal_puzzle) | faithful(Puzzle(TOP))
-    # top1465 lines whose explanations use every technique family (wings, fish, Sue de Coq, chains, ALS, trial,
-    # and the wave-2 ones: 465 onwards, a greedy cover over the whole file)
+    seen = faithful(seed_puzzle) | faithful(brutal_puzzle) | faithful(Puzzle(TOP, order="seed"))
+    # top1465 lines whose explanations in the seed order use every technique family (wings, fish, Sue de
+    # Coq, chains, ALS, trial, and the wave-2 ones: 465 onwards, a greedy cover over the whole file)
     for text in top1465(23, 24, 36, 159, 475, 785, 465, 349, 580, 1375, 936):
-        seen |= faithful(Puzzle(text))
+        seen |= faithful(Puzzle(text, order="seed"))
     from techniques import all_kinds, step_names
 
     # a kind no line above uses is drawn from its registry example (BUG types 2-4: se_rated)
     for name, k in all_kinds().items():
         if name not in seen and k.example:
-            seen |= faithful(Puzzle(k.example))
+            seen |= faithful(Puzzle(k.example, order="seed"))
 
     rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish", "sashimi swordfish", "sashimi jellyfish",
-            "skyscraper", "turbot fish", "remote pair"}  # the last three never come first on top1465
+            "skyscraper", "turbot fish", "remote pair",  # these three never come first on top1465
+            # listed by ``steps`` only (no explanation takes them): drawn in tests/test_chain_positions.py
+            "discontinuous loop", "template set", "template delete"}
     assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen
 
 
@@ -195,7 +197,7 @@ def test_disks_never_overlap_nor_sit_on_a_big_digit():
     for m in (2, 3, 4, 5):
         assert 2 * disk_r(m) < spot_gap(m)
     for line, ks in ((36, (27, 30)), (2, (14,)), (1, (19,))):
-        p = Puzzle(top1465(line)[0])
+        p = Puzzle(top1465(line)[0], order="seed")  # the steps of issue 13 were met in it
         for k in ks:
             st = p.steps[k - 1]
             sc = scene(st.before, st, number=k)

@@ -39,9 +39,10 @@ def open_grid(cells: dict[str, str] | None = None, keep: dict[str, list[str]] | 
 
 @cache
 def top1465(k: int):
-    """The explained puzzle of top1465 line k (1-based), shared by the test modules."""
+    """The explained puzzle of top1465 line k (1-based) in the seed order (the technique tests
+    take their states from it), shared by the test modules."""
     from explainer import Puzzle
 
-    p = Puzzle(TOP1465.read_text().split()[k - 1], where=f"top1465:{k}")
+    p = Puzzle(TOP1465.read_text().split()[k - 1], where=f"top1465:{k}", order="seed")
     p.steps
     return p

@@ -1,4 +1,5 @@
 from explainer.hints.pencilmarks import format_pencilmarks
+from explainer.session import Session
 from techniques import als
 from tests.techniques.chain_fixtures import open_grid
 
@@ -20,7 +21,13 @@ def test_als_list_finds_each_set_once():
         for c in cells_of(a):
             union |= state.cand[c]
         assert union == a.values and union.bit_count() == a.size + 1
-    assert als.als_list(state) is sets  # built once per state
+    session = Session(state)
+    before = als.als_list(state, session)
+    assert als.als_list(state, session) is before  # built once per state
+    assert [a.cells for a in before] == [a.cells for a in sets]
+    state.eliminate(0, 2)  # r1c1 keeps only 1: no longer an ALS, and the session sees the change
+    after = als.als_list(state, session)
+    assert after is not before and 1 not in {a.cells for a in after} and 1 in {a.cells for a in before}
 
 
 def test_als_xz_exact_step():

@@ -1,12 +1,15 @@
 """Big-grid speed-ups that must not change what is sound or found: the forcing batch
-reused between steps (``forcing._Memo``) and the ALSs kept per house (``als._BY_HOUSE``)."""
+reused between steps (``forcing._Memo``, kept in the run's session: here a dict of
+their own) and the ALSs kept per house (the session's parts)."""
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from explainer.core import search
 from explainer.engine import next_step
 from explainer.grid import parse_grid
+from explainer.session import Session
 from explainer.state import State
 from techniques import REGISTRY, als, forcing
 from tests.techniques.forcing_helpers import check_step
@@ -31,25 +34,25 @@ def first_forcing_state() -> State:
 
 def test_resumed_batch_equals_a_fresh_one_and_inherits_true_contradictions():
     state = first_forcing_state()
-    forcing._MEMOS.clear()
-    first = forcing._Static(state, reuse=True)
-    assert first.contra.sum() >= 2 and (16, False, False) in forcing._MEMOS
-    step = forcing.static_step(state)
+    memos: forcing.Memos = {}
+    first = forcing._Static(state, reuse=memos)
+    assert first.contra.sum() >= 2 and (False, False) in memos
+    step = forcing.static_step(state, memos=memos)
     assert step is not None and check_step(state, step) == []
     later = state.copy()
     later.apply(step)
-    fresh = forcing._Static(later, reuse=False)
-    resumed = forcing._Static(later, reuse=True, inherit=False)
+    fresh = forcing._Static(later)
+    resumed = forcing._Static(later, reuse=memos, inherit=False)
     assert (resumed.contra == fresh.contra).all()
     ok = ~fresh.contra  # a contradicting branch stops anywhere: its row is not compared
     assert (resumed.out[ok] == fresh.out[ok]).all()
     # the last batch covers the later state: its contradictions still alive are the options,
     # each one a contradiction of the fresh batch too
-    inherited = forcing._Static(later, reuse=True).inherited
+    inherited = forcing._Static(later, reuse=memos).inherited
     assert inherited
     bad = {(*fresh.cands[i % fresh.k], bool(i < fresh.k)) for i in np.nonzero(fresh.contra)[0]}
     assert set(inherited) <= bad
-    nxt = forcing.static_step(later)
+    nxt = forcing.static_step(later, memos=memos)
     assert nxt is not None and check_step(later, nxt) == []
 
 
@@ -58,17 +61,17 @@ def test_static_batches_inherit_only_static_contradictions():
     fixpoints (their true cells are not read from the rows): what they inherit is a
     contradiction of a fresh static batch too."""
     state = first_forcing_state()
-    forcing._MEMOS.clear()
-    first = forcing._Static(state, reuse=True, static=True)
-    assert (16, False, True) in forcing._MEMOS and (16, False, False) not in forcing._MEMOS
-    step = forcing.static_step(state, static=True) or forcing.static_step(state)
+    memos: forcing.Memos = {}
+    first = forcing._Static(state, reuse=memos, static=True)
+    assert (False, True) in memos and (False, False) not in memos
+    step = forcing.static_step(state, static=True, memos=memos) or forcing.static_step(state, memos=memos)
     assert step is not None and check_step(state, step) == []
     later = state.copy()
     later.apply(step)
     fresh = forcing._Static(later, static=True)
-    resumed = forcing._Static(later, reuse=True, inherit=False, static=True)
+    resumed = forcing._Static(later, reuse=memos, inherit=False, static=True)
     assert (resumed.contra == fresh.contra).all() and (resumed.out == fresh.out).all()
-    inherited = forcing._Static(later, reuse=True, static=True).inherited or []
+    inherited = forcing._Static(later, reuse=memos, static=True).inherited or []
     bad = {(*fresh.cands[i % fresh.k], bool(i < fresh.k)) for i in np.nonzero(fresh.contra)[0]}
     assert set(inherited) <= bad
     assert first.contra.sum() >= len(inherited)
@@ -76,10 +79,10 @@ def test_static_batches_inherit_only_static_contradictions():
 
 def test_memo_of_another_state_is_not_used():
     state = first_forcing_state()
-    forcing._MEMOS.clear()
-    forcing._Static(state, reuse=True)
+    memos: forcing.Memos = {}
+    forcing._Static(state, reuse=memos)
     wider = State.from_grid(parse_grid("." * 256))  # more candidates: not inside the memo's state
-    assert forcing._Static(wider, reuse=True).inherited is None
+    assert forcing._Static(wider, reuse=memos).inherited is None
 
 
 def _table(sets):
@@ -88,15 +91,15 @@ def _table(sets):
 
 def test_als_kept_per_house_equal_a_fresh_build():
     state = first_forcing_state()
-    als._BY_HOUSE.clear()
-    before = _table(als.als_list(state))
-    assert before and als._BY_HOUSE
+    session = Session(state)
+    before = _table(als.als_list(state, session))
+    assert before and (search.compiled() or session.parts("als.houses"))  # the pure path keeps houses
     step = forcing.static_step(state)
     assert step is not None
     state.apply(step)
-    kept = _table(als.als_list(state))  # most houses from the table
-    als._BY_HOUSE.clear()
-    assert kept == _table(als.als_list(state)) != before
+    session.applied(step)
+    kept = _table(als.als_list(state, session))  # most houses from the session's parts
+    assert kept == _table(als.als_list(state)) != before  # a fresh build without a session
 
 
 def test_big_grid_als_are_bounded_and_locked():

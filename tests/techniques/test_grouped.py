@@ -68,10 +68,10 @@ def test_graph_matches_the_definitions():
     (disjoint nodes of one value whose cells all see each other, or one cell's candidates),
     conflicts (nodes sharing a candidate) and the strong links with a group (a house's places
     are exactly two disjoint nodes, one of them a group)."""
-    from techniques.grouped import _Graph
+    from explainer.core.search import GroupedGraph
 
     for state in _graph_states():
-        g = _Graph(state)
+        g = GroupedGraph(state.geo.n, state.cand, state.pos)
         geo, N = g.geo, g.N
         nodes = [i for i in range(len(g.values)) if i >= g.singles or state.pos[g.values[i]] >> (i % N) & 1]
         cells = {i: g.masks[i] for i in nodes}
@@ -86,8 +86,8 @@ def test_graph_matches_the_definitions():
                 if j != i and (same_value and not cells[i] & cells[j] and _sees_all(geo, cells[i], cells[j])
                                or i < g.singles and j < g.singles and cells[i] == cells[j]):
                     weak |= 1 << j
-            assert g.weak_mask(i) == weak, g.name(i)
-            assert g.conflict[i] == shared, g.name(i)
+            assert g.weak_mask(i) == weak, i
+            assert g.conflict[i] == shared, i
         expected = set()
         for v in range(geo.n):
             mine = [i for i in nodes if g.values[i] == v]
@@ -102,17 +102,17 @@ def test_graph_matches_the_definitions():
 
 
 def test_value_tables_kept_between_states_give_the_same_graph():
-    """A value's group table is kept by (size, value, places) and read by later states: a graph
-    built from kept tables equals one built from fresh ones (ids, conflicts, strong lists in order)."""
-    from techniques import grouped
+    """A value's group table is kept in a session's parts table by the value's places and read
+    by later states: a graph built from kept tables equals one built from fresh ones (ids,
+    conflicts, strong lists in order)."""
+    from explainer.core.search import GroupedGraph
 
     states = list(_graph_states())
-    grouped._VALUE_GROUPS.clear()
-    warm = [grouped._Graph(s.copy()) for s in states]  # later states read earlier states' tables
-    assert any(len(t.groups) for t in grouped._VALUE_GROUPS.values())
+    kept: dict = {}
+    warm = [GroupedGraph(s.geo.n, s.cand, s.pos, memo=kept) for s in states]  # later states read earlier tables
+    assert any(len(t.groups) for _, t in kept.values())
     for s, g in zip(states, warm, strict=True):
-        grouped._VALUE_GROUPS.clear()
-        fresh = grouped._Graph(s.copy())
+        fresh = GroupedGraph(s.geo.n, s.cand, s.pos)
         assert (g.values, g.masks, g.conflict, g.strong, g.house_groups) == \
             (fresh.values, fresh.masks, fresh.conflict, fresh.strong, fresh.house_groups)
 
@@ -127,7 +127,7 @@ def test_every_chain_comes_shortest_first_then_in_start_order():
     from explainer import engine
 
     data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    puzzle = engine.Puzzle((data / "top1465.txt").read_text().split()[11], techniques.select(None))
+    puzzle = engine.Puzzle((data / "top1465.txt").read_text().split()[11], techniques.select(None), order="seed")
     k = puzzle.steps_using("grouped chain")[0]
     state = puzzle.goto(k)
     every = list(find_grouped_chain(state))

@@ -1,9 +1,8 @@
 """The recording implication engine and the numpy batch, on hand-built states."""
-import numpy as np
 import pytest
 
+from explainer.core import propagate as batch
 from explainer.proof import Proof
-from techniques import batch, trial
 from techniques.forcing import prover
 from techniques.implication import extract, needed_closure
 from tests.techniques.chain_fixtures import cell_index, open_grid
@@ -16,6 +15,17 @@ def hard_state():
 
     p = sample()[0]
     i = next(i for i, s in enumerate(p.steps) if s.technique == "forcing chain")
+    return p.state_before(i)
+
+
+@pytest.fixture(scope="module")
+def contradiction_state():
+    """The state before the first forcing step of the sample that is a contradiction."""
+    from tests.techniques.test_forcing import sample
+
+    p = sample()[0]
+    i = next(i for i, s in enumerate(p.steps) if s.technique == "forcing chain" and s.get("kind") == "contradiction"
+             and not s.get("dynamic") and not s.get("level"))
     return p.state_before(i)
 
 
@@ -67,18 +77,30 @@ def test_no_contradiction_reaches_a_fixpoint():
     assert len(needed_closure(tr, [len(tr.facts) - 1])) <= len(tr.facts)
 
 
-def test_batch_agrees_with_the_trial_propagation(hard_state):
-    state = hard_state
+def test_batch_agrees_with_the_tracer(contradiction_state):
+    """The propagator's verdicts (no reasons) and the recording tracer's agree on every
+    assumption, true or false; where it does not contradict, the tracer's false facts are
+    the candidates the batch's fixpoint lost."""
+    state = contradiction_state
     t = batch.tables(9)
     base = batch.base_row(state)
     assumptions = [(c, v) for c in range(81) for v in range(1, 10) if state.cand[c] >> (v - 1) & 1]
-    got = batch.contradicting(base, t, assumptions)
-    want = np.array([trial.propagate(state, c, v).why is not None for c, v in assumptions])
-    assert (got == want).all()
-    # and the tracer finds a contradiction exactly where the batch does
     tracer = prover(state)
-    for (c, v), bad in list(zip(assumptions, got, strict=False))[:60]:
-        assert (tracer.run(c, v, True).end is not None) == bad
+    verdicts = set()
+    for truth in (True, False):
+        out, contra = batch.propagate(batch.assumed(base, t, assumptions, truth), t)
+        if truth:
+            assert (batch.contradicting(base, t, assumptions) == contra).all()
+        for (c, v), bad, row in zip(assumptions, contra, out, strict=True):
+            tr = tracer.run(c, v, truth)
+            assert (tr.end is not None) == bad
+            verdicts.add(bool(bad))
+            if not bad:
+                for x in range(81):
+                    if not state.values[x]:
+                        gone = {u for u in range(1, 10) if state.cand[x] >> (u - 1) & 1 and not row[x] >> (u - 1) & 1}
+                        assert gone == {u for u in range(1, 10) if tr.find(x, u, False) is not None}
+    assert verdicts == {False, True}
 
 
 def test_batch_works_for_16x16_and_4x4():

@@ -1,3 +1,4 @@
+from explainer.session import Session
 from techniques.links import Links, links
 from tests.techniques.chain_fixtures import cell_index, open_grid
 
@@ -36,7 +37,14 @@ def test_weak_links_same_cell_and_same_value_peers():
 
 def test_built_once_per_state_and_rebuilt_after_a_change():
     state = open_grid(keep={"1 col1": ["r1c1", "r5c1"]})
-    first = links(state)
-    assert links(state) is first
+    session = Session(state)
+    first = links(state, session)
+    assert links(state, session) is first
+    a = idx(first, "r9c9", 3)
+    assert a in first.weak
     state.eliminate(cell_index("r9c9"), 3)
-    assert links(state) is not first
+    again = links(state, session)
+    assert again is not first and a not in again.weak
+    assert a in first.weak  # a graph keeps the state it was made from, whatever happens after
+    other = Session(state)
+    assert links(state, other) is not again  # each session its own

@@ -39,7 +39,6 @@ def test_suedecoq_near_misses():
 
 def test_suedecoq_bis():
     state = marks(BIS)
-    assert list(find_suedecoq(state)) == []  # E1 holds 5, outside F: not a plain Sue de Coq
     steps = list(find_suedecoq_bis(state))
     assert len(steps) == 1
     s = steps[0]
@@ -65,3 +64,30 @@ def test_finders_are_pure():
         first = list(finder(state))
         assert first and list(finder(state)) == first
         assert snapshot(state) == before
+
+
+def test_suedecoq_with_a_value_outside_f():
+    """HoDoKu's extension: E1 = r1c5 {1,5}, r1c6 {2,5} holds 5, outside F, in one more cell:
+    five cells for the five values 1-5, so row 1 loses 1, 2 and 5, box 1 loses 3 and 4."""
+    steps = list(find_suedecoq(marks(BIS)))
+    assert len(steps) == 1
+    s = steps[0]
+    assert s.get("extras") == (5,) and s.get("size") == 5
+    expected = {(0, c, v) for c in (2, 3, 6, 7, 8) for v in (1, 2, 5)}
+    expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}
+    assert set(s.eliminate) == expected
+    assert "each of the 5 values 1, 2, 3, 4 and 5 once" in s.text
+
+
+def test_suedecoq_with_an_unused_intersection_cell():
+    """E12 = r1c1, r1c2 {1,2,3,4}; r1c3 {1,2} (the intersection's third cell) joins the line side."""
+    s = next(iter(find_suedecoq(marks({"r1c1": "123", "r1c2": "124", "r1c3": "12", "r2c2": "34"}))))
+    assert set(s.cells) == {rc(x) for x in ("r1c1", "r1c2", "r1c3", "r2c2")}
+    assert (0, 4, 1) in s.eliminate and (2, 2, 3) in s.eliminate
+
+
+def test_suedecoq_extension_near_misses():
+    # the extra value 5 in only one cell of the line side: two cells short of a set
+    assert list(find_suedecoq(marks({**BIS, "r1c6": "26"}))) == []
+    # three values outside F on one side: past the search's bound (and no set here)
+    assert list(find_suedecoq(marks({**BIS, "r1c5": "1567", "r1c6": "2567"}))) == []

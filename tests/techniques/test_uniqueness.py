@@ -82,8 +82,8 @@ def test_hidden():
 def test_near_misses():
     # four boxes: r1c1, r1c4, r4c1, r4c4
     assert list(find_unique_rectangle(marks({"r1c1": "12", "r1c4": "12", "r4c1": "12", "r4c4": "1234"}))) == []
-    # one box... impossible; three floor cells but the fourth lacks 2
-    assert list(find_unique_rectangle(marks({**TYPE_1, "r2c4": "134"}))) == []
+    # three floor cells but the fourth holds neither 1 nor 2: nothing to avoid
+    assert list(find_unique_rectangle(marks({**TYPE_1, "r2c4": "34"}))) == []
     # type 2 with different extras and nothing to complete a naked set: nothing
     assert list(find_unique_rectangle(marks({**TYPE_2, "r2c4": "124"}))) == []
     # type 4 with a 1 left elsewhere in row 2
@@ -99,3 +99,39 @@ def test_bug_near_miss_and_switch_off():
 
 def test_finder_is_pure():
     assert_pure(find_unique_rectangle, marks(TYPE_3))
+
+
+# ---- issue #25: missing candidates, sets of any size, every orientation ---------------------
+
+def test_type_1_with_a_missing_candidate():
+    s = only({**TYPE_1, "r2c4": "134"})  # 2 already gone from the roof
+    assert s.get("type") == 1 and s.get("missing") is True
+    assert set(s.eliminate) == elims(1, "r2c4")
+
+
+def test_type_4_needs_the_value_in_the_house():
+    s = only({**TYPE_4, "r2c1": "156"})  # the roof r2c1 lost 2: only r2c4 loses it
+    assert s.get("type") == 4 and s.get("missing") is True and set(s.eliminate) == elims(2, "r2c4")
+    # 1 already placed in row 2 (r2c9): the roof holds no 1, so nothing says one of it is 1
+    placed = {**TYPE_4, "r2c1": "256", "r2c4": "278", "r2c9": "1",
+              **{f"r2c{c}": NO_1 for c in (2, 3, 5, 6, 7, 8)}}
+    assert [s for s in find_unique_rectangle(marks(placed)) if s.get("type") == 4] == []
+
+
+def test_type_3_with_a_triple_and_in_a_line_and_a_box():
+    s = only({**TYPE_3, "r2c7": "35", "r2c8": "45"})
+    assert s.get("type") == 3 and s.get("size") == 3
+    assert set(s.eliminate) == elims(3, *(f"r2c{c}" for c in (2, 3, 5, 6, 9))) | elims(
+        4, *(f"r2c{c}" for c in (2, 3, 5, 6, 9))) | elims(5, *(f"r2c{c}" for c in (2, 3, 5, 6, 9)))
+    s = only({"r4c1": "12", "r4c2": "12", "r1c1": "123", "r1c2": "124", "r1c3": "34"})
+    row = {f"r1c{c}" for c in range(4, 10)}
+    box = {f"r{r}c{c}" for r in (2, 3) for c in (1, 2, 3)}
+    assert set(s.eliminate) == elims(3, *row, *box) | elims(4, *row, *box)
+    assert set(s.houses) == {("row", 0), ("box", 0)}
+
+
+def test_hidden_rectangle_from_either_diagonal_floor_corner():
+    cells = {"r1c1": "12", "r2c4": "12", "r1c4": "123", "r2c1": "124", **ROW_2_NO_1,
+             **{f"r{r}c4": NO_1 for r in range(3, 10)}}
+    hidden = [s for s in find_unique_rectangle(marks(cells)) if s.get("type") == "hidden"]
+    assert {tuple(s.eliminate) for s in hidden} >= {tuple(sorted(elims(2, "r2c4")))}

@@ -1,0 +1,322 @@
+"""Issue #26's speed targets, measured in one run: whole processes, ratios from engines taking turns.
+
+    python benchmarks/bench_speed.py [--larsdoku PYTHON] [--against DIR] [--sections LIST]
+                                     [--every 10] [--finders] [--limit N]
+
+Every engine runs in its own worker process (this tree's on the default path and
+in the seed order; another checkout's with ``--against DIR``; larsdoku with
+``--larsdoku PYTHON``, a Python where ``import larsdoku`` works). The workers
+take turns puzzle by puzzle, the order alternating from puzzle to puzzle, so a
+neighbour's burst on this shared machine slows them alike. Each puzzle's time
+is the CPU time (``time.process_time``) its worker spent on it, solver
+included: ``Puzzle(text, easiest=True).steps`` (the default path,
+simplest-first) or ``easiest=False`` (the seed order). larsdoku's time is
+``larsdoku.solve(text, detail=True)``, its JIT warmed on five puzzles before
+timing (its code is never copied here: the worker only calls it). Without
+``--larsdoku`` the sample section says so and shows the other figures.
+
+Sections (``--sections``, comma-separated; default all):
+
+- ``sample``: top1465 every 10th puzzle (147): default path, seed order, larsdoku;
+  the target is default <= 0.5 x larsdoku, and the seed order no slower;
+- ``all``: all of top1465 in one process per path (target: default <= 120 s), the
+  seed order beside it, and the peak memory of the default-path process
+  (target <= 200 MB; ``ru_maxrss`` of that worker);
+- ``hardest``: hardest300, default path: median <= 0.5 s, p90 <= 2 s per puzzle;
+- ``big``: benchmarks/data hard16 (median <= 1 s, max <= 5 s) and hard25 (<= 5 s each);
+- ``db``: ``explain-sudoku db build`` of top1465 with two workers
+  (``benchmarks/bench_db.py --jobs 2``), puzzles/s; with ``--against``, the other
+  checkout's figure beside it.
+
+``--finders``: the sample's per-finder table (CPU inside each finder, calls), for
+this tree and the ``--against`` tree, on the default path. ``--limit N``: the first
+N puzzles of each file only (a quick look; the targets are for the whole files).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+TOP1465 = SHARED / "top1465.txt"
+HARDEST = SHARED / "hardest300.txt"
+HARD16 = ROOT / "benchmarks" / "data" / "hard16.txt"
+HARD25 = ROOT / "benchmarks" / "data" / "hard25.txt"
+SECTIONS = ("sample", "all", "hardest", "big", "db")
+WARM = 5  # larsdoku puzzles solved before timing (its JIT compiles on the first calls)
+
+
+# ---- workers -------------------------------------------------------------------------------
+
+def engine_worker(tree: Path) -> int:
+    """Explain the puzzles read from stdin (one JSON request a line) with the tree's engine."""
+    sys.path.insert(0, str(tree))
+    import dataclasses
+    import resource
+
+    import techniques
+    from explainer import engine
+
+    chosen = techniques.select(None)
+    cpu: dict[str, float] = {}
+    calls: dict[str, int] = {}
+
+    def wrap(t: Any) -> Any:
+        inner = t.find
+
+        def find(state: Any, ctx: Any, /) -> Iterator[Any]:
+            it = inner(state, ctx)
+            calls[t.name] = calls.get(t.name, 0) + 1
+            while True:
+                start = time.process_time()
+                try:
+                    step = next(it)
+                except StopIteration:
+                    cpu[t.name] = cpu.get(t.name, 0.0) + time.process_time() - start
+                    return
+                cpu[t.name] = cpu.get(t.name, 0.0) + time.process_time() - start
+                yield step
+
+        return dataclasses.replace(t, find=find)
+
+    metered = [wrap(t) for t in chosen]
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("finders"):
+            print(json.dumps({"cpu": cpu, "calls": calls}), flush=True)
+            continue
+        start = time.process_time()
+        p = engine.Puzzle(req["puzzle"], metered if req.get("meter") else chosen, easiest=req["easiest"])
+        steps = len(p.steps)
+        took = time.process_time() - start
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(json.dumps({"cpu": took, "steps": steps, "complete": p.complete, "rss_kb": rss}), flush=True)
+    return 0
+
+
+LARSDOKU_WORKER = """
+import json, sys, time
+import larsdoku
+for line in sys.stdin:
+    req = json.loads(line)
+    start = time.process_time()
+    larsdoku.solve(req["puzzle"], detail=True)
+    print(json.dumps({"cpu": time.process_time() - start, "steps": 0}), flush=True)
+"""
+
+
+class Worker:
+    """A worker process answering one request a line."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str] | None = None) -> None:
+        self.name = name
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                                     cwd=ROOT)
+
+    def ask(self, req: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"worker {self.name} stopped (exit {self.proc.wait()})")
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def ours(name: str, tree: Path, easiest: bool) -> tuple[Worker, bool]:
+    env = dict(os.environ)
+    return Worker(name, [sys.executable, str(Path(__file__).resolve()), "--worker", str(tree)], env), easiest
+
+
+def puzzles(path: Path, every: int = 1, limit: int | None = None) -> list[str]:
+    lines = [ln.split()[0] for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    lines = lines[::every]
+    return lines[:limit] if limit else lines
+
+
+def take_turns(texts: Sequence[str], engines: dict[str, tuple[Worker, bool | None]],
+               meter: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Each puzzle by every engine, the order reversed from one puzzle to the next."""
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in engines}
+    names = list(engines)
+    for k, text in enumerate(texts):
+        for name in names if k % 2 == 0 else names[::-1]:
+            worker, easiest = engines[name]
+            req: dict[str, Any] = {"puzzle": text}
+            if easiest is not None:
+                req["easiest"] = easiest
+                req["meter"] = meter
+            out[name].append(worker.ask(req))
+    return out
+
+
+def total(rows: list[dict[str, Any]]) -> float:
+    return sum(r["cpu"] for r in rows)
+
+
+def percentile(xs: Sequence[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def close_all(engines: dict[str, tuple[Worker, bool | None]]) -> None:
+    for worker, _ in {id(w): (w, e) for w, e in engines.values()}.values():
+        worker.close()
+
+
+# ---- sections -------------------------------------------------------------------------------
+
+def sample(args: argparse.Namespace) -> None:
+    texts = puzzles(TOP1465, args.every, args.limit)
+    engines: dict[str, tuple[Worker, bool | None]] = {}
+    default_worker = ours("default", ROOT, True)[0]
+    engines["default"] = (default_worker, True)
+    engines["seed order"] = (ours("seed order", ROOT, False)[0], False)
+    if args.larsdoku:
+        lars = Worker("larsdoku", [args.larsdoku, "-c", LARSDOKU_WORKER])
+        for text in puzzles(TOP1465, 1)[-WARM:]:
+            lars.ask({"puzzle": text})  # JIT warm-up, not timed
+        engines["larsdoku"] = (lars, None)
+    if args.against:
+        engines["against default"] = (ours("against", args.against, True)[0], True)
+        engines["against seed order"] = (ours("against seed", args.against, False)[0], False)
+    res = take_turns(texts, engines)
+    print(f"sample: top1465 every {args.every}th ({len(texts)} puzzles), CPU seconds per engine, turns per puzzle")
+    times = {name: total(rows) for name, rows in res.items()}
+    for name, t in times.items():
+        incomplete = sum(1 for r in res[name] if r.get("complete") is False)
+        extra = f", {sum(r['steps'] for r in res[name])} steps" if name != "larsdoku" else ""
+        extra += f", {incomplete} incomplete" if incomplete else ""
+        print(f"  {name:<20} {t:8.2f} s{extra}")
+    if "larsdoku" in times:
+        lars_t = times["larsdoku"]
+        print(f"  default / larsdoku    {times['default'] / lars_t:.3f}  (target <= 0.5)")
+        print(f"  seed order / larsdoku {times['seed order'] / lars_t:.3f}  (target <= 0.5)")
+    else:
+        print("  larsdoku: not measured (give --larsdoku PYTHON, a Python where larsdoku is installed)")
+    if args.against:
+        print(f"  default / against default        {times['default'] / times['against default']:.3f}")
+        print(f"  seed order / against seed order  {times['seed order'] / times['against seed order']:.3f}")
+    close_all(engines)
+
+
+def whole(args: argparse.Namespace) -> None:
+    texts = puzzles(TOP1465, 1, args.limit)
+    engines: dict[str, tuple[Worker, bool | None]] = {
+        "default": (ours("default", ROOT, True)[0], True),
+        "seed order": (ours("seed order", ROOT, False)[0], False),
+    }
+    res = take_turns(texts, engines)
+    rss = max(r["rss_kb"] for r in res["default"]) / 1024
+    print(f"all: top1465 ({len(texts)} puzzles), one process per path, CPU seconds")
+    print(f"  default path   {total(res['default']):8.2f} s  (target <= 120 s)")
+    print(f"  seed order     {total(res['seed order']):8.2f} s")
+    print(f"  peak memory of the default-path process: {rss:.0f} MB (target <= 200 MB)")
+    close_all(engines)
+
+
+def per_puzzle(name: str, path: Path, args: argparse.Namespace, median_max: float, top_max: float,
+               top: str) -> None:
+    texts = puzzles(path, 1, args.limit)
+    engines: dict[str, tuple[Worker, bool | None]] = {"default": (ours("default", ROOT, True)[0], True)}
+    rows = take_turns(texts, engines)["default"]
+    xs = [r["cpu"] for r in rows]
+    q = max(xs) if top == "max" else percentile(xs, 0.9)
+    print(f"{name} ({len(xs)} puzzles), default path, CPU seconds per puzzle: median {statistics.median(xs):.3f} "
+          f"(target <= {median_max}), {top} {q:.3f} (target <= {top_max}), max {max(xs):.3f}, total {sum(xs):.2f}")
+    if len(xs) <= 12:
+        print("  each: " + ", ".join(f"{x:.2f}" for x in xs))
+    close_all(engines)
+
+
+def big(args: argparse.Namespace) -> None:
+    per_puzzle("hard16", HARD16, args, 1.0, 5.0, "max")
+    texts = puzzles(HARD25, 1, args.limit)
+    engines: dict[str, tuple[Worker, bool | None]] = {"default": (ours("default", ROOT, True)[0], True)}
+    xs = [r["cpu"] for r in take_turns(texts, engines)["default"]]
+    print(f"hard25 ({len(xs)} puzzles), default path, CPU seconds each (target <= 5): "
+          + ", ".join(f"{x:.2f}" for x in xs))
+    close_all(engines)
+
+
+def db(args: argparse.Namespace) -> None:
+    trees = [("this tree", ROOT)] + ([("against", args.against)] if args.against else [])
+    limit = ["--limit", str(args.limit)] if args.limit else []
+    for name, tree in trees:
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        bench = tree / "benchmarks" / "bench_db.py"
+        out = subprocess.run([sys.executable, str(bench), str(TOP1465), "--jobs", "2", *limit], env=env,
+                             cwd=tree, check=True, capture_output=True, text=True).stdout
+        line = next((ln for ln in out.splitlines() if ln.startswith("jobs 2")), out.strip())
+        print(f"db build ({name}): {line}")
+
+
+def finders(args: argparse.Namespace) -> None:
+    texts = puzzles(TOP1465, args.every, args.limit)
+    engines: dict[str, tuple[Worker, bool | None]] = {"this tree": (ours("this tree", ROOT, True)[0], True)}
+    if args.against:
+        engines["against"] = (ours("against", args.against, True)[0], True)
+    res = take_turns(texts, engines, meter=True)
+    tables = {name: worker.ask({"finders": True}) for name, (worker, _) in engines.items()}
+    names = list(engines)
+    print(f"per finder, default path, top1465 every {args.every}th ({len(texts)} puzzles): "
+          "CPU seconds inside the finder / calls")
+    order = sorted(set().union(*(t["cpu"] for t in tables.values())),
+                   key=lambda k: -tables[names[0]]["cpu"].get(k, 0.0))
+    print(f"  {'finder':<20}" + "".join(f" | {n:>18}" for n in names))
+    for k in order:
+        row = "".join(f" | {tables[n]['cpu'].get(k, 0.0):9.2f} / {tables[n]['calls'].get(k, 0):6d}" for n in names)
+        print(f"  {k:<20}{row}")
+    row = "".join(f" | {sum(tables[n]['cpu'].values()):9.2f} / {sum(tables[n]['calls'].values()):6d}"
+                  for n in names)
+    print(f"  {'in finders':<20}{row}")
+    print(f"  {'whole puzzles':<20}" + "".join(f" | {total(res[n]):9.2f} {'':8}" for n in names))
+    close_all(engines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--larsdoku", metavar="PYTHON", help="a Python interpreter with larsdoku installed")
+    ap.add_argument("--against", type=Path, metavar="DIR", help="another checkout to compare with")
+    ap.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
+    ap.add_argument("--every", type=int, default=10, help="the sample: every K-th puzzle of top1465")
+    ap.add_argument("--finders", action="store_true", help="the per-finder table of the sample")
+    ap.add_argument("--limit", type=int, default=None, help="the first N puzzles of each file only")
+    ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker is not None:
+        return engine_worker(args.worker)
+    sections = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        ap.error(f"unknown section {unknown[0]!r} (known: {', '.join(SECTIONS)})")
+    if args.against is not None and not (args.against / "explainer").is_dir():
+        ap.error(f"--against: {args.against} is not a checkout of this project")
+    start = time.perf_counter()
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; this tree: {ROOT}")
+    run = {"sample": sample, "all": whole, "hardest": lambda a: per_puzzle("hardest300", HARDEST, a, 0.5, 2.0, "p90"),
+           "big": big, "db": db}
+    for name in sections:
+        run[name](args)
+    if args.finders:
+        finders(args)
+    print(f"(wall {time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

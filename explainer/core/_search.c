@@ -1,0 +1,2140 @@
+/* The compiled search core: the inner loops of the chain, grouped-chain and
+ * almost-locked-set searches.
+ *
+ * Each function here has a pure-Python twin in explainer/core/search.py that
+ * returns the same value for the same arguments (tests/core compare them on
+ * random states of every size). The functions are generic primitives: a
+ * breadth-first search over a link table, a subset enumeration, a pair join;
+ * which chain is reported, its eliminations' wording and the step itself stay
+ * in the techniques (Python).
+ *
+ * A state comes in as its two views (explainer.state): ``cand`` (a list of
+ * value masks, one per cell) and ``pos`` (a list of cell masks, one per
+ * value). Candidates are numbered value-major: (v, c) -> v * ncells + c (v from
+ * 0), as in techniques/links.py. Per-size tables (houses, peers) are built
+ * once per grid size and kept (a pure function of the size).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include "cellset.h"
+
+#define MAXN 25
+#define MAXHOUSES (3 * MAXN)
+#define MAXINTER (2 * MAXN * 5)
+
+/* ---- geometry ------------------------------------------------------------------------ */
+
+typedef struct {
+    int n, m, N, nw, nh, ninter;
+    int row[CS_MAXCELLS], col[CS_MAXCELLS], box[CS_MAXCELLS];
+    int hcell[MAXHOUSES][MAXN];     /* cells of each house, in explainer.grid's order */
+    cellset house[MAXHOUSES];
+    cellset peer[CS_MAXCELLS];
+    int iline[MAXINTER], ibox[MAXINTER];      /* intersections, in Geometry.intersections order */
+    cellset imask[MAXINTER];
+    int irank[MAXINTER][2];                   /* rank among its line's / its box's intersections */
+} geo_t;
+
+static geo_t *GEOS[MAXN + 1];
+
+static const geo_t *geo_of(int n) {
+    if (n < 4 || n > MAXN) return NULL;
+    if (GEOS[n]) return GEOS[n];
+    int m = 0;
+    while ((m + 1) * (m + 1) <= n) m++;
+    if (m * m != n) return NULL;
+    geo_t *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->n = n; g->m = m; g->N = n * n; g->nw = (n * n + 63) / 64; g->nh = 3 * n;
+    for (int c = 0; c < n * n; c++) {
+        g->row[c] = c / n; g->col[c] = c % n; g->box[c] = m * (c / n / m) + (c % n) / m;
+    }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) g->hcell[r][c] = r * n + c;
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < n; r++) g->hcell[n + c][r] = r * n + c;
+    for (int b = 0; b < n; b++) {
+        int r0 = m * (b / m), c0 = m * (b % m), k = 0;
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) g->hcell[2 * n + b][k++] = (r0 + i) * n + c0 + j;
+    }
+    for (int h = 0; h < 3 * n; h++) {
+        cs_clear(&g->house[h]);
+        for (int i = 0; i < n; i++) cs_add(&g->house[h], g->hcell[h][i]);
+    }
+    for (int c = 0; c < n * n; c++) {
+        cs_clear(&g->peer[c]);
+        cs_or(&g->peer[c], &g->peer[c], &g->house[g->row[c]], g->nw);
+        cs_or(&g->peer[c], &g->peer[c], &g->house[n + g->col[c]], g->nw);
+        cs_or(&g->peer[c], &g->peer[c], &g->house[2 * n + g->box[c]], g->nw);
+        cs_del(&g->peer[c], c);
+    }
+    int k = 0, count[MAXHOUSES] = {0};
+    for (int line = 0; line < 2 * n; line++)
+        for (int box = 2 * n; box < 3 * n; box++) {
+            cellset x;
+            cs_and(&x, &g->house[line], &g->house[box], g->nw);
+            if (cs_empty(&x, g->nw)) continue;
+            g->iline[k] = line; g->ibox[k] = box; g->imask[k] = x;
+            g->irank[k][0] = count[line]++;
+            g->irank[k][1] = count[box]++;
+            k++;
+        }
+    g->ninter = k;
+    GEOS[n] = g;
+    return g;
+}
+
+/* ---- Python ints <-> bit arrays ----------------------------------------------------------- */
+
+/* little-endian 64-bit words of a non-negative int (nwords of them; higher bits must be 0) */
+static int words_from_py(PyObject *o, uint64_t *w, int nwords) {
+    unsigned char stack[CS_MAXWORDS * 8], *buf = stack;
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "a bit mask (int) was expected");
+        return -1;
+    }
+    if (nwords > CS_MAXWORDS) {
+        buf = malloc((size_t)nwords * 8);
+        if (!buf) { PyErr_NoMemory(); return -1; }
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t r = PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nwords * 8,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                                        Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    int bad = r < 0 || r > (Py_ssize_t)nwords * 8;
+    if (bad && r >= 0) PyErr_SetString(PyExc_OverflowError, "bit mask too wide");
+#else
+    int bad = _PyLong_AsByteArray((PyLongObject *)o, buf, (size_t)nwords * 8, 1, 0) < 0;
+#endif
+    if (!bad)
+        for (int i = 0; i < nwords; i++) {
+            uint64_t x = 0;
+            for (int b = 7; b >= 0; b--) x = x << 8 | buf[i * 8 + b];
+            w[i] = x;
+        }
+    if (buf != stack) free(buf);
+    return bad ? -1 : 0;
+}
+
+static PyObject *words_to_py(const uint64_t *w, int nwords) {
+    unsigned char stack[CS_MAXWORDS * 8], *buf = stack;
+    if (nwords > CS_MAXWORDS) {
+        buf = malloc((size_t)nwords * 8);
+        if (!buf) return PyErr_NoMemory();
+    }
+    for (int i = 0; i < nwords; i++)
+        for (int b = 0; b < 8; b++) buf[i * 8 + b] = (unsigned char)(w[i] >> (8 * b));
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *out = PyLong_FromUnsignedNativeBytes(buf, (size_t)nwords * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *out = _PyLong_FromByteArray(buf, (size_t)nwords * 8, 1, 0);
+#endif
+    if (buf != stack) free(buf);
+    return out;
+}
+
+static PyObject *cs_to_py(const cellset *s, int nw) { return words_to_py(s->w, nw); }
+
+/* ---- a candidate state ------------------------------------------------------------------- */
+
+typedef struct {
+    const geo_t *g;
+    int n, N, NC, nw;
+    uint32_t cand[CS_MAXCELLS];
+    cellset pos[MAXN];
+} state_t;
+
+static int state_in(state_t *st, int n, PyObject *cand, PyObject *pos) {
+    st->g = geo_of(n);
+    if (!st->g) {
+        PyErr_Format(PyExc_ValueError, "unsupported grid size %d", n);
+        return -1;
+    }
+    st->n = n; st->N = n * n; st->NC = n * n * n; st->nw = st->g->nw;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != st->N || !PyList_Check(pos) || PyList_GET_SIZE(pos) != n) {
+        PyErr_SetString(PyExc_ValueError, "cand: a list of n*n value masks; pos: a list of n cell masks");
+        return -1;
+    }
+    for (int c = 0; c < st->N; c++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(cand, c));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        st->cand[c] = (uint32_t)x;
+    }
+    for (int v = 0; v < n; v++) {
+        cs_clear(&st->pos[v]);
+        if (words_from_py(PyList_GET_ITEM(pos, v), st->pos[v].w, st->nw) < 0) return -1;
+    }
+    return 0;
+}
+
+/* population counts without the compiler's library call (no -mpopcnt: the build stays portable) */
+/* a state read from Python's views (free it), or NULL with the error set */
+static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
+    state_t *st = malloc(sizeof *st);
+    if (!st) { PyErr_NoMemory(); return NULL; }
+    if (state_in(st, n, cand, pos) < 0) { free(st); return NULL; }
+    return st;
+}
+
+/* the state of arguments (n, cand, pos), or NULL with the error set */
+static state_t *state_args(PyObject *args) {
+    int n;
+    PyObject *cand, *pos;
+    if (!PyArg_ParseTuple(args, "iO!O!", &n, &PyList_Type, &cand, &PyList_Type, &pos)) return NULL;
+    return new_state(n, cand, pos);
+}
+
+static inline int popc32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+static inline int popc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+static inline int cs_size(const cellset *s, int nw) {
+    int k = 0;
+    for (int i = 0; i < nw; i++) k += popc64(s->w[i]);
+    return k;
+}
+
+/* ---- bit arrays over candidate numbers (up to 15,625 for 25x25) --------------------------------- */
+
+typedef struct { uint64_t *w; int nw; } bitarr;
+
+static inline void ba_set(bitarr *b, int i) { b->w[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void ba_del(bitarr *b, int i) { b->w[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+static inline int ba_has(const bitarr *b, int i) { return (int)((b->w[i >> 6] >> (i & 63)) & 1); }
+static inline int ba_any(const bitarr *b) {
+    for (int i = 0; i < b->nw; i++) if (b->w[i]) return 1;
+    return 0;
+}
+
+/* ---- the link graph (techniques/links.py) --------------------------------------------------- */
+
+/* strong links as lists per candidate (CSR), in links.Links's order: bivalue cells in cell
+ * order, then per value the houses (rows, columns, boxes) where it has two places */
+typedef struct {
+    int *off;   /* NC + 1 */
+    int *adj;
+    int *pairs; /* 2 * npairs: (a, b) in the order found */
+    int npairs;
+} strong_t;
+
+static int strong_build(const state_t *st, strong_t *sl) {
+    const geo_t *g = st->g;
+    int N = st->N, n = st->n, NC = st->NC, nw = st->nw;
+    int cap = N + n * g->nh + 1;
+    int *pa = malloc(sizeof(int) * 2 * (size_t)cap);
+    sl->off = calloc((size_t)NC + 1, sizeof(int));
+    if (!pa || !sl->off) { free(pa); free(sl->off); PyErr_NoMemory(); return -1; }
+    int np = 0;
+    for (int c = 0; c < N; c++) {
+        uint32_t m = st->cand[c];
+        if (m && popc32(m) == 2) {
+            int lo = __builtin_ctz(m), hi = 31 - __builtin_clz(m);
+            pa[2 * np] = lo * N + c; pa[2 * np + 1] = hi * N + c; np++;
+        }
+    }
+    for (int v = 0; v < n; v++) {
+        const cellset *pv = &st->pos[v];
+        if (cs_empty(pv, nw)) continue;
+        for (int h = 0; h < g->nh; h++) {
+            cellset w;
+            cs_and(&w, pv, &g->house[h], nw);
+            if (cs_size(&w, nw) != 2) continue;
+            int a = cs_next(&w, 0, nw), b = cs_next(&w, a + 1, nw);
+            if (h >= 2 * n) {  /* a box pair already found in its row or column */
+                cellset x;
+                if (g->row[a] == g->row[b]) {
+                    cs_and(&x, pv, &g->house[g->row[a]], nw);
+                    if (cs_size(&x, nw) == 2) continue;
+                }
+                if (g->col[a] == g->col[b]) {
+                    cs_and(&x, pv, &g->house[n + g->col[a]], nw);
+                    if (cs_size(&x, nw) == 2) continue;
+                }
+            }
+            pa[2 * np] = v * N + a; pa[2 * np + 1] = v * N + b; np++;
+        }
+    }
+    for (int p = 0; p < np; p++) { sl->off[pa[2 * p] + 1]++; sl->off[pa[2 * p + 1] + 1]++; }
+    for (int i = 0; i < NC; i++) sl->off[i + 1] += sl->off[i];
+    sl->adj = malloc(sizeof(int) * (2 * (size_t)np + 1));
+    int *fill = malloc(sizeof(int) * (size_t)NC);
+    if (!sl->adj || !fill) { free(pa); free(fill); free(sl->adj); free(sl->off); PyErr_NoMemory(); return -1; }
+    memcpy(fill, sl->off, sizeof(int) * (size_t)NC);
+    for (int p = 0; p < np; p++) {
+        int a = pa[2 * p], b = pa[2 * p + 1];
+        sl->adj[fill[a]++] = b;
+        sl->adj[fill[b]++] = a;
+    }
+    sl->npairs = np;
+    sl->pairs = pa;
+    free(fill);
+    return 0;
+}
+
+static void strong_free(strong_t *sl) { free(sl->off); free(sl->adj); free(sl->pairs); }
+
+/* Is b weakly linked to a (same cell, or same value in cells that see each other)? */
+static inline int weak_has(const state_t *st, int a, int b) {
+    int N = st->N, va = a / N, ca = a % N, vb = b / N, cb = b % N;
+    if (a == b) return 0;
+    if (ca == cb) return 1;
+    return va == vb && cs_has(&st->g->peer[ca], cb);
+}
+
+/* out |= weak(a) & weak(b) (candidate numbers) */
+static void weak_both(const state_t *st, int a, int b, bitarr *out) {
+    int N = st->N, nw = st->nw, va = a / N, ca = a % N, vb = b / N, cb = b % N;
+    if (va == vb) {
+        if (ca == cb) return;
+        cellset x;
+        cs_and(&x, &st->g->peer[ca], &st->g->peer[cb], nw);
+        cs_and(&x, &x, &st->pos[va], nw);
+        CS_FOREACH(c, &x, nw) ba_set(out, va * N + c);
+        return;
+    }
+    if (ca == cb) {
+        uint32_t m = st->cand[ca] & ~(1u << va) & ~(1u << vb);
+        while (m) { int u = __builtin_ctz(m); m &= m - 1; ba_set(out, u * N + ca); }
+        return;
+    }
+    if (!cs_has(&st->g->peer[ca], cb)) return;
+    if (st->cand[cb] >> va & 1) ba_set(out, va * N + cb);
+    if (st->cand[ca] >> vb & 1) ba_set(out, vb * N + ca);
+}
+
+PyDoc_STRVAR(link_tables_doc,
+"strong_pairs(n, cand, pos) -> list of (a, b); weak_table(n, cand, pos) -> dict\n\n"
+"The link tables of techniques/links.py: see explainer.core.search.strong_pairs / weak_table.");
+
+static PyObject *strong_pairs_c(PyObject *self, PyObject *args) {
+    (void)self;
+    state_t *st = state_args(args);
+    if (!st) return NULL;
+    strong_t sl;
+    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    PyObject *out = PyList_New(0);
+    for (int p = 0; out && p < sl.npairs; p++) {
+        PyObject *t = Py_BuildValue("(ii)", sl.pairs[2 * p], sl.pairs[2 * p + 1]);
+        if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_CLEAR(out); }
+        Py_XDECREF(t);
+    }
+    strong_free(&sl);
+    free(st);
+    return out;
+}
+
+static PyObject *weak_table_c(PyObject *self, PyObject *args) {
+    (void)self;
+    state_t *st = state_args(args);
+    if (!st) return NULL;
+    int N = st->N, nw = st->nw, ncw = (st->NC + 63) / 64;
+    uint64_t *w = calloc((size_t)ncw, sizeof(uint64_t));
+    PyObject *out = PyDict_New();
+    if (!w || !out) { free(w); Py_XDECREF(out); free(st); return PyErr_NoMemory(); }
+    bitarr b = {w, ncw};
+    for (int v = 0; v < st->n && out; v++) {
+        CS_FOREACH(c, &st->pos[v], nw) {
+            int i = v * N + c, lo = i, hi = i;
+            cellset x;
+            cs_and(&x, &st->g->peer[c], &st->pos[v], nw);
+            CS_FOREACH(q, &x, nw) { ba_set(&b, v * N + q); if (v * N + q < lo) lo = v * N + q; if (v * N + q > hi) hi = v * N + q; }
+            for (int u = 0; u < st->n; u++)
+                if (u != v && (st->cand[c] >> u & 1)) {
+                    ba_set(&b, u * N + c);
+                    if (u * N + c < lo) lo = u * N + c;
+                    if (u * N + c > hi) hi = u * N + c;
+                }
+            int w0 = lo >> 6, w1 = hi >> 6;
+            PyObject *key = PyLong_FromLong(i);
+            PyObject *val = words_to_py(w, w1 + 1);
+            if (!key || !val || PyDict_SetItem(out, key, val) < 0) Py_CLEAR(out);
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            for (int k = w0; k <= w1; k++) w[k] = 0;
+            if (!out) break;
+        }
+    }
+    free(w);
+    free(st);
+    return out;
+}
+
+/* ---- plain chains (techniques/chains.py) -------------------------------------------------- */
+
+enum { EV_CHAIN = 0, EV_LOOP = 1, EV_RECT = 2 };
+
+typedef struct {
+    const state_t *st;
+    const strong_t *sl;
+    int *par;        /* 2 * NC: parent key of a (candidate, truth) key */
+    int *on, *off;   /* NC: start stamp when reached true / false */
+    int *mark;       /* NC: path stamp */
+    int stamp;
+    int *path;       /* MAX path nodes */
+} chainctx;
+
+/* mark the path ending at key (candidates numbers of its nodes) with a fresh stamp; its
+ * nodes from the start, into ctx->path, and their count */
+static int path_of(chainctx *x, int key, int mark) {
+    int len = 0;
+    if (mark) x->stamp++;
+    for (int k = key; k >= 0; k = x->par[k]) {
+        x->path[len++] = k >> 1;
+        if (mark) x->mark[k >> 1] = x->stamp;
+    }
+    for (int i = 0, j = len - 1; i < j; i++, j--) { int t = x->path[i]; x->path[i] = x->path[j]; x->path[j] = t; }
+    return len;
+}
+
+static PyObject *nodes_tuple(const int *nodes, int len) {
+    PyObject *t = PyTuple_New(len);
+    if (!t) return NULL;
+    for (int i = 0; i < len; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(nodes[i]));
+    return t;
+}
+
+/* the rectangle test of chains._rectangle_boxes / _rectangle: a box whose v candidates all
+ * lie in C1's row and Cn's column, or the other way round */
+static int rectangle_box(const state_t *st, int v, int cn, int c1) {
+    const geo_t *g = st->g;
+    int n = st->n, nw = st->nw;
+    int r1 = g->row[c1], k1 = g->col[c1], rn = g->row[cn], kn = g->col[cn];
+    if (r1 == rn || k1 == kn) return 0;
+    int rows[2] = {r1, rn}, cols[2] = {kn, k1};
+    for (int t = 0; t < 2; t++) {
+        int b = 2 * n + g->box[rows[t] * n + cols[t]];
+        const cellset *bm = &g->house[b];
+        if (cs_has(bm, c1) || cs_has(bm, cn)) continue;
+        cellset inside, lines, rest;
+        cs_and(&inside, &st->pos[v], bm, nw);
+        if (cs_empty(&inside, nw)) continue;
+        cs_or(&lines, &g->house[rows[t]], &g->house[n + cols[t]], nw);
+        cs_andnot(&rest, &inside, &lines, nw);
+        if (cs_empty(&rest, nw)) return 1;
+    }
+    return 0;
+}
+
+static int append_event(PyObject *events, int length, int k, int kind, const int *nodes, int len, PyObject *elim) {
+    PyObject *nt = nodes_tuple(nodes, len);
+    if (!nt) return -1;
+    PyObject *ev = Py_BuildValue("(iiiNO)", length, k, kind, nt, elim ? elim : Py_None);
+    if (!ev) return -1;
+    int r = PyList_Append(events, ev);
+    Py_DECREF(ev);
+    return r;
+}
+
+static PyObject *drop_longer(PyObject *events, int length) {
+    PyObject *kept = PyList_New(0);
+    if (!kept) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(events); i++) {
+        PyObject *ev = PyList_GET_ITEM(events, i);
+        if (PyLong_AsLong(PyTuple_GET_ITEM(ev, 0)) == length && PyList_Append(kept, ev) < 0) {
+            Py_DECREF(kept);
+            return NULL;
+        }
+    }
+    return kept;
+}
+
+/* a stable sort of events by their first item (length) */
+static int sort_by_length(PyObject *events) {
+    Py_ssize_t size = PyList_GET_SIZE(events);
+    if (size < 2) return 0;
+    PyObject **tmp = malloc(sizeof(PyObject *) * (size_t)size);
+    if (!tmp) { PyErr_NoMemory(); return -1; }
+    int maxlen = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        int l = (int)PyLong_AsLong(PyTuple_GET_ITEM(PyList_GET_ITEM(events, i), 0));
+        if (l > maxlen) maxlen = l;
+    }
+    Py_ssize_t w = 0;
+    for (int l = 0; l <= maxlen; l++)
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *ev = PyList_GET_ITEM(events, i);
+            if (PyLong_AsLong(PyTuple_GET_ITEM(ev, 0)) == l) tmp[w++] = ev;
+        }
+    for (Py_ssize_t i = 0; i < size; i++) PyList_SET_ITEM(events, i, tmp[i]);  /* same references, reordered */
+    free(tmp);
+    return 0;
+}
+
+PyDoc_STRVAR(chain_events_doc,
+"chain_events(n, cand, pos, max_length, one_digit, shortest) -> list\n\n"
+"The chains, loops and empty rectangles of techniques/chains.py's search, as events\n"
+"(length, start rank, kind, nodes, removed): see explainer.core.search.chain_events.");
+
+static PyObject *chain_events(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, max_length, one_digit, shortest;
+    PyObject *cand, *pos;
+    if (!PyArg_ParseTuple(args, "iO!O!ipp", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_length, &one_digit,
+                          &shortest))
+        return NULL;
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    strong_t sl;
+    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    int N = st->N, NC = st->NC, ncw = (NC + 63) / 64;
+    chainctx x = {st, &sl, NULL, NULL, NULL, NULL, 0, NULL};
+    x.par = malloc(sizeof(int) * 2 * (size_t)NC);
+    x.on = calloc((size_t)NC, sizeof(int));
+    x.off = calloc((size_t)NC, sizeof(int));
+    x.mark = calloc((size_t)NC, sizeof(int));
+    x.path = malloc(sizeof(int) * (size_t)(max_length + 2));
+    int *front = malloc(sizeof(int) * (size_t)NC), *next = malloc(sizeof(int) * (size_t)NC);
+    char *dead = malloc((size_t)NC);
+    uint64_t *elimw = malloc(sizeof(uint64_t) * (size_t)ncw);
+    PyObject *events = PyList_New(0);
+    if (!x.par || !x.on || !x.off || !x.mark || !x.path || !front || !next || !dead || !elimw || !events) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    bitarr elim = {elimw, ncw};
+    int limit = max_length, k = -1;
+    for (int s = 0; s < NC; s++) {
+        if (sl.off[s + 1] == sl.off[s]) continue;  /* the starts: candidates with a strong link */
+        k++;
+        int stamp = k + 1, sv = s / N, sc = s % N;
+        x.par[2 * s] = -1;
+        x.off[s] = stamp;
+        int nf = 1;
+        front[0] = s;
+        for (int length = 1; length <= limit; length++) {
+            int nn = 0, hit = 0;
+            if (length & 1) {  /* false -> true along strong links */
+                for (int f = 0; f < nf; f++) {
+                    int i = front[f];
+                    path_of(&x, 2 * i, 1);
+                    for (int q = sl.off[i]; q < sl.off[i + 1]; q++) {
+                        int j = sl.adj[q];
+                        if (x.mark[j] == x.stamp || x.on[j] == stamp || (one_digit && j / N != sv)) continue;
+                        x.on[j] = stamp;
+                        x.par[2 * j + 1] = 2 * i;
+                        dead[nn] = 0;
+                        next[nn++] = j;
+                    }
+                }
+            } else {  /* true -> false along weak links */
+                for (int f = 0; f < nf; f++) {
+                    int i = front[f], v = i / N, c = i % N;
+                    path_of(&x, 2 * i + 1, 1);
+                    uint32_t cm = st->cand[c];
+                    /* weak neighbours in increasing number: the cell's lower values, v's peers, higher values */
+                    for (int part = 0; part < 3; part++) {
+                        int lo = part == 0 ? 0 : v + 1, hi = part == 0 ? v : n;
+                        cellset peers;
+                        if (part == 1) cs_and(&peers, &st->g->peer[c], &st->pos[v], st->nw);
+                        int cur = part == 1 ? cs_next(&peers, 0, st->nw) : lo;
+                        for (;;) {
+                            int j;
+                            if (part == 1) {
+                                if (cur < 0) break;
+                                j = v * N + cur;
+                                cur = cs_next(&peers, cur + 1, st->nw);
+                            } else {
+                                while (cur < hi && !(cm >> cur & 1)) cur++;
+                                if (cur >= hi) break;
+                                j = cur * N + c;
+                                cur++;
+                            }
+                            if (x.mark[j] == x.stamp || x.off[j] == stamp || (one_digit && j / N != sv)) continue;
+                            x.off[j] = stamp;
+                            int strong = sl.off[j + 1] > sl.off[j];
+                            if (!strong && j / N != sv) continue;  /* a false candidate goes on by a strong link */
+                            x.par[2 * j] = 2 * i + 1;
+                            dead[nn] = (char)!strong;
+                            next[nn++] = j;
+                        }
+                    }
+                }
+            }
+            /* the next front (dead ends kept only for the rectangle test below) */
+            int nf2 = 0;
+            if (length & 1) {
+                for (int q = 0; q < nn; q++) front[nf2++] = next[q];
+            }
+            if ((length & 1) && length >= 3) {
+                for (int q = 0; q < nn; q++) {
+                    int e = next[q];
+                    int len = path_of(&x, 2 * e + 1, 1);
+                    memset(elimw, 0, sizeof(uint64_t) * (size_t)ncw);
+                    int kind;
+                    if (weak_has(st, s, e)) {
+                        kind = EV_LOOP;
+                        for (int p = 1; p < len; p += 2) weak_both(st, x.path[p], x.path[(p + 1) % len], &elim);
+                    } else {
+                        kind = EV_CHAIN;
+                        weak_both(st, s, e, &elim);
+                    }
+                    for (int p = 0; p < len; p++) ba_del(&elim, x.path[p]);
+                    if (!ba_any(&elim)) continue;
+                    PyObject *em = words_to_py(elimw, ncw);
+                    if (!em) goto fail;
+                    int r = append_event(events, length, k, kind, x.path, len, em);
+                    Py_DECREF(em);
+                    if (r < 0) goto fail;
+                    hit = 1;
+                }
+            } else if (!(length & 1)) {
+                for (int q = 0; q < nn; q++) {
+                    int y = next[q];
+                    if (y / N != sv || !rectangle_box(st, sv, sc, y % N)) continue;
+                    int len = path_of(&x, 2 * y, 0);
+                    if (append_event(events, length, k, EV_RECT, x.path, len, NULL) < 0) goto fail;
+                    hit = 1;
+                }
+                for (int q = 0; q < nn; q++)
+                    if (!dead[q]) front[nf2++] = next[q];
+            }
+            nf = nf2;
+            if (hit && shortest) {
+                if (length < limit) {
+                    PyObject *kept = drop_longer(events, length);
+                    if (!kept) goto fail;
+                    Py_DECREF(events);
+                    events = kept;
+                    limit = length;
+                }
+                break;
+            }
+            if (!nf) break;
+        }
+    }
+    if (!shortest && sort_by_length(events) < 0) goto fail;
+    goto done;
+fail:
+    Py_CLEAR(events);
+done:
+    free(x.par); free(x.on); free(x.off); free(x.mark); free(x.path);
+    free(front); free(next); free(dead); free(elimw);
+    strong_free(&sl);
+    free(st);
+    return events;
+}
+
+/* ---- grouped chains (techniques/grouped.py) ------------------------------------------------ */
+
+/* Nodes: every candidate v * N + c (a single), then the groups, numbered from NC: per value
+ * (ascending), the value's places in each box-line intersection holding two or more of them, in
+ * Geometry.intersections order. */
+typedef struct {
+    const state_t *st;
+    int NC, ngroups, nnodes;
+    int *gv, *ginter;          /* per group: value, intersection */
+    cellset *gmask, *gsee;     /* per group: cells, cells seeing all of them */
+    int vfirst[MAXN + 1];      /* first group (index from 0) of each value; vfirst[n] = ngroups */
+    int *off, *adj;            /* strong lists per node (CSR), in grouped.py's order */
+} gg_t;
+
+static void gg_free(gg_t *g) { free(g->gv); free(g->ginter); free(g->gmask); free(g->gsee); free(g->off); free(g->adj); }
+
+static inline int gg_is_group(const gg_t *g, int i) { return i >= g->NC; }
+static inline int gg_value(const gg_t *g, int i) { return i < g->NC ? i / g->st->N : g->gv[i - g->NC]; }
+
+/* does node j share a candidate with node i? */
+static int gg_overlap(const gg_t *g, int i, int j) {
+    int N = g->st->N, nw = g->st->nw;
+    if (gg_value(g, i) != gg_value(g, j)) return 0;
+    if (!gg_is_group(g, i) && !gg_is_group(g, j)) return i == j;
+    if (!gg_is_group(g, i)) return cs_has(&g->gmask[j - g->NC], i % N);
+    if (!gg_is_group(g, j)) return cs_has(&g->gmask[i - g->NC], j % N);
+    return cs_intersects(&g->gmask[i - g->NC], &g->gmask[j - g->NC], nw);
+}
+
+typedef struct { int h, rank, a, b; } gpair_t;
+
+static int gpair_cmp(const void *p, const void *q) {
+    const gpair_t *x = p, *y = q;
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+
+static int gg_build(const state_t *st, const strong_t *sl, gg_t *g) {
+    const geo_t *geo = st->g;
+    int n = st->n, N = st->N, nw = st->nw, NC = st->NC, m = geo->m;
+    memset(g, 0, sizeof *g);
+    g->st = st;
+    g->NC = NC;
+    int cap = n * geo->ninter + 1;
+    g->gv = malloc(sizeof(int) * (size_t)cap);
+    g->ginter = malloc(sizeof(int) * (size_t)cap);
+    g->gmask = malloc(sizeof(cellset) * (size_t)cap);
+    g->gsee = malloc(sizeof(cellset) * (size_t)cap);
+    if (!g->gv || !g->ginter || !g->gmask || !g->gsee) { PyErr_NoMemory(); return -1; }
+    int ng = 0;
+    for (int v = 0; v < n; v++) {
+        g->vfirst[v] = ng;
+        for (int k = 0; k < geo->ninter; k++) {
+            cellset x;
+            cs_and(&x, &st->pos[v], &geo->imask[k], nw);
+            if (cs_size(&x, nw) < 2) continue;
+            g->gv[ng] = v; g->ginter[ng] = k; g->gmask[ng] = x;
+            cellset see;
+            for (int q = 0; q < CS_MAXWORDS; q++) see.w[q] = ~(uint64_t)0;
+            CS_FOREACH(c, &x, nw) cs_and(&see, &see, &geo->peer[c], nw);
+            g->gsee[ng] = see;
+            ng++;
+        }
+    }
+    g->vfirst[n] = ng;
+    g->ngroups = ng;
+    g->nnodes = NC + ng;
+    /* strong links with a group, per value: in a house (the group's line, then its box) holding
+     * 3 to 2m places of the value, the places besides the group are one cell or one group */
+    int pcap = 2 * ng + 1, np = 0;
+    gpair_t *gp = malloc(sizeof(gpair_t) * (size_t)pcap);
+    int *pairs = malloc(sizeof(int) * 2 * (size_t)pcap);
+    if (!gp || !pairs) { free(gp); free(pairs); PyErr_NoMemory(); return -1; }
+    int npairs = 0;
+    for (int v = 0; v < n; v++) {
+        np = 0;
+        for (int r = g->vfirst[v]; r < g->vfirst[v + 1]; r++) {
+            int k = g->ginter[r];
+            int hs[2] = {geo->iline[k], geo->ibox[k]};
+            for (int t = 0; t < 2; t++) {
+                cellset p, rest;
+                cs_and(&p, &st->pos[v], &geo->house[hs[t]], nw);
+                int cnt = cs_size(&p, nw);
+                if (cnt < 3 || cnt > 2 * m) continue;
+                cs_andnot(&rest, &p, &g->gmask[r], nw);
+                int rc = cs_size(&rest, nw);
+                if (!rc) continue;
+                int y = -1;  /* local ids: a cell, or N + the value's group rank */
+                if (rc == 1) {
+                    y = cs_next(&rest, 0, nw);
+                } else {
+                    for (int r2 = g->vfirst[v]; r2 < g->vfirst[v + 1]; r2++)
+                        if (r2 != r && memcmp(g->gmask[r2].w, rest.w, sizeof(uint64_t) * (size_t)nw) == 0) {
+                            y = N + (r2 - g->vfirst[v]);
+                            break;
+                        }
+                }
+                if (y < 0) continue;
+                int me = N + (r - g->vfirst[v]);
+                gp[np].h = hs[t]; gp[np].rank = geo->irank[k][t];
+                gp[np].a = me < y ? me : y; gp[np].b = me < y ? y : me;
+                np++;
+            }
+        }
+        qsort(gp, (size_t)np, sizeof(gpair_t), gpair_cmp);
+        for (int q = 0; q < np; q++) {
+            int a = gp[q].a < N ? v * N + gp[q].a : NC + g->vfirst[v] + gp[q].a - N;
+            int b = gp[q].b < N ? v * N + gp[q].b : NC + g->vfirst[v] + gp[q].b - N;
+            int dup = 0;  /* two groups of one line find each other: each pair once, the first */
+            for (int e = 0; e < npairs && !dup; e++) dup = pairs[2 * e] == a && pairs[2 * e + 1] == b;
+            if (dup) continue;
+            pairs[2 * npairs] = a; pairs[2 * npairs + 1] = b; npairs++;
+        }
+    }
+    free(gp);
+    /* strong lists: the plain ones (links.Links's), then the group links appended in order */
+    int nn = g->nnodes;
+    g->off = calloc((size_t)nn + 1, sizeof(int));
+    if (!g->off) { free(pairs); PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < NC; i++) g->off[i + 1] = sl->off[i + 1] - sl->off[i];
+    for (int e = 0; e < npairs; e++) { g->off[pairs[2 * e] + 1]++; g->off[pairs[2 * e + 1] + 1]++; }
+    for (int i = 0; i < nn; i++) g->off[i + 1] += g->off[i];
+    g->adj = malloc(sizeof(int) * ((size_t)g->off[nn] + 1));
+    int *fill = malloc(sizeof(int) * ((size_t)nn + 1));
+    if (!g->adj || !fill) { free(pairs); free(fill); PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < nn; i++) fill[i] = g->off[i];
+    for (int i = 0; i < NC; i++)
+        for (int q = sl->off[i]; q < sl->off[i + 1]; q++) g->adj[fill[i]++] = sl->adj[q];
+    for (int e = 0; e < npairs; e++) {
+        int a = pairs[2 * e], b = pairs[2 * e + 1];
+        g->adj[fill[a]++] = b;
+        g->adj[fill[b]++] = a;
+    }
+    free(fill);
+    free(pairs);
+    return 0;
+}
+
+/* candidates weakly linked to node i (grouped._Graph.weak_cands) into a bit array */
+static void gg_weak_cands(const gg_t *g, int i, bitarr *out) {
+    const state_t *st = g->st;
+    int N = st->N, nw = st->nw, n = st->n;
+    memset(out->w, 0, sizeof(uint64_t) * (size_t)out->nw);
+    if (i < g->NC) {
+        int v = i / N, c = i % N;
+        for (int u = 0; u < n; u++) if (u != v && (st->cand[c] >> u & 1)) ba_set(out, u * N + c);
+        cellset x;
+        cs_and(&x, &st->g->peer[c], &st->pos[v], nw);
+        CS_FOREACH(q, &x, nw) ba_set(out, v * N + q);
+        return;
+    }
+    int r = i - g->NC, v = g->gv[r];
+    cellset x;
+    cs_and(&x, &g->gsee[r], &st->pos[v], nw);
+    CS_FOREACH(q, &x, nw) ba_set(out, v * N + q);
+}
+
+typedef struct {
+    int node, parent;   /* parent: the entry it extends, -1 at the start */
+    int grouped;        /* a group on the path */
+} gent_t;
+
+typedef struct {
+    const gg_t *g;
+    gent_t *ent;
+    int nent, cap;
+    int *mark, stamp;   /* per candidate: path stamp */
+} gsearch_t;
+
+static int gent_push(gsearch_t *x, int node, int parent, int grouped) {
+    if (x->nent == x->cap) {
+        int cap = x->cap ? 2 * x->cap : 1024;
+        gent_t *e = realloc(x->ent, sizeof(gent_t) * (size_t)cap);
+        if (!e) { PyErr_NoMemory(); return -1; }
+        x->ent = e; x->cap = cap;
+    }
+    x->ent[x->nent].node = node; x->ent[x->nent].parent = parent; x->ent[x->nent].grouped = grouped;
+    return x->nent++;
+}
+
+/* mark the candidates of the path ending at entry e with a fresh stamp */
+static void gmark_path(gsearch_t *x, int e) {
+    const gg_t *g = x->g;
+    int N = g->st->N, nw = g->st->nw;
+    x->stamp++;
+    for (; e >= 0; e = x->ent[e].parent) {
+        int i = x->ent[e].node;
+        if (i < g->NC) {
+            x->mark[i] = x->stamp;
+        } else {
+            int r = i - g->NC, base = g->gv[r] * N;
+            CS_FOREACH(c, &g->gmask[r], nw) x->mark[base + c] = x->stamp;
+        }
+    }
+}
+
+/* does node j share a candidate with the marked path? */
+static int gmarked(const gsearch_t *x, int j) {
+    const gg_t *g = x->g;
+    if (j < g->NC) return x->mark[j] == x->stamp;
+    int r = j - g->NC, base = g->gv[r] * g->st->N, nw = g->st->nw;
+    CS_FOREACH(c, &g->gmask[r], nw) if (x->mark[base + c] == x->stamp) return 1;
+    return 0;
+}
+
+static PyObject *gnodes(const gsearch_t *x, int e) {
+    const gg_t *g = x->g;
+    int len = 0, N = g->st->N, nw = g->st->nw;
+    for (int q = e; q >= 0; q = x->ent[q].parent) len++;
+    PyObject *t = PyTuple_New(len);
+    if (!t) return NULL;
+    for (int q = e, k = len - 1; q >= 0; q = x->ent[q].parent, k--) {
+        int i = x->ent[q].node;
+        PyObject *item;
+        if (i < g->NC) {
+            cellset one;
+            memset(one.w, 0, sizeof one.w);
+            cs_add(&one, i % N);
+            item = Py_BuildValue("(iN)", i / N, cs_to_py(&one, nw));
+        } else {
+            item = Py_BuildValue("(iN)", g->gv[i - g->NC], cs_to_py(&g->gmask[i - g->NC], nw));
+        }
+        if (!item) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, k, item);
+    }
+    return t;
+}
+
+PyDoc_STRVAR(grouped_events_doc,
+"grouped_events(n, cand, pos, max_length, every) -> list of (length, start rank, nodes, removed)\n\n"
+"The grouped chains of techniques/grouped.py's search: see explainer.core.search.grouped_events.");
+
+static PyObject *grouped_events(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, max_length, every;
+    PyObject *cand, *pos;
+    if (!PyArg_ParseTuple(args, "iO!O!ip", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_length, &every))
+        return NULL;
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    strong_t sl;
+    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    gg_t g;
+    gsearch_t x;
+    memset(&x, 0, sizeof x);
+    PyObject *events = NULL;
+    int *von = NULL, *voff = NULL, *front = NULL, *next = NULL, *onmark = NULL;
+    uint64_t *wsw = NULL, *wew = NULL;
+    char *conflicting = NULL;
+    if (gg_build(st, &sl, &g) < 0) goto fail;
+    int NC = st->NC, N = st->N, nn = g.nnodes, ncw = (NC + 63) / 64;
+    events = PyList_New(0);
+    von = calloc((size_t)nn, sizeof(int));
+    voff = calloc((size_t)nn, sizeof(int));
+    onmark = calloc((size_t)nn, sizeof(int));
+    x.g = &g;
+    x.mark = calloc((size_t)NC, sizeof(int));
+    front = malloc(sizeof(int) * (size_t)nn * 2 + 8);
+    next = malloc(sizeof(int) * (size_t)nn * 2 + 8);
+    wsw = malloc(sizeof(uint64_t) * (size_t)ncw);
+    wew = malloc(sizeof(uint64_t) * (size_t)ncw);
+    conflicting = calloc((size_t)(g.off[nn] + 1), 1);
+    if (!events || !von || !voff || !onmark || !x.mark || !front || !next || !wsw || !wew || !conflicting) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (!g.ngroups) goto done;  /* no group: the plain chain search has seen everything */
+    /* a strong neighbour sharing a candidate with its node never continues a chain from it */
+    for (int i = 0; i < nn; i++)
+        for (int q = g.off[i]; q < g.off[i + 1]; q++) conflicting[q] = (char)gg_overlap(&g, i, g.adj[q]);
+    bitarr ws = {wsw, ncw}, we = {wew, ncw};
+    int limit = max_length, k = -1;
+    for (int s = 0; s < nn; s++) {
+        if (g.off[s + 1] == g.off[s]) continue;  /* the starts: nodes with a strong link */
+        k++;
+        int stamp = k + 1, have_ws = 0;
+        x.nent = 0;
+        voff[s] = stamp;
+        int nf = 1, hit = 0;
+        front[0] = gent_push(&x, s, -1, s >= NC);
+        if (front[0] < 0) goto fail;
+        for (int length = 1; length <= limit; length++) {
+            int nx = 0;
+            if (length & 1) {  /* false -> true through strong links */
+                for (int f = 0; f < nf; f++) {
+                    int e = front[f], i = x.ent[e].node;
+                    gmark_path(&x, e);
+                    for (int q = g.off[i]; q < g.off[i + 1]; q++) {
+                        int j = g.adj[q];
+                        if (von[j] == stamp || gmarked(&x, j)) continue;
+                        von[j] = stamp;
+                        int ne = gent_push(&x, j, e, x.ent[e].grouped || j >= NC);
+                        if (ne < 0) goto fail;
+                        next[nx++] = ne;
+                    }
+                }
+                if (!nx) break;
+                if (length >= 3) {
+                    hit = 0;
+                    for (int q = 0; q < nx; q++) {
+                        int e = next[q];
+                        if (!x.ent[e].grouped) continue;
+                        if (!have_ws) { gg_weak_cands(&g, s, &ws); have_ws = 1; }
+                        gg_weak_cands(&g, x.ent[e].node, &we);
+                        gmark_path(&x, e);
+                        int any = 0;
+                        for (int w = 0; w < ncw; w++) {
+                            uint64_t b = wew[w] & wsw[w];
+                            while (b) {
+                                int c = (w << 6) + __builtin_ctzll(b);
+                                b &= b - 1;
+                                if (x.mark[c] == x.stamp) wew[w] &= ~((uint64_t)1 << (c & 63));
+                            }
+                            wew[w] &= wsw[w];
+                            any |= wew[w] != 0;
+                        }
+                        if (!any) continue;
+                        PyObject *nodes = gnodes(&x, e), *elim = nodes ? words_to_py(wew, ncw) : NULL;
+                        PyObject *ev = elim ? Py_BuildValue("(iiNN)", length, k, nodes, elim) : NULL;
+                        if (!ev) { Py_XDECREF(nodes); goto fail; }
+                        int r = PyList_Append(events, ev);
+                        Py_DECREF(ev);
+                        if (r < 0) goto fail;
+                        hit = 1;
+                    }
+                    if (hit && !every) {
+                        if (length < limit) {
+                            PyObject *kept = drop_longer(events, length);
+                            if (!kept) goto fail;
+                            Py_DECREF(events);
+                            events = kept;
+                            limit = length;
+                        }
+                        break;
+                    }
+                }
+            } else {  /* true -> false through weak links, to nodes that go on by a strong link */
+                for (int f = 0; f < nf; f++) {
+                    int e = front[f], i = x.ent[e].node;
+                    int v = gg_value(&g, i);
+                    gmark_path(&x, e);
+                    /* weak neighbours in increasing id: singles, then the value's groups */
+                    int sing[MAXN * 3 + CS_MAXCELLS], ns = 0;
+                    cellset peers;
+                    if (i < NC) {
+                        int c = i % N;
+                        uint32_t cm = st->cand[c];
+                        for (int u = 0; u < v; u++) if (cm >> u & 1) sing[ns++] = u * N + c;
+                        cs_and(&peers, &st->g->peer[c], &st->pos[v], st->nw);
+                        CS_FOREACH(q, &peers, st->nw) sing[ns++] = v * N + q;
+                        for (int u = v + 1; u < n; u++) if (cm >> u & 1) sing[ns++] = u * N + c;
+                    } else {
+                        cs_and(&peers, &g.gsee[i - NC], &st->pos[v], st->nw);
+                        CS_FOREACH(q, &peers, st->nw) sing[ns++] = v * N + q;
+                    }
+                    int cnt = 0;
+                    for (int t = 0; t < ns + (g.vfirst[v + 1] - g.vfirst[v]); t++) {
+                        int j;
+                        if (t < ns) {
+                            j = sing[t];
+                        } else {
+                            int r2 = g.vfirst[v] + (t - ns);
+                            j = NC + r2;
+                            /* a group in one of the node's houses sharing no cell with it */
+                            int gl = st->g->iline[g.ginter[r2]], gb = st->g->ibox[g.ginter[r2]];
+                            if (i < NC) {
+                                int c = i % N;
+                                if (gl != st->g->row[c] && gl != n + st->g->col[c] && gb != 2 * n + st->g->box[c])
+                                    continue;
+                            } else {
+                                int l = st->g->iline[g.ginter[i - NC]], b = st->g->ibox[g.ginter[i - NC]];
+                                if (gl != l && gb != b) continue;
+                            }
+                            if (gg_overlap(&g, i, j)) continue;
+                        }
+                        if (g.off[j + 1] == g.off[j] || voff[j] == stamp || gmarked(&x, j)) continue;
+                        next[nx + cnt++] = j;  /* the claimed nodes, extended below */
+                    }
+                    int claimed = nx;  /* next[claimed ..] holds them; entries are written over them */
+                    for (int t = 0; t < cnt; t++) voff[next[claimed + t]] = stamp;
+                    for (int t = 0; t < cnt; t++) {
+                        int j = next[claimed + t], go = 0;
+                        /* a false node whose strong neighbours are all taken ends here */
+                        for (int q = g.off[j]; q < g.off[j + 1] && !go; q++) {
+                            int y = g.adj[q];
+                            go = !conflicting[q] && von[y] != stamp && !gmarked(&x, y);
+                        }
+                        if (!go) continue;
+                        int ne = gent_push(&x, j, e, x.ent[e].grouped || j >= NC);
+                        if (ne < 0) goto fail;
+                        next[nx++] = ne;
+                    }
+                }
+                if (!nx) break;
+            }
+            memcpy(front, next, sizeof(int) * (size_t)nx);
+            nf = nx;
+        }
+    }
+    if (every && sort_by_length(events) < 0) goto fail;
+    goto done;
+fail:
+    Py_CLEAR(events);
+done:
+    free(von); free(voff); free(onmark); free(x.mark); free(x.ent); free(front); free(next); free(wsw); free(wew);
+    free(conflicting);
+    gg_free(&g);
+    strong_free(&sl);
+    free(st);
+    return events;
+}
+
+/* ---- almost locked sets (techniques/als.py) ------------------------------------------------ */
+
+#define ALS_SUBSET_BITS 12   /* houses with more empty cells get sets of at most ALS_SMALL cells */
+#define ALS_SMALL 4
+#define ALS_BIG_GRID 16      /* from 16x16 on, sets of at most ALS_BIG_CELLS cells */
+#define ALS_BIG_CELLS 8
+
+/* An ALS: its values, its size, its cells (nw words at cells_at in the cell pool) and, per
+ * value (ascending), the cells holding it and the cells outside seeing all of those (nw words
+ * each from ``first`` * nw in the where / sees pools). */
+typedef struct {
+    uint32_t values;
+    int size;
+    int first;
+    int cells_at;
+} als_t;
+
+typedef struct {
+    als_t *a;
+    int count, cap, nw;
+    uint64_t *cells;          /* count * nw */
+    uint64_t *where, *sees;   /* npool * nw */
+    int npool;
+} alsset_t;
+
+static void alsset_free(alsset_t *t) { free(t->a); free(t->cells); free(t->where); free(t->sees); }
+
+static inline const uint64_t *als_cells(const alsset_t *t, const als_t *a) { return t->cells + (size_t)a->cells_at; }
+
+static int als_push(alsset_t *t, const cellset *cells, uint32_t values, int size) {
+    if (t->count == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        als_t *a = realloc(t->a, sizeof(als_t) * (size_t)cap);
+        uint64_t *c = a ? realloc(t->cells, sizeof(uint64_t) * (size_t)cap * (size_t)t->nw) : NULL;
+        if (a) t->a = a;
+        if (!c) { PyErr_NoMemory(); return -1; }
+        t->cells = c; t->cap = cap;
+    }
+    als_t *x = &t->a[t->count];
+    x->values = values; x->size = size; x->first = 0; x->cells_at = t->count * t->nw;
+    memcpy(t->cells + (size_t)x->cells_at, cells->w, sizeof(uint64_t) * (size_t)t->nw);
+    t->count++;
+    return 0;
+}
+
+static const alsset_t *SORTING;  /* the set whose ALSs als_cmp compares (set before each sort) */
+
+/* by size, then by cells read as one integer */
+static int als_cmp(const void *p, const void *q) {
+    const als_t *a = p, *b = q;
+    if (a->size != b->size) return a->size < b->size ? -1 : 1;
+    const uint64_t *x = als_cells(SORTING, a), *y = als_cells(SORTING, b);
+    for (int i = SORTING->nw - 1; i >= 0; i--)
+        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static inline int w_subset(const uint64_t *a, const uint64_t *b, int nw) {  /* a within b */
+    for (int i = 0; i < nw; i++) if (a[i] & ~b[i]) return 0;
+    return 1;
+}
+static inline int w_intersects(const uint64_t *a, const uint64_t *b, int nw) {
+    for (int i = 0; i < nw; i++) if (a[i] & b[i]) return 1;
+    return 0;
+}
+
+/* every ALS of the state, smallest first (by size, then cells), each with its where / sees */
+static int als_enumerate(const state_t *st, alsset_t *t) {
+    const geo_t *g = st->g;
+    int n = st->n, nw = st->nw;
+    memset(t, 0, sizeof *t);
+    t->nw = nw;
+    uint32_t *uni = malloc(sizeof(uint32_t) << ALS_SUBSET_BITS);
+    if (!uni) { PyErr_NoMemory(); return -1; }
+    for (int h = 0; h < g->nh; h++) {
+        int empty[MAXN], k = 0;
+        for (int i = 0; i < n; i++) {
+            int c = g->hcell[h][i];
+            if (st->cand[c]) empty[k++] = c;
+        }
+        if (k < 2) continue;
+        if (k <= ALS_SUBSET_BITS) {
+            int largest = n >= ALS_BIG_GRID ? ALS_BIG_CELLS : k;
+            uni[0] = 0;
+            for (int i = 0; i < k; i++) {
+                int half = 1 << i;
+                for (int m = 0; m < half; m++) uni[half + m] = uni[m] | st->cand[empty[i]];
+            }
+            int full = (1 << k) - 1;
+            for (int m = 1; m < full; m++) {
+                int p = popc32((uint32_t)m) + 1;
+                if (popc32(uni[m]) != p || p > largest + 1) continue;
+                cellset cells;
+                memset(cells.w, 0, sizeof(uint64_t) * (size_t)nw);
+                for (int i = 0; i < k; i++) if (m >> i & 1) cs_add(&cells, empty[i]);
+                if (als_push(t, &cells, uni[m], p - 1) < 0) { free(uni); return -1; }
+            }
+        } else {  /* sets of 1 to ALS_SMALL cells */
+            int idx[ALS_SMALL];
+            for (int p = 1; p <= ALS_SMALL; p++) {
+                for (int i = 0; i < p; i++) idx[i] = i;
+                for (;;) {
+                    uint32_t u = 0;
+                    for (int i = 0; i < p; i++) u |= st->cand[empty[idx[i]]];
+                    if (popc32(u) == p + 1) {
+                        cellset cells;
+                        memset(cells.w, 0, sizeof(uint64_t) * (size_t)nw);
+                        for (int i = 0; i < p; i++) cs_add(&cells, empty[idx[i]]);
+                        if (als_push(t, &cells, u, p) < 0) { free(uni); return -1; }
+                    }
+                    int i = p - 1;
+                    while (i >= 0 && idx[i] == k - p + i) i--;
+                    if (i < 0) break;
+                    idx[i]++;
+                    for (int j = i + 1; j < p; j++) idx[j] = idx[j - 1] + 1;
+                }
+            }
+        }
+    }
+    free(uni);
+    SORTING = t;
+    if (t->count) qsort(t->a, (size_t)t->count, sizeof(als_t), als_cmp);
+    int w = 0;  /* a set in a line and a box was found twice */
+    for (int i = 0; i < t->count; i++)
+        if (!w || als_cmp(&t->a[w - 1], &t->a[i]) != 0) t->a[w++] = t->a[i];
+    t->count = w;
+    int pool = 0;
+    for (int i = 0; i < t->count; i++) { t->a[i].first = pool; pool += popc32(t->a[i].values); }
+    t->npool = pool;
+    t->where = malloc(sizeof(uint64_t) * (size_t)(pool + 1) * (size_t)nw);
+    t->sees = malloc(sizeof(uint64_t) * (size_t)(pool + 1) * (size_t)nw);
+    if (!t->where || !t->sees) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < t->count; i++) {
+        als_t *a = &t->a[i];
+        const uint64_t *cells = als_cells(t, a);
+        uint32_t vs = a->values;
+        uint64_t *wv = t->where + (size_t)a->first * (size_t)nw, *sv = t->sees + (size_t)a->first * (size_t)nw;
+        while (vs) {
+            int v = __builtin_ctz(vs);
+            vs &= vs - 1;
+            for (int j = 0; j < nw; j++) { wv[j] = cells[j] & st->pos[v].w[j]; sv[j] = ~cells[j]; }
+            for (int j = 0; j < nw; j++)
+                for (uint64_t x = wv[j]; x; x &= x - 1) {
+                    const uint64_t *pw = g->peer[(j << 6) + __builtin_ctzll(x)].w;
+                    for (int q = 0; q < nw; q++) sv[q] &= pw[q];
+                }
+            wv += nw;
+            sv += nw;
+        }
+    }
+    return 0;
+}
+
+/* the where / sees words of value v of ALS a (v must be one of its values) */
+static inline int als_slot(const als_t *a, int v) { return a->first + popc32(a->values & ((1u << v) - 1)); }
+static inline const uint64_t *als_where(const alsset_t *t, const als_t *a, int v) {
+    return t->where + (size_t)als_slot(a, v) * (size_t)t->nw;
+}
+static inline const uint64_t *als_sees(const alsset_t *t, const als_t *a, int v) {
+    return t->sees + (size_t)als_slot(a, v) * (size_t)t->nw;
+}
+
+PyDoc_STRVAR(als_sets_doc,
+"als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
+"Every almost locked set, smallest first: see explainer.core.search.als_sets.");
+
+static PyObject *als_sets(PyObject *self, PyObject *args) {
+    (void)self;
+    state_t *st = state_args(args);
+    if (!st) return NULL;
+    alsset_t t;
+    if (als_enumerate(st, &t) < 0) { alsset_free(&t); free(st); return NULL; }
+    int nw = st->nw;
+    PyObject *out = PyList_New(t.count);
+    for (int i = 0; out && i < t.count; i++) {
+        als_t *a = &t.a[i];
+        int k = popc32(a->values);
+        PyObject *wh = PyTuple_New(k), *se = PyTuple_New(k);
+        PyObject *item = (wh && se) ? Py_BuildValue("(NkNN)", words_to_py(als_cells(&t, a), nw),
+                                                    (unsigned long)a->values, wh, se)
+                                    : NULL;
+        if (!item) { Py_XDECREF(wh); Py_XDECREF(se); Py_CLEAR(out); break; }
+        for (int q = 0; q < k; q++) {
+            PyObject *x = words_to_py(t.where + (size_t)(a->first + q) * (size_t)nw, nw);
+            PyObject *y = words_to_py(t.sees + (size_t)(a->first + q) * (size_t)nw, nw);
+            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(item); Py_CLEAR(out); break; }
+            PyTuple_SET_ITEM(wh, q, x);
+            PyTuple_SET_ITEM(se, q, y);
+        }
+        if (out) PyList_SET_ITEM(out, i, item);
+    }
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+/* restricted commons: (i, j, x) for i < j (sets of at most max_size cells when max_size), cells
+ * disjoint, every x of j seeing every x of i, enough common values (see search.als_pairs), in
+ * the order of size_i + size_j, then (i, j, x); ``allow`` (or NULL): allow[size_i * 32 + size_j]
+ * says whether a pair of those sizes is wanted. Each pair goes to ``visit``, which returns 1 to
+ * stop there, -1 on error. */
+typedef int (*pair_visit)(void *data, int i, int j, int x);
+
+static int als_join(const state_t *st, const alsset_t *t, int min_common, int max_size, const uint32_t *wanted,
+                    const char *allow, pair_visit visit, void *data) {
+    int nw = st->nw, count = t->count;
+    if (max_size)
+        while (count > 0 && t->a[count - 1].size > max_size) count--;
+    if (count < 2) return 0;
+    int maxsize = t->a[count - 1].size;
+    int first[2 * MAXN + 2];   /* first index of each size class */
+    for (int z = 0; z <= maxsize + 1; z++) first[z] = count;
+    for (int i = count - 1; i >= 0; i--) first[t->a[i].size] = i;
+    for (int z = maxsize; z >= 0; z--) if (first[z] > first[z + 1]) first[z] = first[z + 1];
+    for (int sum = 2; sum <= 2 * maxsize; sum++) {
+        for (int i = 0; i < count; i++) {
+            const als_t *a = &t->a[i];
+            int sb = sum - a->size;
+            if (sb < a->size) break;   /* sizes grow with i */
+            if (sb > maxsize || (wanted && !wanted[i])) continue;
+            if (allow && !allow[a->size * 32 + sb]) continue;
+            int j0 = first[sb] > i ? first[sb] : i + 1, j1 = first[sb + 1];
+            for (int j = j0; j < j1; j++) {
+                const als_t *b = &t->a[j];
+                if (wanted && !wanted[j]) continue;
+                uint32_t both = a->values & b->values;
+                if (!both || w_intersects(als_cells(t, a), als_cells(t, b), nw)) continue;
+                uint32_t xs = both;
+                while (xs) {
+                    int x = __builtin_ctz(xs);
+                    xs &= xs - 1;
+                    uint32_t common = both;
+                    if (wanted) {
+                        common = b->values & (a->values & (wanted[i] | 1u << x));
+                        if (!(common & wanted[j] & ~(1u << x))) continue;
+                    }
+                    if (popc32(common) < min_common) continue;
+                    if (!w_subset(als_where(t, b, x), als_sees(t, a, x), nw)) continue;
+                    int r = visit(data, i, j, x);
+                    if (r) return r;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int visit_pair(void *data, int i, int j, int x) {
+    PyObject *item = Py_BuildValue("(iii)", i, j, x);
+    if (!item) return -1;
+    int r = PyList_Append((PyObject *)data, item);
+    Py_DECREF(item);
+    return r;
+}
+
+static int read_wanted(PyObject *wanted, int count, uint32_t **out) {
+    *out = NULL;
+    if (wanted == Py_None) return 0;
+    if (!PyList_Check(wanted) || PyList_GET_SIZE(wanted) != count) {
+        PyErr_SetString(PyExc_ValueError, "wanted: one value mask per ALS");
+        return -1;
+    }
+    uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(count + 1));
+    if (!w) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < count; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(wanted, i));
+        if (x == -1 && PyErr_Occurred()) { free(w); return -1; }
+        w[i] = (uint32_t)x;
+    }
+    *out = w;
+    return 0;
+}
+
+PyDoc_STRVAR(als_pairs_doc,
+"als_pairs(n, cand, pos, min_common, max_size, wanted) -> list of (i, j, x)\n\n"
+"Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
+
+static PyObject *als_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, min_common, max_size;
+    PyObject *cand, *pos, *wanted;
+    if (!PyArg_ParseTuple(args, "iO!O!iiO", &n, &PyList_Type, &cand, &PyList_Type, &pos, &min_common, &max_size,
+                          &wanted))
+        return NULL;
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    alsset_t t;
+    uint32_t *w = NULL;
+    PyObject *out = NULL;
+    memset(&t, 0, sizeof t);
+    if (als_enumerate(st, &t) < 0 || read_wanted(wanted, t.count, &w) < 0)
+        goto done;
+    out = PyList_New(0);
+    if (out && als_join(st, &t, min_common, max_size, w, NULL, visit_pair, out) < 0) Py_CLEAR(out);
+done:
+    free(w);
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+PyDoc_STRVAR(als_xz_doc,
+"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed)\n\n"
+"ALS-XZ eliminations in techniques/als.py's order: see explainer.core.search.als_xz.");
+
+typedef struct {
+    const state_t *st;
+    const alsset_t *t;
+    PyObject *out;
+    Py_ssize_t limit;
+} xz_data;
+
+static int visit_xz(void *data, int i, int j, int x) {
+    xz_data *d = data;
+    const alsset_t *t = d->t;
+    int nw = d->st->nw;
+    const als_t *a = &t->a[i], *b = &t->a[j];
+    uint32_t zs = a->values & b->values & ~(1u << x);
+    while (zs) {
+        int z = __builtin_ctz(zs);
+        zs &= zs - 1;
+        cellset e;
+        const uint64_t *sa = als_sees(t, a, z), *sb = als_sees(t, b, z);
+        uint64_t any = 0;
+        for (int q = 0; q < nw; q++) any |= e.w[q] = d->st->pos[z].w[q] & sa[q] & sb[q];
+        if (!any) continue;
+        PyObject *item = Py_BuildValue("(iiiiN)", i, j, x, z, cs_to_py(&e, nw));
+        if (!item || PyList_Append(d->out, item) < 0) { Py_XDECREF(item); return -1; }
+        Py_DECREF(item);
+    }
+    return d->limit && PyList_GET_SIZE(d->out) >= d->limit;
+}
+
+static PyObject *als_xz(PyObject *self, PyObject *args) {
+    (void)self;
+    int n;
+    Py_ssize_t limit;
+    PyObject *cand, *pos, *allow;
+    if (!PyArg_ParseTuple(args, "iO!O!On", &n, &PyList_Type, &cand, &PyList_Type, &pos, &allow, &limit)) return NULL;
+    const char *allowed = NULL;
+    if (allow != Py_None) {
+        if (!PyBytes_Check(allow) || PyBytes_GET_SIZE(allow) != 32 * 32) {
+            PyErr_SetString(PyExc_ValueError, "allow: None or 1024 bytes (sizes i * 32 + j)");
+            return NULL;
+        }
+        allowed = PyBytes_AS_STRING(allow);
+    }
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    alsset_t t;
+    uint32_t *w = NULL;
+    PyObject *out = NULL;
+    memset(&t, 0, sizeof t);
+    if (als_enumerate(st, &t) < 0) goto done;
+    int nw = st->nw;
+    w = malloc(sizeof(uint32_t) * (size_t)(t.count + 1));
+    if (!w) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < t.count; i++) {  /* the values some candidate outside could lose */
+        const als_t *a = &t.a[i];
+        uint32_t vs = a->values, m = 0;
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            if (w_intersects(als_sees(&t, a, z), st->pos[z].w, nw)) m |= 1u << z;
+        }
+        w[i] = m;
+    }
+    out = PyList_New(0);
+    xz_data d = {st, &t, out, limit};
+    if (out && als_join(st, &t, 2, 0, w, allowed, visit_xz, &d) < 0) Py_CLEAR(out);
+    if (out && limit && PyList_GET_SIZE(out) > limit && PyList_SetSlice(out, limit, PyList_GET_SIZE(out), NULL) < 0)
+        Py_CLEAR(out);  /* the last pair's values past the limit */
+done:
+    free(w);
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+/* ---- ALS XY wing and death blossom (techniques/alschains.py) -------------------------------- */
+
+typedef struct { int i, j, x; } rc_t;
+typedef struct { rc_t *r; int count, cap; } rcvec;
+
+static int visit_collect(void *data, int i, int j, int x) {
+    rcvec *v = data;
+    if (v->count == v->cap) {
+        int cap = v->cap ? 2 * v->cap : 256;
+        rc_t *r = realloc(v->r, sizeof(rc_t) * (size_t)cap);
+        if (!r) { PyErr_NoMemory(); return -1; }
+        v->r = r; v->cap = cap;
+    }
+    v->r[v->count].i = i; v->r[v->count].j = j; v->r[v->count].x = x;
+    v->count++;
+    return 0;
+}
+
+/* the values of each ALS that a candidate outside could lose (sees[z] & pos[z] not empty) */
+static uint32_t *als_live(const state_t *st, const alsset_t *t) {
+    uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(t->count + 1));
+    if (!w) { PyErr_NoMemory(); return NULL; }
+    for (int i = 0; i < t->count; i++) {
+        const als_t *a = &t->a[i];
+        uint32_t vs = a->values, m = 0;
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            if (w_intersects(als_sees(t, a, z), st->pos[z].w, st->nw)) m |= 1u << z;
+        }
+        w[i] = m;
+    }
+    return w;
+}
+
+static PyObject *elim_words(const state_t *st, int z, const uint64_t *s1, const uint64_t *s2, const uint64_t *s3,
+                            int exclude) {
+    cellset e;
+    uint64_t any = 0;
+    for (int q = 0; q < st->nw; q++) {
+        e.w[q] = st->pos[z].w[q] & s1[q] & s2[q] & (s3 ? s3[q] : ~(uint64_t)0);
+    }
+    if (exclude >= 0) cs_del(&e, exclude);
+    for (int q = 0; q < st->nw; q++) any |= e.w[q];
+    return any ? cs_to_py(&e, st->nw) : NULL;
+}
+
+PyDoc_STRVAR(als_xy_doc,
+"als_xy_events(n, cand, pos, max_size, limit) -> list of (a, b, c, x, y, z, removed)\n\n"
+"ALS XY wings in techniques/alschains.py's order: see explainer.core.search.als_xy_events.");
+
+typedef struct { int o, x; uint32_t live; } partner_t;
+
+/* the arguments (n, cand, pos, max_size, limit) of an ALS search: its state, or NULL */
+static state_t *als_search_args(PyObject *args, int *max_size, Py_ssize_t *limit) {
+    int n;
+    PyObject *cand, *pos;
+    if (!PyArg_ParseTuple(args, "iO!O!in", &n, &PyList_Type, &cand, &PyList_Type, &pos, max_size, limit))
+        return NULL;
+    return new_state(n, cand, pos);
+}
+
+static PyObject *als_xy_events(PyObject *self, PyObject *args) {
+    (void)self;
+    int max_size;
+    Py_ssize_t limit;
+    state_t *st = als_search_args(args, &max_size, &limit);
+    if (!st) return NULL;
+    alsset_t t;
+    rcvec pairs = {NULL, 0, 0};
+    uint32_t *live = NULL;
+    int *count = NULL, *start = NULL;
+    partner_t *part = NULL;
+    PyObject *out = NULL;
+    memset(&t, 0, sizeof t);
+    if (als_enumerate(st, &t) < 0) goto done;
+    if (als_join(st, &t, 1, max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    live = als_live(st, &t);
+    count = calloc((size_t)t.count + 1, sizeof(int));
+    start = calloc((size_t)t.count + 2, sizeof(int));
+    part = malloc(sizeof(partner_t) * (size_t)(2 * pairs.count + 1));
+    if (!live || !count || !start || !part) { PyErr_NoMemory(); goto done; }
+    /* partners of each middle ALS, in the pairs' order */
+    for (int q = 0; q < pairs.count; q++) {
+        rc_t r = pairs.r[q];
+        if (live[r.j] & ~(1u << r.x)) count[r.i]++;
+        if (live[r.i] & ~(1u << r.x)) count[r.j]++;
+    }
+    for (int i = 0; i < t.count; i++) start[i + 1] = start[i] + count[i];
+    memset(count, 0, sizeof(int) * (size_t)t.count);
+    for (int q = 0; q < pairs.count; q++) {
+        rc_t r = pairs.r[q];
+        int ends[2][2] = {{r.i, r.j}, {r.j, r.i}};
+        for (int e = 0; e < 2; e++) {
+            int mid = ends[e][0], o = ends[e][1];
+            uint32_t l = live[o] & ~(1u << r.x);
+            if (!l) continue;
+            partner_t *p = &part[start[mid] + count[mid]++];
+            p->o = o; p->x = r.x; p->live = l;
+        }
+    }
+    out = PyList_New(0);
+    int nw = st->nw;
+    for (int ic = 0; out && ic < t.count; ic++) {
+        partner_t *pl = &part[start[ic]];
+        int np = count[ic];
+        for (int k = 0; out && k < np; k++) {
+            const als_t *a = &t.a[pl[k].o];
+            for (int k2 = k + 1; out && k2 < np; k2++) {
+                int x = pl[k].x, y = pl[k2].x;
+                uint32_t zs = pl[k].live & pl[k2].live & ~(1u << y | 1u << x);
+                if (x == y || !zs) continue;
+                const als_t *b = &t.a[pl[k2].o];
+                if (w_intersects(als_cells(&t, a), als_cells(&t, b), nw)) continue;
+                while (zs) {
+                    int z = __builtin_ctz(zs);
+                    zs &= zs - 1;
+                    PyObject *e = elim_words(st, z, als_sees(&t, a, z), als_sees(&t, b, z), NULL, -1);
+                    if (!e) { if (PyErr_Occurred()) Py_CLEAR(out); continue; }
+                    PyObject *item = Py_BuildValue("(iiiiiiN)", pl[k].o, pl[k2].o, ic, x, y, z, e);
+                    if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_CLEAR(out); break; }
+                    Py_DECREF(item);
+                    if (limit && PyList_GET_SIZE(out) >= limit) goto done;
+                }
+            }
+        }
+    }
+done:
+    free(pairs.r); free(live); free(count); free(start); free(part);
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+PyDoc_STRVAR(blossom_doc,
+"blossom_events(n, cand, pos, max_size, limit) -> list of (stem, (a, b, c), z, removed)\n\n"
+"Death blossoms in techniques/alschains.py's order: see explainer.core.search.blossom_events.");
+
+static PyObject *blossom_events(PyObject *self, PyObject *args) {
+    (void)self;
+    int max_size;
+    Py_ssize_t limit;
+    state_t *st = als_search_args(args, &max_size, &limit);
+    if (!st) return NULL;
+    alsset_t t;
+    uint32_t *live = NULL;
+    int *lists[3] = {NULL, NULL, NULL};
+    PyObject *out = NULL;
+    memset(&t, 0, sizeof t);
+    out = PyList_New(0);
+    int N = st->N, nw = st->nw;
+    int any_stem = 0;
+    for (int c = 0; c < N; c++) any_stem |= popc32(st->cand[c]) == 3;
+    if (!out || !any_stem) goto done;
+    if (als_enumerate(st, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
+    int small = 0;  /* petals: ALSs of at most max_size cells (the list is sorted by size) */
+    while (small < t.count && t.a[small].size <= max_size) small++;
+    for (int k = 0; k < 3; k++) lists[k] = malloc(sizeof(int) * ((size_t)small + 1));
+    if (!lists[0] || !lists[1] || !lists[2]) { PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    for (int s = 0; out && s < N; s++) {
+        uint32_t sm = st->cand[s];
+        if (popc32(sm) != 3) continue;
+        int vs[3], len[3] = {0, 0, 0};
+        for (int k = 0, m = (int)sm; k < 3; k++) { vs[k] = __builtin_ctz((unsigned)m); m &= m - 1; }
+        /* petals of value v: the ALSs whose v candidates (some of them outside-seen) all see the stem */
+        uint32_t common = ~sm, u[3] = {0, 0, 0};
+        for (int i = 0; i < small; i++) {
+            const als_t *a = &t.a[i];
+            for (int k = 0; k < 3; k++) {
+                int v = vs[k];
+                if (!(a->values >> v & 1)) continue;
+                const uint64_t *se = als_sees(&t, a, v);
+                if (!cs_has(&st->pos[v], s) || !((se[s >> 6] >> (s & 63)) & 1)) continue;
+                lists[k][len[k]++] = i;
+                u[k] |= live[i];
+            }
+        }
+        if (!len[0] || !len[1] || !len[2]) continue;
+        common &= u[0] & u[1] & u[2];
+        while (common && out) {
+            int z = __builtin_ctz(common);
+            common &= common - 1;
+            uint32_t zb = 1u << z;
+            for (int p0 = 0; out && p0 < len[0]; p0++) {
+                const als_t *a = &t.a[lists[0][p0]];
+                if (!(live[lists[0][p0]] & zb)) continue;
+                for (int p1 = 0; out && p1 < len[1]; p1++) {
+                    const als_t *b = &t.a[lists[1][p1]];
+                    if (!(live[lists[1][p1]] & zb) || w_intersects(als_cells(&t, a), als_cells(&t, b), nw)) continue;
+                    cellset m2;
+                    uint64_t any = 0;
+                    const uint64_t *sa = als_sees(&t, a, z), *sb = als_sees(&t, b, z);
+                    for (int q = 0; q < nw; q++) any |= m2.w[q] = st->pos[z].w[q] & sa[q] & sb[q];
+                    if (!any) continue;
+                    for (int p2 = 0; out && p2 < len[2]; p2++) {
+                        const als_t *c = &t.a[lists[2][p2]];
+                        if (!(live[lists[2][p2]] & zb) || w_intersects(als_cells(&t, c), als_cells(&t, a), nw) ||
+                            w_intersects(als_cells(&t, c), als_cells(&t, b), nw))
+                            continue;
+                        PyObject *e = elim_words(st, z, m2.w, als_sees(&t, c, z), NULL, s);
+                        if (!e) { if (PyErr_Occurred()) Py_CLEAR(out); continue; }
+                        PyObject *item = Py_BuildValue("(i(iii)iN)", s, lists[0][p0], lists[1][p1], lists[2][p2], z, e);
+                        if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_CLEAR(out); break; }
+                        Py_DECREF(item);
+                        if (limit && PyList_GET_SIZE(out) >= limit) goto done;
+                    }
+                }
+            }
+        }
+    }
+done:
+    free(live); free(lists[0]); free(lists[1]); free(lists[2]);
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+/* ---- ALS chains (techniques/alschains.py) ------------------------------------------------- */
+
+/* The restricted-common graph: an *arrival* (j, x) is "at ALS j, come by x", one per ALS and
+ * linking value, numbered in the order the pairs give them; sets of arrivals are bit arrays of
+ * aw words. See alschains.find_als_chain and search.als_chain_events for the search. */
+typedef struct {
+    int i, x, cells_at, sid;   /* an edge: to ALS i by x (cells of i in the ALS pool), arrival (i, x) */
+} aedge_t;
+
+typedef struct {
+    const state_t *st;
+    const alsset_t *t;
+    int count, narr, aw;
+    int *arr_of;               /* count * n: arrival of (ALS, value), or -1 */
+    int *arr_als;              /* per arrival: its ALS */
+    int *soff, *sadj;          /* same: CSR over arrivals */
+    int *eoff;                 /* adj: CSR over ALSs (count + 1) */
+    aedge_t *edges;
+    int *first_seen;           /* ALSs in adj, in the order of first appearance; nin of them */
+    int nin;
+    uint64_t *every;           /* count * aw: the arrivals at each ALS */
+    uint64_t *overlap;         /* count * aw: arrivals at ALSs sharing a cell with it */
+    uint64_t *near;            /* levels * narr * aw */
+    int levels;
+    uint64_t **seen_by;        /* per value: N * aw (or NULL) */
+} agraph_t;
+
+static inline uint64_t *arow(uint64_t *base, int k, int aw) { return base + (size_t)k * (size_t)aw; }
+
+static void agraph_free(agraph_t *g) {
+    free(g->arr_of); free(g->arr_als); free(g->soff); free(g->sadj); free(g->eoff); free(g->edges);
+    free(g->first_seen); free(g->every); free(g->overlap); free(g->near);
+    if (g->seen_by) {
+        for (int v = 0; v < g->st->n; v++) free(g->seen_by[v]);
+        free(g->seen_by);
+    }
+}
+
+static int agraph_build(const state_t *st, const alsset_t *t, const rcvec *pairs, int levels, agraph_t *g) {
+    int n = st->n, N = st->N, nw = st->nw, count = t->count;
+    memset(g, 0, sizeof *g);
+    g->st = st; g->t = t; g->count = count; g->levels = levels;
+    g->arr_of = malloc(sizeof(int) * ((size_t)count * (size_t)n + 1));
+    g->arr_als = malloc(sizeof(int) * (2 * (size_t)pairs->count + 1));
+    g->eoff = calloc((size_t)count + 2, sizeof(int));
+    g->first_seen = malloc(sizeof(int) * ((size_t)count + 1));
+    if (!g->arr_of || !g->arr_als || !g->eoff || !g->first_seen) { PyErr_NoMemory(); return -1; }
+    for (size_t q = 0; q < (size_t)count * (size_t)n; q++) g->arr_of[q] = -1;
+    int narr = 0, nin = 0;
+    for (int q = 0; q < pairs->count; q++) {
+        rc_t r = pairs->r[q];
+        int ends[2] = {r.i, r.j};
+        for (int e = 0; e < 2; e++) {
+            int *a = &g->arr_of[ends[e] * n + r.x];
+            if (*a < 0) { *a = narr; g->arr_als[narr++] = ends[e]; }
+        }
+        for (int e = 0; e < 2; e++) {
+            if (g->eoff[ends[e] + 1] == 0) g->first_seen[nin++] = ends[e];
+            g->eoff[ends[e] + 1]++;
+        }
+    }
+    g->narr = narr; g->nin = nin;
+    int aw = g->aw = (narr + 63) / 64 + 1;
+    for (int i = 0; i < count; i++) g->eoff[i + 1] += g->eoff[i];
+    g->edges = malloc(sizeof(aedge_t) * (2 * (size_t)pairs->count + 1));
+    g->soff = calloc((size_t)narr + 2, sizeof(int));
+    g->sadj = malloc(sizeof(int) * (2 * (size_t)pairs->count + 1));
+    int *fill = malloc(sizeof(int) * ((size_t)count + (size_t)narr + 2));
+    g->every = calloc((size_t)count * (size_t)aw + 1, sizeof(uint64_t));
+    g->overlap = calloc((size_t)count * (size_t)aw + 1, sizeof(uint64_t));
+    g->near = calloc((size_t)levels * (size_t)narr * (size_t)aw + 1, sizeof(uint64_t));
+    g->seen_by = calloc((size_t)n, sizeof(uint64_t *));
+    if (!g->edges || !g->soff || !g->sadj || !fill || !g->every || !g->overlap || !g->near || !g->seen_by) {
+        free(fill);
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* adj lists and same lists, in the pairs' order */
+    for (int i = 0; i < count; i++) fill[i] = g->eoff[i];
+    for (int q = 0; q < pairs->count; q++) {
+        rc_t r = pairs->r[q];
+        int si = g->arr_of[r.i * n + r.x], sj = g->arr_of[r.j * n + r.x];
+        aedge_t *e = &g->edges[fill[r.i]++];
+        e->i = r.j; e->x = r.x; e->cells_at = t->a[r.j].cells_at; e->sid = sj;
+        e = &g->edges[fill[r.j]++];
+        e->i = r.i; e->x = r.x; e->cells_at = t->a[r.i].cells_at; e->sid = si;
+        g->soff[si + 1]++;
+        g->soff[sj + 1]++;
+    }
+    for (int a = 0; a < narr; a++) g->soff[a + 1] += g->soff[a];
+    for (int a = 0; a < narr; a++) fill[a] = g->soff[a];
+    for (int q = 0; q < pairs->count; q++) {
+        rc_t r = pairs->r[q];
+        int si = g->arr_of[r.i * n + r.x], sj = g->arr_of[r.j * n + r.x];
+        g->sadj[fill[si]++] = sj;
+        g->sadj[fill[sj]++] = si;
+    }
+    for (int a = 0; a < narr; a++) ba_set(&(bitarr){arow(g->every, g->arr_als[a], aw), aw}, a);
+    /* overlap: per cell the arrivals whose ALS holds it, then per ALS over its cells */
+    uint64_t *cellarr = calloc((size_t)N * (size_t)aw + 1, sizeof(uint64_t));
+    if (!cellarr) { free(fill); PyErr_NoMemory(); return -1; }
+    for (int k = 0; k < nin; k++) {
+        int j = g->first_seen[k];
+        const uint64_t *cw = als_cells(t, &t->a[j]);
+        for (int w = 0; w < nw; w++)
+            for (uint64_t b = cw[w]; b; b &= b - 1) {
+                uint64_t *row = arow(cellarr, (w << 6) + __builtin_ctzll(b), aw);
+                const uint64_t *ev = arow(g->every, j, aw);
+                for (int q = 0; q < aw; q++) row[q] |= ev[q];
+            }
+    }
+    for (int k = 0; k < nin; k++) {
+        int j = g->first_seen[k];
+        const uint64_t *cw = als_cells(t, &t->a[j]);
+        uint64_t *ov = arow(g->overlap, j, aw);
+        for (int w = 0; w < nw; w++)
+            for (uint64_t b = cw[w]; b; b &= b - 1) {
+                const uint64_t *row = arow(cellarr, (w << 6) + __builtin_ctzll(b), aw);
+                for (int q = 0; q < aw; q++) ov[q] |= row[q];
+            }
+    }
+    free(cellarr);
+    /* seen_by[z][cell]: the arrivals (m, x), x not z, at ALSs m whose every z the cell sees, a
+     * candidate outside holding z */
+    for (int k = 0; k < nin; k++) {
+        int i = g->first_seen[k];
+        const als_t *a = &t->a[i];
+        uint32_t vs = a->values;
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            const uint64_t *se = als_sees(t, a, z);
+            cellset tz;
+            uint64_t any = 0;
+            for (int w = 0; w < nw; w++) any |= tz.w[w] = st->pos[z].w[w] & se[w];
+            if (!any) continue;
+            if (!g->seen_by[z]) {
+                g->seen_by[z] = calloc((size_t)N * (size_t)aw + 1, sizeof(uint64_t));
+                if (!g->seen_by[z]) { free(fill); PyErr_NoMemory(); return -1; }
+            }
+            const uint64_t *ev = arow(g->every, i, aw);
+            CS_FOREACH(c, &tz, nw) {
+                uint64_t *row = arow(g->seen_by[z], c, aw);
+                for (int q = 0; q < aw; q++) row[q] |= ev[q];
+            }
+        }
+    }
+    /* the arrival (i, z) itself is never an end for z: take each ALS's z-arrival out of the
+     * rows it was added to (an arrival belongs to one ALS: no other ALS added it) */
+    for (int k = 0; k < nin; k++) {
+        int i = g->first_seen[k];
+        const als_t *a = &t->a[i];
+        uint32_t vs = a->values;
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            int zs = g->arr_of[i * n + z];
+            if (zs < 0 || !g->seen_by[z]) continue;
+            const uint64_t *se = als_sees(t, a, z);
+            for (int w = 0; w < nw; w++)
+                for (uint64_t b = st->pos[z].w[w] & se[w]; b; b &= b - 1) {
+                    uint64_t *row = arow(g->seen_by[z], (w << 6) + __builtin_ctzll(b), aw);
+                    row[zs >> 6] &= ~((uint64_t)1 << (zs & 63));
+                }
+        }
+    }
+    /* walks: near[0][a] = {a}; near[r][(j, x)] = the arrivals r edges on, leaving j by y != x */
+    for (int a = 0; a < narr; a++) ba_set(&(bitarr){arow(g->near, a, aw), aw}, a);
+    uint64_t *parts = calloc((size_t)narr * (size_t)aw + 1, sizeof(uint64_t));
+    if (!parts) { free(fill); PyErr_NoMemory(); return -1; }
+    for (int r = 1; r < levels; r++) {
+        uint64_t *prev = g->near + (size_t)(r - 1) * (size_t)narr * (size_t)aw;
+        uint64_t *cur = g->near + (size_t)r * (size_t)narr * (size_t)aw;
+        memset(parts, 0, sizeof(uint64_t) * (size_t)narr * (size_t)aw);
+        for (int a = 0; a < narr; a++) {
+            uint64_t *pa = arow(parts, a, aw);
+            for (int q = g->soff[a]; q < g->soff[a + 1]; q++) {
+                const uint64_t *pn = arow(prev, g->sadj[q], aw);
+                for (int w = 0; w < aw; w++) pa[w] |= pn[w];
+            }
+        }
+        for (int a = 0; a < narr; a++) {
+            int j = g->arr_als[a];
+            uint64_t *out = arow(cur, a, aw);
+            for (int x = 0; x < n; x++) {
+                int s2 = g->arr_of[j * n + x];
+                if (s2 < 0 || s2 == a) continue;
+                const uint64_t *ps = arow(parts, s2, aw);
+                for (int w = 0; w < aw; w++) out[w] |= ps[w];
+            }
+        }
+    }
+    free(parts);
+    free(fill);
+    return 0;
+}
+
+static inline uint64_t *anear(const agraph_t *g, int r, int a) {
+    return g->near + ((size_t)r * (size_t)g->narr + (size_t)a) * (size_t)g->aw;
+}
+
+static inline int w_any_and(const uint64_t *a, const uint64_t *b, int aw) {
+    for (int w = 0; w < aw; w++) if (a[w] & b[w]) return 1;
+    return 0;
+}
+
+/* ends(z, t): the arrivals (m, x), x not z, at ALSs m whose every z some cell of t sees */
+static void aends(const agraph_t *g, int z, const cellset *tz, uint64_t *out) {
+    int aw = g->aw;
+    memset(out, 0, sizeof(uint64_t) * (size_t)aw);
+    if (!g->seen_by[z]) return;
+    CS_FOREACH(c, tz, g->st->nw) {
+        const uint64_t *row = arow(g->seen_by[z], c, aw);
+        for (int w = 0; w < aw; w++) out[w] |= row[w];
+    }
+}
+
+typedef struct {
+    int k, ks, d, xin;
+    cellset used;
+    int goal_at;   /* its goal: aw words at goal_at in the goal pool */
+} aframe_t;
+
+PyDoc_STRVAR(als_chain_doc,
+"als_chain_events(n, cand, pos, max_size, max_chain, max_nodes, limit) -> list of (path, links, z, removed)\n\n"
+"ALS chains in techniques/alschains.py's order: see explainer.core.search.als_chain_events.");
+
+static PyObject *als_chain_events(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, max_size, max_chain, max_nodes;
+    Py_ssize_t limit;
+    PyObject *cand, *pos;
+    if (!PyArg_ParseTuple(args, "iO!O!iiin", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_size, &max_chain,
+                          &max_nodes, &limit))
+        return NULL;
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    alsset_t t;
+    rcvec pairs = {NULL, 0, 0};
+    agraph_t g;
+    memset(&g, 0, sizeof g);
+    memset(&t, 0, sizeof t);
+    PyObject *out = NULL, *done_set = NULL;
+    uint64_t *anyw = NULL, *from_first = NULL, *later = NULL, *reached = NULL, *pool = NULL, *tmp = NULL;
+    aframe_t *stack = NULL;
+    int *fi = NULL, *fj = NULL, *fx = NULL, *fsid = NULL;
+    cellset *fused = NULL;
+    uint64_t *fgoal = NULL;
+    int nfirst = 0;
+    if (als_enumerate(st, &t) < 0) goto done;
+    if (als_join(st, &t, 1, max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    int levels = max_chain - 1 > 1 ? max_chain - 1 : 2;
+    if (agraph_build(st, &t, &pairs, levels, &g) < 0) goto done;
+    out = PyList_New(0);
+    done_set = PySet_New(NULL);
+    if (!out || !done_set) goto fail;
+    int aw = g.aw, narr = g.narr, nw = st->nw;
+    anyw = calloc((size_t)narr * (size_t)aw + 1, sizeof(uint64_t));
+    from_first = calloc((size_t)narr * (size_t)aw + 1, sizeof(uint64_t));
+    later = calloc((size_t)t.count * (size_t)aw + 1, sizeof(uint64_t));
+    reached = calloc((size_t)t.count * (size_t)aw + 1, sizeof(uint64_t));
+    tmp = calloc((size_t)aw * 4 + 1, sizeof(uint64_t));
+    if (!anyw || !from_first || !later || !reached || !tmp) { PyErr_NoMemory(); goto fail; }
+    for (int a = 0; a < narr; a++)
+        for (int r = 2; r < max_chain - 1; r++) {
+            const uint64_t *nr = anear(&g, r, a);
+            uint64_t *row = arow(anyw, a, aw);
+            for (int w = 0; w < aw; w++) row[w] |= nr[w];
+        }
+    for (int a = 0; a < narr; a++) {
+        uint64_t *row = arow(from_first, a, aw);
+        for (int q = g.soff[a]; q < g.soff[a + 1]; q++) {
+            const uint64_t *an = arow(anyw, g.sadj[q], aw);
+            for (int w = 0; w < aw; w++) row[w] |= an[w];
+        }
+    }
+    {   /* later[i]: arrivals at ALSs after i (in adj); reached[i]: what walks from i reach */
+        uint64_t *acc = tmp;
+        memset(acc, 0, sizeof(uint64_t) * (size_t)aw);
+        for (int i = t.count - 1; i >= 0; i--) {
+            if (g.eoff[i + 1] == g.eoff[i]) continue;
+            memcpy(arow(later, i, aw), acc, sizeof(uint64_t) * (size_t)aw);
+            const uint64_t *ev = arow(g.every, i, aw);
+            for (int w = 0; w < aw; w++) acc[w] |= ev[w];
+        }
+        for (int a = 0; a < narr; a++) {
+            uint64_t *row = arow(reached, g.arr_als[a], aw);
+            const uint64_t *ff = arow(from_first, a, aw);
+            for (int w = 0; w < aw; w++) row[w] |= ff[w];
+        }
+    }
+    /* the first edges worth a search */
+    int ecount = g.eoff[t.count];
+    fi = malloc(sizeof(int) * ((size_t)ecount + 1));
+    fj = malloc(sizeof(int) * ((size_t)ecount + 1));
+    fx = malloc(sizeof(int) * ((size_t)ecount + 1));
+    fsid = malloc(sizeof(int) * ((size_t)ecount + 1));
+    fused = malloc(sizeof(cellset) * ((size_t)ecount + 1));
+    fgoal = malloc(sizeof(uint64_t) * ((size_t)ecount + 1) * (size_t)aw);
+    uint64_t *zl = malloc(sizeof(uint64_t) * ((size_t)n + 1) * (size_t)aw);  /* per value: its ends (kept) */
+    uint64_t *bylink = malloc(sizeof(uint64_t) * ((size_t)n + 1) * (size_t)aw);
+    if (!fi || !fj || !fx || !fsid || !fused || !fgoal || !zl || !bylink) {
+        free(zl); free(bylink);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int i = 0; i < t.count; i++) {
+        if (g.eoff[i + 1] == g.eoff[i]) continue;
+        uint64_t *keep = tmp, *every = tmp + aw, *goal = tmp + 2 * aw;
+        const uint64_t *lt = arow(later, i, aw), *ov = arow(g.overlap, i, aw), *re = arow(reached, i, aw);
+        uint64_t kany = 0;
+        for (int w = 0; w < aw; w++) kany |= keep[w] = lt[w] & ~ov[w] & re[w];
+        if (!kany) continue;
+        const als_t *a = &t.a[i];
+        uint32_t zmask = 0, vs = a->values;
+        memset(every, 0, sizeof(uint64_t) * (size_t)aw);
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            const uint64_t *se = als_sees(&t, a, z);
+            cellset tz;
+            uint64_t any = 0;
+            for (int w = 0; w < nw; w++) any |= tz.w[w] = st->pos[z].w[w] & se[w];
+            if (!any) continue;
+            uint64_t *e = arow(zl, z, aw);
+            aends(&g, z, &tz, e);
+            uint64_t eany = 0;
+            for (int w = 0; w < aw; w++) eany |= e[w] &= keep[w];
+            if (!eany) continue;
+            zmask |= 1u << z;
+            for (int w = 0; w < aw; w++) every[w] |= e[w];
+        }
+        if (!zmask) continue;
+        uint32_t linkdone = 0;
+        for (int q = g.eoff[i]; q < g.eoff[i + 1]; q++) {
+            const aedge_t *ed = &g.edges[q];
+            int x1 = ed->x;
+            uint64_t *gl = arow(bylink, x1, aw);
+            if (!(linkdone >> x1 & 1)) {
+                linkdone |= 1u << x1;
+                if (zmask >> x1 & 1) {
+                    memset(gl, 0, sizeof(uint64_t) * (size_t)aw);
+                    for (uint32_t zz = zmask & ~(1u << x1); zz; zz &= zz - 1) {
+                        const uint64_t *e = arow(zl, __builtin_ctz(zz), aw);
+                        for (int w = 0; w < aw; w++) gl[w] |= e[w];
+                    }
+                } else {
+                    memcpy(gl, every, sizeof(uint64_t) * (size_t)aw);
+                }
+            }
+            if (!w_any_and(gl, arow(anyw, ed->sid, aw), aw)) continue;
+            const uint64_t *ovj = arow(g.overlap, ed->i, aw);
+            uint64_t gany = 0;
+            for (int w = 0; w < aw; w++) gany |= goal[w] = gl[w] & ~ovj[w];
+            if (!gany) continue;
+            fi[nfirst] = i; fj[nfirst] = ed->i; fx[nfirst] = x1; fsid[nfirst] = ed->sid;
+            const uint64_t *ci = als_cells(&t, a), *cj = t.cells + ed->cells_at;
+            memset(&fused[nfirst], 0, sizeof(cellset));
+            for (int w = 0; w < nw; w++) fused[nfirst].w[w] = ci[w] | cj[w];
+            memcpy(arow(fgoal, nfirst, aw), goal, sizeof(uint64_t) * (size_t)aw);
+            nfirst++;
+        }
+    }
+    free(zl);
+    free(bylink);
+    if (!nfirst) goto finish;
+    long budget = max_nodes;
+    int scap = 256, pcap = 256 * aw;
+    stack = malloc(sizeof(aframe_t) * (size_t)scap);
+    pool = malloc(sizeof(uint64_t) * (size_t)pcap);
+    if (!stack || !pool) { PyErr_NoMemory(); goto fail; }
+    int path[16], rcs[16];
+    for (int edges = 3; edges < max_chain && edges < 15; edges++) {
+        for (int f = 0; f < nfirst; f++) {
+            if (!w_any_and(anear(&g, edges - 1, fsid[f]), arow(fgoal, f, aw), aw)) continue;
+            int i = fi[f], x1 = fx[f];
+            path[0] = i; rcs[0] = x1;
+            int sp = 0, pp = 0;
+            stack[0].k = fj[f]; stack[0].ks = fsid[f]; stack[0].d = 1; stack[0].xin = x1;
+            stack[0].used = fused[f]; stack[0].goal_at = 0;
+            memcpy(pool, arow(fgoal, f, aw), sizeof(uint64_t) * (size_t)aw);
+            sp = 1; pp = aw;
+            budget -= 1;
+            while (sp) {
+                aframe_t fr = stack[--sp];
+                /* the frame's goal stays in the pool until the frames above it are gone */
+                const uint64_t *goal = pool + fr.goal_at;
+                int k = fr.k, d = fr.d, xin = fr.xin;
+                path[d] = k;
+                rcs[d - 1] = xin;
+                int left = edges - d - 1;
+                if (left) {
+                    memcpy(tmp, goal, sizeof(uint64_t) * (size_t)aw);   /* the pool may move */
+                    int base_pp = fr.goal_at;  /* pop the frame's goal: pushes reuse its room */
+                    pp = base_pp;
+                    for (int q = g.eoff[k]; q < g.eoff[k + 1]; q++) {
+                        const aedge_t *ed = &g.edges[q];
+                        if (ed->x == xin) continue;
+                        const uint64_t *cm = t.cells + ed->cells_at;
+                        if (w_intersects(cm, fr.used.w, nw)) continue;
+                        const uint64_t *ovm = arow(g.overlap, ed->i, aw), *reach = anear(&g, left, ed->sid);
+                        uint64_t *gnew = tmp + aw;
+                        uint64_t hit = 0;
+                        for (int w = 0; w < aw; w++) { gnew[w] = tmp[w] & ~ovm[w]; hit |= reach[w] & gnew[w]; }
+                        if (!hit) continue;
+                        if (sp == scap) {
+                            aframe_t *s2 = realloc(stack, sizeof(aframe_t) * (size_t)(scap *= 2));
+                            if (!s2) { PyErr_NoMemory(); goto fail; }
+                            stack = s2;
+                        }
+                        if (pp + aw > pcap) {
+                            uint64_t *p2 = realloc(pool, sizeof(uint64_t) * (size_t)(pcap *= 2));
+                            if (!p2) { PyErr_NoMemory(); goto fail; }
+                            pool = p2;
+                        }
+                        aframe_t *nf = &stack[sp++];
+                        nf->k = ed->i; nf->ks = ed->sid; nf->d = d + 1; nf->xin = ed->x;
+                        memset(&nf->used, 0, sizeof(cellset));
+                        for (int w = 0; w < nw; w++) nf->used.w[w] = fr.used.w[w] | cm[w];
+                        nf->goal_at = pp;
+                        memcpy(pool + pp, gnew, sizeof(uint64_t) * (size_t)aw);
+                        pp += aw;
+                        budget -= 1;
+                    }
+                    if (budget < 0) goto finish;
+                    continue;
+                }
+                /* the last edge: m is the other end */
+                for (int q = g.eoff[k]; q < g.eoff[k + 1]; q++) {
+                    const aedge_t *ed = &g.edges[q];
+                    if (ed->x == xin) continue;
+                    if (!((goal[ed->sid >> 6] >> (ed->sid & 63)) & 1)) continue;
+                    const als_t *am = &t.a[ed->i], *ai = &t.a[i];
+                    uint32_t vs = ai->values;
+                    while (vs) {
+                        int z = __builtin_ctz(vs);
+                        vs &= vs - 1;
+                        if (z == ed->x || z == x1 || !(am->values >> z & 1)) continue;
+                        const uint64_t *sei = als_sees(&t, ai, z), *sem = als_sees(&t, am, z);
+                        cellset e;
+                        uint64_t any = 0, tany = 0;
+                        for (int w = 0; w < nw; w++) {
+                            uint64_t tz = st->pos[z].w[w] & sei[w];
+                            tany |= tz;
+                            any |= e.w[w] = tz & sem[w];
+                        }
+                        if (!tany || !any) continue;
+                        PyObject *em = cs_to_py(&e, nw);
+                        PyObject *key = em ? Py_BuildValue("(iO)", z, em) : NULL;
+                        int seen = key ? PySet_Contains(done_set, key) : -1;
+                        if (seen != 0) {
+                            Py_XDECREF(key); Py_XDECREF(em);
+                            if (seen < 0) goto fail;
+                            continue;
+                        }
+                        if (PySet_Add(done_set, key) < 0) { Py_DECREF(key); Py_DECREF(em); goto fail; }
+                        Py_DECREF(key);
+                        path[edges] = ed->i;
+                        rcs[edges - 1] = ed->x;
+                        PyObject *pt = nodes_tuple(path, edges + 1), *rt = nodes_tuple(rcs, edges);
+                        PyObject *item = (pt && rt) ? Py_BuildValue("(NNiN)", pt, rt, z, em) : NULL;
+                        if (!item) { if (!pt || !rt) { Py_XDECREF(pt); Py_XDECREF(rt); Py_DECREF(em); } goto fail; }
+                        int r = PyList_Append(out, item);
+                        Py_DECREF(item);
+                        if (r < 0) goto fail;
+                        if (limit && PyList_GET_SIZE(out) >= limit) goto finish;
+                    }
+                }
+            }
+        }
+    }
+    goto finish;
+fail:
+    Py_CLEAR(out);
+finish:
+done:
+    Py_XDECREF(done_set);
+    free(anyw); free(from_first); free(later); free(reached); free(pool); free(tmp); free(stack);
+    free(fi); free(fj); free(fx); free(fsid); free(fused); free(fgoal);
+    agraph_free(&g);
+    free(pairs.r);
+    alsset_free(&t);
+    free(st);
+    return out;
+}
+
+/* ---- module ------------------------------------------------------------------------------ */
+
+static PyMethodDef methods[] = {
+    {"strong_pairs", strong_pairs_c, METH_VARARGS, link_tables_doc},
+    {"weak_table", weak_table_c, METH_VARARGS, link_tables_doc},
+    {"chain_events", chain_events, METH_VARARGS, chain_events_doc},
+    {"grouped_events", grouped_events, METH_VARARGS, grouped_events_doc},
+    {"als_sets", als_sets, METH_VARARGS, als_sets_doc},
+    {"als_pairs", als_pairs, METH_VARARGS, als_pairs_doc},
+    {"als_xz", als_xz, METH_VARARGS, als_xz_doc},
+    {"als_xy_events", als_xy_events, METH_VARARGS, als_xy_doc},
+    {"blossom_events", blossom_events, METH_VARARGS, blossom_doc},
+    {"als_chain_events", als_chain_events, METH_VARARGS, als_chain_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "Compiled search core (chains, ALSs).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }

@@ -1,0 +1,117 @@
+"""The search core's primitives: the compiled path returns what the pure path returns.
+
+Each primitive of ``explainer.core.search`` is run on random states of every
+size (``tests/core/states.py``) by its C function and by its Python twin, and
+the two results must be equal, item for item. Without the compiled module
+(``SUDOKU_EXPLAINER_PURE=1`` or no C compiler) there is nothing to compare and
+the tests are skipped; the whole-puzzle suite (``test_equivalence.py``)
+compares steps JSON.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from explainer.core import search
+from explainer.grid import geometry
+from explainer.state import State
+
+from .states import SIZES, random_state
+
+pytestmark = pytest.mark.skipif(not search.compiled(), reason="the compiled search core is not in use")
+
+SEEDS = {4: 24, 9: 12, 16: 3, 25: 2}
+
+
+def _states(n: int, sparse: bool = False) -> Iterator[State]:
+    """Random states; ``sparse`` ones (more cells placed, fewer candidates) for the ALS searches,
+    whose pure twins are slow on dense states."""
+    for seed in range(SEEDS[n]):
+        if sparse:
+            yield random_state(n, seed, placed=0.4 + 0.05 * (seed % 4), keep=0.15 + 0.05 * (seed % 4))
+        else:
+            yield random_state(n, seed, placed=0.25 + 0.05 * (seed % 6), keep=0.15 + 0.05 * (seed % 5))
+
+
+def _compare(name: str, n: int, *args: object, sparse: bool = False) -> int:
+    """Run the C function ``name`` and its twin ``name_py`` on the states of size n; the number
+    of items compared (a test asserts some, or it compares nothing)."""
+    c_fn = getattr(search._C, name)
+    py_fn = getattr(search, name + "_py")
+    total = 0
+    for state in _states(n, sparse):
+        got = c_fn(n, state.cand, state.pos, *args)
+        want = py_fn(n, state.cand, state.pos, *args)
+        assert got == want, (name, n, args)
+        total += len(want)
+    return total
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_link_tables(n: int) -> None:
+    assert search._C is not None
+    for state in _states(n):
+        weak = search._C.weak_table(n, state.cand, state.pos)
+        assert weak == search.weak_table_py(n, state.cand, state.pos)
+        assert list(weak) == list(search.weak_table_py(n, state.cand, state.pos))  # same order
+        assert search._C.strong_pairs(n, state.cand, state.pos) == \
+            search.strong_pairs_py(geometry(n), state.cand, state.pos)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize(("one_digit", "shortest"), [(False, True), (False, False), (True, True), (True, False)])
+def test_chain_events(n: int, one_digit: bool, shortest: bool) -> None:
+    assert _compare("chain_events", n, 15 if n <= 9 else 7, one_digit, shortest)
+
+
+@pytest.mark.parametrize("n", (4, 9, 16))
+@pytest.mark.parametrize("every", [False, True])
+def test_grouped_events(n: int, every: bool) -> None:
+    assert _compare("grouped_events", n, 9 if n <= 9 else 5, every) or n == 4
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_als_sets(n: int) -> None:
+    assert _compare("als_sets", n, sparse=True)
+
+
+@pytest.mark.parametrize("n", (4, 9, 16))  # 25×25: the pure twin's pair lists run to millions
+@pytest.mark.parametrize(("min_common", "max_size", "wanted"), [(2, 0, False), (1, 4, False), (1, 2, True)])
+def test_als_pairs(n: int, min_common: int, max_size: int, wanted: bool) -> None:
+    assert search._C is not None
+    total = 0
+    for k, state in enumerate(_states(n, sparse=True)):
+        sets = search.als_sets_py(n, state.cand, state.pos)
+        masks = [(a[1] * (k + 3)) & a[1] for a in sets] if wanted else None  # some values of some sets
+        got = search._C.als_pairs(n, state.cand, state.pos, min_common, max_size, masks)
+        assert got == search.als_pairs_py(n, state.cand, state.pos, min_common, max_size, masks)
+        total += len(got)
+    assert total
+
+
+@pytest.mark.parametrize("n", (4, 9))  # 16×16 and up: the pure twin's pair lists run to millions
+@pytest.mark.parametrize(("sizes", "limit"), [(None, 0), ("wings", 0), ("pairs", 3)])
+def test_als_xz(n: int, sizes: str | None, limit: int) -> None:
+    allow = None if sizes is None else search.allow_sizes(
+        (lambda i, j: min(i, j) == 1 and max(i, j) in (3, 4)) if sizes == "wings" else (lambda i, j: i > 1 and j > 1))
+    assert _compare("als_xz", n, allow, limit, sparse=True) or n == 4
+
+
+@pytest.mark.parametrize("n", (4, 9, 16))
+@pytest.mark.parametrize("limit", [40, 3])
+def test_als_xy_events(n: int, limit: int) -> None:
+    assert _compare("als_xy_events", n, 4, limit, sparse=True) or n == 4
+
+
+@pytest.mark.parametrize("n", (4, 9, 16))
+@pytest.mark.parametrize("limit", [40, 3])
+def test_blossom_events(n: int, limit: int) -> None:
+    assert _compare("blossom_events", n, 4, limit, sparse=True) or n == 4
+
+
+@pytest.mark.parametrize("n", (4, 9))
+@pytest.mark.parametrize(("max_chain", "max_nodes", "limit"), [(6, 200_000, 3), (5, 2000, 0), (6, 300, 0)])
+def test_als_chain_events(n: int, max_chain: int, max_nodes: int, limit: int) -> None:
+    # max_nodes 2000 and 300: the bound on pushed nodes is met, and both stop at the same place
+    assert _compare("als_chain_events", n, 4, max_chain, max_nodes, limit, sparse=True) or n == 4
