@@ -90,7 +90,7 @@ static const geo_t *geo_of(int n) {
 
 /* little-endian 64-bit words of a non-negative int (nwords of them; higher bits must be 0) */
 static int words_from_py(PyObject *o, uint64_t *w, int nwords) {
-    unsigned char stack[CS_MAXWORDS * 8], *buf = stack;
+    unsigned char stack[CS_MAXWORDS * 8] = {0}, *buf = stack;  /* zeroed: gcc cannot see nwords > 0 */
     if (!PyLong_Check(o)) {
         PyErr_SetString(PyExc_TypeError, "a bit mask (int) was expected");
         return -1;
@@ -119,7 +119,7 @@ static int words_from_py(PyObject *o, uint64_t *w, int nwords) {
 }
 
 static PyObject *words_to_py(const uint64_t *w, int nwords) {
-    unsigned char stack[CS_MAXWORDS * 8], *buf = stack;
+    unsigned char stack[CS_MAXWORDS * 8] = {0}, *buf = stack;  /* zeroed: gcc cannot see nwords > 0 */
     if (nwords > CS_MAXWORDS) {
         buf = malloc((size_t)nwords * 8);
         if (!buf) return PyErr_NoMemory();
