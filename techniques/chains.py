@@ -30,6 +30,7 @@ from typing import Any
 
 from explainer import rating
 from explainer.core import search
+from explainer.core.search import chain_path
 from explainer.explanation import Explanation, Link
 from explainer.grid import bits, value_char
 from explainer.i18n import Arg, Cells, House, Value, Words, join, say
@@ -227,26 +228,28 @@ def _core_search(state: State, lk: Links, max_length: int, one_digit: bool) -> I
     search (``explainer.core.search.chain_events``), those of the shortest length first; the
     longer ones are searched only for a caller reading past those."""
     n = state.geo.n
-    first = search.chain_events(n, state.cand, state.pos, max_length, one_digit, True, lk)
-    for event in first:
-        yield _event_step(state, lk, event)
-    if not first:
-        return
-    rest = search.chain_events(n, state.cand, state.pos, max_length, one_digit, False, lk)
-    for event in rest[len(first):]:
-        yield _event_step(state, lk, event)
+
+    def events() -> Iterator[search.ChainEvent]:
+        first = search.chain_events(n, state.cand, state.pos, max_length, one_digit, True, lk)
+        yield from first
+        if first:  # the longer ones, only for a caller reading on
+            yield from search.chain_events(n, state.cand, state.pos, max_length, one_digit, False, lk)[len(first):]
+
+    for event in events():
+        step = _event_step(state, lk, event)
+        assert step is not None  # the core reports chains removing something
+        yield step
 
 
-def _event_step(state: State, lk: Links, event: search.ChainEvent) -> Explanation:
+def _event_step(state: State, lk: Links, event: search.ChainEvent) -> Explanation | None:
+    """The step of one search event (None: a chain whose removals make no step)."""
     length, _, kind, nodes, elim = event
     if kind == search.RECTANGLE:
         return _rectangle(state, lk, list(nodes)[::-1])
     assert elim is not None
     if kind == search.LOOP:
         return _loop(lk, list(nodes), elim)
-    step = _chain(state, lk, list(nodes), elim, length)
-    assert step is not None  # the core reports chains removing something
-    return step
+    return _chain(state, lk, list(nodes), elim, length)
 
 
 def _strong_links_below(ceiling: float) -> int:
@@ -446,102 +449,14 @@ def _rectangle(state: State, lk: Links, nodes: list[int]) -> Explanation:
 def _search(state: State, max_length: int, one_digit: bool, own: bool = False) -> Iterator[Explanation]:
     """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
     (``one_digit``: along one digit's links only; ``own``: a chain may remove its own
-    candidates, as HoDoKu's do): the breadth-first search in Python, for ``niceloops``
-    (the engine's chains come from the core, ``_core_search``)."""
+    candidates, as HoDoKu's do): the core's search in Python (``chain_events_py``, which
+    alone has ``own``), for ``niceloops``; the engine's chains come from ``_core_search``."""
     lk = links(state)
-    strong, weak = lk.strong, lk.weak
-    starts = sorted(strong)
-    N = lk.N
-    pos = state.pos
-    has_strong = 0
-    for i in starts:
-        has_strong |= 1 << i
-    block = (1 << N) - 1
-    every = (1 << (N * lk.geo.n)) - 1
-    # per start: parent of each reached (candidate, truth) key = 2*i + truth
-    parents: list[dict[int, int]] = [{2 * s: -1} for s in starts]
-    seen_on = [0] * len(starts)
-    seen_off = [1 << s for s in starts]
-    frontier: list[list[tuple[int, int]]] = [[(s, 1 << s)] for s in starts]
-    active = list(range(len(starts)))  # the starts whose frontier is not empty, in order
-    for length in range(1, max_length + 1):
-        alive = []
-        for k in active:
-            s = starts[k]
-            front = frontier[k]
-            par = parents[k]
-            new: list[tuple[int, int]] = []
-            same_value = block << ((lk.value(s) - 1) * N)  # off dead ends matter only for rectangles
-            follow = same_value if one_digit else every
-            if length % 2:  # false -> true along strong links
-                von = seen_on[k]
-                for i, pm in front:
-                    key = 2 * i
-                    for j in strong.get(i, ()):
-                        if (pm | von) >> j & 1 or not follow >> j & 1:
-                            continue
-                        von |= 1 << j
-                        par[2 * j + 1] = key
-                        new.append((j, pm | 1 << j))
-                seen_on[k] = von
-            else:  # true -> false along weak links
-                voff = seen_off[k]
-                for i, pm in front:
-                    w = weak[i] & ~pm & ~voff & follow
-                    if not w:
-                        continue
-                    voff |= w
-                    key = 2 * i + 1
-                    # a false candidate only continues through a strong link
-                    w &= has_strong | same_value
-                    while w:
-                        low = w & -w
-                        w ^= low
-                        j = low.bit_length() - 1
-                        par[2 * j] = key
-                        if has_strong & low:
-                            new.append((j, pm | low))
-                        else:
-                            new.append((j, -1 - (pm | low)))  # dead end kept for rectangles
-                seen_off[k] = voff
-            # only a false end can be a dead end
-            front = frontier[k] = [x for x in new if x[1] >= 0] if length % 2 == 0 else new
-            if front:
-                alive.append(k)
-            if length % 2 and length >= 3:
-                ws = weak[s]
-                for e, pm in new:
-                    if not (ws >> e & 1 or ws & weak[e] & (-1 if own else ~pm)):
-                        continue
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state, own=own)
-                    if step is not None:
-                        yield step
-            elif length % 2 == 0:
-                pv = pos[lk.value(s) - 1]
-                cn = lk.cell(s)
-                for y, _ in new:
-                    if not same_value >> y & 1:
-                        continue
-                    # the rectangle's boxes first (cheap), then the whole step
-                    for bm, lines in search.rectangle_boxes(lk.geo, cn, lk.cell(y)):
-                        inside = pv & bm
-                        if inside and not inside & ~lines:
-                            break
-                    else:
-                        continue
-                    yield _rectangle(state, lk, _path(par, 2 * y)[::-1])
-        active = alive
-        if not active:
-            return
-
-
-def _path(par: dict[int, int], key: int) -> list[int]:
-    out = []
-    while key >= 0:
-        out.append(key >> 1)
-        key = par[key]
-    out.reverse()
-    return out
+    for event in search.chain_events_py(state.geo.n, state.cand, state.pos, max_length, one_digit, False, lk,
+                                        own=own):
+        step = _event_step(state, lk, event)
+        if step is not None:
+            yield step
 
 
 def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
@@ -553,7 +468,7 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
     for ``steps``); the engine's chains keep theirs (``pm``, the chain's candidates)."""
     keep = -1 if own else ~pm
     weak = lk.weak
-    nodes = _path(par, 2 * e + 1)
+    nodes = chain_path(par, 2 * e + 1)
     if closed and weak[s] >> e & 1:
         elim = 0
         for k in range(1, len(nodes), 2):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from explainer.core.search import chain_path
 from explainer.explanation import Explanation, cands, cell_coords
 from explainer.grid import bits, value_char
 from explainer.i18n import Words, say
@@ -35,7 +36,7 @@ from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list
-from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, _path, because, eureka_text
+from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text
 from .grouped import AND, BECAUSE, GROUPED, HAS, HAS_NOT, find_grouped_chain
 from .links import links
 
@@ -226,15 +227,15 @@ def _from(net: _Net, s: int) -> Iterator[Explanation]:
             if length % 2 == 0:
                 if not placed and ends >> j & 1 and (sp or net.special(j, s)):
                     placed = True
-                    yield _place(net, _path(par, 2 * j))
+                    yield _place(net, chain_path(par, 2 * j))
             elif sp and length >= 3:
                 if weak[s] >> j & 1:
-                    step = _loop(net, _path(par, 2 * j + 1))
+                    step = _loop(net, chain_path(par, 2 * j + 1))
                     if step is not None:
                         yield step
                 elim = ws & net.sees(j)
                 if elim:
-                    yield _chain(net, _path(par, 2 * j + 1), elim)
+                    yield _chain(net, chain_path(par, 2 * j + 1), elim)
         front = out
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from explainer.core.search import chain_path
 from explainer.explanation import Explanation
 from explainer.grid import bits, value_char
 from explainer.i18n import say
@@ -33,7 +34,7 @@ from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
 from . import remotepairs
-from .chains import MAX_LENGTH, _chain_or_loop, _links, _path, eureka, plain
+from .chains import MAX_LENGTH, _chain_or_loop, _links, eureka, plain
 from .links import Links, links
 
 MAX_EVERY = 21  # links in a chain listed by ``steps`` (HoDoKu's library has chains of 19)
@@ -175,7 +176,7 @@ def _discontinuous(state: State, lk: Links, graph: _Graph, max_length: int) -> I
             ends |= 1 << j
         for length, y, _ in _walk(graph, s, max_length, par):
             if length % 2 == 0 and ends >> y & 1:
-                yield _discontinuous_step(state, lk, _path(par, 2 * y))
+                yield _discontinuous_step(state, lk, chain_path(par, 2 * y))
                 break  # one loop per candidate: the shortest
 
 

@@ -89,8 +89,10 @@ def chain_events(n: int, cand: Sequence[int], pos: Sequence[int], max_length: in
 
 
 def chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_length: int, one_digit: bool,
-                    shortest: bool, links: LinkTable | None = None) -> list[ChainEvent]:
-    """``chain_events`` in Python."""
+                    shortest: bool, links: LinkTable | None = None, own: bool = False) -> list[ChainEvent]:
+    """``chain_events`` in Python. ``own``: a chain or loop may remove candidates of its own
+    path too, as HoDoKu's chains do (``explain-sudoku steps``, through ``niceloops``; the
+    engine's chains keep theirs, and the compiled search has no such option)."""
     if links is None:
         strong, weak = link_table(n, cand, pos)
     else:
@@ -104,6 +106,7 @@ def chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_length:
     every = (1 << (N * n)) - 1
     events: list[ChainEvent] = []
     limit = max_length
+    keep = -1 if own else 0  # ``keep | ~pm``: every candidate (own), or those off the path
     for k, s in enumerate(sorted(strong)):
         sv = s // N
         same_value = block << (sv * N)
@@ -128,17 +131,17 @@ def chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_length:
                 if length >= 3:
                     for e, pm in new:
                         if ws >> e & 1:
-                            nodes = _path(par, 2 * e + 1)
+                            nodes = chain_path(par, 2 * e + 1)
                             elim = 0
                             for q in range(1, len(nodes), 2):
                                 elim |= weak[nodes[q]] & weak[nodes[(q + 1) % len(nodes)]]
-                            elim &= ~pm
+                            elim &= keep | ~pm
                             kind = LOOP
                         else:
-                            elim = ws & weak[e] & ~pm
+                            elim = ws & weak[e] & (keep | ~pm)
                             if not elim:
                                 continue
-                            nodes = _path(par, 2 * e + 1)
+                            nodes = chain_path(par, 2 * e + 1)
                             kind = CHAIN
                         if elim:
                             events.append((length, k, kind, tuple(nodes), elim))
@@ -166,7 +169,7 @@ def chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_length:
                 cn = s % N
                 for y in ends:
                     if y // N == sv and _rectangle_at(geo, pv, cn, y % N):
-                        events.append((length, k, RECTANGLE, tuple(_path(par, 2 * y)), None))
+                        events.append((length, k, RECTANGLE, tuple(chain_path(par, 2 * y)), None))
                         hit = True
             if hit and shortest:
                 if length < limit:
@@ -268,7 +271,8 @@ def strong_pairs_py(geo: Geometry, cand: Sequence[int], pos: Sequence[int]) -> l
     return pairs
 
 
-def _path(par: dict[int, int], key: int) -> list[int]:
+def chain_path(par: dict[int, int], key: int) -> list[int]:
+    """The nodes from a search's start to ``key`` (2 * candidate + truth), by the parents ``par``."""
     out = []
     while key >= 0:
         out.append(key >> 1)
