@@ -156,6 +156,20 @@ def puzzle_texts(draw: st.DrawFn, sizes: tuple[int, ...] = (4, 9, 16, 25)) -> tu
 
 # ---- running the CLI in a sandbox -----------------------------------------------------------
 
+def user_folder(root: Path, names: list[str]) -> Path:
+    """``root/out`` holding a user's files: a file per name, a folder with a photo for a
+    number (a name the output could use too)."""
+    out = root / "out"
+    out.mkdir()
+    for k, name in enumerate(names):
+        if name.isdigit():
+            (out / name).mkdir()
+            (out / name / "beach.jpg").write_bytes(b"jpg %d" % k)
+        else:
+            (out / name).write_bytes(b"user %d" % k)
+    return out
+
+
 def snapshot(root: Path, skip: Path | None = None) -> dict[str, bytes]:
     out = {}
     for p in sorted(root.rglob("*")):
@@ -273,14 +287,7 @@ def test_output_folder_never_touches_user_files(names: list[str], force: bool, t
     puzzle = "1...4..2..3.2..1" if what != "--no-gif" else "12..34....1..2.3"
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        out = root / "out"
-        out.mkdir()
-        for k, name in enumerate(names):
-            if name.isdigit():
-                (out / name).mkdir()
-                (out / name / "beach.jpg").write_bytes(b"jpg%d" % k)
-            else:
-                (out / name).write_bytes(b"user %d" % k)
+        out = user_folder(root, names)
         before = snapshot(out)
         for _ in range(2 if twice else 1):
             argv = [puzzle, "--out", "out", "-q", what, "--size", "120"] + (["--force"] if force else [])

@@ -43,7 +43,7 @@ from hypothesis import strategies as st  # noqa: E402
 from explainer.cli import main  # noqa: E402
 from explainer.cli.output import MANIFEST  # noqa: E402
 from tests.conftest import ROOT, SEED  # noqa: E402
-from tests.test_properties import FAST, examples, puzzle_texts, snapshot  # noqa: E402
+from tests.test_properties import FAST, examples, puzzle_texts, snapshot, user_folder  # noqa: E402
 
 STATS: Counter[str] = Counter()
 DOCUMENTED = {0, 1, 2, 3}  # README's table, without the signals (128 + n) and 70 (a bug: never expected)
@@ -225,14 +225,7 @@ WRITERS = {
 def test_output_folders_with_user_files(small_bank: Path, command: str, names: list[str], force: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        out = root / "out"
-        out.mkdir()
-        for k, name in enumerate(names):
-            if name.isdigit():
-                (out / name).mkdir()
-                (out / name / "beach.jpg").write_bytes(b"jpg %d" % k)
-            else:
-                (out / name).write_bytes(b"user %d" % k)
+        out = user_folder(root, names)
         before = snapshot(out)
         argv = [a.format(db=small_bank) for a in WRITERS[command]] + ["--out", "out"] + (["--force"] if force else [])
         first = run_cli(argv, root)
