@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -523,13 +524,23 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
     return art
 
 
+# French puts a space before ; : ! ? » and after «; a line must not break there (a line
+# starting with ";" reads as a typo): the space becomes a no-break space, which textwrap keeps
+_GLUED = re.compile(r" (?=[;:!?»])|(?<=«) ")
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """``textwrap.wrap`` that never breaks before French ; : ! ? » or after «."""
+    return textwrap.wrap(_GLUED.sub("\u00a0", text), width) if text else []
+
+
 def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], list[str], float]:
     """The caption's and the legend's lines and their size (pt), in the caption strip
     (``CAPTION_LINES`` lines at the layout's caption size) at no less than its smallest
     legible size: the font shrinks first (more lines fit), then the legend goes (the
     caption names the roles too), then the caption's end is cut ("…")."""
     def wrap(text: str, fs: float) -> list[str]:
-        return textwrap.wrap(text, int(layout.caption_chars * layout.caption_pt / fs)) if text else []
+        return wrap_words(text, int(layout.caption_chars * layout.caption_pt / fs))
 
     def room(fs: float) -> int:
         return int(CAPTION_LINES * layout.caption_pt / fs + 1e-9)

@@ -18,7 +18,7 @@ from techniques import title
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
 from .sizes import spot_gap
-from .styles import CAND_ORDER, CELL_ORDER, style
+from .styles import CAND_ORDER, CELL_ORDER, STYLES, TINT, style
 
 GROUPED_SINGLES = "singles"  # the frame of a run of singles (export.fold_singles): its values numbered
 
@@ -70,7 +70,10 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("set",): "each set in its own tint",
         ("petal", "stem"): "each petal in the tint of the stem value it answers",
         ("restricted-common",): "disks: the linking values",
+        ("colour", "removed-tinted"): "dark disks: colour A, light disks: colour B, a removed candidate "
+                                      "ringed in its colour",
         ("colour",): "dark disks: colour A, light disks: colour B",
+        ("removed-tinted",): "a removed candidate ringed in the tint of its group",
         ("line",): "dashed: the rectangle's row and column",
         ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid: strong links, "
                                                        "dashed: weak links",
@@ -93,7 +96,10 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("set",): "chaque ensemble dans sa propre teinte",
         ("petal", "stem"): "chaque pétale dans la teinte de la valeur de la tige à laquelle il répond",
         ("restricted-common",): "disques : les valeurs de liaison",
+        ("colour", "removed-tinted"): "disques foncés : couleur A, disques clairs : couleur B, un candidat "
+                                      "retiré entouré de sa couleur",
         ("colour",): "disques foncés : couleur A, disques clairs : couleur B",
+        ("removed-tinted",): "un candidat retiré entouré de la teinte de son groupe",
         ("line",): "pointillés : la ligne et la colonne du rectangle",
         ("link-directed", "link-strong", "link-weak"): "flèches : la chaîne dans son sens de lecture, traits "
                                                        "pleins : liens forts, tirets : liens faibles",
@@ -116,7 +122,7 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
             left -= set(key)
     if not out:
         return ""
-    text = "; ".join(out)
+    text = (" ; " if lang == "fr" else "; ").join(out)
     return text[0].upper() + text[1:] + "."
 
 
@@ -216,6 +222,13 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
             if role.role == "placed":
                 shape = "disk"
             cands.append(Shape(role.role, shape, r, c, v, colour=key, group=role.group))
+            if role.role == "removed":
+                # removed, and part of a tinted group (a colour, a set): the struck disk keeps
+                # the group's tint as a ring, so the picture says which it belongs to
+                tinted = [x for x in body[1:] if STYLES[x.role].get("cand", ("", ""))[1] == TINT]
+                if tinted:
+                    _, ring = style(tinted[0].role, "cand", tinted[0].group)
+                    cands.append(Shape(tinted[0].role, "thick", r, c, v, colour=ring, group=tinted[0].group))
         for role in rs:
             if role.role not in overlays:
                 continue
@@ -334,6 +347,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     names = {s.role for s in out} | {f"link-{s.kind}" for s in out if s.role == "link"}
     if any(s.directed for s in out if s.role == "link"):
         names.add("link-directed")
+    if any(s.kind == "thick" and STYLES.get(s.role, {}).get("cand", ("", ""))[1] == TINT for s in out):
+        names.add("removed-tinted")
     lt = legend_text(names, lang)
     if lt:
         out.append(Shape("legend", "text", text=lt))

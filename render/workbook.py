@@ -10,7 +10,6 @@ real text (selectable, searchable). Pages carry a number at their foot.
 """
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, floa
            caption: bool = True) -> None:
     """Draw ``scene`` (title and grid; caption as wrapped 10 pt text under it) in ``box``
     (left, bottom, width, height in inches) of ``fig``, as large as the box allows."""
-    from .frame import CELL_IN, Layout, draw, draw_static
+    from .frame import CELL_IN, Layout, draw, draw_static, wrap_words
 
     n = scene.n
     left, bottom, width, height = box
@@ -57,7 +56,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, floa
     cell = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
     for _ in range(3):  # the caption's lines depend on the frame's width, and its room on them
         chars = int(max(cell * frame_w, 0.6 * width) * 72 / (0.55 * CAPTION_PT))
-        lines = textwrap.wrap(text, chars)[:CAPTION_LINES] if text else []
+        lines = wrap_words(text, chars)[:CAPTION_LINES]
         text_h = (len(lines) * 1.3 + 0.6) * CAPTION_PT / 72 if lines else 0.0
         cell = min(width / frame_w, (height - text_h) / frame_h, 2 * CELL_IN.get(n, 0.8))
     lay = Layout(n, cell_in=cell)

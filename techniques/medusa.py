@@ -2,19 +2,28 @@
 
 From a root candidate, follow strong links (bivalue cells, values with two
 places in a house) breadth first and give each candidate the parity of its
-distance: two candidates of different colours are the ends of an all-strong
-chain of odd length (their path in the colouring tree), so one of them is
-true. A candidate weakly linked to a candidate of each colour is therefore
-false.
+distance. Every strong link here is conjugate (exactly one end true), so the
+candidates alternate along any path of the colouring: one colour is entirely
+true. Two eliminations follow:
 
-The step shows only the part of the colouring that proves its eliminations
-(the tree paths from the root to the witnesses), the two colours as
-``marked`` / ``marked_alt`` and the tree's strong links.
+- a candidate that sees a candidate of each colour is false (one of them is
+  true); the proof is the path of strong links between the two witnesses,
+  of odd length;
+- a coloured candidate that sees a candidate of its own colour is false: if
+  it were true, the path between them (of even length) would make the other
+  true too, and they see each other.
+
+The step shows only what proves its eliminations: for each removed
+candidate the shortest such path in the colouring tree, chosen to share as
+much as possible with the paths already shown (the rest of the colouring,
+and its root, prove nothing here). The two colours are ``marked`` /
+``marked_alt`` and the paths' links are ``strong_links``.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from heapq import heappop, heappush
+from itertools import pairwise
 
 from explainer.explanation import Explanation
 from explainer.grid import bits
@@ -24,28 +33,114 @@ from explainer.roles import on
 from explainer.state import State
 from explainer.technique import NO_CONTEXT, Context
 
-from .links import links
+from .links import Links, links
 
 MAX_LENGTH = 15
+# the most strong links one step draws: past it, the colouring's other removals are further steps
+MAX_LINKS = 12
 
 TEXT = {
-    "en": "Medusa: following only strong links from {root}, the candidates alternate between two "
-          "colours, A and B; one colour is entirely true. {reason}{more}.",
-    "fr": "Coloriage 3D : en ne suivant que des liens forts depuis {root}, les candidats alternent entre "
-          "deux couleurs, A et B ; l'une des deux est entièrement vraie. {reason}{more}.",
+    "en": "Medusa: candidates joined by strong links alternate between two colours, A and B; one colour "
+          "is entirely true. {reason}.",
+    "fr": "Coloriage 3D : des candidats reliés par des liens forts alternent entre deux couleurs, A et B ; "
+          "l'une des deux est entièrement vraie. {reason}.",
 }
 # the removed candidate sees both colours (one is true), or is coloured itself and sees its own
-# colour (that colour would hold a value twice: it is false, the candidate with it)
+# colour (if it were true, the candidate of its colour it sees would be true too)
 SEES_BOTH = {"en": "{example} sees {x} (colour A) and {y} (colour B), so it is false",
              "fr": "{example} voit {x} (couleur A) et {y} (couleur B), donc il est faux"}
 SEES_OWN = {"en": "{example} is itself colour {k} and sees {y}, also colour {k}: colour {k} cannot be "
                   "entirely true, so colour {o} is, and {example} is false",
             "fr": "{example} est lui-même de couleur {k} et voit {y}, aussi de couleur {k} : la couleur {k} "
                   "ne peut pas être entièrement vraie, donc la couleur {o} l'est, et {example} est faux"}
-MORE = {"en": "; so {are} {rest}", "fr": " ; de même pour {rest}"}
+MORE_BOTH = {"en": "; so {are} {rest}, which also {see} both colours",
+             "fr": " ; de même pour {rest}, qui {see} aussi les deux couleurs"}
+MORE_OWN = {"en": "; so {are} {rest}, also colour {k} and seeing colour {k}",
+            "fr": " ; de même pour {rest}, aussi de couleur {k} et voyant la couleur {k}"}
+SENTENCE = {"en": ". ", "fr": ". "}
 
 
-def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+def _cheapest_path(sources: list[int], targets: int, strong: dict[int, list[int]], inside: int,
+                   keep: int) -> list[int]:
+    """The path of strong links, through the coloured candidates ``inside``, from one of
+    ``sources`` to one of ``targets`` (a mask) that adds fewest candidates to ``keep``, then
+    the shortest: Dijkstra on (new candidates, length)."""
+    def cost(i: int) -> tuple[int, int]:
+        return (0 if keep >> i & 1 else 1), 1
+
+    best: dict[int, tuple[int, int]] = {}
+    back: dict[int, int] = {}
+    heap: list[tuple[tuple[int, int], int]] = []
+    for s in sources:
+        c = cost(s)
+        if s not in best or c < best[s]:
+            best[s], back[s] = c, -1
+            heappush(heap, (c, s))
+    while heap:
+        (new, length), i = heappop(heap)
+        if (new, length) > best[i]:
+            continue
+        if targets >> i & 1 and back[i] >= 0:
+            path = [i]
+            while back[path[-1]] >= 0:
+                path.append(back[path[-1]])
+            return path[::-1]
+        for j in strong.get(i, ()):
+            if not inside >> j & 1:
+                continue
+            dn, dl = cost(j)
+            c = (new + dn, length + dl)
+            if j not in best or c < best[j]:
+                best[j], back[j] = c, i
+                heappush(heap, (c, j))
+    raise AssertionError("a coloured candidate's witnesses are joined by strong links")
+
+
+Proof = tuple[dict[int, tuple[int, int, bool]], list[list[int]]]
+
+
+def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator[Proof]:
+    """The removals of one colouring in steps a picture can show: each step takes removals
+    cheapest first (the path of strong links adding fewest candidates to those it already
+    shows, then the shortest) while its paths stay within ``max_links`` links; a removal
+    needing more opens the next step. Each step: per removed candidate its two witnesses and
+    whether it is one of them (coloured itself), and the paths that prove them."""
+    weak, strong = lk.weak, lk.strong
+    inside = colour[0] | colour[1]
+    left = sorted(bits(elim), key=lk.cell_order)
+    while left:
+        keep = 0
+        edges: set[tuple[int, int]] = set()
+        witness: dict[int, tuple[int, int, bool]] = {}
+        paths: list[list[int]] = []
+        while left:
+            best: tuple[tuple[int, int, int], int, list[int]] | None = None
+            for rank, z in enumerate(left):
+                own = [k for k in (0, 1) if colour[k] >> z & 1]
+                if own:
+                    path = _cheapest_path([z], weak[z] & colour[own[0]], strong, inside, keep)
+                else:
+                    path = _cheapest_path(list(bits(weak[z] & colour[0])), weak[z] & colour[1], strong, inside,
+                                          keep)
+                key = (sum(1 for i in path if not keep >> i & 1), len(path), rank)
+                if best is None or key < best[0]:
+                    best = (key, z, path)
+            assert best is not None
+            _, z, path = best
+            more = {(min(a, b), max(a, b)) for a, b in pairwise(path)} - edges
+            if witness and len(edges) + len(more) > max_links:
+                break
+            edges |= more
+            witness[z] = (path[0], path[-1], bool(colour[0] >> z & 1 or colour[1] >> z & 1))
+            paths.append(path)
+            for i in path:
+                keep |= 1 << i
+            left.remove(z)
+        yield witness, paths
+
+
+def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH,
+         max_links: int = MAX_LINKS) -> Iterator[Explanation]:
     lk = links(state, ctx.session)
     strong, weak = lk.strong, lk.weak
     done = 0
@@ -76,44 +171,55 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         elim = seen[0] & seen[1]
         if not elim:
             continue
-        # witnesses and the tree paths that prove each elimination
-        keep = 0
-        witness = {}
-        for z in bits(elim):
-            wa, wb = weak[z] & colour[0], weak[z] & colour[1]
-            x = min(bits(wa), key=lambda i: depth[i])
-            y = min(bits(wb), key=lambda i: depth[i])
-            witness[z] = (x, y)
-            for i in (x, y):
-                while i >= 0 and not keep >> i & 1:
+        for witness, paths in _proofs(lk, elim, colour, max_links):
+            keep = 0
+            edges: set[tuple[int, int]] = set()
+            for path in paths:
+                for i in path:
                     keep |= 1 << i
-                    i = parent[i]
-        marked = [lk.cand(i) for i in bits(keep & colour[0])]
-        marked_alt = [lk.cand(i) for i in bits(keep & colour[1])]
-        sl = tuple((lk.cand(parent[i]), lk.cand(i)) for i in sorted(bits(keep), key=lambda i: (depth[i], i))
-                   if parent[i] >= 0)
-        order = sorted(bits(elim), key=lk.cell_order)
-        z = order[0]
-        x, y = witness[z]
-        rest = ", ".join(lk.name(i) for i in order[1:])
-        more: dict[str, Any] = {"text": "", "translations": (("fr", ""),)}
-        if rest:
-            k = len(order) - 1
-            more = say(MORE, rest=rest, are=Agree(k, en=("is", "are")))
-        own = [k for k in (0, 1) if colour[k] >> z & 1]
-        if own:
-            k = own[0]
-            same = x if k == 0 else y
-            reason = say(SEES_OWN, example=lk.name(z), y=lk.name(same), k="AB"[k], o="AB"[1 - k])
-        else:
-            reason = say(SEES_BOTH, example=lk.name(z), x=lk.name(x), y=lk.name(y))
-        yield Explanation(
-            technique="medusa", eliminate=tuple(lk.mask_cands(elim)),
-            marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,
-            **say(TEXT, root=lk.name(root), reason=Words(en=reason["text"], **dict(reason["translations"])),
-                  more=Words(en=more["text"], **dict(more["translations"]))),
-            detail=(("length", max(depth[i] for i in bits(keep))),),
-            roles=(on("colour", candidates=marked, group=0), on("colour", candidates=marked_alt, group=1),
-                   *link_roles("strong", sl)),
-        )
+                for a, b in pairwise(path):
+                    edges.add((a, b) if (depth[a], a) < (depth[b], b) else (b, a))
+            marked = [lk.cand(i) for i in bits(keep & colour[0])]
+            marked_alt = [lk.cand(i) for i in bits(keep & colour[1])]
+            sl = tuple((lk.cand(a), lk.cand(b)) for a, b in sorted(edges, key=lambda e: (depth[e[1]], e[1])))
+            order = sorted(witness, key=lk.cell_order)
+            gone = 0
+            for z in order:
+                gone |= 1 << z
+            reason = _reasons(lk, order, witness, colour)
+            yield Explanation(
+                technique="medusa", eliminate=tuple(lk.mask_cands(gone)),
+                marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,
+                **say(TEXT, reason=reason),
+                detail=(("length", max(len(p) - 1 for p in paths)),),
+                roles=(on("colour", candidates=marked, group=0), on("colour", candidates=marked_alt, group=1),
+                       *link_roles("strong", sl)),
+            )
 
+
+def _reasons(lk: Links, order: list[int], witness: dict[int, tuple[int, int, bool]], colour: list[int]) -> Words:
+    """The caption's reasons: the first removal of each kind (sees both colours, sees its own)
+    said whole, the others of that kind named after it."""
+    parts: list[dict[str, str]] = []
+    for own in (False, True):
+        these = [z for z in order if witness[z][2] == own]
+        if not these:
+            continue
+        z = these[0]
+        x, y, _ = witness[z]
+        rest = ", ".join(lk.name(i) for i in these[1:])
+        if own:
+            k = 0 if colour[0] >> z & 1 else 1
+            first = say(SEES_OWN, example=lk.name(z), y=lk.name(y), k="AB"[k], o="AB"[1 - k])
+            more = say(MORE_OWN, rest=rest, k="AB"[k], are=Agree(len(these) - 1, en=("is", "are"))) if rest else None
+        else:
+            a, b = (x, y) if colour[0] >> x & 1 else (y, x)
+            first = say(SEES_BOTH, example=lk.name(z), x=lk.name(a), y=lk.name(b))
+            more = say(MORE_BOTH, rest=rest, are=Agree(len(these) - 1, en=("is", "are")),
+                       see=Agree(len(these) - 1, en=("sees", "see"), fr=("voit", "voient"))) if rest else None
+        by_lang = {"en": first["text"], **dict(first["translations"])}
+        if more is not None:
+            extra = {"en": more["text"], **dict(more["translations"])}
+            by_lang = {lang: text + extra[lang] for lang, text in by_lang.items()}
+        parts.append(by_lang)
+    return Words(**{lang: SENTENCE[lang].join(p[lang] for p in parts) for lang in parts[0]})

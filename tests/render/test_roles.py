@@ -299,3 +299,21 @@ def test_render_holds_no_technique_name():
                     found.append(f"{path.name}:{node.lineno}: {node.value!r}")
     assert not found, found
     assert "x wing" in names and "forcing chain" in names  # the check can fail
+
+
+def test_a_removed_candidate_keeps_its_colour():
+    """Medusa removing a candidate of colour A: the struck disk is ringed in colour A's tint
+    (the caption says "itself colour A"), and the legend says so; an uncoloured removal is not."""
+    from techniques import medusa
+    from tests.techniques.chain_fixtures import open_grid
+    from tests.techniques.test_medusa import WRAP
+
+    state = open_grid(keep=WRAP)
+    step = next(medusa.find(state))
+    sc = scene(state, step, number=1)
+    rings = {(s.row, s.col, s.value): s.colour for s in sc if s.kind == "thick"}
+    coloured = {**{tuple(c): "tint0" for c in step.marked}, **{tuple(c): "tint1" for c in step.marked_alt}}
+    assert (0, 0, 1) in coloured
+    for z in step.eliminate:
+        assert rings.get(tuple(z)) == coloured.get(tuple(z)), z
+    assert "a removed candidate ringed in its colour" in sc.text("legend")

@@ -203,3 +203,16 @@ def test_disks_never_overlap_nor_sit_on_a_big_digit():
             sc = scene(st.before, st, number=k)
             big = {(s.row, s.col) for s in sc if s.kind == "value"}
             assert not [s for s in sc if s.kind in ("disk", "ring", "struck", "light") and (s.row, s.col) in big]
+
+
+def test_french_lines_never_break_before_a_colon_or_semicolon():
+    """French spaces ; : ! ? » off the word before: a wrapped caption keeps them together
+    ("A et B ; l'une" never leaves " ; l'une" to start a line)."""
+    from render.frame import wrap_words
+
+    text = "Coloriage 3D : des candidats alternent entre deux couleurs, A et B ; l'une est « vraie » !"
+    for width in range(20, 60):  # narrower, textwrap cuts long words: no caption is that narrow
+        lines = wrap_words(text, width)
+        assert all(not line.lstrip().startswith((";", ":", "!", "»")) and not line.endswith("«")
+                   for line in lines), (width, lines)
+        assert " ".join(lines).replace("\u00a0", " ") == text

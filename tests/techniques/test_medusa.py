@@ -12,8 +12,81 @@ def test_medusa_exact_step():
     assert step.marked == ((0, 0, 1), (4, 3, 1))
     assert step.marked_alt == ((1, 3, 1), (4, 0, 1))
     assert step.strong_links == (((0, 0, 1), (4, 0, 1)), ((4, 0, 1), (4, 3, 1)), ((4, 3, 1), (1, 3, 1)))
-    assert step.text.startswith("Medusa: following only strong links from r1c1=1")
-    assert "r1c5=1 sees r1c1=1 (colour A) and r2c4=1 (colour B), so it is false" in step.text
+    assert step.text == ("Medusa: candidates joined by strong links alternate between two colours, A and B; one "
+                         "colour is entirely true. r1c5=1 sees r1c1=1 (colour A) and r2c4=1 (colour B), so it is "
+                         "false; so are r1c6=1, r2c2=1, r2c3=1, which also see both colours.")
+    assert step.text_in("fr").endswith("de même pour r1c6=1, r2c2=1, r2c3=1, qui voient aussi les deux couleurs.")
+
+
+# r1c1=1 (A) r5c1=1 (B) r5c4=1 (A) r2c4=1 (B) r2c2=1 (A): colour A holds 1 twice in box 1
+WRAP = {**CHAIN, "1 row2": ["r2c4", "r2c2"]}
+
+
+def test_a_candidate_seeing_its_own_colour_is_false():
+    step = next(medusa.find(open_grid(keep=WRAP)))
+    assert (0, 0, 1) in step.eliminate and (1, 1, 1) in step.eliminate
+    assert "r1c1=1 is itself colour A and sees r2c2=1, also colour A: colour A cannot be entirely true, so " \
+           "colour B is, and r1c1=1 is false" in step.text
+    assert "r2c2=1, also colour A and seeing colour A" in step.text
+    assert "r1c1=1 est lui-même de couleur A" in step.text_in("fr")
+
+
+def _linked(step) -> set:
+    return {c for link in step.strong_links for c in link}
+
+
+def _sees(a, b) -> bool:
+    return a != b and (a[:2] == b[:2] or (a[2] == b[2] and (a[0] == b[0] or a[1] == b[1]
+                                                            or (a[0] // 3, a[1] // 3) == (b[0] // 3, b[1] // 3))))
+
+
+def _component(step, start) -> set:
+    """The drawn candidates joined to ``start`` by the step's strong links."""
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        for x, y in step.strong_links:
+            for p, q in ((x, y), (y, x)):
+                if p == a and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+    return seen
+
+
+def test_the_picture_proves_every_removal_and_shows_nothing_else():
+    """Every removal has its witnesses on the picture, joined by drawn strong links (one of
+    each colour it sees, or one of its own colour when it is coloured itself); the links
+    form a forest (no link twice, no cycle); each drawn candidate is on a link."""
+    for keep in (CHAIN, WRAP):
+        for step in medusa.find(open_grid(keep=keep), max_links=3):
+            a, b = set(step.marked), set(step.marked_alt)
+            drawn = a | b
+            assert _linked(step) == drawn
+            for z in step.eliminate:
+                own = a if z in a else b if z in b else None
+                if own is not None:
+                    assert any(_sees(z, y) and y in _component(step, z) for y in own - {z}), z
+                else:
+                    assert any(_sees(z, x) and _sees(z, y) and y in _component(step, x) for x in a for y in b), z
+            pieces, left = 0, set(drawn)
+            while left:
+                left -= _component(step, next(iter(left)))
+                pieces += 1
+            assert len(step.strong_links) == len(drawn) - pieces
+
+
+def test_a_colouring_too_wide_for_one_picture_is_several_steps():
+    """Past ``max_links`` the removals go to further steps of the same colouring: together
+    they remove the same candidates, and each shows at most that many links unless one
+    removal alone needs more."""
+    state = open_grid(keep=WRAP)
+    whole = [s for s in medusa.find(state)]
+    assert len(whole) == 1 and len(whole[0].strong_links) > 2
+    parts = list(medusa.find(state, max_links=2))
+    assert len(parts) > 1
+    assert sorted(c for s in parts for c in s.eliminate) == sorted(whole[0].eliminate)
+    for s in parts:
+        assert len(s.strong_links) <= 2 or len(s.eliminate) == 1
 
 
 def test_colours_mix_cells_and_values():
