@@ -20,8 +20,6 @@ from .shapes import Scene, Shape, spot
 from .sizes import spot_gap
 from .styles import CAND_ORDER, CELL_ORDER, STYLES, TINT, style
 
-GROUPED_SINGLES = "singles"  # the frame of a run of singles (export.fold_singles): its values numbered
-
 WORDS = {
     "en": {"step": "Step", "steps": "Steps", "initial": "Initial grid", "solution": "Solution",
            "givens": "{k} givens", "solved": "Solved in {k} steps ({d}).",
@@ -304,7 +302,9 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     lines = bool(links) or whole
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
                            obstacles if lines else None, kept)
-    if step is not None and getattr(step, "technique", "") == GROUPED_SINGLES:
+    if step is not None and isinstance(number, tuple) and number[0] != number[1]:
+        # one frame for several steps (a run of singles, export.fold_singles): each value
+        # placed carries its rank in the run
         for k, (r, c, _v) in enumerate(step.place, 1):
             out.append(Shape("order", "label", r, c, text=str(k), colour="place"))
     if lines and not show_candidates:  # the marked candidates are still in the way
