@@ -348,3 +348,39 @@ def test_more_parts_than_letters_no_crash():
     assert [s.suffix for s in subs] == sorted(s.suffix for s in subs)
     main = scene(st, step, number=5)
     assert f"frames 5aa–5{subs[-1].suffix}" in main.text("caption")
+
+
+def test_a_real_nested_proof_is_drawn_to_its_last_fact():
+    """Issue 23, on hardest300 line 2's first step (a forcing chain whose branch rests on
+    nested contradictions): every fact of the proof and of every nested proof, at any
+    depth, is in some sub-frame, each nested proof follows the part asserting it, and no
+    sub-frame draws more than ``ARROWS`` new arrows (earlier facts are faint)."""
+    from explainer import Puzzle
+    from render import proofdraw
+    from tests.conftest import SHARED
+
+    line = (SHARED / "data" / "hardest300.txt").read_text().split("\n")[1].split()[0]
+    step = Puzzle(line).steps[0]
+    assert step.proof is not None and step.proof.level >= 1
+    parts = proofdraw.plan(step.proof)
+    covered: dict[tuple[int, int], set[int]] = {}
+    for part in parts:
+        covered.setdefault((id(part.proof), part.branch), set()).update(range(part.lo, part.hi))
+        if part.outer is not None:  # after the outer part that asserts it, in file order
+            assert part.outer[0].suffix < part.suffix and part.suffix.startswith(part.outer[0].suffix)
+
+    def check(proof) -> int:
+        count = 0
+        for i, b in enumerate(proof.branches):
+            assert covered[(id(proof), i)] == set(range(1, len(b.facts))), (proof, i)
+            count += len(b.facts)
+            for f in b.facts:
+                if f.rule == "step" and f.step is not None and f.step.proof is not None:
+                    count += check(f.step.proof)
+        return count
+
+    assert check(step.proof) > 2 * LIMIT  # nested facts included: many frames' worth
+    assert any(p.outer is not None for p in parts)
+    for sc in proof_scenes(step.before, step, number=1):
+        new = [s for s in sc if s.role == "implies" and not s.faint]
+        assert len(new) <= ARROWS, (sc.suffix, len(new))
