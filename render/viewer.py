@@ -89,7 +89,7 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str
         buttons = " ".join(f'<button class="jump" data-k="{i}">{html.escape(frames[i]["number"])}</button>'
                            for i in idx)
         parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
-                     f'({len({frames[i]["number"].rstrip("abcdefghijklmnopqrstuvwxyz") for i in idx})})'
+                     f'({len({tuple(frames[i]["steps"]) for i in idx})})'
                      f'</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')
     page_title = title or (f"Sudoku {puzzle.grid.to_line()}" if puzzle is not None else "Sudoku")

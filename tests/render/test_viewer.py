@@ -135,3 +135,23 @@ def test_grouped_singles_numbered_in_order(seed_puzzle):
     cap = f.scene.text("caption")
     spots = [cap.index(f"({k}) r{r + 1}c{c + 1}={v}") for k, (r, c, v) in enumerate(place, 1)]
     assert spots == sorted(spots)
+
+
+def test_step_list_counts_steps_not_frames(tmp_path):
+    """The step list's count per technique is its steps: a forcing step's sub-frames
+    (``1a``, ``1b01`` …, nested ones included) are buttons of that step, not more steps."""
+    import re
+
+    from explainer import Puzzle
+    from render.export import plan_frames
+    from render.viewer import write_viewer
+    from tests.conftest import SHARED
+
+    line = (SHARED / "data" / "hardest300.txt").read_text().split("\n")[1].split()[0]
+    p = Puzzle(line, max_steps=3)
+    plan = plan_frames(p, only="forcing chain")
+    steps = {f.steps for f in plan if f.kind == "step"}
+    assert len([f for f in plan if f.kind == "step"]) > 2 * len(steps)  # sub-frames, nested ones too
+    page = write_viewer(tmp_path, plan, [f"{k}.png" for k in range(len(plan))], puzzle=p).read_text()
+    (count,) = re.findall(r"<summary>forcing chain \((\d+)\)</summary>", page)
+    assert int(count) == len(steps)
