@@ -18,7 +18,7 @@ from techniques import title
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
 from .sizes import spot_gap
-from .styles import CAND_ORDER, CELL_ORDER, STYLES, TINT, style
+from .styles import CAND_ORDER, CELL_ORDER, style, tinted
 
 WORDS = {
     "en": {"step": "Step", "steps": "Steps", "initial": "Initial grid", "solution": "Solution",
@@ -223,10 +223,10 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
             if role.role == "removed":
                 # removed, and part of a tinted group (a colour, a set): the struck disk keeps
                 # the group's tint as a ring, so the picture says which it belongs to
-                tinted = [x for x in body[1:] if STYLES[x.role].get("cand", ("", ""))[1] == TINT]
-                if tinted:
-                    _, ring = style(tinted[0].role, "cand", tinted[0].group)
-                    cands.append(Shape(tinted[0].role, "thick", r, c, v, colour=ring, group=tinted[0].group))
+                group = next((x for x in body[1:] if tinted(x.role)), None)
+                if group is not None:
+                    _, ring = style(group.role, "cand", group.group)
+                    cands.append(Shape(group.role, "thick", r, c, v, colour=ring, group=group.group))
         for role in rs:
             if role.role not in overlays:
                 continue
@@ -347,7 +347,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     names = {s.role for s in out} | {f"link-{s.kind}" for s in out if s.role == "link"}
     if any(s.directed for s in out if s.role == "link"):
         names.add("link-directed")
-    if any(s.kind == "thick" and STYLES.get(s.role, {}).get("cand", ("", ""))[1] == TINT for s in out):
+    if any(s.kind == "thick" and tinted(s.role) for s in out):
         names.add("removed-tinted")
     lt = legend_text(names, lang)
     if lt:

@@ -66,6 +66,11 @@ CAND_ORDER = ("removed", "placed", "assumption", "contradiction", "conclusion", 
 CELL_ORDER = ("stem", "pivot", "set", "petal", "cells", "floor", "contradiction", "pincer", "roof", "reason")
 
 
+def tinted(role: str) -> bool:
+    """Whether a role's candidates take their group's tint (a set, a petal, a colour)."""
+    return STYLES.get(role, {}).get("cand", ("", ""))[1] == TINT
+
+
 def style(role: str, target: str, group: int | None = None, kind: str = "") -> tuple[str, str]:
     """(shape, palette key) of a role on a target (``kind``: a link's strong / weak)."""
     shape, key = STYLES[role][target]

@@ -459,14 +459,12 @@ def _search(state: State, max_length: int, one_digit: bool, own: bool = False) -
             yield step
 
 
-def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], length: int,
-                   state: State, closed: bool = True, own: bool = False) -> Explanation | None:
-    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E.
-
-    The chain only says that S or E is true (the loop, that each weak link has one true
-    end), so a candidate of the chain itself may go too (``own``, as in HoDoKu's chains,
-    for ``steps``); the engine's chains keep theirs (``pm``, the chain's candidates)."""
-    keep = -1 if own else ~pm
+def _chain_or_loop(lk: Links, s: int, e: int, par: dict[int, int], length: int, state: State,
+                   closed: bool = True) -> Explanation | None:
+    """The loop through S … E when E sees S (and ``closed``), else the chain S = … = E, as
+    HoDoKu's chains read them (``steps``, through ``niceloops``): the chain only says that S
+    or E is true (the loop, that each weak link has one true end), so a candidate of the
+    chain itself may go too. The engine's chains keep theirs (``chain_events``)."""
     weak = lk.weak
     nodes = chain_path(par, 2 * e + 1)
     if closed and weak[s] >> e & 1:
@@ -474,6 +472,5 @@ def _chain_or_loop(lk: Links, s: int, e: int, pm: int, par: dict[int, int], leng
         for k in range(1, len(nodes), 2):
             a, b = nodes[k], nodes[(k + 1) % len(nodes)]
             elim |= weak[a] & weak[b]
-        elim &= keep
         return _loop(lk, nodes, elim) if elim else None
-    return _chain(state, lk, nodes, weak[s] & weak[e] & keep, length)
+    return _chain(state, lk, nodes, weak[s] & weak[e], length)

@@ -14,14 +14,15 @@ true. Two eliminations follow:
   true too, and they see each other.
 
 The step shows only what proves its eliminations: for each removed
-candidate the shortest such path in the colouring tree, chosen to share as
-much as possible with the paths already shown (the rest of the colouring,
+candidate the shortest such path among the coloured candidates, chosen to
+share as much as possible with the paths already shown (the rest of the colouring,
 and its root, prove nothing here). The two colours are ``marked`` /
 ``marked_alt`` and the paths' links are ``strong_links``.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from itertools import pairwise
 
@@ -60,25 +61,26 @@ MORE_OWN = {"en": "; so {are} {rest}, also colour {k} and seeing colour {k}",
 SENTENCE = {"en": ". ", "fr": ". "}
 
 
+# a path's cost: candidates it adds to those shown, then links (one number, compared at once)
+_NEW = 1 << 16
+
+
 def _cheapest_path(sources: list[int], targets: int, strong: dict[int, list[int]], inside: int,
                    keep: int) -> list[int]:
     """The path of strong links, through the coloured candidates ``inside``, from one of
     ``sources`` to one of ``targets`` (a mask) that adds fewest candidates to ``keep``, then
-    the shortest: Dijkstra on (new candidates, length)."""
-    def cost(i: int) -> tuple[int, int]:
-        return (0 if keep >> i & 1 else 1), 1
-
-    best: dict[int, tuple[int, int]] = {}
+    the shortest: Dijkstra on new candidates × ``_NEW`` + length."""
+    best: dict[int, int] = {}
     back: dict[int, int] = {}
-    heap: list[tuple[tuple[int, int], int]] = []
+    heap: list[tuple[int, int]] = []
     for s in sources:
-        c = cost(s)
-        if s not in best or c < best[s]:
+        c = 1 if keep >> s & 1 else _NEW + 1
+        if c < best.get(s, c + 1):
             best[s], back[s] = c, -1
             heappush(heap, (c, s))
     while heap:
-        (new, length), i = heappop(heap)
-        if (new, length) > best[i]:
+        c, i = heappop(heap)
+        if c > best[i]:
             continue
         if targets >> i & 1 and back[i] >= 0:
             path = [i]
@@ -86,57 +88,65 @@ def _cheapest_path(sources: list[int], targets: int, strong: dict[int, list[int]
                 path.append(back[path[-1]])
             return path[::-1]
         for j in strong.get(i, ()):
-            if not inside >> j & 1:
-                continue
-            dn, dl = cost(j)
-            c = (new + dn, length + dl)
-            if j not in best or c < best[j]:
-                best[j], back[j] = c, i
-                heappush(heap, (c, j))
+            if inside >> j & 1:
+                cj = c + (1 if keep >> j & 1 else _NEW + 1)
+                if cj < best.get(j, cj + 1):
+                    best[j], back[j] = cj, i
+                    heappush(heap, (cj, j))
     raise AssertionError("a coloured candidate's witnesses are joined by strong links")
 
 
-Proof = tuple[dict[int, tuple[int, int, bool]], list[list[int]]]
+@dataclass
+class _Shown:
+    """What one step shows: per removed candidate its two witnesses and whether it is one of
+    them (coloured itself), the paths of strong links proving them, their candidates (a mask)
+    and their links (pairs, lower number first)."""
+
+    witness: dict[int, tuple[int, int, bool]] = field(default_factory=dict)
+    paths: list[list[int]] = field(default_factory=list)
+    keep: int = 0
+    edges: set[tuple[int, int]] = field(default_factory=set)
 
 
-def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator[Proof]:
+def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator[_Shown]:
     """The removals of one colouring in steps a picture can show: each step takes removals
     cheapest first (the path of strong links adding fewest candidates to those it already
     shows, then the shortest) while its paths stay within ``max_links`` links; a removal
-    needing more opens the next step. Each step: per removed candidate its two witnesses and
-    whether it is one of them (coloured itself), and the paths that prove them."""
+    needing more opens the next step."""
     weak, strong = lk.weak, lk.strong
     inside = colour[0] | colour[1]
-    left = sorted(bits(elim), key=lk.cell_order)
+    # per removal, where its path may start and end: itself and its own colour, or a
+    # candidate of each colour it sees
+    ends: dict[int, tuple[list[int], int, bool]] = {}
+    for z in bits(elim):
+        own = [k for k in (0, 1) if colour[k] >> z & 1]
+        if own:
+            ends[z] = ([z], weak[z] & colour[own[0]], True)
+        else:
+            ends[z] = (list(bits(weak[z] & colour[0])), weak[z] & colour[1], False)
+    left = sorted(ends, key=lk.cell_order)
     while left:
-        keep = 0
-        edges: set[tuple[int, int]] = set()
-        witness: dict[int, tuple[int, int, bool]] = {}
-        paths: list[list[int]] = []
+        shown = _Shown()
         while left:
             best: tuple[tuple[int, int, int], int, list[int]] | None = None
             for rank, z in enumerate(left):
-                own = [k for k in (0, 1) if colour[k] >> z & 1]
-                if own:
-                    path = _cheapest_path([z], weak[z] & colour[own[0]], strong, inside, keep)
-                else:
-                    path = _cheapest_path(list(bits(weak[z] & colour[0])), weak[z] & colour[1], strong, inside,
-                                          keep)
-                key = (sum(1 for i in path if not keep >> i & 1), len(path), rank)
+                sources, targets, _ = ends[z]
+                path = _cheapest_path(sources, targets, strong, inside, shown.keep)
+                key = (sum(1 for i in path if not shown.keep >> i & 1), len(path), rank)
                 if best is None or key < best[0]:
                     best = (key, z, path)
             assert best is not None
             _, z, path = best
-            more = {(min(a, b), max(a, b)) for a, b in pairwise(path)} - edges
-            if witness and len(edges) + len(more) > max_links:
+            more = {(min(a, b), max(a, b)) for a, b in pairwise(path)} - shown.edges
+            if shown.witness and len(shown.edges) + len(more) > max_links:
                 break
-            edges |= more
-            witness[z] = (path[0], path[-1], bool(colour[0] >> z & 1 or colour[1] >> z & 1))
-            paths.append(path)
+            shown.edges |= more
+            shown.witness[z] = (path[0], path[-1], ends[z][2])
+            shown.paths.append(path)
             for i in path:
-                keep |= 1 << i
+                shown.keep |= 1 << i
             left.remove(z)
-        yield witness, paths
+        yield shown
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH,
@@ -171,27 +181,21 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         elim = seen[0] & seen[1]
         if not elim:
             continue
-        for witness, paths in _proofs(lk, elim, colour, max_links):
-            keep = 0
-            edges: set[tuple[int, int]] = set()
-            for path in paths:
-                for i in path:
-                    keep |= 1 << i
-                for a, b in pairwise(path):
-                    edges.add((a, b) if (depth[a], a) < (depth[b], b) else (b, a))
+        for shown in _proofs(lk, elim, colour, max_links):
+            keep = shown.keep
             marked = [lk.cand(i) for i in bits(keep & colour[0])]
             marked_alt = [lk.cand(i) for i in bits(keep & colour[1])]
-            sl = tuple((lk.cand(a), lk.cand(b)) for a, b in sorted(edges, key=lambda e: (depth[e[1]], e[1])))
-            order = sorted(witness, key=lk.cell_order)
-            gone = 0
-            for z in order:
-                gone |= 1 << z
-            reason = _reasons(lk, order, witness, colour)
+            # each link from the end nearer the root, nearest links first
+            links_out = sorted(((a, b) if (depth[a], a) < (depth[b], b) else (b, a) for a, b in shown.edges),
+                               key=lambda e: (depth[e[1]], e[1], e[0]))
+            sl = tuple((lk.cand(a), lk.cand(b)) for a, b in links_out)
+            order = sorted(shown.witness, key=lk.cell_order)
+            reason = _reasons(lk, order, shown.witness, colour)
             yield Explanation(
-                technique="medusa", eliminate=tuple(lk.mask_cands(gone)),
+                technique="medusa", eliminate=tuple(sorted(lk.cand(z) for z in order)),
                 marked=tuple(sorted(marked)), marked_alt=tuple(sorted(marked_alt)), strong_links=sl,
                 **say(TEXT, reason=reason),
-                detail=(("length", max(len(p) - 1 for p in paths)),),
+                detail=(("length", max(len(p) - 1 for p in shown.paths)),),
                 roles=(on("colour", candidates=marked, group=0), on("colour", candidates=marked_alt, group=1),
                        *link_roles("strong", sl)),
             )

@@ -155,13 +155,13 @@ def _chains(state: State, lk: Links, graph: _Graph, max_length: int) -> Iterator
     for s in sorted(graph.strong):
         par: dict[int, int] = {}
         ws = weak[s]
-        for length, e, pm in _walk(graph, s, max_length, par):
+        for length, e, _ in _walk(graph, s, max_length, par):
             if length % 2 and length >= 3 and (ws >> e & 1 or ws & weak[e]):
-                step = _chain_or_loop(lk, s, e, pm, par, length, state, own=True)
+                step = _chain_or_loop(lk, s, e, par, length, state)
                 if step is not None:
                     yield step
                 if ws >> e & 1:  # the loop's chain too, as HoDoKu's x and xy chains read it
-                    step = _chain_or_loop(lk, s, e, pm, par, length, state, closed=False, own=True)
+                    step = _chain_or_loop(lk, s, e, par, length, state, closed=False)
                     if step is not None:
                         yield step
 
@@ -183,12 +183,12 @@ def _discontinuous(state: State, lk: Links, graph: _Graph, max_length: int) -> I
 def step_of_nodes(lk: Links, state: State, nodes: list[int]) -> Explanation | None:
     """The step of the chain through ``nodes`` (an even number: false, true, false … true)."""
     par: dict[int, int] = {}
-    prev, pm = -1, 0
+    prev = -1
     for k, i in enumerate(nodes):
         key = 2 * i + k % 2
         par[key] = prev
-        prev, pm = key, pm | 1 << i
-    return _chain_or_loop(lk, nodes[0], nodes[-1], pm, par, len(nodes) - 1, state, own=True)
+        prev = key
+    return _chain_or_loop(lk, nodes[0], nodes[-1], par, len(nodes) - 1, state)
 
 
 def _discontinuous_step(state: State, lk: Links, nodes: list[int]) -> Explanation:
