@@ -36,9 +36,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from explainer import Puzzle  # noqa: E402
-from explainer.bank.db import percentile as pct  # noqa: E402
-from explainer.rating import difficulty  # noqa: E402
-from explainer.technique import ORDERS, Context  # noqa: E402
+from explainer.app.bank.db import percentile as pct  # noqa: E402
+from explainer.model.rating import difficulty  # noqa: E402
+from explainer.model.technique import ORDERS, Context  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
@@ -53,7 +53,7 @@ def puzzles(name: str) -> list[tuple[str, float | None]]:
     """A shared collection by name (first token of each line, then SE's rating when the line has
     one: se_rated), or a file of puzzles by path."""
     if Path(name).exists():
-        from explainer.grid import read_sources
+        from explainer.model.grid import read_sources
 
         return [(src.text, None) for src in read_sources(name)]
     path = DATA / f"{name}.txt"

@@ -6,7 +6,7 @@
 FILE has one "PUZZLE SE_RATING" a line (default ../shared/data/se_rated.txt).
 Prints Spearman's rank correlation between our ER and SE's (all puzzles, and
 without those whose explanation needs brutal), the share within ±0.3 of SE,
-the mean absolute difference, the confusion of grades (explainer.rating.GRADES
+the mean absolute difference, the confusion of grades (explainer.model.rating.GRADES
 applied to both ratings) and the rating overhead: the time to rate the steps
 (step ratings and ER/EP/ED) over the time to explain them.
 
@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 import techniques  # noqa: E402
 from explainer import Puzzle  # noqa: E402
-from explainer.explanation import Explanation  # noqa: E402
-from explainer.rating import GRADE_NAMES, grade, puzzle_rating  # noqa: E402
-from explainer.technique import ORDERS, rate_steps  # noqa: E402
+from explainer.model.explanation import Explanation  # noqa: E402
+from explainer.model.rating import GRADE_NAMES, grade, puzzle_rating  # noqa: E402
+from explainer.model.technique import ORDERS, rate_steps  # noqa: E402
 
 
 def ranks(xs: list[float]) -> list[float]:

@@ -4,7 +4,7 @@
 registry; this module resolves names (``"x wing"``, aliases) and defaults to
 every registered technique, so ``Puzzle(line)`` explains with all of them.
 
-Misuse raises ``PuzzleError`` (explainer.grid) with a one-line message: a
+Misuse raises ``PuzzleError`` (explainer.model.grid) with a one-line message: a
 puzzle of the wrong type or shape, techniques given as one string or naming
 nothing known, a step number that is not a whole number in 0..len(steps).
 """
@@ -14,12 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import techniques as registry
-
-from . import engine
-from .explanation import Explanation
-from .grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
-from .state import State
-from .technique import Technique
+from explainer import engine
+from explainer.model.explanation import Explanation
+from explainer.model.grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
+from explainer.model.state import State
+from explainer.model.technique import Technique
 
 
 class Puzzle(engine.Puzzle):

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from explainer.rating import GRADES
+from explainer.model.rating import GRADES
 
 PathLike = str | os.PathLike[str]
 

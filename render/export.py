@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from explainer.explanation import Explanation
-from explainer.grid import value_char
+from explainer.model.explanation import Explanation
+from explainer.model.grid import value_char
 from techniques import single_names
 
 from .options import RenderOptions

@@ -1,7 +1,7 @@
 """Drawing a forcing step's proof (STEPS_JSON.md ``proof``; RENDERING.md wave 2).
 
 A proof is drawn on the grid before the step, in the roles of
-``explainer.roles``: the branch's assumption (a thick ring, in the branch's
+``explainer.model.roles``: the branch's assumption (a thick ring, in the branch's
 tint when there are several), each fact ``implied-true`` (filled disk) or
 ``implied-false`` (struck ring), each implication an arrow (frame role
 ``implies``) from the true fact that rules a candidate out, the end
@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from explainer import proofwords
-from explainer.proof import Proof
+from explainer.model import proofwords
+from explainer.model.proof import Proof
 
 LIMIT = 8   # facts per sub-frame: its caption stays within the caption lines at a legible size
 ARROWS = 5  # new arrows per sub-frame: no fan of arrows hiding each other

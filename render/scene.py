@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from explainer.i18n import text_in
-from explainer.roles import roles_of
+from explainer.model.i18n import text_in
+from explainer.model.roles import roles_of
 from techniques import title
 
 from .routing import Obstacles, route
@@ -275,7 +275,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
     ``number``: the step number (1-based, or a first–last range) for the title.
-    The step's roles (``explainer.roles``) are drawn in their styles
+    The step's roles (``explainer.model.roles``) are drawn in their styles
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and ``proof_scenes`` gives the rest.
     """

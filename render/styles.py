@@ -1,6 +1,6 @@
 """How each role of a step is drawn: one style per role and what it applies to.
 
-A step's roles (``explainer.roles``) apply to cells, candidates, houses or
+A step's roles (``explainer.model.roles``) apply to cells, candidates, houses or
 links; this table says, for each, the shape drawn and the palette key of its
 colour (``TINT``: the role's group picks one of the palette's tints, so each
 set, petal, colour or branch has its own). The scene writes the shape and the

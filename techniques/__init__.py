@@ -5,14 +5,14 @@ order the engine tries these in turn at every step and keeps the first step
 that makes progress; on the simplest order (the default) it takes the
 lowest-rated step, and the registry order breaks ties. Each ``Technique``
 record carries its finder, aliases and step kinds; each ``StepKind`` its
-rating weight and rule (``explainer.rating.Rule``: how a step of the kind is
+rating weight and rule (``explainer.model.rating.Rule``: how a step of the kind is
 rated), its title in every language, HoDoKu's code and its flags (guessing,
 reading the solution, resting on the single solution). Everything else
 (weights, titles, the generator's guessing set, the singles, the README
 rating table) is derived from ``REGISTRY``. Adding a technique = its module,
 its record with its rating rule (here or through ``register``), its test.
 
-A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.technique.Finder``):
+A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.model.technique.Finder``):
 it never changes the state and never draws. Only a technique whose kinds
 read the solution (brutal) gets ``ctx.solution``.
 """
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from explainer import rating as se
-from explainer.i18n import frame_title
-from explainer.rating import Rule
-from explainer.technique import Context, Finder, StepKind, Technique, kinds_of
+from explainer.model import rating as se
+from explainer.model.i18n import frame_title
+from explainer.model.rating import Rule
+from explainer.model.technique import Context, Finder, StepKind, Technique, kinds_of
 
 from . import (
     als,
@@ -63,13 +63,13 @@ def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | 
     """A step kind, titles in English (default: the step name) and French; ``se`` / ``se_rule``:
     its weight and rule on SE's path (the simplest order) where SE lacks it
     (``StepKind.se_weight``, ``se_rule``); ``rule``: how its steps are rated
-    (``explainer.rating.Rule``; the plain rule: at its weight)."""
+    (``explainer.model.rating.Rule``; the plain rule: at its weight)."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, lucky=lucky,
                     gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule)
 
 
-# Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions).
+# Weights on Sudoku Explainer's scale (explainer.model.rating adds SE's length and type additions).
 # A technique SE lacks that the registry tries among the chains weighs what SE's cheapest chain
 # for the same elimination weighs (a grouped chain a Nishio or dynamic chain, a long empty
 # rectangle a grouped chain, a unique rectangle of type 5, 6 or hidden a chain). One the
@@ -78,7 +78,7 @@ def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | 
 # SE's chain weight would rate a puzzle by a pattern found before the cheaper one SE takes;
 # and that chain weight (``se=``) on the simplest order, SE's path (W-wing 7.1, a mixed chain
 # of six candidates; finned fish 6.6 - 6.8, an x-chain through the fin; Sue de Coq 8.2, a house
-# forcing chain). Each kind's ``rule`` (explainer.rating) adds SE's additions to its weight.
+# forcing chain). Each kind's ``rule`` (explainer.model.rating) adds SE's additions to its weight.
 # The short fish chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork)
 # gives them. Codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
@@ -185,7 +185,7 @@ REGISTRY: list[Technique] = [
     Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True, gives_way=True, rule=se.TRIAL),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True, uniqueness=True,
                                       lucky=True, rule=se.TRIAL))),
-    # a forcing step is rated from its proof (explainer.rating.proof_rating: 6.6 to 11+); 8.5, SE's
+    # a forcing step is rated from its proof (explainer.model.rating.proof_rating: 6.6 to 11+); 8.5, SE's
     # dynamic forcing chain, is its database weight (trial-like: the difficulty class counts it as
     # medium, TECHNIQUES.md)
     Technique("forcing chain", forcing.find,

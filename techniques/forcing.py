@@ -31,15 +31,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from explainer import proofwords, rating
-from explainer.explanation import Cand, Explanation, cands
-from explainer.grid import Geometry, value_char
-from explainer.i18n import house_words
-from explainer.proof import Proof
-from explainer.roles import proof_roles
-from explainer.session import session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model import proofwords, rating
+from explainer.model.explanation import Cand, Explanation, cands
+from explainer.model.grid import Geometry, value_char
+from explainer.model.i18n import house_words
+from explainer.model.proof import Proof
+from explainer.model.roles import proof_roles
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
@@ -53,7 +53,7 @@ NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
 
 
 # ---- texts ----------------------------------------------------------------------------
-# The proof's sentences come from explainer.proofwords, the writer the frames use too: the
+# The proof's sentences come from explainer.model.proofwords, the writer the frames use too: the
 # caption's ends are the proof's ends.
 STEP = {
     "contradiction": {
@@ -118,7 +118,7 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
         texts[lang] = _lang(STEP[proof.kind], lang, **kw)
     marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
     size = proof.size
-    # what the rating reads (explainer.rating: kind, level, dynamic, proof size)
+    # what the rating reads (explainer.model.rating: kind, level, dynamic, proof size)
     detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
@@ -402,7 +402,7 @@ def _least(kind: str) -> float:
 
 
 def _static_base(kind: str) -> float:
-    """SE's base for a static proof of this kind (explainer.rating.chain_base)."""
+    """SE's base for a static proof of this kind (explainer.model.rating.chain_base)."""
     return rating.SE_MULTIPLE if kind in ("cell", "house") else rating.SE_FORCING
 
 
@@ -503,7 +503,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     static (single-premise implications: SE's forcing chains), singles (SE's dynamic
     forcing chains), with locked candidates (when the run has them before), then
     nested levels."""
-    # Each pass with its least rating on SE's scale (explainer.rating.chain_base): a pass that
+    # Each pass with its least rating on SE's scale (explainer.model.rating.chain_base): a pass that
     # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
     # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it
     # cannot resume from the last batch), so singles come first there.

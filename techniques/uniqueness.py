@@ -49,13 +49,13 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import combinations
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
-from explainer.rating import UR_CHAIN
-from explainer.roles import on_cands, on_cells, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, bits, geometry, values_of
+from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.rating import UR_CHAIN
+from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .deadly import OR, pattern_step, split, virtual_naked_sets
 
@@ -308,7 +308,7 @@ def _lines(geo, lines):
 
     if geo.house_key(lines[0])[0] == geo.house_key(lines[-1])[0]:
         return Lines(geo, lines)
-    from explainer.i18n import Houses
+    from explainer.model.i18n import Houses
 
     return Houses(geo, lines)
 
@@ -338,7 +338,7 @@ def _type_3(state: State, step: Callable[..., _Lazy], roof: list[int], extra: in
 def _house_or_both(geo: Geometry, h: int, both: list[int]) -> Arg:
     if not both:
         return House(geo, h)
-    from explainer.i18n import Houses
+    from explainer.model.i18n import Houses
 
     return Houses(geo, [h, *both])
 

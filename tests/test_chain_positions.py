@@ -11,9 +11,9 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
-from explainer.allsteps import all_steps
-from explainer.cli import main
-from explainer.hodoku import read_library
+from explainer.app.allsteps import all_steps
+from explainer.app.cli import main
+from explainer.app.hodoku import read_library
 
 DATA = Path(__file__).parent / "data"
 CHAINS = DATA / "hodoku_chains.txt"

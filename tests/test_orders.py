@@ -12,11 +12,11 @@ import pytest
 
 import techniques
 from explainer import Puzzle
-from explainer.engine import Rater, contexts, next_step, pattern_size, simplest_step
-from explainer.explanation import Explanation
-from explainer.hints import check_grid, hint, next_step_from, read_grid_state
-from explainer.rating import difficulty
-from explainer.technique import left_out
+from explainer.app.hints import check_grid, hint, next_step_from, read_grid_state
+from explainer.engine.loop import Rater, contexts, next_step, pattern_size, simplest_step
+from explainer.model.explanation import Explanation
+from explainer.model.rating import difficulty
+from explainer.model.technique import left_out
 from tests.conftest import SEED, top1465, verify_documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +51,7 @@ def test_the_default_takes_the_lower_rated_of_a_w_wing_and_an_x_wing() -> None:
 
 
 def test_the_cli_hint_names_the_step_of_the_order(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     assert main(["hint", W_AND_X]) == 0
     assert capsys.readouterr().out.strip() == "Look for: x wing."
@@ -84,7 +84,7 @@ def test_trial_lucky_never_on_the_default_path_and_a_uniqueness_step_on_the_seed
 
 
 def test_the_cli_seed_order_without_uniqueness_has_no_trial_lucky(tmp_path: Path) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     (line,) = top1465(LUCKY_LINE)
     for extra, lucky in (([], False), (["--order", "seed"], True), (["--order", "seed", "--no-uniqueness"], False)):
@@ -162,7 +162,7 @@ def test_documents_record_their_order_and_class_by_er(tmp_path: Path) -> None:
 
 
 def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.allsteps import all_steps
+    from explainer.app.allsteps import all_steps
 
     state = read_grid_state(W_AND_X)
     simplest = all_steps(state, ["fish", "w wing", "chain"])
@@ -171,7 +171,7 @@ def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> N
     ratings = [KINDS[s.technique].rate(s) for s in simplest]
     assert ratings == sorted(ratings) and simplest[0].technique == "x wing"
     assert seed[0].technique == "w wing"
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     assert main(["steps", W_AND_X, "--technique", "fish,w wing", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -182,8 +182,8 @@ def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> N
 
 def _stored_documents(path: Path) -> dict[str, dict]:
     """The documents of a bank as stored, read without the program's bank class (any schema ≥ 3)."""
-    from explainer.bank.pack import unpack
-    from explainer.bank.payloads import Payloads
+    from explainer.app.bank.pack import unpack
+    from explainer.app.bank.payloads import Payloads
 
     con = sqlite3.connect(path)
     try:
@@ -200,8 +200,8 @@ def test_a_bank_built_before_wave_3_is_migrated(name: str, order: str, tmp_path:
     """Banks built by the program before this change (schema 3, meta ``path``, difficulty by the
     steps used): refused with the command that converts them; ``db migrate`` keeps the steps and
     ratings, classes by ER, records the order, and the result opens, queries and exports."""
-    from explainer.bank.db import PuzzleDB
-    from explainer.cli import main
+    from explainer.app.bank.db import PuzzleDB
+    from explainer.app.cli import main
     from techniques.uniqueness import ONE
 
     db = tmp_path / name
@@ -249,6 +249,6 @@ def test_a_bank_built_before_wave_3_is_migrated(name: str, order: str, tmp_path:
 
 def test_help_describes_both_orders() -> None:
     for argv in (["--help"], ["hint", "--help"], ["steps", "--help"], ["db", "build", "--help"]):
-        out = subprocess.run([sys.executable, "-m", "explainer.cli", *argv], capture_output=True, text=True,
+        out = subprocess.run([sys.executable, "-m", "explainer.app.cli", *argv], capture_output=True, text=True,
                              cwd=ROOT).stdout
         assert "--order {simplest,seed}" in out and "simplest" in out and "seed" in out, argv

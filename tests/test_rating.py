@@ -5,8 +5,8 @@ import pytest
 
 import techniques
 from explainer import Puzzle
-from explainer.explanation import Explanation
-from explainer.rating import (
+from explainer.model.explanation import Explanation
+from explainer.model.rating import (
     GRADE_NAMES,
     LENGTH,
     Rating,
@@ -17,7 +17,7 @@ from explainer.rating import (
     puzzle_rating,
     rate,
 )
-from explainer.technique import rate_steps
+from explainer.model.technique import rate_steps
 
 W = techniques.weights()
 KINDS = techniques.all_kinds()
@@ -123,7 +123,7 @@ def test_simplest_order_takes_the_lowest_rated_step() -> None:
     assert Puzzle(line, easiest=True).order == easiest.order == "simplest"  # the older name
     assert easiest.complete and easiest.rating.er <= first.rating.er
     # at every step no technique had a live step rated lower than the one taken
-    from explainer.engine import _live
+    from explainer.engine.loop import _live
 
     for k, (_step, r) in enumerate(zip(easiest.steps, easiest.step_ratings, strict=True)):
         state = easiest.state_before(k)
@@ -154,9 +154,9 @@ def test_grades_and_ranges() -> None:
 
 
 def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.cli.generate import main
-    from explainer.generate import engine_goal, engine_target
-    from explainer.grid import parse_grid
+    from explainer.app.cli.generate import main
+    from explainer.app.generate import engine_goal, engine_target
+    from explainer.model.grid import parse_grid
 
     grid = parse_grid(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert engine_target(rating=(3.0, 3.5))(grid) and not engine_target(rating=(4.0, 5.0))(grid)
@@ -172,12 +172,12 @@ def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
 # ---- steps rated from their proofs: SE's classes of chains ---------------------------------
 
 def _fact(r: int, c: int, v: int, t: bool, rule: str, *premises: int, step: Explanation | None = None):
-    from explainer.proof import ProofFact
+    from explainer.model.proof import ProofFact
     return ProofFact((r, c, v, t), rule, premises, step)
 
 
 def _proof(kind: str, *branches: tuple, level: int = 0):
-    from explainer.proof import Branch, Proof
+    from explainer.model.proof import Branch, Proof
     out = []
     for facts, end in branches:
         out.append(Branch(facts[0].fact, tuple(facts), end))
@@ -185,7 +185,7 @@ def _proof(kind: str, *branches: tuple, level: int = 0):
 
 
 def _contradiction(*premises: int):
-    from explainer.proof import BranchEnd
+    from explainer.model.proof import BranchEnd
     return BranchEnd("cell", premises, cell=(8, 8))
 
 
@@ -194,7 +194,7 @@ def _step(proof) -> Explanation:
 
 
 def test_static_one_digit_contradiction_is_a_forcing_x_chain() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     # r1c1=1 -> r1c5<>1 -> r2c5=1 (last place in its box) -> ... -> r9c9 empty
     facts = [_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0),
              _fact(1, 5, 1, True, "house", 1), _fact(8, 5, 1, False, "peer", 2)]
@@ -204,7 +204,7 @@ def test_static_one_digit_contradiction_is_a_forcing_x_chain() -> None:
 
 
 def test_static_mixed_contradiction_double_cell_and_dynamic() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     static = [_fact(0, 0, 1, True, "assume"), _fact(0, 0, 2, False, "peer", 0),
               _fact(0, 4, 2, True, "house", 1), _fact(0, 4, 3, False, "peer", 2)]
     assert chain_base(_proof("contradiction", (static, _contradiction(3)))) == 7.0
@@ -223,7 +223,7 @@ def test_static_mixed_contradiction_double_cell_and_dynamic() -> None:
 
 
 def test_locked_candidates_in_branches_and_nesting() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     inner_static = _proof("contradiction", ([_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0)],
                                             _contradiction(1)))
     inner_dynamic = _proof("contradiction", ([_fact(0, 0, 2, True, "assume"), _fact(0, 4, 2, False, "peer", 0),
@@ -236,7 +236,7 @@ def test_locked_candidates_in_branches_and_nesting() -> None:
         nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner))]
         assert chain_base(_proof("contradiction", (nested, _contradiction(1)), level=1)) == base
     # the length counts the nested implications too
-    from explainer.rating import chain_nodes
+    from explainer.model.rating import chain_nodes
     nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner_dynamic))]
     assert chain_nodes(_proof("contradiction", (nested, _contradiction(1)), level=1)) == 2 + 4
 

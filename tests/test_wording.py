@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from explainer.i18n import count_noun, text_in, verb
+from explainer.model.i18n import count_noun, text_in, verb
 
 CELL = r"r\d+c\d+"
 SLIPS_EN = {
@@ -95,7 +95,7 @@ def test_titles_name_the_tuple_size():
 
 
 def test_french_contractions():
-    from explainer.i18n import contract
+    from explainer.model.i18n import contract
 
     assert contract("la seule case vide de le bloc 4; de les lignes; à le bloc; à les cases", "fr") == \
         "la seule case vide du bloc 4; des lignes; au bloc; aux cases"

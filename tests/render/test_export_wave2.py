@@ -7,7 +7,7 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from explainer.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
 from render.export import output_patterns, plan_frames, planned_names, write_puzzle
 
 PROOF_STEP = 3  # 0-based index of the seed step given a hand-made two-branch proof

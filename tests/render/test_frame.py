@@ -5,9 +5,9 @@ import pytest
 from PIL import Image
 
 from explainer import Puzzle
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.state import State
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
 from render.frame import FrameRenderer, state_png, step_png
 from render.scene import scene
 from render.theme import PALETTES, palette

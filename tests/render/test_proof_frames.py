@@ -2,10 +2,10 @@
 found by singles propagation on a real state."""
 import pytest
 
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.proof import Branch, BranchEnd, Proof, ProofFact
-from explainer.state import State
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.model.state import State
 from render.frame import FrameRenderer
 from render.proofdraw import ARROWS, LIMIT
 from render.scene import proof_scenes, scene

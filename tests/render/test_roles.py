@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from explainer.roles import roles_of
-from explainer.state import State
+from explainer.model.roles import roles_of
+from explainer.model.state import State
 from render.scene import scene
 from render.shapes import FRAME_ROLES
 from render.styles import TINTS, luminance
@@ -128,7 +128,7 @@ def check_scene(state, step, sc) -> None:
 
 def _positions(path: Path = POSITIONS) -> list[tuple[str, tuple[str, State]]]:
     """(kind, (givens, state before the step)) of each line of a positions file."""
-    from explainer.grid import geometry, parse_grid
+    from explainer.model.grid import geometry, parse_grid
 
     out = []
     for row in path.read_text().splitlines():
@@ -163,7 +163,7 @@ def test_every_step_kind_has_a_position():
 
 
 def _step_of(kind: str, state: State):
-    from explainer.technique import Context
+    from explainer.model.technique import Context
     from techniques import REGISTRY
 
     record = next(t for t in REGISTRY if kind in t.produces)
@@ -176,7 +176,7 @@ def _step_of(kind: str, state: State):
 
 @pytest.mark.parametrize("kind", sorted(set(POS)))
 def test_each_step_kind_draws_its_roles(kind):
-    from explainer.grid import parse_grid
+    from explainer.model.grid import parse_grid
 
     givens, state = POS[kind]
     step = _step_of(kind, state)

@@ -1,10 +1,10 @@
 """Scene level: which roles are drawn where."""
 import sys
 
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
 from render.scene import scene, spot, step_title
 from render.shapes import FRAME_ROLES
 
@@ -111,7 +111,7 @@ def test_link_bends_around_digits_it_would_cross():
 
 
 def test_every_role_has_a_style():
-    from explainer.roles import VOCABULARY
+    from explainer.model.roles import VOCABULARY
     from render.styles import STYLES
 
     assert set(STYLES) == set(VOCABULARY)

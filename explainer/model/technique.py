@@ -1,0 +1,226 @@
+"""What the engine knows about a technique: one record per registry entry.
+
+A ``Technique`` bundles its finder with the step kinds it can record; a
+``StepKind`` carries everything about one step name (its rating weight and
+rule, title in every language, HoDoKu's library code, its flags: guessing,
+reading the solution, resting on the single-solution assumption).
+The registry itself lives in ``techniques``; this module is core and never
+imports it, so the engine can be handed its techniques.
+
+Every finder has one signature, ``find(state, ctx) -> Iterator[Explanation]``:
+it never changes the state and never draws. ``ctx.solution`` is given only
+to a technique one of whose kinds ``reads_solution`` (brutal).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from . import rating
+from .explanation import Explanation
+from .state import State
+
+if TYPE_CHECKING:
+    from .session import Session
+
+DIFFICULTIES = tuple(name for _, name in rating.DIFFICULTY_BANDS)  # easy, medium, difficult
+
+# The engine's orders (TECHNIQUES.md): "simplest", the default, takes at each step the step
+# with the lowest rating (ties: the one that does more, the earlier technique, the smaller
+# pattern); "seed" the first live step of the first technique in the given order.
+ORDERS = ("simplest", "seed")
+DEFAULT_ORDER = "simplest"
+
+
+def order_name(order: str | None = None, easiest: bool | None = None) -> str:
+    """The order asked for: ``order`` if given, else "simplest" for ``easiest=True`` (the old
+    alias), "seed" for ``easiest=False``, else the default; ValueError for an unknown name."""
+    if order is None:
+        return DEFAULT_ORDER if easiest is None else ("simplest" if easiest else "seed")
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r} (choose from {', '.join(ORDERS)})")
+    if easiest is not None and easiest != (order == "simplest"):
+        raise ValueError(f"easiest={easiest} contradicts order={order!r}")
+    return order
+
+
+@dataclass(frozen=True)
+class StepKind:
+    """One step name a technique can record (the ``technique`` field of a JSON step)."""
+
+    name: str  # as in the steps JSON, e.g. "finned x wing"
+    weight: float  # on the rating scale; the puzzle rating is the hardest step's weight
+    titles: Mapping[str, str] = field(hash=False)  # a frame title per language of i18n.LANGS
+    code: str = ""  # HoDoKu's library code ("0300" for an x-wing); "" where it has none
+    codes: tuple[str, ...] = ()  # further HoDoKu codes this kind covers (pointing/claiming …)
+    trial_like: bool = False  # a guess that is checked by propagation (medium difficulty)
+    reads_solution: bool = False  # reads the solution instead of reasoning (difficult)
+    single: bool = False  # a single placement (folded into "singles" frames)
+    # relies on the puzzle having one solution (unique rectangle and loop, bug+1, BUG, trial
+    # lucky): a user may switch these off (``--no-uniqueness``, ``Puzzle(..., uniqueness=False)``)
+    uniqueness: bool = False
+    # a guess kept because it solved the grid (trial lucky: true only if the solution is unique):
+    # never taken on the simplest order, which explains without guessing
+    lucky: bool = False
+    # not a purist's technique, used only when the others fail (trial, TECHNIQUES.md): on the
+    # simplest order it gives way to any other step of the same rating (a forcing chain)
+    gives_way: bool = False
+    # A puzzle whose explanation (default registry) records this kind: the engine's
+    # test checks it with the independent checker when its fixed sample lacks the kind.
+    example: str = ""
+    # The weight on SE's own view, where SE lacks the technique: what SE's cheapest chain for
+    # the same elimination weighs (a W-wing a mixed chain of six candidates, 7.1). The engine
+    # rates with it when it takes the easiest step at each step (``easiest``, SE's path); the
+    # registry path rates by the pattern (``weight``). None: the same as ``weight``.
+    se_weight: float | None = None
+    # how a step of this kind is rated from what it records (explainer.model.rating: SE's rules)
+    rule: rating.Rule = rating.PLAIN
+    # the rule on the simplest order (SE's path), where SE lacks the technique and rates what its
+    # own chains need for the same elimination (None: the same as ``rule``)
+    se_rule: rating.Rule | None = None
+
+    def title(self, lang: str = "en") -> str:
+        return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def weight_for(self, easiest: bool) -> float:
+        """The base rating on the seed order (``weight``) or on the simplest order, SE's path
+        (``se_weight``)."""
+        return self.se_weight if easiest and self.se_weight is not None else self.weight
+
+    def rule_for(self, simplest: bool) -> rating.Rule:
+        """The rating rule on the seed order (``rule``) or on the simplest order (``se_rule``)."""
+        return self.se_rule if simplest and self.se_rule is not None else self.rule
+
+    def rate(self, step: Explanation, simplest: bool = True) -> float:
+        """A step's rating on SE's scale, on the simplest order (SE's path) or the seed order."""
+        return rating.rate(step, self.weight_for(simplest), self.rule_for(simplest))
+
+    def least(self, simplest: bool = True) -> float:
+        """The least rating a step of this kind can get."""
+        return rating.floor(self.rule_for(simplest), self.weight_for(simplest))
+
+    @property
+    def guessing(self) -> bool:
+        """A step that guesses (trial-like) or reads the solution."""
+        return self.trial_like or self.reads_solution
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a finder may know besides the state.
+
+    ``solution`` is given only to a technique whose kinds read the solution;
+    ``earlier`` are the techniques before this one in the run's chosen order;
+    ``ceiling`` is the rating of the easiest step found so far when the engine
+    looks for the easiest one (a finder may skip searches that cannot rate below
+    it: the forcing chains' dynamic and nested passes), infinite otherwise;
+    ``easiest`` tells a finder the engine takes the easiest rated step, not the
+    first one (a finder may then yield its cheaper-rated steps first);
+    ``tie`` says whether a step rated exactly ``ceiling`` may still win (the best
+    step so far places nothing, so one that does more would be taken, or gives
+    way, ``StepKind.gives_way``): a finder may skip searches whose least rating
+    is ``ceiling`` when it is False (``can_win``);
+    ``session`` is the run's solving session (``explainer.model.session``: per-puzzle
+    tables; None outside a run, ``session_of`` then gives a fresh one);
+    ``off`` are step names the run leaves out although their technique is in it
+    (trial lucky on the simplest order, or with ``uniqueness=False``): a finder
+    that can record one asks ``allows`` and looks for another step instead.
+    """
+
+    solution: tuple[int, ...] | None = None
+    earlier: tuple[Technique, ...] = ()
+    ceiling: float = float("inf")
+    easiest: bool = False
+    session: Session | None = field(default=None, compare=False, repr=False)
+    tie: bool = False
+    off: frozenset[str] = frozenset()
+
+    def can_win(self, least: float) -> bool:
+        """True if a step rated ``least`` (or more) may still be taken."""
+        return least < self.ceiling or (self.tie and least == self.ceiling)
+
+    def allows(self, step_name: str) -> bool:
+        """True unless the run leaves this step name out."""
+        return step_name not in self.off
+
+
+NO_CONTEXT = Context()
+
+
+class Finder(Protocol):
+    def __call__(self, state: State, ctx: Context, /) -> Iterator[Explanation]: ...
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A registry entry: the name a user types, its finder, its step kinds, its aliases.
+
+    ``every`` lists every step of the family in a position, variants included (``steps``,
+    HoDoKu's "find all steps": sets of any size, every route, every start), where ``find``
+    stops at what the engine needs; None when ``find`` already lists them all. A module of
+    its own holds it, so the engine never pays for it."""
+
+    name: str
+    find: Finder
+    kinds: tuple[StepKind, ...]
+    aliases: tuple[str, ...] = ()
+    every: Finder | None = field(default=None, compare=False)
+    _by_name: Mapping[str, StepKind] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {k.name: k for k in self.kinds})
+
+    def finder(self, every: bool = False) -> Finder:
+        """``find``, or with ``every`` the finder listing every variant."""
+        return self.every if every and self.every is not None else self.find
+
+    @property
+    def produces(self) -> tuple[str, ...]:
+        """Step names this finder can record."""
+        return tuple(k.name for k in self.kinds)
+
+    @property
+    def all_names(self) -> tuple[str, ...]:
+        return (self.name,) + self.produces + self.aliases
+
+    @property
+    def reads_solution(self) -> bool:
+        return any(k.reads_solution for k in self.kinds)
+
+    @property
+    def uniqueness(self) -> bool:
+        """Every step it records assumes the puzzle has a single solution (``select(...,
+        uniqueness=False)`` leaves it out; a kind of a mixed technique is left out through
+        ``Context.off``)."""
+        return bool(self.kinds) and all(k.uniqueness for k in self.kinds)
+
+    def kind(self, step_name: str) -> StepKind | None:
+        return self._by_name.get(step_name)
+
+
+def kinds_of(techniques: Iterable[Technique]) -> dict[str, StepKind]:
+    """Step name -> kind, first technique wins, in the given order."""
+    out: dict[str, StepKind] = {}
+    for t in techniques:
+        for k in t.kinds:
+            out.setdefault(k.name, k)
+    return out
+
+
+def left_out(techniques: Iterable[Technique], simplest: bool, uniqueness: bool = True) -> frozenset[str]:
+    """Step names a run leaves out although their technique is in it: the lucky guesses on the
+    simplest order, and with ``uniqueness=False`` every kind resting on the single solution."""
+    return frozenset(k.name for t in techniques for k in t.kinds
+                     if (simplest and k.lucky) or (not uniqueness and k.uniqueness))
+
+
+def rate_steps(steps: Iterable[Explanation], kinds: Mapping[str, StepKind], simplest: bool = True) -> list[float]:
+    """Each step's rating by its kind's record; a step name missing from ``kinds`` gets the
+    hardest base of them (an unrated step never makes a puzzle look easier)."""
+    fallback = max((k.weight_for(simplest) for k in kinds.values()), default=10.0)
+    out = []
+    for s in steps:
+        k = kinds.get(s.technique)
+        out.append(k.rate(s, simplest) if k is not None else rating.rate(s, fallback))
+    return out
