@@ -71,28 +71,37 @@ def _module(key: str) -> ModuleType:
     """The module holding a public name, imported now (each import written out, so that the
     architecture test sees the facade's arrows)."""
     if key == "api":
-        from . import api as module
-    elif key == "allsteps":
-        from .app import allsteps as module
-    elif key == "solvers":
-        from .app import solvers as module
-    elif key == "hints":
-        from .app import hints as module
-    elif key == "db":
-        from .app.bank import db as module
-    elif key == "loop":
-        from .engine import loop as module
-    elif key == "explanation":
-        from .model import explanation as module
-    elif key == "grid":
-        from .model import grid as module
-    elif key == "state":
-        from .model import state as module
-    elif key == "technique":
-        from .model import technique as module
-    else:
-        from .model import values as module
-    return module
+        from . import api
+        return api
+    if key == "allsteps":
+        from .app import allsteps
+        return allsteps
+    if key == "solvers":
+        from .app import solvers
+        return solvers
+    if key == "hints":
+        from .app import hints
+        return hints
+    if key == "db":
+        from .app.bank import db
+        return db
+    if key == "loop":
+        from .engine import loop
+        return loop
+    if key == "explanation":
+        from .model import explanation
+        return explanation
+    if key == "grid":
+        from .model import grid
+        return grid
+    if key == "state":
+        from .model import state
+        return state
+    if key == "technique":
+        from .model import technique
+        return technique
+    from .model import values
+    return values
 
 
 def __getattr__(name: str) -> Any:

@@ -97,7 +97,7 @@ def records(techniques: Iterable[str | Technique] | None, uniqueness: bool = Tru
 def _step_png(before: Any, step: Explanation) -> bytes:
     from render.frame import step_png  # lazy: explaining never needs matplotlib
 
-    return step_png(before, step)
+    return step_png(before, step, kinds=registry.all_kinds())
 
 
 def _state_png(state: State) -> bytes:

@@ -15,14 +15,14 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import value_char
-from techniques import single_names
+from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
 
 from .options import RenderOptions
 from .scene import Scene, initial_scene, solution_scene, step_scenes
@@ -79,35 +79,42 @@ def technique_stem(name: str) -> str:
     return stem or "STEP"
 
 
-def normalise_only(only: Iterable[str] | str | None) -> set[str] | None:
-    """Step names for --only (aliases accepted); None keeps every step."""
+def single_names(kinds: Mapping[str, StepKind]) -> set[str]:
+    """The step names of the singles among ``kinds`` (``StepKind.single``)."""
+    return {name for name, k in kinds.items() if k.single}
+
+
+def normalise_only(only: Iterable[str] | str | None, techniques: Sequence[Technique]) -> set[str] | None:
+    """Step names for --only (names and aliases of ``techniques``, the run's records, or step
+    names; "singles": every single); None keeps every step. The command line checks the names
+    (``explainer.app.cli``); a name no record answers to keeps the steps of that name only."""
     if only is None:
         return None
     if isinstance(only, str):
         only = [x for x in only.split(",")]
     names: set[str] = set()
     for name in only:
-        key = name.strip().lower().replace("-", " ").replace("_", " ")
+        key = name_key(name)
         if not key:
             continue
         if key == "singles":
-            names.update(single_names())
+            names.update(single_names(kinds_of(techniques)))
             continue
-        try:
-            from techniques import lookup
-
-            t = lookup(key)
-            names.update(t.produces if key == t.name or key in t.aliases else (key,))
-            names.add(t.name)
-        except KeyError:
-            names.add(key)  # a step name the registry may not list (e.g. a later technique)
+        t = find_technique(techniques, key)
+        if t is None:
+            names.add(key)  # a step name no record of the run lists (e.g. a later technique)
+            continue
+        names.update(t.produces if key == t.name or key in t.aliases else (key,))
+        names.add(t.name)
     return names
 
 
-def fold_singles(steps: Sequence[Explanation]) -> list[tuple[tuple[int, ...], Explanation]]:
-    """Runs of two or more consecutive singles become one step placing all their values."""
+def fold_singles(steps: Sequence[Explanation],
+                 kinds: Mapping[str, StepKind]) -> list[tuple[tuple[int, ...], Explanation]]:
+    """Runs of two or more consecutive singles (``StepKind.single`` in ``kinds``, the run's step
+    kinds) become one step placing all their values."""
     out: list[tuple[tuple[int, ...], Explanation]] = []
-    singles = single_names()
+    singles = single_names(kinds)
     i = 0
     while i < len(steps):
         j = i
@@ -132,18 +139,19 @@ def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, l
     """The frames of a puzzle, in order, with their file stems."""
     steps = puzzle.steps
     givens = puzzle.grid.values
+    kinds = puzzle.kinds
     width = max(3, len(str(len(steps) + 1)))
     frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", initial_scene(puzzle.initial_state(), givens=givens, lang=lang),
                     "initial")]
-    items = fold_singles(steps) if group_singles else [((i,), s) for i, s in enumerate(steps)]
-    keep = normalise_only(only)
+    items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
+    keep = normalise_only(only, puzzle.techniques)
     for idx, step in items:
         if keep is not None and not (step.technique in keep or
-                                     (step.technique == "singles" and keep & set(single_names()))):
+                                     (step.technique == "singles" and keep & single_names(kinds))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
-        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang):
+        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang, kinds=kinds):
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
                                 idx, step.technique))
     final = puzzle.state_before(len(steps))

@@ -27,7 +27,9 @@ from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
-from .scene import initial_scene
+from explainer.model.technique import StepKind
+
+from .scene import NO_KINDS, initial_scene
 from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
 from .sizes import VALUE_H, cand_h, disk_r, mark_h
@@ -805,14 +807,17 @@ def renderer(n: int, theme: str = "default", dpi: float | None = None, size: int
 
 def step_png(state: Any, step: Any, *, number: int | None = None, palette: str = "default",
              lang: str = "en", dpi: float | None = None, size: int | None = None,
-             givens: Any = None) -> bytes:
-    """PNG bytes of one step drawn on the state before it (notebooks, hints)."""
-    sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens)
+             givens: Any = None, kinds: Mapping[str, StepKind] = NO_KINDS) -> bytes:
+    """PNG bytes of one step drawn on the state before it (notebooks, hints); ``kinds``: the step
+    kinds whose titles the title shows (the registry's, ``techniques.all_kinds()``)."""
+    sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens,
+                    kinds=kinds)
     if number is None:  # no step number known: title is just the technique
         from .scene import technique_title
 
         sc = Scene(sc.n, [s for s in sc if s.role != "title"])
-        sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()))))
+        sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()),
+                                                              kinds)))
     return renderer(state.geo.n, palette, dpi, size).png(sc)
 
 
@@ -837,7 +842,7 @@ def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
         sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang)
     elif 1 <= k <= len(steps):
         step = steps[k - 1]
-        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang)
+        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang, kinds=puzzle.kinds)
     elif k == len(steps) + 1:
         sc = solution_scene(puzzle.state_before(len(steps)), givens=givens, lang=lang, steps=len(steps),
                             difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -72,16 +72,6 @@ def _only(value: Any) -> tuple[str, ...] | None:
     names = tuple(x for x in names if x)
     if not names:
         raise OptionError("only needs at least one technique name")
-    from techniques import lookup
-
-    for name in names:
-        key = name.lower().replace("-", " ").replace("_", " ")
-        if key == "singles":
-            continue
-        try:
-            lookup(key)
-        except KeyError as e:
-            raise OptionError(str(e.args[0] if e.args else e).strip("'\"")) from None
     return names
 
 
@@ -94,7 +84,8 @@ class RenderOptions:
     ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
     frame format (png or svg; the contact sheet and GIF stay raster); ``size``
     (frame width in pixels) overrides ``dpi``;
-    ``only`` keeps the steps of these techniques; a step's time in the GIF is
+    ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
+    puzzle's techniques, or "singles"; the command line checks them against the registry); a step's time in the GIF is
     ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
     20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
     the time on the first and last frame (ms); ``gif_loop`` 0 loops forever,

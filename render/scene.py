@@ -8,12 +8,12 @@ the step says what matters, the scene only says where it goes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from explainer.model.i18n import text_in
 from explainer.model.roles import roles_of
-from techniques import title
+from explainer.model.technique import StepKind, title_of
 
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
@@ -37,14 +37,21 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def technique_title(technique: str, lang: str = "en", detail: Any = ()) -> str:
-    """The registry's title of a step name in a language (a tuple's by its size)."""
-    return title(technique, lang, tuple(dict(detail or ()).items()))
+# No kinds known: a step is titled by its name (``title_of``).
+NO_KINDS: Mapping[str, StepKind] = {}
 
 
-def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = ()) -> str:
+def technique_title(technique: str, lang: str = "en", detail: Any = (),
+                    kinds: Mapping[str, StepKind] = NO_KINDS) -> str:
+    """The title of a step name in a language, by its kind in ``kinds`` (the run's step kinds,
+    ``Puzzle.kinds``; a tuple's by its size)."""
+    return title_of(technique, kinds, lang, tuple(dict(detail or ()).items()))
+
+
+def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = (),
+               kinds: Mapping[str, StepKind] = NO_KINDS) -> str:
     w = words(lang)
-    name = technique_title(technique, lang, detail)
+    name = technique_title(technique, lang, detail, kinds)
     if isinstance(number, tuple) and number[0] != number[1]:
         return f"{w['steps']} {number[0]}–{number[1]} — {name}"
     k = number[0] if isinstance(number, tuple) else number
@@ -270,11 +277,13 @@ def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
 
 def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
-          lang: str = "en", show_candidates: bool | None = None) -> Scene:
+          lang: str = "en", show_candidates: bool | None = None,
+          kinds: Mapping[str, StepKind] = NO_KINDS) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
-    ``number``: the step number (1-based, or a first–last range) for the title.
+    ``number``: the step number (1-based, or a first–last range) for the title;
+    ``kinds``: the run's step kinds (``Puzzle.kinds``), whose titles the title shows.
     The step's roles (``explainer.model.roles``) are drawn in their styles
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and ``proof_scenes`` gives the rest.
@@ -334,7 +343,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         if step is None:
             title = w["initial"]
         else:
-            title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()))
+            title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()),
+                               kinds)
     if caption is None:
         caption = text_in(step, lang) if step is not None else ""
         if proof is not None and not whole and number is not None:
@@ -356,7 +366,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
 
 
 def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
-                 givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None) -> list[Scene]:
+                 givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None,
+                 kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """The sub-frames of a forcing step's proof, in file order (RENDERING.md wave 2).
 
     ``[]`` when the step has no ``proof`` or when its own frame (``scene``)
@@ -383,7 +394,7 @@ def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None 
         shapes = proofdraw.part_shapes(n, part, state, obstacles)  # routed around every digit
         sc.extend(shapes)
         num = f"{k if k is not None else ''}{part.suffix}"
-        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang)))
+        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang, kinds=kinds)))
         sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number)))
         sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
         out.append(sc)
@@ -409,9 +420,10 @@ def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str
 
 
 def step_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
-                givens: Sequence[int] | None = None, lang: str = "en") -> list[Scene]:
+                givens: Sequence[int] | None = None, lang: str = "en",
+                kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """What an exporter writes for one step: its frame (``suffix`` ""), then the
     sub-frames of its proof if it needs them (``suffix`` "a", "b" …): file stems
     ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
-    main = scene(state, step, number=number, givens=givens, lang=lang)
-    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang)
+    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds)

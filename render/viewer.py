@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from techniques import title as step_title
+from explainer.model.technique import title_of
 
 LABELS = {
     "en": {"prev": "◀ Previous", "next": "Next ▶", "play": "▶ Play", "pause": "❚❚ Pause",
@@ -83,12 +83,13 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str
     for i, f in enumerate(frames):
         if f["kind"] == "step":
             groups.setdefault(f["technique"], []).append(i)
+    kinds = puzzle.kinds if puzzle is not None else {}
     parts = []
     parts.append(f'<li><button class="jump" data-k="0">{html.escape(words["start"])}</button></li>')
     for tech, idx in groups.items():
         buttons = " ".join(f'<button class="jump" data-k="{i}">{html.escape(frames[i]["number"])}</button>'
                            for i in idx)
-        parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
+        parts.append(f'<li><details open><summary>{html.escape(title_of(tech, kinds, lang))} '
                      f'({len({tuple(frames[i]["steps"]) for i in idx})})'
                      f'</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')

@@ -18,12 +18,20 @@ read the solution (brutal) gets ``ctx.solution``.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from explainer.model import rating as se
-from explainer.model.i18n import frame_title
 from explainer.model.rating import Rule
-from explainer.model.technique import Context, Finder, StepKind, Technique, kinds_of
+from explainer.model.technique import (
+    Context,
+    Finder,
+    StepKind,
+    Technique,
+    find_technique,
+    kinds_of,
+    name_key,
+    title_of,
+)
 
 from . import (
     als,
@@ -59,14 +67,16 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
       trial_like: bool = False, reads_solution: bool = False, single: bool = False,
       uniqueness: bool = False, lucky: bool = False, gives_way: bool = False, example: str = "",
-      se: float | None = None, rule: Rule = se.PLAIN, se_rule: Rule | None = None) -> StepKind:
+      se: float | None = None, rule: Rule = se.PLAIN, se_rule: Rule | None = None,
+      sized: Mapping[str, Mapping[int, str]] | None = None) -> StepKind:
     """A step kind, titles in English (default: the step name) and French; ``se`` / ``se_rule``:
     its weight and rule on SE's path (the simplest order) where SE lacks it
     (``StepKind.se_weight``, ``se_rule``); ``rule``: how its steps are rated
     (``explainer.model.rating.Rule``; the plain rule: at its weight)."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, lucky=lucky,
-                    gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule)
+                    gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule,
+                    sized_titles=sized or {})
 
 
 # Weights on Sudoku Explainer's scale (explainer.model.rating adds SE's length and type additions).
@@ -93,10 +103,12 @@ REGISTRY: list[Technique] = [
               (K("locked candidate", 2.6, "candidat verrouillé", "0100", "0101", rule=se.LOCKED_CANDIDATE),),
               aliases=("pointing", "claiming")),
     Technique("naked tuple", subsets.find_naked,
-              (K("naked tuple", 3.0, "tuple nu", "0200", "0201", "0202", rule=se.NAKED_TUPLE),),
+              (K("naked tuple", 3.0, "tuple nu", "0200", "0201", "0202", rule=se.NAKED_TUPLE,
+                 sized=subsets.SIZED_TITLES["naked tuple"]),),
               aliases=("naked pair", "naked triple")),
     Technique("hidden tuple", subsets.find_hidden,
-              (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212", rule=se.HIDDEN_TUPLE),),
+              (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212", rule=se.HIDDEN_TUPLE,
+                 sized=subsets.SIZED_TITLES["hidden tuple"]),),
               aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing,
               (K("y wing", 4.2, "aile Y"), K("ny wing", 5.5, "aile NY", rule=se.NY_WING))),
@@ -208,17 +220,13 @@ REGISTRY: list[Technique] = [
 ]
 
 
-def _key(name: str) -> str:
-    return name.strip().lower().replace("-", " ").replace("_", " ")
-
-
 def register(record: Technique, *, before: str | None = None, after: str | None = None) -> Technique:
     """Add a technique to the registry (at the end, or before/after a named entry).
 
     Its names must not clash with a registered one; returns the record.
     """
-    taken = {_key(n) for t in REGISTRY for n in t.all_names}
-    clash = [n for n in record.all_names if _key(n) in taken]
+    taken = {name_key(n) for t in REGISTRY for n in t.all_names}
+    clash = [n for n in record.all_names if name_key(n) in taken]
     if clash:
         raise ValueError(f"technique names already registered: {', '.join(sorted(set(clash)))}")
     if before is not None and after is not None:
@@ -271,23 +279,16 @@ def single_names() -> tuple[str, ...]:
 def title(name: str, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
     """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it; a
     tuple's title names its size, like its caption ('hidden pair'), from its ``detail``."""
-    size = dict(detail).get("size")
-    sized = subsets.SIZED_TITLES.get(name, {})
-    named = sized.get(lang, sized.get("en", {})).get(size) if isinstance(size, int) else None
-    if named:
-        return named
-    k = kind(name)
-    return k.title(lang) if k is not None else frame_title(name, lang)
+    return title_of(name, all_kinds(), lang, detail)
 
 
 def lookup(name: str) -> Technique:
     """The registry entry for a name, step name or alias (case and '-'/'_' insensitive)."""
-    key = _key(name)
-    for t in REGISTRY:
-        if key in {_key(n) for n in t.all_names}:  # '2-string kite' answers to '2 string kite' too
-            return t
-    known = ", ".join(t.name for t in REGISTRY)
-    raise KeyError(f"unknown technique {name!r} (known: {known})")
+    found = find_technique(REGISTRY, name)
+    if found is None:
+        known = ", ".join(t.name for t in REGISTRY)
+        raise KeyError(f"unknown technique {name!r} (known: {known})")
+    return found
 
 
 def select(names: Iterable[str | Technique] | None, uniqueness: bool = True) -> list[Technique]:

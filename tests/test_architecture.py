@@ -141,7 +141,7 @@ ALLOWED = {
     "core": {"core"},
     "api": {"core", "techniques", "render"},
     "techniques": {"core", "techniques"},
-    "render": {"core", "techniques", "render"},
+    "render": {"core", "render"},
     **{app: {"core", "api", "techniques", "render", app} for app in APP},
     # every step from a position reads positions the way hint does
     "allsteps": {"core", "api", "techniques", "render", "allsteps", "hints", "hodoku"},

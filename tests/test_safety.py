@@ -298,9 +298,12 @@ def test_5_library_gif_loop_and_duration_are_checked():
     from render.options import OptionError, RenderOptions
 
     for bad in ({"gif_loop": 99999999}, {"gif_loop": -7}, {"gif_duration": -1}, {"size": 6.7},
-                {"dpi": float("nan")}, {"fmt": "jpg"}, {"palette": "rainbow"}, {"only": "nope"}, {"colour": 1}):
+                {"dpi": float("nan")}, {"fmt": "jpg"}, {"palette": "rainbow"}, {"only": ""}, {"colour": 1}):
         with pytest.raises(OptionError):
             RenderOptions.from_mapping(bad)
+    # the names --only keeps are checked by the command line (render reads the model only, not the
+    # registry): tests/render/test_cli_pictures.py
+    assert RenderOptions(only="nope").only == ("nope",)
     import numpy as np
 
     assert RenderOptions(size=np.int64(500)).size == 500

@@ -88,10 +88,13 @@ def test_seed_wording():
 
 def test_titles_name_the_tuple_size():
     from render.scene import step_title
+    from techniques import all_kinds
 
-    assert step_title(5, "hidden tuple", "en", (("size", 2),)) == "Step 5 — hidden pair"
-    assert step_title(5, "naked tuple", "fr", (("size", 3),)) == "Étape 5 — triplet nu"
-    assert step_title(5, "naked tuple", "en") == "Step 5 — naked tuple"
+    kinds = all_kinds()  # the titles are the records' (render reads the model only: it is handed them)
+    assert step_title(5, "hidden tuple", "en", (("size", 2),), kinds) == "Step 5 — hidden pair"
+    assert step_title(5, "naked tuple", "fr", (("size", 3),), kinds) == "Étape 5 — triplet nu"
+    assert step_title(5, "naked tuple", "en", kinds=kinds) == "Step 5 — naked tuple"
+    assert step_title(5, "naked tuple", "fr", (("size", 3),)) == "Étape 5 — naked tuple"  # no kinds: the name
 
 
 def test_french_contractions():

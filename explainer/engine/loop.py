@@ -304,6 +304,11 @@ class Puzzle:
         return self.grid.n
 
     @property
+    def kinds(self) -> dict[str, StepKind]:
+        """Step name -> its kind (weight, rule, titles, flags), for the techniques of the run."""
+        return kinds_of(self.techniques)
+
+    @property
     def solution(self) -> Grid:
         if self._solution is None:
             self._solution = unique_solution(self.grid, self.where)

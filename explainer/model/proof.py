@@ -15,14 +15,11 @@ that step, with its own proof when it is itself a forcing step).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .grid import value_char
-
-if TYPE_CHECKING:  # pragma: no cover - typing only (explanation imports this module)
-    from .explanation import Explanation
 
 Fact = tuple[int, int, int, bool]
 RULES = ("assume", "peer", "cell", "house", "step")
@@ -35,12 +32,28 @@ def fact_str(fact: Fact) -> str:
     return f"r{r + 1}c{c + 1}{'=' if t else '<>'}{value_char(v)}"
 
 
+class Step(Protocol):
+    """A technique applied in a branch (``ProofFact.step``): an ``Explanation``, which builds on
+    this module; what a proof's readers (its words, its rating, its frames) read of it."""
+
+    @property
+    def technique(self) -> str: ...
+
+    @property
+    def houses(self) -> Sequence[tuple[str, int]]: ...
+
+    @property
+    def proof(self) -> Proof | None: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class ProofFact:
     fact: Fact
     rule: str
     premises: tuple[int, ...] = ()
-    step: Explanation | None = None
+    step: Step | None = None
 
     def __str__(self) -> str:
         premises = f" from {','.join(map(str, self.premises))}" if self.premises else ""
@@ -143,7 +156,7 @@ class Proof:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], step_from_dict: Callable[[dict[str, Any]], Explanation]) -> Proof:
+    def from_dict(cls, d: dict[str, Any], step_from_dict: Callable[[dict[str, Any]], Step]) -> Proof:
         branches = []
         for b in d["branches"]:
             facts = tuple(

@@ -23,15 +23,20 @@ fresh one from ``session_of``: the same results, without reuse.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from .explanation import Explanation
 from .state import State
 
-if TYPE_CHECKING:
-    from .explanation import Explanation
-    from .technique import Context
-
 T = TypeVar("T")
+
+
+class Run(Protocol):
+    """What ``session_of`` reads of a finder's context (``technique.Context``, which builds on
+    this module): the run's session, if any."""
+
+    @property
+    def session(self) -> Session | None: ...
 
 
 class Session:
@@ -76,7 +81,7 @@ class Session:
         return f"<Session {self.state!r}>"
 
 
-def session_of(state: State, ctx: Context) -> Session:
+def session_of(state: State, ctx: Run) -> Session:
     """The run's session when it is solving this very state, else a fresh one for it."""
     session = ctx.session
     if session is not None and session.state is state:

@@ -13,16 +13,24 @@ colouring read a whole value at once.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from .grid import Geometry, Grid, bits, geometry, value_char
 
-if TYPE_CHECKING:  # explanation imports this module
-    from .explanation import Explanation
-
 T = TypeVar("T")
+
+
+class Change(Protocol):
+    """What ``State.apply`` reads of a step (an ``Explanation``, which builds on this module):
+    the candidates it places and those it removes, as (row, col, value)."""
+
+    @property
+    def place(self) -> Iterable[tuple[int, int, int]]: ...
+
+    @property
+    def eliminate(self) -> Iterable[tuple[int, int, int]]: ...
 
 
 class Contradiction(Exception):
@@ -118,8 +126,8 @@ class State:
         self.version += 1
         return True
 
-    def apply(self, step: Explanation) -> None:
-        """Apply an Explanation's placements, then its eliminations."""
+    def apply(self, step: Change) -> None:
+        """Apply a step's placements (an Explanation's), then its eliminations."""
         n = self.geo.n
         for r, col, v in step.place:
             self.place(r * n + col, v)

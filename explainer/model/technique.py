@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from . import rating
 from .explanation import Explanation
+from .i18n import frame_title
+from .session import Session
 from .state import State
-
-if TYPE_CHECKING:
-    from .session import Session
 
 DIFFICULTIES = tuple(name for _, name in rating.DIFFICULTY_BANDS)  # easy, medium, difficult
 
@@ -79,8 +78,18 @@ class StepKind:
     # the rule on the simplest order (SE's path), where SE lacks the technique and rates what its
     # own chains need for the same elimination (None: the same as ``rule``)
     se_rule: rating.Rule | None = None
+    # titles naming a step's size (a tuple's "hidden pair"), per language: size -> title, read
+    # from the step's ``detail`` (``title``)
+    sized_titles: Mapping[str, Mapping[int, str]] = field(default_factory=dict, hash=False, compare=False)
 
-    def title(self, lang: str = "en") -> str:
+    def title(self, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
+        """The frame title in a language; a step's own title when its ``detail`` names a size
+        this kind has a title for (``sized_titles``)."""
+        size = dict(detail).get("size") if self.sized_titles else None
+        if isinstance(size, int):
+            sized = self.sized_titles.get(lang, self.sized_titles.get("en", {}))
+            if sized.get(size):
+                return sized[size]
         return self.titles.get(lang) or self.titles.get("en") or self.name
 
     def weight_for(self, easiest: bool) -> float:
@@ -197,6 +206,29 @@ class Technique:
 
     def kind(self, step_name: str) -> StepKind | None:
         return self._by_name.get(step_name)
+
+
+def name_key(name: str) -> str:
+    """A technique name as names are compared: case, '-' and '_' do not matter."""
+    return name.strip().lower().replace("-", " ").replace("_", " ")
+
+
+def find_technique(techniques: Iterable[Technique], name: str) -> Technique | None:
+    """The first record answering to a name, step name or alias (``name_key``), or None."""
+    key = name_key(name)
+    for t in techniques:
+        if key in {name_key(n) for n in t.all_names}:  # '2-string kite' answers to '2 string kite' too
+            return t
+    return None
+
+
+def title_of(name: str, kinds: Mapping[str, StepKind], lang: str = "en",
+             detail: Iterable[tuple[str, object]] = ()) -> str:
+    """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it, by
+    its kind in ``kinds`` (``StepKind.title``); a name none of them has keeps its frame word
+    (``i18n.frame_title``)."""
+    k = kinds.get(name)
+    return k.title(lang, detail) if k is not None else frame_title(name, lang)
 
 
 def kinds_of(techniques: Iterable[Technique]) -> dict[str, StepKind]:

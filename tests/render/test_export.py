@@ -5,6 +5,7 @@ import pytest
 from PIL import Image
 
 from render.export import fold_singles, normalise_only, write_puzzle
+from techniques import REGISTRY
 
 
 def test_full_set(seed_puzzle, seed_out):
@@ -39,7 +40,7 @@ def test_json_only(seed_puzzle, tmp_path):
 
 
 def test_group_singles_and_only(seed_puzzle, tmp_path):
-    folded = fold_singles(seed_puzzle.steps)
+    folded = fold_singles(seed_puzzle.steps, seed_puzzle.kinds)
     assert len(folded) < len(seed_puzzle.steps)
     assert sum(len(idx) for idx, _ in folded) == len(seed_puzzle.steps)
     groups = [(idx, s) for idx, s in folded if s.technique == "singles"]
@@ -58,9 +59,9 @@ def test_group_singles_and_only(seed_puzzle, tmp_path):
 
 
 def test_only_aliases():
-    assert normalise_only("naked pair") >= {"naked tuple"}
-    assert normalise_only(["singles"]) == {"single position", "single candidate"}
-    assert normalise_only(None) is None
+    assert normalise_only("naked pair", REGISTRY) >= {"naked tuple"}
+    assert normalise_only(["singles"], REGISTRY) == {"single position", "single candidate"}
+    assert normalise_only(None, REGISTRY) is None
 
 
 def test_svg_french_palette(seed_puzzle, tmp_path):

@@ -128,7 +128,7 @@ def test_pencil_mark_state_scene():
 def test_french_titles_and_texts(seed_puzzle):
     k = seed_puzzle.steps_using("locked candidate")[0]
     step = seed_puzzle.steps[k]
-    sc = scene(step.before, step, number=k + 1, lang="fr")
+    sc = scene(step.before, step, number=k + 1, lang="fr", kinds=seed_puzzle.kinds)
     assert sc.text("title") == f"Étape {k + 1} — candidat verrouillé"
     assert sc.text("caption").startswith("Candidat verrouillé")
 
@@ -154,11 +154,11 @@ def faithful(puzzle) -> set[str]:
 
     seen = set()
     for k, step in enumerate(puzzle.steps):
-        sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values)
+        sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values, kinds=puzzle.kinds)
         check_scene(step.before, step, sc)
         seen.add(step.technique)
         assert sc.text("caption").startswith(step.text)
-        assert step_title(0, step.technique, "en", step.detail).split(" — ")[1] in sc.text("title")
+        assert step_title(0, step.technique, "en", step.detail, puzzle.kinds).split(" — ")[1] in sc.text("title")
         if step.show_candidates:
             assert sc.of("candidate")
     return seen

@@ -272,6 +272,7 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
 def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, out: OutputFolder) -> None:
     """One PNG per step; every name checked by the output folder before the first is written."""
     from render.frame import step_png
+    from techniques import all_kinds
 
     givens = pos.entry.givens if pos.entry is not None else None
     width = max(3, len(str(len(steps))))
@@ -282,7 +283,7 @@ def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, 
     for i, (path, step) in enumerate(zip(paths, steps, strict=True), 1):
         try:
             path.write_bytes(step_png(pos.state, step, number=i, palette=args.palette, lang=args.lang,
-                                      givens=givens))
+                                      givens=givens, kinds=all_kinds()))
         except OSError as e:
             raise OutputError(f"{path}: cannot write ({e.strerror or e})") from None
         out.record([path])
