@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 9, 16, 25])
     args = parser.parse_args(argv)
     counts = QUICK if args.quick else COUNTS
-    engine = (Path(__file__).resolve().parents[1] / "explainer" / "engine.py").exists()
+    engine = (Path(__file__).resolve().parents[1] / "explainer" / "engine" / "loop.py").exists()
     print("| size | target | puzzles | seconds | puzzles per minute |")
     print("| ---: | --- | ---: | ---: | ---: |")
     for n in args.sizes:

@@ -37,8 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from explainer import Puzzle  # noqa: E402
 from explainer.app.bank.db import percentile as pct  # noqa: E402
+from explainer.engine.orders import ORDERS  # noqa: E402
 from explainer.model.rating import difficulty  # noqa: E402
-from explainer.model.technique import ORDERS, Context  # noqa: E402
+from explainer.model.technique import Bound, Context  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
@@ -80,7 +81,7 @@ def forcing_at_or_below(p: Any, k: int, rated: float) -> bool:
     t = techniques.lookup("forcing chain")
     earlier = tuple(x for x in p.techniques if x is not t and not x.reads_solution)
     kind = t.kinds[0]
-    return any(kind.rate(s) <= rated for s in t.find(state, Context(None, earlier, easiest=True)))
+    return any(kind.rate(s) <= rated for s in t.find(state, Context(None, earlier, bound=Bound())))
 
 
 class Tally:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         parse_grid,
         read_sources,
     )
+    from .model.order import Order
     from .model.state import Snapshot, State
     from .model.technique import Context, StepKind, Technique
     from .model.values import Candidate, Cell, House, StrongLink, WeakLink
@@ -54,6 +55,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
              "parse_grid", "read_sources"),
     "state": ("Snapshot", "State"),
     "technique": ("Context", "StepKind", "Technique"),
+    "order": ("Order",),
     "values": ("Candidate", "Cell", "House", "StrongLink", "WeakLink"),
     # the errors of the application's parts (each a PuzzleError)
     "hints": ("GridMistake",),
@@ -62,7 +64,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
 _WHERE = {name: module for module, names in _NAMES.items() for name in names}
 
 __all__ = ["Candidate", "Cell", "Context", "DatabaseBusy", "DatabaseError", "DatabaseWriteError", "Explanation",
-           "Grid", "GridMistake", "House", "Puzzle", "PuzzleError", "PuzzleTypeError", "Snapshot", "State",
+           "Grid", "GridMistake", "House", "Order", "Puzzle", "PuzzleError", "PuzzleTypeError", "Snapshot", "State",
            "StepIndexError", "StepKind", "StrongLink", "Technique", "UnknownNameError", "UnsoundStep", "WeakLink",
            "all_steps", "explain", "geometry", "parse_grid", "read_sources", "solve"]
 
@@ -97,6 +99,9 @@ def _module(key: str) -> ModuleType:
     if key == "state":
         from .model import state
         return state
+    if key == "order":
+        from .model import order
+        return order
     if key == "technique":
         from .model import technique
         return technique

@@ -17,6 +17,7 @@ import techniques as registry
 from explainer import engine
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
+from explainer.model.order import Order
 from explainer.model.state import State
 from explainer.model.technique import Technique
 
@@ -29,13 +30,14 @@ class Puzzle(engine.Puzzle):
     ``brutal=False`` never reads the solution (a grid the techniques cannot
     finish is then reported unfinished, ``complete`` False);
     ``order="simplest"`` (the default) takes the lowest-rated step at each step,
-    ``order="seed"`` the first technique in registry order with a step
-    (``easiest=True`` / ``False`` are the older names of the two)."""
+    ``order="seed"`` the first technique in registry order with a step (a name of
+    ``explainer.engine.orders.ORDERS``, or an ``Order``); ``easiest=True`` / ``False`` are
+    the old names of the two, kept for old callers."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 order: str | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
+                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
         chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
@@ -113,7 +115,7 @@ State.drawer = _state_png
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],
             techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True,
-            order: str | None = None) -> list[Explanation]:
+            order: str | Order | None = None) -> list[Explanation]:
     """The list of steps that solve the puzzle (the library's main call), simplest first
     unless ``order="seed"``."""
     return Puzzle(puzzle, techniques, uniqueness=uniqueness, order=order).steps

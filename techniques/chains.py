@@ -194,8 +194,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         # links only, and only as many strong links as can still rate below the ceiling
         yield from _core_search(state, lk, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
         return
-    if ctx.easiest:
-        # SE's path takes the easiest step: one-digit chains (rated from 4.0) before the
+    if ctx.lowest_first:
+        # the engine keeps the lowest-rated step: one-digit chains (rated from 4.0) before the
         # shortest chains on several digits (6.6 and up)
         yield from _easiest_one_digit(state, lk, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
     yield from _core_search(state, lk, max_length, False)

@@ -360,10 +360,11 @@ def _scored(s: _Static, ceiling: float = float("inf")) -> list[tuple[int, int, A
 
 
 def static_step(state: State, dynamic: bool = False, static: bool = False,
-                easiest: bool = False, ceiling: float = float("inf"), memos: Memos | None = None) -> Explanation | None:
+                lowest_first: bool = False, ceiling: float = float("inf"),
+                memos: Memos | None = None) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
-    static forcing chains). ``easiest``: the step with the least estimated rating
+    static forcing chains). ``lowest_first``: the step with the least estimated rating
     instead (a static contradiction or double, SE's forcing chain 7.0, before a cell
     or house forcing chain, 8.0, with a smaller proof). ``ceiling``: None rather than
     a step whose proof cannot rate below it (its kind's least base + its length).
@@ -379,7 +380,7 @@ def static_step(state: State, dynamic: bool = False, static: bool = False,
         # does not): the engine's singles come first, so this does not happen in a run
         return None
     pick = scored[0]
-    if easiest and static:
+    if lowest_first and static:
         pick = min(scored, key=lambda x: (_static_base(x[2][0]) + rating.length_addition(x[0]), x[0], x[1]))
     kind, ass, concl = pick[2]
     if _least(kind) + rating.length_addition(pick[0]) >= ceiling:
@@ -504,12 +505,12 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     forcing chains), with locked candidates (when the run has them before), then
     nested levels."""
     # Each pass with its least rating on SE's scale (explainer.model.rating.chain_base): a pass that
-    # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
+    # cannot beat the best step the engine already has (ctx.ceiling) is skipped. SE's scale
     # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it
     # cannot resume from the last batch), so singles come first there.
     passes: list[tuple[bool, bool | None, float]] = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
-    if ctx.easiest:
-        passes.append((False, None, rating.SE_NISHIO))  # SE's path: one-digit contradictions
+    if ctx.lowest_first:
+        passes.append((False, None, rating.SE_NISHIO))  # one-digit contradictions (SE's Nishio)
     passes.append((False, False, rating.SE_NISHIO))
     if dynamic_allowed(ctx):
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
@@ -518,13 +519,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.easiest,
+        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.lowest_first,
                                                                                 ceiling, memos)
         if step is not None:
             yield step
-            if not ctx.easiest:
-                return
-            # SE's path: a later pass may still rate lower (a Nishio chain, 7.5 + length,
+            if not ctx.lowest_first:
+                return  # the engine takes the first step
+            # a later pass may still rate lower (a Nishio chain, 7.5 + length,
             # below a static cell forcing chain, 8.0 + length)
             ceiling = min(ceiling, rating.proof_rating(step) or ceiling)
     for level in range(1, MAX_LEVEL + 1):

@@ -143,7 +143,7 @@ def test_bad_settings_fail_before_work() -> None:
 
 # ---- targets checked by the engine (skipped only while explainer/engine/loop.py is absent) ----
 
-ENGINE_PRESENT = (Path(__file__).resolve().parents[1] / "explainer" / "engine.py").exists()
+ENGINE_PRESENT = (Path(__file__).resolve().parents[1] / "explainer" / "engine" / "loop.py").exists()
 needs_engine = pytest.mark.skipif(not ENGINE_PRESENT, reason="explainer/engine/loop.py not written yet")
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import techniques
-from explainer import Puzzle
+from explainer import Puzzle, PuzzleError
 from explainer.app.hints import check_grid, hint, next_step_from, read_grid_state
-from explainer.engine.loop import Rater, contexts, next_step, pattern_size, simplest_step
+from explainer.engine.orders import SEED as SEED_ORDER
+from explainer.engine.orders import Rater, contexts, next_step, pattern_size, simplest_step
 from explainer.model.explanation import Explanation
 from explainer.model.rating import difficulty
 from explainer.model.technique import left_out
@@ -75,7 +76,7 @@ def test_trial_lucky_never_on_the_default_path_and_a_uniqueness_step_on_the_seed
     # the seed order without uniqueness keeps trial but never takes trial lucky
     unique_free = techniques.select(None, uniqueness=False)
     assert "trial" in [t.name for t in unique_free]
-    ctxs = contexts(unique_free, solution, off=left_out(unique_free, False, uniqueness=False))
+    ctxs = contexts(unique_free, solution, off=left_out(unique_free, SEED_ORDER, uniqueness=False))
     assert next_step(state, unique_free, solution, ctxs=ctxs).technique != "trial lucky"
     # whole explanations: no guess by default; none with --order seed --no-uniqueness either
     assert "trial lucky" not in Puzzle(line).statistics and "brutal" not in Puzzle(line).statistics
@@ -144,8 +145,8 @@ def test_ties_prefer_the_step_that_does_more_then_the_registry_then_the_smaller_
 
 
 def test_orders_are_named_and_the_old_option_is_an_alias() -> None:
-    assert Puzzle(SEED).order == "simplest" and Puzzle(SEED, order="seed").order == "seed"
-    assert Puzzle(SEED, easiest=True).order == "simplest" and Puzzle(SEED, easiest=False).order == "seed"
+    assert Puzzle(SEED).order.name == "simplest" and Puzzle(SEED, order="seed").order.name == "seed"
+    assert Puzzle(SEED, easiest=True).order.name == "simplest" and Puzzle(SEED, easiest=False).order.name == "seed"
     with pytest.raises(ValueError, match="unknown order"):
         Puzzle(SEED, order="quickest")
     with pytest.raises(ValueError, match="contradicts"):
@@ -252,3 +253,30 @@ def test_help_describes_both_orders() -> None:
         out = subprocess.run([sys.executable, "-m", "explainer.app.cli", *argv], capture_output=True, text=True,
                              cwd=ROOT).stdout
         assert "--order {simplest,seed}" in out and "simplest" in out and "seed" in out, argv
+
+
+def test_one_order_value_from_a_name_to_the_finders() -> None:
+    """An order is one value (explainer.Order): looked up by name in one place, carried by the
+    puzzle, written by its name; a finder sees a rating bound on a ranked order, none otherwise."""
+    from explainer import Order
+    from explainer.engine.orders import ORDERS, SIMPLEST, order_named, register
+
+    assert order_named("seed") is SEED_ORDER and order_named(None) is SIMPLEST and order_named(SIMPLEST) is SIMPLEST
+    assert order_named(None, easiest=False) is SEED_ORDER  # the old alias
+    with pytest.raises(PuzzleError, match="unknown order 'quickest' .choose from simplest, seed"):
+        order_named("quickest")
+    assert isinstance(Puzzle(SEED, order="seed").order, Order)
+    ctxs = [c for c in contexts(techniques.select(None), None, SIMPLEST) if c is not None]
+    assert all(c.bound is not None and c.lowest_first and c.ceiling == float("inf") for c in ctxs)
+    assert all(c.bound is None and not c.lowest_first for c in contexts(techniques.select(None), None, SEED_ORDER)
+               if c is not None)
+    # a third order is a registry entry away (a ranked one chooses like the simplest)
+    extra = Order("test-lowest", ranked=True, view="pattern", lucky=True, help="for this test")
+    register(extra)
+    try:
+        assert order_named("test-lowest") is extra
+        assert Puzzle(SEED, order="test-lowest").to_json()["order"] == "test-lowest"
+        with pytest.raises(ValueError, match="registered already"):
+            register(extra)
+    finally:
+        del ORDERS["test-lowest"]

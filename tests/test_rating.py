@@ -5,6 +5,7 @@ import pytest
 
 import techniques
 from explainer import Puzzle
+from explainer.engine.orders import SIMPLEST
 from explainer.model.explanation import Explanation
 from explainer.model.rating import (
     GRADE_NAMES,
@@ -25,7 +26,7 @@ KINDS = techniques.all_kinds()
 
 def rated(step: Explanation) -> float:
     """A step's rating by its kind's record, on the seed order's weights."""
-    return KINDS[step.technique].rate(step, simplest=False)
+    return KINDS[step.technique].rate(step, "pattern")
 
 
 def test_singles_box_row_last_and_naked() -> None:
@@ -110,7 +111,7 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
     # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
     p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
-    assert p.step_ratings == rate_steps(p.steps, KINDS, simplest=True)
+    assert p.step_ratings == rate_steps(p.steps, KINDS, "se")
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
@@ -120,10 +121,10 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
 def test_simplest_order_takes_the_lowest_rated_step() -> None:
     line = ".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6......."
     first, easiest = Puzzle(line, order="seed"), Puzzle(line)
-    assert Puzzle(line, easiest=True).order == easiest.order == "simplest"  # the older name
+    assert Puzzle(line, easiest=True).order == easiest.order == SIMPLEST  # the older name
     assert easiest.complete and easiest.rating.er <= first.rating.er
     # at every step no technique had a live step rated lower than the one taken
-    from explainer.engine.loop import _live
+    from explainer.engine.orders import live as _live
 
     for k, (_step, r) in enumerate(zip(easiest.steps, easiest.step_ratings, strict=True)):
         state = easiest.state_before(k)
@@ -253,8 +254,8 @@ def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
     from techniques import all_kinds
 
     kinds = all_kinds()
-    assert kinds["w wing"].weight_for(False) == 4.4 and kinds["w wing"].weight_for(True) == 7.1
-    assert kinds["x wing"].weight_for(False) == kinds["x wing"].weight_for(True) == 3.2
+    assert kinds["w wing"].weight_in("pattern") == 4.4 and kinds["w wing"].weight_in("se") == 7.1
+    assert kinds["x wing"].weight_in("pattern") == kinds["x wing"].weight_in("se") == 3.2
     grid = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
     assert Puzzle(grid, order="seed").weights["finned x wing"] == 3.4
     assert Puzzle(grid).weights["finned x wing"] == 6.6
@@ -293,7 +294,7 @@ def test_one_digit_chains_are_rated_by_their_strong_links() -> None:
     long_er = Explanation("empty rectangle", eliminate=er.eliminate, marked=er.marked, strong_links=er.strong_links,
                           weak_links=er.weak_links, detail=(("length", 4),))
     assert rated(long_er) == 5.7
-    assert KINDS["x chain"].least(simplest=False) == 5.4
+    assert KINDS["x chain"].least("pattern") == 5.4
 
 
 def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
@@ -345,14 +346,14 @@ def test_techniques_se_lacks_rate_as_the_chains_se_needs_on_the_simplest_order()
                            cells_alt=tuple((1, c) for c in range(alt)), detail=tuple(sorted(detail.items())))
 
     xz = als("als", 3, 3, sizes=(3, 3))
-    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, simplest=False) == 6.8
+    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, "pattern") == 6.8
     wing = als("als", 1, 3, sizes=(1, 3), biggest=2)
-    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, simplest=False) == 5.5  # Sukaku's WXYZ-wing
+    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, "pattern") == 5.5  # Sukaku's WXYZ-wing
     for name, cells, alt, seed in (("als xy wing", 4, 5, 7.2), ("als chain", 5, 10, 7.5), ("death blossom", 1, 8, 7.4)):
         step = als(name, cells, alt)
         assert KINDS[name].rate(step) == round(8.0 + length_addition(cells + alt), 1)
-        assert KINDS[name].rate(step, simplest=False) >= seed and KINDS[name].least() == 8.0
+        assert KINDS[name].rate(step, "pattern") >= seed and KINDS[name].least() == 8.0
     one = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 5, 4)), ((4, 5, 4), (4, 8, 4))))
     mixed = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 0, 5)), ((0, 0, 5), (0, 6, 5))))
     assert KINDS["medusa"].rate(one) == 6.5 and KINDS["medusa"].rate(mixed) == 7.0
-    assert KINDS["medusa"].rate(one, simplest=False) == 6.0
+    assert KINDS["medusa"].rate(one, "pattern") == 6.0

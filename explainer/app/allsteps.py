@@ -21,6 +21,7 @@ from typing import Any
 from explainer.core.solver import solve_bitmask
 from explainer.engine.allsteps import CAP, SECONDS, StepList, every_step
 from explainer.engine.loop import FORMAT
+from explainer.engine.orders import DEFAULT_ORDER, order_named
 from explainer.model.explanation import Explanation
 from explainer.model.grid import (
     SIZES,
@@ -31,8 +32,9 @@ from explainer.model.grid import (
     type_name,
     value_char,
 )
+from explainer.model.order import Order
 from explainer.model.state import Snapshot, State
-from explainer.model.technique import DEFAULT_ORDER, StepKind, Technique, order_name
+from explainer.model.technique import StepKind, Technique
 from techniques import REGISTRY, lookup
 
 from .hodoku import LibraryEntry, is_library_line, parse_library
@@ -143,7 +145,7 @@ def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Techniqu
 
 def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
               techniques: Iterable[str | Technique] | None = None, *, cap: int | None = CAP,
-              seconds: float | None = SECONDS, where: str = "", order: str = DEFAULT_ORDER,
+              seconds: float | None = SECONDS, where: str = "", order: str | Order = DEFAULT_ORDER,
               distinct: bool = True) -> StepList:
     """Every distinct live step the chosen techniques find in ``position``.
 
@@ -164,15 +166,16 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not seconds > 0):
         raise PuzzleTypeError(f"seconds is a number above 0, or None, not {seconds!r}")
-    order = order_name(order)
+    chosen_order = order_named(order)
     pos = read_position(position, where)
-    return every_step(pos.state, resolve(techniques), REGISTRY, cap=cap, seconds=seconds, order=order,
+    return every_step(pos.state, resolve(techniques), REGISTRY, cap=cap, seconds=seconds, order=chosen_order,
                       distinct=distinct, named=techniques is not None)
 
 
 # ---- steps JSON ------------------------------------------------------------------------
 
-def steps_document(position: Position, steps: Sequence[Explanation], order: str = DEFAULT_ORDER) -> dict[str, Any]:
+def steps_document(position: Position, steps: Sequence[Explanation],
+                   order: str | Order = DEFAULT_ORDER) -> dict[str, Any]:
     """The steps of one position as a steps-JSON-like document.
 
     The steps are alternatives from the same position, not a sequence:
@@ -195,7 +198,7 @@ def steps_document(position: Position, steps: Sequence[Explanation], order: str 
         "alternatives": True,
         "complete": False,
         "statistics": counts,
-        "order": order_name(order),
+        "order": order_named(order).name,
         "steps": [s.to_dict() for s in steps],
     }
 

@@ -1,4 +1,5 @@
-"""The engine: the step loop (``loop``) and the orders that choose each step.
+"""The engine: the step loop (``loop``), the orders that choose each step (``orders``), and
+every step of a position (``allsteps``).
 
 The engine receives its techniques (``Technique`` records of
 ``explainer.model.technique``) and never imports the registry (``techniques``):
@@ -6,20 +7,20 @@ the library API (``explainer.api``) plugs the registry in.
 """
 from __future__ import annotations
 
-from .loop import (
+from .loop import FORMAT, Puzzle, UnsoundStep, check_sound
+from .orders import (
     DEFAULT_ORDER,
-    DIFFICULTIES,
-    FORMAT,
     ORDERS,
-    Puzzle,
-    UnsoundStep,
-    check_sound,
+    SEED,
+    SIMPLEST,
     choice_key,
-    easiest_step,
+    choose_step,
     next_step,
+    order_named,
     pattern_size,
+    register,
     simplest_step,
 )
 
-__all__ = ["DEFAULT_ORDER", "DIFFICULTIES", "FORMAT", "ORDERS", "Puzzle", "UnsoundStep", "check_sound",
-           "choice_key", "easiest_step", "next_step", "pattern_size", "simplest_step"]
+__all__ = ["DEFAULT_ORDER", "FORMAT", "ORDERS", "SEED", "SIMPLEST", "Puzzle", "UnsoundStep", "check_sound",
+           "choice_key", "choose_step", "next_step", "order_named", "pattern_size", "register", "simplest_step"]

@@ -2,10 +2,10 @@
 
 ``every_step(state, chosen, registry)`` runs each chosen technique's finder
 to the end (the step loop stops at its first live step) and keeps every
-distinct live step, in the engine's order: by default the simplest first
-(the simplest order's choice key: rating, the step that does more, registry
-order, pattern size; no lucky guess), with ``order="seed"`` by registry
-order, then pattern size.
+distinct live step, in the order's way: on a ranked order (the simplest, the
+default) by its choice key (rating, the step that does more, registry order,
+pattern size; no lucky guess on an order that takes none), on another (the
+seed's) by registry order, then pattern size.
 
 Techniques that read the solution (brutal) are skipped: a step read from
 the solution explains nothing. A finder fully iterated can be very long
@@ -21,10 +21,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from explainer.model.explanation import Explanation, step_length
+from explainer.model.order import Order
 from explainer.model.state import State
-from explainer.model.technique import DEFAULT_ORDER, Context, Technique, left_out, order_name
+from explainer.model.technique import Context, Technique, left_out
 
-from .loop import Rater, _live
+from .orders import DEFAULT_ORDER, Rater, live
 
 __all__ = ["CAP", "SECONDS", "StepList", "every_step"]
 
@@ -49,7 +50,7 @@ def _key(step: Explanation) -> tuple[Any, ...]:
 
 def every_step(state: State, chosen: Sequence[tuple[Technique, frozenset[str] | None]],
                registry: Sequence[Technique], *, cap: int | None = CAP, seconds: float | None = SECONDS,
-               order: str = DEFAULT_ORDER, distinct: bool = True, named: bool = False) -> StepList:
+               order: Order = DEFAULT_ORDER, distinct: bool = True, named: bool = False) -> StepList:
     """Every distinct live step the ``chosen`` techniques find in ``state``.
 
     ``chosen``: the records to run, in order, each with the step names to keep (None: all);
@@ -58,9 +59,8 @@ def every_step(state: State, chosen: Sequence[tuple[Technique, frozenset[str] | 
     (a skipped one is noted). Two steps are the same when they have one technique and change
     the same candidates: the smaller pattern is kept (``distinct=False``: every step is kept).
     """
-    simplest = order_name(order) == "simplest"
-    off = left_out([t for t, _ in chosen], simplest)
-    rater = Rater([t for t, _ in chosen], simplest)
+    off = left_out([t for t, _ in chosen], order)
+    rater = Rater([t for t, _ in chosen], order.view)
     order_of = {t.name: i for i, t in enumerate(registry)}
     # what a step changes -> (its sort key, its arrival), the step
     kept: dict[tuple[Any, ...], tuple[tuple[Any, int], Explanation]] = {}
@@ -77,10 +77,10 @@ def every_step(state: State, chosen: Sequence[tuple[Technique, frozenset[str] | 
         start = time.perf_counter()
         count = 0
         for step in t.finder(every=True)(state, ctx):
-            if _live(state, step) and ctx.allows(step.technique) and (names is None or step.technique in names):
+            if live(state, step) and ctx.allows(step.technique) and (names is None or step.technique in names):
                 key = _key(step) if distinct else (len(kept),)
                 kind = next((i for i, k in enumerate(t.kinds) if k.name == step.technique), len(t.kinds))
-                head = rater.key(step) if simplest else (rank, kind, step_length(step.to_dict()))
+                head = rater.key(step) if order.ranked else (rank, kind, step_length(step.to_dict()))
                 old = kept.get(key)
                 if old is None:
                     count += 1

@@ -20,28 +20,11 @@ from typing import Protocol
 from . import rating
 from .explanation import Explanation
 from .i18n import frame_title
+from .order import Order, View
 from .session import Session
 from .state import State
 
 DIFFICULTIES = tuple(name for _, name in rating.DIFFICULTY_BANDS)  # easy, medium, difficult
-
-# The engine's orders (TECHNIQUES.md): "simplest", the default, takes at each step the step
-# with the lowest rating (ties: the one that does more, the earlier technique, the smaller
-# pattern); "seed" the first live step of the first technique in the given order.
-ORDERS = ("simplest", "seed")
-DEFAULT_ORDER = "simplest"
-
-
-def order_name(order: str | None = None, easiest: bool | None = None) -> str:
-    """The order asked for: ``order`` if given, else "simplest" for ``easiest=True`` (the old
-    alias), "seed" for ``easiest=False``, else the default; ValueError for an unknown name."""
-    if order is None:
-        return DEFAULT_ORDER if easiest is None else ("simplest" if easiest else "seed")
-    if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r} (choose from {', '.join(ORDERS)})")
-    if easiest is not None and easiest != (order == "simplest"):
-        raise ValueError(f"easiest={easiest} contradicts order={order!r}")
-    return order
 
 
 @dataclass(frozen=True)
@@ -68,15 +51,15 @@ class StepKind:
     # A puzzle whose explanation (default registry) records this kind: the engine's
     # test checks it with the independent checker when its fixed sample lacks the kind.
     example: str = ""
-    # The weight on SE's own view, where SE lacks the technique: what SE's cheapest chain for
-    # the same elimination weighs (a W-wing a mixed chain of six candidates, 7.1). The engine
-    # rates with it when it takes the easiest step at each step (``easiest``, SE's path); the
-    # registry path rates by the pattern (``weight``). None: the same as ``weight``.
+    # The weight on SE's own view (``order.View`` "se"), where SE lacks the technique: what SE's
+    # cheapest chain for the same elimination weighs (a W-wing a mixed chain of six candidates,
+    # 7.1). An order rating on that view (the simplest, SE's path) rates with it; the "pattern"
+    # view (the seed order) by the pattern (``weight``). None: the same as ``weight``.
     se_weight: float | None = None
     # how a step of this kind is rated from what it records (explainer.model.rating: SE's rules)
     rule: rating.Rule = rating.PLAIN
-    # the rule on the simplest order (SE's path), where SE lacks the technique and rates what its
-    # own chains need for the same elimination (None: the same as ``rule``)
+    # the rule on SE's view, where SE lacks the technique and rates what its own chains need for
+    # the same elimination (None: the same as ``rule``)
     se_rule: rating.Rule | None = None
     # titles naming a step's size (a tuple's "hidden pair"), per language: size -> title, read
     # from the step's ``detail`` (``title``)
@@ -92,22 +75,22 @@ class StepKind:
                 return sized[size]
         return self.titles.get(lang) or self.titles.get("en") or self.name
 
-    def weight_for(self, easiest: bool) -> float:
-        """The base rating on the seed order (``weight``) or on the simplest order, SE's path
-        (``se_weight``)."""
-        return self.se_weight if easiest and self.se_weight is not None else self.weight
+    def weight_in(self, view: View) -> float:
+        """The base rating on a view (``order.View``): the pattern's (``weight``) or SE's
+        (``se_weight``, where SE lacks the technique)."""
+        return self.se_weight if view == "se" and self.se_weight is not None else self.weight
 
-    def rule_for(self, simplest: bool) -> rating.Rule:
-        """The rating rule on the seed order (``rule``) or on the simplest order (``se_rule``)."""
-        return self.se_rule if simplest and self.se_rule is not None else self.rule
+    def rule_in(self, view: View) -> rating.Rule:
+        """The rating rule on a view: the pattern's (``rule``) or SE's (``se_rule``)."""
+        return self.se_rule if view == "se" and self.se_rule is not None else self.rule
 
-    def rate(self, step: Explanation, simplest: bool = True) -> float:
-        """A step's rating on SE's scale, on the simplest order (SE's path) or the seed order."""
-        return rating.rate(step, self.weight_for(simplest), self.rule_for(simplest))
+    def rate(self, step: Explanation, view: View = "se") -> float:
+        """A step's rating on SE's scale, on a view (default SE's, the simplest order's)."""
+        return rating.rate(step, self.weight_in(view), self.rule_in(view))
 
-    def least(self, simplest: bool = True) -> float:
-        """The least rating a step of this kind can get."""
-        return rating.floor(self.rule_for(simplest), self.weight_for(simplest))
+    def least(self, view: View = "se") -> float:
+        """The least rating a step of this kind can get on a view."""
+        return rating.floor(self.rule_in(view), self.weight_in(view))
 
     @property
     def guessing(self) -> bool:
@@ -116,20 +99,35 @@ class StepKind:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """The best step the engine has so far, as a finder needs it: on an order that takes the
+    lowest-rated step, a step must rate below ``rating`` (on ``view``), or exactly ``rating``
+    when ``tie`` (the best step so far places nothing, so one that does more would be taken,
+    or it gives way, ``StepKind.gives_way``), to be taken."""
+
+    rating: float = float("inf")
+    tie: bool = False
+    view: View = "se"
+
+    def admits(self, least: float) -> bool:
+        """True if a step rated ``least`` (or more) may still be taken."""
+        return least < self.rating or (self.tie and least == self.rating)
+
+
+UNBOUNDED = Bound()
+
+
+@dataclass(frozen=True)
 class Context:
     """What a finder may know besides the state.
 
     ``solution`` is given only to a technique whose kinds read the solution;
     ``earlier`` are the techniques before this one in the run's chosen order;
-    ``ceiling`` is the rating of the easiest step found so far when the engine
-    looks for the easiest one (a finder may skip searches that cannot rate below
-    it: the forcing chains' dynamic and nested passes), infinite otherwise;
-    ``easiest`` tells a finder the engine takes the easiest rated step, not the
-    first one (a finder may then yield its cheaper-rated steps first);
-    ``tie`` says whether a step rated exactly ``ceiling`` may still win (the best
-    step so far places nothing, so one that does more would be taken, or gives
-    way, ``StepKind.gives_way``): a finder may skip searches whose least rating
-    is ``ceiling`` when it is False (``can_win``);
+    ``bound`` is what the engine can still take when it keeps the lowest-rated step
+    (``Bound``: the best rating so far, infinite until a step is found): a finder may
+    skip searches that cannot beat or tie it (``can_win``: the forcing chains' dynamic
+    and nested passes) and should yield its lower-rated steps first (``lowest_first``);
+    None when the engine takes the first live step, whatever its rating;
     ``session`` is the run's solving session (``explainer.model.session``: per-puzzle
     tables; None outside a run, ``session_of`` then gives a fresh one);
     ``off`` are step names the run leaves out although their technique is in it
@@ -139,15 +137,24 @@ class Context:
 
     solution: tuple[int, ...] | None = None
     earlier: tuple[Technique, ...] = ()
-    ceiling: float = float("inf")
-    easiest: bool = False
+    bound: Bound | None = None
     session: Session | None = field(default=None, compare=False, repr=False)
-    tie: bool = False
     off: frozenset[str] = frozenset()
+
+    @property
+    def lowest_first(self) -> bool:
+        """The engine keeps the lowest-rated step (a ``bound`` is given): a finder yields its
+        lower-rated steps first, and a later step may still rate lower than one yielded."""
+        return self.bound is not None
+
+    @property
+    def ceiling(self) -> float:
+        """The rating of the best step so far (infinite: none yet, or no bound)."""
+        return (self.bound or UNBOUNDED).rating
 
     def can_win(self, least: float) -> bool:
         """True if a step rated ``least`` (or more) may still be taken."""
-        return least < self.ceiling or (self.tie and least == self.ceiling)
+        return (self.bound or UNBOUNDED).admits(least)
 
     def allows(self, step_name: str) -> bool:
         """True unless the run leaves this step name out."""
@@ -240,19 +247,20 @@ def kinds_of(techniques: Iterable[Technique]) -> dict[str, StepKind]:
     return out
 
 
-def left_out(techniques: Iterable[Technique], simplest: bool, uniqueness: bool = True) -> frozenset[str]:
-    """Step names a run leaves out although their technique is in it: the lucky guesses on the
-    simplest order, and with ``uniqueness=False`` every kind resting on the single solution."""
+def left_out(techniques: Iterable[Technique], order: Order, uniqueness: bool = True) -> frozenset[str]:
+    """Step names a run leaves out although their technique is in it: the lucky guesses on an
+    order that takes none (``Order.lucky``: the simplest), and with ``uniqueness=False`` every
+    kind resting on the single solution."""
     return frozenset(k.name for t in techniques for k in t.kinds
-                     if (simplest and k.lucky) or (not uniqueness and k.uniqueness))
+                     if (not order.lucky and k.lucky) or (not uniqueness and k.uniqueness))
 
 
-def rate_steps(steps: Iterable[Explanation], kinds: Mapping[str, StepKind], simplest: bool = True) -> list[float]:
-    """Each step's rating by its kind's record; a step name missing from ``kinds`` gets the
-    hardest base of them (an unrated step never makes a puzzle look easier)."""
-    fallback = max((k.weight_for(simplest) for k in kinds.values()), default=10.0)
+def rate_steps(steps: Iterable[Explanation], kinds: Mapping[str, StepKind], view: View = "se") -> list[float]:
+    """Each step's rating by its kind's record, on a view (``order.View``); a step name missing
+    from ``kinds`` gets the hardest base of them (an unrated step never makes a puzzle look easier)."""
+    fallback = max((k.weight_in(view) for k in kinds.values()), default=10.0)
     out = []
     for s in steps:
         k = kinds.get(s.technique)
-        out.append(k.rate(s, simplest) if k is not None else rating.rate(s, fallback))
+        out.append(k.rate(s, view) if k is not None else rating.rate(s, fallback))
     return out

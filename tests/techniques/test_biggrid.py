@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from explainer.core import search
-from explainer.engine.loop import next_step
+from explainer.engine.orders import next_step
 from explainer.model.grid import parse_grid
 from explainer.model.session import Session
 from explainer.model.state import State

@@ -137,8 +137,8 @@ def test_easiest_context_yields_one_digit_chains_by_rating():
     breadth-first search meets first (two links, 4.3); with a ceiling below any chain on
     several digits only one digit's links are followed."""
     from explainer.app.hints import read_grid_state
-    from explainer.engine.loop import _live
-    from explainer.model.technique import Context
+    from explainer.engine.orders import live as _live
+    from explainer.model.technique import Bound, Context
 
     # "5.......91..4.3..53..7.9..4.2..4..6....1.2.............795.823..3.....9....9.1..." before the
     # 6th step SE's path took in wave 2
@@ -153,9 +153,9 @@ def test_easiest_context_yields_one_digit_chains_by_rating():
         "..67..1...........45678....45.78......678.")
     plain = [s.technique for s in chains.find(state, Context()) if _live(state, s)]
     assert plain[:2] == ["empty rectangle", "empty rectangle"] and "skyscraper" in plain
-    easiest = [s for s in chains.find(state, Context(easiest=True)) if _live(state, s)]
+    easiest = [s for s in chains.find(state, Context(bound=Bound())) if _live(state, s)]
     assert easiest[0].technique == "skyscraper"
-    capped = [s for s in chains.find(state, Context(ceiling=5.0)) if _live(state, s)]
+    capped = [s for s in chains.find(state, Context(bound=Bound(5.0))) if _live(state, s)]
     assert capped and all(len({c[2] for link in s.strong_links for c in link}) == 1 for s in capped)
     assert all(len(s.strong_links) <= 2 for s in capped)
     from explainer import Puzzle

@@ -236,9 +236,9 @@ def test_static_pass_finds_single_premise_chains_that_replay() -> None:
 def test_easiest_forcing_search_skips_passes_above_the_ceiling(hard_state) -> None:
     from dataclasses import replace
 
-    from explainer.model.technique import NO_CONTEXT
+    from explainer.model.technique import NO_CONTEXT, Bound
 
-    assert list(forcing.find(hard_state, replace(NO_CONTEXT, ceiling=6.9))) == []
+    assert list(forcing.find(hard_state, replace(NO_CONTEXT, bound=Bound(6.9)))) == []
     assert list(forcing.find(hard_state, NO_CONTEXT))
 
 
@@ -246,7 +246,7 @@ def test_nishio_step_is_a_one_digit_contradiction():
     """SE's path looks for Nishio chains (one digit, dynamic: 7.5 + length) before a static
     cell forcing chain (8.0 + length): SE rates this puzzle 7.9."""
     from explainer.model.rating import SE_NISHIO, chain_base
-    from explainer.model.technique import Context
+    from explainer.model.technique import Bound, Context
 
     p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", easiest=True)
     assert p.complete and 7.5 <= p.rating.er < 8.0
@@ -261,7 +261,7 @@ def test_nishio_step_is_a_one_digit_contradiction():
     # the registry path keeps the smallest proof (no Nishio pass)
     plain = [s for s in forcing.find(state, Context())]
     assert len(plain) == 1
-    assert [s.proof == step.proof for s in forcing.find(state, Context(easiest=True))].count(True) == 1
+    assert [s.proof == step.proof for s in forcing.find(state, Context(bound=Bound()))].count(True) == 1
 
 
 def test_nishio_near_miss():

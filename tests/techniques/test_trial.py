@@ -4,7 +4,7 @@ import pytest
 
 from explainer.api import Puzzle
 from explainer.app.hints.pencilmarks import format_pencilmarks
-from explainer.engine.loop import next_step
+from explainer.engine.orders import next_step
 from explainer.model.state import State
 from techniques import REGISTRY, trial
 from tests.techniques.chain_fixtures import top1465

@@ -36,8 +36,9 @@ try:
 except ImportError:  # not on Windows: no memory figure there
     resource = None  # type: ignore[assignment]
 
+from explainer.engine.orders import DEFAULT_ORDER, order_named
 from explainer.model.grid import Source, read_sources
-from explainer.model.technique import DEFAULT_ORDER, order_name
+from explainer.model.order import Order
 
 from .db import PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
 
@@ -59,7 +60,11 @@ class BuildReport:
                 f"{self.seconds:.1f} s, {rate:.1f} puzzles/s")
 
 
-def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
+# the bank records an order by its name, and hands its workers the name
+DEFAULT = DEFAULT_ORDER.name
+
+
+def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT) -> None:
     """Worker loop: receive (text, where), send back the record; stop on None or EOF.
 
     Ctrl-C reaches every process of the terminal's group: a worker ignores it (the build
@@ -93,7 +98,7 @@ class WorkerStartError(RuntimeError):
 class _Slot:
     """One worker process and the task it is running."""
 
-    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT_ORDER) -> None:
+    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT) -> None:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker, args=(child, techniques, order), daemon=True)
         self.proc.start()
@@ -139,7 +144,7 @@ MAX_START_FAILURES = 3
 
 
 def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | None,
-              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
+              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT) -> None:
     """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process.
 
     A worker killed after starting a puzzle (timeout, crash) is replaced and
@@ -241,7 +246,7 @@ def dask_client(address: Any) -> Any:
 
 
 def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
-             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT_ORDER) -> None:
+             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT) -> None:
     """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
     client = dask_client(address)
     from dask.distributed import as_completed
@@ -321,7 +326,7 @@ def load_sources(inputs: str | Path | Iterable[str | Path] | Sequence[Source]) -
 def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: PuzzleDB | str | Path,
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
-          on_stored: Callable[[dict[str, Any]], None] | None = None, order: str | None = None,
+          on_stored: Callable[[dict[str, Any]], None] | None = None, order: str | Order | None = None,
           easiest: bool | None = None) -> BuildReport:
     """Explain every puzzle of ``inputs`` not yet in ``db`` and store it.
 
@@ -355,7 +360,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
                        progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
-                       order=order_name(order, easiest))
+                       order=order_named(order, easiest).name)
             finally:
                 if own:
                     store.close()

@@ -201,7 +201,7 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
         docs = [json.loads(doc) for (doc,) in conn.execute(
             "SELECT json FROM steps WHERE puzzle_id = ? ORDER BY idx", (pid,))]
         steps = [Explanation.from_dict(d) for d in docs]
-        ratings = rate_steps(steps, kinds, simplest=False)  # version 1 knew only the seed order
+        ratings = rate_steps(steps, kinds, "pattern")  # version 1 knew only the seed order (its view)
         r = puzzle_rating(steps, ratings)
         # the stored documents get what Puzzle.to_json() now writes: "rating" before "steps"
         (head,) = conn.execute("SELECT header FROM puzzles WHERE id = ?", (pid,)).fetchone()

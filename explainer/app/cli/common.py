@@ -132,18 +132,32 @@ def rating_range(text: str) -> tuple[float, float]:
     return low, high
 
 
-ORDER_HELP = ("the engine's order: 'simplest' (the default) takes at each step the step with the lowest "
-              "rating on Sudoku Explainer's scale, as an expert explains (ties: the step that places or "
-              "removes more, then the earlier technique, then the smaller pattern), and never guesses; "
-              "'seed' takes the first technique, in the registry's (the seed's) order, that has a step")
+def order_help() -> str:
+    """The orders in words, from the engine's registry (the default first)."""
+    from explainer.engine.orders import DEFAULT_ORDER, ORDERS
+
+    return "the engine's order: " + "; ".join(
+        f"'{o.name}'{' (the default)' if o == DEFAULT_ORDER else ''} {o.help}" for o in ORDERS.values())
 
 
-def add_order_option(p: argparse.ArgumentParser, help: str = ORDER_HELP) -> None:
-    """``--order {simplest,seed}`` and its older alias ``--easiest`` (= ``--order simplest``)."""
-    from explainer.model.technique import DEFAULT_ORDER, ORDERS
+def order_value(text: str) -> Any:
+    """An argparse type: a registered order's name, as its ``Order`` (the registry of
+    ``explainer.engine.orders``; argparse's words for a name it does not hold)."""
+    from explainer.engine.orders import ORDERS
 
-    p.add_argument("--order", choices=ORDERS, default=DEFAULT_ORDER, help=help)
-    p.add_argument("--easiest", dest="order", action="store_const", const="simplest",
+    if text not in ORDERS:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(map(repr, ORDERS))})")
+    return ORDERS[text]
+
+
+def add_order_option(p: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--order {simplest,seed}`` (the engine's registered orders; ``args.order`` is an ``Order``)
+    and its older alias ``--easiest`` (= ``--order simplest``)."""
+    from explainer.engine.orders import DEFAULT_ORDER, ORDERS, SIMPLEST
+
+    p.add_argument("--order", type=order_value, default=DEFAULT_ORDER, metavar="{" + ",".join(ORDERS) + "}",
+                   help=help or order_help())
+    p.add_argument("--easiest", dest="order", action="store_const", const=SIMPLEST,
                    help="the same as --order simplest (the default; the option's older name)")
 
 

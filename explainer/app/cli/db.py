@@ -45,12 +45,12 @@ from .common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_OUTPUT,
-    ORDER_HELP,
     Parser,
     UsageError,
     add_order_option,
     error,
     integer,
+    order_help,
     rating_range,
     real,
     run_alone,
@@ -85,7 +85,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(default: no limit)")
     b.add_argument("--techniques", type=technique_list, default=None, help="comma-separated techniques (default: all)")
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
-    add_order_option(b, ORDER_HELP + "; recorded in the bank: a resumed build must use the same order")
+    add_order_option(b, order_help() + "; recorded in the bank: a resumed build must use the same order")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     g = b.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,

@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from explainer.engine.orders import DEFAULT_ORDER, choose_step, contexts, order_named
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Grid, PuzzleError, parse_grid, value_char
 from explainer.model.i18n import house_words, text_in
+from explainer.model.order import Order
 from explainer.model.state import State
-from explainer.model.technique import DEFAULT_ORDER, left_out, order_name
+from explainer.model.technique import left_out
 from techniques import REGISTRY, title
 
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
@@ -134,23 +136,21 @@ def check_grid(state: State, puzzle: str | Grid | None = None, where: str = "") 
 
 
 def next_step_from(state: State, solution: Sequence[int] | None = None,
-                   order: str = DEFAULT_ORDER) -> Explanation | None:
+                   order: str | Order = DEFAULT_ORDER) -> Explanation | None:
     """The next step from ``state`` on the engine's order (default: the simplest step
     available, as ``Puzzle`` takes it, never a guess); brutal (with the solution) only when
     nothing else applies.
 
     The grid is checked first (``check_grid``) unless the caller gives the solution it checked."""
-    from explainer.engine.loop import contexts, next_step, simplest_step
-
     if solution is None:
         solution = check_grid(state)
     if state.is_solved():
         return None
-    simplest = order_name(order) == "simplest"
-    off = left_out(REGISTRY, simplest)
+    chosen = order_named(order)
+    off = left_out(REGISTRY, chosen)
     for known in (None, solution):  # without a solution, brutal is skipped
-        ctxs = contexts(REGISTRY, known, easiest=simplest, off=off)
-        step = (simplest_step if simplest else next_step)(state, REGISTRY, known, None, ctxs)
+        ctxs = contexts(REGISTRY, known, chosen, off=off)
+        step = choose_step(chosen, state, REGISTRY, known, None, ctxs)
         if step is not None:
             return step
     return None
@@ -174,7 +174,7 @@ def hint_text(step: Explanation | None, level: int, lang: str = "en") -> str:
 
 
 def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: str = "",
-         puzzle: str | Grid | None = None, order: str = DEFAULT_ORDER) -> Hint:
+         puzzle: str | Grid | None = None, order: str | Order = DEFAULT_ORDER) -> Hint:
     """The hint at ``level`` for a grid (text in any accepted form) or a state: the step the
     engine's ``order`` takes next from there (default: the simplest step available).
 
@@ -186,7 +186,7 @@ def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: st
         raise ValueError(f"hint level must be 1, 2 or 3, not {level}")
     if lang not in WORDS:
         raise ValueError(f"unknown language {lang!r} (en or fr)")
-    order = order_name(order)
+    order = order_named(order)
     state = text_or_state if isinstance(text_or_state, State) else read_grid_state(text_or_state, where)
     solution = check_grid(state, puzzle, where)
     step = next_step_from(state, solution, order)
