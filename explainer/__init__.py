@@ -18,7 +18,7 @@ loads nothing else.
 """
 from __future__ import annotations
 
-from types import ModuleType
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,22 +44,23 @@ if TYPE_CHECKING:
     from .model.technique import Context, StepKind, Technique
     from .model.values import Candidate, Cell, House, StrongLink, WeakLink
 
-# the public names, by the module that defines them
+# the public names, by the module that defines them (the imports above, for the type checker and
+# the architecture test, name the same modules: tests/test_architecture.py checks they agree)
 _NAMES: dict[str, tuple[str, ...]] = {
-    "api": ("Puzzle", "explain"),
-    "allsteps": ("all_steps",),
-    "solvers": ("solve",),
-    "loop": ("UnsoundStep",),
-    "explanation": ("Explanation",),
-    "grid": ("Grid", "PuzzleError", "PuzzleTypeError", "StepIndexError", "UnknownNameError", "geometry",
-             "parse_grid", "read_sources"),
-    "state": ("Snapshot", "State"),
-    "technique": ("Context", "StepKind", "Technique"),
-    "order": ("Order",),
-    "values": ("Candidate", "Cell", "House", "StrongLink", "WeakLink"),
+    "explainer.api": ("Puzzle", "explain"),
+    "explainer.app.allsteps": ("all_steps",),
+    "explainer.app.solvers": ("solve",),
+    "explainer.engine.loop": ("UnsoundStep",),
+    "explainer.model.explanation": ("Explanation",),
+    "explainer.model.grid": ("Grid", "PuzzleError", "PuzzleTypeError", "StepIndexError", "UnknownNameError",
+                             "geometry", "parse_grid", "read_sources"),
+    "explainer.model.order": ("Order",),
+    "explainer.model.state": ("Snapshot", "State"),
+    "explainer.model.technique": ("Context", "StepKind", "Technique"),
+    "explainer.model.values": ("Candidate", "Cell", "House", "StrongLink", "WeakLink"),
     # the errors of the application's parts (each a PuzzleError)
-    "hints": ("GridMistake",),
-    "db": ("DatabaseBusy", "DatabaseError", "DatabaseWriteError"),
+    "explainer.app.hints": ("GridMistake",),
+    "explainer.app.bank.db": ("DatabaseBusy", "DatabaseError", "DatabaseWriteError"),
 }
 _WHERE = {name: module for module, names in _NAMES.items() for name in names}
 
@@ -69,51 +70,11 @@ __all__ = ["Candidate", "Cell", "Context", "DatabaseBusy", "DatabaseError", "Dat
            "all_steps", "explain", "geometry", "parse_grid", "read_sources", "solve"]
 
 
-def _module(key: str) -> ModuleType:
-    """The module holding a public name, imported now (each import written out, so that the
-    architecture test sees the facade's arrows)."""
-    if key == "api":
-        from . import api
-        return api
-    if key == "allsteps":
-        from .app import allsteps
-        return allsteps
-    if key == "solvers":
-        from .app import solvers
-        return solvers
-    if key == "hints":
-        from .app import hints
-        return hints
-    if key == "db":
-        from .app.bank import db
-        return db
-    if key == "loop":
-        from .engine import loop
-        return loop
-    if key == "explanation":
-        from .model import explanation
-        return explanation
-    if key == "grid":
-        from .model import grid
-        return grid
-    if key == "state":
-        from .model import state
-        return state
-    if key == "order":
-        from .model import order
-        return order
-    if key == "technique":
-        from .model import technique
-        return technique
-    from .model import values
-    return values
-
-
 def __getattr__(name: str) -> Any:
     key = _WHERE.get(name)
     if key is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_module(key), name)
+    value = getattr(importlib.import_module(key), name)
     globals()[name] = value
     return value
 

@@ -34,7 +34,7 @@ from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
 from .sizes import VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
-from .theme import palette as get_palette
+from .theme import DEFAULT_THEME, Theme
 from .view import DIGIT_KINDS, LEGIBLE_PX, SHOWN_WIDTH, View, focus
 
 # Cell side in inches at the default 100 dpi, per grid size.
@@ -643,12 +643,12 @@ def _shorten(points: Sequence, by: float) -> list:
 # ---- renderer ----------------------------------------------------------------------
 
 class FrameRenderer:
-    """One figure per grid size and palette, reused for every frame."""
+    """One figure per grid size and theme, reused for every frame."""
 
-    def __init__(self, n: int, theme: Mapping | str | None = "default", dpi: float | None = None,
+    def __init__(self, n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None,
                  size: int | None = None) -> None:
         self.n = n
-        self.theme = get_palette(theme) if not isinstance(theme, Mapping) else dict(theme)
+        self.theme = theme
         self.layout = Layout(n, dpi, size)
         L = self.layout
         self.fig = Figure(figsize=(L.width_in, L.height_in), dpi=L.dpi, facecolor=self.theme["background"])
@@ -788,12 +788,12 @@ _PALETTES: dict[Any, Any] = {}
 THUMB_STEPS = 4  # palette blends for the contact sheet and GIF
 
 
-def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
+def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     """``im`` mapped onto the theme's palette (``steps`` blends per colour; fewer
     colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    key = (hash(tuple(sorted((k, str(v)) for k, v in theme.items()))), steps)
+    key = (theme, steps)
     pal = _PALETTES.get(key)
     if pal is None:
         pal = _PALETTES[key] = theme_palette(theme, steps)
@@ -801,11 +801,12 @@ def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
 
 
 @lru_cache(maxsize=8)
-def renderer(n: int, theme: str = "default", dpi: float | None = None, size: int | None = None) -> FrameRenderer:
+def renderer(n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None, size: int | None = None) -> FrameRenderer:
+    """A renderer for frames of this size and theme, kept for the next frame (keyed by the theme)."""
     return FrameRenderer(n, theme, dpi, size)
 
 
-def step_png(state: Any, step: Any, *, number: int | None = None, palette: str = "default",
+def step_png(state: Any, step: Any, *, number: int | None = None, theme: Theme = DEFAULT_THEME,
              lang: str = "en", dpi: float | None = None, size: int | None = None,
              givens: Any = None, kinds: Mapping[str, StepKind] = NO_KINDS) -> bytes:
     """PNG bytes of one step drawn on the state before it (notebooks, hints); ``kinds``: the step
@@ -818,15 +819,15 @@ def step_png(state: Any, step: Any, *, number: int | None = None, palette: str =
         sc = Scene(sc.n, [s for s in sc if s.role != "title"])
         sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()),
                                                               kinds)))
-    return renderer(state.geo.n, palette, dpi, size).png(sc)
+    return renderer(state.geo.n, theme, dpi, size).png(sc)
 
 
-def state_png(state: Any, title: str = "", *, palette: str = "default", candidates: bool = True,
+def state_png(state: Any, title: str = "", *, theme: Theme = DEFAULT_THEME, candidates: bool = True,
               lang: str = "en", givens: Any = None) -> bytes:
     """PNG bytes of a state alone (with its candidates), for notebooks."""
     sc = make_scene(state, None, title=title, caption="", lang=lang, givens=givens,
                     show_candidates=candidates)
-    return renderer(state.geo.n, palette).png(sc)
+    return renderer(state.geo.n, theme).png(sc)
 
 
 def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
@@ -835,7 +836,7 @@ def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
     from .scene import solution_scene
 
     steps = puzzle.steps
-    palette = opts.pop("palette", "default")
+    theme = opts.pop("theme", DEFAULT_THEME)
     lang = opts.get("lang", "en")
     givens = puzzle.grid.values
     if k == 0:
@@ -848,4 +849,4 @@ def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
                             difficulty=puzzle.difficulty, complete=puzzle.complete)
     else:
         raise IndexError(f"frame {k} out of range 0..{len(steps) + 1}")
-    return renderer(puzzle.n, palette, opts.get("dpi"), opts.get("size")).png(sc)
+    return renderer(puzzle.n, theme, opts.get("dpi"), opts.get("size")).png(sc)

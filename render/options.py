@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .theme import DEFAULT_THEME, Theme, theme
+
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
 PAPERS = ("a4", "letter")
@@ -82,7 +84,8 @@ class RenderOptions:
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written; ``html_standalone``: the viewer with its frames inside, implies
     ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
-    frame format (png or svg; the contact sheet and GIF stay raster); ``size``
+    frame format (png or svg; the contact sheet and GIF stay raster); ``theme`` the colours
+    (a ``Theme``; a palette name or a mapping of colours is turned into one, once); ``size``
     (frame width in pixels) overrides ``dpi``;
     ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
     puzzle's techniques, or "singles"; the command line checks them against the registry); a step's time in the GIF is
@@ -101,7 +104,7 @@ class RenderOptions:
     pdf: bool = False
     paper: str = "a4"
     fmt: str = "png"
-    palette: Any = "default"
+    theme: Theme = DEFAULT_THEME
     lang: str = "en"
     dpi: float | None = None
     size: int | None = None
@@ -116,8 +119,6 @@ class RenderOptions:
     workers: int | None = None
 
     def __post_init__(self) -> None:
-        from .theme import palette as get_palette
-
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
@@ -134,10 +135,10 @@ class RenderOptions:
             raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
         if self.lang not in LANGS:
             raise OptionError(f"unknown language {self.lang!r} (en or fr)")
-        if not isinstance(self.palette, (str, Mapping)):
-            raise OptionError(f"palette must be a name or a mapping of colours, not {self.palette!r}")
+        if not isinstance(self.theme, (str, Mapping)):
+            raise OptionError(f"theme must be a Theme, a palette name or a mapping of colours, not {self.theme!r}")
         try:
-            get_palette(self.palette)
+            put("theme", theme(self.theme))
         except (ValueError, TypeError) as e:
             raise OptionError(str(e)) from None
         put("dpi", _real("dpi", self.dpi, *DPI_RANGE))

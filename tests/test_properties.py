@@ -333,7 +333,7 @@ def test_random_option_values_are_checked_at_parse_time(options: list[tuple[str,
 
 @settings(FAST, max_examples=examples(300))
 @given(st.dictionaries(
-    st.sampled_from(["frames", "contact", "gif", "html", "fmt", "palette", "lang", "dpi", "size", "group_singles",
+    st.sampled_from(["frames", "contact", "gif", "html", "fmt", "theme", "lang", "dpi", "size", "group_singles",
                      "only", "gif_duration", "gif_hold", "gif_loop", "gif_width", "columns", "workers", "bogus"]),
     st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9), st.floats(), st.text(max_size=8),
               st.lists(st.text(max_size=5), max_size=2)), max_size=4))

@@ -298,7 +298,7 @@ def test_5_library_gif_loop_and_duration_are_checked():
     from render.options import OptionError, RenderOptions
 
     for bad in ({"gif_loop": 99999999}, {"gif_loop": -7}, {"gif_duration": -1}, {"size": 6.7},
-                {"dpi": float("nan")}, {"fmt": "jpg"}, {"palette": "rainbow"}, {"only": ""}, {"colour": 1}):
+                {"dpi": float("nan")}, {"fmt": "jpg"}, {"theme": "rainbow"}, {"only": ""}, {"colour": 1}):
         with pytest.raises(OptionError):
             RenderOptions.from_mapping(bad)
     # the names --only keeps are checked by the command line (render reads the model only, not the

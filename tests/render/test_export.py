@@ -65,7 +65,7 @@ def test_only_aliases():
 
 
 def test_svg_french_palette(seed_puzzle, tmp_path):
-    rec = write_puzzle(seed_puzzle, tmp_path, fmt="svg", only="hidden tuple", lang="fr", palette="colorblind",
+    rec = write_puzzle(seed_puzzle, tmp_path, fmt="svg", only="hidden tuple", lang="fr", theme="colorblind",
                        gif=False, contact=True, size=500)
     assert all(p.endswith(".svg") for p in rec.frames)
     svg = open(rec.frames[1], encoding="utf-8").read()
@@ -89,4 +89,4 @@ def test_bad_options(seed_puzzle, tmp_path):
     with pytest.raises(ValueError):
         write_puzzle(seed_puzzle, tmp_path, lang="de")
     with pytest.raises(ValueError):
-        write_puzzle(seed_puzzle, tmp_path, palette="rainbow")
+        write_puzzle(seed_puzzle, tmp_path, theme="rainbow")

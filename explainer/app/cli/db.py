@@ -40,21 +40,16 @@ from pathlib import Path
 from explainer.app.bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, DatabaseWriteError, PuzzleDB
 from explainer.model.grid import PuzzleError, one_line
 
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_OUTPUT,
-    Parser,
-    UsageError,
+from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, Parser, UsageError, error, run_alone
+from .options import (
     add_order_option,
-    error,
+    add_out_options,
+    add_progress_options,
+    add_techniques_option,
     integer,
     order_help,
     rating_range,
     real,
-    run_alone,
-    technique_list,
     technique_name,
 )
 from .output import OutputError, OutputFolder, file_mode
@@ -83,14 +78,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     b.add_argument("--timeout", type=real(0, 10**7, open_low=True), default=None, metavar="SECONDS",
                    help="seconds per puzzle before its worker is stopped and it is stored as a timeout "
                         "(default: no limit)")
-    b.add_argument("--techniques", type=technique_list, default=None, help="comma-separated techniques (default: all)")
+    add_techniques_option(b)
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
     add_order_option(b, order_help() + "; recorded in the bank: a resumed build must use the same order")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
-    g = b.add_mutually_exclusive_group()
-    g.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="progress bar on stderr even when it is not a terminal")
-    g.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
+    add_progress_options(b, "progress bar on stderr even when it is not a terminal")
 
     s = sub.add_parser("stats", help="counts per difficulty, technique usage, time per puzzle",
                        description="Counts per difficulty, technique usage (puzzles and steps), seconds per puzzle "
@@ -117,13 +109,12 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="only puzzles of this difficulty class (TECHNIQUES.md)")
     q.add_argument("--rating", type=rating_range, default=None, metavar="LOW-HIGH",
                    help="only puzzles whose ER (Sudoku Explainer's scale) is in this range, e.g. 8.0-9.0")
-    q.add_argument("--out", type=Path, default=None,
-                   help="folder for one frame PNG per step (guarded by its manifest, as the explain command's)")
+    add_out_options(q, "folder for one frame PNG per step (guarded by its manifest, as the explain command's)",
+                    "write into an --out folder holding other files (they are never changed)", short=False,
+                    out_type=Path)
     q.add_argument("--gif", action="store_true", help="with --out: also an animated GIF of the frames")
     q.add_argument("--duration", type=real(0.01, 655.35), default=2.0,
                    help="seconds per GIF frame, 0.01..655.35 (default 2)")
-    q.add_argument("--force", action="store_true",
-                   help="write into an --out folder holding other files (they are never changed)")
 
     e = sub.add_parser("export", help="write the stored explanations",
                        description="Write one steps-JSON document per explained puzzle, one per line (what "

@@ -17,19 +17,14 @@ from typing import Any
 
 from explainer.model.grid import PuzzleError, Source, one_line, read_sources, split_sources
 
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_OK,
-    EXIT_OUTPUT,
-    Parser,
-    UsageError,
+from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, Parser, UsageError, error, is_puzzle_argument, run_alone
+from .options import (
     add_order_option,
+    add_out_options,
+    add_progress_options,
     add_render_options,
-    error,
-    is_puzzle_argument,
+    add_techniques_option,
     render_options,
-    run_alone,
-    technique_list,
 )
 from .output import MANIFEST, OutputError, OutputFolder, safe_component
 
@@ -86,16 +81,13 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "Sudoku Explainer's scale, never a guess), and ER/EP/ED are those of that path;\n"
                 "--order seed takes the first technique in the registry's order that has a step.")
     p.add_argument("puzzle", nargs="?", help="puzzle file, '-' for standard input, or a puzzle string")
-    p.add_argument("--out", "-o", metavar="DIR",
-                   help="output folder (default: output/<name of the puzzle file>)")
-    p.add_argument("--force", action="store_true",
-                   help="write into an output folder that holds files of its own (never deleted)")
+    add_out_options(p, "output folder (default: output/<name of the puzzle file>)",
+                    "write into an output folder that holds files of its own (never deleted)")
     p.add_argument("--no-frames", action="store_true", help="do not write the PNG frames and contact sheet")
     p.add_argument("--no-gif", action="store_true", help="do not write the animated GIF")
     p.add_argument("--json-only", action="store_true", help="only steps.json (same as --no-frames --no-gif)")
-    p.add_argument("--techniques", metavar="A,B,C", type=technique_list,
-                   help="comma-separated techniques to use, in registry order (default: all). "
-                        "Without 'brutal' a puzzle may stay unfinished; that is reported.")
+    add_techniques_option(p, "comma-separated techniques to use, in registry order (default: all). "
+                             "Without 'brutal' a puzzle may stay unfinished; that is reported.")
     p.add_argument("--no-brutal", action="store_true",
                    help="never read the solution: leave out 'brutal' (an unfinished grid is reported as such)")
     p.add_argument("--no-uniqueness", action="store_true",
@@ -103,9 +95,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_order_option(p)
     p.add_argument("--list-techniques", action="store_true", help="list the techniques and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show a progress bar even when stderr is not a terminal")
-    p.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
+    add_progress_options(p, exclusive=False)
     add_render_options(p)
 
 

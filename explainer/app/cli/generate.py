@@ -30,7 +30,8 @@ from explainer.app.generate import (
 from explainer.model.grid import SIZES
 from explainer.model.rating import difficulty_bands
 
-from .common import EXIT_NO, EXIT_OK, error, integer, rating_range, run_alone, technique_name
+from .common import EXIT_NO, EXIT_OK, error, run_alone
+from .options import integer, rating_range, technique_name
 
 HELP = "generate puzzles with a difficulty or technique target"
 positive = integer(1, 10**9)

@@ -14,17 +14,8 @@ from pathlib import Path
 
 from explainer.model.grid import PuzzleError, read_text
 
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_NO,
-    EXIT_OK,
-    EXIT_OUTPUT,
-    add_order_option,
-    error,
-    is_puzzle_argument,
-    palette_name,
-    run_alone,
-)
+from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, EXIT_OUTPUT, error, is_puzzle_argument, run_alone
+from .options import add_lang_option, add_order_option, add_out_options, add_palette_option
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
@@ -44,11 +35,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--puzzle", dest="original", metavar="LINE",
                    help="the original puzzle (line or file): the grid is checked against its solution "
                         "(default: the values of the grid are taken as the givens)")
-    p.add_argument("--out", "-o", metavar="DIR", help="folder for the level-3 frame (default output/hint)")
-    p.add_argument("--force", action="store_true",
-                   help="write the frame into a folder holding other files (they are never changed)")
-    p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the hint")
-    p.add_argument("--palette", default="default", type=palette_name, help="palette of the level-3 frame")
+    add_out_options(p, "folder for the level-3 frame (default output/hint)",
+                    "write the frame into a folder holding other files (they are never changed)")
+    add_lang_option(p, "language of the hint")
+    add_palette_option(p, "palette of the level-3 frame")
     add_order_option(p, "which step the hint gives: 'simplest' (the default) the simplest step available from "
                         "your position (the lowest rating on Sudoku Explainer's scale, never a guess), the one "
                         "'explain-sudoku' would take there; 'seed' the first technique, in the registry's order, "
@@ -103,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with OutputFolder(out, args.force, tool="explain-sudoku hint", announce=False).open() as folder:
                 folder.guard(path)
-                path.write_bytes(step_png(h.state, h.step, palette=args.palette, lang=args.lang, kinds=all_kinds()))
+                path.write_bytes(step_png(h.state, h.step, theme=args.theme, lang=args.lang, kinds=all_kinds()))
                 folder.record([path])
         except OutputError as e:
             error(e)

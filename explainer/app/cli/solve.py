@@ -22,7 +22,8 @@ from explainer.app.solvers import ALL_METHODS, OPTIONAL_METHODS, solve
 from explainer.core.solver import SearchLimit
 from explainer.model.grid import PuzzleError, parse_grid, read_sources
 
-from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, error, integer, run_alone
+from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, error, run_alone
+from .options import integer
 
 BOUNDED = ("backtracking", "backtracking-mrv")
 MAX_NODES = 1_000_000

@@ -16,18 +16,8 @@ from typing import Any
 
 from explainer.model.grid import PuzzleError, read_text
 
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_NO,
-    EXIT_OK,
-    EXIT_OUTPUT,
-    add_order_option,
-    error,
-    integer,
-    palette_name,
-    real,
-    run_alone,
-)
+from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, EXIT_OUTPUT, error, run_alone
+from .options import add_lang_option, add_order_option, add_out_options, add_palette_option, integer, real
 from .output import OutputError, OutputFolder
 
 PROG = "explain-sudoku steps"
@@ -77,11 +67,9 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         "codes (0300); default: every technique except brutal")
     p.add_argument("--json", action="store_true",
                    help="steps JSON, one document per position per line (with --check: one object per line)")
-    p.add_argument("--out", "-o", metavar="DIR",
-                   help="write one frame (PNG) per step into DIR (guarded by its manifest, as the explain "
-                        "command's output: files that are not ours are never changed)")
-    p.add_argument("--force", action="store_true",
-                   help="with --out: write into a folder that holds files of its own (never changed or deleted)")
+    add_out_options(p, "write one frame (PNG) per step into DIR (guarded by its manifest, as the explain "
+                       "command's output: files that are not ours are never changed)",
+                    "with --out: write into a folder that holds files of its own (never changed or deleted)")
     p.add_argument("--check", action="store_true",
                    help="check library lines: do the steps of the coded technique reproduce the expected ones?")
     p.add_argument("--cap", type=integer(1, 10**9, name="--cap"), default=None, metavar="N",
@@ -91,8 +79,8 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="run every finder to its end: no step cap, no time limit (for finders that enumerate "
                         "every start, e.g. forcing chains)")
-    p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the texts and frames")
-    p.add_argument("--palette", default="default", type=palette_name, help="palette of the frames")
+    add_lang_option(p, "language of the texts and frames")
+    add_palette_option(p, "palette of the frames")
     add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
                         "default order would choose among them (rating on Sudoku Explainer's scale, then the step "
                         "that does more, registry order, pattern size; no lucky guess); 'seed' by registry order, "
@@ -282,7 +270,7 @@ def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, 
         out.guard(path)
     for i, (path, step) in enumerate(zip(paths, steps, strict=True), 1):
         try:
-            path.write_bytes(step_png(pos.state, step, number=i, palette=args.palette, lang=args.lang,
+            path.write_bytes(step_png(pos.state, step, number=i, theme=args.theme, lang=args.lang,
                                       givens=givens, kinds=all_kinds()))
         except OSError as e:
             raise OutputError(f"{path}: cannot write ({e.strerror or e})") from None
