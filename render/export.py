@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from explainer.model.explained import Explained
 from explainer.model.explanation import Explanation
 from explainer.model.grid import value_char
 from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
 
 from .options import RenderOptions
-from .scene import Scene, initial_scene, solution_scene, step_scenes
+from .scene import initial_scene, solution_scene, step_scenes
+from .shapes import Scene
 from .sizes import PAPER_IN
 
 # grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
@@ -135,7 +137,8 @@ def fold_singles(steps: Sequence[Explanation],
     return out
 
 
-def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, lang: str = "en") -> list[Frame]:
+def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterable[str] | str | None = None,
+                lang: str = "en") -> list[Frame]:
     """The frames of a puzzle, in order, with their file stems."""
     steps = puzzle.steps
     givens = puzzle.grid.values
@@ -150,6 +153,7 @@ def plan_frames(puzzle: Any, *, group_singles: bool = False, only: Any = None, l
                                      (step.technique == "singles" and keep & single_names(kinds))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
+        assert step.before is not None  # the engine records the state each step was found in
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
         for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang, kinds=kinds):
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
@@ -418,7 +422,7 @@ Guard = Callable[[Path], None]
 class Job:
     """What the exporters of one puzzle share: the puzzle, the folder, the options and the frames."""
 
-    puzzle: Any
+    puzzle: Explained
     out: Path
     options: RenderOptions
     plan: list[Frame] = field(default_factory=list)
@@ -584,12 +588,12 @@ def output_patterns() -> tuple[str, ...]:
     return tuple(p for e in EXPORTERS for p in e.patterns)
 
 
-def steps_json_text(puzzle: Any) -> str:
+def steps_json_text(puzzle: Explained) -> str:
     """The text of ``steps.json``: the contract's document, UTF-8, indented by one."""
     return json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1)
 
 
-def planned_names(puzzle: Any, options: RenderOptions | None = None) -> list[str]:
+def planned_names(puzzle: Explained, options: RenderOptions | None = None) -> list[str]:
     """The names write_puzzle would write for ``puzzle`` (without writing anything)."""
     options = options or RenderOptions()
     exporters = chosen_exporters(options)
@@ -599,7 +603,7 @@ def planned_names(puzzle: Any, options: RenderOptions | None = None) -> list[str
     return [n for e in exporters for n in e.names(job)]
 
 
-def write_puzzle(puzzle: Any, out_dir: str | os.PathLike, options: RenderOptions | None = None, *,
+def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: RenderOptions | None = None, *,
                  progress: Callable[[int, int], None] | None = None, guard: Guard | None = None,
                  **option_values: Any) -> Written:
     """Write the files of RENDERING.md for one puzzle into ``out_dir``; say what was written.

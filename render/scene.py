@@ -9,10 +9,14 @@ the step says what matters, the scene only says where it goes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
+from explainer.model.explanation import Explanation
 from explainer.model.i18n import text_in
-from explainer.model.roles import roles_of
+from explainer.model.proof import Proof
+from explainer.model.roles import Role, roles_of
+from explainer.model.state import AnyState
 from explainer.model.technique import StepKind, title_of
 
 from .routing import Obstacles, route
@@ -36,6 +40,9 @@ DIFFICULTY_FR = {"easy": "facile", "medium": "moyenne", "difficult": "difficile"
 def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
+
+Cell = tuple[int, int]  # (row, col)
+Cand = tuple[int, int, int]  # (row, col, value)
 
 # No kinds known: a step is titled by its name (``title_of``).
 NO_KINDS: Mapping[str, StepKind] = {}
@@ -131,9 +138,9 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | dict, givens: Any,
-                           show_candidates: bool, obstacles: Obstacles | None,
-                           kept: set | frozenset = frozenset()) -> None:
+def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
+                           givens: Sequence[int] | None, show_candidates: bool, obstacles: Obstacles | None,
+                           kept: AbstractSet[Cell] = frozenset()) -> None:
     """Big digits and candidates; each also an obstacle for lines (``obstacles``
     None: the frame has no line to route). ``kept``: placed cells drawn with their
     candidates (the step marks some of them)."""
@@ -173,8 +180,8 @@ def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | d
             v += 1
 
 
-def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -> tuple[list[Shape], list[Shape],
-                                                                                          list[Shape], list]:
+def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, int], kept: AbstractSet[Cell],
+                 proof: Proof | None) -> tuple[list[Shape], list[Shape], list[Shape], list[Role]]:
     """(cell shapes, house shapes, candidate shapes, links) of a step's roles: one body
     per candidate (the first of ``CAND_ORDER``), rings around it for an assumption,
     a contradiction or a conclusion; one fill per cell (the first of ``CELL_ORDER``),
@@ -182,10 +189,10 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
     n = state.geo.n
     values = state.values
     truth = {tuple(b.assume[:3]): bool(b.assume[3]) for b in proof.branches} if proof is not None else {}
-    by_cand: dict[tuple[int, int, int], list] = {}
-    by_cell: dict[tuple[int, int], list] = {}
+    by_cand: dict[Cand, list[Role]] = {}
+    by_cell: dict[Cell, list[Role]] = {}
     houses: list[Shape] = []
-    links: list = []
+    links: list[Role] = []
     for role in roles:
         name = role.role
         if name == "link":
@@ -195,9 +202,9 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
             shape, key = style(name, "house", role.group)
             houses.append(Shape(name, shape, house=(h.kind, h.k), colour=key, group=role.group))
         for cell in role.cells:
-            by_cell.setdefault(tuple(cell), []).append(role)
+            by_cell.setdefault((cell[0], cell[1]), []).append(role)
         for cand in role.candidates:
-            by_cand.setdefault(tuple(cand), []).append(role)
+            by_cand.setdefault((cand[0], cand[1], cand[2]), []).append(role)
     cells: list[Shape] = []
     for (r, c), rs in by_cell.items():
         solved = bool(values[r * n + c]) or ((r, c) in place and (r, c) not in kept)
@@ -246,7 +253,7 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
     return cells, houses, cands, links
 
 
-def in_cell_arc(n: int, a: tuple, b: tuple) -> tuple[tuple[float, float], ...]:
+def in_cell_arc(n: int, a: Cand, b: Cand) -> tuple[tuple[float, float], ...]:
     """A link inside one cell: an arc bulging away from the cell's centre, so that it shows
     between neighbouring candidates too."""
     (ax, ay), (bx, by) = spot(n, *a), spot(n, *b)
@@ -261,7 +268,7 @@ def in_cell_arc(n: int, a: tuple, b: tuple) -> tuple[tuple[float, float], ...]:
     return ((ax, ay), (mx + px * bulge, my + py * bulge), (bx, by))
 
 
-def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
+def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
     """Placed cells drawn with their candidates: those where a role other than placed marks
     a candidate (the pattern must be seen before the value goes in, e.g. a BUG+1 cell)."""
     out = set()
@@ -275,7 +282,7 @@ def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
     return out
 
 
-def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
+def scene(state: AnyState, step: Explanation | None = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None,
           kinds: Mapping[str, StepKind] = NO_KINDS) -> Scene:
@@ -296,7 +303,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     roles = roles_of(step) if step is not None else ()
     place = {(r, c): v for role in roles if role.role == "placed" for r, c, v in role.candidates}
     kept = _kept(roles, place)
-    proof = getattr(step, "proof", None) if step is not None else None
+    proof = step.proof if step is not None else None
     whole = proof is not None and not proofdraw.needs_subframes(proof)
     cells, houses, cands, links = _role_shapes(state, roles, place, kept, proof)
     out.extend(cells)
@@ -320,11 +327,13 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
     for role in links:
-        a, b = tuple(role.source), tuple(role.target)
+        assert role.source is not None and role.target is not None  # a link role has both ends
+        a: Cand = (role.source[0], role.source[1], role.source[2])
+        b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
         pts = in_cell_arc(n, a, b) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
-    if whole:
+    if whole and proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
         proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
         # a removed candidate keeps its struck disk (the proof's rings go around it)
@@ -365,7 +374,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     return out
 
 
-def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
+def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                  givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None,
                  kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """The sub-frames of a forcing step's proof, in file order (RENDERING.md wave 2).
@@ -401,7 +410,7 @@ def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None 
     return out
 
 
-def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
+def initial_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                   caption: str | None = None) -> Scene:
     w = words(lang)
     k = sum(1 for v in state.values if v)
@@ -410,7 +419,7 @@ def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str 
     return scene(state, None, title=w["initial"], caption=caption, givens=givens, lang=lang)
 
 
-def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
+def solution_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                    steps: int = 0, difficulty: str = "", complete: bool = True) -> Scene:
     w = words(lang)
     d = DIFFICULTY_FR.get(difficulty, difficulty) if lang == "fr" else difficulty
@@ -419,7 +428,7 @@ def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str
                  show_candidates=not complete)
 
 
-def step_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
+def step_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                 givens: Sequence[int] | None = None, lang: str = "en",
                 kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """What an exporter writes for one step: its frame (``suffix`` ""), then the

@@ -56,7 +56,7 @@ class Shape:
         return self.role if self.group is None else f"{self.role}#{self.group}"
 
 
-class Scene(list):
+class Scene(list[Shape]):
     """A list of shapes plus the grid size (and, for a proof sub-frame, its suffix)."""
 
     def __init__(self, n: int, shapes: Iterable[Shape] = (), suffix: str = "") -> None:

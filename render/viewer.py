@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from explainer.model.explained import Explained
 from explainer.model.technique import title_of
 
 LABELS = {
@@ -62,7 +63,7 @@ def frame_number(f: Any, total: int) -> str:
     return f"{first}{f.scene.suffix}" if first == last else f"{first}–{last}"
 
 
-def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str], *, puzzle: Any = None,
+def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str], *, puzzle: Explained | None = None,
                  lang: str = "en", title: str | None = None, crop: float = 0.0,
                  durations: Sequence[int] | None = None, standalone: bool | None = None) -> Path:
     """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs).

@@ -293,7 +293,7 @@ def _whole(x: object, r: int, c: int) -> int:
     """A cell value from a list of rows or an array: whole numbers only (6.7 is an error, not 6)."""
     if isinstance(x, (str, bytes)) or isinstance(x, bool):
         raise PuzzleError(f"value {x!r} at r{r + 1}c{c + 1} is not a whole number")
-    v = int(x)  # type: ignore[call-overload]
+    v: int = int(x)  # type: ignore[call-overload]
     if v != x:
         raise PuzzleError(f"value {x} at r{r + 1}c{c + 1} is not a whole number")
     return v
@@ -364,7 +364,8 @@ def _read_stdin() -> bytes | str:
     stream = getattr(sys.stdin, "buffer", None)
     try:
         if stream is not None:
-            return stream.read(MAX_INPUT_BYTES + 1)
+            data: bytes = stream.read(MAX_INPUT_BYTES + 1)
+            return data
         return sys.stdin.read(MAX_INPUT_BYTES + 1)  # a text stream (tests, embedding)
     except OSError as e:
         raise PuzzleError(f"cannot read ({e.strerror or e})", "<stdin>") from None

@@ -193,5 +193,7 @@ def text_in(step: Any, lang: str = "en") -> str:
     if lang != "en":
         for code, text in getattr(step, "translations", ()):
             if code == lang:
-                return text
-    return step.text
+                translated: str = text
+                return translated
+    english: str = step.text
+    return english

@@ -22,6 +22,7 @@ from typing import Any
 
 from .grid import geometry, value_char
 from .i18n import contract, house_words, join
+from .proof import Branch
 
 Fact = tuple[int, int, int, bool]
 
@@ -134,7 +135,7 @@ def fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
     return ft
 
 
-def _seer(branch: Any, i: int) -> int | None:
+def _seer(branch: Branch, i: int) -> int | None:
     """The true fact in another cell that removes fact ``i``'s digit by seeing it (None: another reason)."""
     f = branch.facts[i]
     if f.rule != "peer" or f.fact[3]:

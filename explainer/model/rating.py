@@ -240,7 +240,7 @@ def _sukaku_wing(step: Explanation) -> float | None:
         return None
     m = max(sizes)
     if min(sizes) > 1:
-        return SE_ALS_XZ + 0.1 * (sum(sizes) - 4)
+        return float(SE_ALS_XZ + 0.1 * (sum(sizes) - 4))
     if m not in SUKAKU_WINGS:
         return None
     base = SUKAKU_WINGS[m]
@@ -248,7 +248,7 @@ def _sukaku_wing(step: Explanation) -> float | None:
     if biggest is None or m > 4:
         return base
     middle = (m + 3) // 2
-    return base + 0.1 * max(0, (m + 1 - middle) - abs(middle - int(biggest)))
+    return float(base + 0.1 * max(0, (m + 1 - middle) - abs(middle - int(biggest))))
 
 
 def _chain(step: Explanation) -> float:

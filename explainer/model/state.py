@@ -163,7 +163,8 @@ class State:
         """
         hit = self._memo.get(key)
         if hit is not None and hit[0] == self.version:
-            return hit[1]
+            memo: T = hit[1]
+            return memo
         value = build(self)
         self._memo[key] = (self.version, value)
         return value
@@ -235,3 +236,7 @@ class Snapshot:
     def __repr__(self) -> str:
         return f"<Snapshot {self.geo.n}x{self.geo.n} {self.to_line()!r}, {self.unsolved} empty>"
 
+
+
+# What a reader of candidates takes (the drawing code, a step's ``before``): a live state or a frozen one.
+AnyState = State | Snapshot
