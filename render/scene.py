@@ -319,7 +319,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
                            obstacles if lines else None, kept)
     if step is not None and isinstance(number, tuple) and number[0] != number[1]:
-        # one frame for several steps (a run of singles, export.fold_singles): each value
+        # one frame for several steps (a run of singles, plan.fold_singles): each value
         # placed carries its rank in the run
         for k, (r, c, _v) in enumerate(step.place, 1):
             out.append(Shape("order", "label", r, c, text=str(k), colour="place"))

@@ -4,7 +4,8 @@ import json
 import pytest
 from PIL import Image
 
-from render.export import fold_singles, normalise_only, write_puzzle
+from render.export import write_puzzle
+from render.plan import fold_singles, normalise_only
 from techniques import REGISTRY
 
 

@@ -337,7 +337,7 @@ def _query(args: argparse.Namespace) -> int:
             if not records:
                 print("no matching step", file=sys.stderr)
             return 0
-        from render.export import technique_stem
+        from render.plan import technique_stem
         from techniques import all_kinds
 
         with OutputFolder(args.out, args.force, tool="explain-sudoku db query").open() as folder:
