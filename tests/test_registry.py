@@ -10,6 +10,7 @@ import pytest
 import techniques
 from explainer import Explanation, Puzzle, State, parse_grid
 from explainer.model.i18n import LANGS
+from explainer.model.roles import VOCABULARY
 from explainer.model.technique import Context, Finder, StepKind, Technique
 from techniques import REGISTRY, table
 
@@ -31,6 +32,8 @@ def test_every_record_is_complete(record: Technique) -> None:
         assert isinstance(k.trial_like, bool) and isinstance(k.reads_solution, bool)
         if k.example:
             parse_grid(k.example)  # a puzzle the engine test explains when its sample lacks the kind
+        # the roles its frame shows (tests/render/test_roles.py draws it on its position and checks them)
+        assert k.roles and k.roles <= set(VOCABULARY), f"{k.name}: roles {sorted(k.roles - set(VOCABULARY))}"
     for alias in record.aliases:
         assert techniques.lookup(alias) is record
 

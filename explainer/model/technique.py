@@ -64,6 +64,10 @@ class StepKind:
     # titles naming a step's size (a tuple's "hidden pair"), per language: size -> title, read
     # from the step's ``detail`` (``title``)
     sized_titles: Mapping[str, Mapping[int, str]] = field(default_factory=dict, hash=False, compare=False)
+    # the roles a frame of this kind shows (``roles.Role``: its finder states them; "placed" and
+    # "removed" come from what the step changes): the frame tests draw each kind on its position
+    # (tests/render/data/role_positions.txt) and check them
+    roles: frozenset[str] = field(default=frozenset(), compare=False)
 
     def title(self, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
         """The frame title in a language; a step's own title when its ``detail`` names a size
