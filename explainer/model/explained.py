@@ -6,7 +6,7 @@ imports the engine.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from .explanation import Explanation
@@ -18,31 +18,29 @@ from .technique import StepKind, Technique
 class Explained(Protocol):
     """A puzzle and the steps that explain it."""
 
-    @property
-    def grid(self) -> Grid: ...
-
-    @property
-    def n(self) -> int: ...
+    grid: Grid
+    techniques: list[Technique]  # the technique records the steps came from (names, aliases)
 
     @property
     def steps(self) -> list[Explanation]: ...
 
-    @property
-    def techniques(self) -> Sequence[Technique]:
-        """The technique records the steps came from (their names and aliases)."""
+    def initial_state(self) -> State: ...
+
+    def state_before(self, k: int) -> State:
+        """A copy of the candidate state before step k (0-based; len(steps): the end)."""
 
     @property
     def kinds(self) -> Mapping[str, StepKind]:
         """Step name -> its kind (titles, the singles), for the techniques of the run."""
 
+    def to_json(self) -> dict[str, Any]: ...
+
     @property
-    def complete(self) -> bool: ...
+    def n(self) -> int: ...
+
+    @property
+    def complete(self) -> bool:
+        """Every cell solved by the steps (False: the chosen techniques got stuck)."""
 
     @property
     def difficulty(self) -> str: ...
-
-    def initial_state(self) -> State: ...
-
-    def state_before(self, k: int) -> State: ...
-
-    def to_json(self) -> dict[str, Any]: ...

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import NoReturn
 
@@ -98,6 +98,23 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = Fal
             return EXIT_INTERNAL
         except Exception as e:
             return internal_error(e)
+
+
+def reported(work: Callable[[], int]) -> int:
+    """``work()``'s exit status; bad input (a ``PuzzleError``, 2) or an output refused or not
+    written (an ``OutputError``, 3) is one line on stderr instead."""
+    from explainer.model.grid import PuzzleError
+
+    from .output import OutputError
+
+    try:
+        return work()
+    except PuzzleError as e:
+        error(str(e))
+        return EXIT_BAD_INPUT
+    except OutputError as e:
+        error(str(e))
+        return EXIT_OUTPUT
 
 
 def interrupted(e: KeyboardInterrupt) -> int:

@@ -17,7 +17,15 @@ from typing import Any
 
 from explainer.model.grid import PuzzleError, Source, one_line, read_sources, split_sources
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, Parser, UsageError, error, is_puzzle_argument, run_alone
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    Parser,
+    UsageError,
+    is_puzzle_argument,
+    reported,
+    run_alone,
+)
 from .options import (
     add_order_option,
     add_out_options,
@@ -115,14 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if args.puzzle is None:
         raise UsageError("explain-sudoku: error: a puzzle file (or '-', or a puzzle string) is needed "
                          "(see 'explain-sudoku --help')")
-    try:
-        return explain(args)
-    except PuzzleError as e:
-        error(str(e))
-        return EXIT_BAD_INPUT
-    except OutputError as e:
-        error(str(e))
-        return EXIT_OUTPUT
+    return reported(lambda: explain(args))
 
 
 def load_sources(arg: str) -> tuple[list[Source], str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from explainer.model.grid import PuzzleError, read_text
 
-from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, EXIT_OUTPUT, error, run_alone
+from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, error, reported, run_alone
 from .options import add_lang_option, add_order_option, add_out_options, add_palette_option, integer, real
 from .output import OutputError, OutputFolder
 
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
+    def listed() -> int:
         if args.check and args.technique:
             raise PuzzleError("--check takes the technique from each line's code: leave out --technique")
         if args.all and (args.cap is not None or args.seconds is not None):
@@ -160,12 +160,8 @@ def run(args: argparse.Namespace) -> int:
             with OutputFolder(args.out, args.force, tool=PROG).open() as folder:
                 return _list(items, techniques, args, folder)
         return _list(items, techniques, args, None)
-    except PuzzleError as e:
-        _error(str(e))
-        return EXIT_BAD_INPUT
-    except OutputError as e:
-        _error(str(e))
-        return EXIT_OUTPUT
+
+    return reported(listed)
 
 
 def _error(message: str) -> None:
