@@ -84,8 +84,9 @@ class Puzzle:
             raise TypeError(f"the engine takes Technique records, not {bad[0]!r} "
                             "(explainer.Puzzle resolves names)")
         self.max_steps = max_steps
-        # the run's order (``orders.order_named``: a name, an Order, or ``easiest``, the old name:
-        # True the simplest order, False the seed's)
+        # the run's order (``orders.order_named``: a name or an Order). ``easiest`` is its old
+        # name (True the simplest order, False the seed's), kept at this edge so that a benchmark
+        # drives an older tree's engine and this one alike (benchmarks/bench_speed.py)
         self.order: Order = order_named(order if order is not None or easiest is not None else self.ORDER, easiest)
         self.uniqueness = uniqueness  # False: steps resting on the single solution are left out
         self.timings: dict[str, list[float]] | None = {} if profile else None

@@ -326,18 +326,18 @@ def load_sources(inputs: str | Path | Iterable[str | Path] | Sequence[Source]) -
 def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: PuzzleDB | str | Path,
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
-          on_stored: Callable[[dict[str, Any]], None] | None = None, order: str | Order | None = None,
-          easiest: bool | None = None) -> BuildReport:
+          on_stored: Callable[[dict[str, Any]], None] | None = None,
+          order: str | Order | None = None) -> BuildReport:
     """Explain every puzzle of ``inputs`` not yet in ``db`` and store it.
 
     ``jobs``: worker processes (default: all cores). ``timeout``: seconds per
     puzzle. ``progress``: tqdm bar on stderr (default: only if stderr is a
     terminal). ``dask``: a scheduler address or Client to run on instead.
     ``retry_errors``: explain again the puzzles stored with an error.
-    ``order``: the engine's order, "simplest" (the default: the lowest-rated step at each
-    step, SE's path, so the stored ER/EP/ED compare with Sudoku Explainer's) or "seed"
-    (``easiest=True`` / ``False``: the older names); recorded in the bank, and a resumed
-    build must use the same order.
+    ``order``: the engine's order (a name or an ``Order``), "simplest" (the default: the
+    lowest-rated step at each step, SE's path, so the stored ER/EP/ED compare with Sudoku
+    Explainer's) or "seed"; recorded in the bank by its name, and a resumed build must use
+    the same order.
 
     Safety: the input is read and the cluster reached before the database is
     touched; a second build on the same file is refused (``WriterLock``,
@@ -360,7 +360,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
                        progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
-                       order=order_named(order, easiest).name)
+                       order=order_named(order).name)
             finally:
                 if own:
                     store.close()
