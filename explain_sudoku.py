@@ -3,7 +3,7 @@
 Importing the package takes a moment; a Ctrl-C (or ``kill``) that arrives
 meanwhile ends the program with one line and the usual status (130, 143,
 129) instead of a traceback from the import machinery. Nothing has been
-written yet then. Once the command runs, ``explainer.cli.signals`` takes
+written yet then. Once the command runs, ``explainer.app.cli.signals`` takes
 over (clean-up, manifest, workers). This module imports nothing of the
 package before its handler is in place.
 """
@@ -29,7 +29,7 @@ def main() -> int:
     for sig in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, sig):
             signal.signal(getattr(signal, sig), stop_at_once)
-    from explainer.cli import main as run
+    from explainer.app.cli import main as run
 
     return run(program=True)
 

@@ -91,7 +91,7 @@ def finder_run(lines: list[str], clock: FinderClock) -> tuple[list[dict[str, Any
     """Explain every line with clocked finders: (steps JSON documents, CPU per puzzle)."""
     sys.path.insert(0, str(ROOT))
     import techniques
-    from explainer.engine import Puzzle as EnginePuzzle
+    from explainer.engine.loop import Puzzle as EnginePuzzle
 
     chosen = [clock.wrap(t) for t in techniques.select(None)]
     owner = {k.name: t.name for t in chosen for k in t.kinds}

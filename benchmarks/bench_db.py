@@ -48,7 +48,7 @@ def best_cpu_ms(fn: Any, repeat: int = 3) -> float:
 
 
 def query_times(db: Path) -> dict[str, float]:
-    from explainer.bank.db import PuzzleDB
+    from explainer.app.bank.db import PuzzleDB
 
     with PuzzleDB(db, create=False) as store:
         out = {name: best_cpu_ms(lambda kw=kw: [r.text for r in store.query(**kw)]) for name, kw in QUERIES.items()}
@@ -58,9 +58,9 @@ def query_times(db: Path) -> dict[str, float]:
 
 
 def one_run(path: Path, jobs: int, limit: int | None, timeout: float | None, db: Path) -> dict:
-    from explainer.bank.build import build
-    from explainer.bank.db import PuzzleDB
-    from explainer.grid import read_sources
+    from explainer.app.bank.build import build
+    from explainer.app.bank.db import PuzzleDB
+    from explainer.model.grid import read_sources
 
     sources = read_sources(path)
     if limit is not None:
@@ -102,9 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(one_run(args.file, args.one, args.limit, args.timeout, args.db)))
         return 0
 
-    import explainer.solver
+    import explainer.core.solver
 
-    solver_doc = explainer.solver.__doc__  # which solver these figures are for
+    solver_doc = explainer.core.solver.__doc__  # which solver these figures are for
     from techniques import REGISTRY
 
     print(f"file: {args.file}  limit: {args.limit}  cores: {os.cpu_count()}")

@@ -41,7 +41,7 @@ def main() -> int:
             return json.loads(json.dumps(by_text[self.text]))
 
     api.Puzzle = Explained  # type: ignore[misc, assignment]
-    from explainer.bank.db import PuzzleDB, explain_record
+    from explainer.app.bank.db import PuzzleDB, explain_record
 
     worker = build = 0.0
     with tempfile.TemporaryDirectory() as tmp:

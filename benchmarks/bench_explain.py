@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from explainer import Puzzle  # noqa: E402
-from explainer.bank.db import percentile as pct  # noqa: E402
-from explainer.grid import read_sources  # noqa: E402
+from explainer.app.bank.db import percentile as pct  # noqa: E402
+from explainer.model.grid import read_sources  # noqa: E402
 
 
 def main() -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from explainer import Puzzle  # noqa: E402
-from explainer.bank.db import percentile as pct  # noqa: E402
+from explainer.app.bank.db import percentile as pct  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
@@ -36,9 +36,9 @@ VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
 
 def puzzles(name: str) -> list[str]:
     """A shared collection by name (first token of each line: se_rated has a rating
-    after the puzzle), or any puzzle file by path (explainer.grid.read_sources)."""
+    after the puzzle), or any puzzle file by path (explainer.model.grid.read_sources)."""
     if Path(name).exists():
-        from explainer.grid import read_sources
+        from explainer.model.grid import read_sources
 
         return [src.text for src in read_sources(name)]
     path = DATA / f"{name}.txt"

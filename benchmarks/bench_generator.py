@@ -5,7 +5,7 @@
 Untargeted generation is timed for 4×4, 9×9, 16×16 and 25×25; the
 difficulty targets (easy / medium / difficult, checked by the engine) for
 9×9 (medium and difficult by the hardening local search) and medium for
-4×4 (drawn puzzles, no hardening), only when explainer/engine.py exists. Counts are small so the
+4×4 (drawn puzzles, no hardening), only when explainer/engine/loop.py exists. Counts are small so the
 whole run stays within a few minutes; --quick makes them smaller still.
 A target not met within --max-tries is reported as such, not as a rate.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from explainer.generate.generator import DIFFICULTIES, GenerationFailed, engine_goal, engine_target, generate_many  # noqa: E402
+from explainer.app.generate.generator import DIFFICULTIES, GenerationFailed, engine_goal, engine_target, generate_many  # noqa: E402
 
 COUNTS = {4: 20, 9: 10, 16: 3, 25: 1}
 QUICK = {4: 5, 9: 3, 16: 1, 25: 1}
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 9, 16, 25])
     args = parser.parse_args(argv)
     counts = QUICK if args.quick else COUNTS
-    engine = (Path(__file__).resolve().parents[1] / "explainer" / "engine.py").exists()
+    engine = (Path(__file__).resolve().parents[1] / "explainer" / "engine" / "loop.py").exists()
     print("| size | target | puzzles | seconds | puzzles per minute |")
     print("| ---: | --- | ---: | ---: | ---: |")
     for n in args.sizes:
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                                  goal=goal, max_tries=args.max_tries, target=f"difficulty {level}")
             print(f"| {n} | {level} | {count} | {seconds:.2f} | {text} |", flush=True)
     else:
-        print("(difficulty targets skipped: explainer/engine.py is not there yet)")
+        print("(difficulty targets skipped: explainer/engine/loop.py is not there yet)")
     return 0
 
 

@@ -36,9 +36,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from explainer import Puzzle  # noqa: E402
-from explainer.bank.db import percentile as pct  # noqa: E402
-from explainer.rating import difficulty  # noqa: E402
-from explainer.technique import ORDERS, Context  # noqa: E402
+from explainer.app.bank.db import percentile as pct  # noqa: E402
+from explainer.engine.orders import ORDERS  # noqa: E402
+from explainer.model.rating import difficulty  # noqa: E402
+from explainer.model.technique import Bound, Context  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VERIFY = ROOT.parent / "shared" / "tools" / "verify_steps.py"
@@ -53,7 +54,7 @@ def puzzles(name: str) -> list[tuple[str, float | None]]:
     """A shared collection by name (first token of each line, then SE's rating when the line has
     one: se_rated), or a file of puzzles by path."""
     if Path(name).exists():
-        from explainer.grid import read_sources
+        from explainer.model.grid import read_sources
 
         return [(src.text, None) for src in read_sources(name)]
     path = DATA / f"{name}.txt"
@@ -80,7 +81,7 @@ def forcing_at_or_below(p: Any, k: int, rated: float) -> bool:
     t = techniques.lookup("forcing chain")
     earlier = tuple(x for x in p.techniques if x is not t and not x.reads_solution)
     kind = t.kinds[0]
-    return any(kind.rate(s) <= rated for s in t.find(state, Context(None, earlier, easiest=True)))
+    return any(kind.rate(s) <= rated for s in t.find(state, Context(None, earlier, bound=Bound())))
 
 
 class Tally:

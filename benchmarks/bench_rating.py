@@ -6,7 +6,7 @@
 FILE has one "PUZZLE SE_RATING" a line (default ../shared/data/se_rated.txt).
 Prints Spearman's rank correlation between our ER and SE's (all puzzles, and
 without those whose explanation needs brutal), the share within ±0.3 of SE,
-the mean absolute difference, the confusion of grades (explainer.rating.GRADES
+the mean absolute difference, the confusion of grades (explainer.model.rating.GRADES
 applied to both ratings) and the rating overhead: the time to rate the steps
 (step ratings and ER/EP/ED) over the time to explain them.
 
@@ -32,9 +32,10 @@ sys.path.insert(0, str(ROOT))
 
 import techniques  # noqa: E402
 from explainer import Puzzle  # noqa: E402
-from explainer.explanation import Explanation  # noqa: E402
-from explainer.rating import GRADE_NAMES, grade, puzzle_rating  # noqa: E402
-from explainer.technique import ORDERS, rate_steps  # noqa: E402
+from explainer.engine.orders import ORDERS  # noqa: E402
+from explainer.model.explanation import Explanation  # noqa: E402
+from explainer.model.rating import GRADE_NAMES, grade, puzzle_rating  # noqa: E402
+from explainer.model.technique import rate_steps  # noqa: E402
 
 
 def ranks(xs: list[float]) -> list[float]:
@@ -98,7 +99,7 @@ def rerate(docs: list[dict]) -> None:
         steps = [Explanation.from_dict({k: v for k, v in s.items() if k != "rating"}) for s in d["doc"]["steps"]]
         simplest = d["doc"].get("order", "seed") == "simplest"
         t = time.perf_counter()
-        r = puzzle_rating(steps, rate_steps(steps, kinds, simplest))
+        r = puzzle_rating(steps, rate_steps(steps, kinds, "se" if simplest else "pattern"))
         d["rate"] = time.perf_counter() - t
         d["er"], d["ep"], d["ed"] = r.er, r.ep, r.ed
         d["brutal"] = "brutal" in d["doc"]["statistics"]
@@ -139,7 +140,7 @@ def main() -> int:
     ap.add_argument("file", nargs="?", default=str(ROOT.parent / "shared" / "data" / "se_rated.txt"))
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--every", type=int, default=1, metavar="K")
-    ap.add_argument("--order", choices=ORDERS, default="simplest", help="the engine's order (default simplest)")
+    ap.add_argument("--order", choices=list(ORDERS), default="simplest", help="the engine's order (default simplest)")
     ap.add_argument("--easiest", dest="order", action="store_const", const="simplest", help="--order simplest")
     ap.add_argument("--compare", action="store_true", help="seed and simplest orders, side by side")
     ap.add_argument("--save", type=Path, default=None, help="JSONL of the explained documents")

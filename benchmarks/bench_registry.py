@@ -36,11 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import techniques as registry  # noqa: E402
 from explainer import engine  # noqa: E402
-from explainer.explanation import Explanation  # noqa: E402
-from explainer.grid import Grid, Source, read_sources  # noqa: E402
-from explainer.solver import unique_solution  # noqa: E402
-from explainer.state import State  # noqa: E402
-from explainer.technique import Context, Technique  # noqa: E402
+from explainer.core.solver import unique_solution  # noqa: E402
+from explainer.model.explanation import Explanation  # noqa: E402
+from explainer.model.grid import Grid, Source, parse_grid, read_sources  # noqa: E402
+from explainer.model.state import State  # noqa: E402
+from explainer.model.technique import Context, Technique  # noqa: E402
 
 NEW = ("xy wing", "xyz wing", "wxyz wing", "unique rectangle", "bug+1", "grouped chain", "als xy wing",
        "als chain", "death blossom")
@@ -138,7 +138,7 @@ def main() -> int:
     sources = read_sources(args.file)[args.start - 1:]
     if args.limit:
         sources = sources[: args.limit]
-    puzzles = [(s, unique_solution(engine.parse_grid(s.text, s.where), s.where)) for s in sources]
+    puzzles = [(s, unique_solution(parse_grid(s.text, s.where), s.where)) for s in sources]
     try:
         regs = registries(args.drop)
     except KeyError as e:

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explainer.bank.db import percentile  # noqa: E402
-from explainer.grid import parse_grid, read_sources  # noqa: E402
-from explainer.solver import solve_values  # noqa: E402
+from explainer.app.bank.db import percentile  # noqa: E402
+from explainer.core.solver import solve_values  # noqa: E402
+from explainer.model.grid import parse_grid, read_sources  # noqa: E402
 
 DEFAULT_FILE = "/work/shared/data/top1465.txt"
 

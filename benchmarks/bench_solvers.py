@@ -43,10 +43,10 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from explainer.api import Puzzle  # noqa: E402
-from explainer.backends import available  # noqa: E402
-from explainer.grid import Grid, parse_grid, read_sources  # noqa: E402
-from explainer.solver import SearchLimit, solve_values  # noqa: E402
-from explainer.solvers import ALL_METHODS, OPTIONAL_METHODS, solve  # noqa: E402
+from explainer.app.backends import available  # noqa: E402
+from explainer.app.solvers import ALL_METHODS, OPTIONAL_METHODS, solve  # noqa: E402
+from explainer.core.solver import SearchLimit, solve_values  # noqa: E402
+from explainer.model.grid import Grid, parse_grid, read_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 if not DATA.is_dir():

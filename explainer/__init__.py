@@ -5,38 +5,79 @@
 >>> steps[0].technique
 'single position'
 
-``Puzzle`` and ``explain`` come from ``explainer.api`` (the engine with the
-technique registry plugged in), ``all_steps`` from ``explainer.allsteps``;
-they are loaded on first use so that ``techniques``, which builds on this package's core, can import it first.
+This package is the public facade; the code lives one folder per layer,
+each importing only the layers below it (docs/architecture.md):
+``explainer.model`` (grid, state, steps, ratings, technique records),
+``explainer.core`` (compiled kernels and the exact-cover solver),
+``explainer.engine`` (the step loop and the orders), ``techniques`` (the
+finders and their registry), ``explainer.api`` (``Puzzle``/``explain``: the
+engine with the registry plugged in) and ``explainer.app`` (command line,
+puzzle bank, generator, hints, HoDoKu's format, the ``solve`` back-ends).
+Every name below is loaded on first use, so ``import explainer.model.grid``
+loads nothing else.
 """
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from .engine import UnsoundStep
-from .explanation import Explanation
-from .grid import Grid, PuzzleError, geometry, parse_grid, read_sources
-from .solvers import solve
-from .state import Snapshot, State
-from .technique import Context, StepKind, Technique
-from .values import Candidate, Cell, House, StrongLink, WeakLink
-
 if TYPE_CHECKING:
-    from .allsteps import all_steps
     from .api import Puzzle, explain
+    from .app.allsteps import all_steps
+    from .app.bank.db import DatabaseBusy, DatabaseError, DatabaseWriteError
+    from .app.hints import GridMistake
+    from .app.solvers import solve
+    from .engine.loop import UnsoundStep
+    from .model.explanation import Explanation
+    from .model.grid import (
+        Grid,
+        PuzzleError,
+        PuzzleTypeError,
+        StepIndexError,
+        UnknownNameError,
+        geometry,
+        parse_grid,
+        read_sources,
+    )
+    from .model.order import Order
+    from .model.state import Snapshot, State
+    from .model.technique import Context, StepKind, Technique
+    from .model.values import Candidate, Cell, House, StrongLink, WeakLink
 
-__all__ = ["Candidate", "Cell", "Context", "Explanation", "Grid", "House", "Puzzle", "PuzzleError", "Snapshot",
-           "State", "StepKind", "StrongLink", "Technique", "UnsoundStep", "WeakLink", "all_steps", "explain",
-           "geometry", "parse_grid", "read_sources", "solve"]
+# the public names, by the module that defines them (the imports above, for the type checker and
+# the architecture test, name the same modules: tests/test_architecture.py checks they agree)
+_NAMES: dict[str, tuple[str, ...]] = {
+    "explainer.api": ("Puzzle", "explain"),
+    "explainer.app.allsteps": ("all_steps",),
+    "explainer.app.solvers": ("solve",),
+    "explainer.engine.loop": ("UnsoundStep",),
+    "explainer.model.explanation": ("Explanation",),
+    "explainer.model.grid": ("Grid", "PuzzleError", "PuzzleTypeError", "StepIndexError", "UnknownNameError",
+                             "geometry", "parse_grid", "read_sources"),
+    "explainer.model.order": ("Order",),
+    "explainer.model.state": ("Snapshot", "State"),
+    "explainer.model.technique": ("Context", "StepKind", "Technique"),
+    "explainer.model.values": ("Candidate", "Cell", "House", "StrongLink", "WeakLink"),
+    # the errors of the application's parts (each a PuzzleError)
+    "explainer.app.hints": ("GridMistake",),
+    "explainer.app.bank.db": ("DatabaseBusy", "DatabaseError", "DatabaseWriteError"),
+}
+_WHERE = {name: module for module, names in _NAMES.items() for name in names}
+
+__all__ = ["Candidate", "Cell", "Context", "DatabaseBusy", "DatabaseError", "DatabaseWriteError", "Explanation",
+           "Grid", "GridMistake", "House", "Order", "Puzzle", "PuzzleError", "PuzzleTypeError", "Snapshot", "State",
+           "StepIndexError", "StepKind", "StrongLink", "Technique", "UnknownNameError", "UnsoundStep", "WeakLink",
+           "all_steps", "explain", "geometry", "parse_grid", "read_sources", "solve"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Puzzle", "explain"):
-        from . import api
+    key = _WHERE.get(name)
+    if key is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(key), name)
+    globals()[name] = value
+    return value
 
-        return getattr(api, name)
-    if name == "all_steps":  # every step from a position (loads the registry too)
-        from .allsteps import all_steps
 
-        return all_steps
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

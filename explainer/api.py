@@ -4,7 +4,7 @@
 registry; this module resolves names (``"x wing"``, aliases) and defaults to
 every registered technique, so ``Puzzle(line)`` explains with all of them.
 
-Misuse raises ``PuzzleError`` (explainer.grid) with a one-line message: a
+Misuse raises ``PuzzleError`` (explainer.model.grid) with a one-line message: a
 puzzle of the wrong type or shape, techniques given as one string or naming
 nothing known, a step number that is not a whole number in 0..len(steps).
 """
@@ -14,12 +14,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import techniques as registry
-
-from . import engine
-from .explanation import Explanation
-from .grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
-from .state import State
-from .technique import Technique
+from explainer import engine
+from explainer.model.explanation import Explanation
+from explainer.model.grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
+from explainer.model.order import Order
+from explainer.model.state import State
+from explainer.model.technique import Technique
 
 
 class Puzzle(engine.Puzzle):
@@ -30,13 +30,14 @@ class Puzzle(engine.Puzzle):
     ``brutal=False`` never reads the solution (a grid the techniques cannot
     finish is then reported unfinished, ``complete`` False);
     ``order="simplest"`` (the default) takes the lowest-rated step at each step,
-    ``order="seed"`` the first technique in registry order with a step
-    (``easiest=True`` / ``False`` are the older names of the two)."""
+    ``order="seed"`` the first technique in registry order with a step (a name of
+    ``explainer.engine.orders.ORDERS``, or an ``Order``); ``easiest=True`` / ``False`` are
+    the old names of the two, kept for old callers."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 order: str | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
+                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
         chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
@@ -98,7 +99,7 @@ def records(techniques: Iterable[str | Technique] | None, uniqueness: bool = Tru
 def _step_png(before: Any, step: Explanation) -> bytes:
     from render.frame import step_png  # lazy: explaining never needs matplotlib
 
-    return step_png(before, step)
+    return step_png(before, step, kinds=registry.all_kinds())
 
 
 def _state_png(state: State) -> bytes:
@@ -114,7 +115,7 @@ State.drawer = _state_png
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],
             techniques: Iterable[str | Technique] | None = None, *, uniqueness: bool = True,
-            order: str | None = None) -> list[Explanation]:
+            order: str | Order | None = None) -> list[Explanation]:
     """The list of steps that solve the puzzle (the library's main call), simplest first
     unless ``order="seed"``."""
     return Puzzle(puzzle, techniques, uniqueness=uniqueness, order=order).steps

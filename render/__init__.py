@@ -1,20 +1,23 @@
-"""Drawing explanations: scene (pure data) -> frame (matplotlib Agg) -> export (files).
+"""Drawing explanations: scene (pure data) -> frame (matplotlib Agg) -> files.
 
-Imports point one way: ``render`` uses the core of ``explainer`` and the
-technique registry; only ``explainer.api`` (notebook pictures) and the app
-layer (command line, puzzle bank) use ``render`` (docs/architecture.md).
+``render`` reads the model only (``explainer.model``: states, steps, their
+roles, the step kinds whose titles a frame shows, an explained puzzle through
+the ``Explained`` protocol); only ``explainer.api`` (notebook pictures) and
+the application (command line, puzzle bank) use it (docs/architecture.md).
+Three stages, each importing only the ones before it:
 
-- ``scene``: what a frame shows, as shapes with roles (and finer ``tone``s);
-  ``scene(state, step, number=…)`` for a step, ``proof_scenes(state, step,
-  number=…)`` for the sub-frames of a forcing step's proof (``[]`` when the
-  step's own frame shows it all; else Scenes with ``suffix`` "a", "b", … to be
-  written ``017a-…``, ``017b-…`` after ``017-…``); ``step_scenes`` gives both
-  at once, in file order;
-- ``roles``: the roles players know, read from a step's fields (on/off, pivot,
-  base/cover/fin, ALS tints, tuple values, rectangle lines);
-- ``proofdraw``: facts, arrows and ends of a proof, and its captions;
-- ``routing``: lines routed around every digit they must not cross;
-- ``sizes``: the cell-unit sizes scene, router and frame share;
-- ``frame``: pixels (PNG, SVG); ``theme``: palettes; ``export`` / ``viewer`` / ``workbook``: files
-  (frames, paged contact sheet, GIF, viewer, workbook.pdf).
+- scene, pure Python (no drawing library): ``shapes`` (the frame
+  vocabulary), ``styles`` (one style per role), ``sizes``, ``routing``
+  (lines routed around every digit they must not cross), ``proofdraw``
+  (facts, arrows and ends of a proof, its captions and sub-frames),
+  ``view`` (the rows and columns a big grid's frame widens), ``scene`` (what
+  a frame shows: ``scene(state, step, number=…)``, ``proof_scenes``,
+  ``step_scenes``), ``theme`` (palettes, the ``Theme``), ``options``
+  (``RenderOptions``), ``plan`` (the frames of a puzzle and their names);
+- raster: ``frame`` (pixels: PNG, SVG; ``FrameRenderer``, ``step_png``);
+- files: ``export`` (``write_puzzle``: the exporters), ``job`` (what they
+  share), ``workers`` (the forked render pass and parallel exporters),
+  ``sheet`` (the paged contact sheet), ``gif`` (the animated GIF),
+  ``viewer`` (index.html), ``workbook`` (workbook.pdf), ``charts`` (the
+  bank's stats chart, the query GIF).
 """

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from explainer.rating import GRADES
+from explainer.model.rating import GRADES
 
 PathLike = str | os.PathLike[str]
 
@@ -51,10 +51,10 @@ def stats_chart(stats: Mapping[str, Any], ratings: Sequence[float], path: PathLi
 
 def frames_gif(frames: Sequence[PathLike], path: PathLike, seconds: float, loop: int | None = 0) -> int:
     """An animated GIF of image files (resized to the first one's size), each
-    shown ``seconds``; bytes written (``render.export.write_gif``)."""
+    shown ``seconds``; bytes written (``render.gif.write_gif``)."""
     from PIL import Image
 
-    from .export import write_gif
+    from .gif import write_gif
 
     images = []
     for f in frames:

@@ -19,6 +19,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
@@ -27,12 +28,18 @@ from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
-from .scene import initial_scene
+from explainer.model.explained import Explained
+from explainer.model.explanation import Explanation
+from explainer.model.state import AnyState
+from explainer.model.technique import StepKind
+
+from .routing import Point
+from .scene import NO_KINDS, initial_scene
 from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
 from .sizes import VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
-from .theme import palette as get_palette
+from .theme import DEFAULT_THEME, Theme
 from .view import DIGIT_KINDS, LEGIBLE_PX, SHOWN_WIDTH, View, focus
 
 # Cell side in inches at the default 100 dpi, per grid size.
@@ -141,7 +148,7 @@ def _char(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
     return tp.vertices.astype(float), tp.codes.astype(Path.code_type), advance
 
 
-def line_path(line: str, bold: bool = False) -> tuple:
+def line_path(line: str, bold: bool = False) -> tuple[np.ndarray | None, np.ndarray | None, float]:
     """(vertices, codes, width) of a line of text at size 1, from cached characters.
 
     Laying out character by character (no kerning) is ten times faster than
@@ -207,7 +214,7 @@ def house_rect(n: int, m: int, kind: str, k: int) -> tuple[float, float, float, 
 
 # ---- drawing -----------------------------------------------------------------------
 
-def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
+def draw_static(ax: Any, n: int, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
     """Grid lines and row/column numbers: the part every frame shares."""
     m = math.isqrt(n)
     ax.set_xlim(0, n)
@@ -217,7 +224,7 @@ def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
     thick = [((i, 0), (i, n)) for i in range(0, n + 1, m)] + [((0, i), (n, i)) for i in range(0, n + 1, m)]
     lw_thin = max(0.5, layout.cell_pt * 0.012)
     lw_thick = max(1.5, layout.cell_pt * 0.05)
-    artists = [
+    artists: list[Artist] = [
         LineCollection(thin, colors=theme["grid"], linewidths=lw_thin, zorder=5),
         LineCollection(thick, colors=theme["grid"], linewidths=lw_thick, zorder=6, capstyle="projecting"),
     ]
@@ -233,7 +240,7 @@ def draw_static(ax: Any, n: int, theme: Mapping, layout: Layout) -> list:
     return artists
 
 
-def draw_grid(ax: Any, view: View, theme: Mapping, layout: Layout) -> list:
+def draw_grid(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
     """Grid lines and row/column numbers of a view that widens some rows and columns (the
     plain grid is drawn once per renderer: ``draw_static``)."""
     n, m = view.n, math.isqrt(view.n)
@@ -324,8 +331,8 @@ def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
     return {"digit": digit, "caption": caption}
 
 
-def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
-         origin: tuple[float, float] = (0.0, 0.0), focus: bool = True) -> list:
+def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None = None,
+         origin: tuple[float, float] = (0.0, 0.0), focus: bool = True) -> list[Artist]:
     """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
 
     ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
@@ -334,7 +341,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
     n, m = scene.n, scene.m
     layout = layout or Layout(n)
     cp = layout.cell_pt
-    art: list = []
+    art: list[Artist] = []
     view = scene_view(scene, layout) if focus else View.plain(n)
     if not view.is_plain:
         art += draw_grid(ax, view, theme, layout)
@@ -433,7 +440,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
                          heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"])
     # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
-    heads: dict[tuple[str, bool], list] = {}
+    heads: dict[tuple[str, bool], list[list[Point]]] = {}
     for s in get("weak", "strong", "arrow"):
         pts = [view.point(p) for p in _clip_ends(s.points, n, r_small * (1.2 if s.kind == "arrow" else 1.05))]
         ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
@@ -468,7 +475,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping, layout: Layout | None = None,
         circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
         digits(shapes, digit_on(theme, key), faint)
 
-    def strikes(shapes: list, colour: Any, faint: bool) -> None:
+    def strikes(shapes: list[Shape], colour: Any, faint: bool) -> None:
         segs = []
         for s in shapes:
             x, y = sp(s)
@@ -564,10 +571,11 @@ def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: fl
     """Lines of text as one filled path; (x_in, y_in) is the first baseline, in inches."""
     from matplotlib.transforms import Affine2D
 
-    verts, codes = [], []
+    verts: list[np.ndarray] = []
+    codes: list[np.ndarray] = []
     for i, line in enumerate(lines):
         v, c, width = line_path(line, bold)
-        if v is None:
+        if v is None or c is None:
             continue
         v = v * size_pt
         if ha == "center":
@@ -585,14 +593,14 @@ def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: fl
     return p
 
 
-def _curve(pts: list) -> Path:
+def _curve(pts: Sequence[Point]) -> Path:
     """A straight segment, one quadratic, or quadratic pieces (a, c1, w, c2, b, …)."""
     if len(pts) == 2:
         return Path(pts, [Path.MOVETO, Path.LINETO])
     return Path(pts, [Path.MOVETO] + [Path.CURVE3] * (len(pts) - 1))
 
 
-def _head(pts: list, size: float) -> list:
+def _head(pts: Sequence[Point], size: float) -> list[Point]:
     """An arrowhead triangle at the end of a route, pointing along its last tangent."""
     (x0, y0), (x1, y1) = pts[-2], pts[-1]
     d = math.hypot(x1 - x0, y1 - y0) or 1.0
@@ -601,10 +609,10 @@ def _head(pts: list, size: float) -> list:
     return [(x1, y1), (bx - uy * size * 0.55, by + ux * size * 0.55), (bx + uy * size * 0.55, by - ux * size * 0.55)]
 
 
-def _clip_ends(points: Sequence, n: int, radius: float) -> list:
+def _clip_ends(points: Sequence[Point], n: int, radius: float) -> list[Point]:
     """Pull both ends of a route back to the circle of ``radius`` around the candidate
     spot each starts in (a route may leave its disk off centre, see routing.py)."""
-    pts = [tuple(p) for p in points]
+    pts = [(p[0], p[1]) for p in points]
     out = list(pts)
     for end, nxt in ((0, 1), (-1, -2)):
         p, q = pts[end], pts[nxt]
@@ -624,10 +632,11 @@ def _clip_ends(points: Sequence, n: int, radius: float) -> list:
     return out
 
 
-def _shorten(points: Sequence, by: float) -> list:
+def _shorten(points: Sequence[Point], by: float) -> list[Point]:
     """Pull both ends of a link back to the edge of the disks it joins."""
-    pts = [tuple(p) for p in points]
-    def toward(p, q):
+    pts = [(p[0], p[1]) for p in points]
+
+    def toward(p: Point, q: Point) -> Point:
         dx, dy = q[0] - p[0], q[1] - p[1]
         d = math.hypot(dx, dy) or 1.0
         k = min(by, d * 0.4) / d
@@ -641,12 +650,12 @@ def _shorten(points: Sequence, by: float) -> list:
 # ---- renderer ----------------------------------------------------------------------
 
 class FrameRenderer:
-    """One figure per grid size and palette, reused for every frame."""
+    """One figure per grid size and theme, reused for every frame."""
 
-    def __init__(self, n: int, theme: Mapping | str | None = "default", dpi: float | None = None,
+    def __init__(self, n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None,
                  size: int | None = None) -> None:
         self.n = n
-        self.theme = get_palette(theme) if not isinstance(theme, Mapping) else dict(theme)
+        self.theme = theme
         self.layout = Layout(n, dpi, size)
         L = self.layout
         self.fig = Figure(figsize=(L.width_in, L.height_in), dpi=L.dpi, facecolor=self.theme["background"])
@@ -740,7 +749,7 @@ def _blend(a: float, fg: RGB, bg: RGB) -> RGB:
     return r, g, b
 
 
-def theme_palette(theme: Mapping, steps: int | None = None) -> Any:
+def theme_palette(theme: Mapping[str, Any], steps: int | None = None) -> Any:
     """A 'P' image whose palette holds the theme's colours and their blends with
     the background (anti-aliased edges): every frame of a run maps onto it."""
     from PIL import Image
@@ -786,12 +795,12 @@ _PALETTES: dict[Any, Any] = {}
 THUMB_STEPS = 4  # palette blends for the contact sheet and GIF
 
 
-def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
+def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     """``im`` mapped onto the theme's palette (``steps`` blends per colour; fewer
     colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    key = (hash(tuple(sorted((k, str(v)) for k, v in theme.items()))), steps)
+    key = (theme, steps)
     pal = _PALETTES.get(key)
     if pal is None:
         pal = _PALETTES[key] = theme_palette(theme, steps)
@@ -799,48 +808,53 @@ def quantize_image(im: Any, theme: Mapping, steps: int | None = None) -> Any:
 
 
 @lru_cache(maxsize=8)
-def renderer(n: int, theme: str = "default", dpi: float | None = None, size: int | None = None) -> FrameRenderer:
+def renderer(n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None, size: int | None = None) -> FrameRenderer:
+    """A renderer for frames of this size and theme, kept for the next frame (keyed by the theme)."""
     return FrameRenderer(n, theme, dpi, size)
 
 
-def step_png(state: Any, step: Any, *, number: int | None = None, palette: str = "default",
+def step_png(state: AnyState, step: Explanation, *, number: int | None = None, theme: Theme = DEFAULT_THEME,
              lang: str = "en", dpi: float | None = None, size: int | None = None,
-             givens: Any = None) -> bytes:
-    """PNG bytes of one step drawn on the state before it (notebooks, hints)."""
-    sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens)
+             givens: Sequence[int] | None = None, kinds: Mapping[str, StepKind] = NO_KINDS) -> bytes:
+    """PNG bytes of one step drawn on the state before it (notebooks, hints); ``kinds``: the step
+    kinds whose titles the title shows (the registry's, ``techniques.all_kinds()``)."""
+    sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens,
+                    kinds=kinds)
     if number is None:  # no step number known: title is just the technique
         from .scene import technique_title
 
         sc = Scene(sc.n, [s for s in sc if s.role != "title"])
-        sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()))))
-    return renderer(state.geo.n, palette, dpi, size).png(sc)
+        sc.append(Shape("title", "text", text=technique_title(step.technique, lang, getattr(step, "detail", ()),
+                                                              kinds)))
+    return renderer(state.geo.n, theme, dpi, size).png(sc)
 
 
-def state_png(state: Any, title: str = "", *, palette: str = "default", candidates: bool = True,
-              lang: str = "en", givens: Any = None) -> bytes:
+def state_png(state: AnyState, title: str = "", *, theme: Theme = DEFAULT_THEME, candidates: bool = True,
+              lang: str = "en", givens: Sequence[int] | None = None) -> bytes:
     """PNG bytes of a state alone (with its candidates), for notebooks."""
     sc = make_scene(state, None, title=title, caption="", lang=lang, givens=givens,
                     show_candidates=candidates)
-    return renderer(state.geo.n, palette).png(sc)
+    return renderer(state.geo.n, theme).png(sc)
 
 
-def puzzle_frame_png(puzzle: Any, k: int, **opts: Any) -> bytes:
+def puzzle_frame_png(puzzle: Explained, k: int, **opts: Any) -> bytes:
     """PNG of frame k of a puzzle's sequence: 0 the initial grid, 1..len(steps) the
     steps, len(steps)+1 the solution (the library's "frame at any step")."""
     from .scene import solution_scene
 
     steps = puzzle.steps
-    palette = opts.pop("palette", "default")
+    theme = opts.pop("theme", DEFAULT_THEME)
     lang = opts.get("lang", "en")
     givens = puzzle.grid.values
     if k == 0:
         sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang)
     elif 1 <= k <= len(steps):
         step = steps[k - 1]
-        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang)
+        assert step.before is not None  # the engine records the state each step was found in
+        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang, kinds=puzzle.kinds)
     elif k == len(steps) + 1:
         sc = solution_scene(puzzle.state_before(len(steps)), givens=givens, lang=lang, steps=len(steps),
                             difficulty=puzzle.difficulty, complete=puzzle.complete)
     else:
         raise IndexError(f"frame {k} out of range 0..{len(steps) + 1}")
-    return renderer(puzzle.n, palette, opts.get("dpi"), opts.get("size")).png(sc)
+    return renderer(puzzle.n, theme, opts.get("dpi"), opts.get("size")).png(sc)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .theme import DEFAULT_THEME, Theme, theme
+
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
 PAPERS = ("a4", "letter")
@@ -72,16 +74,6 @@ def _only(value: Any) -> tuple[str, ...] | None:
     names = tuple(x for x in names if x)
     if not names:
         raise OptionError("only needs at least one technique name")
-    from techniques import lookup
-
-    for name in names:
-        key = name.lower().replace("-", " ").replace("_", " ")
-        if key == "singles":
-            continue
-        try:
-            lookup(key)
-        except KeyError as e:
-            raise OptionError(str(e.args[0] if e.args else e).strip("'\"")) from None
     return names
 
 
@@ -92,9 +84,11 @@ class RenderOptions:
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written; ``html_standalone``: the viewer with its frames inside, implies
     ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
-    frame format (png or svg; the contact sheet and GIF stay raster); ``size``
+    frame format (png or svg; the contact sheet and GIF stay raster); ``theme`` the colours
+    (a ``Theme``; a palette name or a mapping of colours is turned into one, once); ``size``
     (frame width in pixels) overrides ``dpi``;
-    ``only`` keeps the steps of these techniques; a step's time in the GIF is
+    ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
+    puzzle's techniques, or "singles"; the command line checks them against the registry); a step's time in the GIF is
     ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
     20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
     the time on the first and last frame (ms); ``gif_loop`` 0 loops forever,
@@ -110,7 +104,7 @@ class RenderOptions:
     pdf: bool = False
     paper: str = "a4"
     fmt: str = "png"
-    palette: Any = "default"
+    theme: Theme = DEFAULT_THEME
     lang: str = "en"
     dpi: float | None = None
     size: int | None = None
@@ -125,8 +119,6 @@ class RenderOptions:
     workers: int | None = None
 
     def __post_init__(self) -> None:
-        from .theme import palette as get_palette
-
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
@@ -143,10 +135,10 @@ class RenderOptions:
             raise OptionError(f"unknown frame format {self.fmt!r} (png or svg)")
         if self.lang not in LANGS:
             raise OptionError(f"unknown language {self.lang!r} (en or fr)")
-        if not isinstance(self.palette, (str, Mapping)):
-            raise OptionError(f"palette must be a name or a mapping of colours, not {self.palette!r}")
+        if not isinstance(self.theme, (str, Mapping)):
+            raise OptionError(f"theme must be a Theme, a palette name or a mapping of colours, not {self.theme!r}")
         try:
-            get_palette(self.palette)
+            put("theme", theme(self.theme))
         except (ValueError, TypeError) as e:
             raise OptionError(str(e)) from None
         put("dpi", _real("dpi", self.dpi, *DPI_RANGE))

@@ -1,7 +1,7 @@
 """Drawing a forcing step's proof (STEPS_JSON.md ``proof``; RENDERING.md wave 2).
 
 A proof is drawn on the grid before the step, in the roles of
-``explainer.roles``: the branch's assumption (a thick ring, in the branch's
+``explainer.model.roles``: the branch's assumption (a thick ring, in the branch's
 tint when there are several), each fact ``implied-true`` (filled disk) or
 ``implied-false`` (struck ring), each implication an arrow (frame role
 ``implies``) from the true fact that rules a candidate out, the end
@@ -24,11 +24,20 @@ digits one level down (``c1``, ``c2`` … or ``c01`` …), letters again below
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
 
-from explainer import proofwords
-from explainer.proof import Proof
+from explainer.model import proofwords
+from explainer.model.proof import Branch, Proof, ProofFact
+from explainer.model.state import AnyState
+
+from . import shapes
+from .routing import Obstacles, Point
+from .shapes import Shape
+
+Cand = tuple[int, int, int]  # (row, col, value)
+Number = int | tuple[int, int] | None  # a step's number (a first–last range for several), None: unknown
 
 LIMIT = 8   # facts per sub-frame: its caption stays within the caption lines at a legible size
 ARROWS = 5  # new arrows per sub-frame: no fan of arrows hiding each other
@@ -70,11 +79,11 @@ class Part:
     suffix: str = ""
 
     @property
-    def facts(self) -> Any:
+    def facts(self) -> tuple[ProofFact, ...]:
         return self.proof.branches[self.branch].facts
 
 
-def needs_subframes(proof: Any, limit: int = LIMIT) -> bool:
+def needs_subframes(proof: Proof | None, limit: int = LIMIT) -> bool:
     """More than one branch, a branch too long for one frame, or a nested proof to draw."""
     if proof is None:
         return False
@@ -85,7 +94,7 @@ def needs_subframes(proof: Any, limit: int = LIMIT) -> bool:
                                             for f in b.facts)
 
 
-def _arrows(branch: Any, i: int) -> int:
+def _arrows(branch: Branch, i: int) -> int:
     """How many arrows fact ``i`` draws (a peer from another cell: one)."""
     f = branch.facts[i]
     if f.rule != "peer":
@@ -94,7 +103,7 @@ def _arrows(branch: Any, i: int) -> int:
                tuple(branch.facts[j].fact[:2]) != tuple(f.fact[:2]))
 
 
-def _cuts(branch: Any, limit: int = LIMIT) -> list[tuple[int, int]]:
+def _cuts(branch: Branch, limit: int = LIMIT) -> list[tuple[int, int]]:
     """[lo, hi) of each part of a branch: at most ``limit`` facts and ``ARROWS`` arrows each
     (fact 0, the assumption, is on every part)."""
     k = len(branch.facts)
@@ -140,9 +149,9 @@ def _token(i: int, count: int, depth: int) -> str:
     return out
 
 
-def plan(proof: Any, limit: int = LIMIT) -> list[Part]:
+def plan(proof: Proof | None, limit: int = LIMIT) -> list[Part]:
     """Every sub-frame of a proof in file order, each with its ``suffix``."""
-    if not needs_subframes(proof, limit):
+    if proof is None or not needs_subframes(proof, limit):
         return []
     out: list[Part] = []
 
@@ -156,11 +165,11 @@ def plan(proof: Any, limit: int = LIMIT) -> list[Part]:
     return out
 
 
-def span(parts: list[Part], number: Any) -> tuple[str, str]:
+def span(parts: list[Part], number: Number) -> tuple[str, str]:
     """('17a', '17f'): the first and last frame names of some parts."""
     k = number[0] if isinstance(number, tuple) else number
-    k = "" if k is None else k
-    return f"{k}{parts[0].suffix}", f"{k}{parts[-1].suffix}"
+    at = "" if k is None else k
+    return f"{at}{parts[0].suffix}", f"{at}{parts[-1].suffix}"
 
 
 def descendants(part: Part) -> list[Part]:
@@ -181,7 +190,7 @@ def nested_frames(part: Part, k: int) -> list[Part]:
 
 # ---- captions -------------------------------------------------------------------------
 
-def part_caption(part: Part, n: int, lang: str, number: Any = None) -> str:
+def part_caption(part: Part, n: int, lang: str, number: Number = None) -> str:
     """What a sub-frame shows, for a learner: where it is in the proof, the assumption, the
     facts it adds with their reasons, and the end when it is there."""
     w = words(lang)
@@ -220,11 +229,11 @@ def part_caption(part: Part, n: int, lang: str, number: Any = None) -> str:
     return text
 
 
-def shown(branch: Any) -> set[int]:
+def shown(branch: Branch) -> set[int]:
     return set(proofwords.shown_facts(branch))
 
 
-def overview_words(proof: Any, parts: list[Part], number: Any, lang: str) -> str:
+def overview_words(proof: Proof, parts: list[Part], number: Number, lang: str) -> str:
     """' Proof drawn in frames 17a–17f.' (added to the step's own caption)."""
     first, last = span(parts, number)
     key = "overview" if len(proof.branches) > 1 else "overview_one"
@@ -233,15 +242,15 @@ def overview_words(proof: Any, parts: list[Part], number: Any, lang: str) -> str
 
 # ---- shapes ---------------------------------------------------------------------------
 
-def _tint(proof: Any, i: int) -> tuple[int | None, str]:
+def _tint(proof: Proof, i: int) -> tuple[int | None, str]:
     """(group, palette key) of branch ``i``'s assumption."""
     if len(proof.branches) > 1:
         return i, f"tint{i % 6}"
     return None, "assume"
 
 
-def fact_shapes(Shape: Any, fact: tuple, assume: bool, group: int | None = None, colour: str = "",
-                faint: bool = False) -> list:
+def fact_shapes(Shape: type[shapes.Shape], fact: Sequence[int], assume: bool, group: int | None = None,
+                colour: str = "", faint: bool = False) -> list[shapes.Shape]:
     """A fact's marks: an assumption (thick ring and its truth), a true fact (disk), a false
     one (struck ring)."""
     r, c, v, t = fact
@@ -255,12 +264,12 @@ def fact_shapes(Shape: Any, fact: tuple, assume: bool, group: int | None = None,
     return [Shape("implied-false", "struck-ring", r, c, v, colour="proof_false", faint=faint)]
 
 
-def end_shapes(Shape: Any, branch: Any) -> list:
+def end_shapes(Shape: type[shapes.Shape], branch: Branch) -> list[shapes.Shape]:
     e = branch.end
     if e.kind == "cell" and e.cell is not None:
         return [Shape("contradiction", "square", e.cell[0], e.cell[1], colour="contradiction")]
     if e.kind == "house" and e.house is not None:
-        return [Shape("contradiction", "thick", house=tuple(e.house), value=e.value, colour="contradiction")]
+        return [Shape("contradiction", "thick", house=(e.house[0], e.house[1]), value=e.value, colour="contradiction")]
     if e.kind == "twice":
         return [Shape("contradiction", "halo", r, c, e.value, colour="contradiction") for r, c in e.cells]
     if e.kind == "conclusion":
@@ -269,7 +278,7 @@ def end_shapes(Shape: Any, branch: Any) -> list:
     return []
 
 
-def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
+def _keep_clear(obstacles: Obstacles, pts: Sequence[Point], k: int) -> None:
     """Later arrows keep off this one (away from its ends, where arrows meet)."""
     from .routing import LIGHT, sample
 
@@ -279,21 +288,21 @@ def _keep_clear(obstacles: Any, pts: tuple, k: int) -> None:
             obstacles.add(x, y, 0.035, 0.035, LIGHT, ("arrow", k, i))
 
 
-def _house_of_fact(n: int, branch: Any, i: int) -> tuple[str, int] | None:
+def _house_of_fact(n: int, branch: Branch, i: int) -> tuple[str, int] | None:
     f = branch.facts[i]
     prem = [branch.facts[j].fact for j in f.premises if 0 <= j < len(branch.facts)]
-    return proofwords.common_house(n, [tuple(f.fact[:2])] + [tuple(p[:2]) for p in prem])
+    return proofwords.common_house(n, [(f.fact[0], f.fact[1])] + [(p[0], p[1]) for p in prem])
 
 
-def _sweeps(facts: Any, pairs: list[tuple[int, int]]) -> list[tuple[int, int, tuple[tuple, ...]]]:
+def _sweeps(facts: Sequence[ProofFact], pairs: list[tuple[int, int]]) -> list[tuple[int, int, tuple[Cand, ...]]]:
     """The arrows of ``pairs`` (premise, fact), a true value's removals of its own digit
     along its row or column merged into one arrow per side: it runs from the value to the
     farthest of them over the others (the same digit sits at the same spot of every cell,
     so they lie on its line), instead of parallel arrows stacked in one line. Each arrow
     comes with the candidates it passes over."""
-    far: dict[tuple, tuple[int, int, int]] = {}  # (premise, axis, side) -> distance, fact, order
-    passed: dict[tuple, list[tuple]] = {}
-    out: dict[int, tuple[int, int, tuple]] = {}
+    far: dict[tuple[int, int, bool], tuple[int, int, int]] = {}  # (premise, axis, side) -> distance, fact, order
+    passed: dict[tuple[int, int, bool], list[Cand]] = {}
+    out: dict[int, tuple[int, int, tuple[Cand, ...]]] = {}
     for order, (j, k) in enumerate(pairs):
         p, f = facts[j].fact, facts[k].fact
         axis = 0 if p[0] == f[0] else 1 if p[1] == f[1] else None
@@ -302,7 +311,7 @@ def _sweeps(facts: Any, pairs: list[tuple[int, int]]) -> list[tuple[int, int, tu
             continue
         d = f[1 - axis] - p[1 - axis]
         key = (j, axis, d > 0)
-        passed.setdefault(key, []).append(tuple(f[:3]))
+        passed.setdefault(key, []).append((f[0], f[1], f[2]))
         if key not in far or abs(d) > far[key][0]:
             far[key] = (abs(d), k, far[key][2] if key in far else order)
     for key, (_, k, order) in far.items():
@@ -310,9 +319,9 @@ def _sweeps(facts: Any, pairs: list[tuple[int, int]]) -> list[tuple[int, int, tu
     return [out[o] for o in sorted(out)]
 
 
-def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obstacles: Any,
-                  skip: set | frozenset = frozenset(), faint_before: bool = True,
-                  extra_faint: tuple[tuple, ...] = ()) -> list:
+def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyState, obstacles: Obstacles | None,
+                  skip: AbstractSet[tuple[int, int]] = frozenset(), faint_before: bool = True,
+                  extra_faint: tuple[Sequence[int], ...] = ()) -> list[shapes.Shape]:
     """Facts ``lo`` … ``hi - 1`` of branch ``i`` with their arrows and reasons, the facts
     before ``lo`` faint (``faint_before``), the premises the new arrows start from, the
     end when ``hi`` reaches it; none drawn in ``skip`` cells (the step places there).
@@ -323,8 +332,8 @@ def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obst
     b = proof.branches[i]
     facts = b.facts
     group, colour = _tint(proof, i)
-    out: list = []
-    arrows: list = []
+    out: list[shapes.Shape] = []
+    arrows: list[shapes.Shape] = []
     drawn: dict[int, bool] = {0: False}  # fact -> faint
     pairs: list[tuple[int, int]] = []  # premise, fact: an arrow
     for k in range(lo, hi):
@@ -337,7 +346,7 @@ def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obst
                 out.append(Shape("implied-true", "dotted", house=h, colour="proof_true"))
         elif f.rule == "step" and f.step is not None and f.step.proof is None:
             for h in f.step.houses:  # the locking houses of a technique applied in the branch
-                out.append(Shape("implied-false", "dotted", house=tuple(h), colour="proof_false"))
+                out.append(Shape("implied-false", "dotted", house=(h[0], h[1]), colour="proof_false"))
         if f.rule != "peer":
             continue
         for j in f.premises:
@@ -370,24 +379,24 @@ def branch_shapes(n: int, proof: Any, i: int, lo: int, hi: int, state: Any, obst
         if state.values[r * n + c] or (r, c) in skip:
             continue
         out += fact_shapes(Shape, fact, k == 0 or facts[k].rule == "assume", group, colour, faint)
-    for fact in extra_faint:
-        r, c = fact[:2]
+    for outer_fact in extra_faint:
+        r, c = outer_fact[:2]
         if not state.values[r * n + c]:
-            out += fact_shapes(Shape, fact, False, faint=True)
+            out += fact_shapes(Shape, outer_fact, False, faint=True)
     if end:
         out += end_shapes(Shape, b)
     return arrows + out
 
 
-def fact_cands(shapes: list) -> set[tuple[int, int, int]]:
+def fact_cands(shapes: Sequence[Shape]) -> set[tuple[int, int, int]]:
     """The candidates some proof shapes draw on (plain digits are not drawn under them)."""
     return {(s.row, s.col, s.value) for s in shapes if s.value and s.kind not in ("thick", "halo", "dotted")}
 
 
-def part_shapes(n: int, part: Part, state: Any, obstacles: Any) -> list:
+def part_shapes(n: int, part: Part, state: AnyState, obstacles: Obstacles | None) -> list[Shape]:
     """A sub-frame's proof shapes: its facts, arrows and end; a nested proof's frame also
     keeps faint the outer facts its proof rests on."""
-    context: tuple[tuple, ...] = ()
+    context: tuple[Sequence[int], ...] = ()
     if part.outer is not None:
         outer, k = part.outer
         ob = outer.facts
@@ -396,7 +405,8 @@ def part_shapes(n: int, part: Part, state: Any, obstacles: Any) -> list:
     return branch_shapes(n, part.proof, part.branch, part.lo, part.hi, state, obstacles, extra_faint=context)
 
 
-def whole_shapes(n: int, proof: Any, state: Any, obstacles: Any, skip: set | frozenset = frozenset()) -> list:
+def whole_shapes(n: int, proof: Proof, state: AnyState, obstacles: Obstacles | None,
+                 skip: AbstractSet[tuple[int, int]] = frozenset()) -> list[Shape]:
     """A one-branch proof drawn whole on the step's own frame."""
     b = proof.branches[0]
     return branch_shapes(n, proof, 0, 1, len(b.facts), state, obstacles, skip)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 
 from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
 
 Point = tuple[float, float]
+Keys = AbstractSet[Hashable]  # obstacles a route may cross (its own ends, the digits it passes over)
 
 HEAVY = 1000  # a line across a big digit
 LIGHT = 1     # a line across a candidate
@@ -45,10 +47,10 @@ class Obstacles:
         h = cand_h(m)
         self.add(x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, key)
 
-    def cost(self, pts: Sequence[Point], ignore: frozenset | set = frozenset(),
-             stop: int | None = None) -> tuple[int, set]:
+    def cost(self, pts: Sequence[Point], ignore: Keys = frozenset(),
+             stop: int | None = None) -> tuple[int, set[Hashable]]:
         """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
-        hit: set = set()
+        hit: set[Hashable] = set()
         total = 0
         n = self.n
         cells = self.cells
@@ -160,7 +162,7 @@ def candidates(a: Point, b: Point, n: int, corners: bool = True) -> Iterable[tup
         yield (a, ((a[0] + w[0]) / 2, (a[1] + w[1]) / 2), w, ((w[0] + b[0]) / 2, (w[1] + b[1]) / 2), b)
 
 
-def route(a: Point, b: Point, obstacles: Obstacles, ignore: frozenset | set = frozenset()) -> tuple[Point, ...]:
+def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) -> tuple[Point, ...]:
     """The least bent route from a to b clear of every obstacle not in ``ignore``
     (or, if none is clear, the one crossing the fewest: big digits first)."""
     n = obstacles.n
@@ -181,7 +183,7 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: frozenset | set = fr
     return best
 
 
-def _blocked(obstacles: Obstacles, x: float, y: float, ignore: frozenset | set, pad: float) -> bool:
+def _blocked(obstacles: Obstacles, x: float, y: float, ignore: Keys, pad: float) -> bool:
     for bx, by, hw, hh, _, key in obstacles.cells.get((int(y), int(x)), ()):
         if key not in ignore and abs(x - bx) < hw + pad and abs(y - by) < hh + pad:
             return True
@@ -189,7 +191,7 @@ def _blocked(obstacles: Obstacles, x: float, y: float, ignore: frozenset | set, 
 
 
 def lattice_route(a: Point, b: Point, obstacles: Obstacles,
-                  ignore: frozenset | set = frozenset()) -> tuple[Point, ...] | None:
+                  ignore: Keys = frozenset()) -> tuple[Point, ...] | None:
     """A clear route found by A* on a lattice of 4·m points per cell (searched in
     a window around a and b), pulled taut, then smoothed into quadratic pieces
     (or kept as straight pieces if the smooth curve would touch a digit)."""
@@ -240,7 +242,7 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     if not starts or not goals:
         return None
     bi, bj = (b[0] - x0) / step, (b[1] - y0) / step
-    heap: list = []
+    heap: list[tuple[float, float, tuple[int, int]]] = []
     best: dict[tuple[int, int], float] = {}
     par: dict[tuple[int, int], tuple[int, int] | None] = {}
     for s in starts:

@@ -8,12 +8,16 @@ the step says what matters, the scene only says where it goes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
-from explainer.i18n import text_in
-from explainer.roles import roles_of
-from techniques import title
+from explainer.model.explanation import Explanation
+from explainer.model.i18n import text_in
+from explainer.model.proof import Proof
+from explainer.model.roles import Role, roles_of
+from explainer.model.state import AnyState
+from explainer.model.technique import StepKind, title_of
 
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
@@ -37,14 +41,24 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def technique_title(technique: str, lang: str = "en", detail: Any = ()) -> str:
-    """The registry's title of a step name in a language (a tuple's by its size)."""
-    return title(technique, lang, tuple(dict(detail or ()).items()))
+Cell = tuple[int, int]  # (row, col)
+Cand = tuple[int, int, int]  # (row, col, value)
+
+# No kinds known: a step is titled by its name (``title_of``).
+NO_KINDS: Mapping[str, StepKind] = {}
 
 
-def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = ()) -> str:
+def technique_title(technique: str, lang: str = "en", detail: Any = (),
+                    kinds: Mapping[str, StepKind] = NO_KINDS) -> str:
+    """The title of a step name in a language, by its kind in ``kinds`` (the run's step kinds,
+    ``Puzzle.kinds``; a tuple's by its size)."""
+    return title_of(technique, kinds, lang, tuple(dict(detail or ()).items()))
+
+
+def step_title(number: int | str | tuple[int, int], technique: str, lang: str = "en", detail: Any = (),
+               kinds: Mapping[str, StepKind] = NO_KINDS) -> str:
     w = words(lang)
-    name = technique_title(technique, lang, detail)
+    name = technique_title(technique, lang, detail, kinds)
     if isinstance(number, tuple) and number[0] != number[1]:
         return f"{w['steps']} {number[0]}–{number[1]} — {name}"
     k = number[0] if isinstance(number, tuple) else number
@@ -124,9 +138,9 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | dict, givens: Any,
-                           show_candidates: bool, obstacles: Obstacles | None,
-                           kept: set | frozenset = frozenset()) -> None:
+def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
+                           givens: Sequence[int] | None, show_candidates: bool, obstacles: Obstacles | None,
+                           kept: AbstractSet[Cell] = frozenset()) -> None:
     """Big digits and candidates; each also an obstacle for lines (``obstacles``
     None: the frame has no line to route). ``kept``: placed cells drawn with their
     candidates (the step marks some of them)."""
@@ -166,8 +180,8 @@ def _values_and_candidates(out: Scene, state: Any, place: dict, covered: set | d
             v += 1
 
 
-def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -> tuple[list[Shape], list[Shape],
-                                                                                          list[Shape], list]:
+def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, int], kept: AbstractSet[Cell],
+                 proof: Proof | None) -> tuple[list[Shape], list[Shape], list[Shape], list[Role]]:
     """(cell shapes, house shapes, candidate shapes, links) of a step's roles: one body
     per candidate (the first of ``CAND_ORDER``), rings around it for an assumption,
     a contradiction or a conclusion; one fill per cell (the first of ``CELL_ORDER``),
@@ -175,10 +189,10 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
     n = state.geo.n
     values = state.values
     truth = {tuple(b.assume[:3]): bool(b.assume[3]) for b in proof.branches} if proof is not None else {}
-    by_cand: dict[tuple[int, int, int], list] = {}
-    by_cell: dict[tuple[int, int], list] = {}
+    by_cand: dict[Cand, list[Role]] = {}
+    by_cell: dict[Cell, list[Role]] = {}
     houses: list[Shape] = []
-    links: list = []
+    links: list[Role] = []
     for role in roles:
         name = role.role
         if name == "link":
@@ -188,9 +202,9 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
             shape, key = style(name, "house", role.group)
             houses.append(Shape(name, shape, house=(h.kind, h.k), colour=key, group=role.group))
         for cell in role.cells:
-            by_cell.setdefault(tuple(cell), []).append(role)
+            by_cell.setdefault((cell[0], cell[1]), []).append(role)
         for cand in role.candidates:
-            by_cand.setdefault(tuple(cand), []).append(role)
+            by_cand.setdefault((cand[0], cand[1], cand[2]), []).append(role)
     cells: list[Shape] = []
     for (r, c), rs in by_cell.items():
         solved = bool(values[r * n + c]) or ((r, c) in place and (r, c) not in kept)
@@ -239,7 +253,7 @@ def _role_shapes(state: Any, roles: tuple, place: dict, kept: set, proof: Any) -
     return cells, houses, cands, links
 
 
-def in_cell_arc(n: int, a: tuple, b: tuple) -> tuple[tuple[float, float], ...]:
+def in_cell_arc(n: int, a: Cand, b: Cand) -> tuple[tuple[float, float], ...]:
     """A link inside one cell: an arc bulging away from the cell's centre, so that it shows
     between neighbouring candidates too."""
     (ax, ay), (bx, by) = spot(n, *a), spot(n, *b)
@@ -254,7 +268,7 @@ def in_cell_arc(n: int, a: tuple, b: tuple) -> tuple[tuple[float, float], ...]:
     return ((ax, ay), (mx + px * bulge, my + py * bulge), (bx, by))
 
 
-def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
+def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
     """Placed cells drawn with their candidates: those where a role other than placed marks
     a candidate (the pattern must be seen before the value goes in, e.g. a BUG+1 cell)."""
     out = set()
@@ -268,14 +282,16 @@ def _kept(roles: tuple, place: dict) -> set[tuple[int, int]]:
     return out
 
 
-def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None = None,
+def scene(state: AnyState, step: Explanation | None = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
-          lang: str = "en", show_candidates: bool | None = None) -> Scene:
+          lang: str = "en", show_candidates: bool | None = None,
+          kinds: Mapping[str, StepKind] = NO_KINDS) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
-    ``number``: the step number (1-based, or a first–last range) for the title.
-    The step's roles (``explainer.roles``) are drawn in their styles
+    ``number``: the step number (1-based, or a first–last range) for the title;
+    ``kinds``: the run's step kinds (``Puzzle.kinds``), whose titles the title shows.
+    The step's roles (``explainer.model.roles``) are drawn in their styles
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and ``proof_scenes`` gives the rest.
     """
@@ -287,7 +303,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     roles = roles_of(step) if step is not None else ()
     place = {(r, c): v for role in roles if role.role == "placed" for r, c, v in role.candidates}
     kept = _kept(roles, place)
-    proof = getattr(step, "proof", None) if step is not None else None
+    proof = step.proof if step is not None else None
     whole = proof is not None and not proofdraw.needs_subframes(proof)
     cells, houses, cands, links = _role_shapes(state, roles, place, kept, proof)
     out.extend(cells)
@@ -303,7 +319,7 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
                            obstacles if lines else None, kept)
     if step is not None and isinstance(number, tuple) and number[0] != number[1]:
-        # one frame for several steps (a run of singles, export.fold_singles): each value
+        # one frame for several steps (a run of singles, plan.fold_singles): each value
         # placed carries its rank in the run
         for k, (r, c, _v) in enumerate(step.place, 1):
             out.append(Shape("order", "label", r, c, text=str(k), colour="place"))
@@ -311,11 +327,13 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
     for role in links:
-        a, b = tuple(role.source), tuple(role.target)
+        assert role.source is not None and role.target is not None  # a link role has both ends
+        a: Cand = (role.source[0], role.source[1], role.source[2])
+        b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
         pts = in_cell_arc(n, a, b) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
-    if whole:
+    if whole and proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
         proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
         # a removed candidate keeps its struck disk (the proof's rings go around it)
@@ -334,7 +352,8 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
         if step is None:
             title = w["initial"]
         else:
-            title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()))
+            title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()),
+                               kinds)
     if caption is None:
         caption = text_in(step, lang) if step is not None else ""
         if proof is not None and not whole and number is not None:
@@ -355,8 +374,9 @@ def scene(state: Any, step: Any = None, *, number: int | tuple[int, int] | None 
     return out
 
 
-def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
-                 givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None) -> list[Scene]:
+def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
+                 givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None,
+                 kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """The sub-frames of a forcing step's proof, in file order (RENDERING.md wave 2).
 
     ``[]`` when the step has no ``proof`` or when its own frame (``scene``)
@@ -383,14 +403,14 @@ def proof_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None 
         shapes = proofdraw.part_shapes(n, part, state, obstacles)  # routed around every digit
         sc.extend(shapes)
         num = f"{k if k is not None else ''}{part.suffix}"
-        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang)))
+        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang, kinds=kinds)))
         sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number)))
         sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
         out.append(sc)
     return out
 
 
-def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
+def initial_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                   caption: str | None = None) -> Scene:
     w = words(lang)
     k = sum(1 for v in state.values if v)
@@ -399,7 +419,7 @@ def initial_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str 
     return scene(state, None, title=w["initial"], caption=caption, givens=givens, lang=lang)
 
 
-def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str = "en",
+def solution_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                    steps: int = 0, difficulty: str = "", complete: bool = True) -> Scene:
     w = words(lang)
     d = DIFFICULTY_FR.get(difficulty, difficulty) if lang == "fr" else difficulty
@@ -408,10 +428,11 @@ def solution_scene(state: Any, *, givens: Sequence[int] | None = None, lang: str
                  show_candidates=not complete)
 
 
-def step_scenes(state: Any, step: Any, *, number: int | tuple[int, int] | None = None,
-                givens: Sequence[int] | None = None, lang: str = "en") -> list[Scene]:
+def step_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
+                givens: Sequence[int] | None = None, lang: str = "en",
+                kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
     """What an exporter writes for one step: its frame (``suffix`` ""), then the
     sub-frames of its proof if it needs them (``suffix`` "a", "b" …): file stems
     ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
-    main = scene(state, step, number=number, givens=givens, lang=lang)
-    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang)
+    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds)

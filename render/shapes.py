@@ -7,11 +7,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from explainer.grid import value_char
+from explainer.model.grid import value_char
 
 from .sizes import spot_gap
 
-# What a frame draws besides a step's roles (explainer.roles.VOCABULARY): the values, the
+# What a frame draws besides a step's roles (explainer.model.roles.VOCABULARY): the values, the
 # plain candidates, a proof's implication arrows, the order of grouped singles, the words.
 FRAME_ROLES = ("given", "earlier", "candidate", "implies", "order", "title", "caption", "legend")
 
@@ -56,7 +56,7 @@ class Shape:
         return self.role if self.group is None else f"{self.role}#{self.group}"
 
 
-class Scene(list):
+class Scene(list[Shape]):
     """A list of shapes plus the grid size (and, for a proof sub-frame, its suffix)."""
 
     def __init__(self, n: int, shapes: Iterable[Shape] = (), suffix: str = "") -> None:

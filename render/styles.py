@@ -1,6 +1,6 @@
 """How each role of a step is drawn: one style per role and what it applies to.
 
-A step's roles (``explainer.roles``) apply to cells, candidates, houses or
+A step's roles (``explainer.model.roles``) apply to cells, candidates, houses or
 links; this table says, for each, the shape drawn and the palette key of its
 colour (``TINT``: the role's group picks one of the palette's tints, so each
 set, petal, colour or branch has its own). The scene writes the shape and the
@@ -20,6 +20,7 @@ around the candidate), ``halo`` (a wide ring around it); on houses ``solid``,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 TINT = "tint"
 TINTS = 6  # palette keys tint0 … tint5
@@ -94,7 +95,7 @@ def luminance(colour: str) -> float:
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
-def digit_on(theme: Mapping, key: str) -> str:
+def digit_on(theme: Mapping[str, Any], key: str) -> str:
     """The digit colour that reads on a disk of palette colour ``key``: white on dark, black on light."""
     colour = theme[key]
     return "#ffffff" if isinstance(colour, str) and colour.startswith("#") and luminance(colour) < 0.4 else "#000000"

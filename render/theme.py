@@ -1,12 +1,19 @@
-"""Palettes as plain dicts: one colour per role, overridable key by key.
+"""Palettes as plain dicts: one colour per role, overridable key by key; a ``Theme`` is one
+of them built once, never changed, and handed to everything that draws.
 
 Roles are also told apart by shape (render/styles.py): a filled disk, a
 ring, a disk struck through, a solid line for a strong link and a dashed one
 for a weak link.
+
+The command line builds the ``Theme`` of ``--palette`` once (``theme``) and
+passes it down (``RenderOptions.theme``, ``step_png(theme=...)``): no drawing
+function looks a palette up by its name again, and caches (the renderer, the
+quantiser's palette image) are keyed by the theme itself.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 DEFAULT = {
     "background": "#ffffff",
@@ -137,23 +144,32 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "conclusion": "#c00000",
 })
 
-PALETTES: dict[str, dict] = {
+PALETTES: dict[str, dict[str, Any]] = {
     "default": DEFAULT,
     "colorblind": COLORBLIND,
     "high-contrast": HIGH_CONTRAST,
 }
 
 
-def palette(name: str | Mapping | None = "default", overrides: Mapping | None = None) -> dict:
+ALIASES = {"colourblind": "colorblind", "color-blind": "colorblind", "okabe-ito": "colorblind",
+           "contrast": "high-contrast", "highcontrast": "high-contrast"}
+
+
+def palette_key(name: str) -> str:
+    """The registered name a palette name (or alias) stands for (it may be unknown)."""
+    key = name.strip().lower().replace("_", "-")
+    return ALIASES.get(key, key)
+
+
+def palette(name: str | Mapping[str, Any] | None = "default",
+            overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A copy of a named palette (or of a dict), with some roles overridden."""
     if name is None:
         base = DEFAULT
     elif isinstance(name, Mapping):
         base = dict(DEFAULT, **name)
     else:
-        key = name.strip().lower().replace("_", "-")
-        key = {"colourblind": "colorblind", "color-blind": "colorblind", "okabe-ito": "colorblind",
-               "contrast": "high-contrast", "highcontrast": "high-contrast"}.get(key, key)
+        key = palette_key(name)
         if key not in PALETTES:
             raise ValueError(f"unknown palette {name!r} (known: {', '.join(PALETTES)})")
         base = PALETTES[key]
@@ -164,3 +180,57 @@ def palette(name: str | Mapping | None = "default", overrides: Mapping | None = 
             raise ValueError(f"unknown palette roles: {', '.join(sorted(unknown))}")
         out.update(overrides)
     return out
+
+
+class Theme(Mapping[str, Any]):
+    """A palette built once: read like a dict (``theme["place"]``), never changed. Equal themes
+    are equal and hash alike (the colours, not the name), so caches are keyed by the theme."""
+
+    __slots__ = ("name", "_colours", "_hash")
+
+    def __init__(self, colours: Mapping[str, Any], name: str = "") -> None:
+        self.name = name
+        self._colours = dict(colours)
+        self._hash = hash(tuple(sorted((k, str(v)) for k, v in self._colours.items())))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._colours[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._colours)
+
+    def __len__(self) -> int:
+        return len(self._colours)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Theme):
+            return self._hash == other._hash and self._colours == other._colours
+        return isinstance(other, Mapping) and self._colours == dict(other)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Theme, (self._colours, self.name)
+
+    def __repr__(self) -> str:
+        return f"theme({self.name!r})" if self.name else f"Theme({self._colours!r})"
+
+
+def theme(name: str | Mapping[str, Any] | None = "default", overrides: Mapping[str, Any] | None = None) -> Theme:
+    """The ``Theme`` of a named palette (or alias: colourblind, okabe-ito, contrast …), or of a
+    mapping of colours over the default one, with some roles overridden (``palette``); a
+    ``Theme`` without overrides is itself. ValueError for an unknown name or role."""
+    if isinstance(name, Theme) and not overrides:
+        return name
+    if isinstance(name, str) and not overrides:
+        key = palette_key(name)
+        if key in THEMES:
+            return THEMES[key]
+    label = palette_key(name) if isinstance(name, str) else ""
+    return Theme(palette(name, overrides), label if not overrides else "")
+
+
+# one Theme per named palette, built once
+THEMES: dict[str, Theme] = {key: Theme(colours, key) for key, colours in PALETTES.items()}
+DEFAULT_THEME = THEMES["default"]

@@ -22,7 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from techniques import title as step_title
+from explainer.model.explained import Explained
+from explainer.model.technique import title_of
+
+from .plan import Frame
 
 LABELS = {
     "en": {"prev": "◀ Previous", "next": "Next ▶", "play": "▶ Play", "pause": "❚❚ Pause",
@@ -52,7 +55,7 @@ def file_data_uri(path: str | Path) -> str:
     return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
-def frame_number(f: Any, total: int) -> str:
+def frame_number(f: Frame, total: int) -> str:
     """The step number a frame's title shows: 0 initial grid, 17 / 17a / 3–7 a step, total the solution."""
     if f.kind == "initial":
         return "0"
@@ -62,7 +65,7 @@ def frame_number(f: Any, total: int) -> str:
     return f"{first}{f.scene.suffix}" if first == last else f"{first}–{last}"
 
 
-def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str], *, puzzle: Any = None,
+def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Sequence[str], *, puzzle: Explained | None = None,
                  lang: str = "en", title: str | None = None, crop: float = 0.0,
                  durations: Sequence[int] | None = None, standalone: bool | None = None) -> Path:
     """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs).
@@ -74,21 +77,22 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Any], sources: Sequence[str
     if standalone is None:
         standalone = all(src.startswith("data:") for src in sources)
     durations = list(durations) if durations is not None else [1200] * len(plan)
-    frames = []
+    frames: list[dict[str, Any]] = []
     for f, src, ms in zip(plan, sources, durations, strict=True):
         frames.append({"src": src, "title": f.scene.text("title"), "caption": f.scene.text("caption"),
                        "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps],
                        "number": frame_number(f, total), "ms": ms})
     groups: dict[str, list[int]] = {}
-    for i, f in enumerate(frames):
-        if f["kind"] == "step":
-            groups.setdefault(f["technique"], []).append(i)
+    for i, shown in enumerate(frames):
+        if shown["kind"] == "step":
+            groups.setdefault(shown["technique"], []).append(i)
+    kinds = puzzle.kinds if puzzle is not None else {}
     parts = []
     parts.append(f'<li><button class="jump" data-k="0">{html.escape(words["start"])}</button></li>')
     for tech, idx in groups.items():
         buttons = " ".join(f'<button class="jump" data-k="{i}">{html.escape(frames[i]["number"])}</button>'
                            for i in idx)
-        parts.append(f'<li><details open><summary>{html.escape(step_title(tech, lang))} '
+        parts.append(f'<li><details open><summary>{html.escape(title_of(tech, kinds, lang))} '
                      f'({len({tuple(frames[i]["steps"]) for i in idx})})'
                      f'</summary>{buttons}</details></li>')
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')

@@ -38,7 +38,7 @@ def _without(scene: Scene, roles: set[str]) -> Scene:
     return Scene(scene.n, [s for s in scene if s.role not in roles], suffix=scene.suffix)
 
 
-def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, float, float],
+def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, float, float, float],
            caption: bool = True) -> None:
     """Draw ``scene`` (title and grid; caption as wrapped 10 pt text under it) in ``box``
     (left, bottom, width, height in inches) of ``fig``, as large as the box allows."""
@@ -78,7 +78,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping, box: tuple[float, float, floa
     return None
 
 
-def _pencil_grid(fig: Any, scene: Scene, theme: Mapping) -> None:
+def _pencil_grid(fig: Any, scene: Scene, theme: Mapping[str, Any]) -> None:
     """Faint m×m lines in every empty cell of the puzzle page's grid (the last axes added)."""
     from matplotlib.collections import LineCollection
 
@@ -97,14 +97,14 @@ def _pencil_grid(fig: Any, scene: Scene, theme: Mapping) -> None:
     ax.add_collection(lc)
 
 
-def _footer(fig: Any, k: int, total: int, theme: Mapping, lang: str) -> None:
+def _footer(fig: Any, k: int, total: int, theme: Mapping[str, Any], lang: str) -> None:
     W, _ = fig.get_size_inches()
     fig.text(0.5, FOOTER_IN / 2 / fig.get_size_inches()[1], WORDS.get(lang, WORDS["en"])["page"].format(k=k, n=total),
              ha="center", va="center", fontsize=9, color=theme["label"], family="DejaVu Sans")
 
 
 def write_workbook(path: str | Path, initial: Scene, steps: Sequence[Scene], solution: Scene, *,
-                   theme: Mapping, paper: str = "a4", lang: str = "en", heading: str = "") -> int:
+                   theme: Mapping[str, Any], paper: str = "a4", lang: str = "en", heading: str = "") -> int:
     """Write the workbook; return its number of pages."""
     from matplotlib.backends.backend_pdf import PdfPages
     from matplotlib.figure import Figure

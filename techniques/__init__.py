@@ -5,25 +5,33 @@ order the engine tries these in turn at every step and keeps the first step
 that makes progress; on the simplest order (the default) it takes the
 lowest-rated step, and the registry order breaks ties. Each ``Technique``
 record carries its finder, aliases and step kinds; each ``StepKind`` its
-rating weight and rule (``explainer.rating.Rule``: how a step of the kind is
+rating weight and rule (``explainer.model.rating.Rule``: how a step of the kind is
 rated), its title in every language, HoDoKu's code and its flags (guessing,
 reading the solution, resting on the single solution). Everything else
 (weights, titles, the generator's guessing set, the singles, the README
 rating table) is derived from ``REGISTRY``. Adding a technique = its module,
 its record with its rating rule (here or through ``register``), its test.
 
-A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.technique.Finder``):
+A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.model.technique.Finder``):
 it never changes the state and never draws. Only a technique whose kinds
 read the solution (brutal) gets ``ctx.solution``.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from explainer import rating as se
-from explainer.i18n import frame_title
-from explainer.rating import Rule
-from explainer.technique import Context, Finder, StepKind, Technique, kinds_of
+from explainer.model import rating as se
+from explainer.model.rating import Rule
+from explainer.model.technique import (
+    Context,
+    Finder,
+    StepKind,
+    Technique,
+    find_technique,
+    kinds_of,
+    name_key,
+    title_of,
+)
 
 from . import (
     als,
@@ -59,17 +67,21 @@ __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds"
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
       trial_like: bool = False, reads_solution: bool = False, single: bool = False,
       uniqueness: bool = False, lucky: bool = False, gives_way: bool = False, example: str = "",
-      se: float | None = None, rule: Rule = se.PLAIN, se_rule: Rule | None = None) -> StepKind:
+      se: float | None = None, rule: Rule = se.PLAIN, se_rule: Rule | None = None,
+      sized: Mapping[str, Mapping[int, str]] | None = None, roles: str = "") -> StepKind:
     """A step kind, titles in English (default: the step name) and French; ``se`` / ``se_rule``:
     its weight and rule on SE's path (the simplest order) where SE lacks it
     (``StepKind.se_weight``, ``se_rule``); ``rule``: how its steps are rated
-    (``explainer.rating.Rule``; the plain rule: at its weight)."""
+    (``explainer.model.rating.Rule``; the plain rule: at its weight); ``sized``: titles by the step's
+    size, per language (``StepKind.sized_titles``); ``roles``: the roles its frame shows, space-separated
+    (``StepKind.roles``)."""
     return StepKind(name, weight, {"en": en or name, "fr": fr}, code, codes, trial_like=trial_like,
                     reads_solution=reads_solution, single=single, uniqueness=uniqueness, lucky=lucky,
-                    gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule)
+                    gives_way=gives_way, example=example, se_weight=se, rule=rule, se_rule=se_rule,
+                    sized_titles=sized or {}, roles=frozenset(roles.split()))
 
 
-# Weights on Sudoku Explainer's scale (explainer.rating adds SE's length and type additions).
+# Weights on Sudoku Explainer's scale (explainer.model.rating adds SE's length and type additions).
 # A technique SE lacks that the registry tries among the chains weighs what SE's cheapest chain
 # for the same elimination weighs (a grouped chain a Nishio or dynamic chain, a long empty
 # rectangle a grouped chain, a unique rectangle of type 5, 6 or hidden a chain). One the
@@ -78,119 +90,151 @@ def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | 
 # SE's chain weight would rate a puzzle by a pattern found before the cheaper one SE takes;
 # and that chain weight (``se=``) on the simplest order, SE's path (W-wing 7.1, a mixed chain
 # of six candidates; finned fish 6.6 - 6.8, an x-chain through the fin; Sue de Coq 8.2, a house
-# forcing chain). Each kind's ``rule`` (explainer.rating) adds SE's additions to its weight.
+# forcing chain). Each kind's ``rule`` (explainer.model.rating) adds SE's additions to its weight.
 # The short fish chains and the WXYZ-wing weigh what Sukaku Explainer (SE's maintained fork)
 # gives them. Codes are HoDoKu's library codes (SolutionType).
 REGISTRY: list[Technique] = [
     Technique("single position", singles.find_single_position,
               (K("single position", 1.5, "position unique", "0002", "0000", single=True,
-                 rule=se.SINGLE_POSITION),),
+                 rule=se.SINGLE_POSITION, roles="house placed"),),
               aliases=("hidden single",)),
     Technique("single candidate", singles.find_single_candidate,
-              (K("single candidate", 2.3, "candidat unique", "0003", single=True),),
+              (K("single candidate", 2.3, "candidat unique", "0003", single=True, roles="placed"),),
               aliases=("naked single",)),
     Technique("locked candidate", intersections.find,
-              (K("locked candidate", 2.6, "candidat verrouillé", "0100", "0101", rule=se.LOCKED_CANDIDATE),),
+              (K("locked candidate", 2.6, "candidat verrouillé", "0100", "0101", rule=se.LOCKED_CANDIDATE,
+                 roles="base cover value removed"),),
               aliases=("pointing", "claiming")),
     Technique("naked tuple", subsets.find_naked,
-              (K("naked tuple", 3.0, "tuple nu", "0200", "0201", "0202", rule=se.NAKED_TUPLE),),
+              (K("naked tuple", 3.0, "tuple nu", "0200", "0201", "0202", rule=se.NAKED_TUPLE,
+                 sized=subsets.SIZED_TITLES["naked tuple"], roles="cells house value removed"),),
               aliases=("naked pair", "naked triple")),
     Technique("hidden tuple", subsets.find_hidden,
-              (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212", rule=se.HIDDEN_TUPLE),),
+              (K("hidden tuple", 3.4, "tuple caché", "0210", "0211", "0212", rule=se.HIDDEN_TUPLE,
+                 sized=subsets.SIZED_TITLES["hidden tuple"], roles="cells house value removed"),),
               aliases=("hidden pair", "hidden triple")),
     Technique("y wing", wings.find_y_wing,
-              (K("y wing", 4.2, "aile Y"), K("ny wing", 5.5, "aile NY", rule=se.NY_WING))),
-    Technique("w wing", wings.find_w_wing, (K("w wing", 4.4, "aile W", "0803", se=7.1),)),
-    Technique("xy wing", xywings.find_xy_wing, (K("xy wing", 4.2, "aile XY", "0800"),), aliases=("xy-wing",)),
-    Technique("xyz wing", xywings.find_xyz_wing, (K("xyz wing", 4.4, "aile XYZ", "0801"),), aliases=("xyz-wing",)),
-    Technique("wxyz wing", xywings.find_wxyz_wing, (K("wxyz wing", 5.5, "aile WXYZ", rule=se.SUKAKU_WING),),
+              (K("y wing", 4.2, "aile Y", roles="house link pincer pivot z removed"),
+               K("ny wing", 5.5, "aile NY", rule=se.NY_WING, roles="house pincer pivot z removed"))),
+    Technique("w wing", wings.find_w_wing,
+              (K("w wing", 4.4, "aile W", "0803", se=7.1, roles="house link pincer value z removed"),)),
+    Technique("xy wing", xywings.find_xy_wing,
+              (K("xy wing", 4.2, "aile XY", "0800", roles="link pincer pivot z removed"),), aliases=("xy-wing",)),
+    Technique("xyz wing", xywings.find_xyz_wing,
+              (K("xyz wing", 4.4, "aile XYZ", "0801", roles="link pincer pivot z removed"),), aliases=("xyz-wing",)),
+    Technique("wxyz wing", xywings.find_wxyz_wing,
+              (K("wxyz wing", 5.5, "aile WXYZ", rule=se.SUKAKU_WING, roles="pincer pivot z removed"),),
               aliases=("wxyz-wing",)),
-    Technique("fish", fish.find_fish, (K("x wing", 3.2, "aile X", "0300"), K("swordfish", 3.8, "espadon", "0301"),
-                                        K("jellyfish", 5.2, "méduse", "0302"))),
+    Technique("fish", fish.find_fish, (K("x wing", 3.2, "aile X", "0300", roles="base cover value removed"),
+                                        K("swordfish", 3.8, "espadon", "0301", roles="base cover value removed"),
+                                        K("jellyfish", 5.2, "méduse", "0302", roles="base cover value removed"))),
     Technique("finned fish", fish.find_finned_fish,
-              (K("finned x wing", 3.4, "aile X à aileron", "0310", se=6.6, rule=se.FINNED_FISH),
-               K("finned swordfish", 4.0, "espadon à aileron", "0311", se=6.7, rule=se.FINNED_FISH),
-               K("finned jellyfish", 5.4, "méduse à aileron", "0312", se=6.8, rule=se.FINNED_FISH),
-               K("sashimi x wing", 3.5, "aile X sashimi", "0320", se=6.6),
-               K("sashimi swordfish", 4.1, "espadon sashimi", "0321", se=6.7),
-               K("sashimi jellyfish", 5.5, "méduse sashimi", "0322", se=6.8))),
+              (K("finned x wing", 3.4, "aile X à aileron", "0310", se=6.6, rule=se.FINNED_FISH,
+                 roles="base cover fin value removed"),
+               K("finned swordfish", 4.0, "espadon à aileron", "0311", se=6.7, rule=se.FINNED_FISH,
+                 roles="base cover fin value removed"),
+               K("finned jellyfish", 5.4, "méduse à aileron", "0312", se=6.8, rule=se.FINNED_FISH,
+                 roles="base cover fin value removed"),
+               K("sashimi x wing", 3.5, "aile X sashimi", "0320", se=6.6, roles="base cover fin value removed"),
+               K("sashimi swordfish", 4.1, "espadon sashimi", "0321", se=6.7, roles="base cover fin value removed"),
+               K("sashimi jellyfish", 5.5, "méduse sashimi", "0322", se=6.8, roles="base cover fin value removed"))),
     Technique("unique rectangle", uniqueness.find_unique_rectangle,
               (K("unique rectangle", 4.6, "rectangle unique", "0600", "0601", "0602", "0603", "0604", "0605", "0606",
-                 uniqueness=True, rule=se.UNIQUE_RECTANGLE),),
+                 uniqueness=True, rule=se.UNIQUE_RECTANGLE, roles="floor value removed"),),
               aliases=("ur", "hidden unique rectangle", "hidden rectangle")),
     # SE's unique loops (6, 8, … cells; 4.5 + 0.1 / 0.2 / 0.5 by length) and BUG types 2-4 (5.7);
     # examples from se_rated (SE 4.6 and 5.8), the engine test's fixed sample having none
     Technique("unique loop", uniqueloops.find_unique_loop,
               (K("unique loop", 4.5, "boucle unique", uniqueness=True, rule=se.UNIQUE_LOOP,
-                 example=".2.1.9.5.1.......6.6..5..9...5...1..9..786..3....4....49.....6583..9..14...4.8..."),),
+                 example=".2.1.9.5.1.......6.6..5..9...5...1..9..786..3....4....49.....6583..9..14...4.8...",
+                 roles="floor value removed"),),
               aliases=("ul",)),
     # example: se_rated line 80 (top1465's bug+1 positions now meet a rectangle with a missing candidate first)
     Technique("bug+1", uniqueness.find_bug_plus_one,
               (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True,
-                 example="2..3.....98...1....3...9.174....3.58..3.6.9..81.2....634.9...8....8...92.....2..3"),),
+                 example="2..3.....98...1....3...9.174....3.58..3.6.9..81.2....634.9...8....8...92.....2..3",
+                 roles="cells house placed"),),
               aliases=("bug + 1",)),
     Technique("bug", bugs.find_bug,
               (K("bug", 5.7, "BUG", en="BUG", uniqueness=True, rule=se.BUG,
-                 example="16...52...8...3.....9........2..167..7..6..8..934..1........8.....1...2...57...69"),),
+                 example="16...52...8...3.....9........2..167..7..6..8..934..1........8.....1...2...57...69",
+                 roles="cells extra removed"),),
               aliases=("bug type 2", "bug type 3", "bug type 4")),
-    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq", se=8.2),),
+    Technique("suedecoq", suedecoq.find_suedecoq, (K("suedecoq", 5.0, "Sue de Coq", "1101", en="Sue de Coq", se=8.2,
+                                                     roles="cells house set removed"),),
               aliases=("sue de coq",)),
     # example: se_rated line 879 (Sue de Coq, with HoDoKu's values outside the intersection, takes most of its steps)
     Technique("suedecoq bis", suedecoq.find_suedecoq_bis,
               (K("suedecoq bis", 5.5, "Sue de Coq bis", en="Sue de Coq bis", se=8.2,
-                 example=".7.951.6.....6....1..7.4..3.........8...4...14.65.83.77.......458.....36..2.1.9.."),),
+                 example=".7.951.6.....6....1..7.4..3.........8...4...14.65.83.77.......458.....36..2.1.9..",
+                 roles="cells house set removed"),),
               aliases=("sue de coq bis",)),
     Technique("medusa", medusa.find,
-              (K("medusa", 6.0, "coloriage 3D", rule=se.LENGTH, se=6.5, se_rule=se.MEDUSA_AS_CHAIN),),
+              (K("medusa", 6.0, "coloriage 3D", rule=se.LENGTH, se=6.5, se_rule=se.MEDUSA_AS_CHAIN,
+                 roles="colour link removed"),),
               aliases=("3d medusa", "coloring", "colouring")),
     # the chain search names the shapes players know; x chain and xy chain get the length addition
     # of Sudoku Explainer's x-chains (6.5) and y-chains (6.6), the short named shapes a fixed weight
-    Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400", "0701"),
-                                     K("2-string kite", 4.1, "cerf-volant à deux ficelles", "0401", "0701"),
-                                     K("turbot fish", 4.2, "turbot", "0403", "0701"),
-                                     K("x chain", 6.5, "chaîne X", "0701", "0708", "0707", rule=se.X_CHAIN),
-                                     K("xy chain", 6.6, "chaîne XY", "0702", "0708", "0707", rule=se.LENGTH),
-                                     K("remote pair", 6.6, "paire distante", "0703", rule=se.LENGTH),
-                                     K("chain", 6.5, "chaîne", "0708", "0707", rule=se.CHAIN),
+    Technique("chain", chains.find, (K("skyscraper", 4.0, "gratte-ciel", "0400", "0701", roles="link off on removed"),
+                                     K("2-string kite", 4.1, "cerf-volant à deux ficelles", "0401", "0701",
+                                       roles="link off on removed"),
+                                     K("turbot fish", 4.2, "turbot", "0403", "0701", roles="link off on removed"),
+                                     K("x chain", 6.5, "chaîne X", "0701", "0708", "0707", rule=se.X_CHAIN,
+                                       roles="link off on removed"),
+                                     K("xy chain", 6.6, "chaîne XY", "0702", "0708", "0707", rule=se.LENGTH,
+                                       roles="link off on removed"),
+                                     K("remote pair", 6.6, "paire distante", "0703", rule=se.LENGTH,
+                                       roles="link off on removed"),
+                                     K("chain", 6.5, "chaîne", "0708", "0707", rule=se.CHAIN,
+                                       roles="link off on removed"),
                                      K("loop", 6.5, "boucle", "0706", "0707", rule=se.LOOP,
-                                       example="....5...11......7..6.....8......4.....9.1.3.....596.2..8..62..7..7......3.5.7.2.."),
-                                     K("empty rectangle", 4.3, "rectangle vide", "0402", rule=se.EMPTY_RECTANGLE),
+                                       example="....5...11......7..6.....8......4.....9.1.3.....596.2..8..62..7..7......3.5.7.2..",
+                                       roles="link off on removed"),
+                                     K("empty rectangle", 4.3, "rectangle vide", "0402", rule=se.EMPTY_RECTANGLE,
+                                       roles="house line link value removed"),
                                      # listed by ``steps`` only (niceloops): X false would make X
                                      # true; SE's forcing x-chain (6.6) or forcing chain (7.0)
                                      K("discontinuous loop", 6.6, "boucle discontinue", "0707",
-                                       en="discontinuous nice loop", rule=se.FORCING_LOOP)),
+                                       en="discontinuous nice loop", rule=se.FORCING_LOOP,
+                                       roles="link off on placed removed")),
               aliases=("aic", "nice loop"), every=niceloops.find),
     Technique("grouped chain", grouped.find_grouped_chain,
-              (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710", rule=se.GROUPED_CHAIN),),
+              (K("grouped chain", 7.5, "chaîne groupée", "0711", "0709", "0710", rule=se.GROUPED_CHAIN,
+                 roles="link off on removed"),),
               aliases=("grouped aic",), every=groupedloops.find),
     Technique("als", als.find,
-              (K("als", 7.0, "EPV-XZ", "0901", en="ALS-XZ", rule=se.ALS_XZ, se_rule=se.ALS_XZ_AS_CHAIN),),
+              (K("als", 7.0, "EPV-XZ", "0901", en="ALS-XZ", rule=se.ALS_XZ, se_rule=se.ALS_XZ_AS_CHAIN,
+                 roles="link restricted-common set z removed"),),
               aliases=("als xz", "als-xz"), every=alsvariants.every_xz),
     Technique("als xy wing", alschains.find_als_xy_wing,
-              (K("als xy wing", 7.2, "aile XY d'EPV", "0902", en="ALS XY wing", se=8.0, se_rule=se.ALS_AS_CHAIN),),
+              (K("als xy wing", 7.2, "aile XY d'EPV", "0902", en="ALS XY wing", se=8.0, se_rule=se.ALS_AS_CHAIN,
+                 roles="link restricted-common set z removed"),),
               aliases=("als-xy-wing",), every=alsvariants.every_xy_wing),
     # example: top1465 line 96 (three ALS chains; the engine test's fixed sample has none)
     Technique("als chain", alschains.find_als_chain,
               (K("als chain", 7.5, "chaîne d'EPV", "0903", en="ALS chain", rule=se.LENGTH, se=8.0,
                  se_rule=se.ALS_AS_CHAIN,
-                 example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........"),),
+                 example="4.21......5.....78...3......7..5...6......1.....4.........67.5.2.....4..3........",
+                 roles="link restricted-common set z removed"),),
               aliases=("als-chain", "als xy chain", "als-xy-chain"), every=alsvariants.every_chain),
     Technique("death blossom", alschains.find_death_blossom,
-              (K("death blossom", 7.4, "fleur mortelle", "0904", se=8.0, se_rule=se.ALS_AS_CHAIN),),
+              (K("death blossom", 7.4, "fleur mortelle", "0904", se=8.0, se_rule=se.ALS_AS_CHAIN,
+                 roles="link petal restricted-common stem z removed"),),
               every=alsvariants.every_death_blossom),
     # trial lucky places a value because assuming it solved the grid: that holds only if the
     # solution is unique, so it is a uniqueness step (left out with uniqueness=False) and a guess
     # (never on the simplest order), and trial is not a purist's technique: it gives way to a
     # forcing chain of the same rating there
-    Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True, gives_way=True, rule=se.TRIAL),
+    Technique("trial", trial.find, (K("trial", 8.5, "essai", trial_like=True, gives_way=True, rule=se.TRIAL,
+                                      roles="assumption link placed"),
                                     K("trial lucky", 9.0, "essai chanceux", trial_like=True, uniqueness=True,
-                                      lucky=True, rule=se.TRIAL))),
-    # a forcing step is rated from its proof (explainer.rating.proof_rating: 6.6 to 11+); 8.5, SE's
+                                      lucky=True, rule=se.TRIAL, roles="assumption link placed"))),
+    # a forcing step is rated from its proof (explainer.model.rating.proof_rating: 6.6 to 11+); 8.5, SE's
     # dynamic forcing chain, is its database weight (trial-like: the difficulty class counts it as
     # medium, TECHNIQUES.md)
     Technique("forcing chain", forcing.find,
               (K("forcing chain", 8.5, "chaîne de forçage", "1301", "1302", "1303", "1304", trial_like=True,
-                 rule=se.FORCING),),
+                 rule=se.FORCING, roles="assumption"),),
               aliases=("forcing chains", "nested forcing chain", "dynamic forcing chain", "forcing net"),
               every=forcingall.every),
     # HoDoKu's templates (every placement of all of one value, reduced against the other values'):
@@ -200,16 +244,13 @@ REGISTRY: list[Technique] = [
     # they never undercut SE's own chains (measured: at 8.5 they changed ER on 2 of 40 se_rated
     # puzzles of SE 8.3 and up, moving it away from SE's)
     Technique("template", templates.find,
-              (K("template set", 8.5, "gabarit (placement)", "1201", se=9.5),
-               K("template delete", 8.5, "gabarit (élimination)", "1202", se=9.5)),
+              (K("template set", 8.5, "gabarit (placement)", "1201", se=9.5, roles="value placed"),
+               K("template delete", 8.5, "gabarit (élimination)", "1202", se=9.5, roles="value removed")),
               aliases=("templates", "pattern overlay")),
     Technique("brutal", brutal.find,
-              (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True),)),
+              (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True,
+                 roles="value placed"),)),
 ]
-
-
-def _key(name: str) -> str:
-    return name.strip().lower().replace("-", " ").replace("_", " ")
 
 
 def register(record: Technique, *, before: str | None = None, after: str | None = None) -> Technique:
@@ -217,8 +258,8 @@ def register(record: Technique, *, before: str | None = None, after: str | None 
 
     Its names must not clash with a registered one; returns the record.
     """
-    taken = {_key(n) for t in REGISTRY for n in t.all_names}
-    clash = [n for n in record.all_names if _key(n) in taken]
+    taken = {name_key(n) for t in REGISTRY for n in t.all_names}
+    clash = [n for n in record.all_names if name_key(n) in taken]
     if clash:
         raise ValueError(f"technique names already registered: {', '.join(sorted(set(clash)))}")
     if before is not None and after is not None:
@@ -271,23 +312,16 @@ def single_names() -> tuple[str, ...]:
 def title(name: str, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
     """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it; a
     tuple's title names its size, like its caption ('hidden pair'), from its ``detail``."""
-    size = dict(detail).get("size")
-    sized = subsets.SIZED_TITLES.get(name, {})
-    named = sized.get(lang, sized.get("en", {})).get(size) if isinstance(size, int) else None
-    if named:
-        return named
-    k = kind(name)
-    return k.title(lang) if k is not None else frame_title(name, lang)
+    return title_of(name, all_kinds(), lang, detail)
 
 
 def lookup(name: str) -> Technique:
     """The registry entry for a name, step name or alias (case and '-'/'_' insensitive)."""
-    key = _key(name)
-    for t in REGISTRY:
-        if key in {_key(n) for n in t.all_names}:  # '2-string kite' answers to '2 string kite' too
-            return t
-    known = ", ".join(t.name for t in REGISTRY)
-    raise KeyError(f"unknown technique {name!r} (known: {known})")
+    found = find_technique(REGISTRY, name)
+    if found is None:
+        known = ", ".join(t.name for t in REGISTRY)
+        raise KeyError(f"unknown technique {name!r} (known: {known})")
+    return found
 
 
 def select(names: Iterable[str | Technique] | None, uniqueness: bool = True) -> list[Technique]:

@@ -20,15 +20,15 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from explainer import rating
 from explainer.core import search
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import bits
-from explainer.i18n import Arg, Cells, Value, Values, say
-from explainer.roles import on_cands, set_link, set_roles
-from explainer.session import Session, session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model import rating
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import bits
+from explainer.model.i18n import Arg, Cells, Value, Values, say
+from explainer.model.roles import on_cands, set_link, set_roles
+from explainer.model.session import Session, session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 TEXT = {
     "en": "ALS-XZ: {a} {hold_a} only {va} and {b} {hold_b} only {vb}, one value more than cells each. Every "
@@ -123,7 +123,7 @@ def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
 
 def least_rating(sizes: tuple[int, int]) -> float:
     """The least rating an ALS-XZ step of two sets of these sizes can get on SE's path
-    (``explainer.rating``: a bivalue cell and a set of 3 / 4 / 5 cells as Sukaku Explainer's
+    (``explainer.model.rating``: a bivalue cell and a set of 3 / 4 / 5 cells as Sukaku Explainer's
     wings, two sets of 2+ cells as a chain through two ALS nodes); -inf where the rating is
     the kind's base weight, which only the engine knows (the finder then keeps the pair).
     A probe step without ``biggest`` gets the least of its size's additions."""

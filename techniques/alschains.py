@@ -39,13 +39,13 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from explainer.core import search
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits, value_char
-from explainer.i18n import LANGS, Cells, Value, Values, Words, join, say
-from explainer.roles import Role, on_cands, on_cells, set_link, set_roles
-from explainer.session import Session, session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import Geometry, bits, value_char
+from explainer.model.i18n import LANGS, Cells, Value, Values, Words, join, say
+from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
+from explainer.model.session import Session, session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list, restricted_pairs, targets_seeing
 

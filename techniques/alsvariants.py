@@ -30,12 +30,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits, value_char
-from explainer.i18n import Cells, Value, Values, Words, say
-from explainer.roles import Role, on_cands, on_cells, set_link, set_roles
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import Geometry, bits, value_char
+from explainer.model.i18n import Cells, Value, Values, Words, say
+from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list
 from .alschains import CHAIN_LINK, CHAIN_SET, petal_roles, set_name

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.explanation import Explanation, cands
-from explainer.i18n import House, Value, Words, say
-from explainer.roles import on
-from explainer.state import State
-from explainer.technique import Context
+from explainer.model.explanation import Explanation, cands
+from explainer.model.i18n import House, Value, Words, say
+from explainer.model.roles import on
+from explainer.model.state import State
+from explainer.model.technique import Context
 
 TEXT = {
     "en": "Brutal: no technique applies, so the solution is read: {why}; {cell} is {v}.",

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, values_of
-from explainer.i18n import Arg, Cells, House, Value, Values, say
-from explainer.roles import on_cands, on_cells, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, bits, values_of
+from explainer.model.i18n import Arg, Cells, House, Value, Values, say
+from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .deadly import OR, Removed, detail, live, virtual_naked_sets
 from .uniqueness import ONE

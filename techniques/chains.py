@@ -28,21 +28,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from explainer import rating
 from explainer.core import search
 from explainer.core.search import chain_path
-from explainer.explanation import Explanation, Link
-from explainer.grid import bits, value_char
-from explainer.i18n import Arg, Cells, House, Value, Words, join, say
-from explainer.roles import chain, on, on_cands, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model import rating
+from explainer.model.explanation import Explanation, Link
+from explainer.model.grid import bits, value_char
+from explainer.model.i18n import Arg, Cells, House, Value, Words, join, say
+from explainer.model.roles import chain, on, on_cands, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .links import Links, links
 from .wording import Lines
 
 MAX_LENGTH = 15
-# explainer.rating: a chain on several digits weighs 6.6 at least (SE's y-chain); below that
+# explainer.model.rating: a chain on several digits weighs 6.6 at least (SE's y-chain); below that
 # only chains on one digit can be the easiest step (Sukaku Explainer's strong-link chains)
 ONE_DIGIT_CEILING = 6.6
 
@@ -194,8 +194,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         # links only, and only as many strong links as can still rate below the ceiling
         yield from _core_search(state, lk, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
         return
-    if ctx.easiest:
-        # SE's path takes the easiest step: one-digit chains (rated from 4.0) before the
+    if ctx.lowest_first:
+        # the engine keeps the lowest-rated step: one-digit chains (rated from 4.0) before the
         # shortest chains on several digits (6.6 and up)
         yield from _easiest_one_digit(state, lk, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
     yield from _core_search(state, lk, max_length, False)

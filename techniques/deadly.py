@@ -13,11 +13,11 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import combinations
 from typing import Any
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, values_of
-from explainer.i18n import say
-from explainer.roles import on_cands, on_cells, on_houses
-from explainer.state import State
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, values_of
+from explainer.model.i18n import say
+from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.state import State
 
 from .wording import Removals
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, geometry
-from explainer.i18n import Arg, Cells, House, Value, say
-from explainer.roles import on_cands, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, bits, geometry
+from explainer.model.i18n import Arg, Cells, House, Value, say
+from explainer.model.roles import on_cands, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .wording import Lines
 

@@ -31,15 +31,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from explainer import proofwords, rating
-from explainer.explanation import Cand, Explanation, cands
-from explainer.grid import Geometry, value_char
-from explainer.i18n import house_words
-from explainer.proof import Proof
-from explainer.roles import proof_roles
-from explainer.session import session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model import proofwords, rating
+from explainer.model.explanation import Cand, Explanation, cands
+from explainer.model.grid import Geometry, value_char
+from explainer.model.i18n import house_words
+from explainer.model.proof import Proof
+from explainer.model.roles import proof_roles
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
@@ -53,7 +53,7 @@ NESTED_CHUNK = {1: 12, 2: 2}  # by level; deeper levels one at a time
 
 
 # ---- texts ----------------------------------------------------------------------------
-# The proof's sentences come from explainer.proofwords, the writer the frames use too: the
+# The proof's sentences come from explainer.model.proofwords, the writer the frames use too: the
 # caption's ends are the proof's ends.
 STEP = {
     "contradiction": {
@@ -118,7 +118,7 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
         texts[lang] = _lang(STEP[proof.kind], lang, **kw)
     marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
     size = proof.size
-    # what the rating reads (explainer.rating: kind, level, dynamic, proof size)
+    # what the rating reads (explainer.model.rating: kind, level, dynamic, proof size)
     detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
                        marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
@@ -360,10 +360,11 @@ def _scored(s: _Static, ceiling: float = float("inf")) -> list[tuple[int, int, A
 
 
 def static_step(state: State, dynamic: bool = False, static: bool = False,
-                easiest: bool = False, ceiling: float = float("inf"), memos: Memos | None = None) -> Explanation | None:
+                lowest_first: bool = False, ceiling: float = float("inf"),
+                memos: Memos | None = None) -> Explanation | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
-    static forcing chains). ``easiest``: the step with the least estimated rating
+    static forcing chains). ``lowest_first``: the step with the least estimated rating
     instead (a static contradiction or double, SE's forcing chain 7.0, before a cell
     or house forcing chain, 8.0, with a smaller proof). ``ceiling``: None rather than
     a step whose proof cannot rate below it (its kind's least base + its length).
@@ -379,7 +380,7 @@ def static_step(state: State, dynamic: bool = False, static: bool = False,
         # does not): the engine's singles come first, so this does not happen in a run
         return None
     pick = scored[0]
-    if easiest and static:
+    if lowest_first and static:
         pick = min(scored, key=lambda x: (_static_base(x[2][0]) + rating.length_addition(x[0]), x[0], x[1]))
     kind, ass, concl = pick[2]
     if _least(kind) + rating.length_addition(pick[0]) >= ceiling:
@@ -402,7 +403,7 @@ def _least(kind: str) -> float:
 
 
 def _static_base(kind: str) -> float:
-    """SE's base for a static proof of this kind (explainer.rating.chain_base)."""
+    """SE's base for a static proof of this kind (explainer.model.rating.chain_base)."""
     return rating.SE_MULTIPLE if kind in ("cell", "house") else rating.SE_FORCING
 
 
@@ -503,13 +504,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     static (single-premise implications: SE's forcing chains), singles (SE's dynamic
     forcing chains), with locked candidates (when the run has them before), then
     nested levels."""
-    # Each pass with its least rating on SE's scale (explainer.rating.chain_base): a pass that
-    # cannot beat the easiest step the engine already has (ctx.ceiling) is skipped. SE's scale
+    # Each pass with its least rating on SE's scale (explainer.model.rating.chain_base): a pass that
+    # cannot beat the best step the engine already has (ctx.ceiling) is skipped. SE's scale
     # is a 9×9 scale: on big grids a static batch each step would double the search's cost (it
     # cannot resume from the last batch), so singles come first there.
     passes: list[tuple[bool, bool | None, float]] = [(False, True, rating.SE_FORCING)] if state.geo.n < BIG_GRID else []
-    if ctx.easiest:
-        passes.append((False, None, rating.SE_NISHIO))  # SE's path: one-digit contradictions
+    if ctx.lowest_first:
+        passes.append((False, None, rating.SE_NISHIO))  # one-digit contradictions (SE's Nishio)
     passes.append((False, False, rating.SE_NISHIO))
     if dynamic_allowed(ctx):
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
@@ -518,13 +519,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.easiest,
+        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.lowest_first,
                                                                                 ceiling, memos)
         if step is not None:
             yield step
-            if not ctx.easiest:
-                return
-            # SE's path: a later pass may still rate lower (a Nishio chain, 7.5 + length,
+            if not ctx.lowest_first:
+                return  # the engine takes the first step
+            # a later pass may still rate lower (a Nishio chain, 7.5 + length,
             # below a static cell forcing chain, 8.0 + length)
             ceiling = min(ceiling, rating.proof_rating(step) or ceiling)
     for level in range(1, MAX_LEVEL + 1):

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from explainer.explanation import Explanation
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .forcing import UNTRACEABLE, _Static, dynamic_allowed, make_step, nested_step
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.core import search
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits, value_char
-from explainer.i18n import Words, say
-from explainer.roles import chain, on_cells
-from explainer.session import session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import Geometry, bits, value_char
+from explainer.model.i18n import Words, say
+from explainer.model.roles import chain, on_cells
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text
 from .links import links

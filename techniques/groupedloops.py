@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from explainer.core.search import chain_path
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import bits, value_char
-from explainer.i18n import Words, say
-from explainer.roles import chain, on_cells, set_roles
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import bits, value_char
+from explainer.model.i18n import Words, say
+from explainer.model.roles import chain, on_cells, set_roles
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .als import ALS, als_list
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text

@@ -19,7 +19,7 @@ recording, for each new fact, the rule and the earlier facts it rests on
 The run stops at a contradiction (a cell with no candidate, a value with no
 place in a house, a value twice in a house), a full grid, or a fixpoint.
 ``extract`` keeps the facts the end (or the chosen conclusions) rests on,
-renumbered, as ``explainer.proof`` records. The tracer reads only the
+renumbered, as ``explainer.model.proof`` records. The tracer reads only the
 candidates, never the solution.
 """
 from __future__ import annotations
@@ -31,9 +31,9 @@ from functools import partial
 from typing import Any
 
 from explainer.core import load
-from explainer.grid import Geometry
-from explainer.proof import Branch, BranchEnd, ProofFact
-from explainer.state import State
+from explainer.model.grid import Geometry
+from explainer.model.proof import Branch, BranchEnd, ProofFact
+from explainer.model.state import State
 
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
@@ -326,7 +326,7 @@ def _locked_step(state: State, record: Any, k: int) -> Any:
     Explanation ``intersections.find`` gives for it in the branch's state (the step-start
     state without the branch's false facts found before it): read only when a kept fact
     needs it."""
-    from explainer.explanation import house_keys
+    from explainer.model.explanation import house_keys
 
     from .intersections import find as find_locked
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.explanation import Explanation, cands, house_keys
-from explainer.grid import bits
-from explainer.i18n import Cells, House, Value, say
-from explainer.roles import on_cands, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, house_keys
+from explainer.model.grid import bits
+from explainer.model.i18n import Cells, House, Value, say
+from explainer.model.roles import on_cands, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 TEXT = {
     "en": "Locked candidate: in {r1}, {v} can only go in {r2}, so {v} is removed from {cells}.",

@@ -16,10 +16,10 @@ built on first use (``explainer.core.search`` builds them).
 from __future__ import annotations
 
 from explainer.core import search
-from explainer.explanation import Cand
-from explainer.grid import bits, value_char
-from explainer.session import Session
-from explainer.state import State
+from explainer.model.explanation import Cand
+from explainer.model.grid import bits, value_char
+from explainer.model.session import Session
+from explainer.model.state import State
 
 
 class Links:

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from itertools import pairwise
 
-from explainer.explanation import Explanation
-from explainer.grid import bits
-from explainer.i18n import Agree, Words, say
-from explainer.roles import links as link_roles
-from explainer.roles import on
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation
+from explainer.model.grid import bits
+from explainer.model.i18n import Agree, Words, say
+from explainer.model.roles import links as link_roles
+from explainer.model.roles import on
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .links import Links, links
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from explainer.core.search import chain_path
-from explainer.explanation import Explanation
-from explainer.grid import bits, value_char
-from explainer.i18n import say
-from explainer.roles import chain
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation
+from explainer.model.grid import bits, value_char
+from explainer.model.i18n import say
+from explainer.model.roles import chain
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from . import remotepairs
 from .chains import MAX_LENGTH, _chain_or_loop, _links, eureka, plain

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from explainer.grid import bits
-from explainer.state import State
+from explainer.model.grid import bits
+from explainer.model.state import State
 
 MIN_CELLS = 4  # a chain of four cells: its ends are three links apart
 MAX_PATHS = 20_000  # paths looked at per pair of values (a bound for very dense grids)

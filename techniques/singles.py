@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from explainer.explanation import Explanation, cell_coords, house_keys
-from explainer.grid import Geometry
-from explainer.i18n import House, Houses, Value, say
-from explainer.roles import on_cells, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cell_coords, house_keys
+from explainer.model.grid import Geometry
+from explainer.model.i18n import House, Houses, Value, say
+from explainer.model.roles import on_cells, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 POSITION_STRUCK = {
     "en": "Single position: in {house}, {v} can only go in {cell} (the other cells lost {v} in earlier steps).",

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import bits, values_of
-from explainer.i18n import Agree, Arg, Cells, House, Values, say
-from explainer.roles import on_cands, on_cells, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import bits, values_of
+from explainer.model.i18n import Agree, Arg, Cells, House, Values, say
+from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 TUPLE_NAMES = {
     "en": {2: "pair", 3: "triple", 4: "quad"},

@@ -32,12 +32,12 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import combinations
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import bits, geometry, values_of
-from explainer.i18n import Agree, Cells, House, Values, say
-from explainer.roles import on_cells, on_houses, set_roles
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import bits, geometry, values_of
+from explainer.model.i18n import Agree, Cells, House, Values, say
+from explainer.model.roles import on_cells, on_houses, set_roles
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .wording import Removals
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.explanation import Explanation, cands
-from explainer.grid import Geometry, bits
-from explainer.i18n import Cells, Value, Words, say
-from explainer.roles import on_cands
-from explainer.session import session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands
+from explainer.model.grid import Geometry, bits
+from explainer.model.i18n import Cells, Value, Words, say
+from explainer.model.roles import on_cands
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 MAX_SIZE = 9  # grids searched: 4×4 and 9×9
 MAX_LISTED = 2000  # templates listed per value for the reduction (more: counted only)

@@ -23,14 +23,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from explainer import proofwords
-from explainer.explanation import Cand, Explanation, cands
-from explainer.grid import Geometry, bits, value_char
-from explainer.i18n import LANGS, Agree, Cells, Value, Words, say
-from explainer.proof import Proof
-from explainer.roles import Role, link, proof_roles
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model import proofwords
+from explainer.model.explanation import Cand, Explanation, cands
+from explainer.model.grid import Geometry, bits, value_char
+from explainer.model.i18n import LANGS, Agree, Cells, Value, Words, say
+from explainer.model.proof import Proof
+from explainer.model.roles import Role, link, proof_roles
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .implication import extract
 from .links import links
@@ -213,7 +213,7 @@ def _roles(step: Explanation, proof: Proof) -> tuple[Role, ...]:
 
 
 def _proof_text(geo: Geometry, step: Explanation, proof: Proof) -> dict[str, Any]:
-    """The caption from the proof (explainer.proofwords): its assumption and its end are the
+    """The caption from the proof (explainer.model.proofwords): its assumption and its end are the
     proof's, whatever the search saw first."""
     a, b = step.marked
     if step.technique == "trial lucky":

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from explainer.explanation import Explanation
-from explainer.grid import Geometry, bits, values_of
-from explainer.i18n import Arg, Cells, House, Value, Values
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation
+from explainer.model.grid import Geometry, bits, values_of
+from explainer.model.i18n import Arg, Cells, House, Value, Values
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .deadly import OR, detail, pattern_step, split, virtual_naked_sets
 from .uniqueness import ONE

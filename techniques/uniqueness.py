@@ -49,13 +49,13 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import combinations
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
-from explainer.rating import UR_CHAIN
-from explainer.roles import on_cands, on_cells, on_houses
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, bits, geometry, values_of
+from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.rating import UR_CHAIN
+from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .deadly import OR, pattern_step, split, virtual_naked_sets
 
@@ -164,10 +164,11 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
     cand, pos = state.cand, state.pos
     found: list[tuple[tuple[int, int, int], int, Callable[[], Explanation | None]]] = []
     order = {1: 0, 2: 1, 4: 2, 5: 3, 6: 4, "hidden": 5, 3: 6}
-    # on SE's path (ctx.easiest) types 1 to 4 rate 4.5 to 4.6 (+0.1 a cell of type 3's set past a
-    # pair), types 5, 6 and hidden a chain (7.0): cheaper first, and those only under the ceiling
+    # on SE's path (the engine keeps the lowest-rated step: ctx.lowest_first) types 1 to 4 rate
+    # 4.5 to 4.6 (+0.1 a cell of type 3's set past a pair), types 5, 6 and hidden a chain (7.0):
+    # cheaper first, and those only under the ceiling
     chain_types = ("hidden", 5, 6)
-    skip_chains = ctx.easiest and ctx.ceiling <= UR_CHAIN
+    skip_chains = ctx.lowest_first and ctx.ceiling <= UR_CHAIN
     by_cell = _rectangles_by_cell(geo.n)
     n, house, row_of, col_of = geo.n, geo.house_mask, geo.row_of, geo.col_of
     done: set[tuple[tuple[int, int, int, int], int]] = set()
@@ -194,8 +195,8 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
                 if kind in chain_types:
                     if skip_chains:
                         continue
-                    key = (2, order[kind], 0) if ctx.easiest else (order[kind], 0, 0)
-                elif ctx.easiest:
+                    key = (2, order[kind], 0) if ctx.lowest_first else (order[kind], 0, 0)
+                elif ctx.lowest_first:
                     key = (1, size, order[kind]) if kind == 3 else (0, order[kind], 0)
                 else:
                     key = (order[kind], size, 0)
@@ -308,7 +309,7 @@ def _lines(geo, lines):
 
     if geo.house_key(lines[0])[0] == geo.house_key(lines[-1])[0]:
         return Lines(geo, lines)
-    from explainer.i18n import Houses
+    from explainer.model.i18n import Houses
 
     return Houses(geo, lines)
 
@@ -338,7 +339,7 @@ def _type_3(state: State, step: Callable[..., _Lazy], roof: list[int], extra: in
 def _house_or_both(geo: Geometry, h: int, both: list[int]) -> Arg:
     if not both:
         return House(geo, h)
-    from explainer.i18n import Houses
+    from explainer.model.i18n import Houses
 
     return Houses(geo, [h, *both])
 

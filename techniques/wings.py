@@ -23,13 +23,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from explainer.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.grid import Geometry, bits, geometry, values_of
-from explainer.i18n import Agree, Arg, Cells, House, Value, Values, say
-from explainer.roles import link, on_cands, on_cells, on_houses, wing_links
-from explainer.session import session_of
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.grid import Geometry, bits, geometry, values_of
+from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.roles import link, on_cands, on_cells, on_houses, wing_links
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 from .xywings import als_split
 

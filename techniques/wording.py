@@ -1,15 +1,15 @@
 """Sentence pieces shared by the pattern techniques (wings, fish, Sue de Coq).
 
-Each class is an ``explainer.i18n.Arg``: it writes itself in every language
-of ``explainer.i18n.LANGS``, so the templates next to each finder never
+Each class is an ``explainer.model.i18n.Arg``: it writes itself in every language
+of ``explainer.model.i18n.LANGS``, so the templates next to each finder never
 spell a list of lines or of removed candidates by hand.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from explainer.grid import Geometry, value_char
-from explainer.i18n import AND, HOUSE_WORDS, Arg, join
+from explainer.model.grid import Geometry, value_char
+from explainer.model.i18n import AND, HOUSE_WORDS, Arg, join
 
 PLURAL = {
     "en": {"row": "rows", "col": "columns", "box": "boxes"},

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from explainer.explanation import Explanation, cands, cell_coords
-from explainer.grid import Geometry, bits, values_of
-from explainer.i18n import Agree, Cells, Value, Values, say
-from explainer.roles import on_cands, on_cells, wing_links
-from explainer.state import State
-from explainer.technique import NO_CONTEXT, Context
+from explainer.model.explanation import Explanation, cands, cell_coords
+from explainer.model.grid import Geometry, bits, values_of
+from explainer.model.i18n import Agree, Cells, Value, Values, say
+from explainer.model.roles import on_cands, on_cells, wing_links
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
 
 XY_WING = {
     "en": "XY wing on {z}: the pivot {pivot} holds only {x} and {y}; the pincers {p1} (only {x} and {z}) "

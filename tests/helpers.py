@@ -1,9 +1,9 @@
 """Build candidate states for technique tests from text that reads like a puzzle."""
 from __future__ import annotations
 
-from explainer.grid import LETTERS
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.model.grid import LETTERS
+from explainer.model.state import State
 
 
 def marks(cells: dict[str, str], n: int = 9) -> State:

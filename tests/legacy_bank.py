@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from explainer import Puzzle
-from explainer.bank.db import puzzle_key, rating_of
-from explainer.explanation import step_length
+from explainer.app.bank.db import puzzle_key, rating_of
+from explainer.model.explanation import step_length
 from techniques.uniqueness import ONE
 
 SCHEMA_2 = """

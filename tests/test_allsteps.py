@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from explainer import Puzzle, all_steps
-from explainer.allsteps import (
+from explainer.app.allsteps import (
     Position,
     check_entry,
     code_kinds,
@@ -18,10 +18,10 @@ from explainer.allsteps import (
     read_position,
     step_code,
 )
-from explainer.cli import main
-from explainer.grid import PuzzleError, parse_grid
-from explainer.hodoku import format_library, parse_library, read_library
-from explainer.state import State
+from explainer.app.cli import main
+from explainer.app.hodoku import format_library, parse_library, read_library
+from explainer.model.grid import PuzzleError, parse_grid
+from explainer.model.state import State
 
 from .conftest import SEED, top1465, verify_documents
 
@@ -139,7 +139,7 @@ def test_codes_and_step_names_choose_the_kinds() -> None:
 def test_pencil_marks_and_partly_solved_grids_are_positions() -> None:
     p = Puzzle(SEED)
     state = p.state_before(20)
-    from explainer.hints.pencilmarks import format_pencilmarks
+    from explainer.app.hints.pencilmarks import format_pencilmarks
 
     for text in (format_pencilmarks(state), state.to_candidates_line()):
         pos = read_position(text)

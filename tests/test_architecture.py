@@ -1,23 +1,29 @@
-"""The module graph of explainer/, techniques/ and render/: no cycle, one-way arrows.
+"""The module graph of the whole repository: no cycle, imports only downward (docs/architecture.md).
 
-Every import counts, also one made inside a function (a lazy import still
-ties the two modules together); only imports under ``if TYPE_CHECKING:``
-are left out (they never run). The engine never imports the registry.
+Every Python file counts (the packages, the console script ``explain_sudoku.py``,
+``setup.py``, ``tests/``, ``benchmarks/``), and every import in it: one made inside
+a function (a lazy import still ties two modules together) and one made only
+for the type checker (``if TYPE_CHECKING:``: a typing-only arrow up is still an
+arrow up, and a typing-only circle still a circle).
 
-The parts and the arrows allowed between them (docs/architecture.md):
+The floors, each importing only the floors below it (and itself):
 
-- core (``explainer``: grid, state, solver(s), values, explanation, proof,
-  technique, engine, i18n) imports only core; the one arrow up is the
-  package's lazy ``Puzzle``/``explain``, loaded from ``explainer.api``;
-- ``explainer.api`` (the library facade) plugs the registry into the engine
-  and draws notebook pictures: core, techniques, render;
-- ``techniques`` import only core (never the api: it imports them);
-- ``render`` imports core and techniques (step titles, the singles set);
-- the app layer: ``explainer.bank``, ``explainer.generate`` and
-  ``explainer.hints`` use core, api, techniques and render but not each
-  other; the command line (``explainer.cli*``) may use everything.
+    model       explainer.model        grid, values, state, steps, ratings, technique records, orders
+    core        explainer.core         compiled kernels, their pure twins, the exact-cover solver
+    engine      explainer.engine       the step loop, the orders, every step of a position
+    techniques  techniques             the finders and their registry          (model, core)
+    render      render                 drawing                                 (model only)
+    api         explainer.api          Puzzle / explain: the engine with the registry plugged in
+    app         explainer.app          cli, bank, generate, hints, allsteps, hodoku, solvers, backends
+    facade      explainer (__init__)   the public names, loaded on first use
+    program     explain_sudoku.py      the console script
 
-No module outside ``render`` imports a drawing library.
+``tests`` and ``benchmarks`` may import any of them; nothing imports them. Inside
+the application, the parts do not import each other, but the command line (it
+runs them all), ``allsteps`` (it reads positions as ``hints`` does, and HoDoKu's
+lines) and ``solvers`` (its back-ends). Inside render, three stages: scene (pure
+Python, no drawing library) ← raster (``frame``) ← files. No module outside
+render imports a drawing library.
 """
 from __future__ import annotations
 
@@ -27,35 +33,40 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("explainer", "techniques", "render")
+SKIP = {".venv", "output", "build", ".git", "sudoku_explainer.egg-info"}
 
 
 def _modules() -> dict[str, Path]:
+    """Every Python file of the repository, by module name (``tests.render.test_roles``)."""
     out: dict[str, Path] = {}
-    for pkg in PACKAGES:
-        for path in sorted((ROOT / pkg).rglob("*.py")):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            out[".".join(parts)] = path
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if SKIP & set(rel.parts):
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
     return out
 
 
-def _type_checking_only(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-
-
 def _raw_imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Every module name that module ``name`` imports anywhere in its body."""
+    """Every module name that module ``name`` imports anywhere in its body (typing-only too)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
-    def visit(node: ast.AST) -> None:
-        if _type_checking_only(node):
-            return
+    def add(module: str) -> None:
+        # a script's sibling imported by name (benchmarks: ``from bench_rating import spearman``)
+        top = module.split(".")[0]
+        if package and top not in known and not any(k.startswith(top + ".") for k in known) \
+                and f"{package}.{module}" in known:
+            module = f"{package}.{module}"
+        found.add(module)
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                found.add(alias.name)
+                add(alias.name)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
@@ -64,11 +75,7 @@ def _raw_imports(name: str, path: Path, known: set[str]) -> set[str]:
                 module = node.module or ""
             for alias in node.names:
                 sub = f"{module}.{alias.name}"
-                found.add(sub if sub in known else module)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")))
+                add(sub if sub in known else module)
     return found
 
 
@@ -115,9 +122,59 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_the_graph_sees_function_level_imports() -> None:
+# ---- the floors and their arrows ---------------------------------------------------------------
+
+FLOORS = ("model", "core", "engine", "techniques", "render", "api", "app", "facade", "program")
+BELOW: dict[str, set[str]] = {
+    "model": set(),
+    "core": {"model"},
+    "engine": {"model", "core"},
+    "techniques": {"model", "core"},
+    "render": {"model"},
+    "api": {"model", "core", "engine", "techniques", "render"},
+    "app": {"model", "core", "engine", "techniques", "render", "api"},
+    "facade": {"model", "core", "engine", "techniques", "render", "api", "app"},
+    "program": {"model", "core", "engine", "techniques", "render", "api", "app", "facade"},
+    "tests": set(FLOORS) | {"benchmarks"},
+    "benchmarks": set(FLOORS),
+    "build": set(),  # setup.py
+}
+# inside the application: the parts a part may import besides itself
+APP_ARROWS = {"cli": {"allsteps", "bank", "generate", "hints", "hodoku", "solvers", "backends"},
+              "allsteps": {"hints", "hodoku"}, "solvers": {"backends"}}
+# inside render: the stage of each module (scene: pure Python; raster: pixels; files: the rest)
+RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan"}
+RENDER_STAGES = ("scene", "raster", "files")
+DRAWING = ("matplotlib", "PIL", "imageio")
+
+
+def floor(module: str) -> str:
+    """The floor (or outer part: tests, benchmarks, build) a module belongs to."""
+    names = module.split(".")
+    if names[0] == "explainer":
+        return "facade" if len(names) == 1 else names[1]
+    return {"explain_sudoku": "program", "setup": "build"}.get(names[0], names[0])
+
+
+def app_part(module: str) -> str:
+    """The application's part of a module of explainer.app ("" for the package itself)."""
+    names = module.split(".")
+    return names[2] if len(names) > 2 else ""
+
+
+def render_stage(module: str) -> str:
+    name = module.split(".")[1] if "." in module else ""
+    return "scene" if name in RENDER_SCENE or not name else "raster" if name == "frame" else "files"
+
+
+def test_every_file_is_in_the_graph() -> None:
     graph = import_graph()
-    assert "render.frame" in graph["explainer.explanation"] or "techniques" in graph["explainer.api"]
+    assert {"explain_sudoku", "setup", "explainer", "explainer.model.grid", "tests.test_architecture",
+            "benchmarks.bench_orders", "tests.data.make_hodoku_positions"} <= set(graph)
+    assert {floor(m) for m in graph} <= set(BELOW), sorted({floor(m) for m in graph} - set(BELOW))
+    # function-level, typing-only and sibling imports count
+    assert "explainer.app.allsteps" in graph["explainer"] and "explainer.app.cli" in graph["explain_sudoku"]
+    assert "benchmarks.bench_rating" in graph["benchmarks.bench_orders"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
@@ -126,58 +183,62 @@ def test_no_import_cycle() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-def test_engine_never_imports_the_registry() -> None:
-    graph = import_graph()
-    assert not {m for m in graph["explainer.engine"] if m.split(".")[0] == "techniques"}
-    code = "import sys, explainer.engine; print(any(m.split('.')[0] == 'techniques' for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
-    assert out.stdout.strip() == "False"
-
-
-APP = ("bank", "generate", "hints", "allsteps")
-ALLOWED = {
-    "core": {"core"},
-    "api": {"core", "techniques", "render"},
-    "techniques": {"core", "techniques"},
-    "render": {"core", "techniques", "render"},
-    **{app: {"core", "api", "techniques", "render", app} for app in APP},
-    # every step from a position reads positions the way hint does
-    "allsteps": {"core", "api", "techniques", "render", "allsteps", "hints"},
-    "cli": {"core", "api", "techniques", "render", "cli", *APP},
-}
-UPWARD = {("explainer", "explainer.api"),  # the package loads Puzzle/explain lazily from the api
-          ("explainer", "explainer.allsteps")}  # ... and all_steps from its app module
-DRAWING = ("matplotlib", "PIL", "imageio")
-
-
-def part(module: str) -> str:
-    """The part a module belongs to: core, api, techniques, render, cli, bank, generate or hints."""
-    names = module.split(".")
-    if names[0] != "explainer":
-        return names[0]
-    sub = names[1] if len(names) > 1 else ""
-    if sub == "api":
-        return "api"
-    if sub == "cli" or sub.startswith("cli_"):
-        return "cli"
-    return sub if sub in APP else "core"
-
-
-def test_every_module_has_a_part() -> None:
-    assert {part(m) for m in import_graph()} <= set(ALLOWED)
-    assert part("explainer.cli_db") == part("explainer.cli.db") == "cli"
-    assert part("explainer.bank.build") == "bank" and part("explainer.state") == "core"
-
-
-def test_arrows_point_one_way() -> None:
-    wrong = sorted(f"{m} ({part(m)}) -> {d} ({part(d)})" for m, deps in import_graph().items()
-                   for d in deps if part(d) not in ALLOWED[part(m)] and (m, d) not in UPWARD)
+def test_imports_point_down() -> None:
+    wrong = sorted(f"{m} ({floor(m)}) -> {d} ({floor(d)})" for m, deps in import_graph().items()
+                   for d in deps if floor(d) != floor(m) and floor(d) not in BELOW[floor(m)])
     assert not wrong, "imports against docs/architecture.md:\n" + "\n".join(wrong)
 
 
-def test_no_drawing_library_outside_render() -> None:
+def test_the_application_parts_stay_apart() -> None:
+    graph = import_graph()
+    wrong = sorted(f"{m} -> {d}" for m, deps in graph.items() if floor(m) == "app" for d in deps
+                   if floor(d) == "app" and app_part(d) and app_part(d) != app_part(m)
+                   and app_part(d) not in APP_ARROWS.get(app_part(m), set()))
+    assert not wrong, "explainer.app's parts import each other:\n" + "\n".join(wrong)
+
+
+def test_render_stages_point_back() -> None:
+    graph = import_graph()
+    wrong = sorted(f"{m} ({render_stage(m)}) -> {d} ({render_stage(d)})" for m, deps in graph.items()
+                   if floor(m) == "render" for d in deps if floor(d) == "render"
+                   and RENDER_STAGES.index(render_stage(d)) > RENDER_STAGES.index(render_stage(m)))
+    assert not wrong, "render's stages: scene <- raster <- files:\n" + "\n".join(wrong)
+
+
+def test_no_drawing_library_outside_render_and_its_scene_stage() -> None:
     mods = _modules()
-    wrong = sorted(f"{name} imports {m}" for name, path in mods.items() if part(name) != "render"
+    shipped = set(FLOORS) - {"render"}
+    wrong = sorted(f"{name} imports {m}" for name, path in mods.items()
+                   if floor(name) in shipped or (floor(name) == "render" and render_stage(name) == "scene")
                    for m in _raw_imports(name, path, set(mods)) if m.split(".")[0] in DRAWING)
-    assert not wrong, "drawing belongs in render/:\n" + "\n".join(wrong)
+    assert not wrong, "drawing belongs in render's raster and files stages:\n" + "\n".join(wrong)
+
+
+def test_the_facade_names_what_it_loads() -> None:
+    """explainer/__init__.py loads each public name from the module its typing block imports it from."""
+    import explainer
+
+    tree = ast.parse((ROOT / "explainer" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {alias.asname or alias.name: f"explainer.{node.module}" for node in ast.walk(tree)
+             if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module for alias in node.names}
+    assert typed == explainer._WHERE
+    assert sorted(explainer.__all__) == sorted(explainer._WHERE)
+    assert all(issubclass(getattr(explainer, n), explainer.PuzzleError) for n in explainer.__all__
+               if n.endswith(("Error", "Mistake", "Busy")))
+
+
+def _loaded(code: str) -> list[str]:
+    """The project's modules a fresh interpreter has loaded after ``code``."""
+    probe = f"import sys; {code}; print(sorted(m for m in sys.modules if m.split('.')[0] in " \
+            "('explainer', 'techniques', 'render', 'explain_sudoku')))"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    return ast.literal_eval(out.stdout.strip())
+
+
+def test_a_model_module_loads_nothing_else() -> None:
+    """The facade loads its names on first use: the model alone stays light, and the engine
+    never loads the registry (it is handed its techniques)."""
+    assert _loaded("import explainer.model.grid") == ["explainer", "explainer.model", "explainer.model.grid"]
+    assert not [m for m in _loaded("import explainer.engine") if m.split(".")[0] in ("techniques", "render")]
+    assert not [m for m in _loaded("import render.export") if floor(m) not in ("render", "model", "facade")]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from explainer import backends
-from explainer.cli import solve as cli_solve
-from explainer.grid import Grid, PuzzleError, parse_grid
-from explainer.solver import solve_values
-from explainer.solvers import ALL_METHODS, OPTIONAL_METHODS, MissingExtra, solve
+from explainer.app import backends
+from explainer.app.cli import solve as cli_solve
+from explainer.app.solvers import ALL_METHODS, OPTIONAL_METHODS, MissingExtra, solve
+from explainer.core.solver import solve_values
+from explainer.model.grid import Grid, PuzzleError, parse_grid
 from tests.test_solver import EASY, assert_valid_solution, lines, no_solution_puzzles, two_solution_puzzle
 
 MESSAGE = "explain-sudoku: error: --method {} needs the optional extra: pip install 'sudoku-explainer[solvers]'"

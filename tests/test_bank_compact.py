@@ -10,11 +10,21 @@ from pathlib import Path
 import pytest
 
 from explainer import Puzzle
-from explainer.bank import payloads as payloads_module
-from explainer.bank.build import build
-from explainer.bank.db import PuzzleDB, puzzle_key
-from explainer.bank.pack import HOLE, Packed, decode_steps, encode_steps, join_text, pack, split_text, unframe, unpack
-from explainer.cli.db import main
+from explainer.app.bank import payloads as payloads_module
+from explainer.app.bank.build import build
+from explainer.app.bank.db import PuzzleDB, puzzle_key
+from explainer.app.bank.pack import (
+    HOLE,
+    Packed,
+    decode_steps,
+    encode_steps,
+    join_text,
+    pack,
+    split_text,
+    unframe,
+    unpack,
+)
+from explainer.app.cli.db import main
 from tests.conftest import for_checker
 from tests.legacy_bank import write_legacy
 

@@ -11,7 +11,7 @@ from tests.conftest import ROOT, SEED
 
 def run(*args, stdin=None, cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "explainer.cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "explainer.app.cli", *map(str, args)], capture_output=True,
                           text=True, input=stdin, cwd=cwd or ROOT, env=env)
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from explainer import Puzzle
-from explainer.bank.build import build
-from explainer.bank.db import PuzzleDB, puzzle_key, rating_of
-from explainer.cli.db import main
+from explainer.app.bank.build import build
+from explainer.app.bank.db import PuzzleDB, puzzle_key, rating_of
+from explainer.app.cli.db import main
 from tests.conftest import for_checker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,7 +121,7 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     f = tmp_path / "many.txt"
     f.write_text("\n".join(puzzles) + "\n")
     db = tmp_path / "k.sqlite"
-    code = ("import sys; from explainer.cli.db import main; "
+    code = ("import sys; from explainer.app.cli.db import main; "
             f"sys.exit(main(['build', {str(f)!r}, '--db', {str(db)!r}, '--jobs', '1', '--no-progress']))")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -352,7 +352,7 @@ def test_the_order_is_recorded_enforced_and_rated(order: str, argv: list[str], t
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """db build stores the simplest order (ER as Puzzle() gives it: SE's path) or, with --order seed,
     the seed's; the order is recorded, and a resumed build in the other order is refused with one line."""
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     hard = HARD
     f = tmp_path / "two.txt"
@@ -377,7 +377,7 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
     # workers, so every worker dies before its first puzzle: that must stop the build
     # with one line, not store every puzzle as failed.
     db = tmp_path / "w.sqlite"
-    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from explainer.cli.db import main; "
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from explainer.app.cli.db import main; "
             f"sys.exit(main(['build', {str(SAMPLE4)!r}, '--db', {str(db)!r}, '--jobs', '1']))")
     res = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=60)
     assert res.returncode == 70  # not the puzzles' fault: the environment's
@@ -387,7 +387,7 @@ def test_workers_that_cannot_start_stop_the_build_without_storing_errors(tmp_pat
 
 
 def test_database_modules_import_no_drawing_or_cluster_library() -> None:
-    code = ("import sys, explainer.bank.db, explainer.bank.build, explainer.cli.db; "
+    code = ("import sys, explainer.app.bank.db, explainer.app.bank.build, explainer.app.cli.db; "
             "print([m for m in ('matplotlib', 'tqdm', 'dask', 'PIL') if m in sys.modules])")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == "[]", res.stdout + res.stderr

@@ -4,8 +4,8 @@ import sys
 import pytest
 
 from explainer import Puzzle, PuzzleError, explain
-from explainer.engine import UnsoundStep, check_sound
-from explainer.explanation import Explanation
+from explainer.engine.loop import UnsoundStep, check_sound
+from explainer.model.explanation import Explanation
 from tests.conftest import ROOT, SEED, SHARED, top1465, verify_documents
 
 # A fixed sample of top1465 (line numbers) that makes every technique of the
@@ -126,7 +126,7 @@ def test_french_texts():
 
 
 def test_hard_16x16_uses_advanced_techniques_soundly(tmp_path):
-    from explainer.grid import read_sources
+    from explainer.model.grid import read_sources
 
     (src,) = read_sources(ROOT / "examples" / "16x16-hard.txt")
     p = Puzzle(src.text, where=src.where, order="seed")  # trial comes before the forcing chains there

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sudoku import Sudoku
 
-from explainer.generate.generator import (
+from explainer.app.generate.generator import (
     DIG_ORDERS,
     SYMMETRIES,
     GenerationFailed,
@@ -21,8 +21,8 @@ from explainer.generate.generator import (
     random_full_grid,
     shuffle_grid,
 )
-from explainer.grid import Grid, geometry
-from explainer.solver import count_solutions, solve_values
+from explainer.core.solver import count_solutions, solve_values
+from explainer.model.grid import Grid, geometry
 
 
 def is_complete(values: list[int] | tuple[int, ...], n: int) -> bool:
@@ -141,10 +141,10 @@ def test_bad_settings_fail_before_work() -> None:
     assert engine_target() is None
 
 
-# ---- targets checked by the engine (skipped only while explainer/engine.py is absent) ----
+# ---- targets checked by the engine (skipped only while explainer/engine/loop.py is absent) ----
 
-ENGINE_PRESENT = (Path(__file__).resolve().parents[1] / "explainer" / "engine.py").exists()
-needs_engine = pytest.mark.skipif(not ENGINE_PRESENT, reason="explainer/engine.py not written yet")
+ENGINE_PRESENT = (Path(__file__).resolve().parents[1] / "explainer" / "engine" / "loop.py").exists()
+needs_engine = pytest.mark.skipif(not ENGINE_PRESENT, reason="explainer/engine/loop.py not written yet")
 
 
 @needs_engine
@@ -172,8 +172,8 @@ def test_technique_target_met() -> None:
 def test_difficulty_targets_are_er_bands(capsys: pytest.CaptureFixture[str]) -> None:
     """'difficult' is ER 8.5 and up (it meant needing brutal, which the forcing chains left no puzzle
     needing): a target like the others, checked on the engine's ER."""
-    from explainer.cli import main
-    from explainer.grid import parse_grid
+    from explainer.app.cli import main
+    from explainer.model.grid import parse_grid
     from tests.conftest import SEED, top1465
 
     hard = parse_grid(top1465(757)[0])  # ER 8.5 and up: forcing chains
@@ -188,7 +188,7 @@ def test_difficulty_targets_are_er_bands(capsys: pytest.CaptureFixture[str]) -> 
 @needs_engine
 def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
     from explainer import Puzzle
-    from explainer.generate.generator import engine_goal
+    from explainer.app.generate.generator import engine_goal
 
     first = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
     again = generate(9, 5, goal=engine_goal("medium"), symmetry="rotational", max_tries=600)
@@ -201,7 +201,7 @@ def test_hardening_is_reproducible_and_keeps_symmetry() -> None:
 
 
 def test_minimise_leaves_no_removable_given() -> None:
-    from explainer.generate.generator import minimise
+    from explainer.app.generate.generator import minimise
 
     rng = random.Random(4)
     solution = random_full_grid(9, rng)

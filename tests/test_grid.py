@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from explainer.grid import Grid, PuzzleError, geometry, parse_grid, read_sources, split_sources
+from explainer.model.grid import Grid, PuzzleError, geometry, parse_grid, read_sources, split_sources
 from tests.conftest import SEED
 
 SS = """9..|3..|..4

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 import techniques
-from explainer import Puzzle
-from explainer.engine import Rater, contexts, next_step, pattern_size, simplest_step
-from explainer.explanation import Explanation
-from explainer.hints import check_grid, hint, next_step_from, read_grid_state
-from explainer.rating import difficulty
-from explainer.technique import left_out
+from explainer import Puzzle, PuzzleError
+from explainer.app.hints import check_grid, hint, next_step_from, read_grid_state
+from explainer.engine.orders import SEED as SEED_ORDER
+from explainer.engine.orders import Rater, contexts, next_step, pattern_size, simplest_step
+from explainer.model.explanation import Explanation
+from explainer.model.rating import difficulty
+from explainer.model.technique import left_out
 from tests.conftest import SEED, top1465, verify_documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +52,7 @@ def test_the_default_takes_the_lower_rated_of_a_w_wing_and_an_x_wing() -> None:
 
 
 def test_the_cli_hint_names_the_step_of_the_order(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     assert main(["hint", W_AND_X]) == 0
     assert capsys.readouterr().out.strip() == "Look for: x wing."
@@ -75,7 +76,7 @@ def test_trial_lucky_never_on_the_default_path_and_a_uniqueness_step_on_the_seed
     # the seed order without uniqueness keeps trial but never takes trial lucky
     unique_free = techniques.select(None, uniqueness=False)
     assert "trial" in [t.name for t in unique_free]
-    ctxs = contexts(unique_free, solution, off=left_out(unique_free, False, uniqueness=False))
+    ctxs = contexts(unique_free, solution, off=left_out(unique_free, SEED_ORDER, uniqueness=False))
     assert next_step(state, unique_free, solution, ctxs=ctxs).technique != "trial lucky"
     # whole explanations: no guess by default; none with --order seed --no-uniqueness either
     assert "trial lucky" not in Puzzle(line).statistics and "brutal" not in Puzzle(line).statistics
@@ -84,7 +85,7 @@ def test_trial_lucky_never_on_the_default_path_and_a_uniqueness_step_on_the_seed
 
 
 def test_the_cli_seed_order_without_uniqueness_has_no_trial_lucky(tmp_path: Path) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     (line,) = top1465(LUCKY_LINE)
     for extra, lucky in (([], False), (["--order", "seed"], True), (["--order", "seed", "--no-uniqueness"], False)):
@@ -144,8 +145,8 @@ def test_ties_prefer_the_step_that_does_more_then_the_registry_then_the_smaller_
 
 
 def test_orders_are_named_and_the_old_option_is_an_alias() -> None:
-    assert Puzzle(SEED).order == "simplest" and Puzzle(SEED, order="seed").order == "seed"
-    assert Puzzle(SEED, easiest=True).order == "simplest" and Puzzle(SEED, easiest=False).order == "seed"
+    assert Puzzle(SEED).order.name == "simplest" and Puzzle(SEED, order="seed").order.name == "seed"
+    assert Puzzle(SEED, easiest=True).order.name == "simplest" and Puzzle(SEED, easiest=False).order.name == "seed"
     with pytest.raises(ValueError, match="unknown order"):
         Puzzle(SEED, order="quickest")
     with pytest.raises(ValueError, match="contradicts"):
@@ -162,7 +163,7 @@ def test_documents_record_their_order_and_class_by_er(tmp_path: Path) -> None:
 
 
 def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.allsteps import all_steps
+    from explainer.app.allsteps import all_steps
 
     state = read_grid_state(W_AND_X)
     simplest = all_steps(state, ["fish", "w wing", "chain"])
@@ -171,7 +172,7 @@ def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> N
     ratings = [KINDS[s.technique].rate(s) for s in simplest]
     assert ratings == sorted(ratings) and simplest[0].technique == "x wing"
     assert seed[0].technique == "w wing"
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     assert main(["steps", W_AND_X, "--technique", "fish,w wing", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -182,8 +183,8 @@ def test_steps_lists_the_simplest_first(capsys: pytest.CaptureFixture[str]) -> N
 
 def _stored_documents(path: Path) -> dict[str, dict]:
     """The documents of a bank as stored, read without the program's bank class (any schema ≥ 3)."""
-    from explainer.bank.pack import unpack
-    from explainer.bank.payloads import Payloads
+    from explainer.app.bank.pack import unpack
+    from explainer.app.bank.payloads import Payloads
 
     con = sqlite3.connect(path)
     try:
@@ -200,8 +201,8 @@ def test_a_bank_built_before_wave_3_is_migrated(name: str, order: str, tmp_path:
     """Banks built by the program before this change (schema 3, meta ``path``, difficulty by the
     steps used): refused with the command that converts them; ``db migrate`` keeps the steps and
     ratings, classes by ER, records the order, and the result opens, queries and exports."""
-    from explainer.bank.db import PuzzleDB
-    from explainer.cli import main
+    from explainer.app.bank.db import PuzzleDB
+    from explainer.app.cli import main
     from techniques.uniqueness import ONE
 
     db = tmp_path / name
@@ -249,6 +250,33 @@ def test_a_bank_built_before_wave_3_is_migrated(name: str, order: str, tmp_path:
 
 def test_help_describes_both_orders() -> None:
     for argv in (["--help"], ["hint", "--help"], ["steps", "--help"], ["db", "build", "--help"]):
-        out = subprocess.run([sys.executable, "-m", "explainer.cli", *argv], capture_output=True, text=True,
+        out = subprocess.run([sys.executable, "-m", "explainer.app.cli", *argv], capture_output=True, text=True,
                              cwd=ROOT).stdout
         assert "--order {simplest,seed}" in out and "simplest" in out and "seed" in out, argv
+
+
+def test_one_order_value_from_a_name_to_the_finders() -> None:
+    """An order is one value (explainer.Order): looked up by name in one place, carried by the
+    puzzle, written by its name; a finder sees a rating bound on a ranked order, none otherwise."""
+    from explainer import Order
+    from explainer.engine.orders import ORDERS, SIMPLEST, order_named, register
+
+    assert order_named("seed") is SEED_ORDER and order_named(None) is SIMPLEST and order_named(SIMPLEST) is SIMPLEST
+    assert order_named(None, easiest=False) is SEED_ORDER  # the old alias
+    with pytest.raises(PuzzleError, match="unknown order 'quickest' .choose from simplest, seed"):
+        order_named("quickest")
+    assert isinstance(Puzzle(SEED, order="seed").order, Order)
+    ctxs = [c for c in contexts(techniques.select(None), None, SIMPLEST) if c is not None]
+    assert all(c.bound is not None and c.lowest_first and c.ceiling == float("inf") for c in ctxs)
+    assert all(c.bound is None and not c.lowest_first for c in contexts(techniques.select(None), None, SEED_ORDER)
+               if c is not None)
+    # a third order is a registry entry away (a ranked one chooses like the simplest)
+    extra = Order("test-lowest", ranked=True, view="pattern", lucky=True, help="for this test")
+    register(extra)
+    try:
+        assert order_named("test-lowest") is extra
+        assert Puzzle(SEED, order="test-lowest").to_json()["order"] == "test-lowest"
+        with pytest.raises(ValueError, match="registered already"):
+            register(extra)
+    finally:
+        del ORDERS["test-lowest"]

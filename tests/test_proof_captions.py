@@ -12,8 +12,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from explainer import proofwords
-from explainer.i18n import LANGS
+from explainer.model import proofwords
+from explainer.model.i18n import LANGS
 from tests.conftest import SHARED
 
 HARDEST = SHARED / "data" / "hardest300.txt"
@@ -112,7 +112,7 @@ def test_proofwords_doctests():
 def test_removals_by_one_value_said_once():
     """'no 5 in r1c4 or r5c1 (r1c1=5 sees them)': one clause for a run of removals by one
     value; a removal for another reason, or by another value, breaks the run."""
-    from explainer.proof import Branch, BranchEnd, ProofFact
+    from explainer.model.proof import Branch, BranchEnd, ProofFact
 
     a = (0, 0, 5, True)
     facts = (ProofFact(a, "assume"), ProofFact((0, 3, 5, False), "peer", (0,)),

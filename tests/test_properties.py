@@ -27,7 +27,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from explainer.cli import main  # noqa: E402
+from explainer.app.cli import main  # noqa: E402
 
 STATS: Counter[str] = Counter()
 # PROPERTY_SCALE=10 PROPERTY_RANDOM=1: a longer, freshly random exploration (by hand, not in CI)
@@ -227,7 +227,7 @@ def user_files(root: Path) -> None:
 @given(puzzle_texts())
 def test_library_parse_and_explain_never_raise_unexpected(case: tuple[str, str]) -> None:
     from explainer import PuzzleError, parse_grid
-    from explainer.grid import split_sources
+    from explainer.model.grid import split_sources
 
     text, _ = case
     STATS["cases"] += 1
@@ -333,7 +333,7 @@ def test_random_option_values_are_checked_at_parse_time(options: list[tuple[str,
 
 @settings(FAST, max_examples=examples(300))
 @given(st.dictionaries(
-    st.sampled_from(["frames", "contact", "gif", "html", "fmt", "palette", "lang", "dpi", "size", "group_singles",
+    st.sampled_from(["frames", "contact", "gif", "html", "fmt", "theme", "lang", "dpi", "size", "group_singles",
                      "only", "gif_duration", "gif_hold", "gif_loop", "gif_width", "columns", "workers", "bogus"]),
     st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9), st.floats(), st.text(max_size=8),
               st.lists(st.text(max_size=5), max_size=2)), max_size=4))
@@ -355,10 +355,10 @@ def test_render_options_raise_only_option_errors(values: dict[str, object]) -> N
        st.sampled_from(["line", "layout"]))
 def test_hint_names_the_mistake_or_hints(grid: tuple[int, list[int], list[int]], seed: int, mistake: str,
                                          form: str) -> None:
-    from explainer.grid import Grid, PuzzleError
-    from explainer.hints.pencilmarks import format_pencilmarks
-    from explainer.solver import count_solutions
-    from explainer.state import State
+    from explainer.app.hints.pencilmarks import format_pencilmarks
+    from explainer.core.solver import count_solutions
+    from explainer.model.grid import Grid, PuzzleError
+    from explainer.model.state import State
 
     n, values, solution = grid
     unique = count_solutions(Grid(n, tuple(values))) == 1  # else the marks may pick another solution
@@ -403,7 +403,7 @@ DB_ARGS = st.lists(st.sampled_from([
 
 @pytest.fixture(scope="module")
 def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from explainer.bank.build import build
+    from explainer.app.bank.build import build
 
     d = tmp_path_factory.mktemp("propdb")
     f = d / "p.txt"

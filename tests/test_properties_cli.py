@@ -8,7 +8,7 @@ table, the user's files byte-identical, and the next run into the same folder
 succeeding.
 
 In-process (``main(argv)``) where no real process is needed; the interrupted
-runs are real processes (``python -m explainer.cli``), signalled when their
+runs are real processes (``python -m explainer.app.cli``), signalled when their
 output has reached a drawn number of files (so the moment is random but
 independent of the machine's speed), plus a drawn delay. Examples are
 derandomized and their number fixed, so CI is reproducible and bounded (about
@@ -40,8 +40,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from explainer.cli import main  # noqa: E402
-from explainer.cli.output import MANIFEST  # noqa: E402
+from explainer.app.cli import main  # noqa: E402
+from explainer.app.cli.output import MANIFEST  # noqa: E402
 from tests.conftest import ROOT, SEED  # noqa: E402
 from tests.test_properties import FAST, examples, puzzle_texts, snapshot, user_folder  # noqa: E402
 
@@ -139,10 +139,10 @@ LIMITS = {"MAX_INPUT_BYTES": 4096, "MAX_INPUT_LINES": 64}
 @settings(FAST, max_examples=examples(90))
 @given(input_bytes(), st.sampled_from(sorted(READERS)), st.booleans())
 def test_every_reader_takes_any_file(case: tuple[bytes, str], command: str, stdin: bool) -> None:
-    import explainer.grid
+    import explainer.model.grid
 
     data, kind = case
-    with tempfile.TemporaryDirectory() as d, mock.patch.multiple(explainer.grid, **LIMITS):
+    with tempfile.TemporaryDirectory() as d, mock.patch.multiple(explainer.model.grid, **LIMITS):
         root = Path(d)
         (root / "mine.txt").write_text("a user's file")
         (root / "p.txt").write_bytes(data)
@@ -178,7 +178,7 @@ OPTIONS = {
 
 @pytest.fixture(scope="module")
 def small_bank(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from explainer.bank.build import build
+    from explainer.app.bank.build import build
 
     d = tmp_path_factory.mktemp("cli-bank")
     (d / "p.txt").write_text("1...4..2..3.2..1\n..3.2..1....4..3\n")

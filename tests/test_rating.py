@@ -5,8 +5,9 @@ import pytest
 
 import techniques
 from explainer import Puzzle
-from explainer.explanation import Explanation
-from explainer.rating import (
+from explainer.engine.orders import SIMPLEST
+from explainer.model.explanation import Explanation
+from explainer.model.rating import (
     GRADE_NAMES,
     LENGTH,
     Rating,
@@ -17,7 +18,7 @@ from explainer.rating import (
     puzzle_rating,
     rate,
 )
-from explainer.technique import rate_steps
+from explainer.model.technique import rate_steps
 
 W = techniques.weights()
 KINDS = techniques.all_kinds()
@@ -25,7 +26,7 @@ KINDS = techniques.all_kinds()
 
 def rated(step: Explanation) -> float:
     """A step's rating by its kind's record, on the seed order's weights."""
-    return KINDS[step.technique].rate(step, simplest=False)
+    return KINDS[step.technique].rate(step, "pattern")
 
 
 def test_singles_box_row_last_and_naked() -> None:
@@ -110,7 +111,7 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
     # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
     p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
-    assert p.step_ratings == rate_steps(p.steps, KINDS, simplest=True)
+    assert p.step_ratings == rate_steps(p.steps, KINDS, "se")
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
@@ -120,10 +121,10 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
 def test_simplest_order_takes_the_lowest_rated_step() -> None:
     line = ".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6......."
     first, easiest = Puzzle(line, order="seed"), Puzzle(line)
-    assert Puzzle(line, easiest=True).order == easiest.order == "simplest"  # the older name
+    assert Puzzle(line, easiest=True).order == easiest.order == SIMPLEST  # the older name
     assert easiest.complete and easiest.rating.er <= first.rating.er
     # at every step no technique had a live step rated lower than the one taken
-    from explainer.engine import _live
+    from explainer.engine.orders import live as _live
 
     for k, (_step, r) in enumerate(zip(easiest.steps, easiest.step_ratings, strict=True)):
         state = easiest.state_before(k)
@@ -154,9 +155,9 @@ def test_grades_and_ranges() -> None:
 
 
 def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
-    from explainer.cli.generate import main
-    from explainer.generate import engine_goal, engine_target
-    from explainer.grid import parse_grid
+    from explainer.app.cli.generate import main
+    from explainer.app.generate import engine_goal, engine_target
+    from explainer.model.grid import parse_grid
 
     grid = parse_grid(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert engine_target(rating=(3.0, 3.5))(grid) and not engine_target(rating=(4.0, 5.0))(grid)
@@ -172,12 +173,12 @@ def test_generator_rating_target(capsys: pytest.CaptureFixture[str]) -> None:
 # ---- steps rated from their proofs: SE's classes of chains ---------------------------------
 
 def _fact(r: int, c: int, v: int, t: bool, rule: str, *premises: int, step: Explanation | None = None):
-    from explainer.proof import ProofFact
+    from explainer.model.proof import ProofFact
     return ProofFact((r, c, v, t), rule, premises, step)
 
 
 def _proof(kind: str, *branches: tuple, level: int = 0):
-    from explainer.proof import Branch, Proof
+    from explainer.model.proof import Branch, Proof
     out = []
     for facts, end in branches:
         out.append(Branch(facts[0].fact, tuple(facts), end))
@@ -185,7 +186,7 @@ def _proof(kind: str, *branches: tuple, level: int = 0):
 
 
 def _contradiction(*premises: int):
-    from explainer.proof import BranchEnd
+    from explainer.model.proof import BranchEnd
     return BranchEnd("cell", premises, cell=(8, 8))
 
 
@@ -194,7 +195,7 @@ def _step(proof) -> Explanation:
 
 
 def test_static_one_digit_contradiction_is_a_forcing_x_chain() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     # r1c1=1 -> r1c5<>1 -> r2c5=1 (last place in its box) -> ... -> r9c9 empty
     facts = [_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0),
              _fact(1, 5, 1, True, "house", 1), _fact(8, 5, 1, False, "peer", 2)]
@@ -204,7 +205,7 @@ def test_static_one_digit_contradiction_is_a_forcing_x_chain() -> None:
 
 
 def test_static_mixed_contradiction_double_cell_and_dynamic() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     static = [_fact(0, 0, 1, True, "assume"), _fact(0, 0, 2, False, "peer", 0),
               _fact(0, 4, 2, True, "house", 1), _fact(0, 4, 3, False, "peer", 2)]
     assert chain_base(_proof("contradiction", (static, _contradiction(3)))) == 7.0
@@ -223,7 +224,7 @@ def test_static_mixed_contradiction_double_cell_and_dynamic() -> None:
 
 
 def test_locked_candidates_in_branches_and_nesting() -> None:
-    from explainer.rating import chain_base
+    from explainer.model.rating import chain_base
     inner_static = _proof("contradiction", ([_fact(0, 0, 1, True, "assume"), _fact(0, 4, 1, False, "peer", 0)],
                                             _contradiction(1)))
     inner_dynamic = _proof("contradiction", ([_fact(0, 0, 2, True, "assume"), _fact(0, 4, 2, False, "peer", 0),
@@ -236,7 +237,7 @@ def test_locked_candidates_in_branches_and_nesting() -> None:
         nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner))]
         assert chain_base(_proof("contradiction", (nested, _contradiction(1)), level=1)) == base
     # the length counts the nested implications too
-    from explainer.rating import chain_nodes
+    from explainer.model.rating import chain_nodes
     nested = [_fact(0, 0, 1, True, "assume"), _fact(3, 3, 4, False, "step", 0, step=_step(inner_dynamic))]
     assert chain_nodes(_proof("contradiction", (nested, _contradiction(1)), level=1)) == 2 + 4
 
@@ -253,8 +254,8 @@ def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
     from techniques import all_kinds
 
     kinds = all_kinds()
-    assert kinds["w wing"].weight_for(False) == 4.4 and kinds["w wing"].weight_for(True) == 7.1
-    assert kinds["x wing"].weight_for(False) == kinds["x wing"].weight_for(True) == 3.2
+    assert kinds["w wing"].weight_in("pattern") == 4.4 and kinds["w wing"].weight_in("se") == 7.1
+    assert kinds["x wing"].weight_in("pattern") == kinds["x wing"].weight_in("se") == 3.2
     grid = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
     assert Puzzle(grid, order="seed").weights["finned x wing"] == 3.4
     assert Puzzle(grid).weights["finned x wing"] == 6.6
@@ -293,7 +294,7 @@ def test_one_digit_chains_are_rated_by_their_strong_links() -> None:
     long_er = Explanation("empty rectangle", eliminate=er.eliminate, marked=er.marked, strong_links=er.strong_links,
                           weak_links=er.weak_links, detail=(("length", 4),))
     assert rated(long_er) == 5.7
-    assert KINDS["x chain"].least(simplest=False) == 5.4
+    assert KINDS["x chain"].least("pattern") == 5.4
 
 
 def test_wings_of_a_bivalue_cell_and_a_set_rate_as_sukaku_wings() -> None:
@@ -345,14 +346,14 @@ def test_techniques_se_lacks_rate_as_the_chains_se_needs_on_the_simplest_order()
                            cells_alt=tuple((1, c) for c in range(alt)), detail=tuple(sorted(detail.items())))
 
     xz = als("als", 3, 3, sizes=(3, 3))
-    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, simplest=False) == 6.8
+    assert KINDS["als"].rate(xz) == 8.1 and KINDS["als"].rate(xz, "pattern") == 6.8
     wing = als("als", 1, 3, sizes=(1, 3), biggest=2)
-    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, simplest=False) == 5.5  # Sukaku's WXYZ-wing
+    assert KINDS["als"].rate(wing) == KINDS["als"].rate(wing, "pattern") == 5.5  # Sukaku's WXYZ-wing
     for name, cells, alt, seed in (("als xy wing", 4, 5, 7.2), ("als chain", 5, 10, 7.5), ("death blossom", 1, 8, 7.4)):
         step = als(name, cells, alt)
         assert KINDS[name].rate(step) == round(8.0 + length_addition(cells + alt), 1)
-        assert KINDS[name].rate(step, simplest=False) >= seed and KINDS[name].least() == 8.0
+        assert KINDS[name].rate(step, "pattern") >= seed and KINDS[name].least() == 8.0
     one = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 5, 4)), ((4, 5, 4), (4, 8, 4))))
     mixed = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 0, 5)), ((0, 0, 5), (0, 6, 5))))
     assert KINDS["medusa"].rate(one) == 6.5 and KINDS["medusa"].rate(mixed) == 7.0
-    assert KINDS["medusa"].rate(one, simplest=False) == 6.0
+    assert KINDS["medusa"].rate(one, "pattern") == 6.0

@@ -49,7 +49,7 @@ def expected_output(code: str) -> list[str]:
 @pytest.fixture(scope="module")
 def readme_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A working folder with ``output/puzzles.sqlite`` built from a few puzzles."""
-    from explainer.bank.build import build
+    from explainer.app.bank.build import build
 
     folder = tmp_path_factory.mktemp("readme")
     puzzles = folder / "puzzles.txt"
@@ -103,7 +103,7 @@ def test_the_readme_shows_values_and_commands() -> None:
 
 @pytest.mark.parametrize("k", range(len(SHELL_BLOCKS)))
 def test_readme_command_prints_what_it_shows(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     command, *shown = SHELL_BLOCKS[k].rstrip("\n").split("\n")
     argv = shlex.split(command[2:])
@@ -126,7 +126,7 @@ INLINE = [
 @pytest.mark.parametrize("command,line", INLINE)
 def test_readme_prose_quotes_real_output(command: str, line: str, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     assert f"`{line}`" in README.replace("\n", " ") or line in README, f"the README no longer quotes {line!r}"
     monkeypatch.chdir(ROOT)

@@ -9,8 +9,9 @@ import pytest
 
 import techniques
 from explainer import Explanation, Puzzle, State, parse_grid
-from explainer.i18n import LANGS
-from explainer.technique import Context, Finder, StepKind, Technique
+from explainer.model.i18n import LANGS
+from explainer.model.roles import VOCABULARY
+from explainer.model.technique import Context, Finder, StepKind, Technique
 from techniques import REGISTRY, table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,8 @@ def test_every_record_is_complete(record: Technique) -> None:
         assert isinstance(k.trial_like, bool) and isinstance(k.reads_solution, bool)
         if k.example:
             parse_grid(k.example)  # a puzzle the engine test explains when its sample lacks the kind
+        # the roles its frame shows (tests/render/test_roles.py draws it on its position and checks them)
+        assert k.roles and k.roles <= set(VOCABULARY), f"{k.name}: roles {sorted(k.roles - set(VOCABULARY))}"
     for alias in record.aliases:
         assert techniques.lookup(alias) is record
 
@@ -102,7 +105,7 @@ def test_a_registered_technique_works_end_to_end(peek_registered: Technique) -> 
     assert p.difficulty == "difficult"  # ER 9.5, its record's weight: the difficult band
     assert techniques.weights()["peek"] == 9.5 and techniques.title("peek", "fr") == "Coup d'œil"
     assert "| peek (glance) | 9.5 | – |" in table.markdown()
-    from explainer.bank.db import weight_of
+    from explainer.app.bank.db import weight_of
 
     assert weight_of("peek") == 9.5
 
@@ -116,7 +119,7 @@ def test_a_record_can_be_given_without_registering() -> None:
 
 def test_a_technique_is_rated_by_the_rule_on_its_record() -> None:
     """A new technique brings its rating rule on its record: no table elsewhere names it."""
-    from explainer.rating import Rule
+    from explainer.model.rating import Rule
 
     rule = Rule(lambda step: 0.1 * len(step.eliminate), least=4.0, note="+0.1 a removed candidate")
     kind = StepKind("toy chain", 5.0, {"en": "toy", "fr": "jouet"}, rule=rule)

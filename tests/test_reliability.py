@@ -3,7 +3,7 @@
 One test (or a few) per numbered defect of the issue; each failed on the tree
 the issue was filed against (they were written first, then the fix). Most
 calls are in-process (``main(argv)``); signals, closed pipes and permissions
-need a real process (``python -m explainer.cli``). The 16×16 frame crash of
+need a real process (``python -m explainer.app.cli``). The 16×16 frame crash of
 the issue belongs to the frames work (render/) and is not used here.
 """
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from explainer.cli import main
-from explainer.cli.output import MANIFEST
+from explainer.app.cli import main
+from explainer.app.cli.output import MANIFEST
 from tests.conftest import ROOT, SEED, top1465
 
 EXAMPLES = ROOT / "examples"
@@ -136,7 +136,7 @@ def test_2_several_puzzles_interrupted_leave_no_orphan_folder(tmp_path):
 def test_2_an_interrupt_inside_the_writer_is_recorded(tmp_path, monkeypatch, capsys):
     """In-process and exact: the writer is stopped after two of its declared files."""
     import render.export
-    from explainer.cli.signals import Interrupted
+    from explainer.app.cli.signals import Interrupted
 
     real = render.export.write_puzzle
 
@@ -233,7 +233,7 @@ def test_5_sigint_during_db_build_is_one_line_and_keeps_what_was_stored(tmp_path
 
 @pytest.mark.parametrize("method", ["backtracking", "backtracking-mrv"])
 def test_6_backtracking_is_bounded(method, capsys):
-    from explainer.cli.solve import MAX_NODES
+    from explainer.app.cli.solve import MAX_NODES
 
     assert MAX_NODES <= 10**7  # the default bound: seconds, not hours
     start = time.monotonic()
@@ -297,7 +297,7 @@ MISUSE = [
 @pytest.mark.parametrize("call,fragment,also", MISUSE)
 def test_7_library_misuse_raises_puzzle_error(call, fragment, also, puzzle):
     from explainer import Puzzle, PuzzleError, all_steps, explain, parse_grid, read_sources, solve
-    from explainer.bank import PuzzleDB
+    from explainer.app.bank import PuzzleDB
 
     names = {"Puzzle": Puzzle, "explain": explain, "all_steps": all_steps, "solve": solve, "parse_grid": parse_grid,
              "read_sources": read_sources, "PuzzleDB": PuzzleDB, "SEED": SEED, "p": puzzle}
@@ -320,7 +320,7 @@ def test_7_navigation_stays_in_range(puzzle):
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
-    from explainer.bank.build import build
+    from explainer.app.bank.build import build
 
     folder = tmp_path_factory.mktemp("bank")
     src = folder / "p.txt"
@@ -415,7 +415,7 @@ def test_9_a_read_only_database_is_read(bank, where):
 
 
 def test_10_a_second_build_is_refused_while_one_runs(bank, tmp_path, capsys):
-    from explainer.bank.db import WriterLock
+    from explainer.app.bank.db import WriterLock
 
     db = tmp_path / "q.sqlite"
     db.write_bytes(bank.read_bytes())
@@ -457,7 +457,7 @@ def test_11_files_honour_the_umask_and_the_database_files_are_refused(bank, tmp_
 
 
 def test_11_a_failed_build_leaves_no_database(tmp_path, monkeypatch, capsys):
-    import explainer.bank.build as build_module
+    import explainer.app.bank.build as build_module
 
     def broken(*args, **kw):
         raise build_module.WorkerStartError("worker processes die before running a puzzle (exit code 1)")
@@ -575,7 +575,7 @@ def walk(parser, path=()):
 
 
 def test_15_help_describes_every_command_and_option(capsys):
-    from explainer.cli import COMMANDS, build_parser
+    from explainer.app.cli import COMMANDS, build_parser
 
     assert main(["--help"]) == 0
     text = capsys.readouterr().out

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from explainer.cli import main
-from explainer.cli.output import MANIFEST, safe_component
+from explainer.app.cli import main
+from explainer.app.cli.output import MANIFEST, safe_component
 from tests.conftest import ROOT, SEED, TOP1465
 
 FOUR = (ROOT / "examples" / "4x4.txt").read_text().split("\n")[0].strip() or "1..4..2..3..4..1"
@@ -143,7 +143,7 @@ def test_1_several_puzzles_subfolders_and_rerun(tmp_path, capsys):
 
 @pytest.fixture
 def built_db(tmp_path):
-    from explainer.bank.build import build
+    from explainer.app.bank.build import build
 
     lines = [ln for ln in (ROOT / "examples" / "top1465-sample.txt").read_text().splitlines()
              if ln.strip() and not ln.startswith("#")][:3]
@@ -194,7 +194,7 @@ def seed_puzzle():
 
 
 def test_2_removed_true_candidate_is_named(seed_puzzle, tmp_path, capsys):
-    from explainer.hints.pencilmarks import format_pencilmarks
+    from explainer.app.hints.pencilmarks import format_pencilmarks
 
     st = seed_puzzle.state_before(3)
     sol = seed_puzzle.solution.values
@@ -230,7 +230,7 @@ def test_2_empty_and_impossible_grids_get_explains_errors(capsys):
 
 
 def test_2_a_correct_grid_still_gets_its_hint(seed_puzzle, capsys):
-    from explainer.hints.pencilmarks import format_pencilmarks
+    from explainer.app.hints.pencilmarks import format_pencilmarks
 
     st = seed_puzzle.state_before(10)
     assert main(["hint", st.to_candidates_line()]) == 0
@@ -241,9 +241,9 @@ def test_2_a_correct_grid_still_gets_its_hint(seed_puzzle, capsys):
 # ---- 3. a 9x9 line is never read as pencil marks -----------------------------------------
 
 def test_3_no_top1465_line_looks_like_pencil_marks():
-    from explainer.grid import parse_grid
-    from explainer.hints import read_grid_state
-    from explainer.hints.pencilmarks import looks_like_pencilmarks
+    from explainer.app.hints import read_grid_state
+    from explainer.app.hints.pencilmarks import looks_like_pencilmarks
+    from explainer.model.grid import parse_grid
 
     lines = TOP1465.read_text().split()
     assert len(lines) == 1465
@@ -298,9 +298,12 @@ def test_5_library_gif_loop_and_duration_are_checked():
     from render.options import OptionError, RenderOptions
 
     for bad in ({"gif_loop": 99999999}, {"gif_loop": -7}, {"gif_duration": -1}, {"size": 6.7},
-                {"dpi": float("nan")}, {"fmt": "jpg"}, {"palette": "rainbow"}, {"only": "nope"}, {"colour": 1}):
+                {"dpi": float("nan")}, {"fmt": "jpg"}, {"theme": "rainbow"}, {"only": ""}, {"colour": 1}):
         with pytest.raises(OptionError):
             RenderOptions.from_mapping(bad)
+    # the names --only keeps are checked by the command line (render reads the model only, not the
+    # registry): tests/render/test_cli_pictures.py
+    assert RenderOptions(only="nope").only == ("nope",)
     import numpy as np
 
     assert RenderOptions(size=np.int64(500)).size == 500
@@ -320,8 +323,8 @@ def test_6_no_empty_folder_after_bad_input(tmp_path, capsys):
 
 
 def test_6_solve_output_lines_up_with_input(tmp_path, capsys):
-    from explainer.grid import parse_grid
-    from explainer.solver import unique_solution
+    from explainer.core.solver import unique_solution
+    from explainer.model.grid import parse_grid
 
     f = tmp_path / "p.txt"
     f.write_text(f"{SEED}\n123\n{'.' * 81}\n{SEED}\n")
@@ -388,15 +391,15 @@ def test_6_plot_path_is_the_file_written(built_db, tmp_path, capsys):
 
 
 def test_6_huge_bad_line_is_not_stored_whole(tmp_path):
-    from explainer.bank.db import MAX_BAD_TEXT, puzzle_key
+    from explainer.app.bank.db import MAX_BAD_TEXT, puzzle_key
 
     key = puzzle_key("x" * 10_000_000)
     assert len(key) < MAX_BAD_TEXT and "10000000 characters" in key
 
 
 def test_6_timeout_lines_name_the_file_and_line(tmp_path, capsys, monkeypatch):
-    import explainer.bank.build as dbbuild
-    from explainer.bank.db import error_record
+    import explainer.app.bank.build as dbbuild
+    from explainer.app.bank.db import error_record
 
     def fake_build(files, db, **kw):
         kw["on_stored"](error_record(SEED, "p.txt:7", "timeout after 1 s", 1.0))
@@ -440,7 +443,7 @@ def test_steps_json_has_one_writer(tmp_path, capsys):
 
 
 def test_6_file_order_is_file_order_not_completion_order(built_db, tmp_path, capsys):
-    from explainer.bank.db import PuzzleDB
+    from explainer.app.bank.db import PuzzleDB
 
     conn = sqlite3.connect(built_db)
     rows = conn.execute("SELECT id, text FROM puzzles ORDER BY id").fetchall()
@@ -485,7 +488,7 @@ def test_4_generate_guessing_target_is_rejected_at_once(capsys, technique):
 
 
 def test_6_read_only_database_is_read_and_not_called_foreign(built_db, monkeypatch, capsys):
-    import explainer.bank.db as dbmod
+    import explainer.app.bank.db as dbmod
 
     real = dbmod.os.access
     monkeypatch.setattr(dbmod.os, "access", lambda p, mode: False if Path(p) == built_db else real(p, mode))

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from sudoku import Sudoku
 
-from explainer.grid import Grid, PuzzleError, geometry, parse_grid
-from explainer.solver import count_solutions, solve_values, unique_solution
-from explainer.solvers import METHODS, solve
+from explainer.app.solvers import METHODS, solve
+from explainer.core.solver import count_solutions, solve_values, unique_solution
+from explainer.model.grid import Grid, PuzzleError, geometry, parse_grid
 
 DATA = Path("/work/shared/data")
 # A classic easy puzzle (unique solution): quick for py-sudoku and plain backtracking.
@@ -197,7 +197,7 @@ def test_package_level_solve() -> None:
 def _both(monkeypatch, n: int, values, limit: int, forbid=(), max_nodes=None):
     """The bitmask search on its compiled twin and on the pure one: solutions, or the node
     count of a search that ran out of its budget."""
-    from explainer import solver
+    from explainer.core import solver
 
     def run():
         try:
@@ -216,7 +216,7 @@ def test_compiled_search_is_the_pure_search(monkeypatch) -> None:
     depend on it), on unique, many-solution, forbidden-candidate and budgeted searches."""
     import random
 
-    from explainer import solver
+    from explainer.core import solver
 
     if solver._C is None:
         pytest.skip("compiled core not built (or pure path forced)")

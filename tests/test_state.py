@@ -1,9 +1,9 @@
 import random
 
 from explainer import Puzzle
-from explainer.grid import bits, parse_grid
-from explainer.hints.pencilmarks import format_pencilmarks, parse_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import format_pencilmarks, parse_pencilmarks
+from explainer.model.grid import bits, parse_grid
+from explainer.model.state import State
 from tests.conftest import SEED, top1465
 
 

@@ -8,15 +8,15 @@ import json
 
 import pytest
 
-import explainer.explanation
-import explainer.values
+import explainer.model.explanation
+import explainer.model.values
 from explainer import Explanation, Puzzle, Snapshot, State
-from explainer.values import Candidate, Cell, House, StrongLink, WeakLink
+from explainer.model.values import Candidate, Cell, House, StrongLink, WeakLink
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 
 
-@pytest.mark.parametrize("module", [explainer.values, explainer.explanation])
+@pytest.mark.parametrize("module", [explainer.model.values, explainer.model.explanation])
 def test_doctests(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 

@@ -38,8 +38,8 @@ from functools import cache
 
 import numpy as np
 
-from explainer.grid import Geometry, geometry
-from explainer.state import State
+from explainer.model.grid import Geometry, geometry
+from explainer.model.state import State
 
 from . import load
 

@@ -13,7 +13,7 @@ to themselves:
   them (a pair join) and the ALS-XZ eliminations they give;
 
 Every function takes the state as its views (``n``, ``cand``, ``pos``: see
-``explainer.state``) and returns plain values (ints, tuples, lists), the same
+``explainer.model.state``) and returns plain values (ints, tuples, lists), the same
 on both paths, bit for bit: ``tests/core`` checks this on random states of
 every size. The compiled module is used when it is built and the pure path is
 not forced (``explainer.core.load``); a pure-Python twin may take tables a
@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, Protocol
 
-from explainer.grid import Geometry, geometry
+from explainer.model.grid import Geometry, geometry
 
 from . import load
 

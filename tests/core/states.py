@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from explainer.grid import geometry
-from explainer.state import State
+from explainer.model.grid import geometry
+from explainer.model.state import State
 from tests.test_properties import solved_grid
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from explainer.api import Puzzle
 from explainer.core import propagate
-from explainer.state import State
+from explainer.model.state import State
 from tests.conftest import ROOT, SHARED
 
 pytestmark = pytest.mark.skipif(propagate._C is None, reason="compiled core not built (or pure path forced)")

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from explainer.core import search
-from explainer.grid import geometry
-from explainer.state import State
+from explainer.model.grid import geometry
+from explainer.model.state import State
 
 from .states import SIZES, random_state
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.hodoku import format_library
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.app.hodoku import format_library
 
 HERE = Path(__file__).resolve().parent
 FULL = "123456789"

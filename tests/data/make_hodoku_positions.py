@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from explainer import Puzzle
-from explainer.allsteps import Position, all_steps, library_line
+from explainer.app.allsteps import Position, all_steps, library_line
 from techniques import REGISTRY
 
 HERE = Path(__file__).resolve().parent

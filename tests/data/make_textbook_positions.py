@@ -11,7 +11,7 @@ them as not checked until a record answers to the code.
 
 Issue #25 adds every variant of the uniqueness, fish and Sue de Coq
 families (HoDoKu's codes and suffixes: ``-2`` a rectangle with a missing
-candidate, ``03111`` a siamese fish; see explainer/hodoku.py), each with
+candidate, ``03111`` a siamese fish; see explainer/app/hodoku.py), each with
 near misses, and bug+1 positions taken from a real puzzle reached by the
 engine (``REAL``): the BUG cell and its value found by counting, as the
 definition says, not by the finder; HoDoKu writes the step as the cell's
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.hodoku import format_library
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.app.hodoku import format_library
 
 HERE = Path(__file__).resolve().parent
 FULL = "123456789"
@@ -249,7 +249,7 @@ def bug_plus_one(state) -> tuple[int, int] | None:
 
 def real_positions() -> list[str]:
     from explainer import Puzzle
-    from explainer.allsteps import Position, library_line
+    from explainer.app.allsteps import Position, library_line
 
     out = []
     lines = TOP1465.read_text().split()

@@ -41,7 +41,7 @@ def main() -> None:
     if OUT.exists():
         for row in OUT.read_text().splitlines():
             found[row.split("\t")[0]] = row
-    from explainer.technique import Context
+    from explainer.model.technique import Context
 
     order = techniques.step_names()
 

@@ -1,5 +1,5 @@
 """The picture flags of explain-sudoku, end to end (issue 5)."""
-from explainer.cli import main
+from explainer.app.cli import main
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from explainer import Puzzle
-from render.export import plan_frames, write_puzzle
+from render.export import write_puzzle
 from render.frame import Layout, frame_metrics
+from render.plan import plan_frames
 from tests.conftest import ROOT
 
 EXAMPLES = {"seed": 9, "4x4": 4, "16x16": 16, "25x25": 25}

@@ -4,7 +4,9 @@ import json
 import pytest
 from PIL import Image
 
-from render.export import fold_singles, normalise_only, write_puzzle
+from render.export import write_puzzle
+from render.plan import fold_singles, normalise_only
+from techniques import REGISTRY
 
 
 def test_full_set(seed_puzzle, seed_out):
@@ -39,7 +41,7 @@ def test_json_only(seed_puzzle, tmp_path):
 
 
 def test_group_singles_and_only(seed_puzzle, tmp_path):
-    folded = fold_singles(seed_puzzle.steps)
+    folded = fold_singles(seed_puzzle.steps, seed_puzzle.kinds)
     assert len(folded) < len(seed_puzzle.steps)
     assert sum(len(idx) for idx, _ in folded) == len(seed_puzzle.steps)
     groups = [(idx, s) for idx, s in folded if s.technique == "singles"]
@@ -58,13 +60,13 @@ def test_group_singles_and_only(seed_puzzle, tmp_path):
 
 
 def test_only_aliases():
-    assert normalise_only("naked pair") >= {"naked tuple"}
-    assert normalise_only(["singles"]) == {"single position", "single candidate"}
-    assert normalise_only(None) is None
+    assert normalise_only("naked pair", REGISTRY) >= {"naked tuple"}
+    assert normalise_only(["singles"], REGISTRY) == {"single position", "single candidate"}
+    assert normalise_only(None, REGISTRY) is None
 
 
 def test_svg_french_palette(seed_puzzle, tmp_path):
-    rec = write_puzzle(seed_puzzle, tmp_path, fmt="svg", only="hidden tuple", lang="fr", palette="colorblind",
+    rec = write_puzzle(seed_puzzle, tmp_path, fmt="svg", only="hidden tuple", lang="fr", theme="colorblind",
                        gif=False, contact=True, size=500)
     assert all(p.endswith(".svg") for p in rec.frames)
     svg = open(rec.frames[1], encoding="utf-8").read()
@@ -88,4 +90,4 @@ def test_bad_options(seed_puzzle, tmp_path):
     with pytest.raises(ValueError):
         write_puzzle(seed_puzzle, tmp_path, lang="de")
     with pytest.raises(ValueError):
-        write_puzzle(seed_puzzle, tmp_path, palette="rainbow")
+        write_puzzle(seed_puzzle, tmp_path, theme="rainbow")

@@ -7,8 +7,9 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from explainer.proof import Branch, BranchEnd, Proof, ProofFact
-from render.export import output_patterns, plan_frames, planned_names, write_puzzle
+from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
+from render.export import output_patterns, planned_names, write_puzzle
+from render.plan import plan_frames
 
 PROOF_STEP = 3  # 0-based index of the seed step given a hand-made two-branch proof
 
@@ -84,7 +85,7 @@ def _opts(**kw):
 def test_gif_is_wide_and_reads_at_caption_speed(seed_puzzle, seed_out):
     from PIL import Image
 
-    from render.export import gif_durations
+    from render.gif import gif_durations
     from render.options import RenderOptions
 
     out, rec = seed_out
@@ -111,7 +112,7 @@ def test_gif_is_wide_and_reads_at_caption_speed(seed_puzzle, seed_out):
 def test_contact_sheet_pages(seed_out, seed_puzzle):
     from PIL import Image
 
-    from render.export import SHEET_CAPTION_PT, SHEET_DPI, sheet_layout
+    from render.sheet import SHEET_CAPTION_PT, SHEET_DPI, sheet_layout
 
     out, rec = seed_out
     pages = sorted(out.glob("EXPLANATIONS-*.png"))
@@ -133,8 +134,8 @@ def test_contact_sheet_large_grids():
     """16x16 and 25x25: two frames a row; every caption line fits its tile."""
     from types import SimpleNamespace
 
-    from render.export import SHEET_CAPTION_PT, _font, sheet_layout
     from render.shapes import Scene, Shape
+    from render.sheet import SHEET_CAPTION_PT, _font, sheet_layout
 
     for n in (16, 25):
         plan = []

@@ -5,12 +5,12 @@ import pytest
 from PIL import Image
 
 from explainer import Puzzle
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.state import State
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
 from render.frame import FrameRenderer, state_png, step_png
 from render.scene import scene
-from render.theme import PALETTES, palette
+from render.theme import PALETTES, THEMES, Theme, palette, theme
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 
@@ -79,7 +79,7 @@ def test_palettes_differ(hand):
     step = ROLE_STEPS["value"]
     shots = {}
     for name in PALETTES:
-        shots[name] = _img(FrameRenderer(9, name).png(scene(hand, step, number=1)))
+        shots[name] = _img(FrameRenderer(9, THEMES[name]).png(scene(hand, step, number=1)))
     assert _count(shots["colorblind"], _hex(PALETTES["colorblind"]["marked"])) > 50
     assert _count(shots["default"], _hex(PALETTES["colorblind"]["marked"]), tol=10) < 10
     assert shots["high-contrast"].tobytes() != shots["default"].tobytes()
@@ -92,6 +92,21 @@ def test_palette_override_and_unknown():
         palette("nope")
     with pytest.raises(ValueError):
         palette("default", {"not_a_role": "red"})
+
+
+def test_a_theme_is_built_once_and_keys_the_caches():
+    """--palette becomes one Theme (a frozen mapping); names and aliases give the same object, and
+    the renderer is cached by the theme, not by a name."""
+    from render.frame import renderer
+
+    assert theme("colourblind") is theme("okabe-ito") is THEMES["colorblind"]
+    assert theme(THEMES["default"]) is THEMES["default"] and theme("default") == PALETTES["default"]
+    custom = theme("default", {"eliminate": "#123456"})
+    assert isinstance(custom, Theme) and custom["eliminate"] == "#123456" and custom != THEMES["default"]
+    assert hash(theme({"eliminate": "#123456"})) == hash(custom)
+    assert renderer(9, custom) is renderer(9, theme("default", {"eliminate": "#123456"}))
+    with pytest.raises(TypeError):
+        custom["eliminate"] = "#000000"  # type: ignore[index]
 
 
 def test_frame_16x16_legible(tmp_path):

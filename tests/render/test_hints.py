@@ -2,9 +2,9 @@
 import pytest
 
 from explainer import Puzzle
-from explainer.cli.hint import main
-from explainer.hints import hint, read_grid_state
-from explainer.hints.pencilmarks import format_pencilmarks
+from explainer.app.cli.hint import main
+from explainer.app.hints import hint, read_grid_state
+from explainer.app.hints.pencilmarks import format_pencilmarks
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 

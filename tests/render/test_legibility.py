@@ -77,7 +77,7 @@ def test_small_grids_legible_at_1024(n):
 def test_big_grids_legible_at_1024():
     """16×16 and 25×25 frames widen the rows and columns their step marks until the candidate
     digits reach 12 px at 1024 px wide (the others narrow, big digits only)."""
-    from explainer.grid import parse_grid
+    from explainer.model.grid import parse_grid
     from render.scene import step_scenes
     from tests.render.test_roles import _step_of
 
@@ -92,7 +92,7 @@ def test_big_grids_legible_at_1024():
 
 def test_focused_frame_measured_on_the_pixels():
     """The metric agrees with the pixels: a 25×25 frame's widened candidate, shown 1024 px wide."""
-    from explainer.grid import parse_grid
+    from explainer.model.grid import parse_grid
     from render.frame import scene_view
     from render.scene import scene as make_scene
     from tests.render.test_roles import _step_of

@@ -2,13 +2,14 @@
 found by singles propagation on a real state."""
 import pytest
 
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.proof import Branch, BranchEnd, Proof, ProofFact
-from explainer.state import State
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.model.state import State
 from render.frame import FrameRenderer
 from render.proofdraw import ARROWS, LIMIT
 from render.scene import proof_scenes, scene
+from render.theme import theme
 
 # top1465 line 1: hard enough that singles from one assumption run a while
 TOP1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -157,7 +158,7 @@ def test_house_and_twice_ends_and_nested_step():
 def test_proof_frames_render(palette, tmp_path):
     st, b = _real_contradiction()
     step = _step(Proof("contradiction", 0, (b,)))
-    r = FrameRenderer(9, palette)
+    r = FrameRenderer(9, theme(palette))
     data = r.png(scene(st, step, number=17))
     assert data[:4] == b"\x89PNG"
     (tmp_path / "proof.png").write_bytes(data)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from explainer.roles import roles_of
-from explainer.state import State
+from explainer.model.roles import roles_of
+from explainer.model.state import State
 from render.scene import scene
 from render.shapes import FRAME_ROLES
 from render.styles import TINTS, luminance
 from render.theme import PALETTES
+from techniques import all_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = Path(__file__).resolve().parent / "data" / "role_positions.txt"
@@ -22,48 +23,9 @@ CELL_KINDS = {"fill", "outline", "circle", "square"}
 HOUSE_KINDS = {"solid", "dashed", "dotted", "thick"}
 LINK_KINDS = {"strong", "weak"}
 
-# the roles each step kind must show (placed / removed come from the step's changes)
-EXPECTED: dict[str, set[str]] = {
-    "single position": {"placed", "house"},
-    "single candidate": {"placed"},
-    "locked candidate": {"base", "cover", "value", "removed"},
-    "naked tuple": {"house", "cells", "value", "removed"},
-    "hidden tuple": {"house", "cells", "value", "removed"},
-    "y wing": {"pivot", "pincer", "house", "z", "link", "removed"},
-    "ny wing": {"pivot", "pincer", "house", "z", "removed"},
-    "w wing": {"pincer", "house", "value", "z", "link", "removed"},
-    "xy wing": {"pivot", "pincer", "z", "link", "removed"},
-    "xyz wing": {"pivot", "pincer", "z", "link", "removed"},
-    "wxyz wing": {"pivot", "pincer", "z", "removed"},
-    "x wing": {"base", "cover", "value", "removed"},
-    "swordfish": {"base", "cover", "value", "removed"},
-    "jellyfish": {"base", "cover", "value", "removed"},
-    **{f"{kind} {fish}": {"base", "cover", "fin", "value", "removed"}
-       for kind in ("finned", "sashimi") for fish in ("x wing", "swordfish", "jellyfish")},
-    "unique rectangle": {"floor", "value", "removed"},
-    "unique loop": {"floor", "value", "removed"},
-    "bug+1": {"cells", "house", "placed"},  # the extra candidate is the one placed: shown on its cell's marks
-    "bug": {"cells", "extra", "removed"},
-    "suedecoq": {"house", "cells", "set", "removed"},
-    "suedecoq bis": {"house", "cells", "set", "removed"},
-    "medusa": {"colour", "link", "removed"},
-    **{kind: {"on", "off", "link", "removed"}
-       for kind in ("skyscraper", "2-string kite", "turbot fish", "x chain", "xy chain", "remote pair", "chain",
-                    "loop")},
-    "empty rectangle": {"house", "line", "value", "link", "removed"},
-    "discontinuous loop": {"on", "off", "link", "placed", "removed"},
-    "grouped chain": {"on", "off", "link", "removed"},
-    "als": {"set", "restricted-common", "z", "link", "removed"},
-    "als xy wing": {"set", "restricted-common", "z", "link", "removed"},
-    "als chain": {"set", "restricted-common", "z", "link", "removed"},
-    "death blossom": {"stem", "petal", "restricted-common", "z", "link", "removed"},
-    "trial": {"link", "assumption", "placed"},
-    "trial lucky": {"link", "assumption", "placed"},
-    "forcing chain": {"assumption"},
-    "template set": {"value", "placed"},
-    "template delete": {"value", "removed"},
-    "brutal": {"placed", "value"},
-}
+# the roles each step kind must show (its record's ``StepKind.roles``; placed / removed come from
+# the step's changes)
+EXPECTED: dict[str, frozenset[str]] = {name: kind.roles for name, kind in all_kinds().items()}
 
 
 def _target(s) -> str:
@@ -128,7 +90,7 @@ def check_scene(state, step, sc) -> None:
 
 def _positions(path: Path = POSITIONS) -> list[tuple[str, tuple[str, State]]]:
     """(kind, (givens, state before the step)) of each line of a positions file."""
-    from explainer.grid import geometry, parse_grid
+    from explainer.model.grid import geometry, parse_grid
 
     out = []
     for row in path.read_text().splitlines():
@@ -163,7 +125,7 @@ def test_every_step_kind_has_a_position():
 
 
 def _step_of(kind: str, state: State):
-    from explainer.technique import Context
+    from explainer.model.technique import Context
     from techniques import REGISTRY
 
     record = next(t for t in REGISTRY if kind in t.produces)
@@ -176,7 +138,7 @@ def _step_of(kind: str, state: State):
 
 @pytest.mark.parametrize("kind", sorted(set(POS)))
 def test_each_step_kind_draws_its_roles(kind):
-    from explainer.grid import parse_grid
+    from explainer.model.grid import parse_grid
 
     givens, state = POS[kind]
     step = _step_of(kind, state)

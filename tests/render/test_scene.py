@@ -1,10 +1,10 @@
 """Scene level: which roles are drawn where."""
 import sys
 
-from explainer.explanation import Explanation
-from explainer.grid import parse_grid
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.model.explanation import Explanation
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
 from render.scene import scene, spot, step_title
 from render.shapes import FRAME_ROLES
 
@@ -111,7 +111,7 @@ def test_link_bends_around_digits_it_would_cross():
 
 
 def test_every_role_has_a_style():
-    from explainer.roles import VOCABULARY
+    from explainer.model.roles import VOCABULARY
     from render.styles import STYLES
 
     assert set(STYLES) == set(VOCABULARY)
@@ -128,7 +128,7 @@ def test_pencil_mark_state_scene():
 def test_french_titles_and_texts(seed_puzzle):
     k = seed_puzzle.steps_using("locked candidate")[0]
     step = seed_puzzle.steps[k]
-    sc = scene(step.before, step, number=k + 1, lang="fr")
+    sc = scene(step.before, step, number=k + 1, lang="fr", kinds=seed_puzzle.kinds)
     assert sc.text("title") == f"Étape {k + 1} — candidat verrouillé"
     assert sc.text("caption").startswith("Candidat verrouillé")
 
@@ -154,11 +154,11 @@ def faithful(puzzle) -> set[str]:
 
     seen = set()
     for k, step in enumerate(puzzle.steps):
-        sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values)
+        sc = scene(step.before, step, number=k + 1, givens=puzzle.grid.values, kinds=puzzle.kinds)
         check_scene(step.before, step, sc)
         seen.add(step.technique)
         assert sc.text("caption").startswith(step.text)
-        assert step_title(0, step.technique, "en", step.detail).split(" — ")[1] in sc.text("title")
+        assert step_title(0, step.technique, "en", step.detail, puzzle.kinds).split(" — ")[1] in sc.text("title")
         if step.show_candidates:
             assert sc.of("candidate")
     return seen

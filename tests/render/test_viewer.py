@@ -124,7 +124,7 @@ def test_standalone_viewer_works_copied_alone(seed_puzzle, tmp_path):
 
 
 def test_grouped_singles_numbered_in_order(seed_puzzle):
-    from render.export import plan_frames
+    from render.plan import plan_frames
 
     plan = plan_frames(seed_puzzle, group_singles=True)
     f = next(f for f in plan if f.technique == "singles")
@@ -143,7 +143,7 @@ def test_step_list_counts_steps_not_frames(tmp_path):
     import re
 
     from explainer import Puzzle
-    from render.export import plan_frames
+    from render.plan import plan_frames
     from render.viewer import write_viewer
     from tests.conftest import SHARED
 

@@ -69,7 +69,7 @@ def test_workbook_is_vector_with_text(seed_puzzle, tmp_path):
 
 
 def test_pdf_flag_and_manifest(tmp_path):
-    from explainer.cli import main
+    from explainer.app.cli import main
 
     out = tmp_path / "w"
     assert main([FOUR, "--out", str(out), "--pdf", "--paper", "letter", "--no-gif", "-q"]) == 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from explainer.state import State
+from explainer.model.state import State
 from tests.conftest import TOP1465
 from tests.helpers import marks, rc
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explainer.hodoku import LibraryEntry, parse_library
-from explainer.state import State
+from explainer.app.hodoku import LibraryEntry, parse_library
+from explainer.model.state import State
 
 CHAINS = Path(__file__).resolve().parents[1] / "data" / "hodoku_chains.txt"
 

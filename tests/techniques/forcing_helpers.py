@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib.util
 from functools import cache
 
-from explainer.explanation import Explanation
-from explainer.proof import Proof
-from explainer.state import State
+from explainer.model.explanation import Explanation
+from explainer.model.proof import Proof
+from explainer.model.state import State
 from tests.conftest import VERIFY
 
 

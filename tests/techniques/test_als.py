@@ -1,5 +1,5 @@
-from explainer.hints.pencilmarks import format_pencilmarks
-from explainer.session import Session
+from explainer.app.hints.pencilmarks import format_pencilmarks
+from explainer.model.session import Session
 from techniques import als
 from tests.techniques.chain_fixtures import open_grid
 

@@ -1,7 +1,7 @@
 """ALS XY wing, ALS chain and death blossom: exact steps, near misses, purity."""
 from __future__ import annotations
 
-from explainer.grid import geometry
+from explainer.model.grid import geometry
 from techniques import alschains
 from techniques.alschains import find_als_chain, find_als_xy_wing, find_death_blossom, set_name
 from tests.helpers import assert_pure, elims, marks, rc

@@ -1,7 +1,7 @@
 """ALS variants for ``steps`` (alsvariants): any size, doubly linked, overlapping sets and petals."""
 from __future__ import annotations
 
-from explainer.technique import Context
+from explainer.model.technique import Context
 from techniques import als, alsvariants, lookup
 
 from .chain_positions import position, state

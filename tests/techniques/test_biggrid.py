@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 
 from explainer.core import search
-from explainer.engine import next_step
-from explainer.grid import parse_grid
-from explainer.session import Session
-from explainer.state import State
+from explainer.engine.orders import next_step
+from explainer.model.grid import parse_grid
+from explainer.model.session import Session
+from explainer.model.state import State
 from techniques import REGISTRY, als, forcing
 from tests.techniques.forcing_helpers import check_step
 

@@ -1,6 +1,6 @@
 from explainer import Puzzle
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.technique import Context
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.model.technique import Context
 from techniques.brutal import find
 from tests.conftest import top1465
 

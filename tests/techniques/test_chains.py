@@ -1,4 +1,4 @@
-from explainer.hints.pencilmarks import format_pencilmarks
+from explainer.app.hints.pencilmarks import format_pencilmarks
 from techniques import chains
 from techniques.links import links
 from tests.techniques.chain_fixtures import cell_index, open_grid
@@ -88,8 +88,8 @@ def test_pure_and_repeatable():
 
 
 def test_sixteen_by_sixteen():
-    from explainer.grid import geometry
-    from explainer.state import State
+    from explainer.model.grid import geometry
+    from explainer.model.state import State
 
     state = State(geometry(16))
     for r in range(16):  # 1 in column 1 only at r1c1, r9c1; in column 6 only at r2c6, r9c6
@@ -136,9 +136,9 @@ def test_easiest_context_yields_one_digit_chains_by_rating():
     """On SE's path a skyscraper (three links, 4.0) comes before the empty rectangles the
     breadth-first search meets first (two links, 4.3); with a ceiling below any chain on
     several digits only one digit's links are followed."""
-    from explainer.engine import _live
-    from explainer.hints import read_grid_state
-    from explainer.technique import Context
+    from explainer.app.hints import read_grid_state
+    from explainer.engine.orders import live as _live
+    from explainer.model.technique import Bound, Context
 
     # "5.......91..4.3..53..7.9..4.2..4..6....1.2.............795.823..3.....9....9.1..." before the
     # 6th step SE's path took in wave 2
@@ -153,9 +153,9 @@ def test_easiest_context_yields_one_digit_chains_by_rating():
         "..67..1...........45678....45.78......678.")
     plain = [s.technique for s in chains.find(state, Context()) if _live(state, s)]
     assert plain[:2] == ["empty rectangle", "empty rectangle"] and "skyscraper" in plain
-    easiest = [s for s in chains.find(state, Context(easiest=True)) if _live(state, s)]
+    easiest = [s for s in chains.find(state, Context(bound=Bound())) if _live(state, s)]
     assert easiest[0].technique == "skyscraper"
-    capped = [s for s in chains.find(state, Context(ceiling=5.0)) if _live(state, s)]
+    capped = [s for s in chains.find(state, Context(bound=Bound(5.0))) if _live(state, s)]
     assert capped and all(len({c[2] for link in s.strong_links for c in link}) == 1 for s in capped)
     assert all(len(s.strong_links) <= 2 for s in capped)
     from explainer import Puzzle
@@ -179,7 +179,7 @@ END_CELL = """4     569  1268 | 5789  3   1578  | 25  2567  579
 
 
 def test_removed_candidate_in_an_end_cell_is_told_so():
-    from explainer.hints.pencilmarks import parse_pencilmarks
+    from explainer.app.hints.pencilmarks import parse_pencilmarks
 
     step = next(s for s in chains.find(parse_pencilmarks(END_CELL)) if s.eliminate == ((0, 5, 7),))
     assert step.text.endswith("r1c6 cannot be 7, because the 7 in r1c6 shares a cell with one end and sees "

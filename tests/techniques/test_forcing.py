@@ -5,7 +5,7 @@ from functools import cache
 import pytest
 
 from explainer.api import Puzzle
-from explainer.explanation import Explanation
+from explainer.model.explanation import Explanation
 from techniques import REGISTRY, forcing, lookup, weights
 from tests.conftest import SHARED, top1465, verify_documents
 from tests.techniques.chain_fixtures import cell_index, open_grid
@@ -95,7 +95,7 @@ def test_near_misses_find_nothing_static():
 
 
 def test_rating_grows_with_kind_level_and_size():
-    from explainer.rating import rate
+    from explainer.model.rating import rate
 
     def r(kind: str, level: int, dynamic: bool, size: int) -> float:
         step = Explanation("forcing chain", eliminate=((0, 0, 1),),
@@ -190,7 +190,7 @@ def test_dynamic_facts_are_locked_candidates_that_hold_in_their_branch():
 
 
 def test_dynamic_switch_follows_the_run_context():
-    from explainer.technique import NO_CONTEXT, Context
+    from explainer.model.technique import NO_CONTEXT, Context
 
     assert forcing.dynamic_allowed(NO_CONTEXT)  # no run order given: dynamic branches allowed
     assert forcing.dynamic_allowed(Context(earlier=(lookup("locked candidate"),)))
@@ -200,8 +200,8 @@ def test_dynamic_switch_follows_the_run_context():
 
 
 def test_16x16_static_step_replays():
-    from explainer.grid import parse_grid
-    from explainer.state import State
+    from explainer.model.grid import parse_grid
+    from explainer.model.state import State
 
     line = (SHARED / "data" / "sample16.txt").read_text().split()[0]
     state = State.from_grid(parse_grid(line))
@@ -212,7 +212,7 @@ def test_16x16_static_step_replays():
 def test_static_pass_finds_single_premise_chains_that_replay() -> None:
     """The static pass (SE's forcing chains): every implication rests on one premise, the
     step is sound and its proof replays; it is rated below the dynamic chains."""
-    from explainer.rating import SE_DYNAMIC, chain_base
+    from explainer.model.rating import SE_DYNAMIC, chain_base
 
     found = 0
     for state, _ in forcing_steps():
@@ -236,17 +236,17 @@ def test_static_pass_finds_single_premise_chains_that_replay() -> None:
 def test_easiest_forcing_search_skips_passes_above_the_ceiling(hard_state) -> None:
     from dataclasses import replace
 
-    from explainer.technique import NO_CONTEXT
+    from explainer.model.technique import NO_CONTEXT, Bound
 
-    assert list(forcing.find(hard_state, replace(NO_CONTEXT, ceiling=6.9))) == []
+    assert list(forcing.find(hard_state, replace(NO_CONTEXT, bound=Bound(6.9)))) == []
     assert list(forcing.find(hard_state, NO_CONTEXT))
 
 
 def test_nishio_step_is_a_one_digit_contradiction():
     """SE's path looks for Nishio chains (one digit, dynamic: 7.5 + length) before a static
     cell forcing chain (8.0 + length): SE rates this puzzle 7.9."""
-    from explainer.rating import SE_NISHIO, chain_base
-    from explainer.technique import Context
+    from explainer.model.rating import SE_NISHIO, chain_base
+    from explainer.model.technique import Bound, Context
 
     p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", easiest=True)
     assert p.complete and 7.5 <= p.rating.er < 8.0
@@ -261,7 +261,7 @@ def test_nishio_step_is_a_one_digit_contradiction():
     # the registry path keeps the smallest proof (no Nishio pass)
     plain = [s for s in forcing.find(state, Context())]
     assert len(plain) == 1
-    assert [s.proof == step.proof for s in forcing.find(state, Context(easiest=True))].count(True) == 1
+    assert [s.proof == step.proof for s in forcing.find(state, Context(bound=Bound()))].count(True) == 1
 
 
 def test_nishio_near_miss():

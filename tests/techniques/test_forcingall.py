@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from explainer import Puzzle
-from explainer.allsteps import Position, all_steps, one_step_document
-from explainer.technique import Context
+from explainer.app.allsteps import Position, all_steps, one_step_document
+from explainer.model.technique import Context
 from techniques import forcingall
 
 from ..conftest import top1465, verify_documents

@@ -1,7 +1,7 @@
 """Grouped chains: exact step, near misses, purity."""
 from __future__ import annotations
 
-from explainer.grid import bits
+from explainer.model.grid import bits
 from techniques import chains
 from techniques.grouped import find_grouped_chain
 from tests.helpers import assert_pure
@@ -42,8 +42,8 @@ def _graph_states():
     """Candidate states of a 9×9 and a 4×4 puzzle (the givens' candidates, then after a few singles)."""
     from pathlib import Path
 
-    from explainer.grid import parse_grid
-    from explainer.state import State
+    from explainer.model.grid import parse_grid
+    from explainer.model.state import State
     from techniques import singles
 
     data = Path(__file__).resolve().parents[2].parent / "shared" / "data"

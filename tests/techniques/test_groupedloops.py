@@ -1,7 +1,7 @@
 """Grouped chains for ``steps`` (groupedloops): ALS nodes, grouped loops, grouped discontinuous loops."""
 from __future__ import annotations
 
-from explainer.technique import Context
+from explainer.model.technique import Context
 from techniques import grouped, groupedloops
 
 from .chain_positions import position, state

@@ -2,7 +2,7 @@
 import pytest
 
 from explainer.core import propagate as batch
-from explainer.proof import Proof
+from explainer.model.proof import Proof
 from techniques.forcing import prover
 from techniques.implication import extract, needed_closure
 from tests.techniques.chain_fixtures import cell_index, open_grid
@@ -104,8 +104,8 @@ def test_batch_agrees_with_the_tracer(contradiction_state):
 
 
 def test_batch_works_for_16x16_and_4x4():
-    from explainer.grid import geometry
-    from explainer.state import State
+    from explainer.model.grid import geometry
+    from explainer.model.state import State
 
     for n in (4, 16, 25):
         state = State(geometry(n))

@@ -1,4 +1,4 @@
-from explainer.hints.pencilmarks import parse_pencilmarks
+from explainer.app.hints.pencilmarks import parse_pencilmarks
 from techniques.intersections import find
 
 POINTING = """

@@ -1,4 +1,4 @@
-from explainer.session import Session
+from explainer.model.session import Session
 from techniques.links import Links, links
 from tests.techniques.chain_fixtures import cell_index, open_grid
 

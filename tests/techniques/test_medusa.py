@@ -1,4 +1,4 @@
-from explainer.hints.pencilmarks import format_pencilmarks
+from explainer.app.hints.pencilmarks import format_pencilmarks
 from techniques import medusa
 from tests.techniques.chain_fixtures import open_grid
 

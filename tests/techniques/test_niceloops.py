@@ -1,8 +1,8 @@
 """Chain variants for ``steps`` (niceloops, remotepairs): every route, remote pairs, discontinuous loops."""
 from __future__ import annotations
 
-from explainer.grid import bits
-from explainer.technique import Context
+from explainer.model.grid import bits
+from explainer.model.technique import Context
 from techniques import chains, niceloops, remotepairs
 
 from .chain_positions import position, state

@@ -1,6 +1,6 @@
-from explainer.grid import parse_grid
-from explainer.hints.pencilmarks import parse_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import parse_pencilmarks
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
 from techniques.singles import find_single_candidate, find_single_position
 from tests.conftest import SEED
 

@@ -1,8 +1,8 @@
 """Templates: every placement of all of one value, reduced against the other values'."""
 from __future__ import annotations
 
-from explainer.grid import geometry
-from explainer.technique import Context
+from explainer.model.grid import geometry
+from explainer.model.technique import Context
 from techniques import templates
 
 from ..helpers import marks

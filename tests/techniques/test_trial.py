@@ -3,9 +3,9 @@ written here (sets, not masks), on states taken from top1465."""
 import pytest
 
 from explainer.api import Puzzle
-from explainer.engine import next_step
-from explainer.hints.pencilmarks import format_pencilmarks
-from explainer.state import State
+from explainer.app.hints.pencilmarks import format_pencilmarks
+from explainer.engine.orders import next_step
+from explainer.model.state import State
 from techniques import REGISTRY, trial
 from tests.techniques.chain_fixtures import top1465
 

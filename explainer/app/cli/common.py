@@ -1,0 +1,178 @@
+"""What every command shares: a parser whose errors are one line, the exit statuses, and
+``invoke``, which runs a command line so that nothing ends in a traceback (the options and
+their parse-time types are in ``options``).
+
+Exit statuses (the README's table): one per kind of failure, the same in every command.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import NoReturn
+
+PROG = "explain-sudoku"
+
+EXIT_OK = 0         # done
+EXIT_NO = 1         # the command ran and the answer is no: a grid with a mistake (hint), a line not
+#                     reproduced (steps --check), no puzzle met the target (generate), a search gave up
+EXIT_BAD_INPUT = 2  # bad input: a puzzle, position, file, option or database that cannot be used
+EXIT_OUTPUT = 3     # output refused or not written: a folder or file that is not ours, no permission,
+#                     a full disk, a database another build is writing
+EXIT_INTERNAL = 70  # a bug (or no memory left): one line, please report it
+# interrupted: 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP); a closed standard output
+# (`| head`) ends the run quietly with 0
+
+
+def error(message: object) -> None:
+    """Print ``explain-sudoku: error: WHERE: WHAT`` (one line, whatever the message holds)."""
+    from explainer.model.grid import one_line
+
+    print(one_line(f"{PROG}: error: {message}"), file=sys.stderr)
+
+
+class UsageError(Exception):
+    """A command-line mistake; the message is one line, already prefixed with the program name."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) raised as UsageError, never SystemExit(2)."""
+
+    def error(self, message: str) -> NoReturn:
+        # "argument --jobs/-j: --jobs must be ..." -> "--jobs must be ..." (our types name the option),
+        # "argument --rating: no puzzle ..." -> "--rating: no puzzle ..."
+        m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)", message, re.S)
+        if m:
+            message = m.group(2) if m.group(2).startswith(m.group(1) + " ") else f"{m.group(1)}: {m.group(2)}"
+        from explainer.model.grid import one_line
+
+        message = one_line(" ".join(message.split()))  # one line, whatever the value held
+        prog = self.prog.split(" [")[0]
+        where = prog[len(PROG):].strip()
+        raise UsageError(f"{PROG}: error: {where + ': ' if where else ''}{message} (see '{prog} --help')")
+
+
+def path_exists(arg: str) -> bool:
+    """Path(arg).exists() without raising (a name too long, a NUL byte: no such file)."""
+    from pathlib import Path
+
+    try:
+        return Path(arg).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_puzzle_argument(arg: str) -> bool:
+    """True when a PUZZLE argument is a puzzle string rather than a file name: 16 or more
+    puzzle characters and no such file."""
+    return arg != "-" and re.fullmatch(r"[0-9A-Za-z._]{16,}", arg) is not None and not path_exists(arg)
+
+
+def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = False) -> int:
+    """Parse and run one command line: every error one line on stderr, an exit status back.
+
+    Signals end the run through the commands' clean-up (``signals``); a closed standard
+    output ends it quietly; an unexpected exception is one line (``EXPLAIN_SUDOKU_DEBUG=1``
+    shows its traceback instead)."""
+    from . import signals
+
+    with signals.handled(program):
+        try:
+            args = parser.parse_args(argv)
+            return int(args.run(args))
+        except UsageError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except SystemExit as e:  # --help / --version
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
+        except KeyboardInterrupt as e:
+            return interrupted(e)
+        except BrokenPipeError as e:
+            if stdout_closed():
+                return EXIT_OK
+            return internal_error(e)
+        except MemoryError:
+            error("out of memory")
+            return EXIT_INTERNAL
+        except Exception as e:
+            return internal_error(e)
+
+
+def reported(work: Callable[[], int]) -> int:
+    """``work()``'s exit status; bad input (a ``PuzzleError``, 2) or an output refused or not
+    written (an ``OutputError``, 3) is one line on stderr instead."""
+    from explainer.model.grid import PuzzleError
+
+    from .output import OutputError
+
+    try:
+        return work()
+    except PuzzleError as e:
+        error(str(e))
+        return EXIT_BAD_INPUT
+    except OutputError as e:
+        error(str(e))
+        return EXIT_OUTPUT
+
+
+def interrupted(e: KeyboardInterrupt) -> int:
+    """One line for an interrupted run (and what it left, when the command said so); its status."""
+    from . import signals
+
+    name = e.name if isinstance(e, signals.Interrupted) else "SIGINT"
+    note = getattr(e, "note", "")
+    try:
+        print(f"{PROG}: interrupted by {name}" + (f"; {note}" if note else ""), file=sys.stderr)
+    except OSError:
+        pass
+    return signals.status_of(e)
+
+
+def stdout_closed() -> bool:
+    """True when standard output is a pipe whose reader has gone (``| head``); then it is
+    pointed at /dev/null, so that nothing complains when the interpreter flushes it."""
+    import os
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        gone = any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (AttributeError, ValueError, OSError):  # not a file (a test's StringIO), no poll
+        return False
+    if gone:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return gone
+
+
+def internal_error(e: BaseException) -> int:
+    """A bug: one line naming it (or the traceback with EXPLAIN_SUDOKU_DEBUG=1)."""
+    import os
+
+    if os.environ.get("EXPLAIN_SUDOKU_DEBUG"):
+        raise e
+    error(f"internal error: {type(e).__name__}: {e} (a bug: please report it with the command line; "
+          f"EXPLAIN_SUDOKU_DEBUG=1 shows where)")
+    return EXIT_INTERNAL
+
+
+def run_alone(name: str, module: ModuleType, argv: Sequence[str] | None) -> int:
+    """One command module run on its own (``explain-sudoku NAME ...`` without the dispatcher,
+    which imports every command: a module calling it back would make an import cycle)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if hasattr(module, "add_parser"):
+        holder = Parser(prog="explain-sudoku")
+        module.add_parser(holder.add_subparsers(dest="command", parser_class=Parser))
+        args = [name, *args]
+        parser: argparse.ArgumentParser = holder
+    else:
+        parser = Parser(prog=f"explain-sudoku {name}")
+        module.configure(parser)
+        parser.set_defaults(run=module.run)
+    prepare = getattr(module, "prepare_argv", None)
+    return invoke(parser, prepare(args) if prepare else args)

@@ -1,0 +1,149 @@
+"""``explain-sudoku generate``: new puzzles, one per line, each with a unique solution.
+
+Targets (--difficulty, --technique, --rating ER range) are checked by the explanation engine.
+For 9×9, medium, difficult and technique targets harden a puzzle by a
+seeded local search (generator.harden), each evaluated candidate being one
+try; other sizes, and easy, draw new puzzles until one meets the target.
+Either way --max-tries bounds the work (exit 1 with a message). Progress
+goes to stderr when it is a terminal.
+
+Without --seed a seed is drawn and said on stderr, so a run can be repeated
+(``--seed N`` gives the same puzzles again). A rating range no puzzle can have
+is refused when the command is read.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from explainer.app.generate import (
+    DIFFICULTIES,
+    DIG_ORDERS,
+    SYMMETRIES,
+    GenerationFailed,
+    describe_target,
+    engine_goal,
+    engine_target,
+    generate_many,
+)
+from explainer.model.grid import SIZES
+from explainer.model.rating import difficulty_bands
+
+from .common import EXIT_NO, EXIT_OK, error, run_alone
+from .options import integer, rating_range, technique_name
+
+HELP = "generate puzzles with a difficulty or technique target"
+positive = integer(1, 10**9)
+SEEDS = 2**63  # seeds are 0 .. 2**63-1 (a negative seed would repeat its absolute value's puzzles)
+seed_number = integer(0, SEEDS - 1, name="--seed")
+# ER (Sudoku Explainer's scale) that a puzzle can be rated: a single gives 1.0, and no explanation
+# here rates above 12 (the hardest known puzzles rate about 11.9; hardest300's hardest step: 10.5).
+ER_LOWEST, ER_HIGHEST = 1.0, 12.0
+
+
+def reachable_rating(text: str) -> tuple[float, float]:
+    """An ER range that a puzzle can have (``rating_range``, then within ER_LOWEST..ER_HIGHEST)."""
+    low, high = rating_range(text)
+    if low > ER_HIGHEST or high < ER_LOWEST:
+        raise argparse.ArgumentTypeError(
+            f"no puzzle is rated {text}: ER runs from {ER_LOWEST:g} (a single) to about {ER_HIGHEST:g} "
+            f"(the hardest known puzzles); ask for a range within it, e.g. 7.0-8.5")
+    return low, high
+
+
+def target_technique(text: str) -> str:
+    """A known technique that a puzzle can be built to need: not one of the guessing ones."""
+    from techniques import guessing_names, lookup
+
+    guessing = guessing_names()
+    name = technique_name(text)
+    t = lookup(name)
+    if any(k in guessing for k in t.produces) or name.strip().lower() in guessing:
+        raise argparse.ArgumentTypeError(f"{text!r} is guessing; a target must be a technique used without "
+                                         f"guessing (not {', '.join(guessing)})")
+    return name
+
+
+# The difficulty classes are bands of ER (explainer.model.rating.DIFFICULTY_BANDS): each is a target.
+REACHABLE = DIFFICULTIES
+
+
+def reachable_difficulty(text: str) -> str:
+    if text not in DIFFICULTIES:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(REACHABLE)})")
+    return text
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Generate puzzles with a unique solution, one per line."
+    parser.add_argument("--size", type=int, choices=SIZES, default=9, help="side of the grid (default 9)")
+    parser.add_argument("--count", type=positive, default=1, help="how many puzzles (default 1)")
+    parser.add_argument("--seed", type=seed_number, default=None,
+                        help="random seed, 0 or more: the same seed gives the same puzzles (default: a new seed "
+                             "each run, printed on stderr so the run can be repeated)")
+    parser.add_argument("--difficulty", type=reachable_difficulty, metavar="{" + ",".join(REACHABLE) + "}",
+                        help=f"the engine's difficulty class to reach, a band of ER: {difficulty_bands()}")
+    parser.add_argument("--rating", type=reachable_rating, metavar="LOW-HIGH",
+                        help=f"ER (Sudoku Explainer's scale, {ER_LOWEST:g} to about {ER_HIGHEST:g}) to reach, "
+                             "e.g. 7.0-8.5")
+    parser.add_argument("--technique", type=target_technique,
+                        help="a technique the explanation must use, without guessing (e.g. swordfish); "
+                             "checked when the command is read")
+    parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
+    parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
+    parser.add_argument("--max-tries", type=positive, default=5000,
+                        help="candidates tried per output puzzle (default 5000). For 9x9 a medium, rating or "
+                             "technique target hardens a puzzle step by step (each step one try); other sizes "
+                             "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
+    parser.epilog = ("exit status: 0 every puzzle made; 1 no puzzle met the target within --max-tries; "
+                     "2 a bad option; a closed output (| head) ends quietly")
+
+
+def progress_printer(count: int) -> Callable[[int], None]:
+    """Show 'puzzle i/count, try k' on stderr, only on a terminal."""
+    if not sys.stderr.isatty():
+        return lambda attempt: None
+    state = {"puzzle": 0}
+
+    def show(attempt: int) -> None:
+        if attempt == 1:
+            state["puzzle"] += 1
+        print(f"\rpuzzle {state['puzzle']}/{count}, try {attempt}   ", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_alone("generate", sys.modules[__name__], argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    goal = engine_goal(args.difficulty, args.technique, args.rating)
+    accept = engine_target(args.difficulty, args.technique, args.rating) if goal is None else None
+    target = describe_target(args.difficulty, args.technique, args.rating)
+    show = progress_printer(args.count)
+    made = 0
+    seed = args.seed
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(10**9)  # short enough to type again
+        print(f"explain-sudoku generate: seed {seed} (--seed {seed} repeats this run)", file=sys.stderr)
+    try:
+        for puzzle in generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
+                                    accept=accept, goal=goal, max_tries=args.max_tries, target=target, on_try=show):
+            print(puzzle.to_line(), flush=True)
+            made += 1
+    except GenerationFailed as failure:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        error(f"generate: {failure} (made {made} of {args.count})")
+        return EXIT_NO
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

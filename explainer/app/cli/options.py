@@ -1,0 +1,243 @@
+"""The options of the commands: argparse types that check a value at parse time (so a bad
+value never reaches the work, nor a traceback), and the options several commands share,
+each defined once here (its help may be the command's own).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# what options are added to: a parser or one of its groups
+Container = argparse._ActionsContainer
+
+
+def integer(low: int | None = None, high: int | None = None, what: str = "",
+            name: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high] (``name``: the option, for the message)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if name:
+                rng = _range(low, None) + (f" and at most {high}" if high is not None and low is not None else "")
+                raise argparse.ArgumentTypeError(f"{name} must be {rng}{what}, got {value}")
+            raise argparse.ArgumentTypeError(f"{value} is out of range {_range(low, high)}{what}")
+        return value
+
+    return convert
+
+
+def real(low: float | None = None, high: float | None = None, *, open_low: bool = False,
+         what: str = "") -> Callable[[str], float]:
+    """An argparse type: a finite number in [low, high] (``open_low``: strictly above low)."""
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        bad_low = low is not None and (value <= low if open_low else value < low)
+        if not math.isfinite(value) or bad_low or (high is not None and value > high):
+            if open_low and low is not None:
+                rng = f"above {low:g}" + (f" and at most {high:g}" if high is not None else "")
+            else:
+                rng = _range(low, high)
+            raise argparse.ArgumentTypeError(f"{value:g} is out of range {rng}{what}")
+        return value
+
+    return convert
+
+
+def _range(low: Any, high: Any) -> str:
+    if low is not None and high is not None:
+        return f"{low}..{high}"
+    if low is None and high is None:
+        return "a whole number"
+    return f"at least {low}" if low is not None else f"at most {high}"
+
+
+def rating_range(text: str) -> tuple[float, float]:
+    """An ER range on Sudoku Explainer's scale: ``7.0-8.5``, ``8`` or an open end (``9-``)."""
+    from explainer.model.rating import parse_range
+
+    try:
+        low, high = parse_range(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if math.isnan(low) or math.isnan(high):
+        raise argparse.ArgumentTypeError(f"a rating range is LOW-HIGH, e.g. 7.0-8.5, not {text!r}")
+    return low, high
+
+
+def order_help() -> str:
+    """The orders in words, from the engine's registry (the default first)."""
+    from explainer.engine.orders import DEFAULT_ORDER, ORDERS
+
+    return "the engine's order: " + "; ".join(
+        f"'{o.name}'{' (the default)' if o == DEFAULT_ORDER else ''} {o.help}" for o in ORDERS.values())
+
+
+def order_value(text: str) -> Any:
+    """An argparse type: a registered order's name, as its ``Order`` (the registry of
+    ``explainer.engine.orders``; argparse's words for a name it does not hold)."""
+    from explainer.engine.orders import ORDERS
+
+    if text not in ORDERS:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(map(repr, ORDERS))})")
+    return ORDERS[text]
+
+
+def add_order_option(p: Container, help: str | None = None) -> None:
+    """``--order {simplest,seed}`` (the engine's registered orders; ``args.order`` is an ``Order``)
+    and its older alias ``--easiest`` (= ``--order simplest``)."""
+    from explainer.engine.orders import DEFAULT_ORDER, ORDERS, SIMPLEST
+
+    p.add_argument("--order", type=order_value, default=DEFAULT_ORDER, metavar="{" + ",".join(ORDERS) + "}",
+                   help=help or order_help())
+    p.add_argument("--easiest", dest="order", action="store_const", const=SIMPLEST,
+                   help="the same as --order simplest (the default; the option's older name)")
+
+
+def _known(names: Sequence[str], *, words: tuple[str, ...] = ()) -> list[str]:
+    """``names``, each a technique the registry knows (or one of ``words``): ArgumentTypeError if not."""
+    from techniques import lookup
+
+    for name in names:
+        if name.lower() in words:
+            continue
+        try:
+            lookup(name)
+        except KeyError as e:
+            raise argparse.ArgumentTypeError(str(e.args[0])) from None
+    return list(names)
+
+
+def technique_list(text: str) -> list[str]:
+    """An argparse type: comma-separated technique names, each known, at least one."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no technique (give one or more, comma-separated)")
+    return _known(names)
+
+
+def technique_name(text: str) -> str:
+    """An argparse type: one known technique name (returned as given)."""
+    names = technique_list(text)
+    if len(names) != 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one technique")
+    return names[0]
+
+
+def theme_value(text: str) -> Any:
+    """An argparse type: a palette name (or alias: colourblind, okabe-ito, ...) as its ``Theme``,
+    built here once and handed to everything that draws (``render.theme.theme``)."""
+    from render.theme import theme
+
+    try:
+        return theme(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# ---- the options several commands share: each defined once, its help said by the command ------
+
+def add_palette_option(p: Container, help: str = "colour palette: default, colorblind (Okabe-Ito), "
+                                                 "high-contrast") -> None:
+    """``--palette NAME``: ``args.theme``, the palette's ``Theme``."""
+    from render.theme import DEFAULT_THEME
+
+    p.add_argument("--palette", dest="theme", default=DEFAULT_THEME, type=theme_value, metavar="PALETTE",
+                   help=help)
+
+
+def add_lang_option(p: Container, help: str = "language of texts and titles") -> None:
+    """``--lang {en,fr}``: the language of texts, titles and frames."""
+    from explainer.model.i18n import LANGS
+
+    p.add_argument("--lang", default="en", choices=list(LANGS), help=help)
+
+
+def add_out_options(p: Container, out_help: str, force_help: str, *, short: bool = True,
+                    out_type: Callable[[str], Any] | None = None) -> None:
+    """``--out DIR`` (``-o`` too when ``short``) and ``--force``: an output folder, guarded by its
+    manifest (``output.OutputFolder``): ``--force`` writes into one holding other files."""
+    names = ("--out", "-o") if short else ("--out",)
+    p.add_argument(*names, metavar="DIR", type=out_type or str, default=None, help=out_help)
+    p.add_argument("--force", action="store_true", help=force_help)
+
+
+def add_techniques_option(p: Container, help: str = "comma-separated techniques (default: all)") -> None:
+    """``--techniques A,B,C``: registry names, checked at parse time (``technique_list``)."""
+    p.add_argument("--techniques", metavar="A,B,C", type=technique_list, default=None, help=help)
+
+
+def add_progress_options(p: Container, help: str = "show a progress bar even when stderr is not a terminal",
+                         *, exclusive: bool = True) -> None:
+    """``--progress`` / ``--no-progress``: ``args.progress`` True, False or None (only on a terminal);
+    ``exclusive``: giving both is an error (else the last one given wins)."""
+    g = p.add_mutually_exclusive_group() if exclusive else p
+    g.add_argument("--progress", dest="progress", action="store_true", default=None, help=help)
+    g.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
+
+
+def add_render_options(p: argparse.ArgumentParser) -> None:
+    """The picture options (render.options.RenderOptions), each checked at parse time."""
+    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, PER_CHAR_RANGE, SIZE_RANGE
+
+    g = p.add_argument_group("pictures")
+    add_palette_option(g)
+    add_lang_option(g)
+    g.add_argument("--format", dest="fmt", default="png", choices=["png", "svg"],
+                   help="frame format: png, or svg (vector frames for print); the contact sheet and GIF stay raster")
+    g.add_argument("--dpi", type=real(*DPI_RANGE), help="frame resolution in dots per inch (default 100)")
+    g.add_argument("--size", type=integer(*SIZE_RANGE, what=" pixels"), metavar="PIXELS",
+                   help="frame width in pixels (overrides --dpi)")
+    g.add_argument("--group-singles", action="store_true",
+                   help="fold each run of consecutive singles into one frame showing all their values")
+    g.add_argument("--only", metavar="TECHNIQUE[,...]", type=only_list,
+                   help="draw only the steps of these techniques (plus the initial grid and the solution)")
+    g.add_argument("--html", action="store_true",
+                   help="also write index.html, a step viewer (previous/next/play, speed, step list) that "
+                        "shows the frame files of its folder: copy the folder, not the page alone")
+    g.add_argument("--html-standalone", action="store_true",
+                   help="write index.html with the frames inside it (data URIs): it works copied alone")
+    g.add_argument("--pdf", action="store_true",
+                   help="also write workbook.pdf: the puzzle with empty candidate grids, the steps two per "
+                        "page with their captions, the solution (vector, printable)")
+    g.add_argument("--paper", default="a4", choices=["a4", "letter"], help="workbook paper size (default a4)")
+    g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=700, metavar="MS",
+                   help="GIF base time per step (ms, default 700); a step shows for this plus "
+                        "--gif-per-char per character of its caption (at most 20 s)")
+    g.add_argument("--gif-per-char", type=integer(*PER_CHAR_RANGE, what=" ms"), default=40, metavar="MS",
+                   help="GIF reading time per caption character (ms, default 40; 0: every step "
+                        "--gif-duration)")
+    g.add_argument("--gif-hold", type=integer(*DURATION_RANGE, what=" ms"), default=2000, metavar="MS",
+                   help="GIF time on the initial grid and the solution (ms, default 2000)")
+    g.add_argument("--gif-loop", type=integer(-1, LOOP_RANGE[1]), default=0, metavar="N",
+                   help=f"GIF loop count: 0 loops forever (default), -1 plays once, up to {LOOP_RANGE[1]}")
+
+
+def only_list(text: str) -> list[str]:
+    """An argparse type for ``--only``: technique names the registry knows, or "singles" (the
+    command line checks them: render keeps the steps they name, whatever they are)."""
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no technique")
+    return _known(names, words=("singles",))
+
+
+def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> Any:
+    """The RenderOptions of parsed arguments (validated again, once, by the dataclass)."""
+    from render.options import RenderOptions
+
+    return RenderOptions(frames=frames, contact=frames, gif=gif, html=args.html or args.html_standalone,
+                         html_standalone=args.html_standalone, pdf=args.pdf, paper=args.paper, fmt=args.fmt,
+                         theme=args.theme, lang=args.lang, dpi=args.dpi, size=args.size,
+                         group_singles=args.group_singles, only=tuple(args.only) if args.only else None,
+                         gif_duration=args.gif_duration, gif_per_char=args.gif_per_char, gif_hold=args.gif_hold,
+                         gif_loop=None if args.gif_loop < 0 else args.gif_loop)

@@ -1,0 +1,139 @@
+"""Signals a user sends to a run (Ctrl-C, ``kill``, a closed terminal) end it cleanly.
+
+While a command runs (``handled()``, entered by ``common.invoke``):
+
+- SIGINT, SIGTERM and SIGHUP raise ``Interrupted`` in the main process, a
+  ``KeyboardInterrupt`` that remembers the signal: ``finally`` blocks run
+  (the output folder records what was written, worker pools are stopped,
+  the database keeps every stored puzzle) and ``invoke`` prints one line
+  and returns 128 + the signal number (130, 143, 129).
+- A second signal while that clean-up runs is ignored: the clean-up is
+  short, and cutting it would lose the manifest.
+- A process forked from this one (a worker of a ``multiprocessing`` pool)
+  inherits the handler: there SIGINT is ignored (the terminal sends Ctrl-C
+  to every process of the group; the parent decides, and stops its workers)
+  and SIGTERM or SIGHUP end the worker at once, silently. No worker prints a
+  traceback.
+
+``critical()`` holds the three signals back around a few statements that
+must not be cut in two (writing the manifest); they are delivered after.
+
+Before a command runs (while Python imports the package) and after it, the
+program itself (``explain_sudoku.py``, the console script, then
+``stop_at_once``) ends at once with one line and the same status: nothing is
+being written then.
+"""
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+SIGNALS = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal; ``status`` is the exit status to return (128 + signal)."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def status(self) -> int:
+        return 128 + self.signum
+
+    @property
+    def name(self) -> str:
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+def status_of(e: KeyboardInterrupt) -> int:
+    """The exit status of an interruption (a plain KeyboardInterrupt is SIGINT's 130)."""
+    return e.status if isinstance(e, Interrupted) else 128 + signal.SIGINT
+
+
+class _Handler:
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.fired = False
+        self.depth = 0  # inside critical() blocks
+        self.pending: int | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != self.pid:  # a forked worker
+            if signum == signal.SIGINT:
+                return
+            os._exit(128 + signum)
+        if self.fired:  # already stopping: let the clean-up finish
+            return
+        if self.depth:
+            if self.pending is None:
+                self.pending = signum
+            return
+        self.fired = True
+        raise Interrupted(signum)
+
+    def leave(self) -> None:
+        self.depth -= 1
+        if not self.depth and self.pending is not None and not self.fired:
+            signum, self.pending = self.pending, None
+            self.fired = True
+            raise Interrupted(signum)
+
+
+_ACTIVE: list[_Handler] = []
+
+
+@contextmanager
+def handled(program: bool = False) -> Iterator[None]:
+    """Signals become ``Interrupted`` for the duration (main thread only; elsewhere a no-op).
+
+    After it, the handlers that were there come back; for the program itself
+    (``program``), ``stop_at_once`` instead: the run is over, the process ends."""
+    handler = _Handler()
+    previous = {}
+    try:
+        for sig in SIGNALS:
+            previous[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        yield
+        return
+    _ACTIVE.append(handler)
+    try:
+        yield
+    finally:
+        _ACTIVE.remove(handler)
+        for sig, old in previous.items():
+            signal.signal(sig, stop_at_once if program else old)
+
+
+@contextmanager
+def critical() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP back until the block is done: a signal that arrives meanwhile
+    raises ``Interrupted`` when the block ends (unless the block raised already)."""
+    handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+    if handler is None:
+        yield
+        return
+    handler.depth += 1
+    try:
+        yield
+    except BaseException:
+        handler.depth -= 1
+        raise
+    handler.leave()
+
+
+def stop_at_once(signum: int, frame: FrameType | None) -> None:
+    """End the process now with one line and 128 + the signal: the run is over, nothing to clean
+    up any more (``explain_sudoku.py`` has its own, in place before the package is imported)."""
+    os.write(2, f"explain-sudoku: interrupted by {Interrupted(signum).name}\n".encode())
+    os._exit(128 + signum)

@@ -1,0 +1,262 @@
+"""The orders: how the engine chooses each step, one registry of them.
+
+An order is a value of the model (``explainer.model.order.Order``: a name, and
+the policy it carries); the command line, the library and the bank look a
+name up here (``order_named``), in one place, and hand the ``Order`` on. Two
+are registered:
+
+- **simplest** (the default) takes the step with the lowest rating on Sudoku
+  Explainer's scale, as an expert would explain (``simplest_step``); among
+  equal ratings the step that does more (more placements, then more
+  eliminations), then the earlier technique in the given order (the
+  registry's), then the smaller pattern (``pattern_size``); it rates on SE's
+  view and never takes a lucky guess;
+- **seed** takes the first live step of the first technique in the given
+  order (``next_step``), as the seed did, and rates each pattern by its own
+  weight.
+
+Another order is a ``register(Order(...))`` away: a ranked one is chosen by
+``simplest_step``, another by ``next_step`` (``choose_step``). A finder never
+sees the order: its ``Context`` carries a rating bound on a ranked order
+(``technique.Bound``), none otherwise (``contexts``).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from explainer.model import rating
+from explainer.model.explanation import Explanation
+from explainer.model.grid import PuzzleError, UnknownNameError
+from explainer.model.order import Order, View
+from explainer.model.session import Session
+from explainer.model.state import State
+from explainer.model.technique import Bound, Context, StepKind, Technique, kinds_of, left_out
+
+__all__ = ["DEFAULT_ORDER", "ORDERS", "SEED", "SIMPLEST", "Rater", "can_tie", "choice_key", "choose_step",
+           "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
+
+SIMPLEST = Order("simplest", ranked=True, view="se", lucky=False,
+                 help="takes at each step the step with the lowest rating on Sudoku Explainer's scale, as an "
+                      "expert explains (ties: the step that places or removes more, then the earlier technique, "
+                      "then the smaller pattern), and never guesses")
+SEED = Order("seed", ranked=False, view="pattern", lucky=True,
+             help="takes the first technique, in the registry's (the seed's) order, that has a step")
+
+# name -> order, in the order the help lists them; the first is the default
+ORDERS: dict[str, Order] = {o.name: o for o in (SIMPLEST, SEED)}
+DEFAULT_ORDER = SIMPLEST
+
+
+def register(order: Order) -> Order:
+    """Add an order to the registry (its name must be new); returns it."""
+    if order.name in ORDERS:
+        raise ValueError(f"an order named {order.name!r} is registered already")
+    ORDERS[order.name] = order
+    return order
+
+
+def order_named(order: str | Order | None = None, easiest: bool | None = None) -> Order:
+    """The order asked for: an ``Order`` as is, a registered name, or None for the default.
+
+    ``easiest`` is the old name of the choice (True the simplest order, False the seed's),
+    kept at the public edges only (``Puzzle(..., easiest=)``, ``--easiest``). An unknown name
+    is an ``UnknownNameError`` naming the registered ones; an ``easiest`` contradicting the
+    order a ``PuzzleError``."""
+    if order is None:
+        return DEFAULT_ORDER if easiest is None else (SIMPLEST if easiest else SEED)
+    if not isinstance(order, Order):
+        found = ORDERS.get(order) if isinstance(order, str) else None
+        if found is None:
+            raise UnknownNameError(f"unknown order {order!r} (choose from {', '.join(ORDERS)})")
+        order = found
+    if easiest is not None and easiest != (order.name == SIMPLEST.name):
+        raise PuzzleError(f"easiest={easiest} contradicts order={order.name!r}")
+    return order
+
+
+# On the simplest order, a technique's finder is read until this many of its live steps did not
+# beat the best step so far (it yields its simplest steps first; this bounds the cost on rich
+# grids; a finder whose every step beats the one before, as the forcing search's passes do, is
+# read to its end).
+SCAN = 2
+
+
+def live(state: State, step: Explanation) -> bool:
+    """True if the step changes the state (everything it names is a live candidate)."""
+    if not step.place and not step.eliminate:
+        return False
+    n = state.geo.n
+    for r, c, v in step.place:
+        if not state.cand[r * n + c] >> (v - 1) & 1:
+            return False
+    for r, c, v in step.eliminate:
+        if not state.cand[r * n + c] >> (v - 1) & 1:
+            return False
+    return True
+
+
+def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None, order: Order = SEED,
+             session: Session | None = None, off: frozenset[str] = frozenset()) -> list[Context | None]:
+    """The context each technique is called with (None: skip it, it needs the missing solution).
+
+    On a ranked ``order`` each context carries a rating ``Bound`` (finders may then yield their
+    lower-rated steps first), on another none; ``off``: step names the run leaves out
+    (``technique.left_out``)."""
+    known = tuple(solution) if solution is not None else None
+    bound = Bound(view=order.view) if order.ranked else None
+    out: list[Context | None] = []
+    for i, t in enumerate(techniques):
+        if t.reads_solution and known is None:
+            out.append(None)
+            continue
+        out.append(Context(known if t.reads_solution else None, tuple(techniques[:i]), bound=bound,
+                           session=session, off=off))
+    return out
+
+
+def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+              timings: dict[str, list[float]] | None = None,
+              ctxs: Sequence[Context | None] | None = None) -> Explanation | None:
+    """The seed order: the first live step of the first technique that has one.
+
+    ``ctxs`` (from ``contexts``) saves building the contexts again at every step; a step
+    whose name the run leaves out (``Context.off``) is passed over.
+    """
+    if ctxs is None:
+        ctxs = contexts(techniques, solution)
+    for t, ctx in zip(techniques, ctxs, strict=True):
+        if ctx is None:
+            continue
+        found = t.find(state, ctx)
+        start = time.perf_counter() if timings is not None else 0.0
+        step = None
+        for candidate in found:
+            if live(state, candidate) and ctx.allows(candidate.technique):
+                step = candidate
+                break
+        if timings is not None:
+            timings.setdefault(t.name, []).append(time.perf_counter() - start)
+        if step is not None:
+            return step
+    return None
+
+
+def pattern_size(step: Explanation) -> tuple[int, int, int]:
+    """How big a step's pattern is: (its cells, its chain's links, its proof's facts).
+
+    The cells are those it highlights (cells and marked candidates of both kinds); the last
+    tie-break of the simplest order prefers the smaller pattern."""
+    cells = {(c[0], c[1]) for c in step.cells} | {(c[0], c[1]) for c in step.cells_alt}
+    cells |= {(c[0], c[1]) for c in step.marked} | {(c[0], c[1]) for c in step.marked_alt}
+    facts = step.proof.size if step.proof is not None else 0
+    return len(cells), len(step.strong_links) + len(step.weak_links), facts
+
+
+def choice_key(step: Explanation, rated: float, rank: tuple[int, int], gives_way: bool = False) -> tuple[Any, ...]:
+    """The simplest order's key (the least key is taken): the rating; a kind that gives way
+    (``StepKind.gives_way``: trial) after any other of the same rating; then the step that
+    does more (more placements, then more eliminations); then ``rank``, the step's technique
+    and kind in the given order; then the smaller pattern (``pattern_size``)."""
+    return rated, gives_way, -len(step.place), -len(step.eliminate), rank, pattern_size(step)
+
+
+def can_tie(key: tuple[Any, ...]) -> bool:
+    """True if another step rated as ``key``'s may still beat it: it gives way, or places nothing
+    (a step that places more beats one that places, but no finder's step places two values
+    where another places one at the same rating often enough to search for it)."""
+    return bool(key[1]) or key[2] == 0
+
+
+class Rater:
+    """Rates the steps of a run (its techniques' kinds, on an order's view) and ranks them by
+    technique and kind for the simplest order's tie-breaks."""
+
+    def __init__(self, techniques: Sequence[Technique], view: View = "se") -> None:
+        self.view: View = view
+        self.kinds: dict[str, StepKind] = kinds_of(techniques)
+        self.fallback = max((k.weight_in(view) for k in self.kinds.values()), default=10.0)
+        self.ranks: dict[str, tuple[int, int]] = {}
+        for i, t in enumerate(techniques):
+            for j, k in enumerate(t.kinds):
+                self.ranks.setdefault(k.name, (i, j))
+        # the least rating each technique's steps can get: the search tries them in this order
+        self.lows = [min((k.least(view) for k in t.kinds), default=0.0) for t in techniques]
+
+    def rate(self, step: Explanation) -> float:
+        k = self.kinds.get(step.technique)
+        return k.rate(step, self.view) if k is not None else rating.rate(step, self.fallback)
+
+    def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
+        r = self.rate(step) if rated is None else rated
+        k = self.kinds.get(step.technique)
+        return choice_key(step, r, self.ranks.get(step.technique, (len(self.ranks), 0)),
+                          k is not None and k.gives_way)
+
+
+def simplest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+                  timings: dict[str, list[float]] | None = None,
+                  ctxs: Sequence[Context | None] | None = None,
+                  rater: Rater | None = None) -> Explanation | None:
+    """The simplest order: the live step with the least ``choice_key`` (the lowest rating on
+    SE's scale; then the one that does more, the earlier technique, the smaller pattern).
+
+    Techniques are tried by the least rating their kinds can give; the search stops as
+    soon as no further technique can beat the best step found or tie with it (``can_tie``).
+    Each finder is told the best rating so far (``Context.bound``) and is read until
+    ``SCAN`` of its live steps did not beat the best: it yields its lower-rated steps first.
+    A step whose name the run leaves out (``Context.off``) is passed over. A technique that
+    reads the solution (brutal) is tried only when no other has a step, whatever the
+    ratings. Without ``ctxs`` or ``rater``: the simplest order's.
+    """
+    if ctxs is None:
+        ctxs = contexts(techniques, solution, SIMPLEST, off=left_out(techniques, SIMPLEST))
+    if rater is None:
+        rater = Rater(techniques, SIMPLEST.view)
+    best: Explanation | None = None
+    best_key: tuple[Any, ...] | None = None
+    order = sorted((low, i) for i, low in enumerate(rater.lows))
+    for last_resort in (False, True):
+        for low, i in order:
+            t, ctx = techniques[i], ctxs[i]
+            if ctx is None or t.reads_solution != last_resort:
+                continue
+            if best_key is not None:
+                if low > best_key[0] or (low == best_key[0] and not can_tie(best_key)):
+                    break
+                ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
+            start = time.perf_counter() if timings is not None else 0.0
+            passed = 0
+            for candidate in t.find(state, ctx):
+                if not live(state, candidate) or not ctx.allows(candidate.technique):
+                    continue
+                key = rater.key(candidate)
+                if best_key is None or key < best_key:
+                    best, best_key = candidate, key
+                    # a step at the technique's least rating that cannot be tied: a later one can only tie
+                    if key[0] <= low and not can_tie(key):
+                        break
+                else:
+                    passed += 1
+                    if passed >= SCAN:
+                        break
+            if timings is not None:
+                timings.setdefault(t.name, []).append(time.perf_counter() - start)
+        if best is not None:
+            break
+    return best
+
+
+def choose_step(order: Order, state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
+                timings: dict[str, list[float]] | None = None, ctxs: Sequence[Context | None] | None = None,
+                rater: Rater | None = None) -> Explanation | None:
+    """The step ``order`` takes next from ``state``: a ranked order's lowest-rated step
+    (``simplest_step``, rated by ``rater`` on the order's view), else the first live one
+    (``next_step``); ``ctxs`` from ``contexts`` for the same order."""
+    if order.ranked:
+        if ctxs is None:
+            ctxs = contexts(techniques, solution, order, off=left_out(techniques, order))
+        return simplest_step(state, techniques, solution, timings, ctxs, rater or Rater(techniques, order.view))
+    return next_step(state, techniques, solution, timings, ctxs)

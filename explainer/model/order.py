@@ -1,0 +1,54 @@
+"""An order: how the engine chooses each step, as one small value.
+
+The command line reads ``--order NAME``, the engine's registry
+(``explainer.engine.orders``) gives the ``Order`` of that name, and the same
+value goes on: the engine chooses steps by it (``ranked``), rates them by it
+(``view``), leaves out what it never takes (``lucky``), and tells the finders
+what they need of it: a rating bound (``technique.Bound``), never the order
+itself.
+
+>>> Order("simplest", ranked=True, view="se", lucky=False)
+Order('simplest', ranked=True, view='se', lucky=False)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+# How a run rates the steps of a technique Sudoku Explainer (SE) lacks: "se", SE's view (what
+# SE's cheapest chain for the same elimination weighs: ``StepKind.se_weight`` and ``se_rule``),
+# or "pattern", the pattern's own weight and rule (``StepKind.weight`` and ``rule``). A technique
+# SE has is rated the same in both.
+View = Literal["se", "pattern"]
+VIEWS: tuple[View, ...] = ("se", "pattern")
+
+
+@dataclass(frozen=True)
+class Order:
+    """One way of choosing each step of an explanation.
+
+    ``name``: as the command line and the steps JSON write it; ``ranked``: True, the engine
+    takes the live step with the lowest rating (ties: the step that does more, the earlier
+    technique, the smaller pattern), False, the first live step of the first technique in the
+    given order; ``view``: how steps are rated (``View``); ``lucky``: a lucky guess (trial
+    lucky, true only when the solution is unique) may be taken; ``help``: the order in words
+    (the command line's help).
+    """
+
+    name: str
+    ranked: bool = True
+    view: View = "se"
+    lucky: bool = False
+    help: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.name or self.name != self.name.strip():
+            raise ValueError(f"an order's name is a word, not {self.name!r}")
+        if self.view not in VIEWS:
+            raise ValueError(f"an order's view is one of {', '.join(VIEWS)}, not {self.view!r}")
+
+    def __repr__(self) -> str:
+        return f"Order({self.name!r}, ranked={self.ranked}, view={self.view!r}, lucky={self.lucky})"
+
+    def __str__(self) -> str:
+        return self.name

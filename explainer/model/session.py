@@ -1,0 +1,89 @@
+"""The solving session: one puzzle's candidate state and what the finders derive from it.
+
+The engine makes one ``Session`` per puzzle explained and hands it to every
+finder in ``Context.session``. Tables that live as long as the puzzle (link
+graphs, groups, almost locked sets) belong here, not in module-level caches:
+what a finder returns then never depends on what the process explained
+before. Two kinds of table:
+
+- ``derived(key, build)``: a table of the whole state as it is now (the link
+  graph, the ALS list), built once and shared by the finders of one step;
+  any change of the state (``State.version``) retires it;
+- ``parts(owner)``: a table kept in parts (per house, per value), each part
+  stored with the content it was built from (a house's cells and candidates,
+  a value's places). A step changes few houses and values, so the next step
+  rebuilds only the parts whose content changed, whatever changed it.
+
+The engine calls ``applied`` after each step; the state's version then moves
+on, and the derived tables of the old state are let go at once.
+
+A finder called without a session (a test, ``hint`` on one position) gets a
+fresh one from ``session_of``: the same results, without reuse.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from .explanation import Explanation
+from .state import State
+
+T = TypeVar("T")
+
+
+class Run(Protocol):
+    """What ``session_of`` reads of a finder's context (``technique.Context``, which builds on
+    this module): the run's session, if any."""
+
+    @property
+    def session(self) -> Session | None: ...
+
+
+class Session:
+    """The state being solved and the per-puzzle tables of its finders."""
+
+    __slots__ = ("state", "_slots", "_derived", "_version")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._slots: dict[str, dict[Any, Any]] = {}
+        self._derived: dict[str, Any] = {}
+        self._version = state.version
+
+    def slot(self, owner: str) -> dict[Any, Any]:
+        """A finder's own per-puzzle storage (``owner``: its module's name)."""
+        return self._slots.setdefault(owner, {})
+
+    def parts(self, owner: str) -> dict[Any, tuple[Any, Any]]:
+        """A table kept in parts: part -> (the content it was built from, the part's value); a
+        reader rebuilds a part whose content is not the one stored."""
+        return self.slot(owner)
+
+    def derived(self, key: str, build: Callable[[State], T]) -> T:
+        """A table of the state as it is now, built by ``build(state)`` once per state version."""
+        if self._version != self.state.version:
+            self._derived.clear()
+            self._version = self.state.version
+        try:
+            hit: T = self._derived[key]
+            return hit
+        except KeyError:
+            value = self._derived[key] = build(self.state)
+            return value
+
+    def applied(self, step: Explanation) -> None:
+        """The engine applied ``step`` to ``state``: the tables of the state before it go
+        (the parts stay: each is checked against its content when next read)."""
+        self._derived.clear()
+        self._version = self.state.version
+
+    def __repr__(self) -> str:
+        return f"<Session {self.state!r}>"
+
+
+def session_of(state: State, ctx: Run) -> Session:
+    """The run's session when it is solving this very state, else a fresh one for it."""
+    session = ctx.session
+    if session is not None and session.state is state:
+        return session
+    return Session(state)

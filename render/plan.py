@@ -1,0 +1,135 @@
+"""Which frames a puzzle's files show, in order, with their file stems and scenes.
+
+``plan_frames`` lists them: the initial grid, each step (a run of singles
+folded into one with ``group_singles``, only some techniques with ``only``;
+a forcing step's proof sub-frames after its own frame), the solution. It
+draws nothing: the names are known before any pixel (the exporters declare
+them, the command line checks them first).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from explainer.model.explained import Explained
+from explainer.model.explanation import Explanation
+from explainer.model.grid import value_char
+from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
+
+from .scene import initial_scene, solution_scene, step_scenes
+from .shapes import Scene
+
+# grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
+# and the caption lists them in that order
+SINGLES_TEXT = {"en": "Singles, in order (the small numbers): {cells}; each the only place left for its value "
+                      "in a house, or the only candidate left in its cell.",
+                "fr": "Singletons, dans l'ordre (les petits numéros) : {cells} ; chacun la seule place restante "
+                      "de sa valeur dans une unité, ou le seul candidat restant de sa case."}
+
+
+def singles_list(place: Sequence[tuple[int, int, int]]) -> str:
+    """'(1) r1c2=3, (2) r4c5=7, …' in the order the values were placed."""
+    return ", ".join(f"({k}) r{r + 1}c{c + 1}={value_char(v)}" for k, (r, c, v) in enumerate(place, 1))
+
+
+@dataclass
+class Frame:
+    """One picture to write: its file stem, scene, and what it shows."""
+
+    stem: str
+    scene: Scene
+    kind: str  # initial | step | solution
+    steps: tuple[int, ...] = ()  # 0-based indexes of the steps it shows
+    technique: str = ""
+
+
+def technique_stem(name: str) -> str:
+    """The file-name part for a technique: letters, digits and '-' only (never a path)."""
+    stem = re.sub(r"[^A-Z0-9]+", "-", name.upper()).strip("-")
+    return stem or "STEP"
+
+
+def single_names(kinds: Mapping[str, StepKind]) -> set[str]:
+    """The step names of the singles among ``kinds`` (``StepKind.single``)."""
+    return {name for name, k in kinds.items() if k.single}
+
+
+def normalise_only(only: Iterable[str] | str | None, techniques: Sequence[Technique]) -> set[str] | None:
+    """Step names for --only (names and aliases of ``techniques``, the run's records, or step
+    names; "singles": every single); None keeps every step. The command line checks the names
+    (``explainer.app.cli``); a name no record answers to keeps the steps of that name only."""
+    if only is None:
+        return None
+    if isinstance(only, str):
+        only = [x for x in only.split(",")]
+    names: set[str] = set()
+    for name in only:
+        key = name_key(name)
+        if not key:
+            continue
+        if key == "singles":
+            names.update(single_names(kinds_of(techniques)))
+            continue
+        t = find_technique(techniques, key)
+        if t is None:
+            names.add(key)  # a step name no record of the run lists (e.g. a later technique)
+            continue
+        names.update(t.produces if key == t.name or key in t.aliases else (key,))
+        names.add(t.name)
+    return names
+
+
+def fold_singles(steps: Sequence[Explanation],
+                 kinds: Mapping[str, StepKind]) -> list[tuple[tuple[int, ...], Explanation]]:
+    """Runs of two or more consecutive singles (``StepKind.single`` in ``kinds``, the run's step
+    kinds) become one step placing all their values."""
+    out: list[tuple[tuple[int, ...], Explanation]] = []
+    singles = single_names(kinds)
+    i = 0
+    while i < len(steps):
+        j = i
+        while j < len(steps) and steps[j].technique in singles:
+            j += 1
+        if j - i >= 2:
+            run = steps[i:j]
+            place = tuple(p for s in run for p in s.place)
+            texts = {lang: tmpl.format(cells=singles_list(place)) for lang, tmpl in SINGLES_TEXT.items()}
+            folded = Explanation(technique="singles", place=place, show_candidates=False,
+                                 text=texts["en"], translations=(("fr", texts["fr"]),),
+                                 before=run[0].before)
+            out.append((tuple(range(i, j)), folded))
+            i = j
+        else:
+            out.append(((i,), steps[i]))
+            i += 1
+    return out
+
+
+def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterable[str] | str | None = None,
+                lang: str = "en") -> list[Frame]:
+    """The frames of a puzzle, in order, with their file stems."""
+    steps = puzzle.steps
+    givens = puzzle.grid.values
+    kinds = puzzle.kinds
+    width = max(3, len(str(len(steps) + 1)))
+    frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", initial_scene(puzzle.initial_state(), givens=givens, lang=lang),
+                    "initial")]
+    items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
+    keep = normalise_only(only, puzzle.techniques)
+    for idx, step in items:
+        if keep is not None and not (step.technique in keep or
+                                     (step.technique == "singles" and keep & single_names(kinds))):
+            continue
+        number = (idx[0] + 1, idx[-1] + 1)
+        assert step.before is not None  # the engine records the state each step was found in
+        # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
+        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang, kinds=kinds):
+            frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
+                                idx, step.technique))
+    final = puzzle.state_before(len(steps))
+    frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
+                        solution_scene(final, givens=givens, lang=lang, steps=len(steps),
+                                       difficulty=puzzle.difficulty, complete=puzzle.complete),
+                        "solution"))
+    return frames
