@@ -277,7 +277,7 @@ def in_cell_arc(n: int, a: Cand, b: Cand, obstacles: Obstacles | None = None) ->
     ux, uy = dx / d, dy / d
     m = math.isqrt(n)
     radius = LINK_CLEAR * disk_r(m)
-    along, off = 0.26 * radius, 0.966 * radius  # the edge point 75° off the chord
+    along, off = radius * math.cos(math.radians(75)), radius * math.sin(math.radians(75))  # 75° off the chord
     top, left = a[0], a[1]
     inward = (a[1] + 0.5 - mx) * -uy + (a[0] + 0.5 - my) * ux >= 0  # is +perpendicular towards the centre?
 
