@@ -76,6 +76,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("pivot", "pincer"): "the pivot in its own tint, the pincers outlined",
         ("pivot",): "the pivot in its own tint", ("pincer",): "the pincers outlined",
         ("base", "cover"): "solid outlines: the base, dashed: the cover",
+        ("cover",): "dashed outlines: the houses whose values rule the other places out",
         ("fin",): "ringed: the fin, in its box",
         ("floor", "roof"): "filled: the floor, outlined: the roof",
         ("extra",): "rings: the extra candidates",
@@ -92,6 +93,8 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("grouped",): "filled cells: a group, its candidates read as one",
         ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid: strong links, "
                                                        "dashed: weak links",
+        ("link-directed", "link-strong"): "arrows: the chain as it reads, solid: strong links",
+        ("link-directed", "link-weak"): "dashed arrows: weak links, as the step reads them",
         ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
         ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
         ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications, "
@@ -104,6 +107,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("pivot", "pincer"): "le pivot dans sa propre teinte, les pinces entourées",
         ("pivot",): "le pivot dans sa propre teinte", ("pincer",): "les pinces entourées",
         ("base", "cover"): "contours pleins : la base, pointillés : la couverture",
+        ("cover",): "pointillés : les unités dont les valeurs excluent les autres places",
         ("fin",): "anneau : l'aileron, dans son bloc",
         ("floor", "roof"): "rempli : le plancher, entouré : le toit",
         ("extra",): "anneaux : les candidats en plus",
@@ -120,6 +124,8 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("grouped",): "cases remplies : un groupe, ses candidats lus comme un seul",
         ("link-directed", "link-strong", "link-weak"): "flèches : la chaîne dans son sens de lecture, traits "
                                                        "pleins : liens forts, tirets : liens faibles",
+        ("link-directed", "link-strong"): "flèches : la chaîne dans son sens de lecture, traits pleins : liens forts",
+        ("link-directed", "link-weak"): "flèches en tirets : liens faibles, dans le sens où l'étape les lit",
         ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
         ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
         ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications, "
