@@ -37,21 +37,27 @@ from .routing import Point
 from .scene import NO_KINDS, initial_scene
 from .scene import scene as make_scene
 from .shapes import Scene, Shape, spot
-from .sizes import VALUE_H, cand_h, disk_r, mark_h
+from .sizes import LINK_CLEAR, VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
 from .theme import DEFAULT_THEME, Theme
-from .view import DIGIT_KINDS, LEGIBLE_PX, SHOWN_WIDTH, View, focus
+from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, focus, legible_height
 
 # Cell side in inches at the default 100 dpi, per grid size.
 CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
 DEFAULT_DPI = 100
 MARGIN = {"left": 0.55, "right": 0.3, "top": 1.05, "bottom": 0.15}  # in cells
-CAPTION_LINES = 6  # caption and legend (the roles the frame shows)
-EM_PER_PT = 1 / 72  # a font of s points is s/72 inches high (its em)
+CAPTION_LINES = 6  # caption and legend (the roles the frame shows) at the caption's own size ...
+CAPTION_CHARS = 1000  # ... and at least this many characters at its smallest (se_rated: 913 at most)
+LABEL_DIGIT = 0.72  # a row or column number's digit height, in ems of its font size
 
 
 class Layout:
-    """Figure geometry for an n×n grid, in inches and points."""
+    """Figure geometry for an n×n grid, in inches and points.
+
+    Every text stays legible when the frame is shown ``SHOWN_WIDTH`` pixels wide: the
+    capital letters of the title and of the caption, and the row and column numbers'
+    digits, reach ``LEGIBLE_PX`` (``legible_in``); a caption that needs the smallest size
+    still has room for ``CAPTION_CHARS`` characters (the strip grows for it)."""
 
     def __init__(self, n: int, dpi: float | None = None, size: int | None = None,
                  cell_in: float | None = None) -> None:
@@ -59,15 +65,19 @@ class Layout:
         self.m = math.isqrt(n)
         self.cell_in = cell_in or CELL_IN.get(n, 0.6)  # cell_in: a printed page's own cell size
         cell = self.cell_in
-        self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
-        width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
-        # the smallest caption that stays LEGIBLE_PX high (its em) when the frame is shown
-        # SHOWN_WIDTH pixels wide, and never below 8 pt on paper
-        self.caption_min_pt = max(8.0, LEGIBLE_PX * width_in / SHOWN_WIDTH / EM_PER_PT)
+        width_in = self.width_in = (n + MARGIN["left"] + MARGIN["right"]) * cell
+        # the least height of a glyph (a capital, a digit) legible at SHOWN_WIDTH pixels
+        self.legible_in = legible_height(width_in / cell) * cell
+        # the smallest caption whose capitals stay legible, never below 8 pt on paper
+        self.caption_min_pt = max(8.0, self.legible_in * 72 / cap_height(False))
         self.caption_pt = max(self.caption_min_pt,
                               min(13.0 if n <= 9 else 16.0, cell * 72 * 0.22 * (1 if n <= 9 else 1.25)))
-        self.caption_in = (CAPTION_LINES * 1.3 * self.caption_pt + 8) / 72
-        self.title_pt = max(11.0, min(20.0 if n <= 9 else 26.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
+        chars = (width_in - 0.3) * 72 / (0.56 * self.caption_min_pt)  # a line at the smallest size
+        self.caption_lines = max(math.ceil(CAPTION_LINES * self.caption_pt / self.caption_min_pt),
+                                 math.ceil(CAPTION_CHARS / (0.9 * chars)))  # lines at the smallest size
+        self.caption_in = (self.caption_lines * 1.3 * self.caption_min_pt + 8) / 72
+        self.title_pt = max(11.0, self.legible_in * 72 / cap_height(True),
+                            min(20.0 if n <= 9 else 26.0, cell * 72 * 0.3 * (1 if n <= 9 else 1.3)))
         # title line, then the column numbers, then the grid
         self.top_in = max(MARGIN["top"] * cell, self.title_pt * 1.7 / 72 + 0.55 * cell)
         self.title_y_in = self.title_pt * 0.85 / 72  # title centre below the top edge
@@ -76,7 +86,7 @@ class Layout:
             dpi = size / self.width_in
         self.dpi = float(dpi or DEFAULT_DPI)
         self.cell_pt = cell * 72
-        self.label_pt = max(7.0, cell * 72 * 0.26)
+        self.label_pt = max(7.0, cell * 72 * 0.26, self.legible_in * 72 / LABEL_DIGIT)
         # axes rectangle (figure fraction) holding data 0..n
         self.ax_rect = (MARGIN["left"] * cell / self.width_in,
                         (self.caption_in + MARGIN["bottom"] * cell) / self.height_in,
@@ -92,6 +102,13 @@ class Layout:
 
 _FONT = FontProperties(family="DejaVu Sans")
 _BOLD = FontProperties(family="DejaVu Sans", weight="bold")
+
+
+@cache
+def cap_height(bold: bool = False) -> float:
+    """The height of a capital letter, in ems (DejaVu Sans: 0.73)."""
+    v = TextPath((0, 0), "H", size=1, prop=_BOLD if bold else _FONT).vertices
+    return float(v[:, 1].max() - v[:, 1].min())
 
 
 @cache
@@ -231,13 +248,28 @@ def draw_static(ax: Any, n: int, theme: Mapping[str, Any], layout: Layout) -> li
     for a in artists:
         a.set_clip_on(False)
         ax.add_collection(a)
-    off = 0.28
-    for i in range(n):
-        artists.append(ax.text(-off, i + 0.5, str(i + 1), ha="center", va="center",
-                               fontsize=layout.label_pt, color=theme["label"], clip_on=False))
-        artists.append(ax.text(i + 0.5, -off, str(i + 1), ha="center", va="center",
-                               fontsize=layout.label_pt, color=theme["label"], clip_on=False))
+    artists += draw_labels(ax, View.plain(n), theme, layout)
     return artists
+
+
+def draw_labels(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
+    """The row and column numbers along the top and left edges, centred on their rows and
+    columns (widened or narrow: a narrow one is never thinner than its number, see
+    ``view.narrow_width``), all of one legible size."""
+    n, xs, ys = view.n, view.xs, view.ys
+    h = layout.label_pt * LABEL_DIGIT / layout.cell_pt  # a number's digit height, in cells
+    items: list[tuple[float, float, str]] = []
+    for i in range(n):
+        items.append(((xs[i] + xs[i + 1]) / 2, -0.28, str(i + 1)))
+        items.append((-0.28, (ys[i] + ys[i + 1]) / 2, str(i + 1)))
+    path = _text_items_path(items, [h] * len(items))
+    if path is None:
+        return []
+    p = PathPatch(path, facecolor=theme["label"], linewidth=0, zorder=6)
+    p.set_clip_on(False)
+    p.set_gid("label")
+    ax.add_artist(p)
+    return [p]
 
 
 def draw_grid(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
@@ -256,23 +288,7 @@ def draw_grid(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> 
     for a in out:
         a.set_clip_on(False)
         ax.add_collection(a)
-    # numbers: full size on the widened rows and columns, smaller on the narrow ones (none where too narrow)
-    labels: list[tuple[float, float, str, float]] = []
-    h = layout.label_pt / layout.cell_pt * 0.72  # a label's digit height in cells
-    for i in range(n):
-        for size, at in ((xs[i + 1] - xs[i], ((xs[i] + xs[i + 1]) / 2, -0.28)),
-                         (ys[i + 1] - ys[i], (-0.28, (ys[i] + ys[i + 1]) / 2))):
-            k = min(1.0, size / 0.55)
-            if k >= 0.45:
-                labels.append((at[0], at[1], str(i + 1), h * k))
-    items = [(x, y, t) for x, y, t, _ in labels]
-    path = _text_items_path(items, [s for *_, s in labels])
-    if path is not None:
-        p = PathPatch(path, facecolor=theme["label"], linewidth=0, zorder=6)
-        p.set_clip_on(False)
-        ax.add_artist(p)
-        out.append(p)
-    return out
+    return out + draw_labels(ax, view, theme, layout)
 
 
 def _text_items_path(items: list[tuple[float, float, str]], heights: list[float]) -> Path | None:
@@ -318,16 +334,18 @@ def scene_view(scene: Scene, layout: Layout) -> View:
 
 def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
     """How large a frame's candidate digits and caption are, in pixels, when it is shown
-    ``SHOWN_WIDTH`` pixels wide: ``digit`` (the smallest candidate digit drawn, inf when
-    none), ``caption`` (the caption's em)."""
+    ``SHOWN_WIDTH`` pixels wide: ``digit`` (the smallest candidate digit drawn: a plain
+    candidate of a cell shown whole, or a mark's digit; inf when none), ``caption`` (the
+    height of the caption's capital letters)."""
     view = scene_view(scene, layout)
     per_cell = SHOWN_WIDTH / (layout.width_in / layout.cell_in)  # pixels per grid unit
     m = scene.m
-    digits = [view.scale(s.row, s.col) * (cand_h(m) if s.kind == "candidate" else mark_h(m)) for s in scene
-              if s.kind in DIGIT_KINDS and view.whole(s.row, s.col)]
+    digits = [view.scale(s.row, s.col) * cand_h(m) for s in scene
+              if s.kind == "candidate" and view.whole(s.row, s.col)]
+    digits += [view.mark_scale(s.row, s.col) * mark_h(m) for s in scene if s.kind in DIGIT_KINDS[1:]]
     digit = min(digits) * per_cell if digits else float("inf")
     _, _, fs = fit_caption(scene.text("caption"), scene.text("legend"), layout)
-    caption = fs / 72 * SHOWN_WIDTH / layout.width_in if scene.text("caption") else float("inf")
+    caption = fs * cap_height() / 72 * SHOWN_WIDTH / layout.width_in if scene.text("caption") else float("inf")
     return {"digit": digit, "caption": caption}
 
 
@@ -382,14 +400,21 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     alpha_fill = float(theme.get("cells_alpha", 0.35))
     alpha_tint = float(theme.get("tint_alpha", 0.45))
 
+    # where each candidate mark goes: its spot, or side by side in a narrow cell (view.places)
+    places = view.places((s.row, s.col, s.value) for s in scene if s.kind in MARK_KINDS and s.row >= 0)
+
     def sp(s: Any) -> tuple[float, float]:
-        return view.point(spot(n, s.row, s.col, s.value))
+        return places.get((s.row, s.col, s.value)) or view.point(spot(n, s.row, s.col, s.value))
 
     def k(s: Any) -> float:
         return view.scale(s.row, s.col)
 
+    def mk(s: Any) -> float:
+        """A mark's scale: its cell's, or the full one in a narrow cell (its digit legible)."""
+        return view.mark_scale(s.row, s.col)
+
     def shown(shapes: list[Shape]) -> list[Shape]:
-        """Candidate marks of cells shown whole (a narrow cell shows its big digit only)."""
+        """Plain candidates of cells shown whole (a narrow cell shows its big digit and its marks)."""
         return [s for s in shapes if view.whole(s.row, s.col)]
 
     # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
@@ -398,6 +423,11 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
                  alpha=alpha_tint if key.startswith("tint") else alpha_fill, edgecolor="none")
     add_path(squares_path([(s.row, s.col) for s in get("square")], 0.04, view),
              facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"], linewidth=cp * 0.06)
+    # bands: a translucent closed line through cell centres (a unique loop), under the digits
+    for s in get("band"):
+        pts = [view.point(p) for p in s.points]
+        add_path(Path(pts, [Path.MOVETO] + [Path.LINETO] * (len(pts) - 2) + [Path.CLOSEPOLY]), facecolor="none",
+                 edgecolor=col(s.colour), linewidth=cp * 0.22, alpha=0.35, joinstyle="round", capstyle="round")
     # houses: inset rounded outlines (overlapping ones stay apart)
     styles = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": ((0, (1.5, 2.5)), 0.04),
               "thick": ("-", 0.07)}
@@ -426,52 +456,55 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     for (key, _), shapes in by_colour(get("circle")):
         add_path(circles_path([centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]), facecolor="none",
                  edgecolor=col(key), linewidth=cp * 0.045)
-    # values
-    for (key, _), shapes in by_colour([s for s in get("value") if k(s) >= 0.3]):  # no specks in a narrow line
+    # values (a narrow row or column is never too thin for its digits: view.narrow_width)
+    for (key, _), shapes in by_colour(get("value")):
         items = [(*centre(s), s.char) for s in shapes]
         add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed"),
-                             heights=[h_value * k(s) for s in shapes]), facecolor=col(key))
+                             heights=[h_value * k(s) for s in shapes]), facecolor=col(key), gid="value")
     # grouped singles: the order of the placed values, small in the cell's top-left corner
     order = [(*view.point((s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16)), s.text) for s in get("label")]
-    add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"])
+    add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"], gid="order")
     # plain candidates
     plain = shown(get("candidate"))
     add_path(glyphs_path([(*sp(s), s.char) for s in plain], h_cand, bold=bold_cand,
-                         heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"])
+                         heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
     # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     heads: dict[tuple[str, bool], list[list[Point]]] = {}
     for s in get("weak", "strong", "arrow"):
-        pts = [view.point(p) for p in _clip_ends(s.points, n, r_small * (1.2 if s.kind == "arrow" else 1.05))]
+        pts = _link_points(s.points, view, places, 1.2 if s.kind == "arrow" else LINK_CLEAR)
         ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
         add_path(_curve(pts), facecolor="none", edgecolor=col(s.colour), linewidth=lw_link * (1.15 if s.kind == "arrow"
                                                                                                 else 1.0),
                  linestyle=ls, capstyle="round", alpha=FAINT if s.faint else 1.0)
         if s.directed:
-            heads.setdefault((s.colour, s.faint), []).append(_head(pts, r_small * 1.1 * view.full))
+            # a short link (inside a cell) gets a head in proportion, never one longer than its line
+            length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:], strict=False))
+            heads.setdefault((s.colour, s.faint), []).append(_head(pts, min(r_small * 1.1 * view.full, 0.4 * length)))
     def alpha(faint: bool) -> float:
         return FAINT if faint else 1.0
 
     # candidate marks
     def circles(shapes: list[Shape], radius: float, **kw: Any) -> None:
-        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * k(s) for s in shapes]), **kw)
+        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * mk(s) for s in shapes]), **kw)
 
     def digits(shapes: list[Shape], colour: Any, faint: bool) -> None:
         add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True,
-                             heights=[h_disk * k(s) for s in shapes]), facecolor=colour, alpha=alpha(faint))
+                             heights=[h_disk * mk(s) for s in shapes]), facecolor=colour, alpha=alpha(faint),
+                 gid="mark")
 
-    for (key, faint), shapes in by_colour(shown(get("disk"))):
+    for (key, faint), shapes in by_colour(get("disk")):
         circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
         digits(shapes, digit_on(theme, key), faint)
-    for (key, faint), shapes in by_colour(shown(get("light"))):
+    for (key, faint), shapes in by_colour(get("light")):
         circles(shapes, r_small, facecolor=col(key), edgecolor=theme["off_ring"], linewidth=cp * 0.025,
                 alpha=alpha(faint))
         digits(shapes, digit_on(theme, key), faint)
-    for (key, faint), shapes in by_colour(shown(get("ring", "struck-ring"))):
+    for (key, faint), shapes in by_colour(get("ring", "struck-ring")):
         circles(shapes, r_small * 0.92, facecolor=theme["background"], edgecolor=col(key), linewidth=cp * 0.03,
                 alpha=alpha(faint))
         digits(shapes, col(key), faint)
-    for (key, faint), shapes in by_colour(shown(get("struck"))):
+    for (key, faint), shapes in by_colour(get("struck")):
         circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
         digits(shapes, digit_on(theme, key), faint)
 
@@ -479,25 +512,20 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         segs = []
         for s in shapes:
             x, y = sp(s)
-            d = r_small * 0.92 * k(s)
+            d = r_small * 0.92 * mk(s)
             segs.append(((x - d, y + d), (x + d, y - d)))
         add_path(segments_path(segs), facecolor="none", edgecolor=colour,
                  linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
 
-    for (_, faint), shapes in by_colour(shown(get("struck"))):
+    for (_, faint), shapes in by_colour(get("struck")):
         strikes(shapes, theme["strike"], faint)
-    # marks of a cell left narrow (more columns marked than a frame holds legibly): the
-    # mark's colour without its digit
-    for (key, _), shapes in by_colour([s for s in get("disk", "light", "ring", "struck", "struck-ring")
-                                            if not view.whole(s.row, s.col) and not s.faint]):
-        circles(shapes, r_small, facecolor=col(key), edgecolor=theme["strike"], linewidth=cp * 0.01)
-    for (key, faint), shapes in by_colour(shown(get("struck-ring"))):
+    for (key, faint), shapes in by_colour(get("struck-ring")):
         strikes(shapes, col(key), faint)
     # rings around a candidate: the assumption (thick), a contradiction or a conclusion (halo)
-    for (key, faint), shapes in by_colour(shown(get("thick"))):
+    for (key, faint), shapes in by_colour(get("thick")):
         circles(shapes, r_small * 1.3, facecolor="none", edgecolor=col(key), linewidth=cp * 0.07 * min(1.0, 3 / m),
                 alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(shown(get("halo"))):
+    for (key, faint), shapes in by_colour(get("halo")):
         circles(shapes, r_small * 1.18, facecolor="none", edgecolor=col(key), linewidth=cp * 0.06, alpha=alpha(faint))
 
     # arrowheads on top: a head never hides under the disk it points at
@@ -516,18 +544,17 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     title = scene.text("title")
     if title:
         art.append(text_patch(fig, [title], ox + W / 2, oy + H - layout.title_y_in - 0.35 * layout.title_pt / 72,
-                              layout.title_pt,
-                              theme["title"], ha="center", bold=True))
+                              layout.title_pt, theme["title"], ha="center", bold=True, gid="title"))
     caption = scene.text("caption")
     legend = scene.text("legend")
     if caption or legend:
         lines, leg, fs = fit_caption(caption, legend, layout)
         y0 = layout.caption_in - 4 / 72 - fs / 72
         if lines:
-            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left"))
+            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left", gid="caption"))
         if leg:
             art.append(text_patch(fig, leg, ox + 0.15, oy + y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"],
-                                  ha="left"))
+                                  ha="left", gid="legend"))
     return art
 
 
@@ -550,7 +577,7 @@ def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], l
         return wrap_words(text, int(layout.caption_chars * layout.caption_pt / fs))
 
     def room(fs: float) -> int:
-        return int(CAPTION_LINES * layout.caption_pt / fs + 1e-9)
+        return int(layout.caption_lines * layout.caption_min_pt / fs + 1e-9)
 
     fs = layout.caption_pt
     while True:
@@ -567,8 +594,9 @@ def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], l
 
 
 def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: float, color: Any,
-               ha: str = "left", bold: bool = False, spacing: float = 1.3) -> PathPatch:
-    """Lines of text as one filled path; (x_in, y_in) is the first baseline, in inches."""
+               ha: str = "left", bold: bool = False, spacing: float = 1.3, gid: str | None = None) -> PathPatch:
+    """Lines of text as one filled path; (x_in, y_in) is the first baseline, in inches; ``gid``:
+    what it is (title, caption, legend: the legibility tests measure it by that name)."""
     from matplotlib.transforms import Affine2D
 
     verts: list[np.ndarray] = []
@@ -587,7 +615,7 @@ def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: fl
         verts, codes = [np.zeros((1, 2))], [np.array([Path.MOVETO], dtype=Path.code_type)]
     path = Path(np.concatenate(verts), np.concatenate(codes))
     tr = Affine2D().scale(1 / 72).translate(x_in, y_in) + fig.dpi_scale_trans
-    p = PathPatch(path, facecolor=color, linewidth=0, transform=tr, zorder=100)
+    p = PathPatch(path, facecolor=color, linewidth=0, transform=tr, zorder=100, gid=gid)
     p.set_clip_on(False)
     fig.add_artist(p)
     return p
@@ -609,17 +637,13 @@ def _head(pts: Sequence[Point], size: float) -> list[Point]:
     return [(x1, y1), (bx - uy * size * 0.55, by + ux * size * 0.55), (bx + uy * size * 0.55, by - ux * size * 0.55)]
 
 
-def _clip_ends(points: Sequence[Point], n: int, radius: float) -> list[Point]:
-    """Pull both ends of a route back to the circle of ``radius`` around the candidate
-    spot each starts in (a route may leave its disk off centre, see routing.py)."""
-    pts = [(p[0], p[1]) for p in points]
-    out = list(pts)
-    for end, nxt in ((0, 1), (-1, -2)):
+def _clip_ends(pts: Sequence[Point], centres: Sequence[Point], radii: Sequence[float]) -> list[Point]:
+    """Pull both ends of a route back to the circle (``centres``, ``radii``: the first end's,
+    the last end's) around the candidate each starts in (a route may leave its disk off
+    centre, see routing.py)."""
+    out = [(p[0], p[1]) for p in pts]
+    for (end, nxt), (cx, cy), radius in zip(((0, 1), (-1, -2)), centres, radii, strict=True):
         p, q = pts[end], pts[nxt]
-        c, r = int(p[0]), int(p[1])
-        # the nearest candidate spot of the cell the end lies in
-        _, cx, cy = min((math.hypot(sx - p[0], sy - p[1]), sx, sy)
-                        for sx, sy in (spot(n, min(r, n - 1), min(c, n - 1), v) for v in range(1, n + 1)))
         ux, uy = q[0] - p[0], q[1] - p[1]
         L = math.hypot(ux, uy) or 1.0
         ux, uy = ux / L, uy / L
@@ -630,6 +654,24 @@ def _clip_ends(points: Sequence[Point], n: int, radius: float) -> list[Point]:
         t = min(max(t, 0.0), L * 0.4)
         out[end] = (p[0] + ux * t, p[1] + uy * t)
     return out
+
+
+def _link_points(points: Sequence[Point], view: View, places: Mapping[tuple[int, int, int], Point],
+                 clear: float) -> list[Point]:
+    """A link's (or an arrow's) route in view units, its ends pulled back to ``clear`` disk
+    radii from the marks it joins: at their spots, or where a narrow cell lays its marks
+    out (``View.places``; a link inside a narrow cell then joins its two marks straight)."""
+    n = view.n
+    ends = view.nearest(points[0]), view.nearest(points[-1])
+    pts = [view.point(p) for p in points]
+    moved = [not view.whole(e[0], e[1]) and e in places for e in ends]
+    if ends[0][:2] == ends[1][:2] and any(moved):
+        pts = [places.get(ends[0], pts[0]), places.get(ends[1], pts[-1])]
+    for i, end in zip((0, -1), ends, strict=True):
+        if moved[i]:
+            pts[i] = places[end]
+    centres = [places.get(e) or view.point(spot(n, *e)) for e in ends]
+    return _clip_ends(pts, centres, [view.disk(e[0], e[1]) * clear for e in ends])
 
 
 def _shorten(points: Sequence[Point], by: float) -> list[Point]:

@@ -29,6 +29,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from explainer.model import proofwords
+from explainer.model.i18n import sentence
 from explainer.model.proof import Branch, Proof, ProofFact
 from explainer.model.state import AnyState
 
@@ -198,7 +199,7 @@ def part_caption(part: Part, n: int, lang: str, number: Number = None) -> str:
     head = w["branch"].format(i=part.branch + 1, k=len(proof.branches)) if len(proof.branches) > 1 else ""
     if part.p > 1:
         pt = w["part"].format(j=part.j, p=part.p)
-        head = f"{head}, {pt}" if head else pt[0].upper() + pt[1:]
+        head = f"{head}, {pt}" if head else sentence(pt)
     if part.outer is not None:
         outer_part, k = part.outer
         f = outer_part.facts[k].fact

@@ -8,12 +8,13 @@ the step says what matters, the scene only says where it goes.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 from explainer.model.explanation import Explanation
-from explainer.model.i18n import text_in
+from explainer.model.i18n import sentence, text_in
 from explainer.model.proof import Proof
 from explainer.model.roles import Role, roles_of
 from explainer.model.state import AnyState
@@ -21,7 +22,7 @@ from explainer.model.technique import StepKind, title_of
 
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
-from .sizes import spot_gap
+from .sizes import LINK_CLEAR, disk_r, spot_gap
 from .styles import CAND_ORDER, CELL_ORDER, style, tinted
 
 WORDS = {
@@ -75,9 +76,11 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("pivot", "pincer"): "the pivot in its own tint, the pincers outlined",
         ("pivot",): "the pivot in its own tint", ("pincer",): "the pincers outlined",
         ("base", "cover"): "solid outlines: the base, dashed: the cover",
+        ("cover",): "dashed outlines: the houses whose values rule the other places out",
         ("fin",): "ringed: the fin, in its box",
         ("floor", "roof"): "filled: the floor, outlined: the roof",
         ("extra",): "rings: the extra candidates",
+        ("cycle",): "the band: the loop",
         ("z",): "rings: the value removed, where it lies in the pattern",
         ("set",): "each set in its own tint",
         ("petal", "stem"): "each petal in the tint of the stem value it answers",
@@ -86,9 +89,12 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
                                       "ringed in its colour",
         ("colour",): "dark disks: colour A, light disks: colour B",
         ("removed-tinted",): "a removed candidate ringed in the tint of its group",
-        ("line",): "dashed: the rectangle's row and column",
+        ("line",): "dashed outlines: the rectangle's row and column",
+        ("grouped",): "filled cells: a group, its candidates read as one",
         ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid: strong links, "
                                                        "dashed: weak links",
+        ("link-directed", "link-strong"): "arrows: the chain as it reads, solid: strong links",
+        ("link-directed", "link-weak"): "dashed arrows: weak links, as the step reads them",
         ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
         ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
         ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications, "
@@ -101,9 +107,11 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("pivot", "pincer"): "le pivot dans sa propre teinte, les pinces entourées",
         ("pivot",): "le pivot dans sa propre teinte", ("pincer",): "les pinces entourées",
         ("base", "cover"): "contours pleins : la base, pointillés : la couverture",
+        ("cover",): "pointillés : les unités dont les valeurs excluent les autres places",
         ("fin",): "anneau : l'aileron, dans son bloc",
         ("floor", "roof"): "rempli : le plancher, entouré : le toit",
         ("extra",): "anneaux : les candidats en plus",
+        ("cycle",): "la bande : la boucle",
         ("z",): "anneaux : la valeur retirée, là où elle est dans le motif",
         ("set",): "chaque ensemble dans sa propre teinte",
         ("petal", "stem"): "chaque pétale dans la teinte de la valeur de la tige à laquelle il répond",
@@ -113,8 +121,11 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("colour",): "disques foncés : couleur A, disques clairs : couleur B",
         ("removed-tinted",): "un candidat retiré entouré de la teinte de son groupe",
         ("line",): "pointillés : la ligne et la colonne du rectangle",
+        ("grouped",): "cases remplies : un groupe, ses candidats lus comme un seul",
         ("link-directed", "link-strong", "link-weak"): "flèches : la chaîne dans son sens de lecture, traits "
                                                        "pleins : liens forts, tirets : liens faibles",
+        ("link-directed", "link-strong"): "flèches : la chaîne dans son sens de lecture, traits pleins : liens forts",
+        ("link-directed", "link-weak"): "flèches en tirets : liens faibles, dans le sens où l'étape les lit",
         ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
         ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
         ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications, "
@@ -135,7 +146,7 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
     if not out:
         return ""
     text = (" ; " if lang == "fr" else "; ").join(out)
-    return text[0].upper() + text[1:] + "."
+    return sentence(text) + "."
 
 
 def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
@@ -193,10 +204,16 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
     by_cell: dict[Cell, list[Role]] = {}
     houses: list[Shape] = []
     links: list[Role] = []
+    bands: list[Shape] = []
     for role in roles:
         name = role.role
         if name == "link":
             links.append(role)
+            continue
+        shape, key = style(name, "cell", role.group) if role.cells else ("", "")
+        if shape == "band":  # a closed line through the cells, in the role's order
+            pts = tuple((c + 0.5, r + 0.5) for r, c in role.cells)
+            bands.append(Shape(name, shape, points=pts + pts[:1], colour=key, group=role.group))
             continue
         for h in role.houses:
             shape, key = style(name, "house", role.group)
@@ -205,7 +222,7 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
             by_cell.setdefault((cell[0], cell[1]), []).append(role)
         for cand in role.candidates:
             by_cand.setdefault((cand[0], cand[1], cand[2]), []).append(role)
-    cells: list[Shape] = []
+    cells: list[Shape] = bands
     for (r, c), rs in by_cell.items():
         solved = bool(values[r * n + c]) or ((r, c) in place and (r, c) not in kept)
         rs = sorted(rs, key=lambda x: CELL_ORDER.index(x.role) if x.role in CELL_ORDER else len(CELL_ORDER))
@@ -253,19 +270,43 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
     return cells, houses, cands, links
 
 
-def in_cell_arc(n: int, a: Cand, b: Cand) -> tuple[tuple[float, float], ...]:
-    """A link inside one cell: an arc bulging away from the cell's centre, so that it shows
-    between neighbouring candidates too."""
+def in_cell_arc(n: int, a: Cand, b: Cand, obstacles: Obstacles | None = None) -> tuple[tuple[float, float], ...]:
+    """A link inside one cell: a quadratic arc leaving the first disk and entering the second
+    on their edges (75° off the line joining them), so that its arrowhead lands on its digit's
+    disk. It bulges as far as the cell allows, on the side clear of the cell's other
+    candidates (``obstacles``): in a cell of two candidates, towards the empty middle.
+    Points: the start, the control point, the end (in grid units)."""
     (ax, ay), (bx, by) = spot(n, *a), spot(n, *b)
     mx, my = (ax + bx) / 2, (ay + by) / 2
     dx, dy = bx - ax, by - ay
     d = max(1e-9, (dx * dx + dy * dy) ** 0.5)
-    px, py = -dy / d, dx / d
-    cx, cy = a[1] + 0.5, a[0] + 0.5
-    if (mx + px - cx) ** 2 + (my + py - cy) ** 2 < (mx - px - cx) ** 2 + (my - py - cy) ** 2:
-        px, py = -px, -py
-    bulge = 1.1 * spot_gap(int(n ** 0.5))
-    return ((ax, ay), (mx + px * bulge, my + py * bulge), (bx, by))
+    ux, uy = dx / d, dy / d
+    m = math.isqrt(n)
+    radius = LINK_CLEAR * disk_r(m)
+    along, off = radius * math.cos(math.radians(75)), radius * math.sin(math.radians(75))  # 75° off the chord
+    top, left = a[0], a[1]
+    inward = (a[1] + 0.5 - mx) * -uy + (a[0] + 0.5 - my) * ux >= 0  # is +perpendicular towards the centre?
+
+    def arc(side: float, lift: float) -> tuple[tuple[float, float], ...]:
+        px, py = -uy * side, ux * side
+        return ((ax + along * ux + off * px, ay + along * uy + off * py),
+                (mx + (off + lift) * px, my + (off + lift) * py),
+                (bx - along * ux + off * px, by - along * uy + off * py))
+
+    def fits(pts: tuple[tuple[float, float], ...]) -> bool:
+        (x0, y0), (x1, y1), (x2, y2) = pts
+        peak = ((x0 + 2 * x1 + x2) / 4, (y0 + 2 * y1 + y2) / 4)  # the curve's middle
+        inside = all(left + 0.04 <= x <= left + 0.96 and top + 0.04 <= y <= top + 0.96
+                     for x, y in (peak, pts[0], pts[2]))
+        return inside and (obstacles is None or obstacles.cost(pts, {a, b}, stop=0)[0] == 0)
+
+    sides = (1.0, -1.0) if inward else (-1.0, 1.0)
+    for k in (1.6, 1.3, 1.0, 0.8, 0.6, 0.45):
+        for side in sides:
+            pts = arc(side, k * spot_gap(m))
+            if fits(pts):
+                return pts
+    return arc(-sides[0], 0.45 * spot_gap(m))  # outwards, the least bulge
 
 
 def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
@@ -331,7 +372,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         a: Cand = (role.source[0], role.source[1], role.source[2])
         b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
-        pts = in_cell_arc(n, a, b) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+        pts = in_cell_arc(n, a, b, obstacles) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
     if whole and proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}

@@ -28,5 +28,8 @@ def disk_r(m: int) -> float:
     return (0.48 if m <= 3 else 0.49) * spot_gap(m)
 
 
+LINK_CLEAR = 1.05  # a link ends this many disk radii from its candidate's centre
+
+
 # printed pages (contact sheet, workbook): portrait width x height in inches
 PAPER_IN = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}

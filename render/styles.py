@@ -9,7 +9,8 @@ Two roles of one frame never share a style (``tests/render/test_roles.py``).
 
 Shapes: on cells ``fill`` (translucent square), ``outline`` (thick square),
 ``circle`` (ring around a solved cell's value), ``square`` (a struck-out
-cell); on candidates ``value`` (the big digit), ``disk`` (filled disk, digit
+cell), ``band`` (a wide translucent closed line through the cells' centres,
+in the role's order, under the digits); on candidates ``value`` (the big digit), ``disk`` (filled disk, digit
 in the contrasting colour), ``light`` (light disk, dark ring and digit),
 ``ring`` (white disk, coloured ring and digit), ``struck`` (filled disk struck
 through), ``struck-ring`` (ring struck through), ``thick`` (a thick ring
@@ -43,6 +44,7 @@ STYLES: dict[str, dict[str, tuple[str, str]]] = {
     "floor": {"cell": ("fill", "cells_fill")},
     "roof": {"cell": ("outline", "cells_alt")},
     "extra": {"cand": ("ring", "extra")},
+    "cycle": {"cell": ("band", "cycle")},
     "z": {"cand": ("ring", "z")},
     "set": {"cell": ("fill", TINT)},
     "petal": {"cell": ("fill", TINT)},
@@ -51,7 +53,8 @@ STYLES: dict[str, dict[str, tuple[str, str]]] = {
     "colour": {"cand": ("disk", TINT)},
     "on": {"cand": ("disk", "on")},
     "off": {"cand": ("light", "off")},
-    "link": {"link": ("", "")},  # strong / weak by the link's kind, tinted by its group
+    "link": {"link": ("", "")},
+    "grouped": {"cell": ("fill", "cells_fill")},  # strong / weak by the link's kind, tinted by its group
     "assumption": {"cand": ("thick", "assume")},
     "implied-true": {"cand": ("disk", "proof_true"), "house": ("dotted", "proof_true")},
     "implied-false": {"cand": ("struck-ring", "proof_false"), "house": ("dotted", "proof_false")},
@@ -64,7 +67,7 @@ STYLES: dict[str, dict[str, tuple[str, str]]] = {
 CAND_ORDER = ("removed", "placed", "assumption", "contradiction", "conclusion", "fin", "extra", "z",
               "restricted-common", "stem", "colour", "value", "on", "off", "implied-true", "implied-false")
 # cells: one fill each (the first of this list), outlines and circles on top
-CELL_ORDER = ("stem", "pivot", "set", "petal", "cells", "floor", "contradiction", "pincer", "roof", "reason")
+CELL_ORDER = ("stem", "pivot", "set", "petal", "cells", "grouped", "floor", "contradiction", "pincer", "roof", "reason")
 
 
 def tinted(role: str) -> bool:

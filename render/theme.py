@@ -47,6 +47,7 @@ DEFAULT = {
     "fin": "#e07000",            # fish fin: ring and its box
     "z": "#7b3fb0",              # the value removed, in the pattern: ring
     "extra": "#e07000",          # a deadly pattern's extra candidates: ring
+    "cycle": "#1f5fbf",           # a unique loop: a translucent band through its cells
     "rc": "#b0306a",             # restricted commons: filled disk
     # tints: sets, petals, colours, branches (group k -> tint k mod 6); even tints dark, odd light
     "tint0": "#1f4e9c",
@@ -89,6 +90,7 @@ COLORBLIND = dict(DEFAULT, **{
     "fin": "#CC79A7",
     "z": "#009E73",
     "extra": "#CC79A7",
+    "cycle": "#0072B2",
     "rc": "#CC79A7",
     "tint0": "#0072B2",
     "tint1": "#E69F00",
@@ -129,6 +131,7 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "fin": "#008000",
     "z": "#c000c0",
     "extra": "#008000",
+    "cycle": "#0000c8",
     "rc": "#c000c0",
     "tint0": "#0000c8",
     "tint1": "#ff8c00",

@@ -4,7 +4,8 @@ One page, no network. ``--html``: the frames are the image files beside it,
 and the page says so (copy the folder, not the page alone);
 ``--html-standalone``: the frames are inside the page as data URIs, so
 ``index.html`` works copied alone. The frame is shown without its own
-caption strip (cropped off), the caption once, under it, as text. The
+caption strip (cropped off), the caption once, under it, as text, and the
+legend (what each mark means) under the caption. The
 counter shows the step number of the title (``0`` the initial grid, ``17``
 or ``17a`` a step or a proof sub-frame, ``3–7`` grouped singles) out of the
 number of steps. Previous / next / play buttons, ←/→ keys (space plays), a
@@ -80,6 +81,7 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Sequence[s
     frames: list[dict[str, Any]] = []
     for f, src, ms in zip(plan, sources, durations, strict=True):
         frames.append({"src": src, "title": f.scene.text("title"), "caption": f.scene.text("caption"),
+                       "legend": f.scene.text("legend"),
                        "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps],
                        "number": frame_number(f, total), "ms": ms})
     groups: dict[str, list[int]] = {}
@@ -130,6 +132,7 @@ TEMPLATE = """<!DOCTYPE html>
  #counter {{ margin-left: auto; font-variant-numeric: tabular-nums; font-weight: 600; }}
  #caption {{ flex: 0 0 auto; font-size: 1.05rem; line-height: 1.4; margin: .5rem 0 0; max-height: 40vh;
             overflow: auto; }}
+ #legend {{ flex: 0 0 auto; font-size: .95rem; line-height: 1.35; margin: .3rem 0 0; color: #555; }}
  #heading {{ font-size: 1.2rem; margin: .2rem 0; }}
  #note {{ font-size: .85rem; color: #555; margin: .2rem 0; }}
  #missing {{ color: #b00; }}
@@ -152,6 +155,7 @@ TEMPLATE = """<!DOCTYPE html>
  </div>
  <div id="view"><div id="box"><img id="frame" alt=""></div></div>
  <p id="caption"></p>
+ <p id="legend"></p>
 </main>
 <aside>
  <h2>{steps}</h2>
@@ -166,6 +170,7 @@ TEMPLATE = """<!DOCTYPE html>
   const frames = data.frames, L = data.labels;
   let k = 0, timer = null;
   const img = document.getElementById("frame"), cap = document.getElementById("caption");
+  const legend = document.getElementById("legend");
   const head = document.getElementById("heading"), counter = document.getElementById("counter");
   const playBtn = document.getElementById("play"), speed = document.getElementById("speed");
   const view = document.getElementById("view"), box = document.getElementById("box");
@@ -191,6 +196,7 @@ TEMPLATE = """<!DOCTYPE html>
     img.src = f.src; img.alt = f.title;
     head.textContent = f.title;
     cap.textContent = f.caption;
+    legend.textContent = f.legend;
     counter.textContent = f.number + " / " + data.total;
     document.querySelectorAll("button.jump").forEach(b => b.classList.toggle("current", +b.dataset.k === k));
     if (location.hash !== "#" + k) history.replaceState(null, "", "#" + k);

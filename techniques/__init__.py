@@ -147,13 +147,13 @@ REGISTRY: list[Technique] = [
     Technique("unique loop", uniqueloops.find_unique_loop,
               (K("unique loop", 4.5, "boucle unique", uniqueness=True, rule=se.UNIQUE_LOOP,
                  example=".2.1.9.5.1.......6.6..5..9...5...1..9..786..3....4....49.....6583..9..14...4.8...",
-                 roles="floor value removed"),),
+                 roles="floor cycle value removed"),),
               aliases=("ul",)),
     # example: se_rated line 80 (top1465's bug+1 positions now meet a rectangle with a missing candidate first)
     Technique("bug+1", uniqueness.find_bug_plus_one,
               (K("bug+1", 5.6, "BUG+1", "0610", uniqueness=True,
                  example="2..3.....98...1....3...9.174....3.58..3.6.9..81.2....634.9...8....8...92.....2..3",
-                 roles="cells house placed"),),
+                 roles="cells house value placed"),),
               aliases=("bug + 1",)),
     Technique("bug", bugs.find_bug,
               (K("bug", 5.7, "BUG", en="BUG", uniqueness=True, rule=se.BUG,
@@ -191,7 +191,7 @@ REGISTRY: list[Technique] = [
                                        example="....5...11......7..6.....8......4.....9.1.3.....596.2..8..62..7..7......3.5.7.2..",
                                        roles="link off on removed"),
                                      K("empty rectangle", 4.3, "rectangle vide", "0402", rule=se.EMPTY_RECTANGLE,
-                                       roles="house line link value removed"),
+                                       roles="house line link on off removed"),
                                      # listed by ``steps`` only (niceloops): X false would make X
                                      # true; SE's forcing x-chain (6.6) or forcing chain (7.0)
                                      K("discontinuous loop", 6.6, "boucle discontinue", "0707",
@@ -249,7 +249,7 @@ REGISTRY: list[Technique] = [
               aliases=("templates", "pattern overlay")),
     Technique("brutal", brutal.find,
               (K("brutal", 9.5, "d'après la solution", en="from the solution", reads_solution=True,
-                 roles="value placed"),)),
+                 roles="cells placed"),)),
 ]
 
 

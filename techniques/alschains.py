@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from explainer.core import search
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, value_char
-from explainer.model.i18n import LANGS, Cells, Value, Values, Words, join, say
+from explainer.model.i18n import LANGS, Cells, Value, Values, Words, join, say, sentence
 from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.model.session import Session, session_of
 from explainer.model.state import State
@@ -154,7 +154,7 @@ class _Petals(Values):
         texts = [item["text"] if lang == "en" else dict(item["translations"]).get(lang, item["text"])
                  for item in self.items]
         joined = ("; " if lang == "en" else " ; ").join(texts)
-        return joined[:1].upper() + joined[1:]
+        return sentence(joined)
 
 
 def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -32,7 +32,7 @@ from functools import cache
 
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, value_char
-from explainer.model.i18n import Cells, Value, Values, Words, say
+from explainer.model.i18n import Cells, Value, Values, Words, say, sentence
 from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
@@ -591,7 +591,7 @@ def _blossom(state: State, stem: int, petals: list[ALS], removed: dict[int, int]
             PETAL[lang].format(v=value_char(v + 1), cells=set_name(geo, a.cells),
                                values=Values(x + 1 for x in bits(a.values)).fmt(lang))
             for v, a in zip(vs, petals, strict=True))
-        words[lang] = text[:1].upper() + text[1:]
+        words[lang] = sentence(text)
     return Explanation(
         technique="death blossom",
         eliminate=_elims(geo, removed),

@@ -27,20 +27,23 @@ One BUG cell is bug+1 (``techniques.uniqueness``); with two or more:
 Step name ``bug``, detail ``type`` (2, 3, 4), ``cells`` (the BUG cells) and
 ``size`` (type 3's set). Frames: ``cells`` the BUG cells, ``marked`` the
 BUG candidates, ``cells_alt`` / ``marked_alt`` type 3's other cells of the
-set and their values, type 4's x in the two cells.
+set and their values, type 4's x in the two cells. Roles: the BUG cells and
+their BUG candidates (``extra``), type 3's other cells of the set in a tint
+of their own (``set``), type 4's x as the pattern's values joined by a strong
+link (the house holds x only there).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
-from explainer.model.i18n import Arg, Cells, House, Value, Values, say
-from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.i18n import OR, Arg, Cells, House, Value, Values, say
+from explainer.model.roles import Role, link, on_cands, on_cells, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .deadly import OR, Removed, detail, live, virtual_naked_sets
+from .deadly import Removed, detail, live, virtual_naked_sets
 from .uniqueness import ONE
 
 
@@ -162,13 +165,20 @@ def _marked(extras: dict[int, int]) -> list[tuple[int, int]]:
 
 
 def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, int],
-          removed: list[tuple[int, int]], houses: Iterable[int] = (), alt_cells: Iterable[int] = (),
-          marked_alt: Iterable[tuple[int, int]] = (), size: int = 0, **more: Arg) -> Explanation | None:
+          removed: list[tuple[int, int]], houses: Iterable[int] = (), alt_cells: Sequence[int] = (),
+          marked_alt: Iterable[tuple[int, int]] = (), size: int = 0, conjugate: tuple[int, int, int] | None = None,
+          **more: Arg) -> Explanation | None:
+    """A BUG step; ``alt_cells``: type 3's other cells of the set (their own tint); ``conjugate``:
+    type 4's (cell, cell, x), the only places of x in their house (a strong link)."""
     geo = state.geo
     removed = live(state.cand, removed)
     if not removed:
         return None
     cells = sorted(extras)
+    shown: tuple[Role, ...] = (on_cells("set", geo, alt_cells, 0),) if alt_cells else ()
+    if conjugate is not None:
+        x, y, v = conjugate
+        shown = (on_cands("value", geo, [(x, v), (y, v)]), link("strong", (*geo.rc(x), v), (*geo.rc(y), v)))
     return Explanation(
         technique="bug",
         eliminate=cands(geo, removed),
@@ -178,8 +188,8 @@ def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, i
         **say(template, cells=Cells(geo, cells), either=Cells(geo, cells, last=OR),
               bug=_BugCandidates(geo, extras), removed=Removed(geo, removed), **more),
         detail=detail(kind, size, cells=tuple(geo.rc(c) for c in cells)),
-        roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses), on_cells("pincer", geo, alt_cells),
-               on_cands("extra", geo, _marked(extras)), on_cands("value", geo, marked_alt)),
+        roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses),
+               on_cands("extra", geo, _marked(extras))) + shown,
     )
 
 
@@ -200,7 +210,7 @@ def _type_4(state: State, extras: dict[int, int], all_extra: int, h: int) -> Exp
         return None
     x = common.bit_length()
     removed = [(c, v) for c in (c1, c2) for v in values_of(cand[c] & ~extras[c] & ~common)]
-    return _step(state, 4, TYPE_4, extras, removed, [h], marked_alt=[(c1, x), (c2, x)],
+    return _step(state, 4, TYPE_4, extras, removed, [h], marked_alt=[(c1, x), (c2, x)], conjugate=(c1, c2, x),
                  house=House(state.geo, h), x=Value(x))
 
 

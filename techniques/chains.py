@@ -437,9 +437,11 @@ def _rectangle(state: State, lk: Links, nodes: list[int]) -> Explanation:
                   box=House(geo, b), lines=Words(en=lines["text"], **dict(lines["translations"])),
                   target=target),
             detail=(("length", len(nodes) - 1),),
+            # the box's v's are all false when the chain's start is true (its two ends see them
+            # all): drawn as the chain's "off" candidates, the same light disks
             roles=(on_houses("house", geo, [b]), on_houses("line", geo, [row, n + col]),
-                   on_cands("value", geo, [(c, v) for c in bits(inside)])) + chain([lk.cand(i) for i in nodes],
-                                                                                  kinds, True),
+                   on_cands("off", geo, [(c, v) for c in bits(inside)])) + chain([lk.cand(i) for i in nodes],
+                                                                                kinds, True),
         )
     raise AssertionError("an empty rectangle event without its box")
 

@@ -9,22 +9,22 @@ rectangle type 3). This module finds those sets and words the removals.
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, values_of
 from explainer.model.i18n import say
-from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.roles import Role, link, on_cands, on_cells, on_houses
 from explainer.model.state import State
+from explainer.model.values import Cell
 
 from .wording import Removals
 
 # naked sets of up to five values: the virtual cell and four others (Sudoku Explainer
 # searches up to seven; five covers every set its ratings show on top1465 and se_rated)
 MAX_SET = 5
-OR = {"en": "or", "fr": "ou"}
 REMOVED = {"en": "we remove {what}", "fr": "on retire {what}"}
 
 
@@ -43,17 +43,29 @@ def live(cand: list[int], pairs: Iterable[tuple[int, int]]) -> list[tuple[int, i
 def pattern_step(state: State, technique: str, pattern: Iterable[int], ab: tuple[int, int], floor: list[int],
                  roof: list[int], template: dict[str, str], removed: Iterable[tuple[int, int]],
                  marked_alt: Iterable[tuple[int, int]], houses: Iterable[int],
-                 words: dict[str, Any], recorded: tuple[tuple[str, Any], ...]) -> Explanation | None:
+                 words: dict[str, Any], recorded: tuple[tuple[str, Any], ...],
+                 conjugates: Iterable[tuple[int, int, int]] = (), loop: Sequence[int] = (),
+                 naked: Iterable[int] = ()) -> Explanation | None:
     """The step of a deadly pattern (unique rectangle or loop): the floor and roof cells, the
     pattern's two values marked, what the type marks besides; None if nothing it would
-    remove is still a candidate."""
+    remove is still a candidate.
+
+    ``conjugates``: (cell, cell, value) where a house holds one of the pattern's values only
+    on those two cells (types 4, 6 and hidden): drawn as strong links between two of the
+    pattern's values, never as extra candidates (``marked_alt`` keeps them for the older
+    highlight field); ``loop``: the pattern's cells in loop order (a unique loop, drawn as a
+    closed band); ``naked``: the other cells of a naked set the extras complete (type 3), in
+    their own tint (their candidates are not extras)."""
     geo, cand = state.geo, state.cand
-    pattern, marked_alt, houses = list(pattern), list(marked_alt), list(houses)
+    pattern, marked_alt, houses, conjugates = list(pattern), list(marked_alt), list(houses), list(conjugates)
     live_removed = live(cand, removed)
     if not live_removed:
         return None
-    extras = set(live(cand, marked_alt)) - set(live_removed)
+    linked = {(c, v) for x, y, v in conjugates for c in (x, y)}
+    naked = list(naked)
+    extras = {(c, v) for c, v in live(cand, marked_alt) if c not in naked} - set(live_removed) - linked
     values = set(live(cand, ((c, v) for c in pattern for v in ab))) - extras - set(live_removed)
+    n = geo.n
     return Explanation(
         technique=technique,
         eliminate=cands(geo, live_removed),
@@ -64,7 +76,10 @@ def pattern_step(state: State, technique: str, pattern: Iterable[int], ab: tuple
         **say(template, removed=Removed(geo, live_removed), **words),
         detail=recorded,
         roles=(on_cells("floor", geo, floor), on_cells("roof", geo, roof), on_houses("house", geo, houses),
-               on_cands("value", geo, values), on_cands("extra", geo, extras)),
+               on_cands("value", geo, values), on_cands("extra", geo, extras))
+        + tuple(link("strong", (x // n, x % n, v), (y // n, y % n, v)) for x, y, v in conjugates)
+        + ((Role("cycle", cells=tuple(Cell(c // n, c % n) for c in loop)),) if loop else ())
+        + ((on_cells("set", geo, naked, 0),) if naked else ()),
     )
 
 

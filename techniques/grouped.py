@@ -139,7 +139,7 @@ def _step(state: State, nodes: list[Node], elim: int) -> Explanation:
               because=because(inside, len(inside) < len(removed), BECAUSE)),
         detail=(("length", len(nodes) - 1),
                 ("groups", tuple(cands(geo, ((c, v + 1) for c in bits(mask))) for v, mask in groups))),
-        roles=(on_cells("cells", geo, (c for _, mask in groups for c in bits(mask))),)
+        roles=(on_cells("grouped", geo, (c for _, mask in groups for c in bits(mask))),)
         + chain([[(c // geo.n, c % geo.n, v + 1) for c in bits(mask)] for v, mask in nodes], kinds, False),
     )
 

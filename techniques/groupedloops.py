@@ -338,7 +338,7 @@ def _step(net: _Net, nodes: list[int], kinds: str, elim: int, loop: bool = False
                 ("als", len(sets)),
                 ("groups", tuple(cands(geo, ((c, net.values[i] + 1) for c in bits(net.masks[i]))) for i in groups))),
         roles=(*(set_roles(geo, k, a.cells) for k, a in enumerate(sets)),
-               on_cells("cells", geo, (c for i in groups for c in bits(net.masks[i]))))
+               on_cells("grouped", geo, (c for i in groups for c in bits(net.masks[i]))))
         + chain([[(c // n, c % n, net.values[i] + 1) for c in bits(net.masks[i])] for i in nodes], kinds, False,
                 closed=loop or place),
     )

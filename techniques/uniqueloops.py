@@ -28,8 +28,10 @@ to fewer than six once every cell alone in one of its houses is dropped.
 Frames: ``cells`` the loop's cells holding only {a, b}, ``cells_alt`` the
 extra cells, ``marked`` a and b in every loop cell, ``marked_alt`` the
 extras (type 4: the a's in the house; type 3: also the values of the set's
-other cells). The loop's order is in the text and in detail ``cells``; it is
-not drawn as links, which frames read as a chain of inferences.
+other cells). The loop's order is in the text and in detail ``cells``; the
+frame draws it as a closed band through the cells (role ``cycle``), not as
+links, which frames read as a chain of inferences; type 4's a's are joined by
+a strong link, type 3's set cells take a tint of their own.
 """
 from __future__ import annotations
 
@@ -37,11 +39,11 @@ from collections.abc import Iterable, Iterator
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits, values_of
-from explainer.model.i18n import Arg, Cells, House, Value, Values
+from explainer.model.i18n import OR, Arg, Cells, House, Value, Values
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .deadly import OR, detail, pattern_step, split, virtual_naked_sets
+from .deadly import detail, pattern_step, split, virtual_naked_sets
 from .uniqueness import ONE
 
 MIN_CELLS = 6  # four are a unique rectangle
@@ -256,9 +258,11 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
 
     def step(kind: int, template: dict[str, str], removed: list[tuple[int, int]],
              marked_alt: Iterable[tuple[int, int]], houses: Iterable[int] = (), size: int = 0,
+             conjugates: Iterable[tuple[int, int, int]] = (), naked: Iterable[int] = (),
              **more: Arg) -> Explanation | None:
         return pattern_step(state, "unique loop", loop, (a, b), floor, roof, template, removed, marked_alt, houses,
-                            {**common, **more}, detail(kind, size, length=len(loop), values=(a, b), cells=cells))
+                            {**common, **more}, detail(kind, size, length=len(loop), values=(a, b), cells=cells),
+                            conjugates, loop, naked)
 
     out: list[Explanation | None] = []
     if len(roof) == 1:
@@ -277,13 +281,14 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
             for x, y in ((a, b), (b, a)):
                 if not pos[x - 1] & geo.house_mask[h] & ~pair:
                     out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
-                                    house=House(geo, h), a=Value(x), b=Value(y)))
+                                    conjugates=[(roof[0], roof[1], x)], house=House(geo, h), a=Value(x),
+                                    b=Value(y)))
         if extra.bit_count() > 1:
             for h in shared:  # type 3: the extras as one cell of a naked set
                 for group, values, removed in virtual_naked_sets(state, h, roof, extra):
                     marked = [(c, v) for c in roof for v in values_of(cand[c] & extra)]
                     marked += [(c, v) for c in group for v in values_of(cand[c])]
-                    out.append(step(3, TYPE_3, removed, marked, [h], size=len(group) + 1,
+                    out.append(step(3, TYPE_3, removed, marked, [h], size=len(group) + 1, naked=group,
                                     extra=Values(values_of(extra), last=OR), others=Cells(geo, group),
                                     values=Values(values_of(values)), house=House(geo, h)))
     for s in out:

@@ -17,7 +17,9 @@ The step name is ``unique rectangle`` for every type; ``detail`` ``type``
 tells which (1..6 or ``hidden``). Frames show the *floor* (corners holding
 only a and b) in ``cells``, the *roof* (corners with more) in ``cells_alt``,
 a and b of the rectangle in ``marked`` and the extra candidates (or the
-conjugate a's of types 4, 6 and hidden) in ``marked_alt``.
+conjugate a's of types 4, 6 and hidden) in ``marked_alt``. In the roles, the
+conjugate a's are values of the rectangle joined by strong links (a house
+holds a only on those two corners), never extra candidates.
 
 - type 1: three corners hold only {a, b}: the fourth loses a and b;
 - type 2: the two roof corners, in one line or box, hold {a, b, c}: one is
@@ -51,13 +53,13 @@ from itertools import combinations
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, geometry, values_of
-from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.rating import UR_CHAIN
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .deadly import OR, pattern_step, split, virtual_naked_sets
+from .deadly import pattern_step, split, virtual_naked_sets
 
 ONE = {"en": "This step relies on the puzzle having a single solution.",
        "fr": "Cette étape suppose que la grille a une seule solution."}
@@ -74,10 +76,11 @@ TYPE_1 = _t("1 on {a} and {b}: {floor} {hold} only {a} and {b}; if {roof} were {
             "1 sur {a} et {b} : {floor} {hold} que {a} et {b} ; si {roof} valait aussi {a} ou "
             "{b}, les quatre coins pourraient échanger {a} et {b} et la grille aurait deux solutions. "
             "Donc {a} et {b} sont retirés de {roof}.")
-TYPE_2 = _t("2 on {a} and {b}: {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
-            "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
-            "2 sur {a} et {b} : {floor} {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
-            "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}.")
+TYPE_2 = _t("2 on {a} and {b}: {floor} {hold} only {a} and {b}; {roofs} hold only {a}, {b} and {c}. Without "
+            "{c} the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}.",
+            "2 sur {a} et {b} : {floor} {hold} que {a} et {b} ; {roofs} ne contiennent que {a}, {b} et "
+            "{c}. Sans {c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et "
+            "{removed}.")
 TYPE_3 = _t("3 on {a} and {b}: {floor} {hold} only {a} and {b}; one of {roof} must take a value among "
             "{extra} (else two solutions), so with {others} they form a naked set on {values} in {house}, "
             "and {removed}.",
@@ -90,12 +93,12 @@ TYPE_4 = _t("4 on {a} and {b}: {floor} {hold} only {a} and {b}; in {house}, {a} 
             "4 sur {a} et {b} : {floor} {hold} que {a} et {b} ; dans {house}, le {a} ne peut "
             "aller qu'en {roof}, donc l'un d'eux vaut {a}, et si l'autre valait {b} le rectangle serait "
             "mortel (deux solutions). Donc {removed}.")
-TYPE_5 = _t("5 on {a} and {b}: {floor} {hold} only {a} and {b}, {roof} only {a}, {b} and {c}. Without {c} "
-            "the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
+TYPE_5 = _t("5 on {a} and {b}: {floor} {hold} only {a} and {b}; {roofs} hold only {a}, {b} and {c}. Without "
+            "{c} the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
             "which {see} all of them.",
-            "5 sur {a} et {b} : {floor} {hold} que {a} et {b}, {roof} que {a}, {b} et {c}. Sans "
-            "{c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et {removed}, "
-            "qui les {see} tous.")
+            "5 sur {a} et {b} : {floor} {hold} que {a} et {b} ; {roofs} ne contiennent que {a}, {b} et "
+            "{c}. Sans {c} le rectangle serait mortel (deux solutions), donc l'un de {roof} vaut {c} et "
+            "{removed}, qui les {see} tous.")
 TYPE_6 = _t("6 on {a} and {b}: {floor} {hold} only {a} and {b}, and in {lines}, {a} can only go on the "
             "rectangle. If {roof} held {a}, the floor corners would both be {b} and the rectangle deadly "
             "(two solutions). So {removed}.",
@@ -241,15 +244,16 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
     floor, roof, extra = split(cand, rect, ab)
     missing = any(cand[c] & ab != ab for c in rect)
 
-    def step(kind, template, removed_pairs, marked_alt=(), houses=(), size=0, **more):
+    def step(kind, template, removed_pairs, marked_alt=(), houses=(), size=0, conjugates=(), naked=(), **more):
         def build() -> Explanation | None:
             common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR),
+                          roofs=Cells(geo, roof),
                           hold=Agree(len(floor), en=("holds", "hold"), fr=("ne contient", "ne contiennent")))
             corners = tuple(geo.rc(c) for c in rect)
             recorded = (("type", kind), ("values", (a, b)), ("corners", corners)) + (
                 (("size", size),) if size else ()) + ((("missing", True),) if missing else ())
             return pattern_step(state, "unique rectangle", rect, (a, b), floor, roof, template, removed_pairs,
-                                marked_alt, houses, {**common, **more}, recorded)
+                                marked_alt, houses, {**common, **more}, recorded, conjugates, (), naked)
         return kind, size, build
 
     out = []
@@ -275,7 +279,8 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
                 # x lives in h, only on the roof (a value already placed in h would make this vacuous)
                 if pos[x - 1] & hm and not pos[x - 1] & hm & ~(1 << roof[0] | 1 << roof[1]):
                     out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
-                                    house=House(geo, h), a=Value(x), b=Value(y)))
+                                    conjugates=[(roof[0], roof[1], x)], house=House(geo, h), a=Value(x),
+                                    b=Value(y)))
         for h in houses:  # type 3 (a set inside a line and a box: both houses at once, from the line)
             out.extend(_type_3(state, step, roof, extra, h, houses))
     if len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1:  # type 6: diagonal floor
@@ -283,7 +288,8 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
             for x, y in ((a, b), (b, a)):
                 if all(pos[x - 1] & geo.house_mask[h] and not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                     out.append(step(6, TYPE_6, [(r, x) for r in roof], [(c, x) for c in rect], lines,
-                                    lines=_lines(geo, lines), a=Value(x), b=Value(y)))
+                                    conjugates=_conjugates(geo, rect, lines, x), lines=_lines(geo, lines),
+                                    a=Value(x), b=Value(y)))
     diagonal = len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1
     for corner in floor if len(floor) == 1 or diagonal else ():  # hidden
         opposite = next(c for c in rect if geo.row_of[c] != geo.row_of[corner] and geo.col_of[c] != geo.col_of[corner])
@@ -291,10 +297,21 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
         for x, y in ((a, b), (b, a)):
             if all(pos[x - 1] & geo.house_mask[h] and not pos[x - 1] & geo.house_mask[h] & ~rm for h in lines):
                 out.append(step("hidden", HIDDEN, [(opposite, y)],
-                                [(c, x) for c in rect if c != corner], lines, lines=_lines(geo, lines),
+                                [(c, x) for c in rect if c != corner], lines,
+                                conjugates=_conjugates(geo, rect, lines, x), lines=_lines(geo, lines),
                                 target=Cells(geo, [opposite]), floor=Cells(geo, [corner]),
                                 a=Value(x), b=Value(y)))
     yield from out
+
+
+def _conjugates(geo: Geometry, rect: tuple[int, int, int, int], lines: Iterable[int], x: int
+                ) -> list[tuple[int, int, int]]:
+    """Per line, its two corners of the rectangle: x lives in the line only there (a strong link)."""
+    out = []
+    for h in lines:
+        c1, c2 = (c for c in rect if geo.house_mask[h] >> c & 1)
+        out.append((c1, c2, x))
+    return out
 
 
 def _mask(cells: Iterable[int]) -> int:
@@ -332,7 +349,7 @@ def _type_3(state: State, step: Callable[..., _Lazy], roof: list[int], extra: in
             removed = removed + [(c, v) for c in geo.houses[x] if cand[c] and c not in roof and c not in group
                                  and not geo.house_mask[h] >> c & 1 for v in values_of(cand[c] & u)]
         yield step(3, TYPE_3, removed, [(c, v) for c in roof for v in values_of(cand[c] & extra)],
-                   [h, *both], size=len(group) + 1, extra=Values(values_of(extra), last=OR),
+                   [h, *both], size=len(group) + 1, naked=group, extra=Values(values_of(extra), last=OR),
                    others=Cells(geo, group), values=Values(values_of(u)), house=_house_or_both(geo, h, both))
 
 
@@ -383,6 +400,9 @@ def find_bug_plus_one(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Ex
         marked=cands(geo, [(three, target)]),
         **say(BUG, cell=Cells(geo, [three]), v=Value(target)),
         detail=(("value", target),),
+        # the value's three places in each house of the cell: what makes it the cell's value
         roles=(on_cells("cells", geo, [three]), on_houses("house", geo, houses),
+               on_cands("value", geo, [(c, target) for h in houses for c in bits(pos[target - 1] & geo.house_mask[h])
+                                       if c != three]),
                on_cands("extra", geo, [(three, target)])),
     )

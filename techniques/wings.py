@@ -25,7 +25,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, geometry, values_of
-from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import link, on_cands, on_cells, on_houses, wing_links
 from explainer.model.session import session_of
 from explainer.model.state import State
@@ -34,12 +34,14 @@ from explainer.model.technique import NO_CONTEXT, Context
 from .xywings import als_split
 
 Y_WING = {
-    "en": "{name} on {v}: {cells} hold only {values} and {the_pivot} {pivot} {has} no {v}; {v} in {removed} would "
-          "leave these {k} cells (in {l1}, {l2}, {b1} and {b2}) with only the {f} values {others}, "
-          "so {v} is removed from {removed}.",
-    "fr": "{name} sur le {v} : {cells} ne contiennent que {values} et {the_pivot} {pivot} {has} pas de {v} ; "
-          "un {v} en {removed} laisserait ces {k} cases ({l1}, {l2}, {b1} et {b2}) avec les {f} "
-          "seules valeurs {others}, donc le {v} est retiré de {removed}.",
+    "en": "{name} on {v}: {cells} hold only {values}, and {the_pivot} {pivot} {has} no {v}. Without {v}, no "
+          "two of these {k} cells could be equal: {row_cells} see each other in {l1}, {box_cells} in {b2}, "
+          "and {apart}. A {v} in {targets} would see every {v} of these cells, leaving {k} cells only the "
+          "{f} values {others}. So {v} is removed from {removed}.",
+    "fr": "{name} sur le {v} : {cells} ne contiennent que {values}, et {the_pivot} {pivot} {has} pas de {v}. "
+          "Sans le {v}, ces {k} cases auraient toutes des valeurs différentes : {row_cells} se voient dans "
+          "{l1}, {box_cells} dans {b2}, et {apart}. Un {v} en {targets} verrait chaque {v} de ces cases, "
+          "ne laissant à {k} cases que les {f} valeurs {others}. Donc le {v} est retiré de {removed}.",
 }
 W_WING = {
     "en": "W wing: {a} and {b} both hold only {v} and {w}; in {house}, {w} can only go in cells "
@@ -50,6 +52,25 @@ W_WING = {
           "n'aurait plus de {w} : l'une d'elles est {v} et le {v} est retiré de {removed}, qui {see} "
           "les deux.",
 }
+
+
+class _Apart(Arg):
+    """'r9c1 has no value but 5 in common with r1c3': the two ends of the pattern, which share no
+    house, cannot be equal once v is gone."""
+
+    TEXT = {"en": ("{a} {has} no value but {v} in common with {b}", "{a} {has} no value in common with {b}"),
+            "fr": ("{a} {has} aucune valeur en commun avec {b} sauf le {v}",
+                   "{a} {has} aucune valeur en commun avec {b}")}
+
+    def __init__(self, geo: Geometry, left: int, right: int, v: int, shared: bool) -> None:
+        self.left, self.right = Cells(geo, bits(left)), Cells(geo, bits(right))
+        self.has = self.left.verb(en=("has", "have"), fr=("n'a", "n'ont"))
+        self.v, self.shared = Value(v), shared
+
+    def fmt(self, lang: str) -> str:
+        text = self.TEXT.get(lang, self.TEXT["en"])[0 if self.shared else 1]
+        return text.format(a=self.left.fmt(lang), has=self.has.fmt(lang), v=self.v.fmt(lang),
+                           b=self.right.fmt(lang))
 
 
 class _Name(Arg):
@@ -211,13 +232,22 @@ def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12
               has=Agree(m12.bit_count(), en=("has", "have"), fr=("n'a", "n'ont")),
               the_pivot=Agree(m12.bit_count(), en=("the pivot", "the pivot cells"), fr=("le pivot", "les pivots")),
               removed=Cells(geo, bits(removed)), k=k, f=k - 1, others=Values(others),
-              l1=House(geo, l1), l2=House(geo, l2), b1=House(geo, b1), b2=House(geo, b2)),
+              targets=Cells(geo, bits(removed), last=OR), row_cells=Cells(geo, bits(m11 | m12)),
+              box_cells=Cells(geo, bits(m12 | m22)), l1=House(geo, l1), b2=House(geo, b2),
+              apart=_Apart(geo, m11, m22, v, bool(_union(state.cand, m11) & _union(state.cand, m22)))),
         detail=(("size", k - 1), ("value", v)) + (als_split(geo, state.cand, bits(cells)) if ny else ()),
         roles=(on_cells("pivot", geo, bits(m12)), on_cells("pincer", geo, bits(m11 | m22)),
                on_houses("house", geo, [l1, b2]),
                on_cands("z", geo, ((c, v) for c in bits(cells) if state.cand[c] >> (v - 1) & 1)))
-        + wing_links(geo, state.cand, bits(m12), bits(m11 | m22), v),
+        + wing_links(geo, state.cand, [*bits(m12), *bits(m11 | m22)], v),
     )
+
+
+def _union(cand: list[int], cells: int) -> int:
+    out = 0
+    for c in bits(cells):
+        out |= cand[c]
+    return out
 
 
 def find_w_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

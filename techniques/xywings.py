@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, values_of
-from explainer.model.i18n import Agree, Cells, Value, Values, say
+from explainer.model.i18n import OR, Agree, Cells, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, wing_links
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
@@ -86,12 +86,12 @@ def _step(state: State, technique: str, template: dict[str, str], pivot: int, ot
         marked=cands(geo, ((c, z) for c in zcells)),
         **say(template, z=Value(z), pivot=Cells(geo, [pivot]), removed=Cells(geo, bits(removed)),
               see=Agree(removed.bit_count(), en=("sees", "see"), fr=("voit", "voient")),
-              values=Values(values_of(union)), zcells=Cells(geo, zcells, last={"en": "or", "fr": "ou"}),
+              values=Values(values_of(union)), zcells=Cells(geo, zcells, last=OR),
               **words),
         detail=(("pivot", geo.rc(pivot)), ("pincers", tuple(geo.rc(c) for c in others)), ("value", z),
                 ("size", len(pattern))) + extra,
         roles=(on_cells("pivot", geo, [pivot]), on_cells("pincer", geo, others),
-               on_cands("z", geo, ((c, z) for c in zcells))) + wing_links(geo, cand, [pivot], others, z),
+               on_cands("z", geo, ((c, z) for c in zcells))) + wing_links(geo, cand, [pivot, *others], z),
     )
 
 

@@ -103,3 +103,18 @@ def test_french_contractions():
     assert contract("la seule case vide de le bloc 4; de les lignes; à le bloc; à les cases", "fr") == \
         "la seule case vide du bloc 4; des lignes; au bloc; aux cases"
     assert contract("de le", "en") == "de le"
+
+
+def test_a_sentence_starting_with_a_cell_name_keeps_it():
+    """Issue 34 (examples/16x16-hard.txt step 54b): "R15c2 would have no candidate left"."""
+    from explainer.model.i18n import sentence
+    from explainer.model.proof import Branch, BranchEnd
+    from explainer.model.proofwords import end_line
+
+    assert sentence("r15c2 would have no candidate left") == "r15c2 would have no candidate left"
+    assert sentence("(4)r5c2 is true") == "(4)r5c2 is true"
+    assert sentence("the grid fills up") == "The grid fills up"
+    assert sentence("") == ""
+    branch = Branch((0, 0, 3, 1), (), BranchEnd("cell", cell=(14, 1)))
+    assert end_line(branch, 16, "en") == "r15c2 would have no candidate left: contradiction."
+    assert end_line(branch, 16, "fr") == "r15c2 n'aurait plus aucun candidat : contradiction."

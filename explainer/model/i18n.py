@@ -27,6 +27,7 @@ HOUSE_WORDS = {
     "fr": {"row": "la ligne", "col": "la colonne", "box": "le bloc"},
 }
 AND = {"en": "and", "fr": "et"}
+OR = {"en": "or", "fr": "ou"}
 
 # Frame words that are not step names, as a frame title shows them (step
 # titles live in each technique's StepKind: ``techniques.title``).
@@ -41,6 +42,17 @@ FRAME_TITLES = {
 
 def frame_title(name: str, lang: str = "en") -> str:
     return FRAME_TITLES.get(lang, {}).get(name, name)
+
+
+_NAME_FIRST = re.compile(r"r\d+c\d|\([0-9A-Z]")
+
+
+def sentence(text: str) -> str:
+    """``text`` starting a sentence: its first letter a capital, unless it starts with a cell or
+    candidate name ('r15c2 …', '(4)r5c2 …'), which keeps its own spelling."""
+    if not text or _NAME_FIRST.match(text):
+        return text
+    return text[0].upper() + text[1:]
 
 
 def join(words: list[str], lang: str, last: dict[str, str] = AND) -> str:

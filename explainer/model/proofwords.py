@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .grid import geometry, value_char
-from .i18n import contract, house_words, join
+from .i18n import contract, house_words, join, sentence
 from .proof import Branch
 
 Fact = tuple[int, int, int, bool]
@@ -212,8 +212,8 @@ def end_line(branch: Any, n: int, lang: str) -> str:
     if branch.end.kind == "conclusion":
         return w["end_conclusion"].format(f=phrase)
     if branch.end.kind == "solved":
-        return phrase[0].upper() + phrase[1:] + "."
-    return w["contradiction"].format(end=phrase[0].upper() + phrase[1:])
+        return sentence(phrase) + "."
+    return w["contradiction"].format(end=sentence(phrase))
 
 
 def suppose_line(branch: Any, lang: str) -> str:

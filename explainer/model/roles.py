@@ -47,6 +47,7 @@ VOCABULARY: dict[str, str] = {
     "floor": "a deadly pattern's corners holding only its two values",
     "roof": "a deadly pattern's corners holding more",
     "extra": "a candidate beyond a deadly pattern (a BUG's or a unique rectangle's extra value)",
+    "cycle": "a deadly pattern's cells in loop order (a unique loop): drawn as a closed band through them",
     "z": "the value removed, where it lies in the pattern",
     "set": "an almost locked set (group k: its own tint)",
     "restricted-common": "a value linking two sets that can be in only one of them",
@@ -56,6 +57,7 @@ VOCABULARY: dict[str, str] = {
     "on": "a chain candidate that is true when the chain's start is",
     "off": "a chain candidate that is false when the chain's start is",
     "link": "a strong or weak link between two candidates (directed when read one way)",
+    "grouped": "the cells of a chain's group node (its candidates in one box and line, read as one)",
     "assumption": "a forcing step's assumption (group k: its branch)",
     "implied-true": "a fact a branch makes true",
     "implied-false": "a fact a branch makes false",
@@ -207,21 +209,20 @@ def links(kind: str, pairs: Iterable[tuple[Cand, Cand]], directed: bool = False,
     return tuple(link(kind, a, b, directed, group) for a, b in pairs)
 
 
-def wing_links(geo: Geometry, cand: Sequence[int], pivots: Iterable[int], pincers: Iterable[int],
-               z: int) -> tuple[Role, ...]:
-    """A wing's weak links: from each pivot cell to each pincer it sees, on every value they
-    share but ``z`` (whatever the pivot is, the pincer of that value loses it)."""
+def wing_links(geo: Geometry, cand: Sequence[int], cells: Sequence[int], z: int) -> tuple[Role, ...]:
+    """A wing's weak links: between every two of its cells (pivot first) sharing a value other
+    than ``z``, on each such value. Those two cells see each other, so that value fills at most
+    one of them: the links show why the cells, without z, would need more values than they hold."""
     n = geo.n
-    pivots = list(pivots)
     out = []
-    for p in pincers:
-        for q in pivots:
-            if not geo.peer_mask[q] >> p & 1:
+    for i, p in enumerate(cells):
+        for q in cells[i + 1:]:
+            if not geo.peer_mask[p] >> q & 1:
                 continue
             shared = cand[p] & cand[q] & ~(1 << (z - 1))
             for w in range(1, n + 1):
                 if shared >> (w - 1) & 1:
-                    out.append(link("weak", (q // n, q % n, w), (p // n, p % n, w)))
+                    out.append(link("weak", (p // n, p % n, w), (q // n, q % n, w)))
     return tuple(out)
 
 

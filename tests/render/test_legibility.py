@@ -117,3 +117,137 @@ def test_focused_frame_measured_on_the_pixels():
     light = np.where(box.min(axis=2) > 200)[0]
     height = (light.max() - light.min() + 1) * 1024 / W
     assert height >= 11.5, height
+
+
+# ---- every glyph, measured on the drawn artists (issue 34) ---------------------------------
+# A frame shown SHOWN_WIDTH pixels wide: every given, every row and column number, every
+# candidate and mark digit, and the capitals (and digits) of the title, caption and legend
+# reach LEGIBLE_PX. The heights are read from the artists the frame draws (their paths,
+# through their transforms), not from the layout's arithmetic.
+
+def _glyph_boxes(patch):
+    """The pixel height of every glyph of a path of isolated glyphs (values, numbers, marks):
+    its closed contours, a contour inside another's box being that glyph's hole."""
+    polys = patch.get_path().to_polygons(patch.get_transform())
+    boxes = [(p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()) for p in polys if len(p) > 2]
+
+    def inside(a, b):
+        return a is not b and b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+    return [b[3] - b[1] for b in boxes if not any(inside(b, o) for o in boxes)]
+
+
+def _text_glyphs(patch, lines, bold):
+    """(character, pixel height) of each capital and digit of a text patch
+    (``render.frame.text_patch``: its lines' characters' outlines one after the other)."""
+    from matplotlib.path import Path
+
+    from render.frame import _char
+
+    path, tr = patch.get_path(), patch.get_transform()
+    out, i = [], 0
+    for line in lines:
+        for ch in line:
+            v, c, _ = _char(ch, bold)
+            if len(v) and (ch.isupper() or ch.isdigit()):  # the glyphs checked (Bézier extents are slow)
+                glyph = Path(path.vertices[i:i + len(v)], path.codes[i:i + len(v)]).transformed(tr)
+                out.append((ch, glyph.get_extents().height))
+            i += len(v)
+    assert i == len(path.vertices) or not lines
+    return out
+
+
+def drawn_sizes(sc, renderer=None):
+    """What a frame draws, by kind (the artists' gid: value, label, candidate, mark, title,
+    caption, legend), as pixel heights when the frame is shown SHOWN_WIDTH pixels wide; the
+    texts' glyphs as (character, height)."""
+    from render.frame import draw, fit_caption, scene_view
+    from render.view import SHOWN_WIDTH
+
+    r = renderer or FrameRenderer(sc.n)
+    artists = draw(r.ax, sc, r.theme, r.layout)
+    try:
+        k = SHOWN_WIDTH / r.canvas.get_width_height(physical=True)[0]
+        lines, legend, _ = fit_caption(sc.text("caption"), sc.text("legend"), r.layout)
+        texts = {"title": ([sc.text("title")], True), "caption": (lines, False), "legend": (legend, False)}
+        out = {}
+        plain = scene_view(sc, r.layout).is_plain
+        for a in artists + (r._static if plain else []):
+            gid = a.get_gid()
+            if gid in texts:
+                out[gid] = [(ch, h * k) for ch, h in _text_glyphs(a, *texts[gid])]
+            elif gid:
+                out.setdefault(gid, []).extend(h * k for h in _glyph_boxes(a))
+        return out
+    finally:
+        for a in artists:
+            a.remove()
+
+
+def _too_small(sizes):
+    """What is under LEGIBLE_PX: every glyph of the grid, the capitals and digits of the texts."""
+    from render.view import LEGIBLE_PX
+
+    bad = {}
+    for gid, items in sizes.items():
+        if gid in ("title", "caption", "legend"):
+            small = [(ch, round(h, 1)) for ch, h in items if (ch.isupper() or ch.isdigit()) and h < LEGIBLE_PX]
+        else:
+            small = [round(h, 1) for h in items if h < LEGIBLE_PX]
+        if small:
+            bad[gid] = small[:5]
+    return bad
+
+
+def _marked_frames():
+    """Frames with marked rows on each grid size: the seed's steps (9×9) and the big grids'
+    positions (16×16, 25×25), in both languages, proof sub-frames included."""
+    from explainer import Puzzle
+    from explainer.model.grid import parse_grid
+    from render.scene import step_scenes
+    from tests.conftest import SEED
+    from tests.render.test_roles import _step_of
+
+    p = Puzzle(SEED)
+    for k in (5, 18, 35):  # a locked candidate, a chain, a y wing
+        st = p.steps[k - 1]
+        for lang in ("en", "fr"):
+            yield from step_scenes(st.before, st, number=k, givens=p.grid.values, lang=lang, kinds=p.kinds)
+    for i, (kind, (givens, state)) in enumerate(_big_positions()):
+        step = _step_of(kind, state)
+        yield from step_scenes(state, step, number=54, givens=parse_grid(givens).values, lang=("en", "fr")[i % 2])[:2]
+
+
+def test_every_glyph_legible_at_1024():
+    """Issue 34: on 25×25 the rows and columns a step leaves narrow lost their givens and had
+    3.6–4 px numbers, the marks there no digit; 16×16 disk letters were 10.7 px; caption
+    capitals 8.6–9 px on 16×16 and 11.7 px on long 9×9 captions."""
+    seen = {}
+    renderers = {}
+    for sc in _marked_frames():
+        r = renderers.setdefault(sc.n, FrameRenderer(sc.n))
+        sizes = drawn_sizes(sc, r)
+        assert not _too_small(sizes), (sc.n, sc.text("title"), _too_small(sizes))
+        for gid, items in sizes.items():
+            seen.setdefault((sc.n, gid), 0)
+            seen[sc.n, gid] += len(items)
+    for n in (9, 16, 25):
+        for gid in ("value", "label", "candidate", "mark", "title", "caption", "legend"):
+            assert seen.get((n, gid)), (n, gid)  # every kind of glyph measured on every size
+    # a 25×25 frame keeps all 25 row and 25 column numbers and every given
+    assert min(v for (n, gid), v in seen.items() if n == 25 and gid == "label") >= 50
+
+
+def test_long_caption_capitals_legible():
+    """The smallest caption the strip shrinks to still has 12 px capitals, and room for a long
+    caption (1000 characters) on every grid size."""
+    from render.frame import Layout, fit_caption
+    from render.scene import Scene, Shape
+
+    text = " ".join(["If R5C7 is 8, then r5c1 is Not 8, so R2C1 is 8."] * 21)[:1000]
+    for n in (4, 9, 16, 25):
+        sc = Scene(n, [Shape("title", "text", text="Step 12 — Chain"), Shape("caption", "text", text=text)])
+        lines, _, fs = fit_caption(text, "", Layout(n))
+        assert not lines[-1].endswith("…"), n
+        assert fs == Layout(n).caption_min_pt or n == 4
+        assert not _too_small(drawn_sizes(sc)), (n, _too_small(drawn_sizes(sc)))

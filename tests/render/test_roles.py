@@ -79,6 +79,8 @@ def check_scene(state, step, sc) -> None:
             elif live and (r, c, v) not in drawn_cands and (r, c) not in placed:
                 raise AssertionError(f"{role} not drawn at {(r, c, v)} in {step!r}")
         for r, c in role.cells:
+            if any(s.kind == "band" and (c + 0.5, r + 0.5) in s.points for s in shapes):
+                continue  # a band through the cells' centres, in the role's order
             if not any((s.row, s.col) == (r, c) for s in shapes):
                 # one fill per cell: a stronger role's fill may take it
                 assert any((s.row, s.col) == (r, c) and s.kind == "fill" for s in sc), (step, role, (r, c))
@@ -279,3 +281,44 @@ def test_a_removed_candidate_keeps_its_colour():
     for z in step.eliminate:
         assert rings.get(tuple(z)) == coloured.get(tuple(z)), z
     assert "a removed candidate ringed in its colour" in sc.text("legend")
+
+
+# ---- every legend true and whole (issue 34) --------------------------------------------------
+# Marks whose meaning the frame itself tells (the value placed in red, a candidate struck out,
+# a house outlined or cells shaded where the caption names them, a solved cell's ring) need no
+# words; every other mark a frame draws is named by its legend, and the legend names nothing
+# the frame does not draw.
+SELF_EVIDENT = {"placed", "removed", "house", "cells", "reason", "link", "implies"} | set(FRAME_ROLES)
+PROOF = {"implied-true", "implied-false", "contradiction", "conclusion"}  # the assumption's entry names them
+
+
+def legend_gaps(sc, lang="en"):
+    """(roles drawn that the legend does not name, legend entries for roles not drawn)."""
+    from render.scene import LEGEND
+
+    drawn = {s.role for s in sc if not s.faint} | {f"link-{s.kind}" for s in sc if s.role == "link"}
+    if any(s.directed for s in sc if s.role == "link"):
+        drawn.add("link-directed")
+    if any(s.kind == "thick" and s.role != "assumption" for s in sc):
+        drawn.add("removed-tinted")
+    told: set[str] = set()
+    legend = sc.text("legend")
+    for key, phrase in LEGEND[lang].items():
+        if phrase[:1].lower() + phrase[1:] in legend[:1].lower() + legend[1:]:
+            told |= set(key)
+    if "assumption" in told:
+        told |= PROOF
+    missing = drawn - told - SELF_EVIDENT - {"link"}
+    extra = {x for x in told - PROOF if x not in drawn}
+    return missing, extra
+
+
+@pytest.mark.parametrize("kind", sorted(set(POS)))
+def test_every_legend_names_what_its_frame_draws(kind):
+    from explainer.model.grid import parse_grid
+
+    givens, state = POS[kind]
+    step = _step_of(kind, state)
+    for lang in ("en", "fr"):
+        sc = scene(state, step, number=1, givens=parse_grid(givens).values, lang=lang)
+        assert legend_gaps(sc, lang) == (set(), set()), (kind, lang, sc.text("legend"))

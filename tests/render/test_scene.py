@@ -1,6 +1,8 @@
 """Scene level: which roles are drawn where."""
 import sys
 
+import pytest
+
 from explainer.app.hints.pencilmarks import parse_pencilmarks
 from explainer.model.explanation import Explanation
 from explainer.model.grid import parse_grid
@@ -216,3 +218,103 @@ def test_french_lines_never_break_before_a_colon_or_semicolon():
         assert all(not line.lstrip().startswith((";", ":", "!", "»")) and not line.endswith("«")
                    for line in lines), (width, lines)
         assert " ".join(lines).replace("\u00a0", " ") == text
+
+
+# ---- issue 34: the review's defects, as the frames show them --------------------------------
+
+def _legends(cells_or_state, finder, lang="en"):
+    """The legend of each step a finder takes on a hand-made position."""
+    from tests.helpers import marks
+
+    state = marks(cells_or_state) if isinstance(cells_or_state, dict) else cells_or_state
+    return [scene(state, s, number=1, lang=lang).text("legend") for s in finder(state)]
+
+
+def test_unique_rectangle_legends_name_no_extra_that_is_the_rectangles_value():
+    """Types 4, 6 and hidden ringed the rectangle's own value and the legend called it "the
+    extra candidates"; it is drawn as the rectangle's values joined by strong links."""
+    from techniques.uniqueness import find_unique_rectangle
+    from tests.techniques.test_uniqueness import HIDDEN, TYPE_4, TYPE_6
+
+    for cells in (TYPE_4, TYPE_6, HIDDEN):
+        (en,), (fr,) = _legends(cells, find_unique_rectangle), _legends(cells, find_unique_rectangle, "fr")
+        assert en == ("Disks: the pattern's values; filled: the floor, outlined: the roof; solid lines: strong "
+                      "links."), en
+        assert fr == ("Disques : les valeurs du motif ; rempli : le plancher, entouré : le toit ; traits pleins : "
+                      "liens forts."), fr
+
+
+def test_legends_of_the_reviewed_families():
+    """The empty rectangle's legend used "disks" for two roles; the grouped chain's group fill
+    and the unique loop were not in it; bug+1 had none; BUG type 3 named "pincers"."""
+    from techniques import chains
+    from techniques.bugs import find_bug
+    from techniques.grouped import find_grouped_chain
+    from techniques.uniqueloops import find_unique_loop
+    from techniques.uniqueness import find_bug_plus_one
+    from tests.techniques.chain_fixtures import open_grid
+    from tests.techniques.test_bugs import GRAVE, with_extra
+    from tests.techniques.test_grouped import KEEP
+    from tests.techniques.test_uniqueloops import LOOP_6
+
+    er = open_grid(keep={"1 row2": ["r2c5", "r2c8"], "1 box5": ["r4c5", "r5c4", "r5c5"]})
+    assert _legends(er, chains.find)[0] == (
+        "Filled disks “on”, light disks “off”; dashed outlines: the rectangle's row and column; arrows: the chain "
+        "as it reads, solid: strong links, dashed: weak links.")
+    assert "cases remplies : un groupe, ses candidats lus comme un seul" in _legends(open_grid(keep=KEEP),
+                                                                                     find_grouped_chain, "fr")[0]
+    assert _legends({**LOOP_6, "r3c1": "1234"}, find_unique_loop)[0] == (
+        "Disks: the pattern's values; filled: the floor, outlined: the roof; rings: the extra candidates; the "
+        "band: the loop.")
+    assert _legends({**GRAVE, "r1c1": GRAVE["r1c1"] + "3"}, find_bug_plus_one) == ["Disks: the pattern's values."]
+    three = [x for x in _legends(with_extra(r1c1="5", r1c2="7"), find_bug) if "tint" in x]
+    assert three and all("pincer" not in x for x in three)
+
+
+def test_unique_loop_frame_draws_the_loop():
+    from techniques.uniqueloops import find_unique_loop
+    from tests.helpers import marks
+    from tests.techniques.test_uniqueloops import LOOP_6, SIX
+
+    state = marks({**LOOP_6, "r3c1": "1234"})
+    sc = scene(state, next(find_unique_loop(state)), number=1)
+    (band,) = sc.of("cycle", "band")
+    centres = [(int(x), int(y)) for x, y in band.points]
+    assert band.points[0] == band.points[-1]  # closed
+    assert [f"r{y + 1}c{x + 1}" for x, y in centres[:-1]] == list(SIX)
+
+
+def test_a_link_inside_a_cell_lands_on_its_digit():
+    """Seed step 18 (7=4 in r2c4, 4=8 in r4c7): a strong link inside a cell was a tiny hook
+    whose head missed its digit. It leaves the first disk and enters the second on their
+    edges, bulges inside its cell clear of other digits, and is long enough for its head."""
+    import math
+
+    from explainer import Puzzle
+    from render.sizes import LINK_CLEAR, disk_r, spot_gap
+    from tests.conftest import SEED
+
+    p = Puzzle(SEED)
+    count = 0
+    for k in (18,):
+        step = p.steps[k - 1]
+        sc = scene(step.before, step, number=k)
+        for link in (r for r in step.roles if r.role == "link" and r.source[:2] == r.target[:2]):
+            a, b = tuple(link.source), tuple(link.target)
+            shape = next(s for s in sc.of("link") if math.dist(s.points[0], spot(9, *a)) < 0.3
+                         and math.dist(s.points[-1], spot(9, *b)) < 0.3)
+            start, ctrl, end = shape.points
+            radius = LINK_CLEAR * disk_r(3)
+            assert math.dist(start, spot(9, *a)) == pytest.approx(radius)
+            assert math.dist(end, spot(9, *b)) == pytest.approx(radius)
+            # the curve's middle lies well outside both disks, inside the cell
+            mid = ((start[0] + 2 * ctrl[0] + end[0]) / 4, (start[1] + 2 * ctrl[1] + end[1]) / 4)
+            assert min(math.dist(mid, spot(9, *a)), math.dist(mid, spot(9, *b))) > radius + 0.5 * spot_gap(3)
+            assert int(mid[0]) == a[1] and int(mid[1]) == a[0]
+            # its last stretch heads into the target's disk
+            into = (end[0] - ctrl[0], end[1] - ctrl[1])
+            centre = (spot(9, *b)[0] - end[0], spot(9, *b)[1] - end[1])
+            cos = (into[0] * centre[0] + into[1] * centre[1]) / (math.hypot(*into) * math.hypot(*centre))
+            assert cos > 0.3, cos
+            count += 1
+    assert count == 2

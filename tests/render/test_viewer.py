@@ -3,6 +3,7 @@
 CI needs: ``apt-get install -y chromium`` (gives /usr/bin/chromium) and
 ``pip install playwright`` (the Python package only; no ``playwright install``).
 """
+import json
 import os
 import re
 from contextlib import contextmanager
@@ -155,3 +156,26 @@ def test_step_list_counts_steps_not_frames(tmp_path):
     page = write_viewer(tmp_path, plan, [f"{k}.png" for k in range(len(plan))], puzzle=p).read_text()
     (count,) = re.findall(r"<summary>forcing chain \((\d+)\)</summary>", page)
     assert int(count) == len(steps)
+
+
+def test_viewer_shows_the_legend_under_the_caption(seed_puzzle, tmp_path):
+    """Issue 34 (seed, --lang fr --html): the viewer crops the frame's caption strip and showed
+    the caption alone, so the legend (what each mark means) never appeared."""
+    from render.export import write_puzzle
+    from render.scene import scene
+
+    rec = write_puzzle(seed_puzzle, tmp_path / "fr", html=True, gif=False, contact=False, lang="fr")
+    k = seed_puzzle.steps_using("locked candidate")[0]
+    step = seed_puzzle.steps[k]
+    legend = scene(step.before, step, number=k + 1, lang="fr").text("legend")
+    assert legend.startswith("Disques : les valeurs du motif")
+    assert json.dumps(legend, ensure_ascii=False) in Path(rec.html).read_text(encoding="utf-8")
+    with viewer_page(Path(rec.html).as_uri()) as page:
+        page.click(f"aside button.jump:text-is('{k + 1}')")
+        assert page.inner_text("#caption") == dict(step.translations)["fr"]
+        assert page.inner_text("#legend") == legend
+        box = page.evaluate("""() => {
+            const r = e => document.getElementById(e).getBoundingClientRect();
+            return {cap: r('caption'), leg: r('legend')};
+        }""")
+        assert box["cap"]["bottom"] <= box["leg"]["top"] + 1 and box["leg"]["bottom"] <= 900

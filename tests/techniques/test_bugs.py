@@ -87,3 +87,17 @@ def test_near_misses():
 
 def test_finder_is_pure():
     assert_pure(find_bug, marks(with_extra(r1c1="5", r1c2="7")))
+
+
+def test_type_3_tints_its_set_and_type_4_links_its_value():
+    """Issue 34: type 3 called the naked set's other cells "pincers" (outlined, legend "the
+    pincers"); they are the set's cells, in a tint of their own. Type 4's value, in its house
+    only in the two BUG cells, is a strong link between them."""
+    found = steps(with_extra(r1c1="5", r1c2="7"))
+    four = found[0]
+    assert [str(r) for r in four.roles] == [
+        "cells r1c1 r1c2", "house row 1", "extra 5r1c1 7r1c2", "value 2r1c1 2r1c2", "link 2r1c1=2r1c2",
+        "removed 1r1c1 3r1c2"]
+    row = next(s for s in found if s.get("type") == 3 and s.houses == (("row", 0),) and s.get("size") == 3)
+    assert f"set#0 {where(1, 5)} {where(1, 6)}" in [str(r) for r in row.roles]
+    assert not any(r.role in ("pincer", "value") for r in row.roles)

@@ -64,6 +64,12 @@ def test_empty_rectangle_exact_step():
     assert step.weak_links == (((4, 7, 1), (1, 7, 1)),)
     assert step.marked == ((1, 4, 1), (1, 7, 1), (3, 4, 1), (4, 3, 1), (4, 4, 1), (4, 7, 1))
     assert step.text.startswith("Empty rectangle: (1)r5c8-r2c8=r2c5 => r5c8<>1.")
+    # issue 34 (se_rated line 620, step 46): the box's 1s were "the pattern's values", disks
+    # like the chain's "on" ones and told apart by no word; they are false when the chain's
+    # start is true, and drawn as its "off" candidates
+    assert [str(r) for r in step.roles] == [
+        "house box 5", "line row 5 column 5", "off 1r4c5 1r5c4 1r5c5", "on 1r2c5 1r5c8", "off 1r2c8",
+        "link 1r5c8->1r2c8", "link 1r2c8=>1r2c5", "removed 1r5c8"]
 
 
 def test_empty_rectangle_needs_the_box_confined_to_a_row_and_a_column():

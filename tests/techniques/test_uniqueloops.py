@@ -103,3 +103,24 @@ def test_search_budget(monkeypatch):
     assert list(find_unique_loop(state))
     monkeypatch.setattr(uniqueloops, "BUDGET", 3)
     assert list(find_unique_loop(state)) == []
+
+
+def test_the_loop_is_drawn_in_loop_order():
+    """Issue 34 (se_rated line 620, step 32): only the cells were drawn, not the loop; the
+    ``cycle`` role holds its cells in loop order (drawn as a closed band through them)."""
+    s = only({**LOOP_6, "r3c1": "1234"})
+    loop = next(r for r in s.roles if r.role == "cycle")
+    assert [(c.row, c.col) for c in loop.cells] == [rc(x) for x in SIX]
+    assert not any(r.role == "link" for r in s.roles)  # a deadly pattern, not a chain
+
+
+def test_type_3_tints_its_set_and_type_4_links_its_value():
+    """Type 3's other cell of the naked set is in a tint of its own (its candidates were
+    ringed as "extra candidates"); type 4's value, in its house only on the two extra cells,
+    is a strong link between them (it was ringed as an extra candidate too)."""
+    three = only({**LOOP_6, "r3c1": "123", "r3c7": "124", "r3c4": "34"})
+    roles = {r.role: str(r) for r in three.roles}
+    assert roles["set"] == "set#0 r3c4" and roles["extra"] == "extra 3r3c1 4r3c7"
+    four = only({**LOOP_6, "r3c1": "1256", "r3c7": "1278", **ROW_3_NO_1})
+    roles = {r.role: str(r) for r in four.roles}
+    assert roles["link"] == "link 1r3c7=1r3c1" and "extra" not in roles

@@ -135,3 +135,75 @@ def test_hidden_rectangle_from_either_diagonal_floor_corner():
              **{f"r{r}c4": NO_1 for r in range(3, 10)}}
     hidden = [s for s in find_unique_rectangle(marks(cells)) if s.get("type") == "hidden"]
     assert {tuple(s.eliminate) for s in hidden} >= {tuple(sorted(elims(2, "r2c4")))}
+
+
+def _roles(step):
+    return [str(r) for r in step.roles]
+
+
+def test_types_4_6_and_hidden_link_the_rectangle_value_never_an_extra():
+    """Issue 34: these types ringed the rectangle's own value (the one a house holds only on
+    the rectangle) as "the extra candidates"; it is a value of the rectangle, and the house's
+    strong link on it is drawn."""
+    assert _roles(only(TYPE_4)) == [
+        "floor r1c1 r1c4", "roof r2c1 r2c4", "house row 2", "value 1r1c1 2r1c1 1r1c4 2r1c4 1r2c1 1r2c4",
+        "link 1r2c1=1r2c4", "removed 2r2c1 2r2c4"]
+    assert _roles(only(TYPE_6)) == [
+        "floor r1c1 r2c4", "roof r1c4 r2c1", "house row 1 row 2", "value 1r1c1 2r1c1 2r1c4 2r2c1 1r2c4 2r2c4",
+        "link 1r1c1=1r1c4", "link 1r2c1=1r2c4", "removed 1r1c4 1r2c1"]
+    assert _roles(only(HIDDEN)) == [
+        "floor r1c1", "roof r1c4 r2c1 r2c4", "house row 2 column 4",
+        "value 1r1c1 2r1c1 1r1c4 2r1c4 1r2c1 2r2c1 1r2c4", "link 1r2c1=1r2c4", "link 1r1c4=1r2c4",
+        "removed 2r2c4"]
+
+
+def test_types_2_and_5_say_and_where_both_roof_corners_hold_the_extra():
+    """Issue 34: "r1c3 or r1c9 only 3, 5 and 8" though both hold them."""
+    s = only(TYPE_2)
+    assert s.text == (
+        "Unique rectangle type 2 on 1 and 2: r1c1 and r1c4 hold only 1 and 2; r2c1 and r2c4 hold only 1, 2 "
+        "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r2c1 or r2c4 is 3 and we "
+        "remove 3 from r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 and r2c9. This step relies on the puzzle having a "
+        "single solution.")
+    assert dict(s.translations)["fr"] == (
+        "Rectangle unique type 2 sur 1 et 2 : r1c1 et r1c4 ne contiennent que 1 et 2 ; r2c1 et r2c4 ne "
+        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de r2c1 ou "
+        "r2c4 vaut 3 et on retire 3 de r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 et r2c9. Cette étape suppose que la "
+        "grille a une seule solution.")
+    s = only(TYPE_5)
+    assert s.text == (
+        "Unique rectangle type 5 on 1 and 2: r1c1 and r2c4 hold only 1 and 2; r1c4 and r2c1 hold only 1, 2 "
+        "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r1c4 or r2c1 is 3 and we "
+        "remove 3 from r1c2, r1c3, r2c5 and r2c6, which see all of them. This step relies on the puzzle "
+        "having a single solution.")
+    assert dict(s.translations)["fr"] == (
+        "Rectangle unique type 5 sur 1 et 2 : r1c1 et r2c4 ne contiennent que 1 et 2 ; r1c4 et r2c1 ne "
+        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de r1c4 ou "
+        "r2c1 vaut 3 et on retire 3 de r1c2, r1c3, r2c5 et r2c6, qui les voient tous. Cette étape suppose que "
+        "la grille a une seule solution.")
+
+
+def test_type_3_marks_the_naked_set_it_names():
+    """Issue 34: the naked set's other cells were named but not marked."""
+    s = only(TYPE_3)
+    assert "with r2c7 they form a naked set" in s.text
+    assert "set#0 r2c7" in _roles(s) and not any(r.role == "pincer" for r in s.roles)
+
+
+def test_bug_plus_one_marks_the_value_three_times_in_each_house():
+    """Issue 34: the value seen three times in each house of the cell was not marked (and the
+    frame had no legend)."""
+    from tests.techniques.test_bugs import GRAVE
+
+    grave = {**GRAVE, "r1c1": GRAVE["r1c1"] + "3"}  # one cell with a third candidate
+    steps = list(find_bug_plus_one(marks(grave)))
+    assert len(steps) == 1
+    s = steps[0]
+    value = next(r for r in s.roles if r.role == "value")
+    r1c1 = next(r for r in s.roles if r.role == "placed").candidates[0]
+    v = r1c1.value
+    # each house of the cell holds v three times: the cell's and two marked ones
+    for kind, k in [("row", 0), ("column", 0), ("box", 0)]:
+        inside = [c for c in value.candidates if (c.row if kind == "row" else c.col if kind == "column"
+                                                  else c.row // 3 * 3 + c.col // 3) == k]
+        assert len(inside) == 2 and all(c.value == v for c in inside), (kind, inside)

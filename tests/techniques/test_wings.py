@@ -20,8 +20,23 @@ def test_y_wing():
     assert set(s.houses) == {("row", 0), ("row", 2), ("box", 0), ("box", 2)}
     assert set(s.marked) == elims(3, "r1c2", "r3c9")
     assert s.get("size") == 2
-    assert s.text.startswith("Y wing on 3: r1c2, r1c8 and r3c9 hold only 1, 2 and 3 and the pivot r1c8 has no 3")
-    assert "fr" in dict(s.translations)
+    # issue 34: "3 in r1c7, … and r3c3 would leave these 3 cells …" said "and" for "or", gave no
+    # reason why three cells with two values break when the pincers do not see each other,
+    # and named four houses where the frame draws two
+    assert s.text == (
+        "Y wing on 3: r1c2, r1c8 and r3c9 hold only 1, 2 and 3, and the pivot r1c8 has no 3. Without 3, no two "
+        "of these 3 cells could be equal: r1c2 and r1c8 see each other in row 1, r1c8 and r3c9 in box 3, and "
+        "r1c2 has no value but 3 in common with r3c9. A 3 in r1c7, r1c9, r3c1, r3c2 or r3c3 would see every 3 "
+        "of these cells, leaving 3 cells only the 2 values 1 and 2. So 3 is removed from r1c7, r1c9, r3c1, "
+        "r3c2 and r3c3.")
+    assert dict(s.translations)["fr"] == (
+        "Aile Y sur le 3 : r1c2, r1c8 et r3c9 ne contiennent que 1, 2 et 3, et le pivot r1c8 n'a pas de 3. "
+        "Sans le 3, ces 3 cases auraient toutes des valeurs différentes : r1c2 et r1c8 se voient dans la "
+        "ligne 1, r1c8 et r3c9 dans le bloc 3, et r1c2 n'a aucune valeur en commun avec r3c9 sauf le 3. Un 3 "
+        "en r1c7, r1c9, r3c1, r3c2 ou r3c3 verrait chaque 3 de ces cases, ne laissant à 3 cases que les 2 "
+        "valeurs 1 et 2. Donc le 3 est retiré de r1c7, r1c9, r3c1, r3c2 et r3c3.")
+    # the houses the frame draws are the two the caption names
+    assert [str(r) for r in s.roles if r.role == "house"] == ["house row 1 box 3"]
 
 
 def test_ny_wing():
@@ -30,6 +45,12 @@ def test_ny_wing():
     assert set(s.eliminate) == elims(9, "r1c7", "r1c9", "r3c1", "r3c2", "r3c3")
     assert set(s.cells) == {rc(x) for x in ("r1c1", "r1c2", "r1c8", "r3c9")}
     assert s.get("size") == 3
+    assert ("r1c1, r1c2 and r1c8 see each other in row 1, r1c8 and r3c9 in box 3, and r1c1 and r1c2 have no "
+            "value but 9 in common with r3c9. A 9 in r1c7, r1c9, r3c1, r3c2 or r3c3 would see every 9 of these "
+            "cells, leaving 4 cells only the 3 values 1, 2 and 4.") in s.text
+    # every two cells sharing a value other than 9 are joined on it (they see each other)
+    assert [str(r) for r in s.roles if r.role == "link"] == [
+        "link 1r1c8-1r1c1", "link 2r1c8-2r3c9", "link 4r1c1-4r1c2"]
 
 
 def test_y_wing_near_misses():

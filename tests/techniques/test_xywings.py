@@ -69,6 +69,15 @@ def test_wxyz_wing():
     assert s.get("sizes") == (1, 3) and s.get("biggest") == 4
 
 
+def test_wxyz_wing_links_every_restricted_value():
+    """Issue 34 (se_rated line 620, step 27): the link on 8 between two pincers was not drawn;
+    every value but z joins the cells holding it (they see each other)."""
+    steps = list(find_wxyz_wing(marks({"r8c5": "123", "r6c5": "12", "r7c3": "18", "r8c2": "38"})))
+    assert [str(r) for r in steps[0].roles] == [
+        "pivot r8c5", "pincer r6c5 r7c3 r8c2", "z 1r6c5 1r7c3 1r8c5", "link 2r8c5-2r6c5", "link 3r8c5-3r8c2",
+        "link 8r7c3-8r8c2", "removed 1r7c5"]
+
+
 def test_wxyz_wing_near_misses():
     # 1 no longer restricted (r1c5 moved out of the pivot's sight): two free values
     assert list(find_wxyz_wing(marks({**{k: v for k, v in WXYZ.items() if k != "r1c5"}, "r5c5": "14"}))) == []

@@ -1,0 +1,300 @@
+"""Draw one real step of every technique family in every palette and language, to look at.
+
+    python benchmarks/family_frames.py [--out output/families] [--only NAME,...] [--list]
+
+A family is a kind of picture a teacher reviews on its own: each single, each
+wing, each fish shape, each unique rectangle type, each chain shape, each
+forcing chain kind and nesting, brutal, templates… (``FAMILIES``). The script
+explains the puzzles of ``SOURCES`` in turn (the steps the review named first,
+then ``../shared/data``'s collections, then ``examples/``) until every family
+has a step, and writes for each family its frame (and the first sub-frames of a
+proof) in the three palettes and both languages:
+``OUT/NN-family/PALETTE-LANG[-suffix].png``, plus ``OUT/NN-family/all.png``
+(the six side by side, half size), ``OUT/families.txt`` (where each step
+came from, its caption and legend in both languages) and ``OUT/found.json``
+(the steps found, reused by the next run: the search over the collections
+takes minutes). A family none of the collections has (remote pair: the
+simplest order always finds a cheaper step) is drawn on its kind's position
+of ``tests/render/data/role_positions.txt``. It prints a line per family.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATA = ROOT.parent / "shared" / "data"
+PALETTES = ("default", "colorblind", "high-contrast")
+LANGS = ("en", "fr")
+
+
+def _detail(step: Any, key: str) -> Any:
+    return dict(step.detail or ()).get(key)
+
+
+def _is(*names: str, **detail: Any) -> Callable[[Any], bool]:
+    def test(step: Any) -> bool:
+        return step.technique in names and all(_detail(step, k) == v for k, v in detail.items())
+    return test
+
+
+def _forcing(kind: str, *, dynamic: bool | None = None, nested: bool = False) -> Callable[[Any], bool]:
+    def test(step: Any) -> bool:
+        proof = step.proof
+        return (step.technique == "forcing chain" and proof is not None and proof.kind == kind
+                and (dynamic is None or proof.dynamic == dynamic) and (proof.level > 0) == nested)
+    return test
+
+
+# (family, does a step belong to it); the order is the registry's
+FAMILIES: list[tuple[str, Callable[[Any], bool]]] = [
+    ("single position", _is("single position")),
+    ("single candidate", _is("single candidate")),
+    ("locked candidate", _is("locked candidate")),
+    ("naked tuple", _is("naked tuple")),
+    ("hidden tuple", _is("hidden tuple")),
+    ("y wing", _is("y wing")),
+    ("ny wing", _is("ny wing")),
+    ("w wing", _is("w wing")),
+    ("xy wing", _is("xy wing")),
+    ("xyz wing", _is("xyz wing")),
+    ("wxyz wing", _is("wxyz wing")),
+    ("fish", _is("x wing", "swordfish", "jellyfish")),
+    ("finned fish", _is("finned x wing", "finned swordfish", "finned jellyfish")),
+    ("sashimi fish", _is("sashimi x wing", "sashimi swordfish", "sashimi jellyfish")),
+    ("unique rectangle type 1", _is("unique rectangle", type=1)),
+    ("unique rectangle type 2", _is("unique rectangle", type=2)),
+    ("unique rectangle type 3", _is("unique rectangle", type=3)),
+    ("unique rectangle type 4", _is("unique rectangle", type=4)),
+    ("unique rectangle type 5", _is("unique rectangle", type=5)),
+    ("unique rectangle type 6", _is("unique rectangle", type=6)),
+    ("hidden unique rectangle", _is("unique rectangle", type="hidden")),
+    ("unique loop", _is("unique loop")),
+    ("bug+1", _is("bug+1")),
+    ("BUG", _is("bug")),
+    ("Sue de Coq", _is("suedecoq", "suedecoq bis")),
+    ("Medusa", _is("medusa")),
+    ("skyscraper", _is("skyscraper")),
+    ("2-string kite", _is("2-string kite")),
+    ("turbot fish", _is("turbot fish")),
+    ("x chain", _is("x chain")),
+    ("xy chain", _is("xy chain")),
+    ("remote pair", _is("remote pair")),
+    ("chain (AIC)", _is("chain")),
+    ("loop", _is("loop", "discontinuous loop")),
+    ("empty rectangle", _is("empty rectangle")),
+    ("grouped chain", _is("grouped chain")),
+    ("ALS-XZ", _is("als")),
+    ("ALS XY wing", _is("als xy wing")),
+    ("ALS chain", _is("als chain")),
+    ("death blossom", _is("death blossom")),
+    ("trial", _is("trial")),
+    ("forcing chain: contradiction", _forcing("contradiction", dynamic=False)),
+    ("forcing chain: double", _forcing("double")),
+    ("forcing chain: cell", _forcing("cell")),
+    ("forcing chain: house", _forcing("house")),
+    ("forcing chain: dynamic", _forcing("contradiction", dynamic=True)),
+    ("forcing chain: nested", lambda s: s.technique == "forcing chain" and s.proof is not None
+     and s.proof.level > 0),
+    ("brutal", _is("brutal")),
+    ("template", _is("template set", "template delete")),
+]
+
+BASIC = "single position,single candidate,locked candidate"
+
+
+def _lines(path: Path, limit: int | None = None) -> Iterator[tuple[str, str]]:
+    k = 0
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.split()[0] if line.strip() and not line.startswith("#") else ""
+        if text:
+            yield f"{path.name}:{i}", text
+            k += 1
+            if limit is not None and k >= limit:
+                return
+
+
+def _se(k: int) -> tuple[str, str]:
+    return f"se_rated.txt:{k}", (DATA / "se_rated.txt").read_text().splitlines()[k - 1].split()[0]
+
+
+def sources() -> Iterator[tuple[str, str, str | None, str]]:
+    """(where, puzzle, techniques or None, order) in the order they are tried."""
+    seed = next(_lines(ROOT / "examples" / "seed.txt"))
+    yield "examples/seed.txt", seed[1], None, "simplest"
+    for k in (17, 620, 35, 369, 61, 458, 2):  # the review's steps
+        yield (*_se(k), None, "simplest")
+    yield (*_se(4), BASIC + ",brutal", "simplest")
+    yield "examples/seed.txt", seed[1], BASIC + ",template", "seed"
+    for where, line in _lines(DATA / "se_rated.txt"):
+        yield where, line, None, "simplest"
+    for where, line in _lines(DATA / "hardest300.txt"):
+        yield where, line, None, "simplest"
+    for where, line in _lines(DATA / "se_rated.txt"):
+        yield where, line, None, "seed"
+
+
+class Found:
+    """A family's step: a puzzle explained (``where``, ``line``, ``techniques``, ``order``) and
+    its step number, or a kind's position of ``tests/render/data/role_positions.txt``."""
+
+    def __init__(self, where: str, line: str = "", techniques: str | None = None, order: str = "simplest",
+                 number: int = 0, kind: str = "") -> None:
+        self.where, self.line, self.techniques, self.order = where, line, techniques, order
+        self.number, self.kind = number, kind
+        self._puzzle: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("where", "line", "techniques", "order", "number", "kind")}
+
+    @property
+    def puzzle(self) -> Any:
+        from explainer import Puzzle
+
+        if self._puzzle is None:  # explained up to the step only (a hard puzzle's later steps cost minutes)
+            self._puzzle = Puzzle(self.line, self.techniques.split(",") if self.techniques else None,
+                                  order=self.order, max_steps=self.number or None)
+        return self._puzzle
+
+    def step(self) -> tuple[Any, Any, Any, Any]:
+        """(step, state before it, givens, kinds)."""
+        if self.kind:
+            import techniques
+            from explainer.model.grid import parse_grid
+            from tests.render.test_roles import POS, _step_of
+
+            givens, state = POS[self.kind]
+            return _step_of(self.kind, state), state, parse_grid(givens).values, techniques.all_kinds()
+        p = self.puzzle
+        step = p.steps[self.number - 1]
+        return step, step.before, p.grid.values, p.kinds
+
+
+def find_families(wanted: list[tuple[str, Callable[[Any], bool]]], cache: Path | None = None,
+                  verbose: bool = True) -> dict[str, Found]:
+    """family -> its first step in ``sources`` (``cache``: the steps found last time, kept while
+    they still belong to their family); a family no puzzle has: its kind's role position."""
+    import json
+
+    found: dict[str, Found] = {}
+    tests = dict(wanted)
+    if cache is not None and cache.exists():
+        for name, d in json.loads(cache.read_text(encoding="utf-8")).items():
+            f = Found(**d)
+            if name in tests and (f.kind or tests[name](f.step()[0])):
+                found[name] = f
+    t0 = time.time()
+    for where, line, techs, order in sources():
+        left = [(name, test) for name, test in wanted if name not in found]
+        if not left:
+            break
+        f = Found(where, line, techs, order)
+        for k, step in enumerate(f.puzzle.steps, 1):
+            for name, test in left:
+                if name not in found and test(step):
+                    found[name] = Found(where, line, techs, order, k)
+                    if verbose:
+                        print(f"  {name}: {where} step {k} ({time.time() - t0:.0f} s)", flush=True)
+    for name, _test in wanted:  # no puzzle has it: the position the frame tests use
+        if name not in found and name in POSITION_KINDS:
+            found[name] = Found("tests/render/data/role_positions.txt", kind=POSITION_KINDS[name])
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps({k: v.to_dict() for k, v in found.items()}, indent=1), encoding="utf-8")
+    return found
+
+
+# families whose steps the collections may lack: the role position of a kind of theirs
+POSITION_KINDS = {"remote pair": "remote pair", "template": "template set"}
+
+
+def draw_family(folder: Path, found: Found, subframes: int = 2) -> list[Path]:
+    """The step's frames in every palette and language (and the first ``subframes`` of its
+    proof); ``all.png``: the six frames side by side at half size. Returns the files written."""
+    from PIL import Image
+
+    from render.frame import renderer
+    from render.scene import step_scenes
+    from render.theme import theme
+
+    step, before, givens, kinds = found.step()
+    k = found.number or 1
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    tiles: list[Any] = []
+    for palette in PALETTES:
+        for lang in LANGS:
+            scenes = step_scenes(before, step, number=k, givens=givens, lang=lang, kinds=kinds)[:1 + subframes]
+            r = renderer(before.geo.n, theme(palette))
+            for sc in scenes:
+                path = folder / f"{palette}-{lang}{'-' + sc.suffix if sc.suffix else ''}.png"
+                path.write_bytes(r.png(sc))
+                written.append(path)
+                if not sc.suffix:
+                    im = Image.open(path).convert("RGB")
+                    tiles.append(im.resize((im.width // 2, im.height // 2)))
+    w, h = tiles[0].size
+    sheet = Image.new("RGB", (w * len(PALETTES), h * len(LANGS)), "white")
+    for i, im in enumerate(tiles):  # columns: palettes; rows: languages
+        palette, lang = divmod(i, len(LANGS))
+        sheet.paste(im, (palette * w, lang * h))
+    sheet.save(folder / "all.png")
+    return written
+
+
+def folder_name(i: int, name: str) -> str:
+    return f"{i:02d}-" + "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in name).strip("-").replace("--", "-")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "output" / "families"))
+    ap.add_argument("--only", help="comma-separated family names")
+    ap.add_argument("--list", action="store_true", help="list the families and exit")
+    ap.add_argument("--search", action="store_true", help="search again (else OUT/found.json, the steps found "
+                                                          "last time, is kept while they still fit)")
+    args = ap.parse_args(argv)
+    if args.list:
+        for i, (name, _) in enumerate(FAMILIES, 1):
+            print(f"{i:2d} {name}")
+        return 0
+    wanted = FAMILIES
+    if args.only:
+        names = {x.strip() for x in args.only.split(",")}
+        wanted = [f for f in FAMILIES if f[0] in names]
+    out = Path(args.out)
+    found = find_families(wanted, None if args.search else out / "found.json")
+    report = []
+    from render.scene import scene as make_scene
+
+    for i, (name, _) in enumerate(FAMILIES, 1):
+        if name not in found:
+            if any(name == w[0] for w in wanted):
+                print(f"{i:2d} {name}: NOT FOUND")
+            continue
+        f = found[name]
+        folder = out / folder_name(i, name)
+        files = draw_family(folder, f)
+        step, before, givens, kinds = f.step()
+        where = f"{f.where} ({f.order}{', ' + f.techniques if f.techniques else ''}) step {f.number}" if not f.kind \
+            else f"{f.where}: {f.kind}"
+        print(f"{i:2d} {name}: {where} -> {folder} ({len(files)} files)")
+        report.append(f"## {i:02d} {name}: {where}\n")
+        for lang in LANGS:
+            sc = make_scene(before, step, number=f.number or 1, givens=givens, lang=lang, kinds=kinds)
+            report.append(f"[{lang}] {sc.text('title')}\n  {sc.text('caption')}\n  legend: {sc.text('legend')}\n")
+    (out / "families.txt").write_text("\n".join(report), encoding="utf-8")
+    missing = [n for n, _ in wanted if n not in found]
+    print(f"{len(wanted) - len(missing)} of {len(wanted)} families drawn into {out}"
+          + (f"; not found: {', '.join(missing)}" if missing else ""))
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
