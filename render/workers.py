@@ -10,8 +10,11 @@ fork and cleared after.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -64,14 +67,16 @@ def render_frames(frames: list[Frame], paths: list[str | None], *, n: int, theme
     out: list[Any] = [None] * total
     done = 0
     if workers > 1 and total >= 8 and "fork" in mp.get_all_start_methods():
-        ctx = mp.get_context("fork")
-        with ctx.Pool(workers) as pool:
+        pool = mp.get_context("fork").Pool(workers)
+        try:
             chunk = max(1, min(8, total // (workers * 4)))
             for i, data, tsize in pool.imap_unordered(_render_one, range(total), chunksize=chunk):
                 out[i] = (data, tsize)
                 done += 1
                 if progress:
                     progress(done, total)
+        finally:
+            end_pool(pool, failed=sys.exc_info()[0] is not None)
     else:
         for k in range(total):
             i, data, tsize = _render_one(k)
@@ -81,6 +86,31 @@ def render_frames(frames: list[Frame], paths: list[str | None], *, n: int, theme
                 progress(done, total)
     _JOB = {}
     return out
+
+
+STOP_WAIT = 3.0  # seconds a failed or interrupted pool's threads are given to end
+
+
+def end_pool(pool: Any, failed: bool) -> None:
+    """Close a worker pool: after success, wait for its workers; after an error or a signal
+    (Ctrl-C, kill), kill its workers and give the pool's threads at most ``STOP_WAIT`` seconds.
+    Why not ``Pool.terminate`` alone: the signal reaches the whole process group, and a worker
+    it kills while sending a result dies holding the result queue's lock; ``terminate`` then
+    waits for that lock, or joins a thread waiting for it, for ever: the run would never end."""
+    if not failed:
+        pool.close()
+        pool.join()
+        return
+    stopper = threading.Thread(target=pool.terminate, name="end-pool", daemon=True)
+    stopper.start()  # first, so that the pool starts no new worker in place of those killed here
+    deadline = time.monotonic() + STOP_WAIT
+    while True:
+        for p in list(getattr(pool, "_pool", None) or ()):
+            with contextlib.suppress(Exception):
+                p.kill()
+        stopper.join(0.1)
+        if not stopper.is_alive() or time.monotonic() > deadline:
+            break
 
 
 def default_workers() -> int:
@@ -137,9 +167,5 @@ def write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, worke
                 rec.files += [str(p) for p in e.write(job, rec)]
     finally:
         if pool is not None:
-            if sys.exc_info()[0] is not None:  # an error or an interrupt (Ctrl-C, kill): stop the others now
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
+            end_pool(pool, failed=sys.exc_info()[0] is not None)
             _EXPORT = {}

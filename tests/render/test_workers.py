@@ -1,0 +1,58 @@
+"""A failed or interrupted run ends its worker pool in bounded time (issue 36, item 6)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A worker killed while sending a result leaves the result queue's lock taken: here the test
+# takes it itself, then ends the pool as a run does on Ctrl-C. Pool.terminate alone waits for
+# ever in this state; end_pool must return, every worker gone.
+PROGRAM = textwrap.dedent("""
+    import multiprocessing as mp, os, sys, time
+    sys.path.insert(0, sys.argv[1])
+    from render.workers import STOP_WAIT, end_pool
+
+    def nap(x):
+        time.sleep(0.2)
+        return x
+
+    pool = mp.get_context("fork").Pool(2)
+    pool._outqueue._wlock.acquire()
+    pool.map_async(nap, range(10))
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    end_pool(pool, failed=True)
+    took = time.monotonic() - t0
+    time.sleep(0.3)
+    alive = [p.pid for p in pool._pool if p.is_alive()]
+    print(f"{took:.2f} {len(alive)} {STOP_WAIT}")
+    os._exit(0)
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork start method")
+def test_an_interrupted_pool_ends_in_bounded_time(tmp_path: Path) -> None:
+    script = tmp_path / "pool.py"
+    script.write_text(PROGRAM)
+    run = subprocess.run([sys.executable, str(script), str(ROOT)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    took, alive, wait = run.stdout.split()
+    assert float(took) <= float(wait) + 1.0
+    assert alive == "0"
+
+
+def test_a_pool_that_succeeded_is_closed_and_joined() -> None:
+    import multiprocessing as mp
+
+    from render.workers import end_pool
+
+    pool = mp.get_context("fork").Pool(2)
+    assert pool.map(abs, [-1, -2]) == [1, 2]
+    end_pool(pool, failed=False)
+    assert all(not p.is_alive() for p in pool._pool)
