@@ -63,14 +63,19 @@ def verify_documents(docs: list[dict], tmp_path: Path) -> str:
 
 
 # ---- slow tests: run with ``--slow`` (minutes on the collections, not part of the default run) ----
+# The default run (the README's command) stays within minutes on two cores: a test taking more
+# than a few seconds of CPU, or much memory, is marked slow and keeps a quick representative
+# (a small sample of the same check) in the default run. ``pytest -m slow --slow`` runs only the
+# slow ones (CI runs both, see .ci/run).
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", default=False,
-                     help="also run the tests marked slow (whole collections; minutes)")
+                     help="also run the tests marked slow (whole collections, full samples; minutes); "
+                          "-m slow --slow runs only those")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: runs over whole collections (minutes); only with --slow")
+    config.addinivalue_line("markers", "slow: a whole collection or a full sample (minutes); only with --slow")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -33,6 +33,13 @@ def _entries(path: Path = POSITIONS) -> list:
     return [entry for _, entry in read_library(path.read_text(), str(path))]
 
 
+@pytest.fixture(scope="module")
+def own_verdicts() -> list:
+    """(entry, check_entry's verdict) for every own position: seconds of searching, done once for
+    the tests below that read them."""
+    return [(entry, check_entry(entry)) for entry in _entries()]
+
+
 def _matching(entry, steps):
     return [s for s in steps if set(entry.eliminations) <= set(s.eliminate) and set(entry.placements) <= set(s.place)]
 
@@ -149,12 +156,11 @@ def test_pencil_marks_and_partly_solved_grids_are_positions() -> None:
 
 # ---- own positions: reproduced, and every step checked by the independent checker ----------
 
-def test_own_positions_are_reproduced_per_technique() -> None:
+def test_own_positions_are_reproduced_per_technique(own_verdicts) -> None:
     reproduced: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    for entry in _entries():
+    for entry, verdict in own_verdicts:
         (t, kind), *_ = code_kinds(entry.code)
-        verdict = check_entry(entry)
         total[kind.name] += 1
         reproduced[kind.name] += bool(verdict.ok)
         if not entry.must_not_fire:
@@ -222,13 +228,13 @@ def test_a_placement_counts_as_removing_its_cells_other_candidates() -> None:
     assert eliminated.eliminations and not eliminated.placements
 
 
-def test_own_positions_steps_pass_the_independent_checker(tmp_path: Path) -> None:
+def test_own_positions_steps_pass_the_independent_checker(own_verdicts, tmp_path: Path) -> None:
     docs = []
-    for entry in _entries():
+    for entry, verdict in own_verdicts:
         if entry.must_not_fire:
             continue
         pos = read_position(entry)
-        step = check_entry(entry).hits[0]
+        step = verdict.hits[0]
         docs.append(one_step_document(pos, step))
     out = verify_documents(docs, tmp_path)
     assert str(len(docs)) in out

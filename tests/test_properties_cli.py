@@ -10,9 +10,10 @@ succeeding.
 In-process (``main(argv)``) where no real process is needed; the interrupted
 runs are real processes (``python -m explainer.app.cli``), signalled when their
 output has reached a drawn number of files (so the moment is random but
-independent of the machine's speed), plus a drawn delay. Examples are
-derandomized and their number fixed, so CI is reproducible and bounded (about
-three minutes on a quiet machine); ``PROPERTY_SCALE=10 PROPERTY_RANDOM=1``
+independent of the machine's speed), plus a drawn delay: four chosen cases in
+the default run, the drawn ones with ``--slow``. Examples are derandomized and
+their number fixed, so CI is reproducible and bounded (about three minutes on a
+quiet machine, most of it the drawn interrupted runs); ``PROPERTY_SCALE=10 PROPERTY_RANDOM=1``
 explores further by hand. ``PROPERTY_STATS=FILE`` writes the counts (inputs
 tried, per outcome) as JSON, under the key ``cli``, beside those of
 ``test_properties``.
@@ -305,11 +306,9 @@ def interrupted_run(argv: list[str], cwd: Path, progress, reached: int, extra: f
     return p.returncode, err, sent
 
 
-@settings(FAST, max_examples=examples(14))
-@given(st.sampled_from(sorted(RUNS)), st.sampled_from(SIGNALS), st.integers(0, 40), st.integers(0, 30),
-       st.lists(st.sampled_from(["notes.txt", "2024/beach.jpg", ".hidden"]), max_size=2, unique=True))
-def test_runs_interrupted_at_random_moments(name: str, how: tuple[str, bool], reached: int, tenths: int,
-                                            user: list[str]) -> None:
+def interrupted_case(name: str, how: tuple[str, bool], reached: int, tenths: int, user: list[str]) -> None:
+    """Run ``name``, signal it once its output reached ``reached`` files (plus ``tenths`` / 10 s),
+    with the user's files ``user`` in the folder; then the same command again, which succeeds."""
     argv, progress_of = RUNS[name]
     sig = getattr(signal, how[0])
     if name == "db build":
@@ -341,6 +340,28 @@ def test_runs_interrupted_at_random_moments(name: str, how: tuple[str, bool], re
         check_folder(out, before, name)
         if name == "db build":
             assert stored(out / "b.sqlite") == 5
+
+
+# One run of each kind, each signal, early and late, with and without a user's files: the default
+# run's share (a real process each, two runs a case: seconds). The drawn cases below, with --slow.
+@pytest.mark.parametrize(("name", "how", "reached", "tenths", "user"), [
+    pytest.param("explain frames", ("SIGTERM", False), 6, 0, ["notes.txt"], id="explain-frames-SIGTERM"),
+    pytest.param("explain many", ("SIGINT", True), 2, 3, [], id="explain-many-SIGINT"),
+    pytest.param("steps frames", ("SIGHUP", False), 3, 0, ["2024/beach.jpg"], id="steps-frames-SIGHUP"),
+    pytest.param("db build", ("SIGINT", True), 1, 0, [], id="db-build-SIGINT"),
+])
+def test_runs_interrupted_at_chosen_moments(name: str, how: tuple[str, bool], reached: int, tenths: int,
+                                            user: list[str]) -> None:
+    interrupted_case(name, how, reached, tenths, user)
+
+
+@pytest.mark.slow
+@settings(FAST, max_examples=examples(14))
+@given(st.sampled_from(sorted(RUNS)), st.sampled_from(SIGNALS), st.integers(0, 40), st.integers(0, 30),
+       st.lists(st.sampled_from(["notes.txt", "2024/beach.jpg", ".hidden"]), max_size=2, unique=True))
+def test_runs_interrupted_at_random_moments(name: str, how: tuple[str, bool], reached: int, tenths: int,
+                                            user: list[str]) -> None:
+    interrupted_case(name, how, reached, tenths, user)
 
 
 def check_folder(out: Path, user: dict[str, bytes], name: str) -> None:

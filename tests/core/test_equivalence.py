@@ -6,8 +6,12 @@ compiled path and, in one subprocess, with ``SUDOKU_EXPLAINER_PURE=1``; both ord
 (simplest first and the registry's). The pure path is slow on big grids, so their part of
 the sample is small and the easier half of it takes both orders.
 
-``CASES`` is the sample: (label, puzzle, easiest). A primitive added to the core is covered
-as soon as the explanations use it; a sample that exercises it better can be added here.
+The full sample (a few hundred explanations, minutes of CPU) runs with ``--slow``; the
+default run compares a quick part of it (a few puzzles of every source, every size and
+both orders, seconds), enough to fail when a compiled primitive and its twin part ways.
+
+``SOURCES`` is the sample. A primitive added to the core is covered as soon as the
+explanations use it; a sample that exercises it better can be added here.
 """
 from __future__ import annotations
 
@@ -35,21 +39,31 @@ def lines(path, every: int = 1, first: int = 0, count: int | None = None) -> lis
     return rows[first::every][:count]
 
 
-@cache
-def cases() -> tuple[tuple[str, str, bool], ...]:
-    """(label, puzzle, easiest): a few hundred explanations of every size and both orders."""
-    both = [("top1465", p) for p in lines(DATA / "top1465.txt", 29)]  # 51 puzzles
-    both += [("se_rated", p) for p in lines(DATA / "se_rated.txt", 11)]  # 94
-    both += [("hardest300", p) for p in lines(DATA / "hardest300.txt", 30, 7)]  # 10
-    both += [("sample4", p) for p in lines(DATA / "sample4.txt")]
-    both += [("sample16", p) for p in lines(DATA / "sample16.txt")]
-    both += [("sample25", p) for p in lines(DATA / "sample25.txt")]
-    out = [(f"{label} {order}", p, easiest) for label, p in both for easiest, order in ((True, "easiest"),
-                                                                                        (False, "seed"))]
+BOTH = ((True, "easiest"), (False, "seed"))
+# (label, file, every k-th puzzle from the first-th, how many (None: all), orders, the quick part)
+SOURCES = (
+    ("top1465", DATA / "top1465.txt", 29, 0, None, BOTH, slice(2)),  # 51 puzzles
+    ("se_rated", DATA / "se_rated.txt", 11, 0, None, BOTH, slice(2)),  # 94
+    ("hardest300", DATA / "hardest300.txt", 30, 7, None, BOTH, slice(2)),  # 10
+    ("sample4", DATA / "sample4.txt", 1, 0, None, BOTH, slice(None)),
+    ("sample16", DATA / "sample16.txt", 1, 0, None, BOTH, slice(1, 2)),  # the first takes the pure path 15 s
+    ("sample25", DATA / "sample25.txt", 1, 0, None, BOTH, slice(None)),
     # the hard big grids, one order each (the pure path takes up to a minute on one of them)
-    out += [("hard16 easiest", p, True) for p in lines(BENCH / "hard16.txt", 5, 1)]
-    out += [("hard16 seed", p, False) for p in lines(BENCH / "hard16.txt", 5, 3)]
-    out += [("hard25 seed", p, False) for p in lines(BENCH / "hard25.txt", count=1)]
+    ("hard16", BENCH / "hard16.txt", 5, 1, None, BOTH[:1], slice(0)),
+    ("hard16", BENCH / "hard16.txt", 5, 3, None, BOTH[1:], slice(1)),
+    ("hard25", BENCH / "hard25.txt", 1, 0, 1, BOTH[1:], slice(0)),
+)
+
+
+@cache
+def cases(quick: bool = False) -> tuple[tuple[str, str, bool], ...]:
+    """(label, puzzle, easiest): a few hundred explanations of every size and both orders, or
+    the quick part of them."""
+    out = []
+    for label, path, every, first, count, orders, part in SOURCES:
+        puzzles = lines(path, every, first, count)
+        for p in puzzles[part] if quick else puzzles:
+            out += [(f"{label} {order}", p, easiest) for easiest, order in orders]
     return tuple(out)
 
 
@@ -66,10 +80,10 @@ for line in sys.stdin:
 """
 
 
-def pure_run() -> tuple[subprocess.Popen[str], str]:
+def pure_run(sample: tuple[tuple[str, str, bool], ...]) -> tuple[subprocess.Popen[str], str]:
     """The pure-Python path's subprocess, started, and the sample it is to read."""
     env = dict(os.environ, **{core.PURE_ENV: "1"})
-    feed = "".join(json.dumps([p, easiest]) + "\n" for _, p, easiest in cases())
+    feed = "".join(json.dumps([p, easiest]) + "\n" for _, p, easiest in sample)
     proc = subprocess.Popen([sys.executable, "-c", PURE_SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     return proc, feed
@@ -85,29 +99,40 @@ def first_difference(a: str, b: str) -> str:
     return f"{len(da['steps'])} / {len(db['steps'])} steps; fields {keys}"
 
 
-def test_the_sample_covers_every_size_and_both_orders() -> None:
-    sizes = {int(len(p) ** 0.5) for _, p, _ in cases()}
-    assert sizes == {4, 9, 16, 25}
-    assert {e for _, _, e in cases()} == {True, False}
-    assert len(cases()) >= 300
+@pytest.mark.parametrize("quick", [False, True])
+def test_the_sample_covers_every_size_and_both_orders(quick: bool) -> None:
+    sample = cases(quick)
+    assert {int(len(p) ** 0.5) for _, p, _ in sample} == {4, 9, 16, 25}
+    assert {e for _, _, e in sample} == {True, False}
+    assert len(sample) >= (20 if quick else 300)
+    assert set(sample) <= set(cases())
 
 
-def test_compiled_and_pure_steps_json_are_identical() -> None:
-    # the pure subprocess and this process (compiled) explain the sample side by side, on
-    # the machine's two cores: the suite's longest test takes half the wall time
-    proc, feed = pure_run()
+def compare(sample: tuple[tuple[str, str, bool], ...]) -> None:
+    """The sample's steps JSON on both paths: the pure subprocess and this process (compiled)
+    explain it side by side, on the machine's two cores."""
+    proc, feed = pure_run(sample)
     with ThreadPoolExecutor(1) as pool:
         talk = pool.submit(proc.communicate, feed)
-        compiled = [explain(puzzle, easiest) for _, puzzle, easiest in cases()]
+        compiled = [explain(puzzle, easiest) for _, puzzle, easiest in sample]
         out, err = talk.result()
     assert proc.returncode == 0, err[-2000:]
     pure = out.splitlines()
-    assert len(pure) == len(cases()), err[-2000:]
+    assert len(pure) == len(sample), err[-2000:]
     wrong = []
-    for (label, puzzle, _), mine, other in zip(cases(), compiled, pure, strict=True):
+    for (label, puzzle, _), mine, other in zip(sample, compiled, pure, strict=True):
         if mine != other:
             wrong.append(f"{label} {puzzle[:30]}…: {first_difference(mine, other)}")
     assert not wrong, f"{len(wrong)} of {len(pure)} explanations differ:\n" + "\n".join(wrong[:10])
+
+
+def test_compiled_and_pure_steps_json_are_identical_on_the_quick_sample() -> None:
+    compare(cases(quick=True))
+
+
+@pytest.mark.slow
+def test_compiled_and_pure_steps_json_are_identical() -> None:
+    compare(cases())
 
 
 def test_the_pure_path_really_is_pure() -> None:

@@ -76,8 +76,15 @@ def test_als_sets(n: int) -> None:
     assert _compare("als_sets", n, sparse=True)
 
 
-@pytest.mark.parametrize("n", (4, 9, 16))  # 25×25: the pure twin's pair lists run to millions
-@pytest.mark.parametrize(("min_common", "max_size", "wanted"), [(2, 0, False), (1, 4, False), (1, 2, True)])
+# 25×25: the pure twin's pair lists run to millions; so do 16×16's pairs of any size sharing two
+# values (4 GB resident, half a minute) and those of up to four cells (650 MB, seconds): those run
+# with --slow; 16×16's small wanted pairs and the same cases on 4×4 and 9×9 always
+SLOW_PAIRS = {(16, 2, 0, False), (16, 1, 4, False)}
+
+
+@pytest.mark.parametrize(("n", "min_common", "max_size", "wanted"), [
+    (n, *case) if (n, *case) not in SLOW_PAIRS else pytest.param(n, *case, marks=pytest.mark.slow)
+    for case in [(2, 0, False), (1, 4, False), (1, 2, True)] for n in (4, 9, 16)])
 def test_als_pairs(n: int, min_common: int, max_size: int, wanted: bool) -> None:
     assert search._C is not None
     total = 0
@@ -98,8 +105,10 @@ def test_als_xz(n: int, sizes: str | None, limit: int) -> None:
     assert _compare("als_xz", n, allow, limit, sparse=True) or n == 4
 
 
-@pytest.mark.parametrize("n", (4, 9, 16))
-@pytest.mark.parametrize("limit", [40, 3])
+# 16×16 up to 40 events: seconds of the pure twin, with --slow; up to 3 on 16×16 always
+@pytest.mark.parametrize(("n", "limit"), [(n, limit) if (n, limit) != (16, 40) else
+                                          pytest.param(n, limit, marks=pytest.mark.slow)
+                                          for limit in (40, 3) for n in (4, 9, 16)])
 def test_als_xy_events(n: int, limit: int) -> None:
     assert _compare("als_xy_events", n, 4, limit, sparse=True) or n == 4
 
