@@ -164,7 +164,7 @@ def write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, worke
     sinks: dict[int, Sink] = {}
     side = [k for k, e in enumerate(exporters) if e.key in PARALLEL_EXPORTERS and not e.streams]
     out: dict[int, list[str]] = {}
-    drawing = job.options.frames or any(e.needs_thumbs for e in exporters) or job.video
+    drawing = job.options.frames or bool(job.thumb) or bool(job.video)  # thumb: GIF, sheet, inlined viewer
     try:
         if drawing:
             _EXPORT = {"exporters": list(exporters), "job": job}
