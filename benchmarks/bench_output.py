@@ -1,7 +1,7 @@
 """Issue 34's output targets, whole process with its workers, A/B against another tree.
 
     python benchmarks/bench_output.py [--ref OTHER/.venv/bin/explain-sudoku] [--case NAME ...]
-    python benchmarks/bench_output.py --fps [--ref ...]
+    python benchmarks/bench_output.py --fps [--sizes 4 9 16 25] [--ref ...]
 
 Each case runs ``explain-sudoku`` in a child process; its CPU (user + system) and
 peak RSS come from ``os.wait4`` on it (the CPU of the command and of every worker it
@@ -107,13 +107,14 @@ def show(label: str, case: str, f: dict[str, float]) -> None:
     print(line, flush=True)
 
 
-def fps(exe: str, tmp: Path) -> None:
-    for n, spec in FPS_CASES.items():
+def fps(exe: str, tmp: Path, sizes: list[int]) -> None:
+    for n in sizes:
+        spec = FPS_CASES[n]
         puzzle = puzzle_file(spec, tmp)
         out = Path(tempfile.mkdtemp(dir=tmp))
         drawn = run(exe, puzzle, ["--no-gif"], out)["cpu"]
         base = run(exe, puzzle, ["--json-only"], Path(tempfile.mkdtemp(dir=tmp)))["cpu"]
-        frames = sum(1 for p in out.glob("*.png") if not p.name.startswith("EXPLANATIONS"))
+        frames = sum(1 for p in out.rglob("*.png") if not p.name.startswith("EXPLANATIONS"))
         print(f"  {n:2}x{n:<2} {frames:4} frames, {drawn - base:6.1f} CPU s on pictures: "
               f"{frames / max(1e-9, drawn - base):5.1f} frames per CPU second", flush=True)
 
@@ -125,6 +126,8 @@ def main() -> None:
     ap.add_argument("--ref-case", action="append", choices=sorted(CASES),
                     help="cases the other tree runs (default: the same)")
     ap.add_argument("--fps", action="store_true", help="frames per CPU second per grid size")
+    ap.add_argument("--sizes", type=int, nargs="+", choices=sorted(FPS_CASES), default=sorted(FPS_CASES),
+                    help="the grid sizes --fps measures (default: all)")
     args = ap.parse_args()
     here = str(Path(sys.executable).with_name("explain-sudoku"))
     trees = [("this", here)] + ([("ref", args.ref)] if args.ref else [])
@@ -134,7 +137,7 @@ def main() -> None:
         if args.fps:
             for label, exe in trees:
                 print(f"{label}: {exe}")
-                fps(exe, tmp)
+                fps(exe, tmp, args.sizes)
             return
         for case in args.case or list(CASES):
             for label, exe in trees:
