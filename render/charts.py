@@ -2,7 +2,7 @@
 of ``db query`` frames.
 
 The chart is a matplotlib ``Figure`` (no pyplot, no global state); the
-animation goes through the GIF writer of ``render.export``.
+animation goes through the GIF writer of ``render.gif``.
 """
 from __future__ import annotations
 
@@ -50,18 +50,25 @@ def stats_chart(stats: Mapping[str, Any], ratings: Sequence[float], path: PathLi
 
 
 def frames_gif(frames: Sequence[PathLike], path: PathLike, seconds: float, loop: int | None = 0) -> int:
-    """An animated GIF of image files (resized to the first one's size), each
-    shown ``seconds``; bytes written (``render.gif.write_gif``)."""
+    """An animated GIF of image files (resized to the first one's size), each shown
+    ``seconds``, read and encoded one at a time (``render.gif.GifStream``); bytes written."""
+    import numpy as np
     from PIL import Image
 
-    from .gif import write_gif
+    from .gif import open_gif
 
-    images = []
-    for f in frames:
-        with Image.open(f) as im:
-            images.append(im.convert("RGB"))
-    size = images[0].size
-    # each frame keeps a full palette of its own (the frames of a query share no palette)
-    images = [(im if im.size == size else im.resize(size)).quantize(colors=256, dither=Image.Dither.NONE)
-              for im in images]
-    return write_gif(images, os.fspath(path), [int(seconds * 1000)] * len(images), loop)
+    writer = None
+    try:
+        for f in frames:
+            with Image.open(f) as im:
+                rgb = im.convert("RGB")
+            if writer is None:
+                writer = open_gif(os.fspath(path), rgb.size, b"", loop)
+            # each frame keeps a full palette of its own (the frames of a query share no palette)
+            q = (rgb if rgb.size == writer.size else rgb.resize(writer.size)).quantize(colors=256,
+                                                                                        dither=Image.Dither.NONE)
+            writer.write(np.asarray(q), duration=int(seconds * 1000), palette=bytes(q.getpalette() or []))
+    finally:
+        if writer is not None:
+            writer.close()
+    return os.path.getsize(path)

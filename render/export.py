@@ -1,29 +1,33 @@
-"""Write one explained puzzle: frames, contact sheet, GIF, steps.json (RENDERING.md).
+"""Write one explained puzzle: frames, contact sheet, GIF, video, steps.json (RENDERING.md).
 
 Each output is an ``Exporter`` that declares the names it writes and writes
 them; ``write_puzzle`` runs the exporters the ``RenderOptions`` choose: it
-plans the frames (``plan``), checks every name it will write with the guard,
-renders the frames in worker processes (``workers``), then runs the
-exporters (the contact sheet's pages: ``sheet``; the GIF: ``gif``; the
-viewer, the workbook), the heavy ones side by side.
+plans the frames (``plan``: names, titles and captions, up to the level of
+detail asked), checks every name it will write with the guard, then draws the
+frames once, in worker processes (``workers``), each frame going in order to
+the exporters that take frames as they come (the contact sheet's pages:
+``sheet``; the GIF: ``gif``; the video: ``video``; the viewer), which write it
+at once: no output holds every frame. The workbook draws its own vector frames
+beside them.
 """
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from explainer.model.explained import Explained
 
-from .gif import GIF_WIDTH, gif_durations, write_gif
-from .job import Exporter, Guard, Job, Written
+from .gif import GIF_WIDTH, gif_durations, open_gif
+from .job import Exporter, Guard, Job, Pixels, Sink, Written
 from .options import RenderOptions
-from .plan import plan_frames
-from .sheet import SHEET_DPI, contact_pages, sheet_layout, sheet_names
-from .workers import default_workers, palette_image, render_frames, write_exporters
+from .plan import Frame, plan_frames
+from .sheet import ContactSheet, sheet_layout, sheet_names
+from .workers import default_workers, palette_image, write_exporters
 
 # ---- exporters: each output declares the files it writes, then writes them -------------
 
@@ -40,99 +44,255 @@ class StepsJsonExporter(Exporter):
         return [path]
 
 
+class _Done:
+    """A sink whose files are written elsewhere (by the workers) or at its end."""
+
+    def __init__(self, finish: Callable[[Written], list[Path]]) -> None:
+        self._finish = finish
+
+    def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
+        pass
+
+    def finish(self, rec: Written) -> list[Path]:
+        return self._finish(rec)
+
+    def abort(self) -> None:
+        pass
+
+
 class FramesExporter(Exporter):
-    """``NNN-TECHNIQUE.png`` (or .svg), written by the render pass itself; a forcing step's
+    """``NNN-TECHNIQUE.png`` (or .svg), written by the workers as they draw; a forcing step's
     proof sub-frames ``NNNa-TECHNIQUE.png``, ``NNNb-…`` follow its frame."""
 
     key = "frames"
     # ``*`` after the number also matches a sub-frame's letters (017a-…, 017aa-…)
     patterns = ("[0-9][0-9][0-9]*-*.png", "[0-9][0-9][0-9]*-*.svg")
-    needs_plan = True
+    needs_plan = streams = True
 
     def names(self, job: Job) -> list[str]:
         return [f"{f.stem}.{job.options.fmt}" for f in job.plan]
 
-    def write(self, job: Job, rec: Written) -> list[Path]:
-        rec.frames = [p for p in job.frame_paths if p]
-        return [Path(p) for p in rec.frames]
+    def start(self, job: Job) -> Sink:
+        def finish(rec: Written) -> list[Path]:
+            rec.frames = [p for p in job.frame_paths if p]
+            return [Path(p) for p in rec.frames]
+        return _Done(finish)
+
+
+def _thumb(job: Job, pixels: Pixels) -> Any:
+    """A frame reduced for the GIF and the contact sheet, as a palette image."""
+    from PIL import Image
+
+    t = Image.frombytes("P", pixels.thumb_size, pixels.thumb)
+    t.putpalette(palette_image(job.options.theme).getpalette())
+    return t
+
+
+def _caption_crop(job: Job) -> float:
+    """The fraction of a frame's height its caption strip takes (at its bottom)."""
+    from .frame import Layout
+
+    lay = Layout(job.puzzle.grid.n)
+    return lay.caption_in / lay.height_in
 
 
 class ContactSheetExporter(Exporter):
     """``EXPLANATIONS-01.png``, ``-02`` …: A4 portrait pages at 150 dpi, numbered, with each
-    frame's caption written under it at 9.5 pt (print a page at A4: the captions are >= 9 pt).
-    ``EXPLANATIONS.png`` (one endless strip) was the name before the pages."""
+    frame's caption written under it at 9.5 pt (print a page at A4: the captions are >= 9 pt),
+    each page written when its last frame is drawn. ``EXPLANATIONS.png`` (one endless strip)
+    was the name before the pages."""
 
     key = "contact"
     patterns = ("EXPLANATIONS-[0-9][0-9].png", "EXPLANATIONS-[0-9][0-9][0-9].png", "EXPLANATIONS.png")
-    needs_plan = needs_thumbs = True
+    needs_plan = needs_thumbs = streams = True
 
     def names(self, job: Job) -> list[str]:
         lay = sheet_layout(job.plan, job.puzzle.grid.n, job.options.columns)
         return sheet_names(len(lay.pages))
 
-    def write(self, job: Job, rec: Written) -> list[Path]:
-        from .frame import Layout, quantize_image
+    def start(self, job: Job) -> Sink:
+        exporter = self
 
-        n = job.puzzle.grid.n
-        lay = Layout(n)
-        theme = job.options.theme
-        pages = contact_pages(job.plan, job.thumbs, n, theme,
-                              columns=job.options.columns, crop=lay.caption_in / lay.height_in)
-        paths = [job.out / name for name in sheet_names(len(pages))]
-        for page, path in zip(pages, paths, strict=True):
-            # on the theme's palette, like the frames: 10x faster to write and a third of the size
-            quantize_image(page, theme).save(path, format="PNG", compress_level=1, dpi=(SHEET_DPI, SHEET_DPI))
-        rec.contact = str(paths[0])
-        rec.contact_pages = [str(p) for p in paths]
-        return paths
+        class Pages:
+            def __init__(self) -> None:
+                paths = [job.out / name for name in exporter.names(job)]
+                self.sheet = ContactSheet(job.plan, job.puzzle.grid.n, job.options.theme, paths,
+                                          columns=job.options.columns, crop=_caption_crop(job))
+
+            def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
+                self.sheet.add(k, _thumb(job, pixels))
+
+            def finish(self, rec: Written) -> list[Path]:
+                paths = [Path(p) for p in self.sheet.written]
+                rec.contact = str(paths[0]) if paths else None
+                rec.contact_pages = [str(p) for p in paths]
+                return paths
+
+            def abort(self) -> None:
+                pass
+
+        return Pages()
+
+
+def gif_frames(job: Job) -> list[int]:
+    """The indices of the plan's frames the GIF (and the video) show: up to level
+    ``gif_proof_depth`` (the first sub-frames of a proof by default)."""
+    depth = job.options.animated_depth
+    return [k for k, f in enumerate(job.plan) if f.level <= depth]
+
+
+class _Animation:
+    """A sink feeding the frames the GIF or the video shows to its encoder (opened on the first
+    frame, when its size is known: ``open_writer(width, height)``), each with its time."""
+
+    def __init__(self, job: Job, open_writer: Callable[[tuple[int, int]], Any], which: str) -> None:
+        shown = gif_frames(job)
+        self.ms = dict(zip(shown, gif_durations([job.plan[k] for k in shown], job.options), strict=True))
+        self.open_writer = open_writer
+        self.which = which  # the Pixels the encoder takes: "thumb" or "video"
+        self.writer: Any = None
+
+    def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
+        import numpy as np
+
+        if k not in self.ms:
+            return
+        data, (w, h) = ((pixels.thumb, pixels.thumb_size) if self.which == "thumb"
+                        else (pixels.video, pixels.video_size))
+        if self.writer is None:
+            self.writer = self.open_writer((w, h))
+        self.writer.write(np.frombuffer(data, dtype=np.uint8).reshape(h, w), duration=self.ms[k])
+
+    def close(self) -> Any:
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            writer.close()
+        return writer
+
+    def abort(self) -> None:
+        self.close()
 
 
 class GifExporter(Exporter):
+    """``explanation.gif``: the steps and the first sub-frames of their proofs, each encoded as it
+    is drawn (``gif.GifStream``, through imageio)."""
+
     key = "gif"
     patterns = ("explanation.gif",)
-    needs_plan = needs_thumbs = True
+    needs_plan = needs_thumbs = streams = True
 
-    def write(self, job: Job, rec: Written) -> list[Path]:
-        o = job.options
+    def start(self, job: Job) -> Sink:
+        from .frame import THUMB_STEPS, palette_bytes
+
         path = job.out / "explanation.gif"
-        durations = gif_durations(job.plan, o)
-        rec.gif_bytes = write_gif(job.thumbs, str(path), durations, loop=o.gif_loop)
-        rec.gif = str(path)
-        return [path]
+        palette = palette_bytes(job.options.theme, THUMB_STEPS)
+
+        class Gif(_Animation):
+            def finish(self, rec: Written) -> list[Path]:
+                writer = self.close()
+                if writer is not None:
+                    rec.gif_frames, rec.gif_ms = writer.frames, writer.ms
+                rec.gif_bytes = os.path.getsize(path)
+                rec.gif = str(path)
+                return [path]
+
+        return Gif(job, lambda size: open_gif(str(path), size, palette, job.options.gif_loop), "thumb")
+
+
+class VideoExporter(Exporter):
+    """``--video NAME``: the GIF's frames and timing as an H.264 film (``video``), in the output
+    folder, each frame encoded as it is drawn."""
+
+    key = "video"
+    patterns = ("*.mp4", "*.mkv", "*.mov")
+    needs_plan = streams = True
+
+    def names(self, job: Job) -> list[str]:
+        return [job.options.video] if job.options.video else []
+
+    def start(self, job: Job) -> Sink:
+        from .frame import palette_bytes
+        from .video import VideoStream
+
+        assert job.options.video is not None  # chosen only with a video name
+        path = job.out / job.options.video
+        palette = palette_bytes(job.options.theme)
+
+        class Film(_Animation):
+            def finish(self, rec: Written) -> list[Path]:
+                self.close()
+                rec.video = str(path)
+                return [path]
+
+        return Film(job, lambda size: VideoStream(str(path), palette), "video")
 
 
 class HtmlExporter(Exporter):
     """``index.html``, the step viewer (viewer.py): with ``html_standalone`` (or when no frame
     files are written) the frames are inside the page as data URIs and it works copied alone;
-    otherwise it shows the frame files beside it and says so."""
+    otherwise it shows the frame files beside it and says so. Inlined reduced frames are kept
+    on disk (a temporary file) until the page is written, not in memory."""
 
     key = "html"
     patterns = ("index.html",)
-    needs_plan = needs_thumbs = True
+    needs_plan = streams = True
 
-    def write(self, job: Job, rec: Written) -> list[Path]:
-        from .frame import Layout
+    def start(self, job: Job) -> Sink:
         from .viewer import data_uri, file_data_uri, write_viewer
 
         o = job.options
-        files = [p for p in job.frame_paths if p]
-        if o.frames and not o.html_standalone:
-            sources = [Path(p).name for p in files]
-        elif o.frames:
-            sources = [file_data_uri(p) for p in files]
-        else:  # no frame files: inline the reduced frames
-            sources = [data_uri(t) for t in job.thumbs]
-        lay = Layout(job.puzzle.grid.n)
-        path = write_viewer(job.out, job.plan, sources, puzzle=job.puzzle, lang=o.lang,
-                            crop=lay.caption_in / lay.height_in, durations=gif_durations(job.plan, o),
-                            standalone=not o.frames or o.html_standalone)
-        rec.html = str(path)
-        return [Path(path)]
+
+        class Page:
+            def __init__(self) -> None:
+                self.spool = None if o.frames else tempfile.TemporaryFile()
+                self.offsets: list[int] = []
+
+            def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
+                if self.spool is not None:
+                    self.offsets.append(self.spool.tell())
+                    self.spool.write(data_uri(_thumb(job, pixels)).encode("ascii"))
+
+            def sources(self) -> Iterator[str]:
+                files = [p for p in job.frame_paths if p]
+                if o.frames and not o.html_standalone:
+                    yield from (Path(p).name for p in files)
+                elif o.frames:
+                    yield from (file_data_uri(p) for p in files)
+                else:  # no frame files: the reduced frames, inlined
+                    assert self.spool is not None
+                    ends = [*self.offsets[1:], self.spool.seek(0, os.SEEK_END)]
+                    for start, end in zip(self.offsets, ends, strict=True):
+                        self.spool.seek(start)
+                        yield self.spool.read(end - start).decode("ascii")
+
+            def finish(self, rec: Written) -> list[Path]:
+                path = write_viewer(job.out, job.plan, self.sources(), puzzle=job.puzzle, lang=o.lang,
+                                    crop=_caption_crop(job), durations=viewer_durations(job),
+                                    standalone=not o.frames or o.html_standalone,
+                                    main_level=o.animated_depth)
+                self.abort()
+                rec.html = str(path)
+                return [Path(path)]
+
+            def abort(self) -> None:
+                if self.spool is not None:
+                    self.spool.close()
+
+        return Page()
+
+
+def viewer_durations(job: Job) -> list[int]:
+    """Each frame's time when the viewer plays (the GIF's; a deeper frame, not played, its own)."""
+    shown = gif_frames(job)
+    ms = dict(zip(shown, gif_durations([job.plan[k] for k in shown], job.options), strict=True))
+    rest = gif_durations(job.plan, job.options.with_(gif_max_play=0))
+    return [ms.get(k, rest[k]) for k in range(len(job.plan))]
 
 
 class PdfExporter(Exporter):
     """``workbook.pdf`` (workbook.py): the puzzle with empty candidate grids, the steps two per
-    page with their captions, the solution; A4 or Letter (``paper``); vector frames."""
+    page with their captions (a proof's first sub-frames with them), the deeper sub-frames
+    asked for in an appendix, the solution; A4 or Letter (``paper``); vector frames."""
 
     key = "pdf"
     patterns = ("workbook.pdf",)
@@ -143,24 +303,20 @@ class PdfExporter(Exporter):
 
         o = job.options
         path = job.out / "workbook.pdf"
-        steps = [f.scene for f in job.plan if f.kind == "step"]
-        initial = next(f.scene for f in job.plan if f.kind == "initial")
-        solution = next(f.scene for f in job.plan if f.kind == "solution")
         heading = job.puzzle.grid.to_line() if job.puzzle.grid.n <= 9 else ""
-        rec.pdf_pages = write_workbook(path, initial, steps, solution, theme=o.theme, paper=o.paper,
-                                       lang=o.lang, heading=heading)
+        rec.pdf_pages = write_workbook(path, job.plan, theme=o.theme, paper=o.paper, lang=o.lang, heading=heading)
         rec.pdf = str(path)
         return [path]
 
 
 EXPORTERS: tuple[Exporter, ...] = (StepsJsonExporter(), FramesExporter(), ContactSheetExporter(),
-                                   GifExporter(), HtmlExporter(), PdfExporter())
+                                   GifExporter(), VideoExporter(), HtmlExporter(), PdfExporter())
 
 
 def chosen_exporters(options: RenderOptions) -> list[Exporter]:
     """The exporters the options ask for, in writing order (steps.json always)."""
     wanted = {"steps_json": True, "frames": options.frames, "contact": options.contact, "gif": options.gif,
-              "html": options.html, "pdf": options.pdf}
+              "video": bool(options.video), "html": options.html, "pdf": options.pdf}
     return [e for e in EXPORTERS if wanted[e.key]]
 
 
@@ -174,13 +330,18 @@ def steps_json_text(puzzle: Explained) -> str:
     return json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1)
 
 
+def _plan(puzzle: Explained, options: RenderOptions) -> list[Frame]:
+    return plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang,
+                       depth=options.proof_depth)
+
+
 def planned_names(puzzle: Explained, options: RenderOptions | None = None) -> list[str]:
     """The names write_puzzle would write for ``puzzle`` (without writing anything)."""
     options = options or RenderOptions()
     exporters = chosen_exporters(options)
     job = Job(puzzle, Path("."), options)
     if any(e.needs_plan for e in exporters):
-        job.plan = plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang)
+        job.plan = _plan(puzzle, options)
     return [n for e in exporters for n in e.names(job)]
 
 
@@ -193,11 +354,12 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     arguments named like its fields are accepted too (``fmt="svg"``) and
     change the given options. ``steps.json`` is always written. ``guard`` is
     called with every path before anything is written and may raise (the
-    CLI refuses to overwrite files that are not its own).
+    CLI refuses to overwrite files that are not its own). Each frame is drawn
+    once and handed to every output as it comes: memory does not grow with
+    the number of frames.
     """
-    from PIL import Image
-
     from .frame import Layout
+    from .video import video_factor
 
     start = time.perf_counter()
     if options is None:
@@ -208,30 +370,20 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     exporters = chosen_exporters(options)
     job = Job(puzzle, out, options)
     if any(e.needs_plan for e in exporters):
-        job.plan = plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang)
+        job.plan = _plan(puzzle, options)
     declared = [out / name for e in exporters for name in e.names(job)]
     if guard is not None:
         for path in declared:
             guard(path)
     out.mkdir(parents=True, exist_ok=True)
     rec = Written(str(out))
-    theme = options.theme
-    if options.frames or any(e.needs_thumbs for e in exporters):
-        n = puzzle.grid.n
-        job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
-        factor = 0  # thumbnails (contact sheet, GIF, viewer) are the frame reduced by this factor
-        if any(e.needs_thumbs for e in exporters):
-            full_w = Layout(n, options.dpi, options.size).pixels[0]
-            # the largest whole reduction that keeps the GIF at least gif_width (600) px wide
-            factor = max(1, full_w // (options.gif_width or GIF_WIDTH))
-        results = render_frames(job.plan, job.frame_paths, n=n, theme=theme, dpi=options.dpi, size=options.size,
-                              fmt=options.fmt, thumb=factor, workers=options.workers or default_workers(),
-                              progress=progress)
-        pal = palette_image(theme)
-        for data, tsize in (results if factor else []):
-            t = Image.frombytes("P", tsize, data)
-            t.putpalette(pal.getpalette())
-            job.thumbs.append(t)
-    write_exporters(exporters, job, rec, options.workers or default_workers())
+    job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
+    full_w, full_h = Layout(puzzle.grid.n, options.dpi, options.size).pixels
+    if any(e.needs_thumbs for e in exporters) or (options.html and not options.frames):
+        # the largest whole reduction that keeps the GIF at least gif_width (600) px wide
+        job.thumb = max(1, full_w // (options.gif_width or GIF_WIDTH))
+    if options.video:
+        job.video = video_factor(full_h)
+    write_exporters(exporters, job, rec, options.workers or default_workers(), progress)
     rec.seconds = time.perf_counter() - start
     return rec

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .proofdraw import ALL
 from .theme import DEFAULT_THEME, Theme, theme
 
 LANGS = ("en", "fr")
@@ -28,6 +29,9 @@ PER_CHAR_RANGE = (0, 1000)
 COLUMNS_RANGE = (1, 50)
 WIDTH_RANGE = (50, 4000)
 WORKERS_RANGE = (1, 64)
+PLAY_RANGE = (0, 86400)  # seconds
+DEPTH_RANGE = (0, ALL)
+VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov")
 
 
 class OptionError(ValueError):
@@ -77,6 +81,26 @@ def _only(value: Any) -> tuple[str, ...] | None:
     return names
 
 
+def depth_value(name: str, value: Any) -> int:
+    """A level of detail: a whole number from 0, or "all"."""
+    if isinstance(value, str) and value.strip().lower() == "all":
+        return ALL
+    v = _integer(name, value, *DEPTH_RANGE)
+    assert v is not None
+    return v
+
+
+def video_name(value: Any) -> str | None:
+    """A video's file name, in the output folder: no folder part, a film's suffix."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or "/" in value or "\\" in value or value in (".", ".."):
+        raise OptionError(f"video must be a file name in the output folder (no folder part), not {value!r}")
+    if not value.lower().endswith(VIDEO_SUFFIXES):
+        raise OptionError(f"video {value!r}: the name ends in {', '.join(VIDEO_SUFFIXES)} (an H.264 film)")
+    return value
+
+
 @dataclass(frozen=True)
 class RenderOptions:
     """What to draw and how. Defaults give the files of RENDERING.md.
@@ -88,10 +112,18 @@ class RenderOptions:
     (a ``Theme``; a palette name or a mapping of colours is turned into one, once); ``size``
     (frame width in pixels) overrides ``dpi``;
     ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
-    puzzle's techniques, or "singles"; the command line checks them against the registry); a step's time in the GIF is
+    puzzle's techniques, or "singles"; the command line checks them against the registry);
+    ``proof_depth`` the levels of detail of a proof drawn in sub-frames (0: the step's frame
+    only, its proof summarised; 1: at most a handful of first sub-frames a step; 2, 3 …:
+    every fact, nested proofs one level deeper each; ``ALL`` or "all": every level);
+    ``gif_proof_depth`` the levels the GIF, the video and the viewer's play show (default:
+    ``proof_depth``, at most 1); ``video`` a file name (.mp4, .mkv, .mov) for a film of the
+    GIF's frames in the output folder; a step's time in the GIF is
     ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
     20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
-    the time on the first and last frame (ms); ``gif_loop`` 0 loops forever,
+    the time on the first and last frame (ms); ``gif_max_play`` the longest the GIF
+    plays (seconds; 0: no limit): past it, the steps' reading times shrink in proportion;
+    ``gif_loop`` 0 loops forever,
     None plays once; ``gif_width`` the GIF's least width (default 600 px: the
     frames reduced by the largest whole factor that keeps that width).
     """
@@ -115,6 +147,10 @@ class RenderOptions:
     gif_hold: int = 2000
     gif_loop: int | None = 0
     gif_width: int | None = None
+    gif_max_play: int = 300
+    proof_depth: int = 1
+    gif_proof_depth: int | None = None
+    video: str | None = None
     columns: int = 3
     workers: int | None = None
 
@@ -149,12 +185,22 @@ class RenderOptions:
         put("gif_hold", _integer("gif hold (ms)", self.gif_hold, *DURATION_RANGE))
         put("gif_loop", _integer("gif loop", self.gif_loop, *LOOP_RANGE, optional=True))
         put("gif_width", _integer("gif width", self.gif_width, *WIDTH_RANGE, optional=True))
+        put("gif_max_play", _integer("gif longest play (s)", self.gif_max_play, *PLAY_RANGE))
+        put("proof_depth", depth_value("proof depth", self.proof_depth))
+        if self.gif_proof_depth is not None:
+            put("gif_proof_depth", depth_value("gif proof depth", self.gif_proof_depth))
+        put("video", video_name(self.video))
         put("columns", _integer("columns", self.columns, *COLUMNS_RANGE))
         put("workers", _integer("workers", self.workers, *WORKERS_RANGE, optional=True))
 
     @property
     def needs_pixels(self) -> bool:
-        return self.frames or self.contact or self.gif or self.html or self.pdf
+        return self.frames or self.contact or self.gif or self.html or self.pdf or bool(self.video)
+
+    @property
+    def animated_depth(self) -> int:
+        """The levels of detail the GIF, the video and the viewer's play show."""
+        return min(self.proof_depth, 1) if self.gif_proof_depth is None else self.gif_proof_depth
 
     def with_(self, **changes: Any) -> RenderOptions:
         """A copy with some fields changed (validated again; an unknown name is an error)."""

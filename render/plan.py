@@ -2,22 +2,38 @@
 
 ``plan_frames`` lists them: the initial grid, each step (a run of singles
 folded into one with ``group_singles``, only some techniques with ``only``;
-a forcing step's proof sub-frames after its own frame), the solution. It
-draws nothing: the names are known before any pixel (the exporters declare
-them, the command line checks them first).
+a forcing step's proof sub-frames after its own frame, up to a level of
+detail: ``depth``), the solution. It draws nothing: the names, titles and
+captions are known before any pixel (the exporters declare the names, the
+command line checks them first), and a frame's shapes are laid out only when
+its ``scene`` is asked for, one frame at a time (a worker process asks; a
+plan of thousands of frames holds no shapes).
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 
 from explainer.model.explained import Explained
 from explainer.model.explanation import Explanation
 from explainer.model.grid import value_char
 from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
 
-from .scene import initial_scene, solution_scene, step_scenes
+from . import proofdraw
+from .scene import (
+    initial_caption,
+    initial_scene,
+    part_scene,
+    part_title,
+    scene,
+    solution_caption,
+    solution_scene,
+    step_caption,
+    step_title,
+)
+from .scene import words as scene_words
 from .shapes import Scene
 
 # grouped singles (--group-singles): the frame numbers the placed values in order (scene.py)
@@ -35,13 +51,24 @@ def singles_list(place: Sequence[tuple[int, int, int]]) -> str:
 
 @dataclass
 class Frame:
-    """One picture to write: its file stem, scene, and what it shows."""
+    """One picture to write: its file stem, what it shows, its title and caption, and how to
+    lay out its shapes (``scene``, built anew at each call: nothing is kept). ``level``: its
+    level of detail (0 a step's own frame, the initial grid or the solution; 1 the first
+    sub-frames of a proof; deeper levels on demand)."""
 
     stem: str
-    scene: Scene
+    build: Callable[[], Scene] = field(repr=False)
     kind: str  # initial | step | solution
     steps: tuple[int, ...] = ()  # 0-based indexes of the steps it shows
     technique: str = ""
+    title: str = ""
+    caption: str = ""
+    level: int = 0
+    suffix: str = ""  # a proof sub-frame's letters and digits (017a: "a")
+
+    @property
+    def scene(self) -> Scene:
+        return self.build()
 
 
 def technique_stem(name: str) -> str:
@@ -107,14 +134,17 @@ def fold_singles(steps: Sequence[Explanation],
 
 
 def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterable[str] | str | None = None,
-                lang: str = "en") -> list[Frame]:
-    """The frames of a puzzle, in order, with their file stems."""
+                lang: str = "en", depth: int = 1) -> list[Frame]:
+    """The frames of a puzzle, in order, with their file stems: a forcing step's proof
+    sub-frames up to level ``depth`` (0: none; ``proofdraw.ALL``: every one)."""
     steps = puzzle.steps
     givens = puzzle.grid.values
     kinds = puzzle.kinds
     width = max(3, len(str(len(steps) + 1)))
-    frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", initial_scene(puzzle.initial_state(), givens=givens, lang=lang),
-                    "initial")]
+    w = scene_words(lang)
+    initial_state = puzzle.initial_state()
+    frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", partial(initial_scene, initial_state, givens=givens, lang=lang),
+                    "initial", title=w["initial"], caption=initial_caption(initial_state, lang))]
     items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
     keep = normalise_only(only, puzzle.techniques)
     for idx, step in items:
@@ -122,14 +152,27 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
                                      (step.technique == "singles" and keep & single_names(kinds))):
             continue
         number = (idx[0] + 1, idx[-1] + 1)
-        assert step.before is not None  # the engine records the state each step was found in
+        state = step.before
+        assert state is not None  # the engine records the state each step was found in
+        stem = technique_stem(step.technique)
+        frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}",
+                            partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds,
+                                    depth=depth),
+                            "step", idx, step.technique,
+                            title=step_title(number, step.technique, lang, getattr(step, "detail", ()), kinds),
+                            caption=step_caption(step, number, lang, depth)))
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
-        for sc in step_scenes(step.before, step, number=number, givens=givens, lang=lang, kinds=kinds):
-            frames.append(Frame(f"{idx[0] + 1:0{width}d}{sc.suffix}-{technique_stem(step.technique)}", sc, "step",
-                                idx, step.technique))
+        for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
+            frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}",
+                                partial(part_scene, state, step, part, number=number, givens=givens, lang=lang,
+                                        kinds=kinds, depth=depth),
+                                "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
+                                caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
+                                level=part.level, suffix=part.suffix))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
-                        solution_scene(final, givens=givens, lang=lang, steps=len(steps),
-                                       difficulty=puzzle.difficulty, complete=puzzle.complete),
-                        "solution"))
+                        partial(solution_scene, final, givens=givens, lang=lang, steps=len(steps),
+                                difficulty=puzzle.difficulty, complete=puzzle.complete),
+                        "solution", title=w["solution"],
+                        caption=solution_caption(lang, len(steps), puzzle.difficulty, puzzle.complete)))
     return frames

@@ -13,18 +13,27 @@ applied inside the branch (dynamic) gets that technique's houses dotted (the
 locking house), a nested fact gets frames of its own.
 
 The step's own frame shows the whole proof when it is one short branch;
-otherwise it shows the roles (assumptions, ends, what is removed) and
-``plan`` gives the sub-frames: each branch cut into parts of at most
+otherwise it shows the roles (assumptions, ends, what is removed) and each
+branch's main chain (``main_chain``: the facts leading from the assumption
+to the end, one premise after the other) as far as ``ARROWS`` arrows allow,
+and ``plan`` gives the sub-frames: each branch cut into parts of at most
 ``LIMIT`` facts and ``ARROWS`` new arrows, earlier facts of the branch kept
-faint; after a part, the frames of the nested proofs it asserts. Suffixes
-keep file order equal to proof order for any number of frames: letters at
-the top level (``a`` … ``z``, or ``aa`` … when there are more than 26),
-digits one level down (``c1``, ``c2`` … or ``c01`` …), letters again below
-(``c1a``).
+faint; after a part, the frames of the nested proofs it asserts.
+
+Levels of detail (``Part.level``; the exporters write the frames up to a
+depth): level 1 is at most a handful of sub-frames per step (``HANDFUL``):
+the parts themselves when they are that few, else the main chains cut the
+same way (then every part is level 2); the frames of a nested proof are one
+level below the part asserting it. Names do not depend on the depth drawn:
+the main-chain frames come first (``a``, ``b`` …), the parts after them.
+Suffixes keep file order equal to proof order for any number of frames:
+letters at the top level (``a`` … ``z``, or ``aa`` … when there are more
+than 26), digits one level down (``c1``, ``c2`` … or ``c01`` …), letters
+again below (``c1a``).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -42,17 +51,29 @@ Number = int | tuple[int, int] | None  # a step's number (a first–last range f
 
 LIMIT = 8   # facts per sub-frame: its caption stays within the caption lines at a legible size
 ARROWS = 5  # new arrows per sub-frame: no fan of arrows hiding each other
+HANDFUL = 3  # first-level sub-frames of a step at most (one per branch when there are more branches)
+ALL = 1_000_000  # a depth that draws every level
 
 WORDS = {
     "en": {"branch": "Branch {i} of {k}", "part": "part {j} of {p}", "continued": "(continued)",
            "why": "Why {f}", "within": "inside {at}",
            "overview": " Proof: {k} branches, drawn in frames {first}–{last}.",
            "overview_one": " Proof drawn in frames {first}–{last}.",
+           "overview_single": " Proof drawn in frame {first}.",
+           "chain_overview": " Main chain drawn in frames {first}–{last}.",
+           "chain_overview_single": " Main chain drawn in frame {first}.",
+           "every": " Every fact: frames {first}–{last}.",
+           "main_chain": "main chain", "skipped": "… {k} more …",
            "where": ": frames {first}–{last}", "where_one": ": frame {first}"},
     "fr": {"branch": "Branche {i} sur {k}", "part": "partie {j} sur {p}", "continued": "(suite)",
            "why": "Pourquoi {f}", "within": "dans {at}",
            "overview": " Preuve : {k} branches, détaillées dans les images {first} à {last}.",
            "overview_one": " Preuve détaillée dans les images {first} à {last}.",
+           "overview_single": " Preuve détaillée dans l'image {first}.",
+           "chain_overview": " Chaîne principale détaillée dans les images {first} à {last}.",
+           "chain_overview_single": " Chaîne principale détaillée dans l'image {first}.",
+           "every": " Tous les faits : images {first} à {last}.",
+           "main_chain": "chaîne principale", "skipped": "… {k} de plus …",
            "where": " : images {first} à {last}", "where_one": " : image {first}"},
 }
 
@@ -67,7 +88,10 @@ def words(lang: str) -> dict[str, str]:
 class Part:
     """One sub-frame: facts ``lo`` … ``hi - 1`` of branch ``branch`` of ``proof`` (part
     ``j`` of ``p`` of that branch). A nested proof's parts have ``outer``: the part and
-    the fact of the outer branch they prove."""
+    the fact of the outer branch they prove. A main-chain part has ``chain``, the
+    branch's main chain: ``lo`` … ``hi - 1`` are then positions in it (``skipped``: the
+    chain's facts left out before it, when the chain has more parts than a handful).
+    ``level``: its level of detail (1: the first sub-frames of a step)."""
 
     proof: Proof
     branch: int
@@ -78,10 +102,23 @@ class Part:
     outer: tuple[Part, int] | None = None
     children: list[Part] = field(default_factory=list)
     suffix: str = ""
+    level: int = 1
+    chain: tuple[int, ...] = ()
+    skipped: int = 0
 
     @property
     def facts(self) -> tuple[ProofFact, ...]:
         return self.proof.branches[self.branch].facts
+
+    @property
+    def new_facts(self) -> list[int]:
+        """The facts this part adds, in proof order (indices into the branch's facts)."""
+        return list(self.chain[self.lo:self.hi]) if self.chain else list(range(self.lo, self.hi))
+
+    @property
+    def at_end(self) -> bool:
+        """Whether the part reaches its branch's end (draws it, says it)."""
+        return self.hi >= (len(self.chain) if self.chain else len(self.facts))
 
 
 def needs_subframes(proof: Proof | None, limit: int = LIMIT) -> bool:
@@ -104,14 +141,16 @@ def _arrows(branch: Branch, i: int) -> int:
                tuple(branch.facts[j].fact[:2]) != tuple(f.fact[:2]))
 
 
-def _cuts(branch: Branch, limit: int = LIMIT) -> list[tuple[int, int]]:
+def _cuts(branch: Branch, limit: int = LIMIT, arrows_of: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """[lo, hi) of each part of a branch: at most ``limit`` facts and ``ARROWS`` arrows each
-    (fact 0, the assumption, is on every part)."""
-    k = len(branch.facts)
+    (fact 0, the assumption, is on every part). ``arrows_of``: the arrows of each position
+    when the positions are not the branch's facts (a main chain's)."""
+    arrows_at = arrows_of if arrows_of is not None else [_arrows(branch, i) for i in range(len(branch.facts))]
+    k = len(arrows_at)
     out = []
     lo, facts, arrows = 1, 0, 0
     for i in range(1, k):
-        a = _arrows(branch, i)
+        a = arrows_at[i]
         if facts and (facts + 1 > limit or arrows + a > ARROWS):
             out.append((lo, i))
             lo, facts, arrows = i, 0, 0
@@ -121,16 +160,68 @@ def _cuts(branch: Branch, limit: int = LIMIT) -> list[tuple[int, int]]:
     return out
 
 
-def _parts(proof: Proof, limit: int, outer: tuple[Part, int] | None = None) -> list[Part]:
+def main_chain(branch: Branch) -> list[int]:
+    """The facts from the assumption (0) to the branch's end, one premise after the other:
+    from the end, each step back goes to the premise derived last (the longest way from the
+    assumption), so the chain is the branch's longest line of reasoning."""
+    facts = branch.facts
+    depth = [0] * len(facts)
+    for i in range(1, len(facts)):
+        depth[i] = 1 + max((depth[j] for j in facts[i].premises if 0 <= j < i), default=-1)
+    ends = [j for j in (*branch.end.premises, *branch.end.conclusion) if 0 < j < len(facts)]
+    if not ends:
+        return [0]
+    chain = [max(ends, key=lambda j: (depth[j], j))]
+    while chain[-1] != 0:
+        premises = [j for j in facts[chain[-1]].premises if 0 <= j < chain[-1]]
+        if not premises:
+            chain.append(0)  # a fact resting on the assumption alone
+            break
+        chain.append(max(premises, key=lambda j: (depth[j], j)))
+    return chain[::-1]
+
+
+def _chain_arrows(branch: Branch, chain: Sequence[int]) -> list[int]:
+    """The arrow each position of a main chain draws: from the fact before it, when it is a
+    peer's removal seen from another cell."""
+    out = [0]
+    for a, b in zip(chain, chain[1:], strict=False):
+        f = branch.facts[b]
+        out.append(int(f.rule == "peer" and tuple(branch.facts[a].fact[:2]) != tuple(f.fact[:2])))
+    return out
+
+
+def _chain_parts(proof: Proof, limit: int) -> list[Part]:
+    """Each branch's main chain cut into parts (``_cuts``), at most ``HANDFUL`` in all (or one
+    per branch): a chain with too many keeps its first and last parts, the facts between
+    them said to be left out (they are drawn in the parts of every fact)."""
+    per: list[list[Part]] = []
+    for i, b in enumerate(proof.branches):
+        chain = tuple(main_chain(b))
+        cuts = _cuts(b, limit, _chain_arrows(b, chain))
+        per.append([Part(proof, i, lo, hi, j + 1, len(cuts), chain=chain) for j, (lo, hi) in enumerate(cuts)])
+    room = max(HANDFUL, len(per))
+    while sum(len(x) for x in per) > room:
+        longest = max(per, key=len)
+        gone = longest.pop(len(longest) - 2)  # a middle part: the first and the last stay
+        after = longest[-1]
+        after.skipped += gone.skipped + gone.hi - gone.lo
+    for parts in per:
+        for j, part in enumerate(parts, 1):
+            part.j, part.p = j, len(parts)
+    return [part for parts in per for part in parts]
+
+
+def _parts(proof: Proof, limit: int, outer: tuple[Part, int] | None = None, level: int = 1) -> list[Part]:
     out = []
     for i, b in enumerate(proof.branches):
         cuts = _cuts(b, limit)
         for j, (lo, hi) in enumerate(cuts):
-            part = Part(proof, i, lo, hi, j + 1, len(cuts), outer)
+            part = Part(proof, i, lo, hi, j + 1, len(cuts), outer, level=level)
             for k in range(lo, hi):
                 f = b.facts[k]
                 if f.rule == "step" and f.step is not None and f.step.proof is not None:
-                    part.children += _parts(f.step.proof, limit, (part, k))
+                    part.children += _parts(f.step.proof, limit, (part, k), level + 1)
             out.append(part)
     return out
 
@@ -150,19 +241,31 @@ def _token(i: int, count: int, depth: int) -> str:
     return out
 
 
-def plan(proof: Proof | None, limit: int = LIMIT) -> list[Part]:
-    """Every sub-frame of a proof in file order, each with its ``suffix``."""
-    if proof is None or not needs_subframes(proof, limit):
+def plan(proof: Proof | None, limit: int = LIMIT, depth: int = ALL) -> list[Part]:
+    """The sub-frames of a proof up to level ``depth`` in file order, each with its
+    ``suffix`` (the same whatever the depth) and ``level``."""
+    if proof is None or not needs_subframes(proof, limit) or depth < 1:
         return []
+    full = _parts(proof, limit)
+    top: list[Part] = []
+    if len(full) > HANDFUL:  # too many for the first level: the main chains first, every fact one level down
+        top = _chain_parts(proof, limit)
+
+        def deeper(parts: list[Part]) -> None:
+            for part in parts:
+                part.level += 1
+                deeper(part.children)
+        deeper(full)
     out: list[Part] = []
 
-    def name(parts: list[Part], prefix: str, depth: int) -> None:
+    def name(parts: list[Part], prefix: str, nesting: int) -> None:
         for i, part in enumerate(parts):
-            part.suffix = prefix + _token(i, len(parts), depth)
-            out.append(part)
-            name(part.children, part.suffix, depth + 1)
+            part.suffix = prefix + _token(i, len(parts), nesting)
+            if part.level <= depth:
+                out.append(part)
+            name(part.children, part.suffix, nesting + 1)
 
-    name(_parts(proof, limit), "", 0)
+    name(top + full, "", 0)
     return out
 
 
@@ -180,23 +283,28 @@ def descendants(part: Part) -> list[Part]:
     return out
 
 
-def nested_frames(part: Part, k: int) -> list[Part]:
-    """The frames proving nested fact ``k`` of a part (its children, with theirs)."""
+def nested_frames(part: Part, k: int, depth: int = ALL) -> list[Part]:
+    """The frames proving nested fact ``k`` of a part (its children, with theirs) drawn up to
+    level ``depth``."""
     out = []
     for c in part.children:
         if c.outer is not None and c.outer[1] == k:
-            out += [c] + descendants(c)
+            out += [x for x in [c] + descendants(c) if x.level <= depth]
     return out
 
 
 # ---- captions -------------------------------------------------------------------------
 
-def part_caption(part: Part, n: int, lang: str, number: Number = None) -> str:
+def part_caption(part: Part, n: int, lang: str, number: Number = None, depth: int = ALL) -> str:
     """What a sub-frame shows, for a learner: where it is in the proof, the assumption, the
-    facts it adds with their reasons, and the end when it is there."""
+    facts it adds with their reasons, and the end when it is there (frames of nested proofs
+    are named when they are drawn, up to level ``depth``)."""
     w = words(lang)
     proof, b = part.proof, part.proof.branches[part.branch]
     head = w["branch"].format(i=part.branch + 1, k=len(proof.branches)) if len(proof.branches) > 1 else ""
+    if part.chain:
+        main = w["main_chain"]
+        head = f"{head}, {main}" if head else main[0].upper() + main[1:]
     if part.p > 1:
         pt = w["part"].format(j=part.j, p=part.p)
         head = f"{head}, {pt}" if head else sentence(pt)
@@ -208,21 +316,22 @@ def part_caption(part: Part, n: int, lang: str, number: Number = None) -> str:
         at = w["within"].format(at=f"{'' if k0 is None else k0}{outer_part.suffix}")
         head = f"{why} ({at})" + (f", {head[0].lower()}{head[1:]}" if head else "")
     def where(i: int) -> str:
-        kids = nested_frames(part, i)
+        kids = nested_frames(part, i, depth)
         if not kids:
             return ""
         first, last = span(kids, number)
         return w["where"].format(first=first, last=last) if first != last else w["where_one"].format(first=first)
 
     told = shown(b)
-    lines = [text for _, text in proofwords.fact_lines(b, [i for i in range(part.lo, part.hi) if i in told], n,
-                                                       lang, where)]
+    lines = [text for _, text in proofwords.fact_lines(b, [i for i in part.new_facts if i in told], n, lang, where)]
+    if part.skipped:
+        lines.insert(0, w["skipped"].format(k=part.skipped))
     text = (head + " — " if head else "") + proofwords.suppose_line(b, lang)
     if part.j > 1:
         text = text[:-1] + " " + w["continued"] + "."
     if lines:
         text += f" {proofwords.words(lang)['then']} " + ", ".join(lines) + "."
-    if part.hi >= len(b.facts):
+    if part.at_end:
         text += " " + proofwords.end_line(b, n, lang)
         so = proofwords.so_line(proof, lang)
         if so:
@@ -235,10 +344,24 @@ def shown(branch: Branch) -> set[int]:
 
 
 def overview_words(proof: Proof, parts: list[Part], number: Number, lang: str) -> str:
-    """' Proof drawn in frames 17a–17f.' (added to the step's own caption)."""
-    first, last = span(parts, number)
-    key = "overview" if len(proof.branches) > 1 else "overview_one"
-    return words(lang)[key].format(k=len(proof.branches), first=first, last=last)
+    """' Proof drawn in frames 17a–17f.' (added to the step's own caption): the top-level
+    frames of ``parts`` (a plan up to some depth); the main chain's, then every fact's."""
+    w = words(lang)
+    top = [p for p in parts if p.outer is None]
+    chain = [p for p in top if p.chain]
+    every = [p for p in top if not p.chain]
+    out = ""
+    if chain:
+        first, last = span(chain, number)
+        out = w["chain_overview" if first != last else "chain_overview_single"].format(first=first, last=last)
+        if every:
+            first, last = span(every, number)
+            out += w["every"].format(first=first, last=last)
+    elif every:
+        first, last = span(every, number)
+        key = "overview" if len(proof.branches) > 1 else "overview_one" if first != last else "overview_single"
+        out = w[key].format(k=len(proof.branches), first=first, last=last)
+    return out
 
 
 # ---- shapes ---------------------------------------------------------------------------
@@ -327,6 +450,35 @@ def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyStat
     before ``lo`` faint (``faint_before``), the premises the new arrows start from, the
     end when ``hi`` reaches it; none drawn in ``skip`` cells (the step places there).
     ``extra_faint``: facts of an outer branch kept faint (a nested proof's context)."""
+    facts = proof.branches[i].facts
+    return _facts_shapes(n, proof, i, range(lo, hi), lambda k: facts[k].premises,
+                         range(1, lo) if faint_before else (), hi >= len(facts), state, obstacles, skip, extra_faint)
+
+
+def chain_shapes(n: int, proof: Proof, i: int, chain: Sequence[int], lo: int, hi: int, state: AnyState,
+                 obstacles: Obstacles | None, skip: AbstractSet[tuple[int, int]] = frozenset(),
+                 faint_before: bool = True) -> list[shapes.Shape]:
+    """Positions ``lo`` … ``hi - 1`` of branch ``i``'s main chain (``main_chain``), each fact
+    with the arrow from the fact before it in the chain, the chain's earlier facts faint,
+    the end when ``hi`` reaches it."""
+    before = {b: a for a, b in zip(chain, chain[1:], strict=False)}
+    facts = proof.branches[i].facts
+    # a cell's last candidate and a house's last place: their other premises faint beside them, so
+    # that the cell or the house shows no other candidate
+    reasons = [j for k in chain[lo:hi] if facts[k].rule in ("cell", "house") for j in facts[k].premises
+               if 0 < j < len(facts) and j not in chain[lo:hi]]
+    faint = [*(chain[1:lo] if faint_before else ()), *reasons]
+    return _facts_shapes(n, proof, i, chain[lo:hi], lambda k: (before[k],) if k in before else (),
+                         faint, hi >= len(chain), state, obstacles, skip)
+
+
+def _facts_shapes(n: int, proof: Proof, i: int, new: Sequence[int], premises: Callable[[int], Sequence[int]],
+                  faint: Sequence[int], end: bool, state: AnyState, obstacles: Obstacles | None,
+                  skip: AbstractSet[tuple[int, int]] = frozenset(),
+                  extra_faint: tuple[Sequence[int], ...] = ()) -> list[shapes.Shape]:
+    """Facts ``new`` of branch ``i`` with their reasons and the arrows from their
+    ``premises`` (a peer's removal seen from another cell), the ``faint`` facts, the end
+    when ``end``; none drawn in ``skip`` cells."""
     from .routing import route
     from .shapes import Shape, spot
 
@@ -337,7 +489,7 @@ def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyStat
     arrows: list[shapes.Shape] = []
     drawn: dict[int, bool] = {0: False}  # fact -> faint
     pairs: list[tuple[int, int]] = []  # premise, fact: an arrow
-    for k in range(lo, hi):
+    for k in new:
         drawn[k] = False
         f = facts[k]
         a_key = tuple(f.fact[:3])
@@ -350,7 +502,7 @@ def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyStat
                 out.append(Shape("implied-false", "dotted", house=(h[0], h[1]), colour="proof_false"))
         if f.rule != "peer":
             continue
-        for j in f.premises:
+        for j in premises(k):
             if not 0 <= j < len(facts) or j == k:
                 continue
             if tuple(facts[j].fact[:2]) == a_key[:2]:
@@ -364,22 +516,20 @@ def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyStat
             arrows.append(Shape("implies", "arrow", points=pts,
                                 colour="proof_true" if facts[k].fact[3] else "proof_false", directed=True))
             _keep_clear(obstacles, pts, len(arrows))
-    end = hi >= len(facts)
     if end:
         for j in list(b.end.premises) + list(b.end.conclusion):
             if 0 <= j < len(facts):
                 drawn[j] = False
-    if faint_before:
-        for k in range(1, lo):
-            drawn.setdefault(k, True)
-    for k, faint in sorted(drawn.items()):
+    for k in faint:
+        drawn.setdefault(k, True)
+    for k, is_faint in sorted(drawn.items()):
         if k >= len(facts):
             continue
         fact = tuple(facts[k].fact)
         r, c = fact[:2]
         if state.values[r * n + c] or (r, c) in skip:
             continue
-        out += fact_shapes(Shape, fact, k == 0 or facts[k].rule == "assume", group, colour, faint)
+        out += fact_shapes(Shape, fact, k == 0 or facts[k].rule == "assume", group, colour, is_faint)
     for outer_fact in extra_faint:
         r, c = outer_fact[:2]
         if not state.values[r * n + c]:
@@ -397,6 +547,8 @@ def fact_cands(shapes: Sequence[Shape]) -> set[tuple[int, int, int]]:
 def part_shapes(n: int, part: Part, state: AnyState, obstacles: Obstacles | None) -> list[Shape]:
     """A sub-frame's proof shapes: its facts, arrows and end; a nested proof's frame also
     keeps faint the outer facts its proof rests on."""
+    if part.chain:
+        return chain_shapes(n, part.proof, part.branch, part.chain, part.lo, part.hi, state, obstacles)
     context: tuple[Sequence[int], ...] = ()
     if part.outer is not None:
         outer, k = part.outer
@@ -411,3 +563,27 @@ def whole_shapes(n: int, proof: Proof, state: AnyState, obstacles: Obstacles | N
     """A one-branch proof drawn whole on the step's own frame."""
     b = proof.branches[0]
     return branch_shapes(n, proof, 0, 1, len(b.facts), state, obstacles, skip)
+
+
+def summary_shapes(n: int, proof: Proof, state: AnyState, obstacles: Obstacles | None,
+                   skip: AbstractSet[tuple[int, int]] = frozenset()) -> list[Shape]:
+    """A one-branch proof too large for one frame, summarised on the step's own frame: the
+    last facts of its main chain, those leading into its end, as many as ``LIMIT`` facts and
+    ``ARROWS`` arrows allow (the whole chain when it fits). The assumption and the end are
+    the step's own roles. A proof of several branches shows their assumptions and ends only
+    (a branch's facts in the proof's colours would read as another branch's assumption):
+    its first sub-frames show each branch."""
+    if len(proof.branches) != 1:
+        return []
+    b = proof.branches[0]
+    chain = main_chain(b)
+    arrows = _chain_arrows(b, chain)
+    lo, used = len(chain), 0
+    while lo > 1 and len(chain) - lo < LIMIT and used + arrows[lo - 1] <= ARROWS:
+        lo -= 1
+        used += arrows[lo]
+    if lo == len(chain):
+        return []
+    out = chain_shapes(n, proof, 0, chain, lo, len(chain), state, obstacles, skip, faint_before=False)
+    # the assumption and the end are drawn by the step's roles, in the same styles
+    return [s for s in out if s.role not in ("assumption", "contradiction", "conclusion")]

@@ -20,6 +20,7 @@ from explainer.model.roles import Role, roles_of
 from explainer.model.state import AnyState
 from explainer.model.technique import StepKind, title_of
 
+from .proofdraw import ALL, Part
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
 from .sizes import LINK_CLEAR, disk_r, spot_gap
@@ -326,7 +327,7 @@ def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
 def scene(state: AnyState, step: Explanation | None = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None,
-          kinds: Mapping[str, StepKind] = NO_KINDS) -> Scene:
+          kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
@@ -334,7 +335,9 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     ``kinds``: the run's step kinds (``Puzzle.kinds``), whose titles the title shows.
     The step's roles (``explainer.model.roles``) are drawn in their styles
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
-    frame, else the frame shows its roles and ``proof_scenes`` gives the rest.
+    frame, else the frame shows its roles and each branch's main chain as far as
+    its arrows allow, and ``proof_scenes`` gives the rest (the caption names its
+    frames drawn up to level ``depth``).
     """
     from . import proofdraw
 
@@ -356,7 +359,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         show_candidates = True
     proof_shapes: list[Shape] = []
     covered = {(s.row, s.col, s.value) for s in cands if s.kind not in ("thick", "halo")}
-    lines = bool(links) or whole
+    lines = bool(links) or proof is not None
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
                            obstacles if lines else None, kept)
     if step is not None and isinstance(number, tuple) and number[0] != number[1]:
@@ -374,16 +377,22 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         shape, key = style("link", "link", role.group, role.kind)
         pts = in_cell_arc(n, a, b, obstacles) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
-    if whole and proof is not None:
+    if proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
-        proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
+        if whole:
+            proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
+        else:  # the main chains, as far as the arrows allow; the roles keep the assumptions and ends
+            marked = {(s.row, s.col, s.value) for s in cands}
+            proof_shapes = [s for s in proofdraw.summary_shapes(n, proof, state, obstacles, set(place))
+                            if (s.row, s.col, s.value) not in marked or s.kind == "dotted"]
         # a removed candidate keeps its struck disk (the proof's rings go around it)
         proof_shapes = [s for s in proof_shapes
                         if (s.row, s.col, s.value) not in removed or s.kind in ("thick", "halo")]
         drawn = proofdraw.fact_cands(proof_shapes)
         # the proof draws its own facts: drop the plain digits and the role marks under them
         out[:] = [s for s in out if not (s.role == "candidate" and (s.row, s.col, s.value) in drawn)]
-        cands = [s for s in cands if s.role in ("removed", "placed")]
+        if whole:
+            cands = [s for s in cands if s.role in ("removed", "placed")]
     out.extend(cands)
     out.extend(proof_shapes)
 
@@ -396,11 +405,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
             title = step_title(number if number is not None else 0, step.technique, lang, getattr(step, "detail", ()),
                                kinds)
     if caption is None:
-        caption = text_in(step, lang) if step is not None else ""
-        if proof is not None and not whole and number is not None:
-            parts = proofdraw.plan(proof)
-            if parts:
-                caption += proofdraw.overview_words(proof, [p for p in parts if p.outer is None], number, lang)
+        caption = step_caption(step, number, lang, depth) if step is not None else ""
     out.append(Shape("title", "text", text=title))
     if caption:
         out.append(Shape("caption", "text", text=caption))
@@ -415,16 +420,59 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     return out
 
 
+def step_caption(step: Explanation, number: int | tuple[int, int] | None, lang: str = "en",
+                 depth: int = ALL) -> str:
+    """A step frame's caption: the step's text, and for a proof drawn in sub-frames, the
+    frames drawn up to level ``depth`` (known before any shape is laid out)."""
+    from . import proofdraw
+
+    caption = text_in(step, lang)
+    if step.proof is not None and number is not None:
+        parts = proofdraw.plan(step.proof, depth=depth)
+        if parts:
+            caption += proofdraw.overview_words(step.proof, parts, number, lang)
+    return caption
+
+
+def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | None, lang: str = "en",
+               kinds: Mapping[str, StepKind] = NO_KINDS) -> str:
+    """'Step 17a — forcing chain': a proof sub-frame's title."""
+    k = number[0] if isinstance(number, tuple) else number
+    return step_title(f"{k if k is not None else ''}{part.suffix}", step.technique, lang, kinds=kinds)
+
+
+def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | tuple[int, int] | None = None,
+               givens: Sequence[int] | None = None, lang: str = "en", kinds: Mapping[str, StepKind] = NO_KINDS,
+               depth: int = ALL) -> Scene:
+    """The frame of one part of a proof (``proofdraw.Part``): its facts and arrows on the grid
+    before the step, its title and its caption (naming the nested frames drawn up to
+    ``depth``)."""
+    from . import proofdraw
+
+    n = state.geo.n
+    obstacles = Obstacles(n)
+    sc = Scene(n, suffix=part.suffix, level=part.level)
+    covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
+    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
+    sc.extend(proofdraw.part_shapes(n, part, state, obstacles))  # routed around every digit
+    sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
+    sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
+    sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
+    return sc
+
+
 def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                  givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None,
-                 kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
-    """The sub-frames of a forcing step's proof, in file order (RENDERING.md wave 2).
+                 kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> list[Scene]:
+    """The sub-frames of a forcing step's proof up to level ``depth``, in file order
+    (RENDERING.md wave 2).
 
     ``[]`` when the step has no ``proof`` or when its own frame (``scene``)
     shows it whole. Otherwise one Scene per part (``proofdraw.plan``): each
     branch cut into parts, each followed by the frames of the nested proofs it
-    asserts. Each Scene has its ``suffix`` (file names ``017a-TECHNIQUE.png``,
-    ``017c1-…`` after ``017-TECHNIQUE.png``), the title ``Step 17a — …`` and a
+    asserts (a proof of more parts than a handful: its main chains first). Each
+    Scene has its ``suffix`` (file names ``017a-TECHNIQUE.png``, ``017c1-…``
+    after ``017-TECHNIQUE.png``) and ``level``, the title ``Step 17a — …`` and a
     caption reading that part of the proof for a learner.
     """
     from . import proofdraw
@@ -432,48 +480,41 @@ def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int,
     proof = getattr(step, "proof", None)
     if proof is None:
         return []
-    parts = proofdraw.plan(proof, limit or proofdraw.LIMIT)
-    n = state.geo.n
-    k = number[0] if isinstance(number, tuple) else number
-    out = []
-    for part in parts:
-        obstacles = Obstacles(n)
-        sc = Scene(n, suffix=part.suffix)
-        covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
-        _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
-        shapes = proofdraw.part_shapes(n, part, state, obstacles)  # routed around every digit
-        sc.extend(shapes)
-        num = f"{k if k is not None else ''}{part.suffix}"
-        sc.append(Shape("title", "text", text=step_title(num, step.technique, lang, kinds=kinds)))
-        sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number)))
-        sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
-        out.append(sc)
-    return out
+    return [part_scene(state, step, part, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+            for part in proofdraw.plan(proof, limit or proofdraw.LIMIT, depth)]
+
+
+def initial_caption(state: AnyState, lang: str = "en") -> str:
+    """'30 givens.'"""
+    return words(lang)["givens"].format(k=sum(1 for v in state.values if v)) + "."
 
 
 def initial_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                   caption: str | None = None) -> Scene:
-    w = words(lang)
-    k = sum(1 for v in state.values if v)
     if caption is None:
-        caption = w["givens"].format(k=k) + "."
-    return scene(state, None, title=w["initial"], caption=caption, givens=givens, lang=lang)
+        caption = initial_caption(state, lang)
+    return scene(state, None, title=words(lang)["initial"], caption=caption, givens=givens, lang=lang)
+
+
+def solution_caption(lang: str = "en", steps: int = 0, difficulty: str = "", complete: bool = True) -> str:
+    """'Solved in 87 steps (medium).'"""
+    w = words(lang)
+    d = DIFFICULTY_FR.get(difficulty, difficulty) if lang == "fr" else difficulty
+    return (w["solved"] if complete else w["unsolved"]).format(k=steps, d=d)
 
 
 def solution_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
                    steps: int = 0, difficulty: str = "", complete: bool = True) -> Scene:
-    w = words(lang)
-    d = DIFFICULTY_FR.get(difficulty, difficulty) if lang == "fr" else difficulty
-    caption = (w["solved"] if complete else w["unsolved"]).format(k=steps, d=d)
-    return scene(state, None, title=w["solution"], caption=caption, givens=givens, lang=lang,
+    caption = solution_caption(lang, steps, difficulty, complete)
+    return scene(state, None, title=words(lang)["solution"], caption=caption, givens=givens, lang=lang,
                  show_candidates=not complete)
 
 
 def step_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                 givens: Sequence[int] | None = None, lang: str = "en",
-                kinds: Mapping[str, StepKind] = NO_KINDS) -> list[Scene]:
+                kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> list[Scene]:
     """What an exporter writes for one step: its frame (``suffix`` ""), then the
-    sub-frames of its proof if it needs them (``suffix`` "a", "b" …): file stems
-    ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
-    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds)
-    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds)
+    sub-frames of its proof up to level ``depth`` if it needs them (``suffix`` "a", "b" …):
+    file stems ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
+    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)

@@ -57,13 +57,15 @@ class Shape:
 
 
 class Scene(list[Shape]):
-    """A list of shapes plus the grid size (and, for a proof sub-frame, its suffix)."""
+    """A list of shapes plus the grid size (and, for a proof sub-frame, its suffix and its
+    level of detail: 1 the first sub-frames of a step, deeper levels on demand)."""
 
-    def __init__(self, n: int, shapes: Iterable[Shape] = (), suffix: str = "") -> None:
+    def __init__(self, n: int, shapes: Iterable[Shape] = (), suffix: str = "", level: int = 0) -> None:
         super().__init__(shapes)
         self.n = n
         self.m = math.isqrt(n)
         self.suffix = suffix
+        self.level = level
 
     def of(self, role: str, kind: str | None = None) -> list[Shape]:
         return [s for s in self if s.role == role and (kind is None or s.kind == kind)]

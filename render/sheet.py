@@ -27,11 +27,28 @@ def _font(pt: float, dpi: float = SHEET_DPI, bold: bool = False) -> Any:
 
 def wrap_text(text: str, font: Any, width: float) -> list[str]:
     """Greedy word wrap to ``width`` pixels in ``font``; a word longer than a line (a chain in
-    Eureka notation) is cut where the line is full."""
+    Eureka notation) is cut where the line is full. A line's width is the sum of its words'
+    and spaces' (measured once each: a caption's lines are not measured again word by word)."""
     lines: list[str] = []
+    space = font.getlength(" ")
+    sizes: dict[str, float] = {}
+
+    def size(word: str) -> float:
+        if word not in sizes:
+            sizes[word] = font.getlength(word)
+        return sizes[word]
+
     for para in text.split("\n"):
         line = ""
+        used = 0.0
         for word in para.split():
+            if size(word) <= width:
+                if line and used + space + size(word) > width:
+                    lines.append(line)
+                    line, used = word, size(word)
+                else:
+                    line, used = (f"{line} {word}", used + space + size(word)) if line else (word, size(word))
+                continue
             while font.getlength(word) > width:  # fill the line with its start, go on with the rest
                 head = f"{line} " if line else ""
                 k = 0
@@ -51,6 +68,7 @@ def wrap_text(text: str, font: Any, width: float) -> list[str]:
                 line = word
             else:
                 line = trial
+            used = font.getlength(line)
         lines.append(line)
     return lines
 
@@ -91,7 +109,7 @@ def sheet_layout(plan: Sequence[Frame], n: int, columns: int = 3, paper: str = "
     for k, f in enumerate(plan):
         if k % columns == 0:
             rows.append([])
-        rows[-1].append((k, wrap_text(f.scene.text("caption"), font, tile_w)))
+        rows[-1].append((k, wrap_text(f.caption, font, tile_w)))
     pages: list[list[list[tuple[int, list[str]]]]] = [[]]
     used = 0
     for row in rows:
@@ -108,31 +126,65 @@ def sheet_names(count: int) -> list[str]:
     return [f"EXPLANATIONS-{k:02d}.png" for k in range(1, count + 1)]
 
 
-def contact_pages(plan: Sequence[Frame], thumbs: Sequence[Any], n: int, theme: Any, *, columns: int = 3,
-                  paper: str = "a4", crop: float = 0.0) -> list[Any]:
-    """The contact sheet's pages (RGB images at SHEET_DPI): each frame without its own caption
-    (the bottom ``crop`` fraction of a thumbnail) and the caption written under it at
-    SHEET_CAPTION_PT, then "page k / N" at the foot of the page."""
-    from PIL import Image, ImageDraw
+class ContactSheet:
+    """The contact sheet's pages written as the frames come (``add``, in order): each
+    frame without its own caption (the bottom ``crop`` fraction of its thumbnail) and its
+    caption written under it at SHEET_CAPTION_PT, then "page k / N" at the foot of the page;
+    a page is written (on the theme's palette) when its last frame is in, so only one page
+    is held. ``paths``: a file per page of the layout."""
 
-    lay = sheet_layout(plan, n, columns, paper)
-    font, small = _font(SHEET_CAPTION_PT), _font(SHEET_FOOTER_PT)
-    out = []
-    for p, rows in enumerate(lay.pages, 1):
-        page = Image.new("RGB", lay.page, theme["background"])
-        draw = ImageDraw.Draw(page)
-        y = lay.margin
-        for row in rows:
-            for col, (k, lines) in enumerate(row):
-                x = lay.margin + col * (lay.tile_w + lay.gap)
-                t = thumbs[k].convert("RGB")
-                t = t.crop((0, 0, t.size[0], round(t.size[1] * (1 - crop))))
-                # BOX: a plain average of the pixels a tile pixel covers (4x faster than Lanczos)
-                page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (x, y))
-                for i, line in enumerate(lines):
-                    draw.text((x, y + lay.grid_h + i * lay.line_h), line, font=font, fill=theme["caption"])
-            y += lay.grid_h + lay.line_h * max(len(lines) for _, lines in row) + lay.gap
-        footer = f"{p} / {len(lay.pages)}"
-        draw.text((lay.page[0] / 2, lay.page[1] - lay.margin), footer, font=small, fill=theme["label"], anchor="ms")
-        out.append(page)
-    return out
+    def __init__(self, plan: Sequence[Frame], n: int, theme: Any, paths: Sequence[Any], *, columns: int = 3,
+                 paper: str = "a4", crop: float = 0.0) -> None:
+        self.lay = sheet_layout(plan, n, columns, paper)
+        self.theme = theme
+        self.paths = list(paths)
+        self.crop = crop
+        self.written: list[Any] = []
+        # where each frame goes: page, top of its row, column, its caption lines, the row's height
+        self.at: dict[int, tuple[int, int, int, list[str], bool]] = {}
+        for p, rows in enumerate(self.lay.pages):
+            y = self.lay.margin
+            for r, row in enumerate(rows):
+                for col, (k, lines) in enumerate(row):
+                    last = r == len(rows) - 1 and col == len(row) - 1
+                    self.at[k] = (p, y, col, lines, last)
+                y += self.lay.grid_h + self.lay.line_h * max(len(lines) for _, lines in row) + self.lay.gap
+        self.page: Any = None
+        self.draw: Any = None
+
+    def add(self, k: int, thumb: Any) -> None:
+        from PIL import Image, ImageDraw
+
+        lay = self.lay
+        p, y, col, lines, last = self.at[k]
+        if self.page is None:
+            self.page = Image.new("RGB", lay.page, self.theme["background"])
+            self.draw = ImageDraw.Draw(self.page)
+        elif self.draw is None:  # the same page image, cleared for the next page
+            self.page.paste(self.theme["background"], (0, 0, *lay.page))
+            self.draw = ImageDraw.Draw(self.page)
+        x = lay.margin + col * (lay.tile_w + lay.gap)
+        t = thumb.crop((0, 0, thumb.size[0], round(thumb.size[1] * (1 - self.crop)))).convert("RGB")
+        whole = t.size[0] // lay.tile_w
+        if whole >= 2:  # a whole reduction first (a plain 2x2 … average), much faster than resizing
+            t = t.reduce(whole)
+        # BOX: a plain average of the pixels a tile pixel covers (4x faster than Lanczos)
+        self.page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (x, y))
+        font = _font(SHEET_CAPTION_PT)
+        for i, line in enumerate(lines):
+            self.draw.text((x, y + lay.grid_h + i * lay.line_h), line, font=font, fill=self.theme["caption"])
+        if last:
+            self._save(p)
+
+    def _save(self, p: int) -> None:
+        from .frame import quantize_image
+
+        lay = self.lay
+        footer = f"{p + 1} / {len(lay.pages)}"
+        self.draw.text((lay.page[0] / 2, lay.page[1] - lay.margin), footer, font=_font(SHEET_FOOTER_PT),
+                       fill=self.theme["label"], anchor="ms")
+        # on the theme's palette, like the frames: 10x faster to write and a third of the size
+        quantize_image(self.page, self.theme).save(self.paths[p], format="PNG", compress_level=1,
+                                                   dpi=(SHEET_DPI, SHEET_DPI))
+        self.written.append(self.paths[p])
+        self.draw = None

@@ -11,15 +11,23 @@ or ``17a`` a step or a proof sub-frame, ``3–7`` grouped singles) out of the
 number of steps. Previous / next / play buttons, ←/→ keys (space plays), a
 speed control (each frame shows for the GIF's time, caption length
 included, divided by the speed), and a step list grouped by technique.
+
+Levels of detail: previous, next and play go through the steps and the
+first sub-frames of their proofs (``main_level``); the deeper sub-frames
+(``--proof-depth 2`` and more) are reached from the frame they detail (a
+"More detail" row of buttons under it, ↓ key), and lead back up (↑ key);
+previous and next then go through the frames of that level. The page is
+written frame by frame: inlined frames are read one at a time.
 """
 from __future__ import annotations
 
 import base64
 import html
 import io
+import itertools
 import json
 import mimetypes
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +38,13 @@ from .plan import Frame
 
 LABELS = {
     "en": {"prev": "◀ Previous", "next": "Next ▶", "play": "▶ Play", "pause": "❚❚ Pause",
+           "deeper": "More detail:", "up": "▲ Back to {k}",
            "steps": "Steps by technique", "start": "Start", "end": "End", "step": "Step", "speed": "Speed",
            "folder": "This page shows the frame files of its folder: copy the whole folder, not index.html "
                      "alone (explain-sudoku --html-standalone writes a page that works alone).",
            "missing": "Frame file not found: {src}. Keep index.html in its folder, next to the frames."},
     "fr": {"prev": "◀ Précédent", "next": "Suivant ▶", "play": "▶ Lecture", "pause": "❚❚ Pause",
+           "deeper": "Plus de détail :", "up": "▲ Retour à {k}",
            "steps": "Étapes par technique", "start": "Début", "end": "Fin", "step": "Étape", "speed": "Vitesse",
            "folder": "Cette page montre les images de son dossier : copiez le dossier entier, pas index.html "
                      "seul (explain-sudoku --html-standalone écrit une page qui fonctionne seule).",
@@ -63,30 +73,56 @@ def frame_number(f: Frame, total: int) -> str:
     if f.kind == "solution":
         return str(total)
     first, last = f.steps[0] + 1, f.steps[-1] + 1
-    return f"{first}{f.scene.suffix}" if first == last else f"{first}–{last}"
+    return f"{first}{f.suffix}" if first == last else f"{first}–{last}"
 
 
-def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Sequence[str], *, puzzle: Explained | None = None,
-                 lang: str = "en", title: str | None = None, crop: float = 0.0,
-                 durations: Sequence[int] | None = None, standalone: bool | None = None) -> Path:
-    """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs).
+def parents(plan: Sequence[Frame]) -> list[int]:
+    """The frame each frame details (-1 for a step's own frame and the first sub-frames of its
+    proof): the nearest frame before it, of the same step, less deep, whose name starts its
+    name (17c1's is 17c; a proof's parts of every fact, 17c, 17d …, detail the step's 17)."""
+    out = []
+    for k, f in enumerate(plan):
+        up = -1
+        if f.level >= 2:
+            for j in range(k - 1, -1, -1):
+                g = plan[j]
+                if g.steps != f.steps:
+                    break
+                if g.level < f.level and f.suffix.startswith(g.suffix):
+                    up = j
+                    break
+        out.append(up)
+    return out
+
+
+def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Iterable[str], *,
+                 puzzle: Explained | None = None, lang: str = "en", title: str | None = None, crop: float = 0.0,
+                 durations: Sequence[int] | None = None, standalone: bool | None = None,
+                 main_level: int = 1) -> Path:
+    """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs, one
+    per frame, read one at a time).
 
     ``crop``: the fraction of each frame's height at its bottom (its caption) not shown;
-    ``durations``: ms per frame at speed 1 (default 1200 each)."""
+    ``durations``: ms per frame at speed 1 (default 1200 each); ``main_level``: the deepest
+    sub-frames previous, next and play go through (deeper ones are reached from their frame)."""
     words = LABELS.get(lang, LABELS["en"])
     total = len(puzzle.steps) if puzzle is not None else max((k + 1 for f in plan for k in f.steps), default=0)
+    sources = iter(sources)
     if standalone is None:
-        standalone = all(src.startswith("data:") for src in sources)
+        first = next(sources, "")
+        standalone = first.startswith("data:")
+        sources = itertools.chain([first], sources)
     durations = list(durations) if durations is not None else [1200] * len(plan)
+    up = parents(plan)
     frames: list[dict[str, Any]] = []
-    for f, src, ms in zip(plan, sources, durations, strict=True):
-        frames.append({"src": src, "title": f.scene.text("title"), "caption": f.scene.text("caption"),
-                       "legend": f.scene.text("legend"),
-                       "kind": f.kind, "technique": f.technique, "steps": [k + 1 for k in f.steps],
-                       "number": frame_number(f, total), "ms": ms})
+    for k, (f, ms) in enumerate(zip(plan, durations, strict=True)):
+        frames.append({"title": f.title, "caption": f.caption, "legend": f.scene.text("legend"),
+                       "kind": f.kind, "technique": f.technique,
+                       "steps": [k + 1 for k in f.steps], "number": frame_number(f, total), "ms": ms,
+                       "main": f.level <= main_level or up[k] < 0, "up": up[k]})
     groups: dict[str, list[int]] = {}
     for i, shown in enumerate(frames):
-        if shown["kind"] == "step":
+        if shown["kind"] == "step" and shown["main"]:
             groups.setdefault(shown["technique"], []).append(i)
     kinds = puzzle.kinds if puzzle is not None else {}
     parts = []
@@ -100,15 +136,24 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Sequence[s
     parts.append(f'<li><button class="jump" data-k="{len(frames) - 1}">{html.escape(words["end"])}</button></li>')
     page_title = title or (f"Sudoku {puzzle.grid.to_line()}" if puzzle is not None else "Sudoku")
     speeds = "".join(f'<option value="{v:g}"{" selected" if v == 1 else ""}>{v:g}×</option>' for v in SPEEDS)
-    data = json.dumps({"frames": frames, "labels": words, "total": total, "crop": crop},
-                      ensure_ascii=False).replace("</", "<\\/")
     note = "" if standalone else f'<p id="note">{html.escape(words["folder"])}</p>'
-    doc = TEMPLATE.format(lang=html.escape(lang), title=html.escape(page_title), steps=html.escape(words["steps"]),
-                          prev=html.escape(words["prev"]), next=html.escape(words["next"]),
-                          play=html.escape(words["play"]), speed=html.escape(words["speed"]), speeds=speeds,
-                          note=note, groups="\n".join(parts), data=data)
+    head, tail = TEMPLATE.split("{data}")
     path = Path(out_dir) / "index.html"
-    path.write_text(doc, encoding="utf-8")
+
+    def js(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+    with open(path, "w", encoding="utf-8") as page:
+        page.write(head.format(lang=html.escape(lang), title=html.escape(page_title),
+                               steps=html.escape(words["steps"]), prev=html.escape(words["prev"]),
+                               next=html.escape(words["next"]), play=html.escape(words["play"]),
+                               speed=html.escape(words["speed"]), speeds=speeds, note=note,
+                               groups="\n".join(parts)))
+        page.write('{"frames": [')
+        for k, (shown, src) in enumerate(zip(frames, sources, strict=True)):
+            page.write(("," if k else "") + js({"src": src, **shown}))
+        page.write(f'], "labels": {js(words)}, "total": {js(total)}, "crop": {js(crop)}}}')
+        page.write(tail.format())
     return path
 
 
@@ -135,6 +180,8 @@ TEMPLATE = """<!DOCTYPE html>
  #legend {{ flex: 0 0 auto; font-size: .95rem; line-height: 1.35; margin: .3rem 0 0; color: #555; }}
  #heading {{ font-size: 1.2rem; margin: .2rem 0; }}
  #note {{ font-size: .85rem; color: #555; margin: .2rem 0; }}
+ #detail {{ display: flex; gap: .3rem; align-items: center; flex-wrap: wrap; margin: 0 0 .4rem; }}
+ #detail:empty {{ display: none; }}
  #missing {{ color: #b00; }}
  aside ul {{ list-style: none; padding: 0; margin: 0; }}
  aside li {{ margin: .25rem 0; }}
@@ -153,6 +200,7 @@ TEMPLATE = """<!DOCTYPE html>
   <label>{speed} <select id="speed">{speeds}</select></label>
   <span id="counter"></span>
  </div>
+ <div id="detail"></div>
  <div id="view"><div id="box"><img id="frame" alt=""></div></div>
  <p id="caption"></p>
  <p id="legend"></p>
@@ -190,9 +238,44 @@ TEMPLATE = """<!DOCTYPE html>
     p.textContent = L.missing.replace("{{src}}", frames[k].src);
     cap.appendChild(p);
   }};
+  const detail = document.getElementById("detail");
+  // previous and next go along a frame's lane: the steps and their first sub-frames, or the
+  // deeper frames detailing one frame
+  function lane(i) {{
+    const out = [];
+    frames.forEach((f, j) => {{
+      if (frames[i].main ? f.main : (!f.main && f.up === frames[i].up)) out.push(j);
+    }});
+    return out;
+  }}
+  function step(d) {{
+    const l = lane(k), at = l.indexOf(k);
+    show(l[Math.max(0, Math.min(l.length - 1, at + d))]);
+  }}
+  function children(i) {{
+    const out = [];
+    frames.forEach((f, j) => {{ if (!f.main && f.up === i) out.push(j); }});
+    return out;
+  }}
+  function button(text, to) {{
+    const b = document.createElement("button");
+    b.textContent = text; b.className = "drill";
+    b.onclick = () => {{ play(false); show(to); }};
+    return b;
+  }}
+  function drill() {{
+    detail.innerHTML = "";
+    const f = frames[k], kids = children(k);
+    if (f.up >= 0) detail.appendChild(button(L.up.replace("{{k}}", frames[f.up].number), f.up));
+    if (kids.length) {{
+      const s = document.createElement("span"); s.textContent = L.deeper; detail.appendChild(s);
+      kids.forEach(j => detail.appendChild(button(frames[j].number, j)));
+    }}
+  }}
   function show(i) {{
     k = Math.max(0, Math.min(frames.length - 1, i));
     const f = frames[k];
+    drill();
     img.src = f.src; img.alt = f.title;
     head.textContent = f.title;
     cap.textContent = f.caption;
@@ -203,25 +286,29 @@ TEMPLATE = """<!DOCTYPE html>
   }}
   function tick() {{
     timer = setTimeout(() => {{
-      if (k >= frames.length - 1) play(false); else {{ show(k + 1); tick(); }}
+      const l = lane(k), at = l.indexOf(k);
+      if (at >= l.length - 1) play(false); else {{ show(l[at + 1]); tick(); }}
     }}, frames[k].ms / (+speed.value || 1));
   }}
   function play(on) {{
     if (timer) {{ clearTimeout(timer); timer = null; }}
     if (on) {{
-      if (k >= frames.length - 1) show(0);
+      while (!frames[k].main) k = frames[k].up;  // play goes along the steps
+      if (k >= frames.length - 1) show(0); else show(k);
       tick();
     }}
     playBtn.textContent = timer ? L.pause : L.play;
   }}
   speed.onchange = () => {{ if (timer) play(true); }};
-  document.getElementById("prev").onclick = () => {{ play(false); show(k - 1); }};
-  document.getElementById("next").onclick = () => {{ play(false); show(k + 1); }};
+  document.getElementById("prev").onclick = () => {{ play(false); step(-1); }};
+  document.getElementById("next").onclick = () => {{ play(false); step(1); }};
   playBtn.onclick = () => play(!timer);
   document.querySelectorAll("button.jump").forEach(b => b.onclick = () => {{ play(false); show(+b.dataset.k); }});
   document.addEventListener("keydown", e => {{
-    if (e.key === "ArrowRight") {{ play(false); show(k + 1); e.preventDefault(); }}
-    else if (e.key === "ArrowLeft") {{ play(false); show(k - 1); e.preventDefault(); }}
+    if (e.key === "ArrowRight") {{ play(false); step(1); e.preventDefault(); }}
+    else if (e.key === "ArrowLeft") {{ play(false); step(-1); e.preventDefault(); }}
+    else if (e.key === "ArrowDown" && children(k).length) {{ play(false); show(children(k)[0]); e.preventDefault(); }}
+    else if (e.key === "ArrowUp" && frames[k].up >= 0) {{ play(false); show(frames[k].up); e.preventDefault(); }}
     else if (e.key === " ") {{ play(!timer); e.preventDefault(); }}
     else if (e.key === "Home") show(0);
     else if (e.key === "End") show(frames.length - 1);

@@ -2,8 +2,11 @@
 
 Page 1: the puzzle with an empty candidates grid in every empty cell (a small
 m×m grid of faint lines to pencil candidates in). Then the steps two per page,
-each frame with its title and its caption under it in 10 pt text. Last page:
-the solution. A4 or Letter portrait (``paper``). Vector: every frame is drawn
+each frame with its title and its caption under it in 10 pt text (a proof's
+first sub-frames after its step). Then the solution. The deeper sub-frames
+asked for (``--proof-depth 2`` and more) follow in an appendix, in the order
+of their names (``17c``, ``17c1`` …), which the captions above them cite.
+A4 or Letter portrait (``paper``). Vector: every frame is drawn
 again through matplotlib's PDF backend on a ``Figure`` of the page's size
 (``frame.draw`` with an origin), so it prints sharp at any size; captions are
 real text (selectable, searchable). Pages carry a number at their foot.
@@ -14,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .plan import Frame
 from .shapes import Scene
 from .sizes import PAPER_IN
 
@@ -23,15 +27,16 @@ CAPTION_LINES = 9  # room under each frame (long captions: grouped singles, chai
 FOOTER_IN = 0.35
 WORDS = {
     "en": {"puzzle": "Puzzle", "write": "Write the candidates in the small grids, then follow the steps.",
-           "page": "{k} / {n}"},
+           "page": "{k} / {n}", "appendix": "Appendix: the proofs in more detail"},
     "fr": {"puzzle": "Grille", "write": "Notez les candidats dans les petites grilles, puis suivez les étapes.",
-           "page": "{k} / {n}"},
+           "page": "{k} / {n}", "appendix": "Annexe : les preuves en détail"},
 }
+APPENDIX_LEVEL = 2  # sub-frames of this level and deeper go to the appendix
 
 
-def page_count(steps: int) -> int:
-    """Puzzle page, the steps two per page, the solution page."""
-    return 1 + (steps + 1) // 2 + 1
+def page_count(steps: int, appendix: int = 0) -> int:
+    """Puzzle page, the steps two per page, the solution page, the appendix two per page."""
+    return 1 + (steps + 1) // 2 + 1 + (appendix + 1) // 2
 
 
 def _without(scene: Scene, roles: set[str]) -> Scene:
@@ -103,14 +108,19 @@ def _footer(fig: Any, k: int, total: int, theme: Mapping[str, Any], lang: str) -
              ha="center", va="center", fontsize=9, color=theme["label"], family="DejaVu Sans")
 
 
-def write_workbook(path: str | Path, initial: Scene, steps: Sequence[Scene], solution: Scene, *,
-                   theme: Mapping[str, Any], paper: str = "a4", lang: str = "en", heading: str = "") -> int:
-    """Write the workbook; return its number of pages."""
+def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[str, Any], paper: str = "a4",
+                   lang: str = "en", heading: str = "") -> int:
+    """Write the workbook of ``plan`` (the planned frames: each scene is laid out when its page
+    is drawn); return its number of pages."""
     from matplotlib.backends.backend_pdf import PdfPages
     from matplotlib.figure import Figure
 
+    initial = next(f for f in plan if f.kind == "initial")
+    solution = next(f for f in plan if f.kind == "solution")
+    steps = [f for f in plan if f.kind == "step" and f.level < APPENDIX_LEVEL]
+    appendix = [f for f in plan if f.kind == "step" and f.level >= APPENDIX_LEVEL]
     w_in, h_in = PAPER_IN[paper]
-    total = page_count(len(steps))
+    total = page_count(len(steps), len(appendix))
     inner_w = w_in - 2 * MARGIN_IN
     inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
     words = WORDS.get(lang, WORDS["en"])
@@ -122,6 +132,18 @@ def write_workbook(path: str | Path, initial: Scene, steps: Sequence[Scene], sol
             _footer(fig, k, total, theme, lang)
             pdf.savefig(fig, facecolor=theme["background"])
 
+        def two_per_page(frames: Sequence[Frame], first: int, title: str = "") -> None:
+            half = inner_h / 2
+            for k in range(0, len(frames), 2):
+                fig = page()
+                if title and k == 0:
+                    fig.text(0.5, 1 - MARGIN_IN / 2 / h_in, title, ha="center", va="center", fontsize=12,
+                             weight="bold", family="DejaVu Sans", color=theme["title"])
+                for j, f in enumerate(frames[k:k + 2]):
+                    bottom = FOOTER_IN + MARGIN_IN + (1 - j) * half
+                    _frame(fig, f.scene, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2))
+                finish(fig, first + k // 2)
+
         # 1. the puzzle, with pencil grids in the empty cells
         fig = page()
         fig.text(0.5, 1 - MARGIN_IN / h_in, words["puzzle"], ha="center", va="top", fontsize=16,
@@ -131,19 +153,17 @@ def write_workbook(path: str | Path, initial: Scene, steps: Sequence[Scene], sol
                      family="DejaVu Sans Mono", color=theme["label"])
         fig.text(0.5, 1 - (MARGIN_IN + 0.52) / h_in, words["write"], ha="center", va="top", fontsize=11,
                  family="DejaVu Sans", color=theme["caption"])
-        _frame(fig, initial, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h - 0.8), caption=True)
-        _pencil_grid(fig, initial, theme)
+        scene = initial.scene
+        _frame(fig, scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h - 0.8), caption=True)
+        _pencil_grid(fig, scene, theme)
         finish(fig, 1)
         # 2. the steps, two per page
-        half = inner_h / 2
-        for k in range(0, len(steps), 2):
-            fig = page()
-            for j, sc in enumerate(steps[k:k + 2]):
-                bottom = FOOTER_IN + MARGIN_IN + (1 - j) * half
-                _frame(fig, sc, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2))
-            finish(fig, 2 + k // 2)
+        two_per_page(steps, 2)
         # 3. the solution
         fig = page()
-        _frame(fig, solution, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))
-        finish(fig, total)
+        _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))
+        solution_page = 2 + (len(steps) + 1) // 2
+        finish(fig, solution_page)
+        # 4. the deeper sub-frames asked for
+        two_per_page(appendix, solution_page + 1, words["appendix"])
     return total

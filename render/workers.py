@@ -1,91 +1,127 @@
 """The work done in forked processes: turning scenes into pixels, and the heavy exporters.
 
-``render_frames``: the scenes are built in the parent (pure Python); worker
-processes (fork) each keep one ``FrameRenderer`` and turn scenes into pixels,
-write the frame files and send back a reduced copy for the contact sheet and
-the GIF. ``write_exporters``: the exporters whose work is heavy and
-independent (GIF, contact sheet, workbook) run side by side. What a forked
-worker needs is left in a module global (``_JOB``, ``_EXPORT``) before the
-fork and cleared after.
+``write_exporters`` runs a puzzle's exporters. With cores to spare, worker
+processes (fork) each keep one ``FrameRenderer`` (one figure, its static grid
+drawn once before the fork) and, frame by frame, lay out the scene, turn it
+into pixels, write the frame file and send back the frame reduced for the
+GIF, contact sheet and viewer, and for the video (``Pixels``). The parent
+takes them in frame order and hands each to the exporters that stream (GIF,
+video, contact sheet, viewer), which encode it at once: at most ``WINDOW``
+frames per worker are on their way, so memory does not grow with the number
+of frames. The exporters whose work is heavy and independent (the workbook)
+run in the same pool, side by side with the frames. What a forked worker
+needs is left in a module global (``_JOB``, ``_EXPORT``) before the fork and
+cleared after.
 """
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .job import Exporter, Job, Written
-from .plan import Frame
+from .job import Exporter, Job, Pixels, Sink, Written
 
 _JOB: dict[str, Any] = {}
+WINDOW = 3  # frames on their way per worker: the parent holds at most this many results
 
 
-def _render_one(i: int) -> tuple[int, bytes, tuple[int, int]]:
-    from .frame import THUMB_STEPS, FrameRenderer, quantize_image
+def _render_one(i: int) -> tuple[int, Pixels]:
+    """Frame ``i`` of ``_JOB``'s plan: its scene laid out and drawn, its file written, its
+    reduced copies (``Pixels``) returned."""
+    from .frame import THUMB_STEPS, quantize_image, remap
 
     job = _JOB
-    r = job.get("renderer")
-    if r is None:
-        r = job["renderer"] = FrameRenderer(job["n"], job["theme"], job["dpi"], job["size"])
-    sc = job["scenes"][i]
+    r = job["renderer"]
+    sc = job["plan"][i].scene
     path = job["paths"][i]
+    if path is not None and job["fmt"] == "svg":
+        with open(path, "wb") as f:
+            f.write(r.svg(sc))
+    thumb, video = job["thumb"], job["video"]
+    if not (thumb or video or path is not None and job["fmt"] == "png"):
+        return i, Pixels()
     im = r.image(sc)
-    if path is not None:
-        if job["fmt"] == "svg":
-            with open(path, "wb") as f:
-                f.write(r.svg(sc))
+    full = None  # the frame on the theme's palette (its PNG file)
+    if path is not None and job["fmt"] == "png":
+        full = quantize_image(im, r.theme)
+        full.save(path, format="PNG", compress_level=job["compress"])
+    t = v = b""
+    tsize = vsize = (0, 0)
+    if thumb:
+        if thumb == 1 and full is not None:  # the same pixels on the thumbnails' fewer colours
+            small = remap(full, r.theme, THUMB_STEPS)
         else:
-            quantize_image(im, r.theme).save(path, format="PNG", compress_level=job["compress"])
-    thumb = b""
-    tsize = (0, 0)
-    if job["thumb"]:
-        t = im.reduce(job["thumb"]) if job["thumb"] > 1 else im
-        t = quantize_image(t, r.theme, THUMB_STEPS)
-        thumb, tsize = t.tobytes(), t.size
-    return i, thumb, tsize
+            small = quantize_image(im.reduce(thumb) if thumb > 1 else im, r.theme, THUMB_STEPS)
+        t, tsize = small.tobytes(), small.size
+    if video:
+        frame = full if video == 1 and full is not None else quantize_image(
+            im.reduce(video) if video > 1 else im, r.theme)
+        v, vsize = frame.tobytes(), frame.size
+    return i, Pixels(t, tsize, v, vsize)
 
 
-def render_frames(frames: list[Frame], paths: list[str | None], *, n: int, theme: Any, dpi: Any, size: Any,
-                fmt: str, thumb: int, workers: int, progress: Callable[[int, int], None] | None,
-                compress: int = 1) -> list[tuple[bytes, tuple[int, int]]]:
+def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] | None = None,
+                  side: Sequence[int] = (),
+                  side_done: dict[int, tuple[list[str], dict[str, Any]]] | None = None) -> Iterator[tuple[int, Pixels]]:
+    """``(k, pixels)`` for every frame ``k`` of the job, in order; then the side exporters
+    (indices into ``_EXPORT``'s exporters) are waited for, their files and record fields put
+    in ``side_done``. The frames are drawn in forked workers when there are cores and frames
+    enough (the side exporters run in the same pool), else here."""
     import multiprocessing as mp
 
     from .frame import FrameRenderer
 
     global _JOB
-    # the renderer is built and primed (static grid drawn) once, here; forked
-    # workers inherit it ready to use
-    r = FrameRenderer(n, theme, dpi, size)
+    done_side = side_done if side_done is not None else {}
+    o = job.options
+    # the renderer is built and primed (static grid drawn) once, here; forked workers
+    # inherit it ready to use: one figure per worker
+    r = FrameRenderer(job.puzzle.grid.n, o.theme, o.dpi, o.size)
     r._prime()
-    _JOB = {"n": n, "theme": theme, "dpi": dpi, "size": size, "fmt": fmt, "thumb": thumb,
-            "scenes": [f.scene for f in frames], "paths": paths, "compress": compress, "renderer": r}
-    total = len(frames)
-    out: list[Any] = [None] * total
-    done = 0
-    if workers > 1 and total >= 8 and "fork" in mp.get_all_start_methods():
-        pool = mp.get_context("fork").Pool(workers)
-        try:
-            chunk = max(1, min(8, total // (workers * 4)))
-            for i, data, tsize in pool.imap_unordered(_render_one, range(total), chunksize=chunk):
-                out[i] = (data, tsize)
-                done += 1
+    _JOB = {"theme": o.theme, "fmt": o.fmt, "thumb": job.thumb, "video": job.video, "plan": job.plan,
+            "paths": job.frame_paths, "compress": 1, "renderer": r}
+    total = len(job.plan)
+    pool = None
+    try:
+        if workers > 1 and (total >= 8 or side) and "fork" in mp.get_all_start_methods():
+            # the first frame drawn here fills the caches (glyph outlines, palettes) the workers
+            # then inherit; the objects made so far are frozen out of the collector, whose
+            # passes would otherwise write to (and so copy) every page of them in each worker
+            yield _render_one(0)
+            if progress:
+                progress(1, total)
+            gc.freeze()
+            pool = mp.get_context("fork").Pool(workers)
+            waiting = {k: pool.apply_async(_export_one, (k,)) for k in side}
+            pending: deque[Any] = deque()
+            ahead = 1
+            for done in range(2, total + 1):
+                while ahead < total and len(pending) < WINDOW * workers:
+                    pending.append(pool.apply_async(_render_one, (ahead,)))
+                    ahead += 1
+                yield pending.popleft().get()
                 if progress:
                     progress(done, total)
-        finally:
+            for k, res in waiting.items():
+                done_side[k] = res.get()
+        else:
+            for k in range(total):
+                yield _render_one(k)
+                if progress:
+                    progress(k + 1, total)
+            for k in side:
+                done_side[k] = _export_one(k)
+    finally:
+        if pool is not None:
             end_pool(pool, failed=sys.exc_info()[0] is not None)
-    else:
-        for k in range(total):
-            i, data, tsize = _render_one(k)
-            out[i] = (data, tsize)
-            done += 1
-            if progress:
-                progress(done, total)
-    _JOB = {}
-    return out
+            gc.unfreeze()
+        _JOB = {}
 
 
 STOP_WAIT = 3.0  # seconds a failed or interrupted pool's threads are given to end
@@ -122,15 +158,15 @@ def default_workers() -> int:
 
 
 def palette_image(theme: Any) -> Any:
-    from .frame import THUMB_STEPS, theme_palette
+    """The palette of the reduced frames (``Pixels.thumb``), as a 'P' image."""
+    from .frame import THUMB_STEPS, _palette
 
-    return theme_palette(theme, THUMB_STEPS)
+    return _palette(theme, THUMB_STEPS)
 
 
-
-# Exporters whose work is heavy and independent (encoding the GIF, composing the sheet's
-# pages): with two cores or more they run side by side in forked processes.
-PARALLEL_EXPORTERS = frozenset({"gif", "contact", "pdf"})
+# Exporters whose work is heavy and independent of the frames' pixels (the workbook draws
+# its own vector frames): with two cores or more they run in the workers' pool.
+PARALLEL_EXPORTERS = frozenset({"pdf"})
 _EXPORT: dict[str, Any] = {}
 
 
@@ -143,29 +179,37 @@ def _export_one(k: int) -> tuple[list[str], dict[str, Any]]:
     return files, {key: v for key, v in vars(r).items() if v != getattr(fresh, key) and key != "files"}
 
 
-def write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, workers: int) -> None:
-    """Every exporter's files, in exporter order in ``rec.files``; the heavy ones in parallel
-    when there are cores to spare (the same files either way)."""
-    import multiprocessing as mp
-
+def write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, workers: int,
+                    progress: Callable[[int, int], None] | None = None) -> None:
+    """Every exporter's files, in exporter order in ``rec.files``: the frames drawn once and
+    streamed to the exporters that take them as they come, the heavy independent ones
+    side by side with them (the same files either way)."""
     global _EXPORT
-    heavy = [k for k, e in enumerate(exporters) if e.key in PARALLEL_EXPORTERS]
-    results: dict[int, Any] = {}
-    pool = None
-    if workers > 1 and len(heavy) > 1 and "fork" in mp.get_all_start_methods():
-        _EXPORT = {"exporters": list(exporters), "job": job}
-        pool = mp.get_context("fork").Pool(min(workers, len(heavy)))
-        results = {k: pool.apply_async(_export_one, (k,)) for k in heavy}
+    sinks: dict[int, Sink] = {}
+    side = [k for k, e in enumerate(exporters) if e.key in PARALLEL_EXPORTERS and not e.streams]
+    out: dict[int, list[str]] = {}
+    drawing = job.options.frames or bool(job.thumb) or bool(job.video)  # thumb: GIF, sheet, inlined viewer
     try:
-        for k, e in enumerate(exporters):
-            if k in results:
-                files, fields = results[k].get()
+        if drawing:
+            _EXPORT = {"exporters": list(exporters), "job": job}
+            side_done: dict[int, tuple[list[str], dict[str, Any]]] = {}
+            for k, pixels in render_frames(job, workers, progress, side, side_done):
+                if k == 0:  # opened once the workers are forked: they inherit no open output
+                    sinks = {j: e.start(job) for j, e in enumerate(exporters) if e.streams}
+                for sink in sinks.values():
+                    sink.add(k, job.plan[k], pixels)
+            for k, (files, fields) in side_done.items():
                 for key, v in fields.items():
                     setattr(rec, key, v)
-                rec.files += files
-            else:
-                rec.files += [str(p) for p in e.write(job, rec)]
+                out[k] = files
+            for k, sink in list(sinks.items()):
+                out[k] = [str(p) for p in sink.finish(rec)]
+                del sinks[k]
+        for k, e in enumerate(exporters):
+            if k not in out:
+                out[k] = [str(p) for p in (e.start(job).finish(rec) if e.streams else e.write(job, rec))]
+            rec.files += out[k]
     finally:
-        if pool is not None:
-            end_pool(pool, failed=sys.exc_info()[0] is not None)
-            _EXPORT = {}
+        for sink in sinks.values():  # an error or an interrupt: close what is open
+            sink.abort()
+        _EXPORT = {}

@@ -348,7 +348,11 @@ def test_more_parts_than_letters_no_crash():
     assert len(subs) > 26 and all(len(s.suffix) == 2 for s in subs)
     assert [s.suffix for s in subs] == sorted(s.suffix for s in subs)
     main = scene(st, step, number=5)
-    assert f"frames 5aa–5{subs[-1].suffix}" in main.text("caption")
+    # more parts than a handful: the main chain first (level 1), then every fact (level 2)
+    chain = [s for s in subs if s.level == 1]
+    assert 1 <= len(chain) <= 3 and [s.level for s in subs] == [1] * len(chain) + [2] * (len(subs) - len(chain))
+    assert f"frames 5{subs[len(chain)].suffix}–5{subs[-1].suffix}" in main.text("caption")
+    assert [s.suffix for s in proof_scenes(st, step, number=5, depth=1)] == [s.suffix for s in chain]
 
 
 def test_a_real_nested_proof_is_drawn_to_its_last_fact():

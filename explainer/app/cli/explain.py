@@ -153,6 +153,8 @@ def explain(args: argparse.Namespace) -> int:
     gif = not (args.no_gif or args.json_only)
     try:
         options = render_options(args, frames=frames, gif=gif)
+        if args.json_only:
+            options = options.with_(video=None, pdf=False, html=False, html_standalone=False)
     except ValueError as e:  # render.options.OptionError: the parse-time checks let nothing through
         raise PuzzleError(str(e)) from None
     sources, stem = load_sources(args.puzzle)

@@ -185,9 +185,46 @@ def add_progress_options(p: Container, help: str = "show a progress bar even whe
     g.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
 
 
+def depth(text: str) -> int:
+    """An argparse type: a level of detail, a whole number from 0 or 'all'."""
+    from render.options import OptionError, depth_value
+
+    try:
+        return depth_value("depth", text if text.strip().lower() == "all" else integer(0)(text))
+    except OptionError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+PROOF_LEVELS = {"summary": 0, "first": 1, "all": "all"}
+
+
+def proof_level(text: str) -> int:
+    """An argparse type for ``--proof``: summary (0), first (1) or all."""
+    if text not in PROOF_LEVELS:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(PROOF_LEVELS)})")
+    return depth(str(PROOF_LEVELS[text]))
+
+
+def video_file(text: str) -> str:
+    """An argparse type for ``--video``: a film's file name in the output folder, and imageio's
+    ffmpeg plugin installed (checked before any work)."""
+    from render.options import OptionError, video_name
+    from render.video import video_support
+
+    try:
+        name = video_name(text)
+    except OptionError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    missing = video_support()
+    if missing:
+        raise argparse.ArgumentTypeError(missing)
+    assert name is not None
+    return name
+
+
 def add_render_options(p: argparse.ArgumentParser) -> None:
     """The picture options (render.options.RenderOptions), each checked at parse time."""
-    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, PER_CHAR_RANGE, SIZE_RANGE
+    from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, PER_CHAR_RANGE, PLAY_RANGE, SIZE_RANGE
 
     g = p.add_argument_group("pictures")
     add_palette_option(g)
@@ -220,6 +257,25 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
                    help="GIF time on the initial grid and the solution (ms, default 2000)")
     g.add_argument("--gif-loop", type=integer(-1, LOOP_RANGE[1]), default=0, metavar="N",
                    help=f"GIF loop count: 0 loops forever (default), -1 plays once, up to {LOOP_RANGE[1]}")
+    g.add_argument("--gif-max-play", type=integer(*PLAY_RANGE, what=" s"), default=300, metavar="SECONDS",
+                   help="the longest the GIF (and video) plays (default 300 s): past it, the steps' reading "
+                        "times shrink in proportion, never below --gif-duration; 0: no limit")
+    levels = g.add_mutually_exclusive_group()
+    levels.add_argument("--proof-depth", type=depth, default=1, metavar="N",
+                        help="levels of detail of a proof too large for its step's frame: 0 the step's frame "
+                             "only (its proof summarised), 1 (default) at most a handful of sub-frames a step "
+                             "(its main chain), 2 every fact of the proof, 3 and more the nested proofs one "
+                             "level deeper each, 'all' every level")
+    levels.add_argument("--proof", type=proof_level, dest="proof_depth", metavar="{summary,first,all}",
+                        help="the same by name: summary (0), first (1, the default), all (every fact of every "
+                             "nested proof)")
+    g.add_argument("--gif-proof-depth", type=depth, default=None, metavar="N",
+                   help="levels of detail the GIF, the video and the viewer's play show (default: the steps "
+                        "and the first sub-frames, or fewer with --proof-depth 0)")
+    g.add_argument("--video", type=video_file, default=None, metavar="NAME",
+                   help="also write a film of the GIF's frames, with its timing, into the output folder "
+                        "(NAME.mp4, .mkv or .mov; H.264, for slides and screen recordings); needs the "
+                        "'sudoku-explainer[video]' extra (imageio-ffmpeg)")
 
 
 def only_list(text: str) -> list[str]:
@@ -240,4 +296,5 @@ def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool =
                          theme=args.theme, lang=args.lang, dpi=args.dpi, size=args.size,
                          group_singles=args.group_singles, only=tuple(args.only) if args.only else None,
                          gif_duration=args.gif_duration, gif_per_char=args.gif_per_char, gif_hold=args.gif_hold,
-                         gif_loop=None if args.gif_loop < 0 else args.gif_loop)
+                         gif_loop=None if args.gif_loop < 0 else args.gif_loop, gif_max_play=args.gif_max_play,
+                         proof_depth=args.proof_depth, gif_proof_depth=args.gif_proof_depth, video=args.video)
