@@ -167,13 +167,39 @@ class Found:
         if self.kind:
             import techniques
             from explainer.model.grid import parse_grid
-            from tests.render.test_roles import POS, _step_of
 
-            givens, state = POS[self.kind]
-            return _step_of(self.kind, state), state, parse_grid(givens).values, techniques.all_kinds()
+            givens, state = role_position(self.kind)
+            return kind_step(self.kind, state), state, parse_grid(givens).values, techniques.all_kinds()
         p = self.puzzle
         step = p.steps[self.number - 1]
         return step, step.before, p.grid.values, p.kinds
+
+
+ROLE_POSITIONS = ROOT / "tests" / "render" / "data" / "role_positions.txt"
+
+
+def role_position(kind: str) -> tuple[str, Any]:
+    """(givens, state) of ``kind``'s line of the tests' role positions."""
+    from explainer.model.state import State
+
+    for row in ROLE_POSITIONS.read_text().splitlines():
+        name, givens, values, cands = row.split("\t")
+        if name == kind:
+            return givens, State.from_text(values, cands)
+    raise SystemExit(f"family_frames: no role position for {kind!r} in {ROLE_POSITIONS}")
+
+
+def kind_step(kind: str, state: Any) -> Any:
+    """The first ``kind`` step its technique's finders yield on ``state``."""
+    from explainer.model.technique import Context
+    from techniques import REGISTRY
+
+    record = next(t for t in REGISTRY if kind in t.produces)
+    for every in (False, True):  # a kind only ``steps`` lists: its every-variant finder
+        step = next((s for s in record.finder(every)(state, Context()) if s.technique == kind), None)
+        if step is not None:
+            return step
+    raise SystemExit(f"family_frames: no {kind} step on its role position")
 
 
 def find_families(wanted: list[tuple[str, Callable[[Any], bool]]], cache: Path | None = None,

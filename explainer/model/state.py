@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from .grid import Geometry, Grid, bits, geometry, value_char
+from .grid import Geometry, Grid, bits, geometry, parse_grid, value_char
 
 T = TypeVar("T")
 
@@ -147,6 +147,28 @@ class State:
         new.version = 0
         new._memo = {}
         return new
+
+    @classmethod
+    def from_text(cls, values: str, cands: str) -> State:
+        """A position written as text (the role positions of the tests and the family review):
+        its values as a grid line (all '.' for none given), and each cell's candidates as n
+        characters, the digit's letter where it is a candidate, '.' where not (a cell with a
+        value: ignored)."""
+        geo = geometry(int(round(len(values) ** 0.5)))
+        n = geo.n
+        vals = list(parse_grid(values).values) if values.strip(".") else [0] * geo.ncells
+        cand = [0] * geo.ncells
+        for c in range(geo.ncells):
+            if not vals[c]:
+                for i, ch in enumerate(cands[c * n:(c + 1) * n]):
+                    if ch != ".":
+                        cand[c] |= 1 << i
+        pos = [0] * n
+        for c, m in enumerate(cand):
+            for v in range(n):
+                if m >> v & 1:
+                    pos[v] |= 1 << c
+        return cls._of(geo, vals, cand, pos, sum(1 for v in vals if not v))
 
     def copy(self) -> State:
         return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)

@@ -92,26 +92,10 @@ def check_scene(state, step, sc) -> None:
 
 def _positions(path: Path = POSITIONS) -> list[tuple[str, tuple[str, State]]]:
     """(kind, (givens, state before the step)) of each line of a positions file."""
-    from explainer.model.grid import geometry, parse_grid
-
     out = []
     for row in path.read_text().splitlines():
         kind, givens, values, cands = row.split("\t")
-        geo = geometry(int(round(len(values) ** 0.5)))
-        n = geo.n
-        vals = list(parse_grid(values).values) if values.strip(".") else [0] * geo.ncells
-        cand = [0] * geo.ncells
-        for c in range(geo.ncells):
-            if not vals[c]:
-                for i, ch in enumerate(cands[c * n:(c + 1) * n]):
-                    if ch != ".":
-                        cand[c] |= 1 << i
-        pos = [0] * n
-        for c, m in enumerate(cand):
-            for v in range(n):
-                if m >> v & 1:
-                    pos[v] |= 1 << c
-        out.append((kind, (givens, State._of(geo, vals, cand, pos, sum(1 for v in vals if not v)))))
+        out.append((kind, (givens, State.from_text(values, cands))))
     return out
 
 
