@@ -99,12 +99,13 @@ def live(state: State, step: Explanation) -> bool:
 
 
 def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None, order: Order = SEED,
-             session: Session | None = None, off: frozenset[str] = frozenset()) -> list[Context | None]:
+             session: Session | None = None, off: frozenset[str] = frozenset(),
+             rating_only: bool = False) -> list[Context | None]:
     """The context each technique is called with (None: skip it, it needs the missing solution).
 
     On a ranked ``order`` each context carries a rating ``Bound`` (finders may then yield their
     lower-rated steps first), on another none; ``off``: step names the run leaves out
-    (``technique.left_out``)."""
+    (``technique.left_out``); ``rating_only``: the run wants ratings only (``Context``)."""
     known = tuple(solution) if solution is not None else None
     bound = Bound(view=order.view) if order.ranked else None
     out: list[Context | None] = []
@@ -113,7 +114,7 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
             out.append(None)
             continue
         out.append(Context(known if t.reads_solution else None, tuple(techniques[:i]), bound=bound,
-                           session=session, off=off))
+                           session=session, off=off, rating_only=rating_only))
     return out
 
 
