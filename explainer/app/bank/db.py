@@ -400,10 +400,10 @@ class StepRecord:
     def png(self) -> bytes:
         """The frame of this step (state before it, step drawn) as PNG bytes."""
         from render.frame import step_png  # lazy: the database never needs matplotlib
-        from techniques import all_kinds
+        from techniques import known_kinds
 
         # 1-based, as "step N" everywhere
-        return step_png(self.state(), self.explanation, number=self.index + 1, kinds=all_kinds())
+        return step_png(self.state(), self.explanation, number=self.index + 1, kinds=known_kinds())
 
     def _repr_png_(self) -> bytes:
         return self.png()

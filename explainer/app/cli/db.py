@@ -338,7 +338,7 @@ def _query(args: argparse.Namespace) -> int:
                 print("no matching step", file=sys.stderr)
             return 0
         from render.plan import technique_stem
-        from techniques import all_kinds
+        from techniques import known_kinds
 
         with OutputFolder(args.out, args.force, tool="explain-sudoku db query").open() as folder:
             names = [args.out / f"{k:03d}_p{int(r.puzzle_id)}_s{r.index + 1:03d}_{technique_stem(r.technique)}.png"
@@ -348,7 +348,7 @@ def _query(args: argparse.Namespace) -> int:
                 folder.guard(f)  # every name checked before anything is written
             files = []
             for f, r in zip(names, records, strict=True):
-                f.write_bytes(step_png(r.state(), r.explanation, kinds=all_kinds()))
+                f.write_bytes(step_png(r.state(), r.explanation, kinds=known_kinds()))
                 folder.record([f])
                 files.append(f)
             print(f"{len(files)} frames in {args.out}")
