@@ -51,8 +51,8 @@ class Puzzle(engine.Puzzle):
                          order=order, uniqueness=uniqueness, rating_only=rating_only)
         if self.order.producers and self.n != SE_SIZE:
             place = f"{where}: " if where else ""
-            raise PuzzleError(f"{place}the {self.order.name} order (Sudoku Explainer's) rates 9×9 grids only, "
-                              f"not {self.n}×{self.n}")
+            raise PuzzleError(f"{place}Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
+                              f"(the {self.order.name} order)")
 
     # ---- navigation: a step number out of range is an error, never silently moved ----------
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:

@@ -310,11 +310,19 @@ def puzzle_key(text: str) -> str:
 
 # ---- results as data (what a worker sends back) -------------------------------------
 
+# What a bank's ER / EP / ED are: the explained path's, or Sudoku Explainer's own numbers (Sukaku
+# Explainer 1.15.10's, classic SE 1.2.1.3's): the name of the SE order that gives them
+PATH = "path"
+RATINGS = (PATH, "se", "se-classic")
+
+
 def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
-                   order: str | None = None) -> dict[str, Any]:
+                   order: str | None = None, rating: str = PATH) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
-    Runs in worker processes (local pool or Dask), so it returns plain data.
+    ``rating``: the ER / EP / ED to store, the path's (``PATH``) or Sudoku Explainer's ("se",
+    "se-classic": the document then records them as ``se_rating``). Runs in worker processes
+    (local pool or Dask), so it returns plain data.
     """
     import time
 
@@ -326,6 +334,11 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     try:
         p = Puzzle(text, techniques, where=where, order=order)
         doc = p.to_json()
+        if rating != PATH:
+            from explainer.api import rate
+
+            r = p.rating if p.order.name == rating else rate(p.grid, classic=rating == "se-classic", where=where)
+            doc["se_rating"] = dict(r.to_dict(), order=rating)
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
         rec["seconds"] = time.perf_counter() - start
@@ -337,7 +350,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
         return rec
     steps = doc["steps"]
     rating, rating_sum = rating_of(s["technique"] for s in steps)
-    se = doc.get("rating") or {}
+    se = doc.get("se_rating") or doc.get("rating") or {}
     rec.update(er=se.get("er"), ep=se.get("ep"), ed=se.get("ed"))
     rec.update(
         text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
