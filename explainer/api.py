@@ -50,9 +50,8 @@ class Puzzle(engine.Puzzle):
         super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
                          order=order, uniqueness=uniqueness, rating_only=rating_only)
         if self.order.producers and self.n != SE_SIZE:
-            place = f"{where}: " if where else ""
-            raise PuzzleError(f"{place}Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
-                              f"(the {self.order.name} order)")
+            raise PuzzleError(f"Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
+                              f"(the {self.order.name} order)", where)
 
     # ---- navigation: a step number out of range is an error, never silently moved ----------
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:
