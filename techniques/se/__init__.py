@@ -43,9 +43,8 @@ def K(name: str, weight: float, fr: str, *, en: str | None = None, single: bool 
 
 HIDDEN_SINGLE = K("single position", 1.0, "position unique", single=True, roles="house placed")
 NAKED_SINGLE = K("single candidate", 2.3, "candidat unique", single=True, roles="placed")
-DIRECT_POINTING = K("direct pointing", 1.7, "pointage direct", roles="base cover house value implied-false placed")
-DIRECT_CLAIMING = K("direct claiming", 1.9, "réclamation directe",
-                    roles="base cover house value implied-false placed")
+DIRECT_POINTING = K("direct pointing", 1.7, "pointage direct", roles="base cover value implied-false placed")
+DIRECT_CLAIMING = K("direct claiming", 1.9, "réclamation directe", roles="base cover value implied-false placed")
 DIRECT_PAIR = K("direct hidden pair", 2.0, "paire cachée directe", roles="house cells value implied-false placed")
 DIRECT_TRIPLET = K("direct hidden triplet", 2.5, "triplet caché direct",
                    roles="house cells value implied-false placed")

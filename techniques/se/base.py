@@ -26,6 +26,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, PuzzleError, bits, geometry
+from explainer.model.i18n import Arg
 from explainer.model.rating import SE_RATING
 from explainer.model.state import State
 from explainer.model.technique import Context
@@ -116,3 +117,18 @@ def rated(ctx: Context, name: str, rating: float, make: Callable[[], Explanation
         return step(ctx, name, rating, place, eliminate)
     full = make()
     return replace(full, detail=full.detail + ((SE_RATING, round(rating, 1)),))
+
+
+class Group(Arg):
+    """A group of cells named as players write it: 'r4c9' for one cell, 'r45c9' for cells of one
+    column, 'r4c78' for cells of one row (the same in every language)."""
+
+    def __init__(self, cells: Iterable[int]) -> None:
+        self.cells = sorted(set(cells))
+
+    def fmt(self, lang: str) -> str:
+        rows = sorted({c // N + 1 for c in self.cells})
+        cols = sorted({c % N + 1 for c in self.cells})
+        if len(rows) == 1 or len(cols) == 1:
+            return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
+        return ",".join(f"r{c // N + 1}c{c % N + 1}" for c in self.cells)

@@ -126,7 +126,7 @@ def _direct(ctx: Context, state: State, h1: int, h2: int, h3: int, v: int, insid
                           r3=House(geo, h3), v=Value(v), locked=Cells(geo, bits(inside)),
                           cell=geo.cell_name(cell)),
                     roles=(on_houses("base", geo, [h1]), on_houses("cover", geo, [h2]),
-                           on_houses("house", geo, [h3]), on_cands("value", geo, ((c, v) for c in bits(inside))),
+                           on_cands("value", geo, ((c, v) for c in bits(inside))),
                            on_cands("implied-false", geo, ((c, v) for c in bits(ruled_out)))))
 
     return step(ctx, name, 1.7 if pointing else 1.9, place=(cell, v), build=build)

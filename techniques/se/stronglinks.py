@@ -30,12 +30,12 @@ from typing import Any
 
 from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
-from explainer.model.i18n import Cells, Value, say
+from explainer.model.i18n import Arg, Cells, Value, say
 from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, N, check_size, region, step
+from .base import BLOCK, Group, N, check_size, region, step
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -306,7 +306,7 @@ TEXT = {
 }
 
 
-class _Chain:
+class _Chain(Arg):
     """The chain read aloud: 'r1c2=r1c7-r4c7=r4c9…' (= a strong link, - a weak one)."""
 
     def __init__(self, names: list[str]) -> None:
@@ -328,12 +328,12 @@ def _step(ctx: Context, state: State, rated: float, sfx: str, hint: tuple[Any, .
 
         groups = [[c for c in end if c is not None and state.pos[v - 1] >> c & 1] for pair in ends for end in pair]
         nodes = [[(c // 9, c % 9, v) for c in g] for g in groups]
-        names = [",".join(geo.cell_name(c) for c in g) for g in groups]
+        names = [Group(g).fmt("en") for g in groups]
         k = removed.bit_count()
         return dict(houses=house_keys(geo, regions_ + shares),
                     marked=cands(geo, ((c, v) for g in groups for c in g)),
-                    **say(TEXT, v=Value(v), chain=Words(en=_Chain(names).fmt("en")), start=Cells(geo, groups[0]),
-                          end=Cells(geo, groups[-1]), cells=Cells(geo, bits(removed)),
+                    **say(TEXT, v=Value(v), chain=Words(en=_Chain(names).fmt("en")), start=Group(groups[0]),
+                          end=Group(groups[-1]), cells=Cells(geo, bits(removed)),
                           see=Words(en="sees" if k == 1 else "see", fr="voit" if k == 1 else "voient")),
                     roles=chain(nodes, "=-=-=", first_on=False) + (on_houses("house", geo, regions_ + shares),))
 

@@ -33,7 +33,7 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, COLUMN, ROW, N, check_size, kind_of, region, step
+from .base import BLOCK, COLUMN, ROW, Group, N, check_size, kind_of, region, step
 
 # (base type, cover type), in Sukaku Explainer's order (a plain grid: no variant regions)
 PAIRS = ((ROW, ROW), (COLUMN, COLUMN), (COLUMN, ROW), (ROW, BLOCK), (COLUMN, BLOCK))
@@ -255,8 +255,8 @@ def _step(ctx: Context, state: State, rating: float, hint: tuple[Any, ...]) -> E
         return dict(houses=house_keys(geo, [hb, hc, share]),
                     marked=cands(geo, ((c, v) for g in (start, bridge1, bridge2, end) for c in ends(g))),
                     **say(TEXT, shape=Words(**SHAPES[shape]), v=Value(v), base=House(geo, hb), cover=House(geo, hc),
-                          share=House(geo, share), start=Cells(geo, ends(start)), end=Cells(geo, ends(end)),
-                          bridge1=Cells(geo, ends(bridge1)), bridge2=Cells(geo, ends(bridge2)),
+                          share=House(geo, share), start=Group(ends(start)), end=Group(ends(end)),
+                          bridge1=Group(ends(bridge1)), bridge2=Group(ends(bridge2)),
                           cells=Cells(geo, bits(removed)), see=see),
                     roles=chain(nodes, "=-=", first_on=False) + (on_houses("house", geo, [hb, hc, share]),))
 

@@ -41,7 +41,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
-from explainer.model.i18n import Cells, House, Value, Values, say
+from explainer.model.i18n import Arg, Cells, House, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
@@ -353,9 +353,9 @@ def _loop_step(ctx: Context, state: State, rating: float, kind: int, loop: list[
 _FIELDS = ("cells", "cells_alt", "houses", "marked", "marked_alt", "text", "translations", "roles")
 
 
-class _LoopWords:
-    """'the 6 cells r1c1–… form a loop, two in each row, column and box they pass' (the i18n Arg
-    protocol: a loop's words, for templates that spell the loop themselves)."""
+class _LoopWords(Arg):
+    """'the 6 cells r1c1–… form a loop, two in each row, column and box they pass' (a loop's words,
+    for templates that spell the loop themselves)."""
 
     def __init__(self, geo: Geometry, loop: list[int]) -> None:
         self.path = _Path(geo, loop)

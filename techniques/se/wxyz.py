@@ -25,7 +25,7 @@ from typing import Any
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import bits, geometry, values_of
 from explainer.model.i18n import Cells, Value, Values, Words, render, say
-from explainer.model.roles import on_cands, on_cells, wing_links
+from explainer.model.roles import Role, link, on_cands, on_cells
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -203,10 +203,17 @@ def _step(ctx: Context, state: State, k: int, hint: tuple[Any, ...]) -> Explanat
                           why=Words(**{lang: render(why, lang, words) for lang in why}), removed=Removed(geo, removed),
                           **words),
                     roles=(on_cells("pivot", geo, [wing]), on_cells("pincer", geo, cells),
-                           on_cands("z", geo, marked)) + wing_links(geo, cand, [wing], cells, z))
+                           on_cands("z", geo, marked)) + _links(state, wing, cells, (x, z) if double else (x,)))
 
     return step(ctx, NAMES[k], rated, eliminate=removed, build=build,
                 detail=(("suffix", suffix), ("double", double), ("value", z)))
 
 
 OR = {"en": "or", "fr": "ou"}
+
+
+def _links(state: State, wing: int, cells: list[int], values: tuple[int, ...]) -> tuple[Role, ...]:
+    """The weak links of the restricted values: from the wing cell to each set cell holding one."""
+    cand = state.cand
+    return tuple(link("weak", (wing // N, wing % N, v), (c // N, c % N, v))
+                 for v in values for c in cells if cand[c] >> (v - 1) & 1)

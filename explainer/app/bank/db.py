@@ -337,8 +337,9 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
         if rating != PATH:
             from explainer.api import rate
 
-            r = p.rating if p.order.name == rating else rate(p.grid, classic=rating == "se-classic", where=where)
-            doc["se_rating"] = dict(r.to_dict(), order=rating)
+            se_rated = p.rating if p.order.name == rating else rate(p.grid, classic=rating == "se-classic",
+                                                                    where=where)
+            doc["se_rating"] = dict(se_rated.to_dict(), order=rating)
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
         rec["seconds"] = time.perf_counter() - start

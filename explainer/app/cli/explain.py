@@ -194,9 +194,13 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
                     msg = f"{src.where}: {puzzle.summary()} -> {target}"
                     (bar.write if bar else print)(msg)
                 if not puzzle.complete:
-                    print(f"{src.where}: warning: the chosen techniques could not finish the grid "
-                          f"({puzzle.state_before(len(puzzle.steps)).unsolved} "
-                          f"cells left); add 'brutal' to finish any puzzle", file=sys.stderr)
+                    left = puzzle.state_before(len(puzzle.steps)).unsolved
+                    if puzzle.order.producers:
+                        print(f"{src.where}: warning: Sudoku Explainer's techniques could not finish the grid "
+                              f"({left} cells left): SE rates it {puzzle.rating.er:.1f}", file=sys.stderr)
+                    else:
+                        print(f"{src.where}: warning: the chosen techniques could not finish the grid "
+                              f"({left} cells left); add 'brutal' to finish any puzzle", file=sys.stderr)
             except PuzzleError as e:
                 bad += 1
                 entry["error"] = e.message

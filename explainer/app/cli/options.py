@@ -112,12 +112,16 @@ def add_order_option(p: Container, help: str | None = None, own_lists: bool = Tr
                    help="the same as --order simplest (the default; the option's older name)")
 
 
-def _known(names: Sequence[str], *, words: tuple[str, ...] = ()) -> list[str]:
-    """``names``, each a technique the registry knows (or one of ``words``): ArgumentTypeError if not."""
-    from techniques import lookup
+def _known(names: Sequence[str], *, words: tuple[str, ...] = (), step_names: bool = False) -> list[str]:
+    """``names``, each a technique the registry knows (or one of ``words``; with ``step_names``
+    also a step name any technique list records, Sudoku Explainer's producers included):
+    ArgumentTypeError if not."""
+    from explainer.model.technique import name_key
+    from techniques import known_kinds, lookup
 
+    steps = {name_key(n) for n in known_kinds()} if step_names else set()
     for name in names:
-        if name.lower() in words:
+        if name.lower() in words or name_key(name) in steps:
             continue
         try:
             lookup(name)
@@ -232,12 +236,13 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
 
 
 def only_list(text: str) -> list[str]:
-    """An argparse type for ``--only``: technique names the registry knows, or "singles" (the
-    command line checks them: render keeps the steps they name, whatever they are)."""
+    """An argparse type for ``--only``: technique names the registry knows, step names of any
+    technique list (Sudoku Explainer's: direct pointing …), or "singles" (the command line checks
+    them: render keeps the steps they name, whatever they are)."""
     names = [x.strip() for x in text.split(",") if x.strip()]
     if not names:
         raise argparse.ArgumentTypeError(f"{text!r} names no technique")
-    return _known(names, words=("singles",))
+    return _known(names, words=("singles",), step_names=True)
 
 
 def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> Any:
