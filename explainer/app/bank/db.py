@@ -317,10 +317,10 @@ RATINGS = (PATH, "se", "se-classic")
 
 
 def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
-                   order: str | None = None, rating: str = PATH) -> dict[str, Any]:
+                   order: str | None = None, rated_by: str = PATH) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
-    ``rating``: the ER / EP / ED to store, the path's (``PATH``) or Sudoku Explainer's ("se",
+    ``rated_by``: the ER / EP / ED to store, the path's (``PATH``) or Sudoku Explainer's ("se",
     "se-classic": the document then records them as ``se_rating``). Runs in worker processes
     (local pool or Dask), so it returns plain data.
     """
@@ -334,12 +334,12 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     try:
         p = Puzzle(text, techniques, where=where, order=order)
         doc = p.to_json()
-        if rating != PATH:
+        if rated_by != PATH:
             from explainer.api import rate
 
-            se_rated = p.rating if p.order.name == rating else rate(p.grid, classic=rating == "se-classic",
-                                                                    where=where)
-            doc["se_rating"] = dict(se_rated.to_dict(), order=rating)
+            se_rated = p.rating if p.order.name == rated_by else rate(p.grid, classic=rated_by == "se-classic",
+                                                                      where=where)
+            doc["se_rating"] = dict(se_rated.to_dict(), order=rated_by)
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
         rec["seconds"] = time.perf_counter() - start
