@@ -11,30 +11,16 @@ registry's wings (``techniques.xywings``) with SE's rating recorded.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 
+from explainer.core.sepattern import peers_in_order
 from explainer.model.explanation import Explanation
-from explainer.model.grid import bits, geometry
+from explainer.model.grid import bits
 from explainer.model.i18n import Cells, Value
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..xywings import XY_WING, XYZ_WING, wing_step
-from .base import N, check_size, rated
-
-
-@cache
-def peers_in_order(classic: bool) -> tuple[tuple[int, ...], ...]:
-    """Each cell's peers in the flavour's order (a constant table of SE's geometry)."""
-    geo = geometry(N)
-    if not classic:
-        return tuple(tuple(bits(geo.peer_mask[c])) for c in range(geo.ncells))
-    out = []
-    for c in range(geo.ncells):
-        row, col, box = geo.cell_houses[c]
-        seen = dict.fromkeys(x for h in (box, row, col) for x in geo.houses[h] if x != c)
-        out.append(tuple(seen))
-    return tuple(out)
+from .base import check_size, rated
 
 
 def finder(xyz: bool, classic: bool) -> Callable[[State, Context], Iterator[Explanation]]:
