@@ -27,7 +27,7 @@ from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..intersections import TEXT as LOCKED_TEXT
-from .base import BLOCK, COLUMN, ROW, check_size, crossing, regions, step
+from .base import BLOCK, COLUMN, ROW, check_size, crossing, region, regions, step
 
 # (region 1's type, region 2's type): SE's order, pointing first
 PAIRS = ((BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK))
@@ -44,30 +44,31 @@ DIRECT_NAMES = {"direct pointing": {"en": "Direct pointing", "fr": "Pointage dir
 
 
 
-def _scan(classic: bool) -> Iterator[tuple[int, int, int]]:
-    """(region 1, region 2, value) in the flavour's order, crossing regions only."""
-    for t1, t2 in PAIRS:
-        if classic:
-            for h1 in regions(t1):
-                for h2 in regions(t2):
-                    if crossing(h1, h2):
-                        for v in range(1, 10):
-                            yield h1, h2, v
-        else:
-            for v in range(1, 10):
-                for h1 in regions(t1):
-                    for h2 in regions(t2):
-                        if crossing(h1, h2):
-                            yield h1, h2, v
-
-
 def _locked(state: State, classic: bool) -> Iterator[tuple[int, int, int, int]]:
-    """(region 1, region 2, value, places in region 1): a value locked in an intersection."""
-    hm = state.geo.house_mask
-    for h1, h2, v in _scan(classic):
-        inside = state.pos[v - 1] & hm[h1]
-        if inside & (inside - 1) and not inside & ~hm[h2]:
-            yield h1, h2, v, inside
+    """(region 1, region 2, value, places in region 1): a value locked in an intersection, in the
+    flavour's order: region pairs by type, then Sukaku Explainer loops over the values, region 1
+    and region 2, classic SE over region 1, region 2 and the values. A value's places in region 1
+    lie in one region of region 2's type at most, which is computed rather than searched."""
+    geo = state.geo
+    hm, pos = geo.house_mask, state.pos
+    of = (geo.box_of, geo.row_of, geo.col_of)
+    for t1, t2 in PAIRS:
+        table = of[t2]
+        found: list[tuple[int, int, int, int]] = []
+        for v in range(1, 10):
+            for h1 in regions(t1):
+                inside = pos[v - 1] & hm[h1]
+                if not inside & (inside - 1):
+                    continue
+                h2 = region(t2, table[(inside & -inside).bit_length() - 1])
+                if not inside & ~hm[h2]:
+                    if classic:
+                        found.append((h1, h2, v, inside))
+                    else:
+                        yield h1, h2, v, inside
+        if classic:
+            found.sort(key=lambda t: t[:3])
+            yield from found
 
 
 def finder(direct: bool, classic: bool) -> Callable[[State, Context], Iterator[Explanation]]:
