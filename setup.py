@@ -8,10 +8,11 @@ from setuptools import Extension, setup
 
 CORE = "explainer/core"
 FLAGS = ["-O2", "-std=c99"]
+HEADERS = [f"{CORE}/cellset.h", f"{CORE}/glue.h"]  # every module includes both (glue.h includes cellset.h)
 
 
 def core(name: str) -> Extension:
-    return Extension(f"explainer.core.{name}", sources=[f"{CORE}/{name}.c"], depends=[f"{CORE}/cellset.h"],
+    return Extension(f"explainer.core.{name}", sources=[f"{CORE}/{name}.c"], depends=HEADERS,
                      extra_compile_args=FLAGS, optional=True)
 
 

@@ -1,9 +1,8 @@
 /* The smallest compiled module: tells the Python side the extension built and
  * which cell-set layout it uses (explainer.core.compiled_info). The search and
- * propagation modules live beside it, each its own extension. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include "cellset.h"
+ * propagation modules live beside it, each its own extension; the three share
+ * their CPython glue (glue.h). */
+#include "glue.h"
 
 static PyObject *info(PyObject *self, PyObject *args) {
     (void)self; (void)args;
@@ -15,7 +14,6 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_probe", "Compiled core probe.", -1, methods,
-                                    NULL, NULL, NULL, NULL};
+CORE_MODULE("_probe", "Compiled core probe.");
 
 PyMODINIT_FUNC PyInit__probe(void) { return PyModule_Create(&module); }

@@ -27,13 +27,7 @@
  * monotone), so the order of removals does not change the verdict: here each
  * removal is propagated at once, which shrinks the later tests.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "cellset.h"
+#include "glue.h"
 
 #define MAXN 25
 #define MAXC 625
@@ -110,6 +104,13 @@ static const geo_t *geo_of(int n) {
         }
     g->NI = ni;
     geos[n] = g;
+    return g;
+}
+
+/* the geometry of a size argument, or NULL with the error set */
+static const geo_t *geo_arg(int n) {
+    const geo_t *g = geo_of(n);
+    if (!g) PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
     return g;
 }
 
@@ -404,16 +405,15 @@ static int closure(const geo_t *g, work_t *w, uint32_t *row, int level, const ba
     }
 }
 
-/* ---- Python interface -------------------------------------------------------------------- */
-
-static int get_buf(PyObject *o, Py_buffer *b, Py_ssize_t itemsize, Py_ssize_t items, int writable, const char *what) {
-    if (PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
-    if (b->len != itemsize * items) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what, b->len, itemsize * items);
-        PyBuffer_Release(b);
-        return -1;
+/* scratch for a run of rows (its gather accumulators cleared), or NULL with MemoryError set */
+static work_t *new_work(void) {
+    work_t *w = malloc(sizeof *w);
+    if (!w) {
+        PyErr_NoMemory();
+        return NULL;
     }
-    return 0;
+    memset(w->hcacc, 0, sizeof w->hcacc), memset(w->eacc, 0, sizeof w->eacc);
+    return w;
 }
 
 /* ---- the recording variant ----------------------------------------------------------------
@@ -791,21 +791,6 @@ static PyObject *RULES[5];
 
 static Py_ssize_t record_len(Record *R) { return R->nf; }
 
-static PyObject *int_list(const int32_t *xs, int k, int as_tuple) {
-    PyObject *out = as_tuple ? PyTuple_New(k) : PyList_New(k);
-    if (!out) return NULL;
-    for (int j = 0; j < k; j++) {
-        PyObject *x = PyLong_FromLong(xs[j]);
-        if (!x) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (as_tuple) PyTuple_SET_ITEM(out, j, x);
-        else PyList_SET_ITEM(out, j, x);
-    }
-    return out;
-}
-
 /* fact i as techniques.implication records it: (cell, value, truth, rule, premises, extra) */
 static PyObject *record_item(Record *R, Py_ssize_t i) {
     if (i < 0 || i >= R->nf) {
@@ -813,7 +798,7 @@ static PyObject *record_item(Record *R, Py_ssize_t i) {
         return NULL;
     }
     if (!R->cache[i]) {
-        PyObject *prem = int_list(R->prem + R->pstart[i], R->plen[i], 1);
+        PyObject *prem = ints_to_py(R->prem + R->pstart[i], R->plen[i], 1);
         if (!prem) return NULL;
         PyObject *extra;
         if (R->fr[i] == R_HOUSE) {
@@ -858,7 +843,7 @@ static PyObject *record_find(Record *R, PyObject *args) {
 static PyObject *record_end(Record *R, void *closure_) {
     (void)closure_;
     if (R->end == E_NONE) Py_RETURN_NONE;
-    PyObject *prem = int_list(R->eprem, R->nep, 0);
+    PyObject *prem = ints_to_py(R->eprem, R->nep, 0);
     if (!prem) return NULL;
     if (R->end == E_CELL) return Py_BuildValue("(sN{s:i})", "cell", prem, "cell", R->end_cell);
     if (R->end == E_HOUSE)
@@ -884,12 +869,8 @@ static PyObject *record_falses(Record *R, PyObject *arg) {
     if (upto == -1 && PyErr_Occurred()) return NULL;
     if (upto > R->nf) upto = R->nf;
     PyObject *out = PyList_New(0);
-    for (int i = 0; out && i < upto; i++) {
-        if (R->ft[i]) continue;
-        PyObject *x = Py_BuildValue("(ii)", R->fc[i], R->fv[i]);
-        if (!x || PyList_Append(out, x) < 0) Py_CLEAR(out);
-        Py_XDECREF(x);
-    }
+    for (int i = 0; out && i < upto; i++)
+        if (!R->ft[i] && list_add(out, Py_BuildValue("(ii)", R->fc[i], R->fv[i])) < 0) Py_CLEAR(out);
     return out;
 }
 
@@ -929,12 +910,8 @@ static PyObject *record_needed(Record *R, PyObject *roots) {
     }
     if (R->nf) keep[0] = 1;
     PyObject *out = PyList_New(0);
-    for (int i = 0; out && i < R->nf; i++) {
-        if (!keep[i]) continue;
-        PyObject *x = PyLong_FromLong(i);
-        if (!x || PyList_Append(out, x) < 0) Py_CLEAR(out);
-        Py_XDECREF(x);
-    }
+    for (int i = 0; out && i < R->nf; i++)
+        if (keep[i] && list_add(out, PyLong_FromLong(i)) < 0) Py_CLEAR(out);
     free(keep), free(stack);
     return out;
 }
@@ -969,14 +946,13 @@ static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     PyObject *cand_o, *vals_o, *maker = Py_None;
     int n;
     if (!PyArg_ParseTuple(args, "iOO|O", &n, &cand_o, &vals_o, &maker)) return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
-    Py_buffer cb, vb;
-    if (get_buf(cand_o, &cb, 4, g->N, 0, "cand") < 0) return NULL;
-    if (get_buf(vals_o, &vb, 1, g->N, 0, "values") < 0) {
-        PyBuffer_Release(&cb);
-        return NULL;
-    }
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
+    const uint32_t *cand;
+    const uint8_t *vals;
+    view_t views[] = {VIEW(cand_o, 4, g->N, VIEW_IN, "cand", &cand),
+                      VIEW(vals_o, 1, g->N, VIEW_IN, "values", &vals)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
     Recorder *S = (Recorder *)type->tp_alloc(type, 0);
     if (S) {
         S->g = g;
@@ -986,8 +962,8 @@ static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
             cs_clear(&S->inter[k]);
             for (int j = 0; j < g->m; j++) cs_add(&S->inter[k], g->icell[k][j]);
         }
-        memcpy(S->start, cb.buf, sizeof(uint32_t) * (size_t)g->N);
-        memcpy(S->vals, vb.buf, (size_t)g->N);
+        memcpy(S->start, cand, sizeof(uint32_t) * (size_t)g->N);
+        memcpy(S->vals, vals, (size_t)g->N);
         for (int v = 0; v < n; v++) cs_clear(&S->stpos[v]);
         for (int x = 0; x < g->N; x++) {
             for (uint32_t b = S->start[x]; b; b &= b - 1) cs_add(&S->stpos[__builtin_ctz(b)], x);
@@ -1004,7 +980,7 @@ static PyObject *recorder_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
             }
         }
     }
-    PyBuffer_Release(&vb), PyBuffer_Release(&cb);
+    views_release(views, COUNT(views));
     return (PyObject *)S;
 }
 
@@ -1038,44 +1014,33 @@ static PyObject *py_fixpoints(PyObject *self, PyObject *args) {
     Py_ssize_t B;
     if (!PyArg_ParseTuple(args, "OnipOOO|O", &rows_o, &B, &n, &dynamic, &start_o, &contra_o, &rounds_o, &base_o))
         return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
     if (dynamic && start_o != Py_None) return PyErr_Format(PyExc_ValueError, "static chains are not dynamic");
-    Py_buffer rb, sb = {0}, cb, ob;
-    if (get_buf(rows_o, &rb, 4, B * g->N, 1, "rows") < 0) return NULL;
-    if (get_buf(contra_o, &cb, 1, B, 1, "contra") < 0) goto fail_r;
-    if (get_buf(rounds_o, &ob, 4, B, 1, "rounds") < 0) goto fail_c;
-    if (start_o != Py_None && get_buf(start_o, &sb, 4, g->N, 0, "start") < 0) goto fail_o;
-    work_t *w = malloc(sizeof *w);
+    uint32_t *rows;
+    uint8_t *contra;
+    int32_t *rounds;
+    const uint32_t *start, *base; /* NULL when None */
+    view_t views[] = {VIEW(rows_o, 4, B * g->N, VIEW_OUT, "rows", &rows),
+                      VIEW(contra_o, 1, B, VIEW_OUT, "contra", &contra),
+                      VIEW(rounds_o, 4, B, VIEW_OUT, "rounds", &rounds),
+                      VIEW(start_o, 4, g->N, VIEW_OPTIONAL, "start", &start),
+                      VIEW(base_o, 4, g->N, VIEW_OPTIONAL, "base", &base)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
+    work_t *w = new_work();
     static_t *st = NULL;
-    if (!w) {
-        PyErr_NoMemory();
-        goto fail_s;
+    if (w && start && !(st = malloc(sizeof *st))) PyErr_NoMemory();
+    if (!w || (start && !st)) {
+        free(w);
+        views_release(views, COUNT(views));
+        return NULL;
     }
-    memset(w->hcacc, 0, sizeof w->hcacc), memset(w->eacc, 0, sizeof w->eacc);
-    if (start_o != Py_None) {
-        st = malloc(sizeof *st);
-        if (!st) {
-            free(w);
-            PyErr_NoMemory();
-            goto fail_s;
-        }
-        static_masks(g, (const uint32_t *)sb.buf, st);
-    }
-    uint32_t *rows = rb.buf;
-    uint8_t *contra = cb.buf;
-    int32_t *rounds = ob.buf;
+    if (st) static_masks(g, start, st);
     w->batch.valid = 0;
-    if (base_o != Py_None) {
-        Py_buffer bb;
-        if (get_buf(base_o, &bb, 4, g->N, 0, "base") < 0) {
-            free(st), free(w);
-            goto fail_s;
-        }
+    if (base) {
         uint32_t *first = w->rows[0];
         int rd = 0;
-        memcpy(first, bb.buf, sizeof(uint32_t) * (size_t)g->N);
-        PyBuffer_Release(&bb);
+        memcpy(first, base, sizeof(uint32_t) * (size_t)g->N);
         if (!run_row(g, w, first, dynamic, st, &rd, NULL, -1) && rd == 1) keep_base(g, w, first, &w->batch);
     }
     Py_BEGIN_ALLOW_THREADS
@@ -1089,18 +1054,8 @@ static PyObject *py_fixpoints(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(st);
     free(w);
-    if (start_o != Py_None) PyBuffer_Release(&sb);
-    PyBuffer_Release(&ob), PyBuffer_Release(&cb), PyBuffer_Release(&rb);
+    views_release(views, COUNT(views));
     Py_RETURN_NONE;
-fail_s:
-    if (start_o != Py_None) PyBuffer_Release(&sb);
-fail_o:
-    PyBuffer_Release(&ob);
-fail_c:
-    PyBuffer_Release(&cb);
-fail_r:
-    PyBuffer_Release(&rb);
-    return NULL;
 }
 
 static PyObject *py_contradicting(PyObject *self, PyObject *args) {
@@ -1109,23 +1064,22 @@ static PyObject *py_contradicting(PyObject *self, PyObject *args) {
     int n, level;
     Py_ssize_t K;
     if (!PyArg_ParseTuple(args, "OinOOOi", &base_o, &n, &K, &cells_o, &bits_o, &out_o, &level)) return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
     if (level < 0 || level > MAXLEVEL) return PyErr_Format(PyExc_ValueError, "level %d out of range", level);
-    Py_buffer bb, cb, vb, ob;
-    if (get_buf(base_o, &bb, 4, g->N, 0, "base") < 0) return NULL;
-    if (get_buf(cells_o, &cb, 4, K, 0, "cells") < 0) goto fail_b;
-    if (get_buf(bits_o, &vb, 4, K, 0, "bits") < 0) goto fail_c;
-    if (get_buf(out_o, &ob, 1, K, 1, "out") < 0) goto fail_v;
-    work_t *w = malloc(sizeof *w);
+    const uint32_t *base, *bits;
+    const int32_t *cells;
+    uint8_t *out;
+    view_t views[] = {VIEW(base_o, 4, g->N, VIEW_IN, "base", &base),
+                      VIEW(cells_o, 4, K, VIEW_IN, "cells", &cells),
+                      VIEW(bits_o, 4, K, VIEW_IN, "bits", &bits),
+                      VIEW(out_o, 1, K, VIEW_OUT, "out", &out)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
+    work_t *w = new_work();
     if (!w) {
-        PyErr_NoMemory();
-        goto fail_o;
+        views_release(views, COUNT(views));
+        return NULL;
     }
-    memset(w->hcacc, 0, sizeof w->hcacc), memset(w->eacc, 0, sizeof w->eacc);
-    const uint32_t *base = bb.buf, *bits = vb.buf;
-    const int32_t *cells = cb.buf;
-    uint8_t *out = ob.buf;
     int ok = 1, rd = 0;
     Py_BEGIN_ALLOW_THREADS
     uint32_t *row = w->rows[level];
@@ -1144,18 +1098,9 @@ static PyObject *py_contradicting(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     free(w);
-    PyBuffer_Release(&ob), PyBuffer_Release(&vb), PyBuffer_Release(&cb), PyBuffer_Release(&bb);
+    views_release(views, COUNT(views));
     if (!ok) return PyErr_Format(PyExc_ValueError, "cell out of range");
     Py_RETURN_NONE;
-fail_o:
-    PyBuffer_Release(&ob);
-fail_v:
-    PyBuffer_Release(&vb);
-fail_c:
-    PyBuffer_Release(&cb);
-fail_b:
-    PyBuffer_Release(&bb);
-    return NULL;
 }
 
 /* ---- conclusions of groups of branches ---------------------------------------------------
@@ -1179,18 +1124,18 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
     int n, k, stat, limit;
     if (!PyArg_ParseTuple(args, "OOiOOOipi", &out_o, &contra_o, &k, &cells_o, &vals_o, &base_o, &n, &stat, &limit))
         return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
     const int N = g->N, HV = g->H * n;
-    Py_buffer ob, cb, xb, vb, bb;
-    if (get_buf(out_o, &ob, 4, (Py_ssize_t)2 * k * N, 0, "out") < 0) return NULL;
-    if (get_buf(contra_o, &cb, 1, 2 * (Py_ssize_t)k, 0, "contra") < 0) goto f0;
-    if (get_buf(cells_o, &xb, 4, k, 0, "cells") < 0) goto f1;
-    if (get_buf(vals_o, &vb, 4, k, 0, "values") < 0) goto f2;
-    if (get_buf(base_o, &bb, 4, N, 0, "base") < 0) goto f3;
-    const uint32_t *out = ob.buf, *base = bb.buf;
-    const uint8_t *dead = cb.buf;
-    const int32_t *cells = xb.buf, *vals = vb.buf;
+    const uint32_t *out, *base;
+    const uint8_t *dead;
+    const int32_t *cells, *vals;
+    view_t views[] = {VIEW(out_o, 4, (Py_ssize_t)2 * k * N, VIEW_IN, "out", &out),
+                      VIEW(contra_o, 1, 2 * (Py_ssize_t)k, VIEW_IN, "contra", &dead),
+                      VIEW(cells_o, 4, k, VIEW_IN, "cells", &cells),
+                      VIEW(vals_o, 4, k, VIEW_IN, "values", &vals),
+                      VIEW(base_o, 4, N, VIEW_IN, "base", &base)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
     result = PyList_New(0);
     /* groups and their rows */
     int ngroups = 0, nrows = 0;
@@ -1280,12 +1225,10 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
                     if (seen[id] || assumed[x * n + v - 1]) continue;
                     seen[id] = 1, found++;
                     PyObject *item = Py_BuildValue("(iiiiO)", gr->kind, gr->key, x, v, t ? Py_True : Py_False);
-                    if (!item || PyList_Append(result, item) < 0) {
-                        Py_XDECREF(item);
+                    if (list_add(result, item) < 0) {
                         Py_CLEAR(result);
                         goto done;
                     }
-                    Py_DECREF(item);
                 }
             }
         for (int j = 0; j < gr->len; j++) assumed[cells[rs[j] % k] * n + vals[rs[j] % k] - 1] = 0;
@@ -1293,15 +1236,7 @@ static PyObject *py_group_options(PyObject *self, PyObject *args) {
 done:
     free(groups), free(rows), free(hcount), free(hfirst), free(order), free(inter), free(uni), free(seen), free(assumed);
     free(dstart), free(dcell), free(xs);
-    PyBuffer_Release(&bb);
-f3:
-    PyBuffer_Release(&vb);
-f2:
-    PyBuffer_Release(&xb);
-f1:
-    PyBuffer_Release(&cb);
-f0:
-    PyBuffer_Release(&ob);
+    views_release(views, COUNT(views));
     return result;
 }
 
@@ -1316,11 +1251,11 @@ static PyObject *py_one_digit_fails(PyObject *self, PyObject *args) {
     PyObject *cand_o;
     int n;
     if (!PyArg_ParseTuple(args, "Oi", &cand_o, &n)) return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
-    Py_buffer cb;
-    if (get_buf(cand_o, &cb, 4, g->N, 0, "cand") < 0) return NULL;
-    const uint32_t *cand = cb.buf;
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
+    const uint32_t *cand;
+    view_t views[] = {VIEW(cand_o, 4, g->N, VIEW_IN, "cand", &cand)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
     const int nw = (g->N + 63) / 64, H = g->H;
     cellset *hm = malloc(sizeof(cellset) * (size_t)H), *pm = malloc(sizeof(cellset) * (size_t)g->N);
     int *houses = malloc(sizeof(int) * (size_t)H);
@@ -1367,20 +1302,15 @@ static PyObject *py_one_digit_fails(PyObject *self, PyObject *args) {
                     }
                 }
             }
-            if (fails) {
-                PyObject *item = Py_BuildValue("(ii)", c, v);
-                if (!item || PyList_Append(out, item) < 0) {
-                    Py_XDECREF(item);
-                    Py_CLEAR(out);
-                    break;
-                }
-                Py_DECREF(item);
+            if (fails && list_add(out, Py_BuildValue("(ii)", c, v)) < 0) {
+                Py_CLEAR(out);
+                break;
             }
         }
     }
 done:
     free(hm), free(pm), free(houses);
-    PyBuffer_Release(&cb);
+    views_release(views, COUNT(views));
     return out;
 }
 
@@ -1512,17 +1442,16 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int n, limit;
     long max_nodes;
     if (!PyArg_ParseTuple(args, "iOOil", &n, &vals_o, &forbid_o, &limit, &max_nodes)) return NULL;
-    const geo_t *g = geo_of(n);
-    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported size %d", n);
-    Py_buffer vb, fb;
-    if (get_buf(vals_o, &vb, 1, g->N, 0, "values") < 0) return NULL;
-    if (PyObject_GetBuffer(forbid_o, &fb, PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&vb);
-        return NULL;
-    }
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
+    const uint8_t *vals;
+    const uint16_t *fv;
+    view_t views[] = {VIEW(vals_o, 1, g->N, VIEW_IN, "values", &vals),
+                      VIEW(forbid_o, 2, VIEW_ANY_LENGTH, VIEW_IN, "forbid", &fv)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
     const int N = g->N;
     xsearch_t X = {.g = g, .limit = limit < 1 ? 1 : limit, .max_nodes = max_nodes, .maxdepth = N + 2};
-    X.w = malloc(sizeof(work_t));
+    X.w = new_work();
     X.sols = malloc((size_t)X.limit * (size_t)N);
     X.stack = malloc(sizeof(uint32_t) * (size_t)N * (size_t)(X.maxdepth + 1));
     X.bases = malloc(sizeof(base_t) * (size_t)(X.maxdepth + 1));
@@ -1532,11 +1461,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    memset(X.w->hcacc, 0, sizeof X.w->hcacc), memset(X.w->eacc, 0, sizeof X.w->eacc);
-    const uint8_t *vals = vb.buf;
     for (int x = 0; x < N; x++) start[x] = vals[x] ? 1u << (vals[x] - 1) : g->full;
-    const uint16_t *fv = fb.buf;
-    for (Py_ssize_t i = 0; i + 1 < fb.len / 2; i += 2)
+    for (Py_ssize_t i = 0; i + 1 < views[1].view.len / 2; i += 2)
         if (fv[i] < N && fv[i + 1] >= 1 && fv[i + 1] <= n) start[fv[i]] &= ~(1u << (fv[i + 1] - 1));
     Py_BEGIN_ALLOW_THREADS
     xsearch(&X, start, NULL, -1);
@@ -1554,7 +1480,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (sols) out = Py_BuildValue("(Nli)", sols, X.nodes, X.over);
 done:
     free(X.w), free(X.sols), free(X.stack), free(X.bases), free(start);
-    PyBuffer_Release(&fb), PyBuffer_Release(&vb);
+    views_release(views, COUNT(views));
     return out;
 }
 
@@ -1572,8 +1498,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_propagate", "Singles propagation (compiled).", -1,
-                                    methods, NULL, NULL, NULL, NULL};
+CORE_MODULE("_propagate", "Singles propagation (compiled).");
 
 PyMODINIT_FUNC PyInit__propagate(void) {
     static const char *names[5] = {"assume", "peer", "cell", "house", "step"};

@@ -14,10 +14,7 @@
  * 0), as in techniques/links.py. Per-size tables (houses, peers) are built
  * once per grid size and kept (a pure function of the size).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdlib.h>
-#include "cellset.h"
+#include "glue.h"
 
 #define MAXN 25
 #define MAXHOUSES (3 * MAXN)
@@ -169,7 +166,6 @@ static int state_in(state_t *st, int n, PyObject *cand, PyObject *pos) {
     return 0;
 }
 
-/* population counts without the compiler's library call (no -mpopcnt: the build stays portable) */
 /* a state read from Python's views (free it), or NULL with the error set */
 static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
     state_t *st = malloc(sizeof *st);
@@ -178,29 +174,13 @@ static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
     return st;
 }
 
-/* the state of arguments (n, cand, pos), or NULL with the error set */
-static state_t *state_args(PyObject *args) {
-    int n;
-    PyObject *cand, *pos;
-    if (!PyArg_ParseTuple(args, "iO!O!", &n, &PyList_Type, &cand, &PyList_Type, &pos)) return NULL;
-    return new_state(n, cand, pos);
-}
-
-static inline int popc32(uint32_t x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-}
-static inline int popc64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
-static inline int cs_size(const cellset *s, int nw) {
-    int k = 0;
-    for (int i = 0; i < nw; i++) k += popc64(s->w[i]);
-    return k;
-}
+/* The options a search takes after the state, under their names in search.py: each search reads
+ * those its row of SEARCHES (at the end) names. */
+typedef struct {
+    int max_length, one_digit, shortest, every, min_common, max_size, max_chain, max_nodes;
+    Py_ssize_t limit;
+    PyObject *wanted, *allow;
+} opts_t;
 
 /* ---- bit arrays over candidate numbers (up to 15,625 for 25x25) --------------------------------- */
 
@@ -246,17 +226,17 @@ static int strong_build(const state_t *st, strong_t *sl) {
         for (int h = 0; h < g->nh; h++) {
             cellset w;
             cs_and(&w, pv, &g->house[h], nw);
-            if (cs_size(&w, nw) != 2) continue;
+            if (cs_count(&w, nw) != 2) continue;
             int a = cs_next(&w, 0, nw), b = cs_next(&w, a + 1, nw);
             if (h >= 2 * n) {  /* a box pair already found in its row or column */
                 cellset x;
                 if (g->row[a] == g->row[b]) {
                     cs_and(&x, pv, &g->house[g->row[a]], nw);
-                    if (cs_size(&x, nw) == 2) continue;
+                    if (cs_count(&x, nw) == 2) continue;
                 }
                 if (g->col[a] == g->col[b]) {
                     cs_and(&x, pv, &g->house[n + g->col[a]], nw);
-                    if (cs_size(&x, nw) == 2) continue;
+                    if (cs_count(&x, nw) == 2) continue;
                 }
             }
             pa[2 * np] = v * N + a; pa[2 * np + 1] = v * N + b; np++;
@@ -310,35 +290,25 @@ static void weak_both(const state_t *st, int a, int b, bitarr *out) {
     if (st->cand[ca] >> vb & 1) ba_set(out, vb * N + ca);
 }
 
-PyDoc_STRVAR(link_tables_doc,
-"strong_pairs(n, cand, pos) -> list of (a, b); weak_table(n, cand, pos) -> dict\n\n"
-"The link tables of techniques/links.py: see explainer.core.search.strong_pairs / weak_table.");
-
-static PyObject *strong_pairs_c(PyObject *self, PyObject *args) {
-    (void)self;
-    state_t *st = state_args(args);
-    if (!st) return NULL;
+/* the strong links, in links.Links's order (the pairs of strong_build) */
+static PyObject *strong_pairs(const state_t *st, const opts_t *opt) {
+    (void)opt;
     strong_t sl;
-    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    if (strong_build(st, &sl) < 0) return NULL;
     PyObject *out = PyList_New(0);
-    for (int p = 0; out && p < sl.npairs; p++) {
-        PyObject *t = Py_BuildValue("(ii)", sl.pairs[2 * p], sl.pairs[2 * p + 1]);
-        if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_CLEAR(out); }
-        Py_XDECREF(t);
-    }
+    for (int p = 0; out && p < sl.npairs; p++)
+        if (list_add(out, Py_BuildValue("(ii)", sl.pairs[2 * p], sl.pairs[2 * p + 1])) < 0) Py_CLEAR(out);
     strong_free(&sl);
-    free(st);
     return out;
 }
 
-static PyObject *weak_table_c(PyObject *self, PyObject *args) {
-    (void)self;
-    state_t *st = state_args(args);
-    if (!st) return NULL;
+/* per candidate, the candidates weakly linked to it (a bit mask over candidate numbers) */
+static PyObject *weak_table(const state_t *st, const opts_t *opt) {
+    (void)opt;
     int N = st->N, nw = st->nw, ncw = (st->NC + 63) / 64;
     uint64_t *w = calloc((size_t)ncw, sizeof(uint64_t));
     PyObject *out = PyDict_New();
-    if (!w || !out) { free(w); Py_XDECREF(out); free(st); return PyErr_NoMemory(); }
+    if (!w || !out) { free(w); Py_XDECREF(out); return PyErr_NoMemory(); }
     bitarr b = {w, ncw};
     for (int v = 0; v < st->n && out; v++) {
         CS_FOREACH(c, &st->pos[v], nw) {
@@ -353,17 +323,12 @@ static PyObject *weak_table_c(PyObject *self, PyObject *args) {
                     if (u * N + c > hi) hi = u * N + c;
                 }
             int w0 = lo >> 6, w1 = hi >> 6;
-            PyObject *key = PyLong_FromLong(i);
-            PyObject *val = words_to_py(w, w1 + 1);
-            if (!key || !val || PyDict_SetItem(out, key, val) < 0) Py_CLEAR(out);
-            Py_XDECREF(key);
-            Py_XDECREF(val);
+            if (dict_add(out, PyLong_FromLong(i), words_to_py(w, w1 + 1)) < 0) Py_CLEAR(out);
             for (int k = w0; k <= w1; k++) w[k] = 0;
             if (!out) break;
         }
     }
     free(w);
-    free(st);
     return out;
 }
 
@@ -394,13 +359,6 @@ static int path_of(chainctx *x, int key, int mark) {
     return len;
 }
 
-static PyObject *nodes_tuple(const int *nodes, int len) {
-    PyObject *t = PyTuple_New(len);
-    if (!t) return NULL;
-    for (int i = 0; i < len; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(nodes[i]));
-    return t;
-}
-
 /* the rectangle test of chains._rectangle_boxes / _rectangle: a box whose v candidates all
  * lie in C1's row and Cn's column, or the other way round */
 static int rectangle_box(const state_t *st, int v, int cn, int c1) {
@@ -424,26 +382,37 @@ static int rectangle_box(const state_t *st, int v, int cn, int c1) {
 }
 
 static int append_event(PyObject *events, int length, int k, int kind, const int *nodes, int len, PyObject *elim) {
-    PyObject *nt = nodes_tuple(nodes, len);
-    if (!nt) return -1;
-    PyObject *ev = Py_BuildValue("(iiiNO)", length, k, kind, nt, elim ? elim : Py_None);
-    if (!ev) return -1;
-    int r = PyList_Append(events, ev);
-    Py_DECREF(ev);
-    return r;
+    PyObject *event = Py_BuildValue("(iiiNO)", length, k, kind, ints_to_py(nodes, len, 1), elim ? elim : Py_None);
+    return list_add(events, event);
 }
 
-static PyObject *drop_longer(PyObject *events, int length) {
+/* A hit at ``length`` when only the shortest chains are wanted: the longer events found before
+ * are dropped and ``length`` becomes the limit. 0, or -1 with the error set. */
+static int keep_shortest(PyObject **events, int length, int *limit) {
+    if (length >= *limit) return 0;
     PyObject *kept = PyList_New(0);
-    if (!kept) return NULL;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(events); i++) {
-        PyObject *ev = PyList_GET_ITEM(events, i);
+    if (!kept) return -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(*events); i++) {
+        PyObject *ev = PyList_GET_ITEM(*events, i);
         if (PyLong_AsLong(PyTuple_GET_ITEM(ev, 0)) == length && PyList_Append(kept, ev) < 0) {
             Py_DECREF(kept);
-            return NULL;
+            return -1;
         }
     }
-    return kept;
+    Py_SETREF(*events, kept);
+    *limit = length;
+    return 0;
+}
+
+/* Append an event (a new reference; NULL: an error is set) to a search's list *out: 1 when the
+ * search stops there (the list holds ``limit`` events, 0: no limit; or an error: *out is then
+ * NULL), else 0. */
+static int add_event(PyObject **out, PyObject *event, Py_ssize_t limit) {
+    if (list_add(*out, event) < 0) {
+        Py_CLEAR(*out);
+        return 1;
+    }
+    return limit && PyList_GET_SIZE(*out) >= limit;
 }
 
 /* a stable sort of events by their first item (length) */
@@ -468,22 +437,12 @@ static int sort_by_length(PyObject *events) {
     return 0;
 }
 
-PyDoc_STRVAR(chain_events_doc,
-"chain_events(n, cand, pos, max_length, one_digit, shortest) -> list\n\n"
-"The chains, loops and empty rectangles of techniques/chains.py's search, as events\n"
-"(length, start rank, kind, nodes, removed): see explainer.core.search.chain_events.");
-
-static PyObject *chain_events(PyObject *self, PyObject *args) {
-    (void)self;
-    int n, max_length, one_digit, shortest;
-    PyObject *cand, *pos;
-    if (!PyArg_ParseTuple(args, "iO!O!ipp", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_length, &one_digit,
-                          &shortest))
-        return NULL;
-    state_t *st = new_state(n, cand, pos);
-    if (!st) return NULL;
+/* the chains, loops and empty rectangles of chains.py's search, as events (length, start rank, kind,
+ * nodes, removed) */
+static PyObject *chain_events(const state_t *st, const opts_t *opt) {
+    const int n = st->n, max_length = opt->max_length, one_digit = opt->one_digit, shortest = opt->shortest;
     strong_t sl;
-    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    if (strong_build(st, &sl) < 0) return NULL;
     int N = st->N, NC = st->NC, ncw = (NC + 63) / 64;
     chainctx x = {st, &sl, NULL, NULL, NULL, NULL, 0, NULL};
     x.par = malloc(sizeof(int) * 2 * (size_t)NC);
@@ -598,13 +557,7 @@ static PyObject *chain_events(PyObject *self, PyObject *args) {
             }
             nf = nf2;
             if (hit && shortest) {
-                if (length < limit) {
-                    PyObject *kept = drop_longer(events, length);
-                    if (!kept) goto fail;
-                    Py_DECREF(events);
-                    events = kept;
-                    limit = length;
-                }
+                if (keep_shortest(&events, length, &limit) < 0) goto fail;
                 break;
             }
             if (!nf) break;
@@ -618,7 +571,6 @@ done:
     free(x.par); free(x.on); free(x.off); free(x.mark); free(x.path);
     free(front); free(next); free(dead); free(elimw);
     strong_free(&sl);
-    free(st);
     return events;
 }
 
@@ -679,7 +631,7 @@ static int gg_build(const state_t *st, const strong_t *sl, gg_t *g) {
         for (int k = 0; k < geo->ninter; k++) {
             cellset x;
             cs_and(&x, &st->pos[v], &geo->imask[k], nw);
-            if (cs_size(&x, nw) < 2) continue;
+            if (cs_count(&x, nw) < 2) continue;
             g->gv[ng] = v; g->ginter[ng] = k; g->gmask[ng] = x;
             cellset see;
             for (int q = 0; q < CS_MAXWORDS; q++) see.w[q] = ~(uint64_t)0;
@@ -706,10 +658,10 @@ static int gg_build(const state_t *st, const strong_t *sl, gg_t *g) {
             for (int t = 0; t < 2; t++) {
                 cellset p, rest;
                 cs_and(&p, &st->pos[v], &geo->house[hs[t]], nw);
-                int cnt = cs_size(&p, nw);
+                int cnt = cs_count(&p, nw);
                 if (cnt < 3 || cnt > 2 * m) continue;
                 cs_andnot(&rest, &p, &g->gmask[r], nw);
-                int rc = cs_size(&rest, nw);
+                int rc = cs_count(&rest, nw);
                 if (!rc) continue;
                 int y = -1;  /* local ids: a cell, or N + the value's group rank */
                 if (rc == 1) {
@@ -795,10 +747,9 @@ typedef struct {
 
 static int gent_push(gsearch_t *x, int node, int parent, int grouped) {
     if (x->nent == x->cap) {
-        int cap = x->cap ? 2 * x->cap : 1024;
-        gent_t *e = realloc(x->ent, sizeof(gent_t) * (size_t)cap);
-        if (!e) { PyErr_NoMemory(); return -1; }
-        x->ent = e; x->cap = cap;
+        gent_t *e = grown(x->ent, &x->cap, 1024, sizeof *e);
+        if (!e) return -1;
+        x->ent = e;
     }
     x->ent[x->nent].node = node; x->ent[x->nent].parent = parent; x->ent[x->nent].grouped = grouped;
     return x->nent++;
@@ -852,20 +803,11 @@ static PyObject *gnodes(const gsearch_t *x, int e) {
     return t;
 }
 
-PyDoc_STRVAR(grouped_events_doc,
-"grouped_events(n, cand, pos, max_length, every) -> list of (length, start rank, nodes, removed)\n\n"
-"The grouped chains of techniques/grouped.py's search: see explainer.core.search.grouped_events.");
-
-static PyObject *grouped_events(PyObject *self, PyObject *args) {
-    (void)self;
-    int n, max_length, every;
-    PyObject *cand, *pos;
-    if (!PyArg_ParseTuple(args, "iO!O!ip", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_length, &every))
-        return NULL;
-    state_t *st = new_state(n, cand, pos);
-    if (!st) return NULL;
+/* the grouped chains of grouped.py's search, as events (length, start rank, nodes, removed) */
+static PyObject *grouped_events(const state_t *st, const opts_t *opt) {
+    const int n = st->n, max_length = opt->max_length, every = opt->every;
     strong_t sl;
-    if (strong_build(st, &sl) < 0) { free(st); return NULL; }
+    if (strong_build(st, &sl) < 0) return NULL;
     gg_t g;
     gsearch_t x;
     memset(&x, 0, sizeof x);
@@ -942,21 +884,11 @@ static PyObject *grouped_events(PyObject *self, PyObject *args) {
                         }
                         if (!any) continue;
                         PyObject *nodes = gnodes(&x, e), *elim = nodes ? words_to_py(wew, ncw) : NULL;
-                        PyObject *ev = elim ? Py_BuildValue("(iiNN)", length, k, nodes, elim) : NULL;
-                        if (!ev) { Py_XDECREF(nodes); goto fail; }
-                        int r = PyList_Append(events, ev);
-                        Py_DECREF(ev);
-                        if (r < 0) goto fail;
+                        if (list_add(events, Py_BuildValue("(iiNN)", length, k, nodes, elim)) < 0) goto fail;
                         hit = 1;
                     }
                     if (hit && !every) {
-                        if (length < limit) {
-                            PyObject *kept = drop_longer(events, length);
-                            if (!kept) goto fail;
-                            Py_DECREF(events);
-                            events = kept;
-                            limit = length;
-                        }
+                        if (keep_shortest(&events, length, &limit) < 0) goto fail;
                         break;
                     }
                 }
@@ -1032,7 +964,6 @@ done:
     free(conflicting);
     gg_free(&g);
     strong_free(&sl);
-    free(st);
     return events;
 }
 
@@ -1198,16 +1129,28 @@ static inline const uint64_t *als_sees(const alsset_t *t, const als_t *a, int v)
     return t->sees + (size_t)als_slot(a, v) * (size_t)t->nw;
 }
 
-PyDoc_STRVAR(als_sets_doc,
-"als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
-"Every almost locked set, smallest first: see explainer.core.search.als_sets.");
+/* the values of each ALS that a candidate outside could lose (sees[z] & pos[z] not empty) */
+static uint32_t *als_live(const state_t *st, const alsset_t *t) {
+    uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(t->count + 1));
+    if (!w) { PyErr_NoMemory(); return NULL; }
+    for (int i = 0; i < t->count; i++) {
+        const als_t *a = &t->a[i];
+        uint32_t vs = a->values, m = 0;
+        while (vs) {
+            int z = __builtin_ctz(vs);
+            vs &= vs - 1;
+            if (w_intersects(als_sees(t, a, z), st->pos[z].w, st->nw)) m |= 1u << z;
+        }
+        w[i] = m;
+    }
+    return w;
+}
 
-static PyObject *als_sets(PyObject *self, PyObject *args) {
-    (void)self;
-    state_t *st = state_args(args);
-    if (!st) return NULL;
+/* every ALS, smallest first, as (cells, values, wheres, sees) */
+static PyObject *als_sets(const state_t *st, const opts_t *opt) {
+    (void)opt;
     alsset_t t;
-    if (als_enumerate(st, &t) < 0) { alsset_free(&t); free(st); return NULL; }
+    if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
     int nw = st->nw;
     PyObject *out = PyList_New(t.count);
     for (int i = 0; out && i < t.count; i++) {
@@ -1228,7 +1171,6 @@ static PyObject *als_sets(PyObject *self, PyObject *args) {
         if (out) PyList_SET_ITEM(out, i, item);
     }
     alsset_free(&t);
-    free(st);
     return out;
 }
 
@@ -1283,13 +1225,7 @@ static int als_join(const state_t *st, const alsset_t *t, int min_common, int ma
     return 0;
 }
 
-static int visit_pair(void *data, int i, int j, int x) {
-    PyObject *item = Py_BuildValue("(iii)", i, j, x);
-    if (!item) return -1;
-    int r = PyList_Append((PyObject *)data, item);
-    Py_DECREF(item);
-    return r;
-}
+static int visit_pair(void *data, int i, int j, int x) { return list_add(data, Py_BuildValue("(iii)", i, j, x)); }
 
 static int read_wanted(PyObject *wanted, int count, uint32_t **out) {
     *out = NULL;
@@ -1309,37 +1245,17 @@ static int read_wanted(PyObject *wanted, int count, uint32_t **out) {
     return 0;
 }
 
-PyDoc_STRVAR(als_pairs_doc,
-"als_pairs(n, cand, pos, min_common, max_size, wanted) -> list of (i, j, x)\n\n"
-"Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
-
-static PyObject *als_pairs(PyObject *self, PyObject *args) {
-    (void)self;
-    int n, min_common, max_size;
-    PyObject *cand, *pos, *wanted;
-    if (!PyArg_ParseTuple(args, "iO!O!iiO", &n, &PyList_Type, &cand, &PyList_Type, &pos, &min_common, &max_size,
-                          &wanted))
-        return NULL;
-    state_t *st = new_state(n, cand, pos);
-    if (!st) return NULL;
+/* the restricted commons (i, j, x) of als_join */
+static PyObject *als_pairs(const state_t *st, const opts_t *opt) {
     alsset_t t;
     uint32_t *w = NULL;
     PyObject *out = NULL;
-    memset(&t, 0, sizeof t);
-    if (als_enumerate(st, &t) < 0 || read_wanted(wanted, t.count, &w) < 0)
-        goto done;
-    out = PyList_New(0);
-    if (out && als_join(st, &t, min_common, max_size, w, NULL, visit_pair, out) < 0) Py_CLEAR(out);
-done:
+    if (als_enumerate(st, &t) >= 0 && read_wanted(opt->wanted, t.count, &w) >= 0) out = PyList_New(0);
+    if (out && als_join(st, &t, opt->min_common, opt->max_size, w, NULL, visit_pair, out) < 0) Py_CLEAR(out);
     free(w);
     alsset_free(&t);
-    free(st);
     return out;
 }
-
-PyDoc_STRVAR(als_xz_doc,
-"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed)\n\n"
-"ALS-XZ eliminations in techniques/als.py's order: see explainer.core.search.als_xz.");
 
 typedef struct {
     const state_t *st;
@@ -1362,56 +1278,32 @@ static int visit_xz(void *data, int i, int j, int x) {
         uint64_t any = 0;
         for (int q = 0; q < nw; q++) any |= e.w[q] = d->st->pos[z].w[q] & sa[q] & sb[q];
         if (!any) continue;
-        PyObject *item = Py_BuildValue("(iiiiN)", i, j, x, z, cs_to_py(&e, nw));
-        if (!item || PyList_Append(d->out, item) < 0) { Py_XDECREF(item); return -1; }
-        Py_DECREF(item);
+        if (list_add(d->out, Py_BuildValue("(iiiiN)", i, j, x, z, cs_to_py(&e, nw))) < 0) return -1;
     }
     return d->limit && PyList_GET_SIZE(d->out) >= d->limit;
 }
 
-static PyObject *als_xz(PyObject *self, PyObject *args) {
-    (void)self;
-    int n;
-    Py_ssize_t limit;
-    PyObject *cand, *pos, *allow;
-    if (!PyArg_ParseTuple(args, "iO!O!On", &n, &PyList_Type, &cand, &PyList_Type, &pos, &allow, &limit)) return NULL;
+/* ALS-XZ eliminations (i, j, x, z, removed) in als.py's order */
+static PyObject *als_xz(const state_t *st, const opts_t *opt) {
+    const Py_ssize_t limit = opt->limit;
     const char *allowed = NULL;
-    if (allow != Py_None) {
-        if (!PyBytes_Check(allow) || PyBytes_GET_SIZE(allow) != 32 * 32) {
+    if (opt->allow != Py_None) {
+        if (!PyBytes_Check(opt->allow) || PyBytes_GET_SIZE(opt->allow) != 32 * 32) {
             PyErr_SetString(PyExc_ValueError, "allow: None or 1024 bytes (sizes i * 32 + j)");
             return NULL;
         }
-        allowed = PyBytes_AS_STRING(allow);
+        allowed = PyBytes_AS_STRING(opt->allow);
     }
-    state_t *st = new_state(n, cand, pos);
-    if (!st) return NULL;
     alsset_t t;
-    uint32_t *w = NULL;
+    uint32_t *w = NULL;  /* the values some candidate outside could lose */
     PyObject *out = NULL;
-    memset(&t, 0, sizeof t);
-    if (als_enumerate(st, &t) < 0) goto done;
-    int nw = st->nw;
-    w = malloc(sizeof(uint32_t) * (size_t)(t.count + 1));
-    if (!w) { PyErr_NoMemory(); goto done; }
-    for (int i = 0; i < t.count; i++) {  /* the values some candidate outside could lose */
-        const als_t *a = &t.a[i];
-        uint32_t vs = a->values, m = 0;
-        while (vs) {
-            int z = __builtin_ctz(vs);
-            vs &= vs - 1;
-            if (w_intersects(als_sees(&t, a, z), st->pos[z].w, nw)) m |= 1u << z;
-        }
-        w[i] = m;
-    }
-    out = PyList_New(0);
+    if (als_enumerate(st, &t) >= 0 && (w = als_live(st, &t))) out = PyList_New(0);
     xz_data d = {st, &t, out, limit};
     if (out && als_join(st, &t, 2, 0, w, allowed, visit_xz, &d) < 0) Py_CLEAR(out);
     if (out && limit && PyList_GET_SIZE(out) > limit && PyList_SetSlice(out, limit, PyList_GET_SIZE(out), NULL) < 0)
         Py_CLEAR(out);  /* the last pair's values past the limit */
-done:
     free(w);
     alsset_free(&t);
-    free(st);
     return out;
 }
 
@@ -1423,75 +1315,37 @@ typedef struct { rc_t *r; int count, cap; } rcvec;
 static int visit_collect(void *data, int i, int j, int x) {
     rcvec *v = data;
     if (v->count == v->cap) {
-        int cap = v->cap ? 2 * v->cap : 256;
-        rc_t *r = realloc(v->r, sizeof(rc_t) * (size_t)cap);
-        if (!r) { PyErr_NoMemory(); return -1; }
-        v->r = r; v->cap = cap;
+        rc_t *r = grown(v->r, &v->cap, 256, sizeof *r);
+        if (!r) return -1;
+        v->r = r;
     }
     v->r[v->count].i = i; v->r[v->count].j = j; v->r[v->count].x = x;
     v->count++;
     return 0;
 }
 
-/* the values of each ALS that a candidate outside could lose (sees[z] & pos[z] not empty) */
-static uint32_t *als_live(const state_t *st, const alsset_t *t) {
-    uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(t->count + 1));
-    if (!w) { PyErr_NoMemory(); return NULL; }
-    for (int i = 0; i < t->count; i++) {
-        const als_t *a = &t->a[i];
-        uint32_t vs = a->values, m = 0;
-        while (vs) {
-            int z = __builtin_ctz(vs);
-            vs &= vs - 1;
-            if (w_intersects(als_sees(t, a, z), st->pos[z].w, st->nw)) m |= 1u << z;
-        }
-        w[i] = m;
-    }
-    return w;
-}
-
-static PyObject *elim_words(const state_t *st, int z, const uint64_t *s1, const uint64_t *s2, const uint64_t *s3,
-                            int exclude) {
-    cellset e;
+/* the z candidates in s1 and s2 but ``exclude`` (a cell, or -1) into e: 1 if there are any */
+static int elim_cells(const state_t *st, int z, const uint64_t *s1, const uint64_t *s2, int exclude, cellset *e) {
     uint64_t any = 0;
-    for (int q = 0; q < st->nw; q++) {
-        e.w[q] = st->pos[z].w[q] & s1[q] & s2[q] & (s3 ? s3[q] : ~(uint64_t)0);
-    }
-    if (exclude >= 0) cs_del(&e, exclude);
-    for (int q = 0; q < st->nw; q++) any |= e.w[q];
-    return any ? cs_to_py(&e, st->nw) : NULL;
+    for (int q = 0; q < st->nw; q++) e->w[q] = st->pos[z].w[q] & s1[q] & s2[q];
+    if (exclude >= 0) cs_del(e, exclude);
+    for (int q = 0; q < st->nw; q++) any |= e->w[q];
+    return any != 0;
 }
-
-PyDoc_STRVAR(als_xy_doc,
-"als_xy_events(n, cand, pos, max_size, limit) -> list of (a, b, c, x, y, z, removed)\n\n"
-"ALS XY wings in techniques/alschains.py's order: see explainer.core.search.als_xy_events.");
 
 typedef struct { int o, x; uint32_t live; } partner_t;
 
-/* the arguments (n, cand, pos, max_size, limit) of an ALS search: its state, or NULL */
-static state_t *als_search_args(PyObject *args, int *max_size, Py_ssize_t *limit) {
-    int n;
-    PyObject *cand, *pos;
-    if (!PyArg_ParseTuple(args, "iO!O!in", &n, &PyList_Type, &cand, &PyList_Type, &pos, max_size, limit))
-        return NULL;
-    return new_state(n, cand, pos);
-}
-
-static PyObject *als_xy_events(PyObject *self, PyObject *args) {
-    (void)self;
-    int max_size;
-    Py_ssize_t limit;
-    state_t *st = als_search_args(args, &max_size, &limit);
-    if (!st) return NULL;
+/* ALS XY wings (a, b, c, x, y, z, removed) in alschains.py's order */
+static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
+    const Py_ssize_t limit = opt->limit;
     alsset_t t;
     rcvec pairs = {NULL, 0, 0};
     uint32_t *live = NULL;
     int *count = NULL, *start = NULL;
     partner_t *part = NULL;
     PyObject *out = NULL;
-    memset(&t, 0, sizeof t);
     if (als_enumerate(st, &t) < 0) goto done;
-    if (als_join(st, &t, 1, max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
     live = als_live(st, &t);
     count = calloc((size_t)t.count + 1, sizeof(int));
     start = calloc((size_t)t.count + 2, sizeof(int));
@@ -1532,12 +1386,10 @@ static PyObject *als_xy_events(PyObject *self, PyObject *args) {
                 while (zs) {
                     int z = __builtin_ctz(zs);
                     zs &= zs - 1;
-                    PyObject *e = elim_words(st, z, als_sees(&t, a, z), als_sees(&t, b, z), NULL, -1);
-                    if (!e) { if (PyErr_Occurred()) Py_CLEAR(out); continue; }
-                    PyObject *item = Py_BuildValue("(iiiiiiN)", pl[k].o, pl[k2].o, ic, x, y, z, e);
-                    if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_CLEAR(out); break; }
-                    Py_DECREF(item);
-                    if (limit && PyList_GET_SIZE(out) >= limit) goto done;
+                    cellset e;
+                    if (!elim_cells(st, z, als_sees(&t, a, z), als_sees(&t, b, z), -1, &e)) continue;
+                    PyObject *ev = Py_BuildValue("(iiiiiiN)", pl[k].o, pl[k2].o, ic, x, y, z, cs_to_py(&e, nw));
+                    if (add_event(&out, ev, limit)) goto done;
                 }
             }
         }
@@ -1545,33 +1397,24 @@ static PyObject *als_xy_events(PyObject *self, PyObject *args) {
 done:
     free(pairs.r); free(live); free(count); free(start); free(part);
     alsset_free(&t);
-    free(st);
     return out;
 }
 
-PyDoc_STRVAR(blossom_doc,
-"blossom_events(n, cand, pos, max_size, limit) -> list of (stem, (a, b, c), z, removed)\n\n"
-"Death blossoms in techniques/alschains.py's order: see explainer.core.search.blossom_events.");
-
-static PyObject *blossom_events(PyObject *self, PyObject *args) {
-    (void)self;
-    int max_size;
-    Py_ssize_t limit;
-    state_t *st = als_search_args(args, &max_size, &limit);
-    if (!st) return NULL;
+/* death blossoms (stem, (a, b, c), z, removed) in alschains.py's order */
+static PyObject *blossom_events(const state_t *st, const opts_t *opt) {
+    const Py_ssize_t limit = opt->limit;
     alsset_t t;
     uint32_t *live = NULL;
     int *lists[3] = {NULL, NULL, NULL};
-    PyObject *out = NULL;
     memset(&t, 0, sizeof t);
-    out = PyList_New(0);
+    PyObject *out = PyList_New(0);
     int N = st->N, nw = st->nw;
     int any_stem = 0;
     for (int c = 0; c < N; c++) any_stem |= popc32(st->cand[c]) == 3;
     if (!out || !any_stem) goto done;
     if (als_enumerate(st, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
     int small = 0;  /* petals: ALSs of at most max_size cells (the list is sorted by size) */
-    while (small < t.count && t.a[small].size <= max_size) small++;
+    while (small < t.count && t.a[small].size <= opt->max_size) small++;
     for (int k = 0; k < 3; k++) lists[k] = malloc(sizeof(int) * ((size_t)small + 1));
     if (!lists[0] || !lists[1] || !lists[2]) { PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     for (int s = 0; out && s < N; s++) {
@@ -1614,12 +1457,11 @@ static PyObject *blossom_events(PyObject *self, PyObject *args) {
                         if (!(live[lists[2][p2]] & zb) || w_intersects(als_cells(&t, c), als_cells(&t, a), nw) ||
                             w_intersects(als_cells(&t, c), als_cells(&t, b), nw))
                             continue;
-                        PyObject *e = elim_words(st, z, m2.w, als_sees(&t, c, z), NULL, s);
-                        if (!e) { if (PyErr_Occurred()) Py_CLEAR(out); continue; }
-                        PyObject *item = Py_BuildValue("(i(iii)iN)", s, lists[0][p0], lists[1][p1], lists[2][p2], z, e);
-                        if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_CLEAR(out); break; }
-                        Py_DECREF(item);
-                        if (limit && PyList_GET_SIZE(out) >= limit) goto done;
+                        cellset e;
+                        if (!elim_cells(st, z, m2.w, als_sees(&t, c, z), s, &e)) continue;
+                        PyObject *ev = Py_BuildValue("(i(iii)iN)", s, lists[0][p0], lists[1][p1], lists[2][p2], z,
+                                                     cs_to_py(&e, nw));
+                        if (add_event(&out, ev, limit)) goto done;
                     }
                 }
             }
@@ -1628,7 +1470,6 @@ static PyObject *blossom_events(PyObject *self, PyObject *args) {
 done:
     free(live); free(lists[0]); free(lists[1]); free(lists[2]);
     alsset_free(&t);
-    free(st);
     return out;
 }
 
@@ -1755,7 +1596,9 @@ static int agraph_build(const state_t *st, const alsset_t *t, const rcvec *pairs
     }
     free(cellarr);
     /* seen_by[z][cell]: the arrivals (m, x), x not z, at ALSs m whose every z the cell sees, a
-     * candidate outside holding z */
+     * candidate outside holding z. The arrival (m, z) itself is never an end for z: it is taken
+     * out of the rows m's arrivals were just added to (an arrival belongs to one ALS: no other
+     * ALS adds it). */
     for (int k = 0; k < nin; k++) {
         int i = g->first_seen[k];
         const als_t *a = &t->a[i];
@@ -1773,29 +1616,12 @@ static int agraph_build(const state_t *st, const alsset_t *t, const rcvec *pairs
                 if (!g->seen_by[z]) { free(fill); PyErr_NoMemory(); return -1; }
             }
             const uint64_t *ev = arow(g->every, i, aw);
+            int zs = g->arr_of[i * n + z];
             CS_FOREACH(c, &tz, nw) {
                 uint64_t *row = arow(g->seen_by[z], c, aw);
                 for (int q = 0; q < aw; q++) row[q] |= ev[q];
+                if (zs >= 0) row[zs >> 6] &= ~((uint64_t)1 << (zs & 63));
             }
-        }
-    }
-    /* the arrival (i, z) itself is never an end for z: take each ALS's z-arrival out of the
-     * rows it was added to (an arrival belongs to one ALS: no other ALS added it) */
-    for (int k = 0; k < nin; k++) {
-        int i = g->first_seen[k];
-        const als_t *a = &t->a[i];
-        uint32_t vs = a->values;
-        while (vs) {
-            int z = __builtin_ctz(vs);
-            vs &= vs - 1;
-            int zs = g->arr_of[i * n + z];
-            if (zs < 0 || !g->seen_by[z]) continue;
-            const uint64_t *se = als_sees(t, a, z);
-            for (int w = 0; w < nw; w++)
-                for (uint64_t b = st->pos[z].w[w] & se[w]; b; b &= b - 1) {
-                    uint64_t *row = arow(g->seen_by[z], (w << 6) + __builtin_ctzll(b), aw);
-                    row[zs >> 6] &= ~((uint64_t)1 << (zs & 63));
-                }
         }
     }
     /* walks: near[0][a] = {a}; near[r][(j, x)] = the arrivals r edges on, leaving j by y != x */
@@ -1855,20 +1681,10 @@ typedef struct {
     int goal_at;   /* its goal: aw words at goal_at in the goal pool */
 } aframe_t;
 
-PyDoc_STRVAR(als_chain_doc,
-"als_chain_events(n, cand, pos, max_size, max_chain, max_nodes, limit) -> list of (path, links, z, removed)\n\n"
-"ALS chains in techniques/alschains.py's order: see explainer.core.search.als_chain_events.");
-
-static PyObject *als_chain_events(PyObject *self, PyObject *args) {
-    (void)self;
-    int n, max_size, max_chain, max_nodes;
-    Py_ssize_t limit;
-    PyObject *cand, *pos;
-    if (!PyArg_ParseTuple(args, "iO!O!iiin", &n, &PyList_Type, &cand, &PyList_Type, &pos, &max_size, &max_chain,
-                          &max_nodes, &limit))
-        return NULL;
-    state_t *st = new_state(n, cand, pos);
-    if (!st) return NULL;
+/* ALS chains (path, links, z, removed) in alschains.py's order */
+static PyObject *als_chain_events(const state_t *st, const opts_t *opt) {
+    const int n = st->n, max_chain = opt->max_chain;
+    const Py_ssize_t limit = opt->limit;
     alsset_t t;
     rcvec pairs = {NULL, 0, 0};
     agraph_t g;
@@ -1882,7 +1698,7 @@ static PyObject *als_chain_events(PyObject *self, PyObject *args) {
     uint64_t *fgoal = NULL;
     int nfirst = 0;
     if (als_enumerate(st, &t) < 0) goto done;
-    if (als_join(st, &t, 1, max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
     int levels = max_chain - 1 > 1 ? max_chain - 1 : 2;
     if (agraph_build(st, &t, &pairs, levels, &g) < 0) goto done;
     out = PyList_New(0);
@@ -1998,7 +1814,7 @@ static PyObject *als_chain_events(PyObject *self, PyObject *args) {
     free(zl);
     free(bylink);
     if (!nfirst) goto finish;
-    long budget = max_nodes;
+    long budget = opt->max_nodes;
     int scap = 256, pcap = 256 * aw;
     stack = malloc(sizeof(aframe_t) * (size_t)scap);
     pool = malloc(sizeof(uint64_t) * (size_t)pcap);
@@ -2091,13 +1907,8 @@ static PyObject *als_chain_events(PyObject *self, PyObject *args) {
                         Py_DECREF(key);
                         path[edges] = ed->i;
                         rcs[edges - 1] = ed->x;
-                        PyObject *pt = nodes_tuple(path, edges + 1), *rt = nodes_tuple(rcs, edges);
-                        PyObject *item = (pt && rt) ? Py_BuildValue("(NNiN)", pt, rt, z, em) : NULL;
-                        if (!item) { if (!pt || !rt) { Py_XDECREF(pt); Py_XDECREF(rt); Py_DECREF(em); } goto fail; }
-                        int r = PyList_Append(out, item);
-                        Py_DECREF(item);
-                        if (r < 0) goto fail;
-                        if (limit && PyList_GET_SIZE(out) >= limit) goto finish;
+                        PyObject *pt = ints_to_py(path, edges + 1, 1), *rt = pt ? ints_to_py(rcs, edges, 1) : NULL;
+                        if (add_event(&out, Py_BuildValue("(NNiN)", pt, rt, z, em), limit)) goto finish;
                     }
                 }
             }
@@ -2114,27 +1925,97 @@ done:
     agraph_free(&g);
     free(pairs.r);
     alsset_free(&t);
+    return out;
+}
+
+/* ---- module: one row a search ------------------------------------------------------------
+ *
+ * Every search is called as name(n, cand, pos, options...) and is run as name(state, options):
+ * its row gives the PyArg format of its options and where each goes in opts_t (up to four), and
+ * its docstring. The rows generate the entry points (py_name: the state read, the search run,
+ * the state freed) and the method table. */
+PyDoc_STRVAR(link_tables_doc,
+"strong_pairs(n, cand, pos) -> list of (a, b); weak_table(n, cand, pos) -> dict\n\n"
+"The link tables of techniques/links.py: see explainer.core.search.strong_pairs / weak_table.");
+
+PyDoc_STRVAR(chain_events_doc,
+"chain_events(n, cand, pos, max_length, one_digit, shortest) -> list\n\n"
+"The chains, loops and empty rectangles of techniques/chains.py's search, as events\n"
+"(length, start rank, kind, nodes, removed): see explainer.core.search.chain_events.");
+
+PyDoc_STRVAR(grouped_events_doc,
+"grouped_events(n, cand, pos, max_length, every) -> list of (length, start rank, nodes, removed)\n\n"
+"The grouped chains of techniques/grouped.py's search: see explainer.core.search.grouped_events.");
+
+PyDoc_STRVAR(als_sets_doc,
+"als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
+"Every almost locked set, smallest first: see explainer.core.search.als_sets.");
+
+PyDoc_STRVAR(als_pairs_doc,
+"als_pairs(n, cand, pos, min_common, max_size, wanted) -> list of (i, j, x)\n\n"
+"Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
+
+PyDoc_STRVAR(als_xz_doc,
+"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed)\n\n"
+"ALS-XZ eliminations in techniques/als.py's order: see explainer.core.search.als_xz.");
+
+PyDoc_STRVAR(als_xy_doc,
+"als_xy_events(n, cand, pos, max_size, limit) -> list of (a, b, c, x, y, z, removed)\n\n"
+"ALS XY wings in techniques/alschains.py's order: see explainer.core.search.als_xy_events.");
+
+PyDoc_STRVAR(blossom_doc,
+"blossom_events(n, cand, pos, max_size, limit) -> list of (stem, (a, b, c), z, removed)\n\n"
+"Death blossoms in techniques/alschains.py's order: see explainer.core.search.blossom_events.");
+
+PyDoc_STRVAR(als_chain_doc,
+"als_chain_events(n, cand, pos, max_size, max_chain, max_nodes, limit) -> list of (path, links, z, removed)\n\n"
+"ALS chains in techniques/alschains.py's order: see explainer.core.search.als_chain_events.");
+
+#define OPT(field) offsetof(opts_t, field)
+/* X(name, format of the options, where options 1 to 4 go, docstring) */
+#define SEARCHES(X)                                                                                                   \
+    X(strong_pairs, "", 0, 0, 0, 0, link_tables_doc)                                                                  \
+    X(weak_table, "", 0, 0, 0, 0, link_tables_doc)                                                                    \
+    X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, chain_events_doc)                       \
+    X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, grouped_events_doc)                                    \
+    X(als_sets, "", 0, 0, 0, 0, als_sets_doc)                                                                         \
+    X(als_pairs, "iiO", OPT(min_common), OPT(max_size), OPT(wanted), 0, als_pairs_doc)                                \
+    X(als_xz, "On", OPT(allow), OPT(limit), 0, 0, als_xz_doc)                                                         \
+    X(als_xy_events, "in", OPT(max_size), OPT(limit), 0, 0, als_xy_doc)                                               \
+    X(blossom_events, "in", OPT(max_size), OPT(limit), 0, 0, blossom_doc)                                             \
+    X(als_chain_events, "iiin", OPT(max_size), OPT(max_chain), OPT(max_nodes), OPT(limit), als_chain_doc)
+
+typedef PyObject *(*search_fn)(const state_t *st, const opts_t *opt);
+
+/* One call: the state (n, cand, pos) and the options read (``format`` names them all, the state's
+ * first; options go to the offsets a to d of opts_t, the unused ones are not read), the search run. */
+static PyObject *enter(PyObject *args, search_fn search, const char *format, size_t a, size_t b, size_t c,
+                       size_t d) {
+    int n;
+    PyObject *cand, *pos;
+    opts_t opt;
+    char *at = (char *)&opt;
+    memset(&opt, 0, sizeof opt);
+    if (!PyArg_ParseTuple(args, format, &n, &PyList_Type, &cand, &PyList_Type, &pos, (void *)(at + a),
+                          (void *)(at + b), (void *)(at + c), (void *)(at + d)))
+        return NULL;
+    state_t *st = new_state(n, cand, pos);
+    if (!st) return NULL;
+    PyObject *out = search(st, &opt);
     free(st);
     return out;
 }
 
-/* ---- module ------------------------------------------------------------------------------ */
+#define ENTRY(name, format, a, b, c, d, doc)                     \
+    static PyObject *py_##name(PyObject *self, PyObject *args) { \
+        (void)self;                                              \
+        return enter(args, name, "iO!O!" format, a, b, c, d);    \
+    }
+SEARCHES(ENTRY)
 
-static PyMethodDef methods[] = {
-    {"strong_pairs", strong_pairs_c, METH_VARARGS, link_tables_doc},
-    {"weak_table", weak_table_c, METH_VARARGS, link_tables_doc},
-    {"chain_events", chain_events, METH_VARARGS, chain_events_doc},
-    {"grouped_events", grouped_events, METH_VARARGS, grouped_events_doc},
-    {"als_sets", als_sets, METH_VARARGS, als_sets_doc},
-    {"als_pairs", als_pairs, METH_VARARGS, als_pairs_doc},
-    {"als_xz", als_xz, METH_VARARGS, als_xz_doc},
-    {"als_xy_events", als_xy_events, METH_VARARGS, als_xy_doc},
-    {"blossom_events", blossom_events, METH_VARARGS, blossom_doc},
-    {"als_chain_events", als_chain_events, METH_VARARGS, als_chain_doc},
-    {NULL, NULL, 0, NULL},
-};
+#define METHOD(name, format, a, b, c, d, doc) {#name, py_##name, METH_VARARGS, doc},
+static PyMethodDef methods[] = {SEARCHES(METHOD){NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "Compiled search core (chains, ALSs).", -1,
-                                    methods, NULL, NULL, NULL, NULL};
+CORE_MODULE("_search", "Compiled search core (chains, ALSs).");
 
 PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }

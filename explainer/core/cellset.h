@@ -16,6 +16,18 @@
 
 typedef struct { uint64_t w[CS_MAXWORDS]; } cellset;
 
+/* population counts without the compiler's library call (no -mpopcnt: the build stays portable) */
+static inline int popc32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+static inline int popc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+
 static inline void cs_clear(cellset *s) { memset(s, 0, sizeof *s); }
 static inline void cs_add(cellset *s, int c) { s->w[c >> 6] |= (uint64_t)1 << (c & 63); }
 static inline void cs_del(cellset *s, int c) { s->w[c >> 6] &= ~((uint64_t)1 << (c & 63)); }
@@ -27,7 +39,7 @@ static inline int cs_empty(const cellset *s, int nw) {
 }
 static inline int cs_count(const cellset *s, int nw) {
     int k = 0;
-    for (int i = 0; i < nw; i++) k += __builtin_popcountll(s->w[i]);
+    for (int i = 0; i < nw; i++) k += popc64(s->w[i]);
     return k;
 }
 static inline void cs_and(cellset *o, const cellset *a, const cellset *b, int nw) {
