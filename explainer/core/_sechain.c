@@ -38,12 +38,26 @@ static const char *KIND_NAMES[] = {"cycle", "forcing", "contradiction", "double"
 enum { R_LOCKING, R_HIDDEN, R_NAKED, R_XWING };
 static const char *RULE_NAMES[] = {"locking", "hidden pair", "naked pair", "x-wing"};
 
-/* the producers (sechain.PRODUCERS): multiple, dynamic, nishio, level, nesting */
-#define NPROD 11
-static const int PROD[NPROD][5] = {
-    {0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}, {1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 1, 0, 1, 0}, {1, 1, 0, 2, 0},
-    {1, 1, 0, 3, 0}, {1, 1, 0, 4, 0}, {1, 1, 0, 4, 1}, {1, 1, 0, 4, 2}, {1, 1, 0, 4, 3},
+/* the producers (sechain.PRODUCERS): multiple, dynamic, nishio, level, classic, inner producers (-1: none) */
+#define NPROD 16
+static const int PROD[NPROD][7] = {
+    {0, 0, 0, 0, 0, -1, -1}, {0, 1, 1, 0, 0, -1, -1}, {1, 0, 0, 0, 0, -1, -1}, {1, 1, 0, 0, 0, -1, -1},
+    {1, 1, 0, 1, 0, -1, -1}, {1, 1, 0, 2, 0, 0, -1},  {1, 1, 0, 3, 0, 0, 2},   {1, 1, 0, 4, 0, 3, -1},
+    {1, 1, 0, 4, 0, 4, -1},  {1, 1, 0, 4, 0, 5, -1},  {1, 1, 0, 4, 0, 6, -1},  {1, 1, 0, 1, 1, -1, -1},
+    {1, 1, 0, 2, 1, 0, -1},  {1, 1, 0, 3, 1, 0, 2},   {1, 1, 0, 4, 1, 3, -1},  {1, 1, 0, 5, 1, 3, 12},
 };
+
+/* bit counts without the library call gcc emits for __builtin_popcount at -O2 on x86-64 */
+static inline int pc32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+static inline int pc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
 
 /* ---- growable int arrays ------------------------------------------------------------------- */
 
@@ -119,7 +133,7 @@ static const geo_t *geo_of(int n) {
     }
     int k = 0;
     for (uint32_t mask = 3; mask < (1u << n); mask++)
-        if (__builtin_popcount(mask) == 2) {
+        if (pc32(mask) == 2) {
             g->pairs[k][0] = (int8_t)__builtin_ctz(mask);
             g->pairs[k][1] = (int8_t)(31 - __builtin_clz(mask));
             k++;
@@ -166,7 +180,7 @@ static int cells_of(const geo_t *G, const cellset *a, const cellset *b, const ce
 
 static inline int and_count(const geo_t *G, const cellset *a, const cellset *b) {
     int k = 0;
-    for (int i = 0; i < G->nw; i++) k += __builtin_popcountll(a->w[i] & b->w[i]);
+    for (int i = 0; i < G->nw; i++) k += pc64(a->w[i] & b->w[i]);
     return k;
 }
 
@@ -228,7 +242,7 @@ typedef struct {
 typedef struct engine {
     const geo_t *G;
     store_t *S;
-    int prod, multiple, dynamic, nishio, level, nesting, keep_all;
+    int prod, multiple, dynamic, nishio, level, classic, keep_all;
     node_t *nd;
     int nn, ncap;
     ivec pp;   /* parents */
@@ -239,6 +253,11 @@ typedef struct engine {
     chain_t *ch;
     int nch, chcap;
     int32_t *memo, *at; /* [2P]: chain per start key; node per key in the running chain */
+    /* a static engine's implications, read once per call (its grid never changes): per key, an
+     * offset into ``imp`` (2P + 1 offsets); an "on" key's "off"s (cell rule ones first, ``ncell``
+     * of them), an "off" key's "on"s (the cell rule one first, if any) */
+    int32_t *imp_at, *imp_ncell;
+    ivec imp;
     int kw;             /* words of a key set */
     uint64_t *vis;      /* [kw] scratch */
     ivec q1, q2, tmp1, tmp2, tmp3;
@@ -286,8 +305,65 @@ static inline int add_parent(engine_t *E, int node, int parent) {
 
 typedef struct { int16_t cell, value, cause, nh; int32_t hidden[MAXN]; } cons_t;
 
+static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_rule, cons_t *out);
+static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule,
+                          int house_rule, cons_t *out);
+
+#define PACK(c, v, cause) (((c) << 10) | ((v) << 3) | (cause))
+
+/* a static engine's implications of every candidate, on and off (its grid never changes) */
+static int static_tables(engine_t *E) {
+    const geo_t *G = E->G;
+    int n = G->n, P2 = 2 * G->P;
+    if (!E->imp_at) {
+        E->imp_at = malloc(sizeof(int32_t) * (size_t)(P2 + 1));
+        E->imp_ncell = malloc(sizeof(int32_t) * (size_t)P2);
+        if (!E->imp_at || !E->imp_ncell) return -1;
+    }
+    E->imp.n = 0;
+    cons_t cons[4 * MAXN];
+    for (int key = 0; key < P2; key++) {
+        E->imp_at[key] = E->imp.n;
+        E->imp_ncell[key] = 0;
+        int c = KCELL(n, key), v = KVAL(n, key);
+        if (E->g->val[c] || !g_has(E->g, c, v)) continue;
+        int k = (key & 1) ? on_to_off_grid(E, E->g, key, 1, cons) : off_to_on_grid(E, E->g, NULL, key, 1, 1, cons);
+        if (iv_reserve(&E->imp, k) < 0) return -1;
+        for (int i = 0; i < k; i++) {
+            if (cons[i].cause == C_NAKED) E->imp_ncell[key]++;
+            E->imp.a[E->imp.n++] = PACK(cons[i].cell, cons[i].value, cons[i].cause);
+        }
+    }
+    E->imp_at[P2] = E->imp.n;
+    return 0;
+}
+
+static int from_table(const engine_t *E, int key, int cell_rule, int house_rule, cons_t *out) {
+    int a = E->imp_at[key], b = E->imp_at[key + 1], nc = E->imp_ncell[key], k = 0;
+    for (int i = a; i < b; i++) {
+        int cell = i < a + nc;
+        if ((cell && !cell_rule) || (!cell && !house_rule)) continue;
+        int32_t x = E->imp.a[i];
+        out[k].cell = (int16_t)(x >> 10), out[k].value = (int16_t)((x >> 3) & 127), out[k].cause = (int16_t)(x & 7);
+        out[k].nh = 0;
+        k++;
+    }
+    return k;
+}
+
+static inline int on_to_off(const engine_t *E, const grid_t *g, int key, int cell_rule, cons_t *out) {
+    if (!E->dynamic) return from_table(E, key, cell_rule, 1, out);
+    return on_to_off_grid(E, g, key, cell_rule, out);
+}
+
+static inline int off_to_on(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule,
+                            int house_rule, cons_t *out) {
+    if (!E->dynamic) return from_table(E, key, cell_rule, house_rule, out);
+    return off_to_on_grid(E, g, src, key, cell_rule, house_rule, out);
+}
+
 /* from "on" (c, v): the "off"s, in SE's order (cell, then box, row, column) */
-static int on_to_off(const engine_t *E, const grid_t *g, int key, int cell_rule, cons_t *out) {
+static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_rule, cons_t *out) {
     const geo_t *G = E->G;
     int n = G->n, c = KCELL(n, key), v = KVAL(n, key), k = 0;
     if (cell_rule) {
@@ -316,13 +392,13 @@ static int on_to_off(const engine_t *E, const grid_t *g, int key, int cell_rule,
 /* from "off" (c, v): the "on"s (a bivalue cell's other value, a value's other place in box, row,
  * column), each with its hidden parents (keys of the "off"s that reduced the cell or house since
  * ``src``; none when src is NULL) */
-static int off_to_on(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule, int house_rule,
-                     cons_t *out) {
+static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule,
+                          int house_rule, cons_t *out) {
     const geo_t *G = E->G;
     int n = G->n, c = KCELL(n, key), v = KVAL(n, key), k = 0;
     if (cell_rule) {
         uint32_t m = g->cand[c];
-        if (__builtin_popcount(m) == 2) {
+        if (pc32(m) == 2) {
             int low = __builtin_ctz(m) + 1;
             int other = low != v ? low : 32 - __builtin_clz(m);
             cons_t *o = &out[k++];
@@ -344,7 +420,7 @@ static int off_to_on(const engine_t *E, const grid_t *g, const grid_t *src, int 
             for (int i = 0; i < G->nw && cnt < 2; i++) {
                 uint64_t w = g->pos[v - 1].w[i] & hm->w[i];
                 if ((c >> 6) == i) w &= ~((uint64_t)1 << (c & 63));
-                cnt += __builtin_popcountll(w);
+                cnt += pc64(w);
                 if (w && x < 0) x = (i << 6) + __builtin_ctzll(w);
             }
             if (cnt != 1) continue;
@@ -775,7 +851,7 @@ static int multiple_hints(engine_t *E) {
     int n = G->n;
     for (int c = 0; c < G->N; c++) {
         uint32_t m = g->cand[c];
-        int card = __builtin_popcount(m);
+        int card = pc32(m);
         if (g->val[c] || !(card > 2 || (card > 1 && E->dynamic))) continue;
         int32_t on_chains[MAXN];
         int nv = 0;
@@ -1016,7 +1092,7 @@ static int unary_hints(engine_t *E, int y, int x) {
     int rc = 0;
     for (int c = 0; c < G->N && rc == 0; c++) {
         uint32_t m = g->cand[c];
-        int card = __builtin_popcount(m);
+        int card = pc32(m);
         if (g->val[c] || card < 2 || (!x && card > 2)) continue;
         for (uint32_t mm = m; mm && rc == 0; mm &= mm - 1) {
             int v = __builtin_ctz(mm) + 1;
@@ -1058,8 +1134,9 @@ static int unary_hints(engine_t *E, int y, int x) {
 
 /* ---- Dynamic Plus rules on a reduced grid ------------------------------------------------------- */
 
-/* SE's HashMap order of cells (index mod capacity, then insertion) */
-static void java_order(int32_t *cells, int k) {
+/* SE's HashMap order of cells (index mod capacity, then insertion; classic SE: insertion) */
+static void java_order(int32_t *cells, int k, int classic) {
+    if (classic) return;
     int cap = 16;
     while (k > cap * 3 / 4) cap *= 2;
     for (int i = 1; i < k; i++) { /* stable insertion sort by bucket */
@@ -1081,7 +1158,7 @@ typedef struct {
 } rule_t;
 
 /* the removables (candidate indexes, insertion order) to SE's HashMap order */
-static void rule_order(const geo_t *G, rule_t *r) {
+static void rule_order(const geo_t *G, rule_t *r, int classic) {
     int n = G->n;
     int32_t cells[MAXC];
     int nc = 0;
@@ -1090,7 +1167,7 @@ static void rule_order(const geo_t *G, rule_t *r) {
         for (int j = 0; j < nc && !dup; j++) dup = cells[j] == c;
         if (!dup) cells[nc++] = c;
     }
-    java_order(cells, nc);
+    java_order(cells, nc, classic);
     int32_t out[MAXC];
     int k = 0;
     for (int j = 0; j < nc; j++)
@@ -1105,7 +1182,7 @@ static int rule_apply(engine_t *E, rule_t *r, ivec *qoff) {
     store_t *S = E->S;
     const geo_t *G = E->G;
     int n = G->n, ref = REF_ANON;
-    rule_order(G, r);
+    rule_order(G, r, E->classic);
     if (S->graph) {
         if (S->nsr == S->srcap) {
             srule_t *p = grown(S->sr, &S->srcap, 64, sizeof *p);
@@ -1137,48 +1214,13 @@ static int rule_apply(engine_t *E, rule_t *r, ivec *qoff) {
     return 0;
 }
 
-static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
-    const geo_t *G = E->G;
+/* where each value can go in each house, as house-index bits (hpos[h * n + v - 1]) */
+static void house_places(const geo_t *G, const grid_t *g, uint32_t *hpos) {
     int n = G->n;
-    static const int TYPES[4][2] = {{0, 2}, {0, 1}, {2, 0}, {1, 0}}; /* 0 box, 1 row, 2 column */
-    int base_of[3] = {2 * n, 0, n};
-    rule_t r;
-    for (int t = 0; t < 4; t++) {
-        for (int v = 1; v <= n; v++) {
-            const cellset *pv = &g->pos[v - 1];
-            for (int i1 = 0; i1 < n; i1++) {
-                int h1 = base_of[TYPES[t][0]] + i1;
-                const cellset *m1 = &G->hmask[h1];
-                if (and_count(G, pv, m1) < 2) continue;
-                for (int i2 = 0; i2 < n; i2++) {
-                    int h2 = base_of[TYPES[t][1]] + i2;
-                    const cellset *m2 = &G->hmask[h2];
-                    if (!cs_intersects(m1, m2, G->nw)) continue;
-                    int inside = 1;
-                    for (int w = 0; w < G->nw && inside; w++)
-                        if (pv->w[w] & m1->w[w] & ~m2->w[w]) inside = 0;
-                    if (!inside) continue;
-                    int16_t cells[MAXN];
-                    int nc = cells_of(G, pv, m2, m1, -1, cells);
-                    if (!nc) continue;
-                    r.name = R_LOCKING, r.value = v, r.values[0] = v, r.values[1] = 0;
-                    r.houses[0] = h1, r.houses[1] = h2, r.houses[2] = r.houses[3] = -1, r.nh = 2;
-                    r.ncells = cells_of(G, pv, m1, NULL, -1, r.cells);
-                    r.nrem = 0;
-                    for (int i = 0; i < nc; i++) r.rem[r.nrem++] = cells[i] * n + v - 1;
-                    cellset gone;
-                    cs_andnot(&gone, &src->pos[v - 1], pv, G->nw);
-                    int16_t gc[MAXN];
-                    int ng = cells_of(G, &gone, m1, m2, -1, gc);
-                    r.npar = 0;
-                    for (int i = 0; i < ng; i++) r.par[r.npar++] = KEY(n, gc[i], v, 0);
-                    if (!r.npar) continue; /* SE ignores a rule the chain did not enable */
-                    if (rule_apply(E, &r, out) < 0) return -1;
-                }
-            }
-        }
-    }
-    return 0;
+    memset(hpos, 0, sizeof(uint32_t) * (size_t)(3 * n * n));
+    for (int h = 0; h < 3 * n; h++)
+        for (int j = 0; j < n; j++)
+            for (uint32_t m = g->cand[G->hcell[h][j]]; m; m &= m - 1) hpos[h * n + __builtin_ctz(m)] |= 1u << j;
 }
 
 static int empty_cells(const geo_t *G, const grid_t *g, int h) {
@@ -1187,7 +1229,71 @@ static int empty_cells(const geo_t *G, const grid_t *g, int h) {
     return k;
 }
 
-static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
+/* pointing and claiming: box->column, box->row, column->box, row->box; then the digit, the first
+ * region, the second (SukakuExplainer) or the first region, the second, the digit (classic SE) */
+static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
+    const geo_t *G = E->G;
+    int n = G->n, m = G->m;
+    rule_t r;
+    int32_t hits[MAXN * MAXN][2]; /* (sort key, h1 * 64 + v) */
+    for (int t = 0; t < 4; t++) {
+        int nh = 0;
+        for (int v = 1; v <= n; v++)
+            for (int i1 = 0; i1 < n; i1++) {
+                int h1 = (t < 2 ? 2 * n : (t == 2 ? n : 0)) + i1;
+                uint32_t p = hpos[h1 * n + v - 1];
+                if (!(p & (p - 1))) continue; /* fewer than two places */
+                /* the one crossing region holding every place, if any */
+                int k = -1, same = 1;
+                for (uint32_t q = p; q && same; q &= q - 1) {
+                    int c = G->hcell[h1][__builtin_ctz(q)];
+                    int x = t == 0 ? n + G->col_of[c]
+                                   : (t == 1 ? G->row_of[c] : 2 * n + (m * (G->row_of[c] / m) + G->col_of[c] / m));
+                    if (k < 0) k = x;
+                    else if (k != x) same = 0;
+                }
+                if (!same) continue;
+                int i2 = k % n;
+                hits[nh][0] = E->classic ? (i1 * n + i2) * n + v - 1 : (v - 1) * n + i1;
+                hits[nh][1] = (h1 << 16) | (k << 5) | v;
+                nh++;
+            }
+        if (E->classic) /* insertion sort by key: the hits are few */
+            for (int i = 1; i < nh; i++) {
+                int32_t a = hits[i][0], b = hits[i][1];
+                int j = i;
+                while (j > 0 && hits[j - 1][0] > a) {
+                    hits[j][0] = hits[j - 1][0], hits[j][1] = hits[j - 1][1];
+                    j--;
+                }
+                hits[j][0] = a, hits[j][1] = b;
+            }
+        for (int i = 0; i < nh; i++) {
+            int h1 = hits[i][1] >> 16, h2 = (hits[i][1] >> 5) & 2047, v = hits[i][1] & 31;
+            const cellset *pv = &g->pos[v - 1], *m1 = &G->hmask[h1], *m2 = &G->hmask[h2];
+            int16_t cells[MAXN];
+            int nc = cells_of(G, pv, m2, m1, -1, cells);
+            if (!nc) continue;
+            cellset gone;
+            cs_andnot(&gone, &src->pos[v - 1], pv, G->nw);
+            int16_t gc[MAXN];
+            int ng = cells_of(G, &gone, m1, m2, -1, gc);
+            if (!ng) continue; /* SE ignores a rule the chain did not enable */
+            r.npar = 0;
+            for (int j = 0; j < ng; j++) r.par[r.npar++] = KEY(n, gc[j], v, 0);
+            r.name = R_LOCKING, r.value = v, r.values[0] = v, r.values[1] = 0;
+            r.houses[0] = h1, r.houses[1] = h2, r.houses[2] = r.houses[3] = -1, r.nh = 2;
+            r.ncells = cells_of(G, pv, m1, NULL, -1, r.cells);
+            r.nrem = 0;
+            for (int j = 0; j < nc; j++) r.rem[r.nrem++] = cells[j] * n + v - 1;
+            if (rule_apply(E, &r, out) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* SE's Permutations(2, n) visit pairs by increasing mask: the higher index, then the lower */
+static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
     const geo_t *G = E->G;
     int n = G->n;
     int kinds[3] = {2 * n, n, 0}; /* blocks, columns, rows */
@@ -1196,39 +1302,32 @@ static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *o
         for (int i = 0; i < n; i++) {
             int h = kinds[t] + i;
             if (empty_cells(G, g, h) <= 4) continue;
-            const cellset *hm = &G->hmask[h];
-            for (int p = 0; p < G->npairs; p++) {
-                int a = G->pairs[p][0], b = G->pairs[p][1];
-                int ca = and_count(G, &g->pos[a], hm), cb = and_count(G, &g->pos[b], hm);
-                if (ca < 2 || cb < 2) continue;
-                cellset both;
-                cs_or(&both, &g->pos[a], &g->pos[b], G->nw);
-                int16_t pair[MAXN];
-                int np = cells_of(G, &both, hm, NULL, -1, pair);
-                if (np != 2) continue;
-                uint32_t set = (1u << a) | (1u << b);
-                r.nrem = 0;
-                for (int j = 0; j < 2; j++) {
-                    uint32_t m = g->cand[pair[j]] & ~set;
-                    while (m) {
-                        int w = __builtin_ctz(m);
-                        m &= m - 1;
-                        r.rem[r.nrem++] = pair[j] * n + w;
+            const uint32_t *hp = hpos + h * n;
+            for (int b = 1; b < n; b++) {
+                uint32_t pb = hp[b];
+                if (pc32(pb) != 2) continue;
+                for (int a = 0; a < b; a++) {
+                    if (hp[a] != pb) continue;
+                    int pair[2] = {G->hcell[h][__builtin_ctz(pb)], G->hcell[h][31 - __builtin_clz(pb)]};
+                    uint32_t set = (1u << a) | (1u << b);
+                    r.nrem = 0;
+                    for (int j = 0; j < 2; j++)
+                        for (uint32_t mm = g->cand[pair[j]] & ~set; mm; mm &= mm - 1)
+                            r.rem[r.nrem++] = pair[j] * n + __builtin_ctz(mm);
+                    if (!r.nrem) continue;
+                    r.npar = 0;
+                    for (int j = 0; j < n; j++) {
+                        int c = G->hcell[h][j];
+                        if (pb >> j & 1) continue;
+                        if (g_has(src, c, a + 1)) r.par[r.npar++] = KEY(n, c, a + 1, 0);
+                        if (g_has(src, c, b + 1)) r.par[r.npar++] = KEY(n, c, b + 1, 0);
                     }
+                    if (!r.npar) continue;
+                    r.name = R_HIDDEN, r.value = 0, r.values[0] = a + 1, r.values[1] = b + 1;
+                    r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
+                    r.ncells = 2, r.cells[0] = (int16_t)pair[0], r.cells[1] = (int16_t)pair[1];
+                    if (rule_apply(E, &r, out) < 0) return -1;
                 }
-                if (!r.nrem) continue;
-                r.npar = 0;
-                for (int j = 0; j < n; j++) {
-                    int c = G->hcell[h][j];
-                    if (c == pair[0] || c == pair[1]) continue;
-                    if (g_has(src, c, a + 1)) r.par[r.npar++] = KEY(n, c, a + 1, 0);
-                    if (g_has(src, c, b + 1)) r.par[r.npar++] = KEY(n, c, b + 1, 0);
-                }
-                if (!r.npar) continue;
-                r.name = R_HIDDEN, r.value = 0, r.values[0] = a + 1, r.values[1] = b + 1;
-                r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
-                r.ncells = 2, r.cells[0] = pair[0], r.cells[1] = pair[1];
-                if (rule_apply(E, &r, out) < 0) return -1;
             }
         }
     return 0;
@@ -1243,45 +1342,38 @@ static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *ou
         for (int i = 0; i < n; i++) {
             int h = kinds[t] + i;
             if (empty_cells(G, g, h) < 4) continue;
-            for (int p = 0; p < G->npairs; p++) {
-                int ca = G->hcell[h][(int)G->pairs[p][0]], cb = G->hcell[h][(int)G->pairs[p][1]];
-                uint32_t ma = g->cand[ca], mb = g->cand[cb];
-                if (__builtin_popcount(ma) < 2 || __builtin_popcount(mb) < 2 || __builtin_popcount(ma | mb) != 2) continue;
-                uint32_t both = ma | mb;
-                r.nrem = 0;
-                for (int j = 0; j < n; j++) {
-                    int c = G->hcell[h][j];
-                    if (c == ca || c == cb) continue;
-                    uint32_t m = g->cand[c] & both;
-                    while (m) {
-                        int w = __builtin_ctz(m);
-                        m &= m - 1;
-                        r.rem[r.nrem++] = c * n + w;
+            for (int jb = 1; jb < n; jb++) {
+                int cb = G->hcell[h][jb];
+                uint32_t both = g->cand[cb];
+                if (pc32(both) != 2) continue;
+                for (int ja = 0; ja < jb; ja++) {
+                    int ca = G->hcell[h][ja];
+                    if (g->cand[ca] != both) continue;
+                    r.nrem = 0;
+                    for (int j = 0; j < n; j++) {
+                        int c = G->hcell[h][j];
+                        if (c == ca || c == cb) continue;
+                        for (uint32_t mm = g->cand[c] & both; mm; mm &= mm - 1) r.rem[r.nrem++] = c * n + __builtin_ctz(mm);
                     }
+                    if (!r.nrem) continue;
+                    r.npar = 0;
+                    int pc[2] = {ca, cb};
+                    for (int j = 0; j < 2; j++)
+                        for (uint32_t mm = src->cand[pc[j]] & ~both; mm; mm &= mm - 1)
+                            r.par[r.npar++] = KEY(n, pc[j], __builtin_ctz(mm) + 1, 0);
+                    if (!r.npar) continue;
+                    r.name = R_NAKED, r.value = 0, r.values[0] = __builtin_ctz(both) + 1;
+                    r.values[1] = 32 - __builtin_clz(both);
+                    r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
+                    r.ncells = 2, r.cells[0] = (int16_t)ca, r.cells[1] = (int16_t)cb;
+                    if (rule_apply(E, &r, out) < 0) return -1;
                 }
-                if (!r.nrem) continue;
-                r.npar = 0;
-                int pc[2] = {ca, cb};
-                for (int j = 0; j < 2; j++) {
-                    uint32_t m = src->cand[pc[j]] & ~both;
-                    while (m) {
-                        int w = __builtin_ctz(m);
-                        m &= m - 1;
-                        r.par[r.npar++] = KEY(n, pc[j], w + 1, 0);
-                    }
-                }
-                if (!r.npar) continue;
-                r.name = R_NAKED, r.value = 0, r.values[0] = __builtin_ctz(both) + 1;
-                r.values[1] = 32 - __builtin_clz(both);
-                r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
-                r.ncells = 2, r.cells[0] = (int16_t)ca, r.cells[1] = (int16_t)cb;
-                if (rule_apply(E, &r, out) < 0) return -1;
             }
         }
     return 0;
 }
 
-static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
+static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
     const geo_t *G = E->G;
     int n = G->n;
     int placed[MAXN + 1] = {0};
@@ -1293,23 +1385,19 @@ static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
             int b1 = base + G->pairs[p][0], b2 = base + G->pairs[p][1];
             for (int v = 1; v <= n; v++) {
                 if (placed[v] + 4 > n) continue;
+                /* a line's places of v as cover-line bits are its house-index bits */
+                uint32_t l1 = hpos[b1 * n + v - 1], l2 = hpos[b2 * n + v - 1];
+                if (l1 != l2 || pc32(l1) != 2) continue;
                 const cellset *pv = &g->pos[v - 1];
-                uint32_t l1 = 0, l2 = 0;
-                int16_t cells[MAXN];
-                int nc = cells_of(G, pv, &G->hmask[b1], NULL, -1, cells);
-                for (int i = 0; i < nc; i++) l1 |= 1u << (t == 0 ? G->row_of[cells[i]] : G->col_of[cells[i]]);
-                nc = cells_of(G, pv, &G->hmask[b2], NULL, -1, cells);
-                for (int i = 0; i < nc; i++) l2 |= 1u << (t == 0 ? G->row_of[cells[i]] : G->col_of[cells[i]]);
-                if (__builtin_popcount(l1) < 2 || __builtin_popcount(l2) < 2 || __builtin_popcount(l1 | l2) != 2)
-                    continue;
-                int c1 = cover + __builtin_ctz(l1 | l2), c2 = cover + 31 - __builtin_clz(l1 | l2);
+                int c1 = cover + __builtin_ctz(l1), c2 = cover + 31 - __builtin_clz(l1);
                 cellset bases, covers;
                 cs_or(&bases, &G->hmask[b1], &G->hmask[b2], G->nw);
                 cs_or(&covers, &G->hmask[c1], &G->hmask[c2], G->nw);
-                r.nrem = 0;
+                int16_t cells[MAXN];
                 int cv[2] = {c1, c2};
+                r.nrem = 0;
                 for (int j = 0; j < 2; j++) {
-                    nc = cells_of(G, pv, &G->hmask[cv[j]], &bases, -1, cells);
+                    int nc = cells_of(G, pv, &G->hmask[cv[j]], &bases, -1, cells);
                     for (int i = 0; i < nc; i++) r.rem[r.nrem++] = cells[i] * n + v - 1;
                 }
                 if (!r.nrem) continue;
@@ -1318,7 +1406,7 @@ static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
                 r.npar = 0;
                 int bs[2] = {b1, b2};
                 for (int j = 0; j < 2; j++) {
-                    nc = cells_of(G, &gone, &G->hmask[bs[j]], &covers, -1, cells);
+                    int nc = cells_of(G, &gone, &G->hmask[bs[j]], &covers, -1, cells);
                     for (int i = 0; i < nc; i++) r.par[r.npar++] = KEY(n, cells[i], v, 0);
                 }
                 if (!r.npar) continue;
@@ -1326,10 +1414,9 @@ static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
                 r.houses[0] = b1, r.houses[1] = b2, r.houses[2] = c1, r.houses[3] = c2, r.nh = 4;
                 r.ncells = 0;
                 for (int j = 0; j < 2; j++) {
-                    int16_t bc[MAXN];
-                    int nb = cells_of(G, pv, &G->hmask[cv[j]], NULL, -1, bc);
+                    int nb = cells_of(G, pv, &G->hmask[cv[j]], NULL, -1, cells);
                     for (int i = 0; i < nb; i++)
-                        if (cs_has(&bases, bc[i])) r.cells[r.ncells++] = bc[i];
+                        if (cs_has(&bases, cells[i])) r.cells[r.ncells++] = cells[i];
                 }
                 if (rule_apply(E, &r, out) < 0) return -1;
             }
@@ -1351,7 +1438,7 @@ static uint64_t fnv(const int32_t *a, int k) {
 
 /* copy a hint of an inner engine into the store: its numbers, removables, FullChain identity and
  * (graph mode) its graph; the stored index */
-static int store_hint(engine_t *E, const hcand_t *h) {
+static int store_hint(engine_t *E, const hcand_t *h, int outer_classic) {
     store_t *S = E->S;
     const geo_t *G = E->G;
     if (S->nsh == S->shcap) {
@@ -1377,7 +1464,7 @@ static int store_hint(engine_t *E, const hcand_t *h) {
             for (int j = 0; j < nc && !dup; j++) dup = cells[j] == c;
             if (!dup) cells[nc++] = c;
         }
-        java_order(cells, nc);
+        java_order(cells, nc, outer_classic);
         s.order = S->pool.n, s.nord = 0;
         for (int j = 0; j < nc; j++)
             for (int v = 0; v < n; v++)
@@ -1507,7 +1594,7 @@ static int chaining_rule(engine_t *E, int which, grid_t *g, const grid_t *src, i
         const hcand_t *h = &I->hl[i];
         if (inner_rule_parents(I, h, src, g, &par) < 0) goto fail;
         if (!par.n) continue;
-        int si = store_hint(I, h);
+        int si = store_hint(I, h, E->classic);
         if (si < 0) goto fail;
         const shint_t *s = &E->S->sh[si];
         for (int j = 0; j < s->nord; j++) {
@@ -1531,12 +1618,14 @@ fail:
 static int run_rules(engine_t *E, grid_t *g, const grid_t *src, ivec *qoff) {
     ivec found = {0}; /* records: key, rule ref, number of parents, parent keys */
     int rc = 0;
+    uint32_t hpos[3 * MAXN * MAXN];
+    house_places(E->G, g, hpos);
     for (int r = 0; r < 4 + E->ninner && rc == 0 && !found.n; r++) {
         switch (r) {
-        case 0: rc = locking_rules(E, g, src, &found); break;
-        case 1: rc = hidden_pairs(E, g, src, &found); break;
+        case 0: rc = locking_rules(E, g, src, hpos, &found); break;
+        case 1: rc = hidden_pairs(E, g, src, hpos, &found); break;
         case 2: rc = naked_pairs(E, g, src, &found); break;
-        case 3: rc = x_wings(E, g, src, &found); break;
+        case 3: rc = x_wings(E, g, src, hpos, &found); break;
         default: rc = chaining_rule(E, r - 4, g, src, &found); break;
         }
     }
@@ -1594,6 +1683,7 @@ static int engine_hints(engine_t *E, grid_t *g) {
     engine_reset(E);
     E->g = g;
     int rc;
+    if (!E->dynamic && static_tables(E) < 0) return -1;
     if (E->multiple || E->dynamic)
         rc = multiple_hints(E);
     else {
@@ -1620,7 +1710,7 @@ static engine_t *engine_new(const geo_t *G, store_t *S, int prod, int keep_all) 
     if (!E) return NULL;
     E->G = G, E->S = S, E->prod = prod, E->keep_all = keep_all;
     E->multiple = PROD[prod][0], E->dynamic = PROD[prod][1], E->nishio = PROD[prod][2];
-    E->level = PROD[prod][3], E->nesting = PROD[prod][4];
+    E->level = PROD[prod][3], E->classic = PROD[prod][4];
     E->kw = (2 * G->P + 63) / 64;
     E->memo = malloc(sizeof(int32_t) * (size_t)(2 * G->P));
     E->at = malloc(sizeof(int32_t) * (size_t)(2 * G->P));
@@ -1630,14 +1720,8 @@ static engine_t *engine_new(const geo_t *G, store_t *S, int prod, int keep_all) 
         return NULL;
     }
     for (int i = 0; i < 2 * G->P; i++) E->at[i] = -1;
-    int inner[2], ni = 0;
-    if (E->level > 0 && E->level < 4) {
-        if (E->level >= 2) inner[ni++] = 0;                    /* forcing chains and cycles */
-        if (E->level >= 3) inner[ni++] = 2;                    /* multiple forcing chains */
-    } else if (E->level >= 4)
-        inner[ni++] = 3 + E->nesting;                          /* dynamic forcing chains, nested */
-    for (int i = 0; i < ni; i++) {
-        E->inner[i] = engine_new(G, S, inner[i], 1);
+    for (int i = 0; i < 2 && PROD[prod][5 + i] >= 0; i++) {
+        E->inner[i] = engine_new(G, S, PROD[prod][5 + i], 1);
         if (!E->inner[i]) {
             engine_free(E);
             return NULL;
@@ -1651,7 +1735,7 @@ static void engine_free(engine_t *E) {
     if (!E) return;
     for (int i = 0; i < E->ninner; i++) engine_free(E->inner[i]);
     free(E->nd), free(E->pp.a), free(E->lp.a), free(E->hp.a), free(E->bp), free(E->ch);
-    free(E->memo), free(E->at), free(E->vis);
+    free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
     free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl);
     free(E);
 }
@@ -1733,7 +1817,7 @@ static PyObject *export_stored(const store_t *S, int idx) {
 
 static PyObject *export_best(engine_t *E) {
     /* the best hint of the top engine: stored like a nested one, then exported */
-    int idx = store_hint(E, &E->best);
+    int idx = store_hint(E, &E->best, E->classic);
     if (idx < 0) return PyErr_NoMemory();
     return export_stored(E->S, idx);
 }

@@ -48,7 +48,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any
 
 from explainer.model.grid import Geometry, geometry
 
@@ -65,18 +65,24 @@ DYNAMIC = 3       # "Dynamic Forcing Chains" (8.5)
 DYNAMIC_PLUS = 4  # "Dynamic Forcing Chains (+)" (9.0): level 1
 NESTED_FC = 5     # level 2 (9.5): + forcing chains
 NESTED_MFC = 6    # level 3 (10.0): + multiple forcing chains
-NESTED_DFC = 7    # level 4 (10.5): + dynamic forcing chains (SukakuExplainer: nesting 0..3, ids 7..10)
+NESTED_DFC = 7    # level 4 (10.5): + dynamic forcing chains nested 0..3 (SukakuExplainer, ids 7..10)
+CLASSIC_PLUS = 11  # classic SE 1.2.1.3's dynamic (+) and nested levels 2..5 (ids 11..15)
 
 
 @dataclass(frozen=True)
 class Mode:
-    """One configuration of SE's engine (its ``Chaining`` arguments)."""
+    """One configuration of SE's engine (its ``Chaining`` arguments): ``inner`` are the
+    producers (indexes into ``PRODUCERS``) whose hints a stalled chain may use after the
+    Dynamic Plus rules (nested levels); ``classic``: SE 1.2.1.3's order of pointing and
+    claiming inside chains (and its removals in insertion order: SE 1.2.1.3 keeps them in a
+    hash map keyed by object identity, an order nobody can reproduce)."""
 
     multiple: bool
     dynamic: bool
     nishio: bool
     level: int = 0
-    nesting: int = 0  # at level 4: the level of the dynamic chains nested inside
+    inner: tuple[int, ...] = ()
+    classic: bool = False
 
     @property
     def base(self) -> float:
@@ -89,19 +95,16 @@ class Mode:
             return 8.5
         return 8.0
 
+    @property
+    def least(self) -> float:
+        """The least difficulty of the mode's hints (a cycle's 6.5 for the static chains)."""
+        return 6.5 if not (self.multiple or self.dynamic) else self.base
+
     def rules(self) -> tuple[Any, ...]:
         """The rules tried on a stalled chain's grid (SE's ``otherRules``), in order."""
         if self.level <= 0:
             return ()
-        out: list[Any] = ["locking", "hidden pair", "naked pair", "x-wing"]
-        if self.level < 4:
-            if self.level >= 2:
-                out.append(Mode(False, False, False))
-            if self.level >= 3:
-                out.append(Mode(True, False, False))
-        else:
-            out.append(Mode(True, True, False, self.nesting))
-        return tuple(out)
+        return ("locking", "hidden pair", "naked pair", "x-wing") + tuple(PRODUCERS[i] for i in self.inner)
 
 
 PRODUCERS: tuple[Mode, ...] = (
@@ -110,14 +113,22 @@ PRODUCERS: tuple[Mode, ...] = (
     Mode(True, False, False),
     Mode(True, True, False),
     Mode(True, True, False, 1),
-    Mode(True, True, False, 2),
-    Mode(True, True, False, 3),
-    Mode(True, True, False, 4, 0),
-    Mode(True, True, False, 4, 1),
-    Mode(True, True, False, 4, 2),
-    Mode(True, True, False, 4, 3),
+    Mode(True, True, False, 2, (0,)),
+    Mode(True, True, False, 3, (0, 2)),
+    Mode(True, True, False, 4, (3,)),
+    Mode(True, True, False, 4, (4,)),
+    Mode(True, True, False, 4, (5,)),
+    Mode(True, True, False, 4, (6,)),
+    Mode(True, True, False, 1, (), True),
+    Mode(True, True, False, 2, (0,), True),
+    Mode(True, True, False, 3, (0, 2), True),
+    Mode(True, True, False, 4, (3,), True),
+    Mode(True, True, False, 5, (3, 12), True),
 )
 MODES = PRODUCERS  # a nested rule's mode is a producer's mode (the compiled engine names modes by index)
+# each flavour's chaining producers in SE's order (Aligned Triplet Exclusion goes after the first)
+SUKAKU = tuple(range(11))
+CLASSIC = (0, 1, 2, 3) + tuple(range(CLASSIC_PLUS, CLASSIC_PLUS + 5))
 
 
 def length_addition(complexity: int) -> float:
@@ -182,9 +193,12 @@ def _bits(m: int) -> Iterator[int]:
         m ^= low
 
 
-def _java_order(n: int, cells: list[int]) -> list[int]:
+def _java_order(n: int, cells: list[int], classic: bool = False) -> list[int]:
     """Cells in the order a Java HashMap keyed by cell index (hash = index) iterates them,
-    given their insertion order: by bucket (index mod capacity), then insertion."""
+    given their insertion order: by bucket (index mod capacity), then insertion (classic SE:
+    insertion order)."""
+    if classic:
+        return list(cells)
     cap = 16
     while len(cells) > cap * 3 // 4:
         cap *= 2
@@ -326,12 +340,12 @@ class Hint:
             self._key = frozenset(self.removable)
         return self._key
 
-    def removable_order(self, n: int) -> list[tuple[int, int]]:
+    def removable_order(self, n: int, classic: bool = False) -> list[tuple[int, int]]:
         """The removable candidates as SE iterates them (its HashMap's order)."""
         by_cell: dict[int, list[int]] = {}
         for c, v in self.removable:
             by_cell.setdefault(c, []).append(v)
-        return [(c, v) for c in _java_order(n, list(by_cell)) for v in sorted(by_cell[c])]
+        return [(c, v) for c in _java_order(n, list(by_cell), classic) for v in sorted(by_cell[c])]
 
     def rule_parents(self, t: Tables, source: Grid, grid: Grid) -> list[int]:
         """SE's ``getRuleParents``: the "off" potentials (keys) of an enclosing chain this
@@ -375,7 +389,8 @@ class Rule:
     name: str  # "locking", "hidden pair", "naked pair", "x-wing"
     value: int  # the digit (locking, x-wing); 0 for the pairs
     values: tuple[int, ...]  # the pair's digits (the pairs)
-    houses: tuple[int, ...]  # locking: (confining house, other house); pairs: (house,); x-wing: base lines, then cover lines
+    # locking: (the house confining the digit, the other); pairs: (house,); x-wing: base lines, cover lines
+    houses: tuple[int, ...]
     cells: tuple[int, ...]  # the pattern's cells
     removable: tuple[tuple[int, int], ...]  # (cell, value) in SE's HashMap order
     parents: tuple[int, ...]  # the "off" keys it needs (SE's getRuleParents)
@@ -383,7 +398,7 @@ class Rule:
 
 # ---- the engine ----------------------------------------------------------------------------------
 
-Result = Union[Hint, Rule]
+Result = Hint | Rule
 
 
 class Engine:
@@ -517,13 +532,14 @@ class Engine:
         n = self.n
         out: list[Node] = []
         for rule in self._rules:
-            found: list[Result] = (rules_on(self.t, g, source, rule) if isinstance(rule, str)
+            found: list[Result] = (rules_on(self.t, g, source, rule, self.mode.classic) if isinstance(rule, str)
                                    else rule.distinct_hints(g))
             for hint in found:
                 if isinstance(hint, Rule):
                     parents, order = hint.parents, hint.removable
                 else:
-                    parents, order = tuple(hint.rule_parents(self.t, source, g)), tuple(hint.removable_order(n))
+                    parents = tuple(hint.rule_parents(self.t, source, g))
+                    order = tuple(hint.removable_order(n, self.mode.classic))
                 if not parents:
                     continue
                 for c, v in order:
@@ -770,59 +786,63 @@ def _reversed(n: int, dst_on: Node) -> Node:
         r = Node(n, p.cell, p.value, not p.on, p.cause)
         line.insert(0, r)
         p = p.parents[0] if p.parents else None
-    for a, b in zip(line, line[1:]):
+    for a, b in zip(line, line[1:], strict=False):
         a.parents.append(b)
     return line[0]
 
 
 # ---- Dynamic Plus rules on a reduced grid --------------------------------------------------------
 
-def rules_on(t: Tables, g: Grid, source: Grid, name: str) -> list[Result]:
-    """Every hint of one Dynamic Plus rule on ``g``, in SE's scan order, with the parents
-    each needs (candidates of ``source`` that ``g`` lacks)."""
-    return {"locking": _locking, "hidden pair": _hidden_pairs, "naked pair": _naked_pairs,
-            "x-wing": _x_wings}[name](t, g, source)
+def rules_on(t: Tables, g: Grid, source: Grid, name: str, classic: bool = False) -> list[Result]:
+    """Every hint of one Dynamic Plus rule on ``g``, in SE's scan order (``classic``: SE
+    1.2.1.3's), with the parents each needs (candidates of ``source`` that ``g`` lacks)."""
+    found = {"locking": _locking, "hidden pair": _hidden_pairs, "naked pair": _naked_pairs,
+             "x-wing": _x_wings}[name](t, g, source, classic)
+    return [r for r in found if r.parents]  # SE ignores a rule the chain did not enable
+
 
 
 def _rule(t: Tables, name: str, value: int, values: tuple[int, ...], houses: tuple[int, ...],
-          cells: tuple[int, ...], removable: list[tuple[int, int]], parents: list[int]) -> Rule:
+          cells: tuple[int, ...], removable: list[tuple[int, int]], parents: list[int], classic: bool) -> Rule:
     n = t.geo.n
     by_cell: dict[int, list[int]] = {}
     for c, v in removable:
         by_cell.setdefault(c, []).append(v)
-    order = tuple((c, v) for c in _java_order(n, list(by_cell)) for v in sorted(by_cell[c]))
+    order = tuple((c, v) for c in _java_order(n, list(by_cell), classic) for v in sorted(by_cell[c]))
     return Rule(name, value, values, houses, cells, order, tuple(parents))
 
 
-def _locking(t: Tables, g: Grid, source: Grid) -> list[Result]:
-    """Pointing and claiming (SukakuExplainer's order: block→column, block→row, column→block,
-    row→block; digit, then first region, then second)."""
+def _locking(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
+    """Pointing and claiming: block→column, block→row, column→block, row→block; then the
+    digit, the first region, the second (SukakuExplainer) or the first region, the second,
+    the digit (classic SE)."""
     n, hm = t.geo.n, t.geo.house_mask
     blocks, rows, cols = t.types
-    out: list[Result] = []
-    for first, second in ((blocks, cols), (blocks, rows), (cols, blocks), (rows, blocks)):
+    out: list[tuple[tuple[int, int, int, int], Rule]] = []
+    for kind, (first, second) in enumerate(((blocks, cols), (blocks, rows), (cols, blocks), (rows, blocks))):
         for v in range(1, n + 1):
             pv, spv = g.pos[v - 1], source.pos[v - 1]
-            for h1 in first:
+            for i1, h1 in enumerate(first):
                 places = pv & hm[h1]
                 if places.bit_count() < 2:
                     continue
-                for h2 in second:
+                for i2, h2 in enumerate(second):
                     if not hm[h1] & hm[h2] or places & ~hm[h2]:
                         continue
                     rem = [(c, v) for c in _bits(pv & hm[h2] & ~hm[h1])]
                     if not rem:
                         continue
                     gone = hm[h1] & spv & ~pv & ~hm[h2]
-                    out.append(_rule(t, "locking", v, (v,), (h1, h2), tuple(_bits(places)), rem,
-                                     [(c * n + v - 1) << 1 for c in _bits(gone)]))
-    return out
+                    rule = _rule(t, "locking", v, (v,), (h1, h2), tuple(_bits(places)), rem,
+                                 [(c * n + v - 1) << 1 for c in _bits(gone)], classic)
+                    out.append(((kind, i1, i2, v) if classic else (kind, v, i1, i2), rule))
+    return [r for _, r in sorted(out, key=lambda x: x[0])]
 
 
-def _hidden_pairs(t: Tables, g: Grid, source: Grid) -> list[Result]:
+def _hidden_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
     n, geo = t.geo.n, t.geo
     blocks, rows, cols = t.types
-    out: list[Result] = []
+    out: list[Rule] = []
     for kind in (blocks, cols, rows):
         for h in kind:
             cells = geo.houses[h]
@@ -841,14 +861,14 @@ def _hidden_pairs(t: Tables, g: Grid, source: Grid) -> list[Result]:
                     continue
                 parents = [((c * n + w - 1) << 1) for c in cells if not (pa | pb) >> c & 1
                            for w in (a, b) if source.has(c, w)]
-                out.append(_rule(t, "hidden pair", 0, (a, b), (h,), pair, rem, parents))
+                out.append(_rule(t, "hidden pair", 0, (a, b), (h,), pair, rem, parents, classic))
     return out
 
 
-def _naked_pairs(t: Tables, g: Grid, source: Grid) -> list[Result]:
+def _naked_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
     n, geo = t.geo.n, t.geo
     blocks, rows, cols = t.types
-    out: list[Result] = []
+    out: list[Rule] = []
     for kind in (blocks, cols, rows):
         for h in kind:
             cells = geo.houses[h]
@@ -865,17 +885,17 @@ def _naked_pairs(t: Tables, g: Grid, source: Grid) -> list[Result]:
                     continue
                 values = tuple(w + 1 for w in _bits(both))
                 parents = [((c * n + w) << 1) for c in (ca, cb) for w in _bits(source.cand[c] & ~both)]
-                out.append(_rule(t, "naked pair", 0, values, (h,), (ca, cb), rem, parents))
+                out.append(_rule(t, "naked pair", 0, values, (h,), (ca, cb), rem, parents, classic))
     return out
 
 
-def _x_wings(t: Tables, g: Grid, source: Grid) -> list[Result]:
+def _x_wings(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
     n, geo = t.geo.n, t.geo
     blocks, rows, cols = t.types
     placed = [0] * (n + 1)
     for v in g.values:
         placed[v] += 1
-    out: list[Result] = []
+    out: list[Rule] = []
     for base, cover in ((cols, rows), (rows, cols)):
         for i, j in t.pairs:
             b1, b2 = base[i], base[j]
@@ -897,7 +917,7 @@ def _x_wings(t: Tables, g: Grid, source: Grid) -> list[Result]:
                 parents = [((c * n + v - 1) << 1) for b in (b1, b2)
                            for c in _bits(geo.house_mask[b] & source.pos[v - 1] & ~pv & ~cover_mask)]
                 cells = tuple(c for h in covers for c in _bits(pv & geo.house_mask[h] & bases))
-                out.append(_rule(t, "x-wing", v, (v,), (b1, b2) + covers, cells, rem, parents))
+                out.append(_rule(t, "x-wing", v, (v,), (b1, b2) + covers, cells, rem, parents, classic))
     return out
 
 
