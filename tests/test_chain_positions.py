@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from explainer.app.allsteps import all_steps
 from explainer.app.cli import main
 from explainer.app.hodoku import read_library
+from techniques import all_kinds
 
 DATA = Path(__file__).parent / "data"
 CHAINS = DATA / "hodoku_chains.txt"
@@ -64,5 +65,5 @@ def test_kinds_only_steps_lists_are_drawn_faithfully() -> None:
             continue
         before = e.state().snapshot()
         steps = [s.with_before(before) for s in all_steps(e, [e.code])]
-        seen |= faithful(SimpleNamespace(steps=steps, grid=SimpleNamespace(values=e.values)))
+        seen |= faithful(SimpleNamespace(steps=steps, grid=SimpleNamespace(values=e.values), kinds=all_kinds()))
     assert {"discontinuous loop", "template set", "template delete", "grouped chain"} <= seen

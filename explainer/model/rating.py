@@ -30,7 +30,7 @@ where it is defined. The rules:
   SE's cheapest chain for the same elimination weighs (their records'
   weights, with the rules below for grouped chains, long empty rectangles,
   unique rectangles SE lacks); on the seed order those tried early keep
-  pattern weights (``StepKind.weight_for``).
+  pattern weights (``StepKind.weight_in``).
 
 SE's length addition (``length_addition``): +0.1 each time the chain's
 length passes the next threshold of 4, 6, 8, 12, 16, 24, 32, 48, 64, 96 …

@@ -113,7 +113,7 @@ def test_compiled_and_pure_steps_json_are_identical() -> None:
 def test_the_pure_path_really_is_pure() -> None:
     """The subprocess sees no compiled module (else the comparison above proves nothing)."""
     env = dict(os.environ, **{core.PURE_ENV: "1"})
-    code = ("from explainer.core import propagate; from techniques import implication; from explainer import solver;"
+    code = ("from explainer.core import propagate, solver; from techniques import implication; "
             "print(propagate._C, implication._C, solver._C)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert out.stdout.split() == ["None", "None", "None"]
