@@ -88,6 +88,8 @@ typedef struct {
     int16_t hcell[MAXH][MAXN];
     cellset hmask[MAXH];
     int16_t reg[MAXC][3]; /* SE's region types: box, row, column (our house indexes) */
+    int8_t at[MAXC][3];   /* the cell's index in each of those houses */
+    int16_t cell_of[MAXC * MAXN], value_of[MAXC * MAXN]; /* a candidate index's cell and value */
     int16_t peer[MAXC][MAXPEER];
     int16_t row_of[MAXC], col_of[MAXC];
     int8_t pairs[MAXN * MAXN][2]; /* SE's Permutations(2, n): index pairs by increasing mask */
@@ -123,6 +125,7 @@ static const geo_t *geo_of(int n) {
         int r = c / n, k = c % n, b = m * (r / m) + k / m;
         g->row_of[c] = (int16_t)r, g->col_of[c] = (int16_t)k;
         g->reg[c][0] = (int16_t)(2 * n + b), g->reg[c][1] = (int16_t)r, g->reg[c][2] = (int16_t)(n + k);
+        g->at[c][0] = (int8_t)(m * (r % m) + k % m), g->at[c][1] = (int8_t)k, g->at[c][2] = (int8_t)r;
         cellset s;
         cs_or(&s, &g->hmask[r], &g->hmask[n + k], CS_MAXWORDS);
         cs_or(&s, &s, &g->hmask[2 * n + b], CS_MAXWORDS);
@@ -131,6 +134,7 @@ static const geo_t *geo_of(int n) {
         CS_FOREACH(p, &s, CS_MAXWORDS) g->peer[c][np++] = (int16_t)p;
         g->npeer = np;
     }
+    for (int i = 0; i < g->P; i++) g->cell_of[i] = (int16_t)(i / n), g->value_of[i] = (int16_t)(i % n + 1);
     int k = 0;
     for (uint32_t mask = 3; mask < (1u << n); mask++)
         if (pc32(mask) == 2) {
@@ -145,22 +149,27 @@ static const geo_t *geo_of(int n) {
 
 /* ---- grids --------------------------------------------------------------------------------------- */
 
+/* a candidate grid: per cell its values, per value its cells, per house and value its places
+ * (hpos[h * n + v - 1], bits by index in the house) */
 typedef struct {
     uint32_t cand[MAXC];
     cellset pos[MAXN];
+    uint32_t hpos[MAXH * MAXN];
     uint8_t val[MAXC];
 } grid_t;
 
 static void grid_copy(const geo_t *G, grid_t *dst, const grid_t *src) {
     memcpy(dst->cand, src->cand, sizeof(uint32_t) * (size_t)G->N);
     for (int v = 0; v < G->n; v++) memcpy(dst->pos[v].w, src->pos[v].w, sizeof(uint64_t) * (size_t)G->nw);
+    memcpy(dst->hpos, src->hpos, sizeof(uint32_t) * (size_t)(3 * G->n * G->n));
     memcpy(dst->val, src->val, (size_t)G->N);
 }
 
 static inline int g_has(const grid_t *g, int c, int v) { return (int)(g->cand[c] >> (v - 1) & 1); }
-static inline void g_remove(grid_t *g, int c, int v) {
+static inline void g_remove(const geo_t *G, grid_t *g, int c, int v) {
     g->cand[c] &= ~(1u << (v - 1));
     cs_del(&g->pos[v - 1], c);
+    for (int t = 0; t < 3; t++) g->hpos[G->reg[c][t] * G->n + v - 1] &= ~(1u << G->at[c][t]);
 }
 
 /* the cells of a & b (and not c when given), ascending, into out: their number */
@@ -298,8 +307,9 @@ static inline int add_parent(engine_t *E, int node, int parent) {
 }
 
 #define KEY(n, c, v, on) ((((c) * (n) + (v) - 1) << 1) | (on))
-#define KCELL(n, k) (((k) >> 1) / (n))
-#define KVAL(n, k) (((k) >> 1) % (n) + 1)
+/* a key's cell and value, read from the geometry's tables (a division in the inner loops costs) */
+#define KCELL(G, k) ((G)->cell_of[(k) >> 1])
+#define KVAL(G, k) ((G)->value_of[(k) >> 1])
 
 /* ---- implications ----------------------------------------------------------------------------- */
 
@@ -314,7 +324,7 @@ static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src,
 /* a static engine's implications of every candidate, on and off (its grid never changes) */
 static int static_tables(engine_t *E) {
     const geo_t *G = E->G;
-    int n = G->n, P2 = 2 * G->P;
+    int P2 = 2 * G->P;
     if (!E->imp_at) {
         E->imp_at = malloc(sizeof(int32_t) * (size_t)(P2 + 1));
         E->imp_ncell = malloc(sizeof(int32_t) * (size_t)P2);
@@ -325,7 +335,7 @@ static int static_tables(engine_t *E) {
     for (int key = 0; key < P2; key++) {
         E->imp_at[key] = E->imp.n;
         E->imp_ncell[key] = 0;
-        int c = KCELL(n, key), v = KVAL(n, key);
+        int c = KCELL(G, key), v = KVAL(G, key);
         if (E->g->val[c] || !g_has(E->g, c, v)) continue;
         int k = (key & 1) ? on_to_off_grid(E, E->g, key, 1, cons) : off_to_on_grid(E, E->g, NULL, key, 1, 1, cons);
         if (iv_reserve(&E->imp, k) < 0) return -1;
@@ -365,7 +375,7 @@ static inline int off_to_on(const engine_t *E, const grid_t *g, const grid_t *sr
 /* from "on" (c, v): the "off"s, in SE's order (cell, then box, row, column) */
 static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_rule, cons_t *out) {
     const geo_t *G = E->G;
-    int n = G->n, c = KCELL(n, key), v = KVAL(n, key), k = 0;
+    int n = G->n, c = KCELL(G, key), v = KVAL(G, key), k = 0;
     if (cell_rule) {
         uint32_t m = g->cand[c] & ~(1u << (v - 1));
         while (m) {
@@ -375,17 +385,16 @@ static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_
             k++;
         }
     }
-    int16_t cells[MAXN];
-    const cellset *pv = &g->pos[v - 1], *box = &G->hmask[G->reg[c][0]];
-    int nc = cells_of(G, pv, box, NULL, c, cells);
-    for (int i = 0; i < nc; i++)
-        out[k].cell = cells[i], out[k].value = (int16_t)v, out[k].cause = C_BLOCK, out[k].nh = 0, k++;
-    nc = cells_of(G, pv, &G->hmask[G->reg[c][1]], box, c, cells);
-    for (int i = 0; i < nc; i++)
-        out[k].cell = cells[i], out[k].value = (int16_t)v, out[k].cause = C_ROW, out[k].nh = 0, k++;
-    nc = cells_of(G, pv, &G->hmask[G->reg[c][2]], box, c, cells);
-    for (int i = 0; i < nc; i++)
-        out[k].cell = cells[i], out[k].value = (int16_t)v, out[k].cause = C_COLUMN, out[k].nh = 0, k++;
+    int box = G->reg[c][0];
+    for (int t = 0; t < 3; t++) {
+        int h = G->reg[c][t];
+        for (uint32_t m = g->hpos[h * n + v - 1] & ~(1u << G->at[c][t]); m; m &= m - 1) {
+            int x = G->hcell[h][__builtin_ctz(m)];
+            if (t && G->reg[x][0] == box) continue; /* a row or column cell of the box: already met */
+            out[k].cell = (int16_t)x, out[k].value = (int16_t)v, out[k].cause = (int16_t)(C_BLOCK + t), out[k].nh = 0;
+            k++;
+        }
+    }
     return k;
 }
 
@@ -395,7 +404,7 @@ static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_
 static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule,
                           int house_rule, cons_t *out) {
     const geo_t *G = E->G;
-    int n = G->n, c = KCELL(n, key), v = KVAL(n, key), k = 0;
+    int n = G->n, c = KCELL(G, key), v = KVAL(G, key), k = 0;
     if (cell_rule) {
         uint32_t m = g->cand[c];
         if (pc32(m) == 2) {
@@ -415,26 +424,19 @@ static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src,
     }
     if (house_rule) {
         for (int t = 0; t < 3; t++) {
-            const cellset *hm = &G->hmask[G->reg[c][t]];
-            int x = -1, cnt = 0;
-            for (int i = 0; i < G->nw && cnt < 2; i++) {
-                uint64_t w = g->pos[v - 1].w[i] & hm->w[i];
-                if ((c >> 6) == i) w &= ~((uint64_t)1 << (c & 63));
-                cnt += pc64(w);
-                if (w && x < 0) x = (i << 6) + __builtin_ctzll(w);
-            }
-            if (cnt != 1) continue;
+            int h = G->reg[c][t];
+            uint32_t others = g->hpos[h * n + v - 1] & ~(1u << G->at[c][t]);
+            if (!others || (others & (others - 1))) continue;
+            int x = G->hcell[h][__builtin_ctz(others)];
             int dup = 0;
             for (int j = 0; j < k; j++)
                 if (out[j].cell == x && out[j].value == v) dup = 1;
             if (dup) continue;
             cons_t *o = &out[k++];
             o->cell = (int16_t)x, o->value = (int16_t)v, o->cause = (int16_t)(C_BLOCK + t), o->nh = 0;
-            if (src) {
-                int16_t cells[MAXN];
-                int nc = cells_of(G, &src->pos[v - 1], hm, &g->pos[v - 1], -1, cells);
-                for (int i = 0; i < nc; i++) o->hidden[o->nh++] = KEY(n, cells[i], v, 0);
-            }
+            if (src)
+                for (uint32_t m = src->hpos[h * n + v - 1] & ~g->hpos[h * n + v - 1]; m; m &= m - 1)
+                    o->hidden[o->nh++] = KEY(n, G->hcell[h][__builtin_ctz(m)], v, 0);
         }
     }
     return k;
@@ -645,7 +647,8 @@ static void hc_init(hcand_t *h, int kind) {
 
 /* removables of a conclusion: a target "on" removes its cell's other values, an "off" itself */
 static int conclusion(const engine_t *E, int key, int32_t *rem, int *place) {
-    int n = E->G->n, c = KCELL(n, key), v = KVAL(n, key), k = 0;
+    const geo_t *G = E->G;
+    int n = G->n, c = KCELL(G, key), v = KVAL(G, key), k = 0;
     *place = -1;
     if (key & 1) {
         uint32_t m = E->g->cand[c] & ~(1u << (v - 1));
@@ -717,7 +720,7 @@ static int run_chain(engine_t *E, int start) {
             int p = qoff->a[hoff++];
             int pk = E->nd[p].key;
             int k = off_to_on(E, g, src, pk, cell_rule, 1, cons);
-            if (E->dynamic) g_remove(g, KCELL(n, pk), KVAL(n, pk));
+            if (E->dynamic) g_remove(G, g, KCELL(G, pk), KVAL(G, pk));
             for (int i = 0; i < k; i++) {
                 int kon = KEY(n, cons[i].cell, cons[i].value, 1);
                 int clash = E->at[kon & ~1] >= 0;
@@ -1047,7 +1050,7 @@ static int cycle_hint(engine_t *E, int dst_on, int y, int x) {
     cs_clear(&cells);
     int p = dst_on;
     while (E->nd[p].npar) {
-        cs_add(&cells, KCELL(n, E->nd[p].key));
+        cs_add(&cells, KCELL(G, E->nd[p].key));
         p = E->pp.a[E->nd[p].par];
     }
     ivec fwd = {0};
@@ -1055,7 +1058,7 @@ static int cycle_hint(engine_t *E, int dst_on, int y, int x) {
     memset(back, 0, sizeof(uint64_t) * (size_t)((G->P + 63) / 64));
     p = dst_on;
     while (E->nd[p].npar) {
-        int key = E->nd[p].key, c = KCELL(n, key), v = KVAL(n, key);
+        int key = E->nd[p].key, c = KCELL(G, key), v = KVAL(G, key);
         for (int i = 0; i < G->npeer; i++) {
             int o = G->peer[c][i];
             if (cs_has(&cells, o) || !g_has(g, o, v)) continue;
@@ -1214,15 +1217,6 @@ static int rule_apply(engine_t *E, rule_t *r, ivec *qoff) {
     return 0;
 }
 
-/* where each value can go in each house, as house-index bits (hpos[h * n + v - 1]) */
-static void house_places(const geo_t *G, const grid_t *g, uint32_t *hpos) {
-    int n = G->n;
-    memset(hpos, 0, sizeof(uint32_t) * (size_t)(3 * n * n));
-    for (int h = 0; h < 3 * n; h++)
-        for (int j = 0; j < n; j++)
-            for (uint32_t m = g->cand[G->hcell[h][j]]; m; m &= m - 1) hpos[h * n + __builtin_ctz(m)] |= 1u << j;
-}
-
 static int empty_cells(const geo_t *G, const grid_t *g, int h) {
     int k = 0;
     for (int j = 0; j < G->n; j++) k += !g->val[G->hcell[h][j]];
@@ -1231,7 +1225,8 @@ static int empty_cells(const geo_t *G, const grid_t *g, int h) {
 
 /* pointing and claiming: box->column, box->row, column->box, row->box; then the digit, the first
  * region, the second (SukakuExplainer) or the first region, the second, the digit (classic SE) */
-static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
+static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *lost, ivec *out) {
+    const uint32_t *hpos = g->hpos;
     const geo_t *G = E->G;
     int n = G->n, m = G->m;
     rule_t r;
@@ -1242,7 +1237,7 @@ static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const 
             for (int i1 = 0; i1 < n; i1++) {
                 int h1 = (t < 2 ? 2 * n : (t == 2 ? n : 0)) + i1;
                 uint32_t p = hpos[h1 * n + v - 1];
-                if (!(p & (p - 1))) continue; /* fewer than two places */
+                if (!(p & (p - 1)) || !lost[h1 * n + v - 1]) continue; /* fewer than two places, or no parent */
                 /* the one crossing region holding every place, if any */
                 int k = -1, same = 1;
                 for (uint32_t q = p; q && same; q &= q - 1) {
@@ -1293,7 +1288,8 @@ static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const 
 }
 
 /* SE's Permutations(2, n) visit pairs by increasing mask: the higher index, then the lower */
-static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
+static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *lost, ivec *out) {
+    const uint32_t *hpos = g->hpos;
     const geo_t *G = E->G;
     int n = G->n;
     int kinds[3] = {2 * n, n, 0}; /* blocks, columns, rows */
@@ -1301,13 +1297,13 @@ static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const u
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < n; i++) {
             int h = kinds[t] + i;
-            if (empty_cells(G, g, h) <= 4) continue;
+            if (!lost[3 * n * n + h] || empty_cells(G, g, h) <= 4) continue; /* no parent, or too few cells */
             const uint32_t *hp = hpos + h * n;
             for (int b = 1; b < n; b++) {
                 uint32_t pb = hp[b];
                 if (pc32(pb) != 2) continue;
                 for (int a = 0; a < b; a++) {
-                    if (hp[a] != pb) continue;
+                    if (hp[a] != pb || !(lost[h * n + a] | lost[h * n + b])) continue;
                     int pair[2] = {G->hcell[h][__builtin_ctz(pb)], G->hcell[h][31 - __builtin_clz(pb)]};
                     uint32_t set = (1u << a) | (1u << b);
                     r.nrem = 0;
@@ -1333,7 +1329,7 @@ static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const u
     return 0;
 }
 
-static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *out) {
+static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *lost, ivec *out) {
     const geo_t *G = E->G;
     int n = G->n;
     int kinds[3] = {2 * n, n, 0};
@@ -1341,7 +1337,7 @@ static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *ou
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < n; i++) {
             int h = kinds[t] + i;
-            if (empty_cells(G, g, h) < 4) continue;
+            if (!lost[3 * n * n + h] || empty_cells(G, g, h) < 4) continue;
             for (int jb = 1; jb < n; jb++) {
                 int cb = G->hcell[h][jb];
                 uint32_t both = g->cand[cb];
@@ -1373,7 +1369,8 @@ static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, ivec *ou
     return 0;
 }
 
-static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *hpos, ivec *out) {
+static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *lost, ivec *out) {
+    const uint32_t *hpos = g->hpos;
     const geo_t *G = E->G;
     int n = G->n;
     int placed[MAXN + 1] = {0};
@@ -1387,7 +1384,7 @@ static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, const uint32
                 if (placed[v] + 4 > n) continue;
                 /* a line's places of v as cover-line bits are its house-index bits */
                 uint32_t l1 = hpos[b1 * n + v - 1], l2 = hpos[b2 * n + v - 1];
-                if (l1 != l2 || pc32(l1) != 2) continue;
+                if (l1 != l2 || pc32(l1) != 2 || !(lost[b1 * n + v - 1] | lost[b2 * n + v - 1])) continue;
                 const cellset *pv = &g->pos[v - 1];
                 int c1 = cover + __builtin_ctz(l1), c2 = cover + 31 - __builtin_clz(l1);
                 cellset bases, covers;
@@ -1550,7 +1547,7 @@ static int inner_rule_parents(engine_t *I, const hcand_t *h, const grid_t *src, 
                                           : (h->kind == K_REGION ? (h->region >= 2 * n ? C_BLOCK : (h->region < n ? C_ROW : C_COLUMN))
                                                                  : C_INITIAL);
             if (!(p->key & 1) || cause == C_INITIAL) continue;
-            int c = KCELL(n, p->key), v = KVAL(n, p->key);
+            int c = KCELL(G, p->key), v = KVAL(G, p->key);
             if (cause == C_NAKED) {
                 uint32_t gone = src->cand[c] & ~g->cand[c];
                 while (gone) {
@@ -1618,14 +1615,23 @@ fail:
 static int run_rules(engine_t *E, grid_t *g, const grid_t *src, ivec *qoff) {
     ivec found = {0}; /* records: key, rule ref, number of parents, parent keys */
     int rc = 0;
-    uint32_t hpos[3 * MAXN * MAXN];
-    house_places(E->G, g, hpos);
+    /* what the chain removed, per house and value (and per house, at 3 n n + h): a rule finds
+     * parents only there */
+    uint32_t lost[3 * MAXN * MAXN + 3 * MAXN];
+    {
+        int n = E->G->n;
+        for (int h = 0; h < 3 * n; h++) {
+            uint32_t any = 0;
+            for (int v = 0; v < n; v++) any |= lost[h * n + v] = src->hpos[h * n + v] & ~g->hpos[h * n + v];
+            lost[3 * n * n + h] = any;
+        }
+    }
     for (int r = 0; r < 4 + E->ninner && rc == 0 && !found.n; r++) {
         switch (r) {
-        case 0: rc = locking_rules(E, g, src, hpos, &found); break;
-        case 1: rc = hidden_pairs(E, g, src, hpos, &found); break;
-        case 2: rc = naked_pairs(E, g, src, &found); break;
-        case 3: rc = x_wings(E, g, src, hpos, &found); break;
+        case 0: rc = locking_rules(E, g, src, lost, &found); break;
+        case 1: rc = hidden_pairs(E, g, src, lost, &found); break;
+        case 2: rc = naked_pairs(E, g, src, lost, &found); break;
+        case 3: rc = x_wings(E, g, src, lost, &found); break;
         default: rc = chaining_rule(E, r - 4, g, src, &found); break;
         }
     }
@@ -1772,9 +1778,9 @@ static PyObject *export_rule(const store_t *S, int ref) {
     return Py_BuildValue("(siNNNNN)", RULE_NAMES[r->name], r->value, vals, houses, cells, rem, par);
 }
 
-static PyObject *source_py(int n, int key) {
+static PyObject *source_py(const geo_t *G, int key) {
     if (key < 0) Py_RETURN_NONE;
-    return Py_BuildValue("(iii)", KCELL(n, key), KVAL(n, key), key & 1);
+    return Py_BuildValue("(iii)", KCELL(G, key), KVAL(G, key), key & 1);
 }
 
 static PyObject *place_py(int n, int place) {
@@ -1782,26 +1788,27 @@ static PyObject *place_py(int n, int place) {
     return Py_BuildValue("(ii)", place / n, place % n + 1);
 }
 
-static PyObject *hint_tuple(int n, int mode, int kind, double diff, int cplx, int sk, PyObject *rem, int place,
+static PyObject *hint_tuple(const geo_t *G, int mode, int kind, double diff, int cplx, int sk, PyObject *rem, int place,
                             int x, int y, int src_key, int cell, int region, int value, PyObject *nodes,
                             PyObject *targets) {
     if (!rem || !nodes || !targets) {
         Py_XDECREF(rem), Py_XDECREF(nodes), Py_XDECREF(targets);
         return NULL;
     }
-    return Py_BuildValue("(isdiiNNiiNiiiNN)", mode, KIND_NAMES[kind], diff, cplx, sk, rem, place_py(n, place), x, y,
-                         source_py(n, src_key), cell, region, value, nodes, targets);
+    return Py_BuildValue("(isdiiNNiiNiiiNN)", mode, KIND_NAMES[kind], diff, cplx, sk, rem, place_py(G->n, place), x, y,
+                         source_py(G, src_key), cell, region, value, nodes, targets);
 }
 
 static PyObject *export_stored(const store_t *S, int idx) {
     const shint_t *h = &S->sh[idx];
-    int n = S->G->n;
+    const geo_t *G = S->G;
+    int n = G->n;
     PyObject *nodes = PyTuple_New(h->nnodes);
     for (int i = 0; nodes && i < h->nnodes; i++) {
         const snode_t *p = &S->sn[h->nodes + i];
         PyObject *par = ints_to_py(S->pool.a + p->par, p->npar, 1);
         PyObject *rule = par ? export_rule(S, p->rule) : NULL;
-        PyObject *t = rule ? Py_BuildValue("(iiiiNN)", KCELL(n, p->key), KVAL(n, p->key), p->key & 1, p->cause, par,
+        PyObject *t = rule ? Py_BuildValue("(iiiiNN)", KCELL(G, p->key), KVAL(G, p->key), p->key & 1, p->cause, par,
                                            rule)
                            : NULL;
         if (!t) {
@@ -1810,7 +1817,7 @@ static PyObject *export_stored(const store_t *S, int idx) {
         } else
             PyTuple_SET_ITEM(nodes, i, t);
     }
-    return hint_tuple(n, h->mode, h->kind, h->diff, h->cplx, h->sk, pairs_py(n, S->pool.a + h->rem, h->nrem),
+    return hint_tuple(G, h->mode, h->kind, h->diff, h->cplx, h->sk, pairs_py(n, S->pool.a + h->rem, h->nrem),
                       h->place, h->x, h->y, h->src_key, h->cell, h->region, h->value, nodes,
                       ints_to_py(S->pool.a + h->tg, h->ntg, 1));
 }
@@ -1851,7 +1858,11 @@ static PyObject *py_first_hint(PyObject *self, PyObject *args) {
     for (int c = 0; c < G->N; c++) {
         g->val[c] = vals[c];
         g->cand[c] = vals[c] ? 0 : cand[c];
-        for (uint32_t m = g->cand[c]; m; m &= m - 1) cs_add(&g->pos[__builtin_ctz(m)], c);
+        for (uint32_t m = g->cand[c]; m; m &= m - 1) {
+            int b = __builtin_ctz(m);
+            cs_add(&g->pos[b], c);
+            for (int t = 0; t < 3; t++) g->hpos[G->reg[c][t] * n + b] |= 1u << G->at[c][t];
+        }
     }
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -1871,7 +1882,7 @@ static PyObject *py_first_hint(PyObject *self, PyObject *args) {
         out = export_best(E);
     else {
         hcand_t *h = &E->best;
-        out = hint_tuple(n, prod, h->kind, h->diff, h->cplx, h->sk, pairs_py(n, E->hp.a + h->rem, h->nrem), h->place,
+        out = hint_tuple(G, prod, h->kind, h->diff, h->cplx, h->sk, pairs_py(n, E->hp.a + h->rem, h->nrem), h->place,
                          h->x, h->y, h->src_key, h->cell, h->region, h->value, PyTuple_New(0), PyTuple_New(0));
     }
 done:
