@@ -24,17 +24,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 
-def facts(proof) -> int:
-    """Facts of a proof, those of its nested proofs included."""
-    total = 0
-    for b in proof.branches:
-        for f in b.facts:
-            total += 1
-            if f.step is not None and f.step.proof is not None:
-                total += facts(f.step.proof)
-    return total
-
-
 def as_recorded(tr, roots, rounds=4):  # noqa: ARG001 (implication.shortest's signature)
     """Each fact's justification as the run recorded it."""
     return {i: (f[3], f[4]) for i, f in enumerate(tr.facts)}
@@ -42,6 +31,7 @@ def as_recorded(tr, roots, rounds=4):  # noqa: ARG001 (implication.shortest's si
 
 def one(item: tuple[int, str, str, bool]) -> list[dict]:
     from explainer import Puzzle
+    from explainer.model.rating import chain_nodes
 
     k, line, order, recorded = item
     if recorded:
@@ -56,7 +46,7 @@ def one(item: tuple[int, str, str, bool]) -> list[dict]:
         if s.proof is not None and s.technique in ("forcing chain", "trial", "trial lucky"):
             out.append({"line": k, "step": i + 1, "technique": s.technique, "top": s.proof.size,
                         "own": sum(len(b.facts) for b in s.proof.branches),
-                        "facts": facts(s.proof), "level": s.proof.level, "kind": s.proof.kind,
+                        "facts": chain_nodes(s.proof), "level": s.proof.level, "kind": s.proof.kind,
                         "seconds": round(time.time() - start, 1)})
     return out
 

@@ -72,26 +72,23 @@ class ALS:
         a._tables = (wheres, sees)
         return a
 
-    def _unpack(self) -> None:
-        assert self._tables is not None
-        vals = list(bits(self.values))
-        wheres, sees = self._tables
-        self._where = dict(zip(vals, wheres, strict=True))
-        self._sees = dict(zip(vals, sees, strict=True))
+    def _unpacked(self) -> tuple[dict[int, int], dict[int, int]]:
+        """``where`` and ``sees``, made from the search core's tuples on first use."""
+        if self._where is None or self._sees is None:
+            assert self._tables is not None
+            vals = list(bits(self.values))
+            wheres, sees = self._tables
+            self._where = dict(zip(vals, wheres, strict=True))
+            self._sees = dict(zip(vals, sees, strict=True))
+        return self._where, self._sees
 
     @property
     def where(self) -> dict[int, int]:
-        if self._where is None:
-            self._unpack()
-        assert self._where is not None
-        return self._where
+        return self._unpacked()[0]
 
     @property
     def sees(self) -> dict[int, int]:
-        if self._sees is None:
-            self._unpack()
-        assert self._sees is not None
-        return self._sees
+        return self._unpacked()[1]
 
     def __repr__(self) -> str:
         return f"<ALS cells={self.cells:#x} values={self.values:#x}>"

@@ -48,3 +48,12 @@ def assert_pure(finder, state: State) -> None:
     first = list(finder(state))
     assert first and list(finder(state)) == first
     assert snapshot(state) == before
+
+
+def only_step(finder, state: State, technique: str | None = None):
+    """The one step ``finder`` finds in ``state`` (of that technique name, when given)."""
+    steps = list(finder(state))
+    assert len(steps) == 1, steps
+    if technique is not None:
+        assert steps[0].technique == technique
+    return steps[0]

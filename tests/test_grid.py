@@ -2,19 +2,11 @@ import numpy as np
 import pytest
 
 from explainer.model.grid import Grid, PuzzleError, geometry, parse_grid, read_sources, split_sources
-from tests.conftest import SEED
+from tests.conftest import ROOT, SEED
 
-SS = """9..|3..|..4
-1..|.2.|..5
-..2|...|3.1
------------
-2..|6.9|..3
-6.9|.5.|...
-...|...|...
------------
-48.|9..|.7.
-...|...|.4.
-...|81.|..."""
+# the seed in Simple Sudoku's .ss layout, as the example file holds it (its comment line dropped)
+SS = "\n".join(line for line in (ROOT / "examples" / "seed-grid.ss").read_text().splitlines()
+               if not line.startswith("#"))
 
 
 def test_one_line_and_text_round_trip():

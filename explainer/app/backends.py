@@ -87,6 +87,12 @@ class _Cover:
         if any(not g for g in self.groups):
             self.consistent = False  # an empty cell with no candidate, or a value with no place
 
+    def settled(self) -> list[list[int]] | None:
+        """The answer without a solver: none (the givens clash) or the givens (nothing is empty)."""
+        if not self.consistent:
+            return []
+        return None if self.empty else [self.values[:]]
+
     def solution(self, chosen: Callable[[int, int], bool]) -> list[int]:
         grid = self.values[:]
         for c in self.empty:
@@ -100,10 +106,8 @@ def solve_ortools(n: int, values: Sequence[int], limit: int = 2) -> list[list[in
     """Up to ``limit`` solutions by OR-tools CP-SAT (one worker)."""
     cp_model = load("ortools")
     cover = _Cover(n, values)
-    if not cover.consistent:
-        return []
-    if not cover.empty:
-        return [cover.values[:]]
+    if (settled := cover.settled()) is not None:
+        return settled
     model = cp_model.CpModel()
     x = {(c, v): model.NewBoolVar(f"c{c}v{v}") for c in cover.empty for v in cover.cands[c]}
     for group in cover.groups:
@@ -130,10 +134,8 @@ def solve_z3(n: int, values: Sequence[int], limit: int = 2) -> list[list[int]]:
     """Up to ``limit`` solutions by Z3 (finite-domain solver, a fresh context)."""
     z3 = load("z3")
     cover = _Cover(n, values)
-    if not cover.consistent:
-        return []
-    if not cover.empty:
-        return [cover.values[:]]
+    if (settled := cover.settled()) is not None:
+        return settled
     ctx = z3.Context()
     x = {(c, v): z3.Bool(f"c{c}v{v}", ctx) for c in cover.empty for v in cover.cands[c]}
     solver = z3.SolverFor("QF_FD", ctx=ctx)

@@ -44,18 +44,18 @@ class Candidate(NamedTuple):
         return Cell(self.row, self.col)
 
     def __str__(self) -> str:
-        return f"{value_char(self.value)}r{self.row + 1}c{self.col + 1}"
+        return f"{value_char(self.value)}{self.cell}"
 
     def __repr__(self) -> str:
         return f"Candidate({self.row}, {self.col}, {self.value})"
 
     def placement(self) -> str:
         """'r3c2=4': the cell gets the value."""
-        return f"r{self.row + 1}c{self.col + 1}={value_char(self.value)}"
+        return f"{self.cell}={value_char(self.value)}"
 
     def elimination(self) -> str:
         """'r3c2<>4': the value is removed from the cell."""
-        return f"r{self.row + 1}c{self.col + 1}<>{value_char(self.value)}"
+        return f"{self.cell}<>{value_char(self.value)}"
 
 
 class Link(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from explainer.model.grid import geometry
 from techniques import alschains
 from techniques.alschains import find_als_chain, find_als_xy_wing, find_death_blossom, set_name
-from tests.helpers import assert_pure, elims, marks, rc
+from tests.helpers import assert_pure, elims, marks, only_step, rc
 
 # C = r5c5 {1,2}; A = r5c1 {1,3} (restricted common 1, row 5); B = {r1c5, r1c6} {2,3,4}
 # (restricted common 2: its only 2, r1c5, sees r5c5); z = 3, common to A and B.
@@ -42,10 +42,7 @@ BLOSSOM = {"r5c5": "123", "r5c1": "14", "r5c9": "24", "r4c5": "34"}
 
 
 def test_death_blossom():
-    steps = list(find_death_blossom(marks(BLOSSOM)))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "death blossom"
+    s = only_step(find_death_blossom, marks(BLOSSOM), "death blossom")
     assert set(s.eliminate) == elims(4, "r5c4", "r5c6")
     assert s.cells == (rc("r5c5"),)
     assert set(s.cells_alt) == {rc("r5c1"), rc("r5c9"), rc("r4c5")}
@@ -72,10 +69,7 @@ CHAIN = {"r1c1": "12", "r1c4": "25", "r2c5": "35", "r7c5": "34", "r8c4": "46", "
 
 
 def test_als_chain():
-    steps = list(find_als_chain(marks(CHAIN)))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "als chain"
+    s = only_step(find_als_chain, marks(CHAIN), "als chain")
     assert set(s.eliminate) == elims(1, "r1c2", "r2c2", "r3c2", "r7c1", "r8c1", "r9c1")
     # the sets alternate between the two cell roles: A1 and A3, then A2 and A4
     assert set(s.cells) == {rc("r1c1"), rc("r2c5"), rc("r7c5")}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.fish import find_finned_fish, find_fish
-from tests.helpers import elims, rc, snapshot, value_picture
+from tests.helpers import elims, only_step, rc, snapshot, value_picture
 
 # Rows 2 and 5 hold their 4s only in columns 1 and 9.
 X_WING = """
@@ -87,9 +87,7 @@ def col_cells(col: int, rows: list[int]) -> list[str]:
 
 def test_x_wing_rows():
     state = value_picture(4, X_WING)
-    steps = list(find_fish(state))
-    assert len(steps) == 1
-    s = steps[0]
+    s = only_step(find_fish, state)
     others = [1, 3, 4, 6, 7, 8, 9]
     assert set(s.eliminate) == elims(4, *col_cells(1, others), *col_cells(9, others))
     assert s.technique == "x wing"
@@ -145,10 +143,7 @@ def test_fish_cover_with_one_extra_column_does_not_fire():
 def test_finned_x_wing_case_1():
     state = value_picture(4, FINNED_1)
     assert list(find_fish(state)) == []  # the fin spoils the plain x wing
-    steps = list(find_finned_fish(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "finned x wing"
+    s = only_step(find_finned_fish, state, "finned x wing")
     assert set(s.eliminate) == elims(4, "r4c9", "r6c9")
     assert s.houses[0] == ("box", 5)
     # r5c9 lies on base row 5 and cover column 9: body, not fin
@@ -183,9 +178,7 @@ def test_sashimi_x_wing():
 def test_finned_swordfish_case_2():
     state = value_picture(7, FINNED_2)
     assert list(find_fish(state)) == []
-    steps = list(find_finned_fish(state))
-    assert len(steps) == 1
-    s = steps[0]
+    s = only_step(find_finned_fish, state)
     # no cover line meets box 6: every fin line lacks a body 7 there, a sashimi swordfish
     assert s.technique == "sashimi swordfish"
     assert s.get("case") == 2

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.suedecoq import find_suedecoq, find_suedecoq_bis
-from tests.helpers import marks, rc, snapshot
+from tests.helpers import marks, only_step, rc, snapshot
 
 # Row 1 meets box 1 in r1c1 {1,2,3} and r1c2 {1,2,4}: F = {1,2,3,4};
 # r1c5 {1,2} in row 1 and r2c2 {3,4} in box 1 make four cells for four values.
@@ -15,10 +15,7 @@ BOX1 = [(r, c) for r in range(3) for c in range(3)]
 
 def test_suedecoq():
     state = marks(SDC)
-    steps = list(find_suedecoq(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "suedecoq"
+    s = only_step(find_suedecoq, state, "suedecoq")
     expected = {(0, c, v) for c in (2, 3, 5, 6, 7, 8) for v in (1, 2)}          # row 1 loses 1, 2
     expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}
     assert set(s.eliminate) == expected
@@ -39,10 +36,7 @@ def test_suedecoq_near_misses():
 
 def test_suedecoq_bis():
     state = marks(BIS)
-    steps = list(find_suedecoq_bis(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "suedecoq bis"
+    s = only_step(find_suedecoq_bis, state, "suedecoq bis")
     expected = {(0, c, v) for c in (2, 3, 6, 7, 8) for v in (1, 2, 5)}
     expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}
     assert set(s.eliminate) == expected
@@ -69,9 +63,7 @@ def test_finders_are_pure():
 def test_suedecoq_with_a_value_outside_f():
     """HoDoKu's extension: E1 = r1c5 {1,5}, r1c6 {2,5} holds 5, outside F, in one more cell:
     five cells for the five values 1-5, so row 1 loses 1, 2 and 5, box 1 loses 3 and 4."""
-    steps = list(find_suedecoq(marks(BIS)))
-    assert len(steps) == 1
-    s = steps[0]
+    s = only_step(find_suedecoq, marks(BIS))
     assert s.get("extras") == (5,) and s.get("size") == 5
     expected = {(0, c, v) for c in (2, 3, 6, 7, 8) for v in (1, 2, 5)}
     expected |= {(r, c, v) for r, c in BOX1 if (r, c) not in {(0, 0), (0, 1), (1, 1)} for v in (3, 4)}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.wings import find_w_wing, find_y_wing
-from tests.helpers import elims, marks, rc, snapshot
+from tests.helpers import elims, marks, only_step, rc, snapshot
 
 # Pivot r1c8 {1,2} in row 1 and box 3; pincers r1c2 {1,3} (row 1, box 1) and r3c9 {2,3} (box 3, row 3).
 Y_WING = {"r1c8": "12", "r1c2": "13", "r3c9": "23"}
@@ -14,10 +14,7 @@ W_WING = {"r1c1": "37", "r5c9": "37", **{f"r9c{c}": "12345689" for c in range(2,
 
 def test_y_wing():
     state = marks(Y_WING)
-    steps = list(find_y_wing(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "y wing"
+    s = only_step(find_y_wing, state, "y wing")
     assert set(s.eliminate) == elims(3, "r1c7", "r1c9", "r3c1", "r3c2", "r3c3")
     assert set(s.cells) == {rc("r1c8"), rc("r1c2"), rc("r3c9")}
     assert set(s.houses) == {("row", 0), ("row", 2), ("box", 0), ("box", 2)}
@@ -29,10 +26,7 @@ def test_y_wing():
 
 def test_ny_wing():
     state = marks(NY_WING)
-    steps = list(find_y_wing(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "ny wing"
+    s = only_step(find_y_wing, state, "ny wing")
     assert set(s.eliminate) == elims(9, "r1c7", "r1c9", "r3c1", "r3c2", "r3c3")
     assert set(s.cells) == {rc(x) for x in ("r1c1", "r1c2", "r1c8", "r3c9")}
     assert s.get("size") == 3
@@ -57,10 +51,7 @@ def test_y_wing_columns():
 
 def test_w_wing():
     state = marks(W_WING)
-    steps = list(find_w_wing(state))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "w wing"
+    s = only_step(find_w_wing, state, "w wing")
     assert set(s.eliminate) == elims(3, "r1c9", "r5c1")
     assert set(s.cells) == {rc("r1c1"), rc("r5c9")}
     assert s.houses == (("row", 8),)

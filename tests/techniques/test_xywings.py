@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.xywings import find_wxyz_wing, find_xy_wing, find_xyz_wing
-from tests.helpers import assert_pure, elims, marks, rc
+from tests.helpers import assert_pure, elims, marks, only_step, rc
 
 # Pivot r1c1 {1,2} sees r1c6 {1,3} by row and r6c1 {2,3} by column: no box-line band, not a y wing.
 XY = {"r1c1": "12", "r1c6": "13", "r6c1": "23"}
@@ -13,10 +13,7 @@ WXYZ = {"r1c1": "1234", "r1c5": "14", "r2c2": "24", "r3c3": "34"}
 
 
 def test_xy_wing_any_geometry():
-    steps = list(find_xy_wing(marks(XY)))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "xy wing"
+    s = only_step(find_xy_wing, marks(XY), "xy wing")
     assert set(s.eliminate) == elims(3, "r6c6")
     assert s.cells == (rc("r1c1"),)
     assert set(s.cells_alt) == {rc("r1c6"), rc("r6c1")}
@@ -45,10 +42,7 @@ def test_xy_wing_near_misses():
 
 
 def test_xyz_wing():
-    steps = list(find_xyz_wing(marks(XYZ)))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "xyz wing"
+    s = only_step(find_xyz_wing, marks(XYZ), "xyz wing")
     assert set(s.eliminate) == elims(3, "r5c4", "r5c6")
     assert s.cells == (rc("r5c5"),)
     assert set(s.cells_alt) == {rc("r5c1"), rc("r4c6")}
@@ -63,10 +57,7 @@ def test_xyz_wing_near_misses():
 
 
 def test_wxyz_wing():
-    steps = list(find_wxyz_wing(marks(WXYZ)))
-    assert len(steps) == 1
-    s = steps[0]
-    assert s.technique == "wxyz wing"
+    s = only_step(find_wxyz_wing, marks(WXYZ), "wxyz wing")
     # cells seeing r1c1, r1c5, r2c2 and r3c3: r1c2, r1c3 (row 1 and box 1)
     assert set(s.eliminate) == elims(4, "r1c2", "r1c3")
     assert s.cells == (rc("r1c1"),)

@@ -17,16 +17,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from explainer.app.generate import (
-    DIFFICULTIES,
-    DIG_ORDERS,
-    SYMMETRIES,
-    GenerationFailed,
-    describe_target,
-    engine_goal,
-    engine_target,
-    generate_many,
-)
+from explainer.app import generate as gen
 from explainer.model.grid import SIZES
 from explainer.model.rating import difficulty_bands
 
@@ -66,11 +57,11 @@ def target_technique(text: str) -> str:
 
 
 # The difficulty classes are bands of ER (explainer.model.rating.DIFFICULTY_BANDS): each is a target.
-REACHABLE = DIFFICULTIES
+REACHABLE = gen.DIFFICULTIES
 
 
 def reachable_difficulty(text: str) -> str:
-    if text not in DIFFICULTIES:
+    if text not in gen.DIFFICULTIES:
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(REACHABLE)})")
     return text
 
@@ -90,8 +81,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--technique", type=target_technique,
                         help="a technique the explanation must use, without guessing (e.g. swordfish); "
                              "checked when the command is read")
-    parser.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the givens")
-    parser.add_argument("--dig", choices=DIG_ORDERS, default="random", help="order in which cells are dug")
+    parser.add_argument("--symmetry", choices=gen.SYMMETRIES, default="none", help="symmetry of the givens")
+    parser.add_argument("--dig", choices=gen.DIG_ORDERS, default="random", help="order in which cells are dug")
     parser.add_argument("--max-tries", type=positive, default=5000,
                         help="candidates tried per output puzzle (default 5000). For 9x9 a medium, rating or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
@@ -119,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    goal = engine_goal(args.difficulty, args.technique, args.rating)
-    accept = engine_target(args.difficulty, args.technique, args.rating) if goal is None else None
-    target = describe_target(args.difficulty, args.technique, args.rating)
+    goal = gen.engine_goal(args.difficulty, args.technique, args.rating)
+    accept = gen.engine_target(args.difficulty, args.technique, args.rating) if goal is None else None
+    target = gen.describe_target(args.difficulty, args.technique, args.rating)
     show = progress_printer(args.count)
     made = 0
     seed = args.seed
@@ -131,11 +122,11 @@ def run(args: argparse.Namespace) -> int:
         seed = secrets.randbelow(10**9)  # short enough to type again
         print(f"explain-sudoku generate: seed {seed} (--seed {seed} repeats this run)", file=sys.stderr)
     try:
-        for puzzle in generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
+        for puzzle in gen.generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
                                     accept=accept, goal=goal, max_tries=args.max_tries, target=target, on_try=show):
             print(puzzle.to_line(), flush=True)
             made += 1
-    except GenerationFailed as failure:
+    except gen.GenerationFailed as failure:
         if sys.stderr.isatty():
             print(file=sys.stderr)
         error(f"generate: {failure} (made {made} of {args.count})")

@@ -289,10 +289,17 @@ def harden(solution: Sequence[int], values: Sequence[int], n: int, goal: Goal, r
     attempt = first_try
     if attempt > max_tries:
         return None, attempt
-    if on_try is not None:
-        on_try(attempt)
-    ok, score = goal(Grid(n, tuple(current)))
-    attempt += 1
+
+    def judge(cells: list[int]) -> tuple[bool, Score]:
+        """One try: the goal's verdict on these givens (tries are counted and reported)."""
+        nonlocal attempt
+        if on_try is not None:
+            on_try(attempt)
+        verdict = goal(Grid(n, tuple(cells)))
+        attempt += 1
+        return verdict
+
+    ok, score = judge(current)
     if ok:
         return Grid(n, tuple(current)), attempt
     best, since_best, rejects = score, 0, 0
@@ -322,10 +329,7 @@ def harden(solution: Sequence[int], values: Sequence[int], n: int, goal: Goal, r
             continue
         rejects = 0
         candidate = minimise(candidate, solution, n, symmetry, rng, keep=added)
-        if on_try is not None:
-            on_try(attempt)
-        ok, new_score = goal(Grid(n, tuple(candidate)))
-        attempt += 1
+        ok, new_score = judge(candidate)
         if ok:
             return Grid(n, tuple(candidate)), attempt
         since_best += 1
