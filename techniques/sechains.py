@@ -391,7 +391,7 @@ def make_step(state: State, h: SeHint, rating_only: bool = False,
     else:
         place, elim = (), cands(geo, h.removable)
     detail = (("chain", h.kind), ("complexity", h.complexity), ("difficulty", h.difficulty), ("length", h.complexity),
-              (SE_RATING, h.rating))
+              (se.SE_RATING, h.rating))
     if rating_only:
         return Explanation(name, place=place, eliminate=elim, detail=detail)
     proof = build_proof(state, h, claim)
@@ -416,12 +416,7 @@ def _loop_roles(geo: Geometry, h: SeHint) -> tuple[Role, ...]:
     return chain([(geo.row_of[p.cell], geo.col_of[p.cell], p.value) for p in nodes], kinds, nodes[0].on, closed=True)
 
 
-def rating_only(ctx: Context) -> bool:
-    """The run wants ratings, not explanations (``Context.rating_only``, the SE order's flag)."""
-    return bool(getattr(ctx, "rating_only", False))
-
-
-def _finder(producers: Sequence[int]) -> Finder:
+def finder(producers: Sequence[int]) -> Finder:
     """The finder of SE's producers, tried in order (the nested ones: SE's advanced, then
     experimental lists): the first hint of the first producer that has one."""
     least = min(sechain.PRODUCERS[p].least for p in producers)
@@ -429,7 +424,7 @@ def _finder(producers: Sequence[int]) -> Finder:
     def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         if not ctx.can_win(least):
             return
-        bare = rating_only(ctx)
+        bare = ctx.rating_only
         for p in producers:
             h = sechain.first_hint(state.geo.n, state.values, state.cand, p, not bare)
             if h is not None:
@@ -439,35 +434,21 @@ def _finder(producers: Sequence[int]) -> Finder:
     return find
 
 
-find_forcing_chains = _finder((sechain.FORCING,))
-find_nishio = _finder((sechain.NISHIO,))
-find_multiple = _finder((sechain.MULTIPLE,))
-find_dynamic = _finder((sechain.DYNAMIC,))
+find_forcing_chains = finder((sechain.FORCING,))
+find_nishio = finder((sechain.NISHIO,))
+find_multiple = finder((sechain.MULTIPLE,))
+find_dynamic = finder((sechain.DYNAMIC,))
 # SukakuExplainer 1.15.10 (the rater of the SE-rated banks) and classic SE 1.2.1.3
-find_dynamic_plus = _finder((sechain.DYNAMIC_PLUS,))
-find_nested = _finder(sechain.SUKAKU[sechain.NESTED_FC:])
-find_dynamic_plus_classic = _finder((sechain.CLASSIC_PLUS,))
-find_nested_classic = _finder(sechain.CLASSIC[sechain.NESTED_FC:])
+find_dynamic_plus = finder((sechain.DYNAMIC_PLUS,))
+find_nested = finder(sechain.SUKAKU[sechain.NESTED_FC:])
+find_dynamic_plus_classic = finder((sechain.CLASSIC_PLUS,))
+find_nested_classic = finder(sechain.CLASSIC[sechain.NESTED_FC:])
 
 
-# The detail key of SE's rating of a step and the rule that reads it: the SE order's
-# (``explainer.model.rating.SE_RATING`` and ``RECORDED``), or, until the model has them, a rule
-# rating a step by it when the step records no proof (the rating-only steps).
-SE_RATING = getattr(se, "SE_RATING", "se_rating")
-
-
-def _recorded(step: Explanation) -> float | None:
-    value = step.get(SE_RATING)
-    return None if value is None else float(value)
-
-
-RULE: se.Rule = getattr(se, "RECORDED", None) or se.Rule(None, _recorded, least=6.5,
-                                                           note="as Sudoku Explainer rates it")
-
-
-def _kind(name: str) -> StepKind:
+def kind(name: str) -> StepKind:
+    """The step kind of one of SE's chaining step names (``KINDS``), rated as SE rates it."""
     en, fr, least = KINDS[name]
-    return StepKind(name, least, {"en": en, "fr": fr}, rule=RULE,
+    return StepKind(name, least, {"en": en, "fr": fr}, rule=se.RECORDED,
                     roles=frozenset({"assumption"}))
 
 
@@ -477,11 +458,11 @@ def techniques(classic: bool = False) -> tuple[Technique, ...]:
     in the default registry: the ``se`` orders list them among SE's producers."""
     plus, nested = (find_dynamic_plus_classic, find_nested_classic) if classic else (find_dynamic_plus, find_nested)
     return (
-        Technique("se forcing chains", find_forcing_chains, (_kind(CYCLE), _kind(FORCING_CHAIN)),
+        Technique("se forcing chains", find_forcing_chains, (kind(CYCLE), kind(FORCING_CHAIN)),
                   aliases=("se forcing chains and cycles",)),
-        Technique("se nishio forcing chains", find_nishio, (_kind(NISHIO),)),
-        Technique("se multiple forcing chains", find_multiple, (_kind(CELL_FORCING), _kind(REGION_FORCING))),
-        Technique("se dynamic forcing chains", find_dynamic, (_kind(DYNAMIC),)),
-        Technique("se dynamic forcing chains plus", plus, (_kind(DYNAMIC_PLUS),)),
-        Technique("se nested forcing chains", nested, (_kind(NESTED),)),
+        Technique("se nishio forcing chains", find_nishio, (kind(NISHIO),)),
+        Technique("se multiple forcing chains", find_multiple, (kind(CELL_FORCING), kind(REGION_FORCING))),
+        Technique("se dynamic forcing chains", find_dynamic, (kind(DYNAMIC),)),
+        Technique("se dynamic forcing chains plus", plus, (kind(DYNAMIC_PLUS),)),
+        Technique("se nested forcing chains", nested, (kind(NESTED),)),
     )

@@ -86,10 +86,43 @@ def test_se_orders_refuse_what_se_cannot_rate() -> None:
         explainer.rate("." * 81)
 
 
+# se_rated puzzles whose hardest step is a chain, with SE's own ER/EP/ED in both flavours (serate's
+# output: benchmarks/data/se_rated.sukaku.tsv and se_rated.classic.tsv)
+CHAINED = [
+    (".38....4.2....4..5..92..3.6.4..6.9.....8.7.....2.4..5.1.4..37..3..6....4.8....53.", (8.0, 1.2, 1.2),
+     (8.3, 1.2, 1.2)),
+    ("............7.3...9.2...3.6...4.2....5.8.6.2.6...9...4.4.5.1.9...6...8..1...7...5", (8.6, 1.2, 1.2),
+     (8.3, 1.2, 1.2)),
+    (".8.....9.1..5.9..6..7.8.3......1.....2.7.3.4...38.59...1.....2.3..2.4..92..1.8..5", (7.5, 1.2, 1.2),
+     (7.8, 1.2, 1.2)),
+]
+
+
+@pytest.mark.parametrize("puzzle,sukaku,classic", CHAINED, ids=["multiple", "dynamic", "nishio"])
+def test_chain_puzzles_get_ses_numbers_in_each_flavour(puzzle: str, sukaku: tuple, classic: tuple) -> None:
+    assert explainer.rate(puzzle) == Rating(*sukaku)
+    assert explainer.rate(puzzle, classic=True) == Rating(*classic)
+
+
+def test_a_chain_path_is_explained_and_replays(tmp_path: Path) -> None:
+    """The se order's chaining steps carry SE's numbers, texts and proofs the checker replays;
+    their rating-only twins the same path and numbers."""
+    puzzle = CHAINED[0][0]
+    p = Puzzle(puzzle, order="se")
+    chained = [s for s in p.steps if s.technique.startswith("se ")]
+    assert chained and all(s.proof is not None and s.text for s in chained)
+    assert p.rating == Rating(8.0, 1.2, 1.2)
+    bare = Puzzle(puzzle, order="se", rating_only=True)
+    assert [(s.technique, s.place, s.eliminate) for s in bare.steps] == \
+        [(s.technique, s.place, s.eliminate) for s in p.steps]
+    assert bare.step_ratings == p.step_ratings
+    verify_documents([json.loads(json.dumps(p.to_json()))], tmp_path)
+
+
 def test_a_path_se_cannot_finish_is_rated_20() -> None:
     # SE's producers without its chaining ones stop at this puzzle's first chain (SE rates it 8.3):
     # ER 20.0, as SE's serate prints a puzzle beyond its techniques, and EP/ED as far as it went
-    patterns = [t for t in se.SUKAKU if t.find.__module__ not in ("techniques.se.chains", "techniques.sechains")]
+    patterns = [t for t in se.SUKAKU if t.name not in se.chains.CHAINING]
     p = engine.Puzzle(".3.9...1...2.5......48....3..52...34.........37...81..2....56......1.7...9...4.8.",
                       patterns, order=SE, rating_only=True)
     assert not p.complete

@@ -75,11 +75,6 @@ def T(name: str, find: Finder, *kinds: StepKind) -> Technique:
     return Technique(name, find, kinds)
 
 
-def _chains(first: int, last: int) -> list[Technique]:
-    """SE's chaining producers ``first`` .. ``last`` (``chains.PRODUCERS``)."""
-    return [T(name, chains.placeholder) for name in chains.PRODUCERS[first:last + 1]]
-
-
 def producers(classic: bool) -> list[Technique]:
     """SE's producers of one flavour, in SE's order of search (a new list each call)."""
     head = [
@@ -114,7 +109,8 @@ def producers(classic: bool) -> list[Technique]:
     head.append(T("aligned pair exclusion", aligned.finder(2, classic), APE))
     # chaining: forcing chains and cycles, then aligned triplet exclusion, then the others; Sukaku
     # Explainer's nested level 4 has four nesting limits where classic SE has levels 4 and 5
-    return head + _chains(0, 0) + [T("aligned triplet exclusion", aligned.finder(3, classic), ATE)] + _chains(1, 8)
+    chaining = chains.records(classic)
+    return head + chaining[:1] + [T("aligned triplet exclusion", aligned.finder(3, classic), ATE)] + chaining[1:]
 
 
 SUKAKU = producers(classic=False)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import gzip
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import techniques.se as se
@@ -73,6 +74,17 @@ def family_finds(name: str, state: State) -> bool:
     return any(live(state, s) for s in record.find(state, Context()))
 
 
+def dump_lines(path: str) -> Iterator[str]:
+    """A dump's whole lines; a dump cut short (its run was stopped) ends at its last whole line."""
+    with gzip.open(path, "rt") as f:
+        try:
+            for line in f:
+                if line.endswith("\n"):
+                    yield line
+        except EOFError:
+            return
+
+
 def main(pairs: list[tuple[str, str]]) -> None:
     lines: list[str] = []
     paths: list[str] = []
@@ -80,31 +92,30 @@ def main(pairs: list[tuple[str, str]]) -> None:
         paths += best_paths(path, flavour)
         producers = se.SUKAKU if flavour == "se" else se.CLASSIC
         # SE's producers but the chaining ones, in the dumps' order
-        plain = [t for t in producers if t.find.__module__ not in ("techniques.se.chains", "techniques.sechains")]
+        plain = [t for t in producers if t.name not in se.chains.CHAINING]
         hits: dict[str, int] = {}
         misses: dict[str, int] = {}
         state = None
         raw = ("", "")
-        with gzip.open(path, "rt") as f:
-            for line in f:
-                if line.startswith("STATE"):
-                    raw = tuple(line.rstrip("\n").split("\t")[3].split(" "))  # type: ignore[assignment]
-                    state = state_of(*raw)
-                    continue
-                if not line.startswith("P\t") or state is None:
-                    continue
-                parts = line.rstrip("\n").split("\t")
-                name = plain[int(parts[1])].name
-                if parts[2] == "none":
-                    if misses.get(name, 0) < PER_PRODUCER and name in FAMILY and family_finds(name, state):
-                        misses[name] = misses.get(name, 0) + 1
-                        lines.append("\t".join((flavour, name, raw[0], raw[1], "none")))
-                    continue
-                if hits.get(name, 0) >= PER_PRODUCER:
-                    continue
-                hits[name] = hits.get(name, 0) + 1
-                rating, place, removals = parts[2], parts[5], parts[6]
-                lines.append("\t".join((flavour, name, raw[0], raw[1], f"{float(rating):.1f} {place} {removals}")))
+        for line in dump_lines(path):
+            if line.startswith("STATE"):
+                raw = tuple(line.rstrip("\n").split("\t")[3].split(" "))  # type: ignore[assignment]
+                state = state_of(*raw)
+                continue
+            if not line.startswith("P\t") or state is None:
+                continue
+            parts = line.rstrip("\n").split("\t")
+            name = plain[int(parts[1])].name
+            if parts[2] == "none":
+                if misses.get(name, 0) < PER_PRODUCER and name in FAMILY and family_finds(name, state):
+                    misses[name] = misses.get(name, 0) + 1
+                    lines.append("\t".join((flavour, name, raw[0], raw[1], "none")))
+                continue
+            if hits.get(name, 0) >= PER_PRODUCER:
+                continue
+            hits[name] = hits.get(name, 0) + 1
+            rating, place, removals = parts[2], parts[5], parts[6]
+            lines.append("\t".join((flavour, name, raw[0], raw[1], f"{float(rating):.1f} {place} {removals}")))
     OUT.write_text("# flavour\tproducer\tvalues\tcandidates\tSE's hint (rating place removals) or none\n"
                    + "\n".join(lines) + "\n")
     print(f"{len(lines)} positions -> {OUT}")
@@ -118,17 +129,16 @@ def best_paths(path: str, flavour: str) -> list[str]:
     steps: list[str] = []
     kinds: set[str] = set()
     first = ""
-    with gzip.open(path, "rt") as f:
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if parts[0] == "STATE" and parts[2] == "1":
-                first = "".join(ch if ch != "." else "." for ch in parts[3].split(" ")[0])
-                steps, kinds = [], set()
-            elif parts[0] == "STEP":
-                steps.append(f"{float(parts[4]):.1f} {parts[7]} {parts[8]}")
-                kinds.add(parts[5])
-            elif parts[0] == "ER" and float(parts[2]) < 6.5 and steps:
-                found.append((len(kinds), "\t".join([flavour, first] + steps)))
+    for line in dump_lines(path):
+        parts = line.rstrip("\n").split("\t")
+        if parts[0] == "STATE" and parts[2] == "1":
+            first = "".join(ch if ch != "." else "." for ch in parts[3].split(" ")[0])
+            steps, kinds = [], set()
+        elif parts[0] == "STEP":
+            steps.append(f"{float(parts[4]):.1f} {parts[7]} {parts[8]}")
+            kinds.add(parts[5])
+        elif parts[0] == "ER" and float(parts[2]) < 6.5 and steps:
+            found.append((len(kinds), "\t".join([flavour, first] + steps)))
     found.sort(key=lambda t: -t[0])
     return [line for _, line in found[:PATHS]]
 

@@ -136,11 +136,7 @@ CASES = [
 NESTED = Case("nested (+ forcing chains)", sechains.find_nested, S14, sechains.NESTED, (), ((6, 0, 5),), 10.2, 39)
 
 
-@dataclass(frozen=True)
-class RatingOnly(Context):
-    """A run that wants ratings only (the SE order's ``rate``)."""
-
-    rating_only: bool = True
+BARE = Context(rating_only=True)  # a run that wants ratings only (the SE order's ``rate``)
 
 
 def check_case(case: Case) -> None:
@@ -152,14 +148,14 @@ def check_case(case: Case) -> None:
     step = steps[0]
     assert step.technique == case.technique
     assert step.place == case.place and step.eliminate == case.eliminate
-    assert step.get(sechains.SE_RATING) == case.se_rating and step.get("complexity") == case.complexity
+    assert step.get(rating.SE_RATING) == case.se_rating and step.get("complexity") == case.complexity
     assert check_step(st, step) == []
     assert step.text and dict(step.translations)["fr"]
     assumed = step.proof.branches[0].assume if step.proof else None
     assert assumed is not None and f"r{assumed[0] + 1}c{assumed[1] + 1}" in step.text
     assert {r.role for r in step.roles} >= {"assumption"}
     # the rating-only step: the same change and rating, nothing else
-    bare = list(case.find(st, RatingOnly()))[0]  # type: ignore[operator]
+    bare = list(case.find(st, BARE))[0]  # type: ignore[operator]
     assert (bare.technique, bare.place, bare.eliminate, bare.detail) == \
         (step.technique, step.place, step.eliminate, step.detail)
     assert bare.proof is None and not bare.text and not bare.roles
@@ -207,17 +203,17 @@ def test_records_name_every_kind_with_titles() -> None:
         assert names == set(sechains.KINDS)
         for t in records:
             for k in t.kinds:
-                assert k.titles["en"] and k.titles["fr"] and k.rule is sechains.RULE
+                assert k.titles["en"] and k.titles["fr"] and k.rule is rating.RECORDED
 
 
 def test_classic_flavour_finds_its_dynamic_plus() -> None:
     st = state_of(S12)
     step = next(sechains.find_dynamic_plus_classic(st, NO_CONTEXT))
-    assert step.technique == sechains.DYNAMIC_PLUS and step.get(sechains.SE_RATING) >= 9.0
+    assert step.technique == sechains.DYNAMIC_PLUS and step.get(rating.SE_RATING) >= 9.0
     assert check_step(st, step) == []
 
 
 def test_rating_rule_reads_ses_number() -> None:
     st = state_of(S1)
-    bare = next(sechains.find_forcing_chains(st, RatingOnly()))
-    assert rating.rate(bare, 6.6, sechains.RULE) == 7.1
+    bare = next(sechains.find_forcing_chains(st, BARE))
+    assert rating.rate(bare, 6.6, rating.RECORDED) == 7.1
