@@ -18,7 +18,7 @@ asked.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
@@ -77,6 +77,38 @@ def crossing(h1: int, h2: int) -> bool:
     """True if two houses share cells (SE's ``Region.crosses``): a block and a line through it."""
     geo = geometry(N)
     return h1 != h2 and bool(geo.house_mask[h1] & geo.house_mask[h2])
+
+
+def end_regions(end: Iterable[int | None], hmask: Sequence[int]) -> int:
+    """The regions (house index bits) holding every cell of a link end (None: no such cell)."""
+    cells = [c for c in end if c is not None]
+    mask = sum(1 << c for c in cells)
+    out = 0
+    for h in geometry(N).cell_houses[cells[0]]:
+        if not mask & ~hmask[h]:
+            out |= 1 << h
+    return out
+
+
+_ROWS, _COLUMNS = (1 << N) - 1, ((1 << N) - 1) << N
+
+
+def first_region(common: int) -> int:
+    """The region two link ends share, from the regions holding both (``end_regions``' bits): the
+    column, then the row, then the block, as Sukaku Explainer's strong-link producers look; -1 if
+    none."""
+    if not common:
+        return -1
+    return ((common & _COLUMNS) or (common & _ROWS) or common).bit_length() - 1
+
+
+def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
+    """The cells that see every cell of a link end."""
+    seen = -1
+    for c in end:
+        if c is not None:
+            seen &= peer[c]
+    return seen
 
 
 def popcount(x: int) -> int:

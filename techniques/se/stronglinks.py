@@ -35,7 +35,7 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, Group, N, check_size, region, step
+from .base import BLOCK, Group, N, check_size, end_regions, end_seen, first_region, region, step
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -116,25 +116,6 @@ def _links(kind: int, h: int, places: int) -> list[tuple[End, End, bool]]:
 
 
 @cache
-def _lines() -> tuple[tuple[int, int, int], ...]:
-    """Each cell's column, row and block house (a constant table)."""
-    geo = geometry(N)
-    return tuple((geo.cell_houses[c][1], geo.cell_houses[c][0], geo.cell_houses[c][2]) for c in range(geo.ncells))
-
-
-def _share(first: End, second: End, lines: tuple[tuple[int, int, int], ...]) -> int:
-    """The region holding two ends (column, then row, then block): both cells of each end; -1 if none."""
-    a, b = lines[first[0]], lines[second[0]]
-    c = None if first[1] is None else lines[first[1]]
-    d = None if second[1] is None else lines[second[1]]
-    for part in (0, 1, 2):
-        h = a[part]
-        if b[part] == h and (c is None or c[part] == h) and (d is None or d[part] == h):
-            return h
-    return -1
-
-
-@cache
 def _orders() -> tuple[tuple[int, ...], ...]:
     """The orders of the three links Sukaku Explainer tries: its permutation sequence (Heap's
     countdown), keeping one of each pair of reversed orders."""
@@ -155,8 +136,9 @@ def _orders() -> tuple[tuple[int, ...], ...]:
     return tuple(o for o in out if "".join(map(str, o)) <= "".join(map(str, reversed(o))))
 
 
-# one link of a region: (end 0, end 1, grouped, region, the region's digit cells)
-Link = tuple[End, End, bool, int, int]
+# one link of a region: (end 0, end 1, grouped, region, the region's digit cells, the regions
+# holding each end, the cells that see each end (a grouped end: both its cells; else its first))
+Link = tuple[End, End, bool, int, int, int, int, int, int]
 
 
 def _end(link: Link, which: int) -> End:
@@ -166,7 +148,7 @@ def _end(link: Link, which: int) -> End:
 def _region_links(state: State, v: int) -> dict[int, list[tuple[int, list[Link]]]]:
     """Per region type, the regions (SE's index, their links) where digit v forms links."""
     geo = state.geo
-    pv = state.pos[v - 1]
+    pv, peer, hmask = state.pos[v - 1], geo.peer_mask, geo.house_mask
     out: dict[int, list[tuple[int, list[Link]]]] = {0: [], 1: [], 2: []}
     for kind in (0, 1, 2):
         for i in range(9):
@@ -179,26 +161,25 @@ def _region_links(state: State, v: int) -> dict[int, list[tuple[int, list[Link]]
             for x, c in enumerate(geo.houses[h]):
                 if where >> c & 1:
                     places |= 1 << x
-            links = [(e0, e1, g, h, where) for e0, e1, g in _links(kind, h, places)]
+            links = [(e0, e1, g, h, where, end_regions(e0, hmask), end_regions(e1, hmask),
+                      end_seen(e0 if g else e0[:1], peer), end_seen(e1 if g else e1[:1], peer))
+                     for e0, e1, g in _links(kind, h, places)]
             if links:
                 out[kind].append((i, links))
     return out
 
 
-def _hints(state: State) -> Iterator[tuple[Any, ...]]:
-    lines = _lines()
-    touching: dict[tuple[int, int], bool] = {}
+def _share(a: Link, i: int, b: Link, j: int) -> int:
+    """The region holding end ``i`` of link a and end ``j`` of link b, every cell of both; -1 if none."""
+    return first_region((a[6] if i else a[5]) & (b[6] if j else b[5]))
 
+
+def _hints(state: State) -> Iterator[tuple[Any, ...]]:
     def touch(a: Link, b: Link) -> bool:
         """True if some end of a and some end of b share a region (else no chain joins them)."""
-        key = (id(a), id(b))
-        hit = touching.get(key)
-        if hit is None:
-            hit = any(_share(_end(a, i), _end(b, j), lines) >= 0 for i in (0, 1) for j in (0, 1))
-            touching[key] = touching[(id(b), id(a))] = hit
-        return hit
+        return bool((a[5] | a[6]) & (b[5] | b[6]))
 
-    tables = {v: _region_links(state, v) for v in range(1, 10)}  # kept alive: ``touching`` keys on ids
+    tables = {v: _region_links(state, v) for v in range(1, 10)}
     for config in CONFIGURATIONS:
         for v in range(1, 10):
             per_kind = tables[v]
@@ -222,13 +203,12 @@ def _hints(state: State) -> Iterator[tuple[Any, ...]]:
                                         break
                                     if ab + touch(a, c) + touch(b, c) < 2:
                                         continue
-                                    yield from _chains(state, v, [a, b, c], lines)
+                                    yield from _chains(state, v, [a, b, c])
 
 
-def _chains(state: State, v: int, links: list[Link], lines: tuple[tuple[int, int, int], ...]
-            ) -> Iterator[tuple[Any, ...]]:
+def _chains(state: State, v: int, links: list[Link]) -> Iterator[tuple[Any, ...]]:
     geo = state.geo
-    peer, hmask = geo.peer_mask, geo.house_mask
+    hmask, pv = geo.house_mask, state.pos[v - 1]
     outside = geo.all_cells
     for link in links:
         outside &= ~hmask[link[3]]
@@ -236,19 +216,13 @@ def _chains(state: State, v: int, links: list[Link], lines: tuple[tuple[int, int
         la, lb, lc = links[q[0]], links[q[1]], links[q[2]]
         for u in range(8):
             wa, wb, wc = u >> 2 & 1, u >> 1 & 1, u & 1
-            s1 = _share(_end(la, 1 - wa), _end(lb, wb), lines)
+            s1 = _share(la, 1 - wa, lb, wb)
             if s1 < 0:
                 continue
-            s2 = _share(_end(lb, 1 - wb), _end(lc, wc), lines)
+            s2 = _share(lb, 1 - wb, lc, wc)
             if s2 < 0:
                 continue
-            start, end = _end(la, wa), _end(lc, 1 - wc)
-            seen = peer[start[0]] & peer[end[0]] & outside & ~hmask[s1] & ~hmask[s2]
-            if la[2] and start[1] is not None:
-                seen &= peer[start[1]]
-            if lc[2] and end[1] is not None:
-                seen &= peer[end[1]]
-            removed = seen & state.pos[v - 1]
+            removed = (la[8] if wa else la[7]) & (lc[7] if wc else lc[8]) & outside & ~hmask[s1] & ~hmask[s2] & pv
             if removed:
                 ends = [(_end(la, wa), _end(la, 1 - wa)), (_end(lb, wb), _end(lb, 1 - wb)),
                         (_end(lc, wc), _end(lc, 1 - wc))]

@@ -33,7 +33,20 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, COLUMN, ROW, Group, N, check_size, kind_of, region, step
+from .base import (
+    BLOCK,
+    COLUMN,
+    ROW,
+    Group,
+    N,
+    check_size,
+    end_regions,
+    end_seen,
+    first_region,
+    kind_of,
+    region,
+    step,
+)
 
 # (base type, cover type), in Sukaku Explainer's order (a plain grid: no variant regions)
 PAIRS = ((ROW, ROW), (COLUMN, COLUMN), (COLUMN, ROW), (ROW, BLOCK), (COLUMN, BLOCK))
@@ -43,6 +56,11 @@ GROUPED = 4.3
 # a link end: its cell and up to two more cells of its group (None when absent), as region indexes
 # (``link_ends``) or cells (``_to_cells``)
 End = tuple[int, int | None, int | None]
+# one side of a link as a hint reads it: its outer end, its bridge end, the cells that see the outer
+# end, the regions holding the bridge end
+Side = tuple[End, End, int, int]
+# a region's link: its two ends, grouped or not, the regions holding each end, the cells seeing each end
+Link = tuple[End, End, bool, int, int, int, int]
 
 
 @cache
@@ -113,24 +131,6 @@ def link_ends(kind: int, places: int) -> list[tuple[End, End, bool]]:
     return out
 
 
-@cache
-def _lines() -> tuple[tuple[int, int, int], ...]:
-    """Each cell's column, row and block house (a constant table)."""
-    geo = geometry(N)
-    return tuple((geo.cell_houses[c][1], geo.cell_houses[c][0], geo.cell_houses[c][2]) for c in range(geo.ncells))
-
-
-def _share(first: End, second: End, lines: tuple[tuple[int, int, int], ...]) -> int:
-    """The region holding both bridge ends (column, then row, then block), as Sukaku Explainer checks
-    it: every cell of both ends in it; -1 if none."""
-    cells = [c for c in first + second if c is not None]
-    for part in (0, 1, 2):
-        h = lines[cells[0]][part]
-        if all(lines[c][part] == h for c in cells):
-            return h
-    return -1
-
-
 def _to_cells(h: int, end: End) -> End:
     cells = geometry(N).houses[h]
     a, b, c = end
@@ -141,9 +141,8 @@ def _hints(state: State) -> Iterator[tuple[Any, ...]]:
     """Every hint of Sukaku Explainer's TurbotFish, in its discovery order."""
     geo = state.geo
     pos, peer, hmask = state.pos, geo.peer_mask, geo.house_mask
-    lines = _lines()
     # per digit and region: its links (ends as cells) and whether they are grouped
-    tables: dict[int, dict[int, list[tuple[End, End, bool]]]] = {}
+    tables: dict[int, dict[int, list[Link]]] = {}
     for v in range(1, 10):
         pv = pos[v - 1]
         table = {}
@@ -157,7 +156,11 @@ def _hints(state: State) -> Iterator[tuple[Any, ...]]:
             for i, c in enumerate(geo.houses[h]):
                 if where >> c & 1:
                     places |= 1 << i
-            links = [(_to_cells(h, a), _to_cells(h, b), g) for a, b, g in link_ends(kind, places)]
+            links: list[Link] = []
+            for a, b, g in link_ends(kind, places):
+                first, second = _to_cells(h, a), _to_cells(h, b)
+                links.append((first, second, g, end_regions(first, hmask), end_regions(second, hmask),
+                              end_seen(first, peer), end_seen(second, peer)))
             if links:
                 table[h] = links
         tables[v] = table
@@ -169,34 +172,25 @@ def _hints(state: State) -> Iterator[tuple[Any, ...]]:
                 base_links = table.get(hb)
                 if base_links is None:
                     continue
-                for bfirst, bsecond, bgrouped in base_links:
+                for bfirst, bsecond, bgrouped, bm1, bm2, bs1, bs2 in base_links:
+                    base_sides: tuple[Side, Side] = ((bfirst, bsecond, bs1, bm2), (bsecond, bfirst, bs2, bm1))
                     for i2 in range(i1 + 1 if base_kind == cover_kind else 0, 9):
                         hc = region(cover_kind, i2)
                         cover_links = table.get(hc)
                         if cover_links is None or pv & hmask[hb] & hmask[hc]:
                             continue  # no link, or a cell with the digit in both regions
                         outside = ~hmask[hb] & ~hmask[hc]
-                        for cfirst, csecond, cgrouped in cover_links:
-                            slots = (bfirst, bsecond, cfirst, csecond)
-                            for i in (0, 1):
-                                for j in (2, 3):
-                                    share = _share(slots[1 - i], slots[j], lines)
+                        for cfirst, csecond, cgrouped, cm1, cm2, cs1, cs2 in cover_links:
+                            cover_sides: tuple[Side, Side] = ((cfirst, csecond, cs2, cm1), (csecond, cfirst, cs1, cm2))
+                            for start, bridge1, start_seen, bridge1_regions in base_sides:
+                                for bridge2, end, finish_seen, bridge2_regions in cover_sides:
+                                    share = first_region(bridge1_regions & bridge2_regions)
                                     if share < 0 or share == hb or share == hc:
                                         continue
-                                    start, end = slots[i], slots[5 - j]
-                                    seen = peer[start[0]] & peer[end[0]] & outside
-                                    if bgrouped:
-                                        for other in start[1:]:
-                                            if other is not None:
-                                                seen &= peer[other]
-                                    if cgrouped:
-                                        for other in end[1:]:
-                                            if other is not None:
-                                                seen &= peer[other]
-                                    removed = seen & pv
+                                    removed = start_seen & finish_seen & outside & pv
                                     if removed:
-                                        yield (v, hb, hc, base_kind, cover_kind, bgrouped, cgrouped, start,
-                                               slots[1 - i], slots[j], end, share, removed)
+                                        yield (v, hb, hc, base_kind, cover_kind, bgrouped,
+                                               cgrouped, start, bridge1, bridge2, end, share, removed)
 
 
 def _rating(hint: tuple[Any, ...]) -> float:
