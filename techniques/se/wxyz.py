@@ -77,28 +77,29 @@ def _sets(state: State, k: int) -> Iterator[tuple[list[int], int]]:
     cand = state.cand
     fwd = _forward()
     limit = k + 1
+    # the cells a set may hold: 2 .. k + 1 candidates
+    fit = sum(1 << c for c, m in enumerate(cand) if 2 <= m.bit_count() <= limit)
 
     def grow(cells: list[int], union: int, room: int) -> Iterator[tuple[list[int], int]]:
-        if len(cells) == k:
-            if union.bit_count() == limit:
-                yield cells, union
-            return
+        last = len(cells) + 1 == k
         for c in bits(room):
-            m = cand[c]
-            u = union | m
-            if m.bit_count() < 2 or u.bit_count() > limit or (len(cells) + 1 == k and u.bit_count() != limit):
+            u = union | cand[c]
+            n = u.bit_count()
+            if n > limit or (last and n != limit):
                 continue
-            yield from grow(cells + [c], u, room & fwd[c])
+            if last:
+                yield cells + [c], u
+            else:
+                yield from grow(cells + [c], u, room & fwd[c])
 
-    for first in range(81):
-        m = cand[first]
-        if 2 <= m.bit_count() <= limit:
-            yield from grow([first], m, fwd[first])
+    for first in bits(fit):
+        yield from grow([first], cand[first], fwd[first] & fit)
 
 
 def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
     geo = state.geo
     cand, peer, pos = state.cand, geo.peer_mask, state.pos
+    bivalue = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
     for cells, union in _sets(state, k):
         mask = sum(1 << c for c in cells)
         near = 0
@@ -107,9 +108,9 @@ def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
         near &= ~mask
         biggest = max(cand[c].bit_count() for c in cells)
         size = sum(cand[c].bit_count() for c in cells)
-        for wing in bits(near):
+        for wing in bits(near & bivalue):
             m = cand[wing]
-            if m.bit_count() != 2 or m & union != m:
+            if m & union != m:
                 continue
             lo, hi = values_of(m)
 
