@@ -32,6 +32,7 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Arg, Cells, Value, say
 from explainer.model.roles import chain, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -174,36 +175,55 @@ def _share(a: Link, i: int, b: Link, j: int) -> int:
     return first_region((a[6] if i else a[5]) & (b[6] if j else b[5]))
 
 
-def _hints(state: State) -> Iterator[tuple[Any, ...]]:
+def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
+    """Every hint, in Sukaku Explainer's discovery order (configuration, then digit). A digit's
+    hints depend on its places only: the session keeps them per digit with the places they were
+    found from, so a step recomputes only the digits it changed."""
+    parts = session_of(state, ctx).parts("se.stronglinks")
+    per_digit = []
+    for v in range(1, 10):
+        got = parts.get(v)
+        if got is None or got[0] != state.pos[v - 1]:
+            got = parts[v] = (state.pos[v - 1], _digit_hints(state, v))
+        per_digit.append(got[1])
+    for c in range(len(CONFIGURATIONS)):
+        for found in per_digit:
+            yield from found[c]
+
+
+def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
+    """Digit v's hints, per configuration (``CONFIGURATIONS``' order)."""
     def touch(a: Link, b: Link) -> bool:
         """True if some end of a and some end of b share a region (else no chain joins them)."""
         return bool((a[5] | a[6]) & (b[5] | b[6]))
 
-    tables = {v: _region_links(state, v) for v in range(1, 10)}
+    per_kind = _region_links(state, v)
+    out: list[list[tuple[Any, ...]]] = []
     for config in CONFIGURATIONS:
-        for v in range(1, 10):
-            per_kind = tables[v]
-            first = per_kind[config[0]]
-            second = per_kind[config[1]]
-            third = per_kind[config[2]]
-            for i, links_a in first:
-                for j, links_b in second:
-                    if config[1] == config[0] and j <= i:
-                        continue
-                    for a in links_a:
-                        for b in links_b:
-                            if a[4] & b[4]:
-                                break  # the same region cells for every split
-                            ab = touch(a, b)
-                            for k, links_c in third:
-                                if config[2] == config[1] and k <= j:
+        found: list[tuple[Any, ...]] = []
+        out.append(found)
+        first = per_kind[config[0]]
+        second = per_kind[config[1]]
+        third = per_kind[config[2]]
+        for i, links_a in first:
+            for j, links_b in second:
+                if config[1] == config[0] and j <= i:
+                    continue
+                for a in links_a:
+                    for b in links_b:
+                        if a[4] & b[4]:
+                            break  # the same region cells for every split
+                        ab = touch(a, b)
+                        for k, links_c in third:
+                            if config[2] == config[1] and k <= j:
+                                continue
+                            for c in links_c:
+                                if (a[4] | b[4]) & c[4]:
+                                    break
+                                if ab + touch(a, c) + touch(b, c) < 2:
                                     continue
-                                for c in links_c:
-                                    if (a[4] | b[4]) & c[4]:
-                                        break
-                                    if ab + touch(a, c) + touch(b, c) < 2:
-                                        continue
-                                    yield from _chains(state, v, [a, b, c])
+                                found.extend(_chains(state, v, [a, b, c]))
+    return out
 
 
 def _chains(state: State, v: int, links: list[Link]) -> Iterator[tuple[Any, ...]]:
@@ -263,7 +283,7 @@ def rating(suffix_: str, grouped: int) -> float:
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
     found = []
-    for i, hint in enumerate(_hints(state)):
+    for i, hint in enumerate(_hints(state, ctx)):
         sfx = suffix(hint[4], hint[5])
         found.append((rating(sfx, hint[5]), -hint[-1].bit_count(), sfx, i, hint))
     found.sort(key=lambda t: t[:4])

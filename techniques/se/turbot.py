@@ -30,6 +30,7 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Cells, House, Value, Words, say
 from explainer.model.roles import chain, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -137,60 +138,74 @@ def _to_cells(h: int, end: End) -> End:
     return cells[a], None if b is None else cells[b], None if c is None else cells[c]
 
 
-def _hints(state: State) -> Iterator[tuple[Any, ...]]:
-    """Every hint of Sukaku Explainer's TurbotFish, in its discovery order."""
-    geo = state.geo
-    pos, peer, hmask = state.pos, geo.peer_mask, geo.house_mask
-    # per digit and region: its links (ends as cells) and whether they are grouped
-    tables: dict[int, dict[int, list[Link]]] = {}
+def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
+    """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
+    digit). A digit's hints depend on its places only: the session keeps them per digit with the
+    places they were found from, so a step recomputes only the digits it changed."""
+    parts = session_of(state, ctx).parts("se.turbot")
+    per_digit = []
     for v in range(1, 10):
-        pv = pos[v - 1]
-        table = {}
-        for h in range(27):
-            where = pv & hmask[h]
-            k = where.bit_count()
-            kind = kind_of(h)
-            if k < 2 or k > 6 or (kind == BLOCK and k > 5):
-                continue
-            places = 0
-            for i, c in enumerate(geo.houses[h]):
-                if where >> c & 1:
-                    places |= 1 << i
-            links: list[Link] = []
-            for a, b, g in link_ends(kind, places):
-                first, second = _to_cells(h, a), _to_cells(h, b)
-                links.append((first, second, g, end_regions(first, hmask), end_regions(second, hmask),
-                              end_seen(first, peer), end_seen(second, peer)))
-            if links:
-                table[h] = links
-        tables[v] = table
+        got = parts.get(v)
+        if got is None or got[0] != state.pos[v - 1]:
+            got = parts[v] = (state.pos[v - 1], _digit_hints(state, v))
+        per_digit.append(got[1])
+    for p in range(len(PAIRS)):
+        for found in per_digit:
+            yield from found[p]
+
+
+def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
+    """Digit v's hints, per region pair (``PAIRS``' order)."""
+    geo = state.geo
+    pv, peer, hmask = state.pos[v - 1], geo.peer_mask, geo.house_mask
+    # per region: the digit's links (ends as cells), grouped or not
+    table: dict[int, list[Link]] = {}
+    for h in range(27):
+        where = pv & hmask[h]
+        k = where.bit_count()
+        kind = kind_of(h)
+        if k < 2 or k > 6 or (kind == BLOCK and k > 5):
+            continue
+        places = 0
+        for i, c in enumerate(geo.houses[h]):
+            if where >> c & 1:
+                places |= 1 << i
+        links: list[Link] = []
+        for a, b, g in link_ends(kind, places):
+            first, second = _to_cells(h, a), _to_cells(h, b)
+            links.append((first, second, g, end_regions(first, hmask), end_regions(second, hmask),
+                          end_seen(first, peer), end_seen(second, peer)))
+        if links:
+            table[h] = links
+    out: list[list[tuple[Any, ...]]] = []
     for base_kind, cover_kind in PAIRS:
-        for v in range(1, 10):
-            pv, table = pos[v - 1], tables[v]
-            for i1 in range(9):
-                hb = region(base_kind, i1)
-                base_links = table.get(hb)
-                if base_links is None:
-                    continue
-                for bfirst, bsecond, bgrouped, bm1, bm2, bs1, bs2 in base_links:
-                    base_sides: tuple[Side, Side] = ((bfirst, bsecond, bs1, bm2), (bsecond, bfirst, bs2, bm1))
-                    for i2 in range(i1 + 1 if base_kind == cover_kind else 0, 9):
-                        hc = region(cover_kind, i2)
-                        cover_links = table.get(hc)
-                        if cover_links is None or pv & hmask[hb] & hmask[hc]:
-                            continue  # no link, or a cell with the digit in both regions
-                        outside = ~hmask[hb] & ~hmask[hc]
-                        for cfirst, csecond, cgrouped, cm1, cm2, cs1, cs2 in cover_links:
-                            cover_sides: tuple[Side, Side] = ((cfirst, csecond, cs2, cm1), (csecond, cfirst, cs1, cm2))
-                            for start, bridge1, start_seen, bridge1_regions in base_sides:
-                                for bridge2, end, finish_seen, bridge2_regions in cover_sides:
-                                    share = first_region(bridge1_regions & bridge2_regions)
-                                    if share < 0 or share == hb or share == hc:
-                                        continue
-                                    removed = start_seen & finish_seen & outside & pv
-                                    if removed:
-                                        yield (v, hb, hc, base_kind, cover_kind, bgrouped,
-                                               cgrouped, start, bridge1, bridge2, end, share, removed)
+        found: list[tuple[Any, ...]] = []
+        out.append(found)
+        for i1 in range(9):
+            hb = region(base_kind, i1)
+            base_links = table.get(hb)
+            if base_links is None:
+                continue
+            for bfirst, bsecond, bgrouped, bm1, bm2, bs1, bs2 in base_links:
+                base_sides: tuple[Side, Side] = ((bfirst, bsecond, bs1, bm2), (bsecond, bfirst, bs2, bm1))
+                for i2 in range(i1 + 1 if base_kind == cover_kind else 0, 9):
+                    hc = region(cover_kind, i2)
+                    cover_links = table.get(hc)
+                    if cover_links is None or pv & hmask[hb] & hmask[hc]:
+                        continue  # no link, or a cell with the digit in both regions
+                    outside = ~hmask[hb] & ~hmask[hc]
+                    for cfirst, csecond, cgrouped, cm1, cm2, cs1, cs2 in cover_links:
+                        cover_sides: tuple[Side, Side] = ((cfirst, csecond, cs2, cm1), (csecond, cfirst, cs1, cm2))
+                        for start, bridge1, start_seen, bridge1_regions in base_sides:
+                            for bridge2, end, finish_seen, bridge2_regions in cover_sides:
+                                share = first_region(bridge1_regions & bridge2_regions)
+                                if share < 0 or share == hb or share == hc:
+                                    continue
+                                removed = start_seen & finish_seen & outside & pv
+                                if removed:
+                                    found.append((v, hb, hc, base_kind, cover_kind, bgrouped, cgrouped, start,
+                                                  bridge1, bridge2, end, share, removed))
+    return out
 
 
 def _rating(hint: tuple[Any, ...]) -> float:
@@ -200,7 +215,7 @@ def _rating(hint: tuple[Any, ...]) -> float:
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
-    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(_hints(state))]
+    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(_hints(state, ctx))]
     found.sort(key=lambda t: t[:4])
     for rating, *_, hint in found:
         yield _step(ctx, state, rating, hint)
