@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from explainer.model.explanation import Explanation
-from explainer.model.grid import bits
+from explainer.model.grid import Geometry, bits
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -34,41 +35,61 @@ def finder(degree: int) -> Callable[[State, Context], Iterator[Explanation]]:
         open_values = [v for v in range(1, 10) if placed[v] + 2 * degree <= 9]
         if not open_values:
             return
-        for o in (1, 0):  # base columns (o = 1) first, then base rows
-            # per value: for each base line, the cover lines where v can go (a bit per line)
-            spans = {v: _spans(state, v, o) for v in open_values}
-            for base in subsets(degree, 9):
-                for v in open_values:
-                    span = spans[v]
-                    cover = 0
-                    for i in base:
-                        if span[i].bit_count() < 2:
-                            break
-                        cover |= span[i]
-                    else:
-                        if cover.bit_count() != degree:
-                            continue
-                        removed = 0
-                        base_cells = 0
-                        for i in base:
-                            base_cells |= geo.house_mask[o * 9 + i]
-                        for j in range(9):
-                            if cover >> j & 1:
-                                removed |= state.pos[v - 1] & geo.house_mask[(1 - o) * 9 + j]
-                        removed &= ~base_cells
-                        if removed:
-                            pattern = state.pos[v - 1] & base_cells
-                            yield rated(ctx, NAMES[degree], RATING[degree],
-                                        partial(fish_step, geo, v, o, list(base), cover, pattern, removed, degree),
-                                        eliminate=[(c, v) for c in bits(removed)])
+        # a value's fish depend on its places only: the session keeps them per value with the
+        # places they were found from; SE's order is the orientation, the base lines, the value
+        parts = session_of(state, ctx).parts(f"se.fish.{degree}")
+        found: list[tuple[int, int, int, Fish]] = []
+        for v in open_values:
+            where = state.pos[v - 1]
+            got = parts.get(v)
+            if got is None or got[0] != where:
+                got = parts[v] = (where, _value_fish(geo, where, degree))
+            found += [(f[0], f[1], v, f) for f in got[1]]
+        found.sort(key=lambda t: t[:3])
+        for _, _, v, (_, _, o, base, cover, pattern, removed) in found:
+            yield rated(ctx, NAMES[degree], RATING[degree],
+                        partial(fish_step, geo, v, o, list(base), cover, pattern, removed, degree),
+                        eliminate=[(c, v) for c in bits(removed)])
 
     return find
 
 
-def _spans(state: State, v: int, o: int) -> list[int]:
-    """For each line of orientation ``o`` (0 rows, 1 columns), the lines of the other kind where v can go."""
+# a value's fish: (the orientation's rank in SE's order, the base lines' rank, the orientation, the
+# base lines, the cover lines, the pattern's cells, the removed cells)
+Fish = tuple[int, int, int, tuple[int, ...], int, int, int]
+
+
+def _value_fish(geo: Geometry, where: int, degree: int) -> list[Fish]:
+    """A value's fish of one degree, its places at ``where``, in SE's order."""
+    out: list[Fish] = []
+    for o_rank, o in enumerate((1, 0)):  # base columns (o = 1) first, then base rows
+        span = _spans(where, o)  # for each base line, the cover lines where the value can go
+        for b_rank, base in enumerate(subsets(degree, 9)):
+            cover = 0
+            for i in base:
+                if span[i].bit_count() < 2:
+                    break
+                cover |= span[i]
+            else:
+                if cover.bit_count() != degree:
+                    continue
+                removed = 0
+                base_cells = 0
+                for i in base:
+                    base_cells |= geo.house_mask[o * 9 + i]
+                for j in range(9):
+                    if cover >> j & 1:
+                        removed |= where & geo.house_mask[(1 - o) * 9 + j]
+                removed &= ~base_cells
+                if removed:
+                    out.append((o_rank, b_rank, o, base, cover, where & base_cells, removed))
+    return out
+
+
+def _spans(where: int, o: int) -> list[int]:
+    """For each line of orientation ``o`` (0 rows, 1 columns), the lines of the other kind where a
+    value placed at ``where`` can go."""
     out = []
-    where = state.pos[v - 1]
     for i in range(9):
         span = 0
         for j in range(9):

@@ -101,17 +101,21 @@ def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
     cand, peer, pos = state.cand, geo.peer_mask, state.pos
     bivalue = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
     for cells, union in _sets(state, k):
-        mask = sum(1 << c for c in cells)
+        # the wings: bivalue cells seeing a cell of the set, both their values in the set
         near = 0
         for c in cells:
             near |= peer[c]
-        near &= ~mask
+        for w in range(9):
+            if not union >> w & 1:
+                near &= ~pos[w]
+        wings = near & bivalue & ~sum(1 << c for c in cells)
+        if not wings:
+            continue
+        mask = sum(1 << c for c in cells)
         biggest = max(cand[c].bit_count() for c in cells)
         size = sum(cand[c].bit_count() for c in cells)
-        for wing in bits(near & bivalue):
+        for wing in bits(wings):
             m = cand[wing]
-            if m & union != m:
-                continue
             lo, hi = values_of(m)
 
             double = _restricted(state, wing, cells, hi)
