@@ -22,18 +22,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, PuzzleError, bits, geometry
 from explainer.model.i18n import Arg
 from explainer.model.rating import SE_RATING
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import Context
 
 N = 9  # SE's grids are 9×9
 BLOCK, ROW, COLUMN = 0, 1, 2  # SE's region types
 
+
+T = TypeVar("T")
 
 def check_size(state: State) -> Geometry:
     """The 9×9 geometry of ``state`` (SE's producers know no other size)."""
@@ -109,6 +112,22 @@ def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
         if c is not None:
             seen &= peer[c]
     return seen
+
+
+def by_value(state: State, ctx: Context, owner: str, build: Callable[[int], T],
+             values: Iterable[int] = range(1, N + 1)) -> list[T]:
+    """Each value's table (``build(v)``) for a producer whose findings for a value depend on that
+    value's places only: the solving session keeps each with the places it was built from, so a
+    step rebuilds only the values it changed."""
+    parts = session_of(state, ctx).parts(owner)
+    out = []
+    for v in values:
+        where = state.pos[v - 1]
+        got = parts.get(v)
+        if got is None or got[0] != where:
+            got = parts[v] = (where, build(v))
+        out.append(got[1])
+    return out
 
 
 def popcount(x: int) -> int:

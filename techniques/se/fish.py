@@ -14,12 +14,11 @@ from functools import partial
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits
-from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..fish import NAMES, fish_step
-from .base import check_size, rated, subsets
+from .base import by_value, check_size, rated, subsets
 
 RATING = {2: 3.2, 3: 3.8, 4: 5.2}
 
@@ -37,14 +36,9 @@ def finder(degree: int) -> Callable[[State, Context], Iterator[Explanation]]:
             return
         # a value's fish depend on its places only: the session keeps them per value with the
         # places they were found from; SE's order is the orientation, the base lines, the value
-        parts = session_of(state, ctx).parts(f"se.fish.{degree}")
-        found: list[tuple[int, int, int, Fish]] = []
-        for v in open_values:
-            where = state.pos[v - 1]
-            got = parts.get(v)
-            if got is None or got[0] != where:
-                got = parts[v] = (where, _value_fish(geo, where, degree))
-            found += [(f[0], f[1], v, f) for f in got[1]]
+        tables = by_value(state, ctx, f"se.fish.{degree}", lambda v: _value_fish(geo, state.pos[v - 1], degree),
+                          open_values)
+        found = [(f[0], f[1], v, f) for v, fish in zip(open_values, tables, strict=True) for f in fish]
         found.sort(key=lambda t: t[:3])
         for _, _, v, (_, _, o, base, cover, pattern, removed) in found:
             yield rated(ctx, NAMES[degree], RATING[degree],

@@ -32,11 +32,10 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Arg, Cells, Value, say
 from explainer.model.roles import chain, on_houses
-from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, Group, N, check_size, end_regions, end_seen, first_region, region, step
+from .base import BLOCK, Group, N, by_value, check_size, end_regions, end_seen, first_region, region, step
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -179,13 +178,7 @@ def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]
     """Every hint, in Sukaku Explainer's discovery order (configuration, then digit). A digit's
     hints depend on its places only: the session keeps them per digit with the places they were
     found from, so a step recomputes only the digits it changed."""
-    parts = session_of(state, ctx).parts("se.stronglinks")
-    per_digit = []
-    for v in range(1, 10):
-        got = parts.get(v)
-        if got is None or got[0] != state.pos[v - 1]:
-            got = parts[v] = (state.pos[v - 1], _digit_hints(state, v))
-        per_digit.append(got[1])
+    per_digit = by_value(state, ctx, "se.stronglinks", lambda v: _digit_hints(state, v))
     for c in range(len(CONFIGURATIONS)):
         for found in per_digit:
             yield from found[c]

@@ -30,7 +30,6 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Cells, House, Value, Words, say
 from explainer.model.roles import chain, on_houses
-from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -40,6 +39,7 @@ from .base import (
     ROW,
     Group,
     N,
+    by_value,
     check_size,
     end_regions,
     end_seen,
@@ -142,13 +142,7 @@ def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]
     """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
     digit). A digit's hints depend on its places only: the session keeps them per digit with the
     places they were found from, so a step recomputes only the digits it changed."""
-    parts = session_of(state, ctx).parts("se.turbot")
-    per_digit = []
-    for v in range(1, 10):
-        got = parts.get(v)
-        if got is None or got[0] != state.pos[v - 1]:
-            got = parts[v] = (state.pos[v - 1], _digit_hints(state, v))
-        per_digit.append(got[1])
+    per_digit = by_value(state, ctx, "se.turbot", lambda v: _digit_hints(state, v))
     for p in range(len(PAIRS)):
         for found in per_digit:
             yield from found[p]
