@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def configure(p: argparse.ArgumentParser) -> None:
     sub = "\n".join(f"  explain-sudoku {name:<9} {desc}" for name, desc in OTHER_COMMANDS.items())
-    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps} ..."
+    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps,rate} ..."
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.description = (
             "Explain how to solve Sudoku puzzles one human step at a time, and draw each step.\n\n"
