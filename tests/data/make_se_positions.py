@@ -33,10 +33,10 @@ from pathlib import Path
 
 import techniques.se as se
 from explainer.engine.orders import live
-from explainer.model.grid import geometry
 from explainer.model.state import State
 from explainer.model.technique import Context
 from techniques import REGISTRY
+from tests.helpers import se_state as state_of
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "se_positions.txt"
@@ -50,21 +50,6 @@ FAMILY = {"direct intersections": "locked candidate", "direct hidden pairs": "hi
           "hidden triplets": "hidden tuple", "turbot fishes": "chain", "xy-wings": "xy wing",
           "xyz-wings": "xyz wing", "unique loops": "unique loop", "naked quads": "naked tuple",
           "jellyfishes": "fish", "hidden quads": "hidden tuple", "wxyz-wings": "wxyz wing", "bug": "bug"}
-
-
-def state_of(values: str, cands: str) -> State:
-    geo = geometry(9)
-    vals = [0 if ch == "." else int(ch) for ch in values]
-    cand = [0] * 81
-    for i, ch in enumerate(cands):
-        if ch != "." and not vals[i // 9]:
-            cand[i // 9] |= 1 << (int(ch) - 1)
-    pos = [0] * 9
-    for c, m in enumerate(cand):
-        for v in range(9):
-            if m >> v & 1:
-                pos[v] |= 1 << c
-    return State._of(geo, vals, cand, pos, sum(1 for v in vals if not v))
 
 
 def family_finds(name: str, state: State) -> bool:

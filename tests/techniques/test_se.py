@@ -16,29 +16,15 @@ import techniques.se as se
 from explainer.app.hints.pencilmarks import parse_pencilmarks
 from explainer.engine.orders import live
 from explainer.model.explanation import Explanation
-from explainer.model.grid import geometry
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Technique
 from techniques import REGISTRY
 from techniques.se.base import Group, subsets
 from techniques.subsets import find_hidden
+from tests.helpers import se_state as state_of
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "se_positions.txt"
 BARE = Context(rating_only=True)
-
-
-def state_of(values: str, cands: str) -> State:
-    vals = [0 if ch == "." else int(ch) for ch in values]
-    cand = [0] * 81
-    for i, ch in enumerate(cands):
-        if ch != "." and not vals[i // 9]:
-            cand[i // 9] |= 1 << (int(ch) - 1)
-    pos = [0] * 9
-    for c, m in enumerate(cand):
-        for v in range(9):
-            if m >> v & 1:
-                pos[v] |= 1 << c
-    return State._of(geometry(9), vals, cand, pos, sum(1 for v in vals if not v))
 
 
 def positions() -> list[tuple[str, str, str, str, str]]:
