@@ -22,7 +22,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import Puzzle, explain
+    from .api import Puzzle, explain, rate
     from .app.allsteps import all_steps
     from .app.bank.db import DatabaseBusy, DatabaseError, DatabaseWriteError
     from .app.hints import GridMistake
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         read_sources,
     )
     from .model.order import Order
+    from .model.rating import Rating
     from .model.state import Snapshot, State
     from .model.technique import Context, StepKind, Technique
     from .model.values import Candidate, Cell, House, StrongLink, WeakLink
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 # the public names, by the module that defines them (the imports above, for the type checker and
 # the architecture test, name the same modules: tests/test_architecture.py checks they agree)
 _NAMES: dict[str, tuple[str, ...]] = {
-    "explainer.api": ("Puzzle", "explain"),
+    "explainer.api": ("Puzzle", "explain", "rate"),
     "explainer.app.allsteps": ("all_steps",),
     "explainer.app.solvers": ("solve",),
     "explainer.engine.loop": ("UnsoundStep",),
@@ -55,6 +56,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "explainer.model.grid": ("Grid", "PuzzleError", "PuzzleTypeError", "StepIndexError", "UnknownNameError",
                              "geometry", "parse_grid", "read_sources"),
     "explainer.model.order": ("Order",),
+    "explainer.model.rating": ("Rating",),
     "explainer.model.state": ("Snapshot", "State"),
     "explainer.model.technique": ("Context", "StepKind", "Technique"),
     "explainer.model.values": ("Candidate", "Cell", "House", "StrongLink", "WeakLink"),
@@ -65,9 +67,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
 _WHERE = {name: module for module, names in _NAMES.items() for name in names}
 
 __all__ = ["Candidate", "Cell", "Context", "DatabaseBusy", "DatabaseError", "DatabaseWriteError", "Explanation",
-           "Grid", "GridMistake", "House", "Order", "Puzzle", "PuzzleError", "PuzzleTypeError", "Snapshot", "State",
-           "StepIndexError", "StepKind", "StrongLink", "Technique", "UnknownNameError", "UnsoundStep", "WeakLink",
-           "all_steps", "explain", "geometry", "parse_grid", "read_sources", "solve"]
+           "Grid", "GridMistake", "House", "Order", "Puzzle", "PuzzleError", "PuzzleTypeError", "Rating", "Snapshot",
+           "State", "StepIndexError", "StepKind", "StrongLink", "Technique", "UnknownNameError", "UnsoundStep",
+           "WeakLink", "all_steps", "explain", "geometry", "parse_grid", "rate", "read_sources", "solve"]
 
 
 def __getattr__(name: str) -> Any:

@@ -15,11 +15,15 @@ from typing import Any
 
 import techniques as registry
 from explainer import engine
+from explainer.engine import orders
 from explainer.model.explanation import Explanation
-from explainer.model.grid import Grid, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
+from explainer.model.grid import Grid, PuzzleError, PuzzleTypeError, StepIndexError, UnknownNameError, type_name
 from explainer.model.order import Order
+from explainer.model.rating import Rating
 from explainer.model.state import State
 from explainer.model.technique import Technique
+
+SE_SIZE = 9  # Sudoku Explainer's grids
 
 
 class Puzzle(engine.Puzzle):
@@ -37,13 +41,17 @@ class Puzzle(engine.Puzzle):
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
-        chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
+                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
+                 rating_only: bool = False) -> None:
+        chosen = chosen_records(techniques, order, easiest, uniqueness, brutal)
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
             raise PuzzleTypeError(f"max_steps is a whole number, 0 or more, or None, not {max_steps!r}")
         super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
-                         order=order, uniqueness=uniqueness)
+                         order=order, uniqueness=uniqueness, rating_only=rating_only)
+        if self.order.producers and self.n != SE_SIZE:
+            raise PuzzleError(f"Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
+                              f"(the {self.order.name} order)", where)
 
     # ---- navigation: a step number out of range is an error, never silently moved ----------
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:
@@ -79,6 +87,20 @@ class Puzzle(engine.Puzzle):
         return self.frame_png()
 
 
+def chosen_records(techniques: Iterable[str | Technique] | None, order: str | Order | None, easiest: bool | None,
+                   uniqueness: bool = True, brutal: bool = True) -> list[Technique]:
+    """The techniques a run explains with: the order's own list when it brings one (Sudoku
+    Explainer's orders: a technique list given too is an error), else the records of the names
+    given (all by default); ``brutal=False`` leaves out what reads the solution."""
+    chosen_order = orders.order_named(order, easiest)
+    if chosen_order.producers:
+        if techniques is not None:
+            raise PuzzleError(f"the {chosen_order.name} order explains with Sudoku Explainer's own techniques: "
+                              "give no technique list with it")
+        return registry.producer_list(chosen_order.producers, uniqueness)
+    return [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
+
+
 def records(techniques: Iterable[str | Technique] | None, uniqueness: bool = True) -> list[Technique]:
     """The registry records of technique names, aliases or records (None: all), in registry order."""
     if isinstance(techniques, (str, bytes)):
@@ -99,7 +121,7 @@ def records(techniques: Iterable[str | Technique] | None, uniqueness: bool = Tru
 def _step_png(before: Any, step: Explanation) -> bytes:
     from render.frame import step_png  # lazy: explaining never needs matplotlib
 
-    return step_png(before, step, kinds=registry.all_kinds())
+    return step_png(before, step, kinds=registry.known_kinds())
 
 
 def _state_png(state: State) -> bytes:
@@ -111,6 +133,21 @@ def _state_png(state: State) -> bytes:
 # A step and a state draw themselves in a notebook through render, which the core never imports.
 Explanation.drawer = _step_png
 State.drawer = _state_png
+
+
+def rate(puzzle: str | Grid | Sequence[Sequence[int]], *, classic: bool = False, uniqueness: bool = True,
+         where: str = "") -> Rating:
+    """Sudoku Explainer's ER, EP and ED of a 9×9 puzzle with one solution, as Sukaku Explainer 1.15.10
+    prints them (``classic=True``: classic SE 1.2.1.3's serate), without explaining: the ``se``
+    order's path with bare steps (``Context.rating_only``), the same steps and numbers.
+
+    >>> rate("..29.1.3.7.........3526..1.......7..42..3..96..7.......7..5986.........1.5.1.82..")
+    Rating(er=6.2, ep=1.5, ed=1.5)
+
+    A puzzle SE's techniques cannot finish gets ER 20.0, as SE's serate prints it; a bad puzzle
+    (no or several solutions, another size) is a ``PuzzleError``."""
+    return Puzzle(puzzle, order=orders.SE_CLASSIC if classic else orders.SE, uniqueness=uniqueness,
+                  rating_only=True, where=where).rating
 
 
 def explain(puzzle: str | Grid | Sequence[Sequence[int]],

@@ -100,6 +100,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
         ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications, "
                          "dotted: the house that decides",
+        ("implied-false",): "struck rings: ruled out by the pattern",
     },
     "fr": {
         ("on", "off"): "disques pleins « vrai », disques clairs « faux »",
@@ -131,6 +132,7 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
         ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications, "
                          "pointillés : l'unité qui décide",
+        ("implied-false",): "anneaux barrés : exclus par le motif",
     },
 }
 

@@ -60,8 +60,8 @@ from . import (
 )
 
 __all__ = ["REGISTRY", "Context", "Finder", "StepKind", "Technique", "all_kinds",
-           "guessing_names", "kind", "lookup", "register", "select", "single_names", "step_names",
-           "title", "unregister", "weights"]
+           "guessing_names", "kind", "known_kinds", "lookup", "producer_list", "register", "select", "single_names",
+           "step_names", "title", "unregister", "weights"]
 
 
 def K(name: str, weight: float, fr: str, code: str = "", *codes: str, en: str | None = None,
@@ -290,6 +290,28 @@ def all_kinds() -> dict[str, StepKind]:
     return kinds_of(REGISTRY)
 
 
+def known_kinds() -> dict[str, StepKind]:
+    """Every step name a technique list records -> its kind: the registry's, then those only Sudoku
+    Explainer's producers record (``techniques.se``: direct pointing, aligned pair exclusion …);
+    what a frame of any step needs (its title)."""
+    from .se import CLASSIC, SUKAKU
+
+    return kinds_of(list(REGISTRY) + SUKAKU + CLASSIC)
+
+
+def producer_list(name: str, uniqueness: bool = True) -> list[Technique]:
+    """The fixed technique list an order brings (``Order.producers``): 'se' Sukaku Explainer
+    1.15.10's producers, 'se-classic' classic Sudoku Explainer's (``techniques.se``), in SE's order
+    of search; with ``uniqueness=False`` the ones resting on the single solution (unique loops,
+    BUG) are left out."""
+    from .se import FLAVOURS
+
+    found = FLAVOURS.get(name)
+    if found is None:
+        raise KeyError(f"unknown technique list {name!r} (known: {', '.join(FLAVOURS)})")
+    return [t for t in found if uniqueness or not t.uniqueness]
+
+
 def kind(step_name: str) -> StepKind | None:
     return all_kinds().get(step_name)
 
@@ -312,7 +334,7 @@ def single_names() -> tuple[str, ...]:
 def title(name: str, lang: str = "en", detail: Iterable[tuple[str, object]] = ()) -> str:
     """A step name (or frame word: 'initial grid', 'singles' …) as a frame title shows it; a
     tuple's title names its size, like its caption ('hidden pair'), from its ``detail``."""
-    return title_of(name, all_kinds(), lang, detail)
+    return title_of(name, known_kinds(), lang, detail)
 
 
 def lookup(name: str) -> Technique:

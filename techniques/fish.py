@@ -177,15 +177,17 @@ def find_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanatio
                 base_cells = _lines_cells(geo, o, base)
                 removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
                 if removed:
-                    found.append((p, len(found), _fish_step(geo, v, o, list(base), cover,
+                    found.append((p, len(found), fish_step(geo, v, o, list(base), cover,
                                                             pv & base_cells, removed, p)))
     found.sort(key=lambda t: t[:2])
     for _, _, step in found:
         yield step
 
 
-def _fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,
-               removed: int, p: int) -> Explanation:
+def fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,
+              removed: int, p: int) -> Explanation:
+    """The fish step on value v: base lines ``base`` (rows when o is 0, else columns), cover lines
+    ``cover`` (a bit per line), the pattern's and the removed cells (SE's fish too)."""
     n = geo.n
     base_houses = [o * n + i for i in base]
     cover_houses = [(1 - o) * n + j for j in bits(cover)]

@@ -55,10 +55,12 @@ def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator
         for v in range(1, geo.n + 1):
             where = state.pos[v - 1] & hmask
             if where and not where & (where - 1):
-                yield _single_position(state, h, where.bit_length() - 1, v)
+                yield single_position_step(state, h, where.bit_length() - 1, v)
 
 
-def _single_position(state: State, h: int, target: int, v: int) -> Explanation:
+def single_position_step(state: State, h: int, target: int, v: int) -> Explanation:
+    """The step placing v in ``target``, the only place left for it in house h (Sudoku
+    Explainer's hidden single builds its step here too)."""
     geo = state.geo
     place = ((geo.row_of[target], geo.col_of[target], v),)
     cover = covering_houses(state, h, target, v)
@@ -137,10 +139,11 @@ def _greedy(options: dict[int, int], need: int, holding: dict[int, int]) -> tupl
 def find_single_candidate(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     for c, m in enumerate(state.cand):
         if m and not m & (m - 1):
-            yield _single_candidate(state, c, m.bit_length())
+            yield single_candidate_step(state, c, m.bit_length())
 
 
-def _single_candidate(state: State, c: int, v: int) -> Explanation:
+def single_candidate_step(state: State, c: int, v: int) -> Explanation:
+    """The step placing v in cell c, its only candidate left (SE's naked single too)."""
     geo = state.geo
     place = ((geo.row_of[c], geo.col_of[c], v),)
     seen = {v}

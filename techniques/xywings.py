@@ -68,8 +68,10 @@ def _seeing_all(geo: Geometry, cells: Iterator[int] | list[int]) -> int:
     return mask
 
 
-def _step(state: State, technique: str, template: dict[str, str], pivot: int, others: list[int],
-          z: int, removed: int, extra: tuple[tuple[str, object], ...] = (), **words: object) -> Explanation:
+def wing_step(state: State, technique: str, template: dict[str, str], pivot: int, others: list[int],
+              z: int, removed: int, extra: tuple[tuple[str, object], ...] = (), **words: object) -> Explanation:
+    """A wing's step: its pivot and pincers (``others``), the value z and the cells it leaves
+    (a mask); ``words`` fill ``template`` (Sudoku Explainer's wings build theirs here too)."""
     geo = state.geo
     cand = state.cand
     pattern = [pivot] + others
@@ -123,7 +125,7 @@ def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explana
                     x, y = share_a.bit_length(), (pm & ~share_a).bit_length()
                     if x > y:
                         x, y, a, b = y, x, b, a
-                    yield _step(state, "xy wing", XY_WING, pivot, [a, b], z, removed,
+                    yield wing_step(state, "xy wing", XY_WING, pivot, [a, b], z, removed,
                                 x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
 
 
@@ -163,7 +165,7 @@ def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explan
                         if removed:
                             x, y = (ma & ~z_bit).bit_length(), (mb & ~z_bit).bit_length()
                             p1, p2 = (a, b) if x < y else (b, a)
-                            yield _step(state, "xyz wing", XYZ_WING, pivot, [p1, p2], z, removed,
+                            yield wing_step(state, "xyz wing", XYZ_WING, pivot, [p1, p2], z, removed,
                                         x=Value(min(x, y)), y=Value(max(x, y)), p1=Cells(geo, [p1]),
                                         p2=Cells(geo, [p2]))
 
@@ -322,7 +324,7 @@ def find_wxyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
         # the pivot: the cell seeing most of the others, then the one with most candidates
         pivot = max(quad, key=lambda x: (sum(peer[x] >> o & 1 for o in quad), cand[x].bit_count(), -x))
         pincers = [x for x in quad if x != pivot]
-        yield _step(state, "wxyz wing", WXYZ_WING, pivot, pincers, z, removed, als_split(geo, cand, quad),
+        yield wing_step(state, "wxyz wing", WXYZ_WING, pivot, pincers, z, removed, als_split(geo, cand, quad),
                     pincers=Cells(geo, pincers))
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from explainer.app.hints.pencilmarks import parse_pencilmarks
-from explainer.model.grid import LETTERS
+from explainer.model.grid import LETTERS, geometry
 from explainer.model.state import State
 
 
@@ -57,3 +57,20 @@ def only_step(finder, state: State, technique: str | None = None):
     if technique is not None:
         assert steps[0].technique == technique
     return steps[0]
+
+
+def se_state(values: str, cands: str) -> State:
+    """A 9×9 state from a dump line of Sudoku Explainer's producers: 81 values ('.' empty) and 729
+    candidate characters (per cell the digits 1-9 or '.')."""
+    geo = geometry(9)
+    vals = [0 if ch == "." else int(ch) for ch in values]
+    cand = [0] * 81
+    for i, ch in enumerate(cands):
+        if ch != "." and not vals[i // 9]:
+            cand[i // 9] |= 1 << (int(ch) - 1)
+    pos = [0] * 9
+    for c, m in enumerate(cand):
+        for v in range(9):
+            if m >> v & 1:
+                pos[v] |= 1 << c
+    return State._of(geo, vals, cand, pos, sum(1 for v in vals if not v))

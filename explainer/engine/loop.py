@@ -75,7 +75,8 @@ class Puzzle:
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False,
-                 easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True) -> None:
+                 easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True,
+                 rating_only: bool = False) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
         self.techniques: list[Technique] = list(techniques)
@@ -89,6 +90,9 @@ class Puzzle:
         # drives an older tree's engine and this one alike (benchmarks/bench_speed.py)
         self.order: Order = order_named(order if order is not None or easiest is not None else self.ORDER, easiest)
         self.uniqueness = uniqueness  # False: steps resting on the single solution are left out
+        # the ratings, not the explanation: finders that honour it (``Context.rating_only``) record
+        # bare steps (no texts, roles or proofs); the same steps and ratings (``explainer.rate``)
+        self.rating_only = rating_only
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None
         self._steps: list[Explanation] | None = None
@@ -129,7 +133,7 @@ class Puzzle:
         steps: list[Explanation] = []
         order = self.order
         ctxs = contexts(self.techniques, solution, order, session=session,
-                        off=left_out(self.techniques, order, self.uniqueness))
+                        off=left_out(self.techniques, order, self.uniqueness), rating_only=self.rating_only)
         rater = Rater(self.techniques, order.view) if order.ranked else None
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
@@ -180,8 +184,10 @@ class Puzzle:
 
     @property
     def rating(self) -> rating_mod.Rating:
-        """ER / EP / ED: the hardest step, the hardest up to the first placement, the first."""
-        return rating_mod.puzzle_rating(self.steps, self.step_ratings)
+        """ER / EP / ED: the hardest step, the hardest up to the first placement, the first (an
+        explanation that stops short: the order's ``unfinished`` ER, if it has one)."""
+        unfinished = None if self.complete else self.order.unfinished
+        return rating_mod.puzzle_rating(self.steps, self.step_ratings, unfinished)
 
     @property
     def grade(self) -> str:

@@ -2,7 +2,7 @@
 
 An order is a value of the model (``explainer.model.order.Order``: a name, and
 the policy it carries); the command line, the library and the bank look a
-name up here (``order_named``), in one place, and hand the ``Order`` on. Two
+name up here (``order_named``), in one place, and hand the ``Order`` on. Four
 are registered:
 
 - **simplest** (the default) takes the step with the lowest rating on Sudoku
@@ -13,7 +13,11 @@ are registered:
   view and never takes a lucky guess;
 - **seed** takes the first live step of the first technique in the given
   order (``next_step``), as the seed did, and rates each pattern by its own
-  weight.
+  weight;
+- **se** and **se-classic** are Sudoku Explainer's own path (Sukaku Explainer
+  1.15.10's defaults, classic SE 1.2.1.3): they bring SE's producer list
+  (``Order.producers``, which the library resolves) and take, as the seed
+  order does, the first live step of the first producer that has one.
 
 Another order is a ``register(Order(...))`` away: a ranked one is chosen by
 ``simplest_step``, another by ``next_step`` (``choose_step``). A finder never
@@ -35,8 +39,8 @@ from explainer.model.session import Session
 from explainer.model.state import State
 from explainer.model.technique import Bound, Context, StepKind, Technique, kinds_of, left_out
 
-__all__ = ["DEFAULT_ORDER", "ORDERS", "SEED", "SIMPLEST", "Rater", "can_tie", "choice_key", "choose_step",
-           "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
+__all__ = ["DEFAULT_ORDER", "ORDERS", "SE", "SEED", "SE_CLASSIC", "SIMPLEST", "Rater", "can_tie", "choice_key",
+           "choose_step", "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
 
 SIMPLEST = Order("simplest", ranked=True, view="se", lucky=False,
                  help="takes at each step the step with the lowest rating on Sudoku Explainer's scale, as an "
@@ -44,9 +48,18 @@ SIMPLEST = Order("simplest", ranked=True, view="se", lucky=False,
                       "then the smaller pattern), and never guesses")
 SEED = Order("seed", ranked=False, view="pattern", lucky=True,
              help="takes the first technique, in the registry's (the seed's) order, that has a step")
+# Sudoku Explainer's own path: its producers in its order, the first hint of the first producer
+# that has one (``techniques.se``); the ratings are SE's own numbers
+SE = Order("se", ranked=False, view="se", lucky=False, producers="se", unfinished=rating.SE_BEYOND,
+           help="Sudoku Explainer's own path, as Sukaku Explainer 1.15.10 rates (its default settings; the "
+                "Sudoku Exchange bank's ratings): SE's techniques in SE's order, the first hint of the first "
+                "technique that has one; ER/EP/ED are SE's numbers")
+SE_CLASSIC = Order("se-classic", ranked=False, view="se", lucky=False, producers="se-classic",
+                   unfinished=rating.SE_BEYOND,
+                   help="the same with classic Sudoku Explainer 1.2.1.3 (serate; the forum's classic ratings)")
 
 # name -> order, in the order the help lists them; the first is the default
-ORDERS: dict[str, Order] = {o.name: o for o in (SIMPLEST, SEED)}
+ORDERS: dict[str, Order] = {o.name: o for o in (SIMPLEST, SEED, SE, SE_CLASSIC)}
 DEFAULT_ORDER = SIMPLEST
 
 
@@ -99,12 +112,13 @@ def live(state: State, step: Explanation) -> bool:
 
 
 def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = None, order: Order = SEED,
-             session: Session | None = None, off: frozenset[str] = frozenset()) -> list[Context | None]:
+             session: Session | None = None, off: frozenset[str] = frozenset(),
+             rating_only: bool = False) -> list[Context | None]:
     """The context each technique is called with (None: skip it, it needs the missing solution).
 
     On a ranked ``order`` each context carries a rating ``Bound`` (finders may then yield their
     lower-rated steps first), on another none; ``off``: step names the run leaves out
-    (``technique.left_out``)."""
+    (``technique.left_out``); ``rating_only``: the run wants ratings only (``Context``)."""
     known = tuple(solution) if solution is not None else None
     bound = Bound(view=order.view) if order.ranked else None
     out: list[Context | None] = []
@@ -113,7 +127,7 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
             out.append(None)
             continue
         out.append(Context(known if t.reads_solution else None, tuple(techniques[:i]), bound=bound,
-                           session=session, off=off))
+                           session=session, off=off, rating_only=rating_only))
     return out
 
 

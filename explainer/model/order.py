@@ -31,14 +31,20 @@ class Order:
     takes the live step with the lowest rating (ties: the step that does more, the earlier
     technique, the smaller pattern), False, the first live step of the first technique in the
     given order; ``view``: how steps are rated (``View``); ``lucky``: a lucky guess (trial
-    lucky, true only when the solution is unique) may be taken; ``help``: the order in words
-    (the command line's help).
+    lucky, true only when the solution is unique) may be taken; ``producers``: the name of the
+    technique list the order explains with, whatever techniques a caller chose ('': the
+    caller's, by default the registry's; 'se': Sudoku Explainer's producers, which the library
+    looks up, ``techniques.producer_list``); ``unfinished``: the ER of an explanation its
+    techniques cannot finish (Sudoku Explainer prints 20.0, "beyond solver"; None: the hardest
+    step's); ``help``: the order in words (the command line's help).
     """
 
     name: str
     ranked: bool = True
     view: View = "se"
     lucky: bool = False
+    producers: str = ""
+    unfinished: float | None = None
     help: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -48,7 +54,8 @@ class Order:
             raise ValueError(f"an order's view is one of {', '.join(VIEWS)}, not {self.view!r}")
 
     def __repr__(self) -> str:
-        return f"Order({self.name!r}, ranked={self.ranked}, view={self.view!r}, lucky={self.lucky})"
+        own = f", producers={self.producers!r}" if self.producers else ""
+        return f"Order({self.name!r}, ranked={self.ranked}, view={self.view!r}, lucky={self.lucky}{own})"
 
     def __str__(self) -> str:
         return self.name

@@ -361,16 +361,33 @@ class Rule:
     use; None from it: base + ``add``); ``least``: the least rating a step of the kind can
     get, when below its base (the simplest-first search tries techniques by it); ``note``:
     the rule in words (the README's rating table). A step that records its proof is rated
-    from the proof first, whatever its kind (``proof_rating``).
+    from the proof first, whatever its kind (``proof_rating``), unless the rule is ``exact``:
+    its ``whole`` then comes first (Sudoku Explainer's own producers, whose finders record
+    the number SE gives each step, ``RECORDED``).
     """
 
     add: Callable[[Explanation], float] | None = field(default=None, compare=False)
     whole: Callable[[Explanation], float | None] | None = field(default=None, compare=False)
     least: float | None = None
     note: str = ""
+    exact: bool = False
 
 
 PLAIN = Rule()  # the record's weight is the rating
+
+# The detail key under which Sudoku Explainer's producers (``techniques.se``) record the rating
+# SE gives their step (computed as SE computes it, rounded to 0.1).
+SE_RATING = "se_rating"
+
+
+def _recorded(step: Explanation) -> float | None:
+    value = step.get(SE_RATING)
+    return None if value is None else float(value)
+
+
+# SE's own producers: the step's rating is the one its finder recorded (SE's number, whatever
+# proof the step also records); a step without one (written by hand) gets its kind's weight.
+RECORDED = Rule(None, _recorded, exact=True, note="as Sudoku Explainer rates it (its finder records the number)")
 
 
 def _length_only(step: Explanation) -> float:
@@ -446,8 +463,10 @@ def rate(step: Explanation, base: float, rule: Rule = PLAIN) -> float:
     A step that records its proof (forcing chains, trial) is rated from the proof alone
     (SE rates the chains, whatever technique found them); a pattern SE lacks by the chain
     SE would use (``Rule.whole``); any other by its base plus what its facts add."""
-    own = proof_rating(step)
-    if own is None and rule.whole is not None:
+    own = rule.whole(step) if rule.exact and rule.whole is not None else None
+    if own is None:
+        own = proof_rating(step)
+    if own is None and rule.whole is not None and not rule.exact:
         own = rule.whole(step)
     if own is not None:
         return round(own, 1)
@@ -482,12 +501,23 @@ class Rating:
         return grade(self.er)
 
 
-def puzzle_rating(steps: Sequence[Explanation], ratings: Sequence[float]) -> Rating:
-    """ER / EP / ED of an explanation from its steps and their ratings (0 for no step)."""
+def puzzle_rating(steps: Sequence[Explanation], ratings: Sequence[float], unfinished: float | None = None) -> Rating:
+    """ER / EP / ED of an explanation from its steps and their ratings (0 for no step).
+
+    ``unfinished``: the explanation stopped short and this is its ER, as Sudoku Explainer rates a
+    puzzle its techniques cannot finish (20.0); EP is then 0 when no step placed a value."""
+    if unfinished is not None:
+        first = next((i for i, s in enumerate(steps) if s.place), None)
+        ep = 0.0 if first is None else max(ratings[: first + 1])
+        return Rating(unfinished, ep, ratings[0] if ratings else 0.0)
     if not ratings:
         return Rating(0.0, 0.0, 0.0)
     first_place = next((i for i, s in enumerate(steps) if s.place), len(steps) - 1)
     return Rating(max(ratings), max(ratings[: first_place + 1]), ratings[0])
+
+
+# Sudoku Explainer's ER for a puzzle its techniques cannot finish ("beyond solver")
+SE_BEYOND = 20.0
 
 
 # ---- a grade a teacher understands -----------------------------------------------------------

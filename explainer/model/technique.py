@@ -136,7 +136,10 @@ class Context:
     tables; None outside a run, ``session_of`` then gives a fresh one);
     ``off`` are step names the run leaves out although their technique is in it
     (trial lucky on the simplest order, or with ``uniqueness=False``): a finder
-    that can record one asks ``allows`` and looks for another step instead.
+    that can record one asks ``allows`` and looks for another step instead;
+    ``rating_only``: the run wants ratings, not explanations (``explainer.rate``): a finder
+    that honours it yields bare steps (what they place and remove, and what their rating
+    rule reads), without texts, roles or proofs; the steps and their ratings are the same.
     """
 
     solution: tuple[int, ...] | None = None
@@ -144,6 +147,7 @@ class Context:
     bound: Bound | None = None
     session: Session | None = field(default=None, compare=False, repr=False)
     off: frozenset[str] = frozenset()
+    rating_only: bool = False
 
     @property
     def lowest_first(self) -> bool:

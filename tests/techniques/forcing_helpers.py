@@ -41,6 +41,17 @@ def check_step(state: State, step: Explanation, nested: bool = True) -> list[str
     return errors
 
 
+def pattern_holds(step: Explanation, cand: tuple[int, int, int], state: State) -> bool:
+    """The checker's own test of a pattern step (pointing or claiming, hidden or naked tuple,
+    x-wing) removing ``cand`` in ``state``."""
+    checker = verifier().Checker({"size": state.geo.n})
+    elim, sets, d = {cand}, sets_of(state)[0], step.to_dict()
+    if step.technique == "locked candidate":
+        return bool(checker._locked(elim, sets))
+    test = {"hidden tuple": checker._hidden, "naked tuple": checker._naked, "x wing": checker._fish}.get(step.technique)
+    return test is not None and bool(test(d, elim, sets))
+
+
 def check_nested(state: State, proof: Proof) -> list[str]:
     errors: list[str] = []
     geo = state.geo
@@ -60,10 +71,9 @@ def check_nested(state: State, proof: Proof) -> list[str]:
                 else:
                     sub.eliminate(x, v)
             r, c, v, t = f.fact
-            if f.step.technique == "locked candidate":  # a dynamic fact: the pattern holds there
-                checker = verifier().Checker({"size": n})
-                if (r, c, v) not in f.step.eliminate or not checker._locked({(r, c, v)}, sets_of(sub)[0]):
-                    errors.append(f"locked candidate {f.fact} does not hold in its branch state")
+            if f.step.proof is None:  # a dynamic fact: the pattern holds in the branch state
+                if (r, c, v) not in f.step.eliminate or not pattern_holds(f.step, (r, c, v), sub):
+                    errors.append(f"{f.step.technique} {f.fact} does not hold in its branch state")
                 continue
             assert f.step.proof is not None, "a nested fact carries its proof"
             # the nested step claims the fact

@@ -40,7 +40,7 @@ from explainer.engine.orders import DEFAULT_ORDER, order_named
 from explainer.model.grid import Source, read_sources
 from explainer.model.order import Order
 
-from .db import PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
+from .db import PATH, RATINGS, PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
 
 
 @dataclass
@@ -64,7 +64,7 @@ class BuildReport:
 DEFAULT = DEFAULT_ORDER.name
 
 
-def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT) -> None:
+def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT, rating: str = PATH) -> None:
     """Worker loop: receive (text, where), send back the record; stop on None or EOF.
 
     Ctrl-C reaches every process of the terminal's group: a worker ignores it (the build
@@ -83,7 +83,7 @@ def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEF
             return
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
-            rec = explain_record(task[0], task[1], techniques, order)
+            rec = explain_record(task[0], task[1], techniques, order, rating)
             if resource is not None:
                 rec["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             conn.send(rec)
@@ -98,9 +98,9 @@ class WorkerStartError(RuntimeError):
 class _Slot:
     """One worker process and the task it is running."""
 
-    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT) -> None:
+    def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT, rating: str = PATH) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, techniques, order), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, techniques, order, rating), daemon=True)
         self.proc.start()
         child.close()
         self.task: Source | None = None
@@ -144,7 +144,8 @@ MAX_START_FAILURES = 3
 
 
 def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | None,
-              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT) -> None:
+              timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT,
+              rating: str = PATH) -> None:
     """Explain ``pending`` in ``jobs`` worker processes, calling ``on_result`` in this process.
 
     A worker killed after starting a puzzle (timeout, crash) is replaced and
@@ -155,12 +156,12 @@ def run_local(pending: Sequence[Source], jobs: int, techniques: Sequence[str] | 
     """
     ctx = _context()
     todo = list(reversed(pending))
-    slots = [_Slot(ctx, techniques, order) for _ in range(max(1, min(jobs, len(pending))))]
+    slots = [_Slot(ctx, techniques, order, rating) for _ in range(max(1, min(jobs, len(pending))))]
     start_failures = 0
 
     def restart(i: int) -> _Slot:
         slots[i].stop(kill=True)
-        slots[i] = _Slot(ctx, techniques, order)
+        slots[i] = _Slot(ctx, techniques, order, rating)
         return slots[i]
 
     def feed(i: int) -> None:
@@ -246,7 +247,8 @@ def dask_client(address: Any) -> Any:
 
 
 def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] | None,
-             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT) -> None:
+             timeout: float | None, on_result: Callable[[dict[str, Any]], None], order: str = DEFAULT,
+             rating: str = PATH) -> None:
     """Explain ``pending`` on a Dask cluster (an address or a Client), storing as results complete."""
     client = dask_client(address)
     from dask.distributed import as_completed
@@ -260,7 +262,7 @@ def run_dask(pending: Sequence[Source], address: Any, techniques: Sequence[str] 
 
         def submit() -> None:
             src = todo.pop()
-            fut = client.submit(explain_record, src.text, src.where, techniques, order, pure=False)
+            fut = client.submit(explain_record, src.text, src.where, techniques, order, rating, pure=False)
             running[fut.key] = (fut, src, time.monotonic())
             ac.add(fut)
 
@@ -327,7 +329,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
           *, jobs: int | None = None, timeout: float | None = None, techniques: Sequence[str] | None = None,
           progress: bool | None = None, dask: Any = None, retry_errors: bool = False,
           on_stored: Callable[[dict[str, Any]], None] | None = None,
-          order: str | Order | None = None) -> BuildReport:
+          order: str | Order | None = None, rating: str = PATH) -> BuildReport:
     """Explain every puzzle of ``inputs`` not yet in ``db`` and store it.
 
     ``jobs``: worker processes (default: all cores). ``timeout``: seconds per
@@ -336,8 +338,12 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
     ``retry_errors``: explain again the puzzles stored with an error.
     ``order``: the engine's order (a name or an ``Order``), "simplest" (the default: the
     lowest-rated step at each step, SE's path, so the stored ER/EP/ED compare with Sudoku
-    Explainer's) or "seed"; recorded in the bank by its name, and a resumed build must use
-    the same order.
+    Explainer's) or "seed", or Sudoku Explainer's own "se" / "se-classic"; recorded in the bank by
+    its name, and a resumed build must use the same order. ``rating``: what the bank's ER / EP / ED
+    (its ``er``, ``ep``, ``ed`` columns: stats, ``--rating`` filters, ``--order-by rating``) are: "path"
+    (the default) the explained path's, "se" / "se-classic" Sudoku Explainer's own numbers (Sukaku
+    Explainer 1.15.10's, classic SE 1.2.1.3's, ``explainer.rate``; each document then records them
+    as ``se_rating``); recorded too, a resumed build must use the same.
 
     Safety: the input is read and the cluster reached before the database is
     touched; a second build on the same file is refused (``WriterLock``,
@@ -360,7 +366,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
                        progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
-                       order=order_named(order).name)
+                       order=order_named(order).name, rating=rating)
             finally:
                 if own:
                     store.close()
@@ -386,7 +392,8 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
 
 def _build(store: PuzzleDB, sources: list[Source], report: BuildReport, *, jobs: int | None,
            timeout: float | None, techniques: Sequence[str] | None, progress: bool | None, dask: Any,
-           retry_errors: bool, on_stored: Callable[[dict[str, Any]], None] | None, order: str) -> None:
+           retry_errors: bool, on_stored: Callable[[dict[str, Any]], None] | None, order: str,
+           rating: str = PATH) -> None:
     """The build on an open database (``build`` holds the writer lock)."""
     if techniques:
         from techniques import select
@@ -406,6 +413,16 @@ def _build(store: PuzzleDB, sources: list[Source], report: BuildReport, *, jobs:
     elif used_order != order:
         raise ValueError(f"{store.path}: built in the {used_order} order, not the {order} one "
                          f"(build it with --order {used_order}, or use another --db)")
+    if rating not in RATINGS:
+        raise ValueError(f"unknown rating {rating!r} (choose from {', '.join(RATINGS)})")
+    used_rating = store.get_meta("rating") if used is not None else None
+    if used_rating is None:
+        # a bank built before ratings were chosen rated its path
+        store.set_meta("rating", rating if used is None else PATH)
+        used_rating = rating if used is None else PATH
+    if used_rating != rating:
+        raise ValueError(f"{store.path}: built with the {used_rating} rating, not the {rating} one "
+                         f"(build it with --rating {used_rating}, or use another --db)")
     if retry_errors:
         keys = {puzzle_key(s.text) for s in sources}
         store.forget(keys & store.error_texts())
@@ -452,9 +469,9 @@ def _build(store: PuzzleDB, sources: list[Source], report: BuildReport, *, jobs:
     try:
         if pending:
             if dask is not None:
-                run_dask(pending, dask, techniques, timeout, on_result, order)
+                run_dask(pending, dask, techniques, timeout, on_result, order, rating)
             else:
-                run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order)
+                run_local(pending, jobs or default_jobs(), techniques, timeout, on_result, order, rating)
     finally:
         if bar is not None:
             bar.close()

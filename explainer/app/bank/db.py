@@ -310,11 +310,19 @@ def puzzle_key(text: str) -> str:
 
 # ---- results as data (what a worker sends back) -------------------------------------
 
+# What a bank's ER / EP / ED are: the explained path's, or Sudoku Explainer's own numbers (Sukaku
+# Explainer 1.15.10's, classic SE 1.2.1.3's): the name of the SE order that gives them
+PATH = "path"
+RATINGS = (PATH, "se", "se-classic")
+
+
 def explain_record(text: str, where: str = "", techniques: Sequence[str] | None = None,
-                   order: str | None = None) -> dict[str, Any]:
+                   order: str | None = None, rated_by: str = PATH) -> dict[str, Any]:
     """Explain one puzzle and return the row to store (never raises for a bad puzzle).
 
-    Runs in worker processes (local pool or Dask), so it returns plain data.
+    ``rated_by``: the ER / EP / ED to store, the path's (``PATH``) or Sudoku Explainer's ("se",
+    "se-classic": the document then records them as ``se_rating``). Runs in worker processes
+    (local pool or Dask), so it returns plain data.
     """
     import time
 
@@ -326,6 +334,12 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
     try:
         p = Puzzle(text, techniques, where=where, order=order)
         doc = p.to_json()
+        if rated_by != PATH:
+            from explainer.api import rate
+
+            se_rated = p.rating if p.order.name == rated_by else rate(p.grid, classic=rated_by == "se-classic",
+                                                                      where=where)
+            doc["se_rating"] = dict(se_rated.to_dict(), order=rated_by)
     except PuzzleError as e:
         rec["error"] = str(e) if e.where else f"{where}: {e}" if where else str(e)
         rec["seconds"] = time.perf_counter() - start
@@ -337,7 +351,7 @@ def explain_record(text: str, where: str = "", techniques: Sequence[str] | None 
         return rec
     steps = doc["steps"]
     rating, rating_sum = rating_of(s["technique"] for s in steps)
-    se = doc.get("rating") or {}
+    se = doc.get("se_rating") or doc.get("rating") or {}
     rec.update(er=se.get("er"), ep=se.get("ep"), ed=se.get("ed"))
     rec.update(
         text=doc["puzzle"], size=doc["size"], solution=doc["solution"], difficulty=doc["difficulty"],
@@ -400,10 +414,10 @@ class StepRecord:
     def png(self) -> bytes:
         """The frame of this step (state before it, step drawn) as PNG bytes."""
         from render.frame import step_png  # lazy: the database never needs matplotlib
-        from techniques import all_kinds
+        from techniques import known_kinds
 
         # 1-based, as "step N" everywhere
-        return step_png(self.state(), self.explanation, number=self.index + 1, kinds=all_kinds())
+        return step_png(self.state(), self.explanation, number=self.index + 1, kinds=known_kinds())
 
     def _repr_png_(self) -> bytes:
         return self.png()

@@ -6,9 +6,10 @@
     explain-sudoku hint GRID                    a progressive hint
     explain-sudoku db {build,stats,query,export}
     explain-sudoku steps POSITION               every step from a position
+    explain-sudoku rate FILE                    Sudoku Explainer's ER/EP/ED of each puzzle
 
 The command word comes first and always wins: a file or folder named ``db``,
-``solve``, ``hint`` or ``generate`` in the current folder does not hide the
+``solve``, ``hint``, ``generate`` or ``rate`` in the current folder does not hide the
 command (explain such a file with ``explain-sudoku explain db`` or ``./db``).
 ``main(argv)`` returns the exit status and never raises for bad input: every
 error is one line on stderr.
@@ -20,11 +21,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import db, explain, generate, hint, solve, steps
+from . import db, explain, generate, hint, rate, solve, steps
 from .common import Parser, invoke
 
 COMMANDS: dict[str, ModuleType] = {"explain": explain, "solve": solve, "generate": generate, "hint": hint,
-                                   "db": db, "steps": steps}
+                                   "db": db, "steps": steps, "rate": rate}
 DEFAULT = "explain"
 
 

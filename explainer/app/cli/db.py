@@ -37,7 +37,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from explainer.app.bank.db import DEFAULT_DB, ORDER_KEYS, DatabaseError, DatabaseWriteError, PuzzleDB
+from explainer.app.bank.db import DEFAULT_DB, ORDER_KEYS, PATH, RATINGS, DatabaseError, DatabaseWriteError, PuzzleDB
 from explainer.model.grid import PuzzleError, one_line
 
 from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, Parser, UsageError, error, run_alone
@@ -81,6 +81,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_techniques_option(b)
     b.add_argument("--retry-errors", action="store_true", help="explain again puzzles stored with an error")
     add_order_option(b, order_help() + "; recorded in the bank: a resumed build must use the same order")
+    b.add_argument("--rating", choices=RATINGS, default=PATH,
+                   help="what the bank's ER/EP/ED are (stats, query --rating, --order-by rating): 'path' (the "
+                        "default) the explained path's; 'se' Sudoku Explainer's own numbers as Sukaku Explainer "
+                        "1.15.10 rates (the same as explain-sudoku rate), 'se-classic' classic SE 1.2.1.3's; each "
+                        "document then records them as se_rating. Recorded in the bank: a resumed build must use "
+                        "the same")
     b.add_argument("--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     add_progress_options(b, "progress bar on stderr even when it is not a terminal")
 
@@ -215,7 +221,7 @@ def _build(args: argparse.Namespace) -> int:
 
     report = build(args.files, args.db, jobs=args.jobs, timeout=args.timeout, techniques=techniques,
                    progress=args.progress, dask=args.dask, retry_errors=args.retry_errors,
-                   on_stored=say_error, order=args.order)
+                   on_stored=say_error, order=args.order, rating=args.rating)
     print(f"{args.db}: {report.summary()}")
     # like the main command: bad puzzles are stored and reported, and the status says so
     return EXIT_BAD_INPUT if report.errors else EXIT_OK
@@ -338,7 +344,7 @@ def _query(args: argparse.Namespace) -> int:
                 print("no matching step", file=sys.stderr)
             return 0
         from render.plan import technique_stem
-        from techniques import all_kinds
+        from techniques import known_kinds
 
         with OutputFolder(args.out, args.force, tool="explain-sudoku db query").open() as folder:
             names = [args.out / f"{k:03d}_p{int(r.puzzle_id)}_s{r.index + 1:03d}_{technique_stem(r.technique)}.png"
@@ -348,7 +354,7 @@ def _query(args: argparse.Namespace) -> int:
                 folder.guard(f)  # every name checked before anything is written
             files = []
             for f, r in zip(names, records, strict=True):
-                f.write_bytes(step_png(r.state(), r.explanation, kinds=all_kinds()))
+                f.write_bytes(step_png(r.state(), r.explanation, kinds=known_kinds()))
                 folder.record([f])
                 files.append(f)
             print(f"{len(files)} frames in {args.out}")

@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def configure(p: argparse.ArgumentParser) -> None:
     sub = "\n".join(f"  explain-sudoku {name:<9} {desc}" for name, desc in OTHER_COMMANDS.items())
-    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps} ..."
+    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps,rate} ..."
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.description = (
             "Explain how to solve Sudoku puzzles one human step at a time, and draw each step.\n\n"
@@ -196,9 +196,13 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
                     msg = f"{src.where}: {puzzle.summary()} -> {target}"
                     (bar.write if bar else print)(msg)
                 if not puzzle.complete:
-                    print(f"{src.where}: warning: the chosen techniques could not finish the grid "
-                          f"({puzzle.state_before(len(puzzle.steps)).unsolved} "
-                          f"cells left); add 'brutal' to finish any puzzle", file=sys.stderr)
+                    left = puzzle.state_before(len(puzzle.steps)).unsolved
+                    if puzzle.order.producers:
+                        print(f"{src.where}: warning: Sudoku Explainer's techniques could not finish the grid "
+                              f"({left} cells left): SE rates it {puzzle.rating.er:.1f}", file=sys.stderr)
+                    else:
+                        print(f"{src.where}: warning: the chosen techniques could not finish the grid "
+                              f"({left} cells left); add 'brutal' to finish any puzzle", file=sys.stderr)
             except PuzzleError as e:
                 bad += 1
                 entry["error"] = e.message

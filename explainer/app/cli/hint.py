@@ -86,14 +86,14 @@ def run(args: argparse.Namespace) -> int:
     print(h.text)
     if args.level == 3 and h.step is not None:
         from render.frame import step_png
-        from techniques import all_kinds
+        from techniques import known_kinds
 
         out = Path(args.out) if args.out else Path("output") / "hint"
         path = out / "hint.png"
         try:
             with OutputFolder(out, args.force, tool="explain-sudoku hint", announce=False).open() as folder:
                 folder.guard(path)
-                path.write_bytes(step_png(h.state, h.step, theme=args.theme, lang=args.lang, kinds=all_kinds()))
+                path.write_bytes(step_png(h.state, h.step, theme=args.theme, lang=args.lang, kinds=known_kinds()))
                 folder.record([path])
         except OutputError as e:
             error(e)

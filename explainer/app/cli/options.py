@@ -74,41 +74,54 @@ def rating_range(text: str) -> tuple[float, float]:
     return low, high
 
 
-def order_help() -> str:
-    """The orders in words, from the engine's registry (the default first)."""
-    from explainer.engine.orders import DEFAULT_ORDER, ORDERS
-
-    return "the engine's order: " + "; ".join(
-        f"'{o.name}'{' (the default)' if o == DEFAULT_ORDER else ''} {o.help}" for o in ORDERS.values())
-
-
-def order_value(text: str) -> Any:
-    """An argparse type: a registered order's name, as its ``Order`` (the registry of
-    ``explainer.engine.orders``; argparse's words for a name it does not hold)."""
+def _orders(own_lists: bool) -> dict[str, Any]:
+    """The registered orders a command offers: all, or (``own_lists`` False) those explaining with
+    the command's technique list (not Sudoku Explainer's, which bring their own)."""
     from explainer.engine.orders import ORDERS
 
-    if text not in ORDERS:
-        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(map(repr, ORDERS))})")
-    return ORDERS[text]
+    return {name: o for name, o in ORDERS.items() if own_lists or not o.producers}
 
 
-def add_order_option(p: Container, help: str | None = None) -> None:
-    """``--order {simplest,seed}`` (the engine's registered orders; ``args.order`` is an ``Order``)
-    and its older alias ``--easiest`` (= ``--order simplest``)."""
-    from explainer.engine.orders import DEFAULT_ORDER, ORDERS, SIMPLEST
+def order_help(own_lists: bool = True) -> str:
+    """The orders in words, from the engine's registry (the default first)."""
+    from explainer.engine.orders import DEFAULT_ORDER
 
-    p.add_argument("--order", type=order_value, default=DEFAULT_ORDER, metavar="{" + ",".join(ORDERS) + "}",
-                   help=help or order_help())
+    return "the engine's order: " + "; ".join(
+        f"'{o.name}'{' (the default)' if o == DEFAULT_ORDER else ''} {o.help}" for o in _orders(own_lists).values())
+
+
+def order_value(text: str, own_lists: bool = True) -> Any:
+    """An argparse type: a registered order's name, as its ``Order`` (the registry of
+    ``explainer.engine.orders``; argparse's words for a name it does not hold)."""
+    offered = _orders(own_lists)
+    if text not in offered:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(map(repr, offered))})")
+    return offered[text]
+
+
+def add_order_option(p: Container, help: str | None = None, own_lists: bool = True) -> None:
+    """``--order {simplest,seed,se,se-classic}`` (the engine's registered orders; ``args.order`` is an
+    ``Order``) and its older alias ``--easiest`` (= ``--order simplest``); ``own_lists`` False leaves
+    out the orders that bring their own techniques (Sudoku Explainer's), for a command that lists
+    the registry's."""
+    from explainer.engine.orders import DEFAULT_ORDER, SIMPLEST
+
+    p.add_argument("--order", type=lambda text: order_value(text, own_lists), default=DEFAULT_ORDER,
+                   metavar="{" + ",".join(_orders(own_lists)) + "}", help=help or order_help(own_lists))
     p.add_argument("--easiest", dest="order", action="store_const", const=SIMPLEST,
                    help="the same as --order simplest (the default; the option's older name)")
 
 
-def _known(names: Sequence[str], *, words: tuple[str, ...] = ()) -> list[str]:
-    """``names``, each a technique the registry knows (or one of ``words``): ArgumentTypeError if not."""
-    from techniques import lookup
+def _known(names: Sequence[str], *, words: tuple[str, ...] = (), step_names: bool = False) -> list[str]:
+    """``names``, each a technique the registry knows (or one of ``words``; with ``step_names``
+    also a step name any technique list records, Sudoku Explainer's producers included):
+    ArgumentTypeError if not."""
+    from explainer.model.technique import name_key
+    from techniques import known_kinds, lookup
 
+    steps = {name_key(n) for n in known_kinds()} if step_names else set()
     for name in names:
-        if name.lower() in words:
+        if name.lower() in words or name_key(name) in steps:
             continue
         try:
             lookup(name)
@@ -279,12 +292,13 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
 
 
 def only_list(text: str) -> list[str]:
-    """An argparse type for ``--only``: technique names the registry knows, or "singles" (the
-    command line checks them: render keeps the steps they name, whatever they are)."""
+    """An argparse type for ``--only``: technique names the registry knows, step names of any
+    technique list (Sudoku Explainer's: direct pointing …), or "singles" (the command line checks
+    them: render keeps the steps they name, whatever they are)."""
     names = [x.strip() for x in text.split(",") if x.strip()]
     if not names:
         raise argparse.ArgumentTypeError(f"{text!r} names no technique")
-    return _known(names, words=("singles",))
+    return _known(names, words=("singles",), step_names=True)
 
 
 def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> Any:

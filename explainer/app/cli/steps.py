@@ -84,7 +84,7 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
                         "default order would choose among them (rating on Sudoku Explainer's scale, then the step "
                         "that does more, registry order, pattern size; no lucky guess); 'seed' by registry order, "
-                        "then pattern size")
+                        "then pattern size", own_lists=False)
     return p
 
 

@@ -20,7 +20,7 @@ from explainer.model.i18n import house_words, text_in
 from explainer.model.order import Order
 from explainer.model.state import State
 from explainer.model.technique import left_out
-from techniques import REGISTRY, title
+from techniques import REGISTRY, producer_list, title
 
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
 
@@ -147,10 +147,12 @@ def next_step_from(state: State, solution: Sequence[int] | None = None,
     if state.is_solved():
         return None
     chosen = order_named(order)
-    off = left_out(REGISTRY, chosen)
+    # Sudoku Explainer's orders bring SE's producers (SE's next hint there)
+    techniques = producer_list(chosen.producers) if chosen.producers else REGISTRY
+    off = left_out(techniques, chosen)
     for known in (None, solution):  # without a solution, brutal is skipped
-        ctxs = contexts(REGISTRY, known, chosen, off=off)
-        step = choose_step(chosen, state, REGISTRY, known, None, ctxs)
+        ctxs = contexts(techniques, known, chosen, off=off)
+        step = choose_step(chosen, state, techniques, known, None, ctxs)
         if step is not None:
             return step
     return None

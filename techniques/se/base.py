@@ -1,0 +1,185 @@
+"""What every Sudoku Explainer producer shares: SE's regions and scan orders, and the step it records.
+
+SE (Sudoku Explainer 1.2.1.3 and Sukaku Explainer 1.15.10) is a 9×9 program.
+Its producers scan regions by type — **block, row, column** numbered 0, 1, 2;
+a producer names the types it visits in its own order — and each region's
+cells in increasing cell index (a block's cells row by row), which is the
+order of the houses of ``explainer.model.grid.Geometry`` too. Tuples of
+cells or values are enumerated as SE's ``Permutations`` does: the k-subsets of
+0..n-1 in increasing order of their bit masks (colex: {0,1}, {0,2}, {1,2},
+{0,3} …), which ``subsets`` gives. Which equal hint SE applies depends on
+these orders, so every producer of ``techniques.se`` follows them.
+
+A producer's step records the rating SE gives it (``explainer.model.rating.SE_RATING``
+in its ``detail``; the kinds' rule ``RECORDED`` reads it). With
+``Context.rating_only`` (``explainer.rate``) a producer records only what the
+step places and removes and that rating: ``step`` builds the rest only when
+asked.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import cache
+from itertools import combinations
+from typing import Any, TypeVar
+
+from explainer.model.explanation import Explanation
+from explainer.model.grid import Geometry, PuzzleError, bits, geometry
+from explainer.model.i18n import Arg
+from explainer.model.rating import SE_RATING
+from explainer.model.session import session_of
+from explainer.model.state import State
+from explainer.model.technique import Context
+
+N = 9  # SE's grids are 9×9
+BLOCK, ROW, COLUMN = 0, 1, 2  # SE's region types
+
+
+T = TypeVar("T")
+
+def check_size(state: State) -> Geometry:
+    """The 9×9 geometry of ``state`` (SE's producers know no other size)."""
+    if state.geo.n != N:
+        raise PuzzleError(f"Sudoku Explainer's techniques solve 9×9 grids only, not {state.geo.n}×{state.geo.n}")
+    return state.geo
+
+
+def region(kind: int, k: int) -> int:
+    """The house index (``Geometry.houses``) of SE's region ``k`` of type ``kind``."""
+    return (2 * N, 0, N)[kind] + k
+
+
+def regions(kind: int) -> range:
+    """The house indexes of SE's regions of one type, in SE's order."""
+    first = (2 * N, 0, N)[kind]
+    return range(first, first + N)
+
+
+def region_of(kind: int, cell: int) -> int:
+    """The house of type ``kind`` holding ``cell``."""
+    geo = geometry(N)
+    return geo.cell_houses[cell][(2, 0, 1)[kind]]
+
+
+def kind_of(house: int) -> int:
+    """SE's type of a house index."""
+    return (ROW, COLUMN, BLOCK)[house // N]
+
+
+@cache
+def subsets(k: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """The k-subsets of 0..n-1 in SE's order (increasing bit masks: colex), as sorted tuples.
+
+    A constant table of the two numbers (SE's ``Permutations``), not a cache of any puzzle."""
+    return tuple(sorted(combinations(range(n), k), key=lambda t: sum(1 << i for i in t)))
+
+
+@cache
+def crossing(h1: int, h2: int) -> bool:
+    """True if two houses share cells (SE's ``Region.crosses``): a block and a line through it."""
+    geo = geometry(N)
+    return h1 != h2 and bool(geo.house_mask[h1] & geo.house_mask[h2])
+
+
+def end_regions(end: Iterable[int | None], hmask: Sequence[int]) -> int:
+    """The regions (house index bits) holding every cell of a link end (None: no such cell)."""
+    cells = [c for c in end if c is not None]
+    mask = sum(1 << c for c in cells)
+    out = 0
+    for h in geometry(N).cell_houses[cells[0]]:
+        if not mask & ~hmask[h]:
+            out |= 1 << h
+    return out
+
+
+_ROWS, _COLUMNS = (1 << N) - 1, ((1 << N) - 1) << N
+
+
+def first_region(common: int) -> int:
+    """The region two link ends share, from the regions holding both (``end_regions``' bits): the
+    column, then the row, then the block, as Sukaku Explainer's strong-link producers look; -1 if
+    none."""
+    if not common:
+        return -1
+    return ((common & _COLUMNS) or (common & _ROWS) or common).bit_length() - 1
+
+
+def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
+    """The cells that see every cell of a link end."""
+    seen = -1
+    for c in end:
+        if c is not None:
+            seen &= peer[c]
+    return seen
+
+
+def by_value(state: State, ctx: Context, owner: str, build: Callable[[int], T],
+             values: Iterable[int] = range(1, N + 1)) -> list[T]:
+    """Each value's table (``build(v)``) for a producer whose findings for a value depend on that
+    value's places only: the solving session keeps each with the places it was built from, so a
+    step rebuilds only the values it changed."""
+    parts = session_of(state, ctx).parts(owner)
+    out = []
+    for v in values:
+        where = state.pos[v - 1]
+        got = parts.get(v)
+        if got is None or got[0] != where:
+            got = parts[v] = (where, build(v))
+        out.append(got[1])
+    return out
+
+
+def popcount(x: int) -> int:
+    return x.bit_count()
+
+
+def first_bit(x: int) -> int:
+    return (x & -x).bit_length() - 1
+
+
+def cells_of(mask: int) -> list[int]:
+    return list(bits(mask))
+
+
+def pairs_of(eliminate: Iterable[tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
+    """(cell, value) pairs as a step's sorted (row, col, value) candidates."""
+    return tuple(sorted({(c // N, c % N, v) for c, v in eliminate}))
+
+
+def step(ctx: Context, name: str, rating: float, place: tuple[int, int] | None = None,
+         eliminate: Iterable[tuple[int, int]] = (), build: Callable[[], dict[str, Any]] | None = None,
+         detail: tuple[tuple[str, Any], ...] = ()) -> Explanation:
+    """A producer's step: ``name`` (its step kind), SE's ``rating``, the placement ``(cell,
+    value)`` and the removals ``(cell, value)``; ``build`` gives the rest of the Explanation
+    (text, highlights, roles), called unless the run wants ratings only."""
+    placed = () if place is None else ((place[0] // N, place[0] % N, place[1]),)
+    recorded = ((SE_RATING, round(rating, 1)),)
+    if ctx.rating_only or build is None:
+        return Explanation(name, place=placed, eliminate=pairs_of(eliminate), detail=recorded)
+    return Explanation(name, place=placed, eliminate=pairs_of(eliminate), detail=recorded + detail, **build())
+
+
+def rated(ctx: Context, name: str, rating: float, make: Callable[[], Explanation],
+          place: tuple[int, int] | None = None, eliminate: Iterable[tuple[int, int]] = ()) -> Explanation:
+    """A step another finder's builder makes (``make``), with SE's ``rating`` recorded; bare (what
+    ``step`` gives) when the run wants ratings only."""
+    if ctx.rating_only:
+        return step(ctx, name, rating, place, eliminate)
+    full = make()
+    return replace(full, detail=full.detail + ((SE_RATING, round(rating, 1)),))
+
+
+class Group(Arg):
+    """A group of cells named as players write it: 'r4c9' for one cell, 'r45c9' for cells of one
+    column, 'r4c78' for cells of one row (the same in every language)."""
+
+    def __init__(self, cells: Iterable[int]) -> None:
+        self.cells = sorted(set(cells))
+
+    def fmt(self, lang: str) -> str:
+        rows = sorted({c // N + 1 for c in self.cells})
+        cols = sorted({c % N + 1 for c in self.cells})
+        if len(rows) == 1 or len(cols) == 1:
+            return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
+        return ",".join(f"r{c // N + 1}c{c % N + 1}" for c in self.cells)

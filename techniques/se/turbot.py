@@ -1,0 +1,267 @@
+"""Sukaku Explainer's TurbotFish: skyscraper (4.0), 2-string kite (4.1), turbot crane (4.2),
+and their grouped forms (4.3).
+
+One digit and two strong links: in a *base* region the digit has two places
+(or two groups of places), and in a *cover* region two more; one end of each
+(the *bridges*) share a third region, so the digit is at one of the two
+other ends, and it leaves every cell seeing both (outside the base and cover
+regions). Sukaku Explainer pairs the region types (base, cover) in the order
+rows-rows, columns-columns, columns-rows, rows-blocks, columns-blocks.
+
+A region with more than two places may still give a *grouped* strong link: a
+line whose places lie in two of its three block segments (the empty one
+tried first to last), a block whose places lie on the row and the column
+through one *heart* cell (hearts in cell order). One of the two groups may be
+a single cell (each such split is tried), else both ends are groups. A group
+counts as one end: the removed cells must see all of it.
+
+Ratings: rows-rows or columns-columns 4.0, a row and a column 4.1, a line
+and a block 4.2; any grouped link 4.3. Sukaku Explainer collects every hint,
+sorts them by rating, then by more removals, then by how many links are
+grouped (none first), and takes the first.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from explainer.model.explanation import Explanation, cands, house_keys
+from explainer.model.grid import bits, geometry
+from explainer.model.i18n import Cells, House, Value, Words, say
+from explainer.model.roles import chain, on_houses
+from explainer.model.state import State
+from explainer.model.technique import NO_CONTEXT, Context
+
+from .base import (
+    BLOCK,
+    COLUMN,
+    ROW,
+    Group,
+    N,
+    by_value,
+    check_size,
+    end_regions,
+    end_seen,
+    first_region,
+    kind_of,
+    region,
+    step,
+)
+
+# (base type, cover type), in Sukaku Explainer's order (a plain grid: no variant regions)
+PAIRS = ((ROW, ROW), (COLUMN, COLUMN), (COLUMN, ROW), (ROW, BLOCK), (COLUMN, BLOCK))
+PLAIN_RATING = {(ROW, ROW): 4.0, (COLUMN, COLUMN): 4.0, (COLUMN, ROW): 4.1, (ROW, BLOCK): 4.2, (COLUMN, BLOCK): 4.2}
+GROUPED = 4.3
+
+# a link end: its cell and up to two more cells of its group (None when absent), as region indexes
+# (``link_ends``) or cells (``_to_cells``)
+End = tuple[int, int | None, int | None]
+# one side of a link as a hint reads it: its outer end, its bridge end, the cells that see the outer
+# end, the regions holding the bridge end
+Side = tuple[End, End, int, int]
+# a region's link: its two ends, grouped or not, the regions holding each end, the cells seeing each end
+Link = tuple[End, End, bool, int, int, int, int]
+
+
+@cache
+def _block_cross(heart: int) -> tuple[int, int, int]:
+    """For a heart cell (index 0..8 in a block): the block indexes off its row and column, those
+    in its column (blade 1) and those in its row (blade 2), as bit masks."""
+    hr, hc = divmod(heart, 3)
+    rect = blade1 = blade2 = 0
+    for i in range(9):
+        r, c = divmod(i, 3)
+        if r != hr and c != hc:
+            rect |= 1 << i
+        elif c == hc and r != hr:
+            blade1 |= 1 << i
+        elif r == hr and c != hc:
+            blade2 |= 1 << i
+    return rect, blade1, blade2
+
+
+@cache
+def _line_segments(empty: int) -> tuple[int, int, int]:
+    """For a line's empty segment (0..2): its indexes, then the other two segments in order."""
+    segs = [0b111 << (3 * s) for s in range(3)]
+    others = [segs[s] for s in range(3) if s != empty]
+    return segs[empty], others[0], others[1]
+
+
+def _indexes(mask: int) -> list[int]:
+    return [i for i in range(9) if mask >> i & 1]
+
+
+def link_ends(kind: int, places: int) -> list[tuple[End, End, bool]]:
+    """The strong links of a region of type ``kind`` whose digit lies at ``places`` (region
+    indexes, a mask), as Sukaku Explainer splits them: (first end, second end, grouped), each end
+    a (cell index, group index, group index) triple of region indexes (None: no such cell)."""
+    k = places.bit_count()
+    if k == 2:
+        p0, p1 = _indexes(places)
+        return [((p0, None, None), (p1, None, None), False)]
+    block = kind == BLOCK
+    found: tuple[int, list[int], list[int]] | None = None
+    for e in range(9 if block else 3):
+        if block:
+            area, blade1, blade2 = _block_cross(e)
+        else:
+            area, blade1, blade2 = _line_segments(e)
+        if not places & area:
+            if places & blade1 and places & blade2:
+                found = (e, _indexes(places & blade1), _indexes(places & blade2))
+            break
+    if found is None:
+        return []
+    heart, one, two = found
+
+    def group(cells: list[int], with_heart: bool) -> End:
+        if with_heart:
+            return (heart, cells[0], cells[1] if len(cells) > 1 else None)
+        return (cells[0], cells[1], cells[2] if len(cells) > 2 else None)
+
+    out: list[tuple[End, End, bool]] = []
+    if len(one) == 1 or len(two) == 1:
+        if len(one) == 1:
+            out.append(((one[0], None, None), group(two, block), True))
+        if len(two) == 1:
+            out.append(((two[0], None, None), group(one, block), True))
+    else:
+        out.append((group(one, False), group(two, False), True))
+    return out
+
+
+def _to_cells(h: int, end: End) -> End:
+    cells = geometry(N).houses[h]
+    a, b, c = end
+    return cells[a], None if b is None else cells[b], None if c is None else cells[c]
+
+
+def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
+    """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
+    digit). A digit's hints depend on its places only: the session keeps them per digit with the
+    places they were found from, so a step recomputes only the digits it changed."""
+    per_digit = by_value(state, ctx, "se.turbot", lambda v: _digit_hints(state, v))
+    for p in range(len(PAIRS)):
+        for found in per_digit:
+            yield from found[p]
+
+
+def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
+    """Digit v's hints, per region pair (``PAIRS``' order)."""
+    geo = state.geo
+    pv, peer, hmask = state.pos[v - 1], geo.peer_mask, geo.house_mask
+    # per region: the digit's links (ends as cells), grouped or not
+    table: dict[int, list[Link]] = {}
+    for h in range(27):
+        where = pv & hmask[h]
+        k = where.bit_count()
+        kind = kind_of(h)
+        if k < 2 or k > 6 or (kind == BLOCK and k > 5):
+            continue
+        places = 0
+        for i, c in enumerate(geo.houses[h]):
+            if where >> c & 1:
+                places |= 1 << i
+        links: list[Link] = []
+        for a, b, g in link_ends(kind, places):
+            first, second = _to_cells(h, a), _to_cells(h, b)
+            links.append((first, second, g, end_regions(first, hmask), end_regions(second, hmask),
+                          end_seen(first, peer), end_seen(second, peer)))
+        if links:
+            table[h] = links
+    out: list[list[tuple[Any, ...]]] = []
+    for base_kind, cover_kind in PAIRS:
+        found: list[tuple[Any, ...]] = []
+        out.append(found)
+        for i1 in range(9):
+            hb = region(base_kind, i1)
+            base_links = table.get(hb)
+            if base_links is None:
+                continue
+            for bfirst, bsecond, bgrouped, bm1, bm2, bs1, bs2 in base_links:
+                base_sides: tuple[Side, Side] = ((bfirst, bsecond, bs1, bm2), (bsecond, bfirst, bs2, bm1))
+                for i2 in range(i1 + 1 if base_kind == cover_kind else 0, 9):
+                    hc = region(cover_kind, i2)
+                    cover_links = table.get(hc)
+                    if cover_links is None or pv & hmask[hb] & hmask[hc]:
+                        continue  # no link, or a cell with the digit in both regions
+                    outside = ~hmask[hb] & ~hmask[hc]
+                    for cfirst, csecond, cgrouped, cm1, cm2, cs1, cs2 in cover_links:
+                        cover_sides: tuple[Side, Side] = ((cfirst, csecond, cs2, cm1), (csecond, cfirst, cs1, cm2))
+                        for start, bridge1, start_seen, bridge1_regions in base_sides:
+                            for bridge2, end, finish_seen, bridge2_regions in cover_sides:
+                                share = first_region(bridge1_regions & bridge2_regions)
+                                if share < 0 or share == hb or share == hc:
+                                    continue
+                                removed = start_seen & finish_seen & outside & pv
+                                if removed:
+                                    found.append((v, hb, hc, base_kind, cover_kind, bgrouped, cgrouped, start,
+                                                  bridge1, bridge2, end, share, removed))
+    return out
+
+
+def _rating(hint: tuple[Any, ...]) -> float:
+    _, _, _, bk, ck, bg, cg = hint[:7]
+    return GROUPED if bg or cg else PLAIN_RATING[(bk, ck)]
+
+
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    check_size(state)
+    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(_hints(state, ctx))]
+    found.sort(key=lambda t: t[:4])
+    for rating, *_, hint in found:
+        yield _step(ctx, state, rating, hint)
+
+
+SHAPES = {"skyscraper": {"en": "Skyscraper", "fr": "Gratte-ciel"},
+          "2-string kite": {"en": "2-string kite", "fr": "Cerf-volant à deux ficelles"},
+          "turbot fish": {"en": "Turbot crane", "fr": "Turbot"},
+          "grouped skyscraper": {"en": "Grouped skyscraper", "fr": "Gratte-ciel groupé"},
+          "grouped 2-string kite": {"en": "Grouped 2-string kite", "fr": "Cerf-volant à deux ficelles groupé"},
+          "grouped turbot crane": {"en": "Grouped turbot crane", "fr": "Turbot groupé"}}
+TEXT = {
+    "en": "{shape} on {v}: in {base}, {v} is in {start} or {bridge1}; in {cover}, in {bridge2} or {end}; "
+          "{bridge1} and {bridge2} are in {share}, so they are not both {v}, and one of {start} and {end} "
+          "is {v}. So {v} is removed from {cells}, which {see} both.",
+    "fr": "{shape} sur le {v} : dans {base}, le {v} est en {start} ou en {bridge1} ; dans {cover}, en "
+          "{bridge2} ou en {end} ; {bridge1} et {bridge2} sont dans {share}, donc ils ne valent pas tous "
+          "deux {v}, et {start} ou {end} vaut {v}. Donc le {v} est retiré de {cells}, qui {see} les deux.",
+}
+
+
+def _shape(hint: tuple[Any, ...]) -> str:
+    _, _, _, bk, ck, bg, cg = hint[:7]
+    if bg or cg:
+        if (bg and bk == BLOCK) or (cg and ck == BLOCK):
+            return "grouped turbot crane"
+        return "grouped skyscraper" if bk == ck else "grouped 2-string kite"
+    if bk == ck:
+        return "skyscraper"
+    return "2-string kite" if BLOCK not in (bk, ck) else "turbot fish"
+
+
+def _step(ctx: Context, state: State, rating: float, hint: tuple[Any, ...]) -> Explanation:
+    geo = state.geo
+    v, hb, hc, _, _, _, _, start, bridge1, bridge2, end, share, removed = hint
+    shape = _shape(hint)
+    name = "grouped turbot fish" if shape.startswith("grouped") else shape
+
+    def ends(group: tuple[int | None, ...]) -> list[int]:
+        return [c for c in group if c is not None and state.pos[v - 1] >> c & 1]
+
+    def build() -> dict[str, Any]:
+        nodes = [[(c // 9, c % 9, v) for c in ends(g)] for g in (start, bridge1, bridge2, end)]
+        see = Words(en="sees" if removed.bit_count() == 1 else "see",
+                    fr="voit" if removed.bit_count() == 1 else "voient")
+        return dict(houses=house_keys(geo, [hb, hc, share]),
+                    marked=cands(geo, ((c, v) for g in (start, bridge1, bridge2, end) for c in ends(g))),
+                    **say(TEXT, shape=Words(**SHAPES[shape]), v=Value(v), base=House(geo, hb), cover=House(geo, hc),
+                          share=House(geo, share), start=Group(ends(start)), end=Group(ends(end)),
+                          bridge1=Group(ends(bridge1)), bridge2=Group(ends(bridge2)),
+                          cells=Cells(geo, bits(removed)), see=see),
+                    roles=chain(nodes, "=-=", first_on=False) + (on_houses("house", geo, [hb, hc, share]),))
+
+    return step(ctx, name, rating, eliminate=[(c, v) for c in bits(removed)], build=build,
+                detail=(("shape", shape), ("value", v)))
