@@ -37,13 +37,14 @@ class Puzzle(engine.Puzzle):
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
-                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
+                 order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
+                 check: bool | None = None) -> None:
         chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
             raise PuzzleTypeError(f"max_steps is a whole number, 0 or more, or None, not {max_steps!r}")
         super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
-                         order=order, uniqueness=uniqueness)
+                         order=order, uniqueness=uniqueness, check=check)
 
     # ---- navigation: a step number out of range is an error, never silently moved ----------
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:

@@ -29,6 +29,7 @@ from explainer.model.session import Session
 from explainer.model.state import Snapshot, State
 from explainer.model.technique import DIFFICULTIES, StepKind, Technique, kinds_of, left_out, rate_steps
 
+from .check import check_requested
 from .orders import DEFAULT_ORDER, Rater, choose_step, contexts, order_named
 
 FORMAT = "sudoku-explainer/steps@1"
@@ -75,7 +76,8 @@ class Puzzle:
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False,
-                 easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True) -> None:
+                 easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True,
+                 check: bool | None = None) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
         self.techniques: list[Technique] = list(techniques)
@@ -89,6 +91,9 @@ class Puzzle:
         # drives an older tree's engine and this one alike (benchmarks/bench_speed.py)
         self.order: Order = order_named(order if order is not None or easiest is not None else self.ORDER, easiest)
         self.uniqueness = uniqueness  # False: steps resting on the single solution are left out
+        # check mode (``explainer.engine.check``: every finder call watched; tests): None, as the
+        # environment says (``SUDOKU_EXPLAINER_CHECK``)
+        self.check = check_requested() if check is None else bool(check)
         self.timings: dict[str, list[float]] | None = {} if profile else None
         self._solution: Grid | None = None
         self._steps: list[Explanation] | None = None
@@ -134,7 +139,8 @@ class Puzzle:
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
                 break
-            step = choose_step(order, state, self.techniques, solution, self.timings, ctxs, rater)
+            step = choose_step(order, state, self.techniques, solution, self.timings, ctxs, rater,
+                               solution if self.check else False)
             if step is None:
                 break
             check_sound(step, solution, n)

@@ -23,7 +23,7 @@ sees the order: its ``Context`` carries a rating bound on a ranked order
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +34,8 @@ from explainer.model.order import Order, View
 from explainer.model.session import Session
 from explainer.model.state import State
 from explainer.model.technique import Bound, Context, StepKind, Technique, kinds_of, left_out
+
+from .check import check_requested, guarded
 
 __all__ = ["DEFAULT_ORDER", "ORDERS", "SEED", "SIMPLEST", "Rater", "can_tie", "choice_key", "choose_step",
            "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
@@ -117,26 +119,51 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
     return out
 
 
+def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int]) -> Iterator[Explanation]:
+    """The finder's steps; in check mode each call watched (``check.guarded``: the state and
+    the session left as found, every step describing the state, and sound when ``check`` is
+    the solution). The engine closes it when it stops reading (``_close``)."""
+    found = iter(t.find(state, ctx))
+    if check is not False:
+        found = guarded(found, t.name, state, ctx, None if check is True else check)
+    return found
+
+
+def _close(found: Iterator[Explanation]) -> None:
+    """Close a finder the engine stopped reading (a generator's cleanup runs now, not later)."""
+    close = getattr(found, "close", None)
+    if close is not None:
+        close()
+
+
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
               timings: dict[str, list[float]] | None = None,
-              ctxs: Sequence[Context | None] | None = None) -> Explanation | None:
+              ctxs: Sequence[Context | None] | None = None,
+              check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The seed order: the first live step of the first technique that has one.
 
     ``ctxs`` (from ``contexts``) saves building the contexts again at every step; a step
-    whose name the run leaves out (``Context.off``) is passed over.
+    whose name the run leaves out (``Context.off``) is passed over. ``check``: watch every
+    finder call (``explainer.engine.check``; None: as the environment says; the solution,
+    known to be right: every step yielded is checked against it too).
     """
     if ctxs is None:
         ctxs = contexts(techniques, solution)
+    if check is None:
+        check = check_requested()
     for t, ctx in zip(techniques, ctxs, strict=True):
         if ctx is None:
             continue
-        found = t.find(state, ctx)
         start = time.perf_counter() if timings is not None else 0.0
         step = None
-        for candidate in found:
-            if live(state, candidate) and ctx.allows(candidate.technique):
-                step = candidate
-                break
+        found = _found(t, state, ctx, check)
+        try:
+            for candidate in found:
+                if live(state, candidate) and ctx.allows(candidate.technique):
+                    step = candidate
+                    break
+        finally:
+            _close(found)
         if timings is not None:
             timings.setdefault(t.name, []).append(time.perf_counter() - start)
         if step is not None:
@@ -199,7 +226,7 @@ class Rater:
 def simplest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
                   timings: dict[str, list[float]] | None = None,
                   ctxs: Sequence[Context | None] | None = None,
-                  rater: Rater | None = None) -> Explanation | None:
+                  rater: Rater | None = None, check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The simplest order: the live step with the least ``choice_key`` (the lowest rating on
     SE's scale; then the one that does more, the earlier technique, the smaller pattern).
 
@@ -209,8 +236,10 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
     ``SCAN`` of its live steps did not beat the best: it yields its lower-rated steps first.
     A step whose name the run leaves out (``Context.off``) is passed over. A technique that
     reads the solution (brutal) is tried only when no other has a step, whatever the
-    ratings. Without ``ctxs`` or ``rater``: the simplest order's.
+    ratings. Without ``ctxs`` or ``rater``: the simplest order's. ``check``: as ``next_step``'s.
     """
+    if check is None:
+        check = check_requested()
     if ctxs is None:
         ctxs = contexts(techniques, solution, SIMPLEST, off=left_out(techniques, SIMPLEST))
     if rater is None:
@@ -229,19 +258,23 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
             start = time.perf_counter() if timings is not None else 0.0
             passed = 0
-            for candidate in t.find(state, ctx):
-                if not live(state, candidate) or not ctx.allows(candidate.technique):
-                    continue
-                key = rater.key(candidate)
-                if best_key is None or key < best_key:
-                    best, best_key = candidate, key
-                    # a step at the technique's least rating that cannot be tied: a later one can only tie
-                    if key[0] <= low and not can_tie(key):
-                        break
-                else:
-                    passed += 1
-                    if passed >= SCAN:
-                        break
+            found = _found(t, state, ctx, check)
+            try:
+                for candidate in found:
+                    if not live(state, candidate) or not ctx.allows(candidate.technique):
+                        continue
+                    key = rater.key(candidate)
+                    if best_key is None or key < best_key:
+                        best, best_key = candidate, key
+                        # a step at the technique's least rating that cannot be tied: a later one can only tie
+                        if key[0] <= low and not can_tie(key):
+                            break
+                    else:
+                        passed += 1
+                        if passed >= SCAN:
+                            break
+            finally:
+                _close(found)
             if timings is not None:
                 timings.setdefault(t.name, []).append(time.perf_counter() - start)
         if best is not None:
@@ -251,12 +284,14 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
 
 def choose_step(order: Order, state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
                 timings: dict[str, list[float]] | None = None, ctxs: Sequence[Context | None] | None = None,
-                rater: Rater | None = None) -> Explanation | None:
+                rater: Rater | None = None, check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The step ``order`` takes next from ``state``: a ranked order's lowest-rated step
     (``simplest_step``, rated by ``rater`` on the order's view), else the first live one
-    (``next_step``); ``ctxs`` from ``contexts`` for the same order."""
+    (``next_step``); ``ctxs`` from ``contexts`` for the same order; ``check``: check mode
+    (``explainer.engine.check``, as ``next_step``'s)."""
     if order.ranked:
         if ctxs is None:
             ctxs = contexts(techniques, solution, order, off=left_out(techniques, order))
-        return simplest_step(state, techniques, solution, timings, ctxs, rater or Rater(techniques, order.view))
-    return next_step(state, techniques, solution, timings, ctxs)
+        return simplest_step(state, techniques, solution, timings, ctxs, rater or Rater(techniques, order.view),
+                             check)
+    return next_step(state, techniques, solution, timings, ctxs, check)

@@ -77,6 +77,13 @@ class Session:
         self._derived.clear()
         self._version = self.state.version
 
+    def check_print(self) -> tuple[int, int, dict[str, int]]:
+        """What a finder may not change (the engine's check mode, ``explainer.engine.check``):
+        the state solved, the version the tables are for, and the tables of the current state
+        (by identity: a finder may add one, never replace or drop one)."""
+        current = self._version == self.state.version
+        return id(self.state), self._version, ({k: id(v) for k, v in self._derived.items()} if current else {})
+
     def __repr__(self) -> str:
         return f"<Session {self.state!r}>"
 
