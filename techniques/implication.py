@@ -470,7 +470,8 @@ def shortest(tr: Trace, roots: list[int], rounds: int = 4) -> dict[int, tuple[st
 
 def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False) -> Branch:
     """The smallest recorded branch: only the facts the end (or the conclusions) needs,
-    each justified the way that keeps them fewest (``shortest``)."""
+    each justified the way that keeps them fewest (``shortest``; a compiled run's own
+    minimisation, its twin, when the run is compiled)."""
     geo = tr.tracer.geo
     n = geo.n
     if conclusion is not None:
@@ -480,13 +481,11 @@ def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False
     else:
         assert tr.end is not None
         roots = list(tr.end.premises)
-    choice = shortest(tr, roots)
-    keep = sorted(_closure(tr, roots, choice))
-    new = {old: k for k, old in enumerate(keep)}
+    kept = kept_facts(tr, roots)
+    new = {old: k for k, (old, _, _) in enumerate(kept)}
     out = []
-    for old in keep:
-        c, v, t, rule, prem, extra = tr.facts[old]
-        rule, prem = choice.get(old, (rule, prem))
+    for old, rule, prem in kept:
+        c, v, t, _, _, extra = tr.facts[old]
         step = None
         if rule == "step":
             if isinstance(extra, _Lazy):
@@ -512,6 +511,22 @@ def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False
             a, b = e.kw["cells"]
             end = BranchEnd("twice", prem, cells=((a // n, a % n), (b // n, b % n)), value=e.kw["value"])
     return Branch(out[0].fact, tuple(out), end)
+
+
+def kept_facts(tr: Trace, roots: list[int]) -> list[tuple[int, str, tuple[int, ...]]]:
+    """The facts the smallest proof of ``roots`` keeps, in run order, each with the rule and
+    premises that justify it there: (fact, rule, premises). A compiled run minimises in C
+    (``Record.shortest``, the twin of ``shortest`` and ``_closure``)."""
+    if tr.record is not None:
+        kept: list[tuple[int, str, tuple[int, ...]]] | None = tr.record.shortest(roots)
+        if kept is not None:
+            return kept
+    choice = shortest(tr, roots)
+    out = []
+    for old in sorted(_closure(tr, roots, choice)):
+        rule, prem = choice.get(old, (tr.facts[old][3], tr.facts[old][4]))
+        out.append((old, rule, prem))
+    return out
 
 
 def needed_absent(state: State, branch: Branch, sub: State | None = None,
