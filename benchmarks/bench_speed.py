@@ -66,11 +66,16 @@ WARM = 5  # larsdoku puzzles solved before timing (its JIT compiles on the first
 # ---- workers -------------------------------------------------------------------------------
 
 def _signature(step: Any) -> tuple[Any, ...]:
-    """What a step changes, as plain data (to tell the step taken, and results that did not change)."""
+    """What a step changes, as plain data (to tell the step taken, and results that did not change);
+    a lead (a step found, built only if the engine may take it) by what it says of its step."""
+    if hasattr(step, "build"):
+        return "lead", step.technique, step.least, step.place, step.eliminate
     return step.technique, tuple(tuple(c) for c in step.place), tuple(tuple(c) for c in step.eliminate)
 
 
 def _alive(state: Any, sig: tuple[Any, ...]) -> bool:
+    if sig[0] == "lead":
+        return True
     n = state.geo.n
     return all(state.cand[r * n + c] >> (v - 1) & 1 for r, c, v in sig[1] + sig[2])
 
@@ -99,27 +104,37 @@ class Meter:
             before = self.last.get(t.name)
             record = [state.version, t.name, 0.0, sigs]
             self.puzzle.append(record)  # type: ignore[arg-type]
-            spent = 0.0
+            spent = [0.0]  # the search, and the leads the engine builds
+
+            def timed_build(lead: Any) -> Any:
+                def build() -> Any:
+                    start = time.process_time()
+                    step = lead.build()
+                    spent[0] += time.process_time() - start
+                    sigs.append(_signature(step))  # the step built: the engine may take it
+                    return step
+                return dataclasses.replace(lead, build=build)
+
             try:
                 while True:
                     start = time.process_time()
                     try:
                         step = next(it)
                     except StopIteration:
-                        spent += time.process_time() - start
+                        spent[0] += time.process_time() - start
                         return
-                    spent += time.process_time() - start
+                    spent[0] += time.process_time() - start
                     sigs.append(_signature(step))
-                    yield step
+                    yield timed_build(step) if hasattr(step, "build") else step
             finally:
-                record[2] = spent
-                self.cpu[t.name] = self.cpu.get(t.name, 0.0) + spent
+                record[2] = spent[0]
+                self.cpu[t.name] = self.cpu.get(t.name, 0.0) + spent[0]
                 self.calls[t.name] = self.calls.get(t.name, 0) + 1
                 if before is not None:
                     old = [s for s in before if _alive(state, s)]
                     k = min(len(old), len(sigs))
                     if (not old) == (not sigs) and old[:k] == sigs[:k]:
-                        self.unchanged[t.name] = self.unchanged.get(t.name, 0.0) + spent
+                        self.unchanged[t.name] = self.unchanged.get(t.name, 0.0) + spent[0]
                 self.last[t.name] = sigs
 
         return dataclasses.replace(t, find=find)

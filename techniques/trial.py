@@ -23,14 +23,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from explainer.model import proofwords
+from explainer.model import proofwords, rating
 from explainer.model.explanation import Cand, Explanation, cands
 from explainer.model.grid import Geometry, bits, value_char
 from explainer.model.i18n import LANGS, Agree, Cells, Value, Words, say
 from explainer.model.proof import Proof
 from explainer.model.roles import Role, link, proof_roles
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .implication import extract
 from .links import links
@@ -128,10 +128,12 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     return sorted(pairs, key=lambda p: (lk.cell(p[0]) != lk.cell(p[1]), p))
 
 
-def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only): the
     recording tracer replays the branches a step rests on, and a contradiction is named
-    from the end of its recorded branch (what the frame draws)."""
+    from the end of its recorded branch (what the frame draws). A step is rated from its
+    proof as soon as the proof is known; its caption and roles are made only when the
+    engine builds it (``Context.leads``: a trial step rarely beats the forcing chains)."""
     from .forcing import prover
 
     geo = state.geo
@@ -179,7 +181,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
                 if step is not None:
                     step = _common_proof(state, tracer, step, ca, va, n)
         if step is not None:
-            yield _told(geo, step)
+            yield lead(ctx, step.technique, _told, geo, step, least=round(rating.proof_rating(step) or 0.0, 1),
+                       place=len(step.place), eliminate=len(step.eliminate))
 
 
 def _common_proof(state: State, tracer: Any, step: Explanation, ca: int, va: int, n: int) -> Explanation | None:

@@ -16,7 +16,10 @@ each finder call (``guarded``) and fails at the finder that did it
   removes, every candidate of its roles, its links' ends), be sound against
   the solution when the engine knows it, and, for a pattern of cells (a
   wing's pivot and pincers), hold as the pattern claims: with a removed
-  candidate true, the pattern's cells could not all be filled.
+  candidate true, the pattern's cells could not all be filled;
+- a lead (a step found, not built: ``technique.Lead``) is built here to be checked
+  the same way, and must tell the truth about its step: its name, how many values it
+  places and candidates it removes, and a least rating its step does not go below.
 
 Check mode is on when ``SUDOKU_EXPLAINER_CHECK`` is set to anything but ``0``
 (the test suite sets it) or with ``Puzzle(..., check=True)``; it costs a few
@@ -25,14 +28,14 @@ microseconds per finder call and per step yielded.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits, value_char
 from explainer.model.session import Session
 from explainer.model.state import State
-from explainer.model.technique import Context
+from explainer.model.technique import Context, Lead
 
 __all__ = ["CHECK_ENV", "FinderFault", "check_requested", "guarded", "step_problems"]
 
@@ -160,11 +163,26 @@ def step_problems(state: State, step: Explanation, solution: Sequence[int] | Non
     return out + _pattern_problems(state, step)
 
 
-def guarded(found: Iterable[Explanation], name: str, state: State, ctx: Context,
-            solution: Sequence[int] | None) -> Iterator[Explanation]:
+def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], float] | None,
+                   least: float) -> list[str]:
+    out = []
+    if step.technique != lead.technique:
+        out.append(f"its lead says {lead.technique}")
+    if (len(step.place), len(step.eliminate)) != (lead.place, lead.eliminate):
+        out.append(f"its lead says {lead.place} placed and {lead.eliminate} removed")
+    if rate is not None and rate(step) < max(least, lead.least) - 1e-9:
+        out.append(f"rated {rate(step)}, below its lead's least {max(least, lead.least)}")
+    return out
+
+
+def guarded(found: Iterable[Explanation | Lead], name: str, state: State, ctx: Context,
+            solution: Sequence[int] | None, rate: Callable[[Explanation], float] | None = None,
+            least: float = 0.0) -> Iterator[Explanation | Lead]:
     """``found`` (a finder's output on ``state``) checked as it is read (module docstring).
     The state and the session are compared with what they were when the finder was called:
-    call this before the finder's first step is asked for, i.e. right after ``t.find(...)``."""
+    call this before the finder's first step is asked for, i.e. right after ``t.find(...)``.
+    A lead is built to be checked (``rate``: how the engine rates a step; ``least``: the
+    technique's least rating) and handed on as a lead."""
     before = _state_print(state)
     held = _session_print(ctx.session, state)
     it = iter(found)
@@ -178,13 +196,17 @@ def guarded(found: Iterable[Explanation], name: str, state: State, ctx: Context,
 
     failed = False
     try:
-        for step in it:
+        for found_step in it:
             same("while searching")
+            step = found_step.build() if isinstance(found_step, Lead) else found_step
+            same("while building its step")
             problems = step_problems(state, step, solution)
+            if isinstance(found_step, Lead):
+                problems += _lead_problems(found_step, step, rate, least)
             if problems:
                 raise FinderFault(f"{name} yielded a step that does not hold ({'; '.join(problems)}): "
                                   f"{step.summary()}: {step.text}")
-            yield step
+            yield found_step
             same("while its step was read")
     except GeneratorExit:  # the engine stopped reading: the finder is closed and checked below
         raise

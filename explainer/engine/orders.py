@@ -33,7 +33,7 @@ from explainer.model.grid import PuzzleError, UnknownNameError
 from explainer.model.order import Order, View
 from explainer.model.session import Session
 from explainer.model.state import State
-from explainer.model.technique import Bound, Context, StepKind, Technique, kinds_of, left_out
+from explainer.model.technique import Bound, Context, Lead, StepKind, Technique, kinds_of, left_out
 
 from .check import check_requested, guarded
 
@@ -114,22 +114,26 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
         if t.reads_solution and known is None:
             out.append(None)
             continue
+        # a ranked order builds only the steps that can still win: its finders may yield leads
         out.append(Context(known if t.reads_solution else None, tuple(techniques[:i]), bound=bound,
-                           session=session, off=off))
+                           session=session, off=off, leads=order.ranked))
     return out
 
 
-def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int]) -> Iterator[Explanation]:
+def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int],
+           rater: Rater | None = None, least: float = 0.0) -> Iterator[Explanation | Lead]:
     """The finder's steps; in check mode each call watched (``check.guarded``: the state and
     the session left as found, every step describing the state, and sound when ``check`` is
-    the solution). The engine closes it when it stops reading (``_close``)."""
+    the solution; a lead true to its step as ``rater`` rates it, ``least`` its technique's least
+    rating). The engine closes it when it stops reading (``_close``)."""
     found = iter(t.find(state, ctx))
     if check is not False:
-        found = guarded(found, t.name, state, ctx, None if check is True else check)
+        found = guarded(found, t.name, state, ctx, None if check is True else check,
+                        rater.rate if rater is not None else None, least)
     return found
 
 
-def _close(found: Iterator[Explanation]) -> None:
+def _close(found: Iterator[Explanation | Lead]) -> None:
     """Close a finder the engine stopped reading (a generator's cleanup runs now, not later)."""
     close = getattr(found, "close", None)
     if close is not None:
@@ -159,6 +163,8 @@ def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[
         found = _found(t, state, ctx, check)
         try:
             for candidate in found:
+                if isinstance(candidate, Lead):  # a finder called with a context that takes leads
+                    candidate = candidate.build()
                 if live(state, candidate) and ctx.allows(candidate.technique):
                     step = candidate
                     break
@@ -216,6 +222,14 @@ class Rater:
         k = self.kinds.get(step.technique)
         return k.rate(step, self.view) if k is not None else rating.rate(step, self.fallback)
 
+    def lead_key(self, lead: Lead, least: float) -> tuple[Any, ...]:
+        """The first five terms of a lead's ``choice_key`` at their least: its rating at least
+        ``least`` (its technique's least rating) or the lead's own estimate, then the terms a
+        lead knows exactly. A lead whose least key is above the best step's cannot beat it."""
+        k = self.kinds.get(lead.technique)
+        return (max(least, lead.least), k is not None and k.gives_way, -lead.place, -lead.eliminate,
+                self.ranks.get(lead.technique, (len(self.ranks), 0)))
+
     def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
         r = self.rate(step) if rated is None else rated
         k = self.kinds.get(step.technique)
@@ -258,9 +272,19 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
             start = time.perf_counter() if timings is not None else 0.0
             passed = 0
-            found = _found(t, state, ctx, check)
+            found = _found(t, state, ctx, check, rater, low)
             try:
                 for candidate in found:
+                    if isinstance(candidate, Lead):
+                        # a step found but not built: built only if it may beat the best so far
+                        if not ctx.allows(candidate.technique):
+                            continue
+                        if best_key is not None and rater.lead_key(candidate, low) > best_key[:5]:
+                            passed += 1
+                            if passed >= SCAN:
+                                break
+                            continue
+                        candidate = candidate.build()
                     if not live(state, candidate) or not ctx.allows(candidate.technique):
                         continue
                     key = rater.key(candidate)
