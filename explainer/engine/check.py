@@ -164,25 +164,25 @@ def step_problems(state: State, step: Explanation, solution: Sequence[int] | Non
 
 
 def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], float] | None,
-                   least: float) -> list[str]:
+                   least: Callable[[Lead], float] | None) -> list[str]:
     out = []
     if step.technique != lead.technique:
         out.append(f"its lead says {lead.technique}")
     if (len(step.place), len(step.eliminate)) != (lead.place, lead.eliminate):
         out.append(f"its lead says {lead.place} placed and {lead.eliminate} removed")
-    if rate is not None and rate(step) < max(least, lead.least) - 1e-9:
-        out.append(f"rated {rate(step)}, below its lead's least {max(least, lead.least)}")
+    if rate is not None and least is not None and rate(step) < least(lead) - 1e-9:
+        out.append(f"rated {rate(step)}, below the least rating {least(lead)} the engine takes for its lead")
     return out
 
 
 def guarded(found: Iterable[Explanation | Lead], name: str, state: State, ctx: Context,
             solution: Sequence[int] | None, rate: Callable[[Explanation], float] | None = None,
-            least: float = 0.0) -> Iterator[Explanation | Lead]:
+            least: Callable[[Lead], float] | None = None) -> Iterator[Explanation | Lead]:
     """``found`` (a finder's output on ``state``) checked as it is read (module docstring).
     The state and the session are compared with what they were when the finder was called:
     call this before the finder's first step is asked for, i.e. right after ``t.find(...)``.
-    A lead is built to be checked (``rate``: how the engine rates a step; ``least``: the
-    technique's least rating) and handed on as a lead."""
+    A lead is built to be checked (``rate``: how the engine rates a step; ``least``: the least
+    rating the engine takes for a lead) and handed on as a lead."""
     before = _state_print(state)
     held = _session_print(ctx.session, state)
     it = iter(found)

@@ -130,7 +130,7 @@ class Puzzle:
         solution = self.solution.values
         n = self.grid.n
         state = State.from_grid(self.grid)
-        session = Session(state)
+        session = Session(state, check=self.check)
         steps: list[Explanation] = []
         order = self.order
         ctxs = contexts(self.techniques, solution, order, session=session,

@@ -121,15 +121,16 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
 
 
 def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int],
-           rater: Rater | None = None, least: float = 0.0) -> Iterator[Explanation | Lead]:
+           rater: Rater | None = None) -> Iterator[Explanation | Lead]:
     """The finder's steps; in check mode each call watched (``check.guarded``: the state and
     the session left as found, every step describing the state, and sound when ``check`` is
-    the solution; a lead true to its step as ``rater`` rates it, ``least`` its technique's least
-    rating). The engine closes it when it stops reading (``_close``)."""
+    the solution; a lead true to its step as ``rater`` rates it). The engine closes it when it
+    stops reading (``_close``)."""
     found = iter(t.find(state, ctx))
     if check is not False:
         found = guarded(found, t.name, state, ctx, None if check is True else check,
-                        rater.rate if rater is not None else None, least)
+                        rater.rate if rater is not None else None,
+                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None)
     return found
 
 
@@ -217,18 +218,20 @@ class Rater:
                 self.ranks.setdefault(k.name, (i, j))
         # the least rating each technique's steps can get: the search tries them in this order
         self.lows = [min((k.least(view) for k in t.kinds), default=0.0) for t in techniques]
+        # the least rating of each kind's steps (``StepKind.least``): a lead's, unless it knows better
+        self.floors: dict[str, float] = {name: k.least(view) for name, k in self.kinds.items()}
 
     def rate(self, step: Explanation) -> float:
         k = self.kinds.get(step.technique)
         return k.rate(step, self.view) if k is not None else rating.rate(step, self.fallback)
 
-    def lead_key(self, lead: Lead, least: float) -> tuple[Any, ...]:
-        """The first five terms of a lead's ``choice_key`` at their least: its rating at least
-        ``least`` (its technique's least rating) or the lead's own estimate, then the terms a
-        lead knows exactly. A lead whose least key is above the best step's cannot beat it."""
+    def lead_key(self, lead: Lead) -> tuple[Any, ...]:
+        """The first five terms of a lead's ``choice_key`` at their least: the lead's least rating
+        (its own, else its kind's ``floors``), then the terms a lead knows exactly. A lead whose
+        least key is above the best step's cannot beat it."""
         k = self.kinds.get(lead.technique)
-        return (max(least, lead.least), k is not None and k.gives_way, -lead.place, -lead.eliminate,
-                self.ranks.get(lead.technique, (len(self.ranks), 0)))
+        return (lead.least or self.floors.get(lead.technique, 0.0), k is not None and k.gives_way, -lead.place,
+                -lead.eliminate, self.ranks.get(lead.technique, (len(self.ranks), 0)))
 
     def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
         r = self.rate(step) if rated is None else rated
@@ -272,14 +275,14 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
             start = time.perf_counter() if timings is not None else 0.0
             passed = 0
-            found = _found(t, state, ctx, check, rater, low)
+            found = _found(t, state, ctx, check, rater)
             try:
                 for candidate in found:
                     if isinstance(candidate, Lead):
                         # a step found but not built: built only if it may beat the best so far
                         if not ctx.allows(candidate.technique):
                             continue
-                        if best_key is not None and rater.lead_key(candidate, low) > best_key[:5]:
+                        if best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:
                                 break
