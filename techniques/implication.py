@@ -34,6 +34,7 @@ from explainer.core import load
 from explainer.model.grid import Geometry
 from explainer.model.proof import Branch, BranchEnd, ProofFact
 from explainer.model.state import State
+from explainer.model.technique import built
 
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
@@ -241,7 +242,7 @@ class Tracer:
 
             branch = self.branch_state(tr, len(facts))
             done = False
-            for step in find_locked(branch):
+            for step in built(find_locked(branch)):
                 (k1, i1), (k2, i2) = step.houses
                 r1 = _HOUSE_BASE[k1] * n + i1
                 inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
@@ -335,7 +336,7 @@ def _locked_step(state: State, record: Any, k: int) -> Any:
     for c, w in record.falses(upto):
         branch.eliminate(c, w)
     houses = house_keys(state.geo, [r1, r2])
-    for step in find_locked(branch):
+    for step in built(find_locked(branch)):
         if step.houses == houses and step.eliminate[0][2] == v:
             return step
     raise AssertionError(f"no locked candidate for {v} in houses {houses}")  # pragma: no cover
