@@ -84,41 +84,59 @@ CHUNK = 64
 
 class _Runs:
     """The singles fixpoint of each strong-link end assumed true (``explainer.core.propagate``,
-    the engine's one propagator: every end of a chunk at once), computed as the search asks."""
+    the engine's one propagator: every end of a chunk at once), computed as the search asks,
+    each end's result read out of its chunk only when asked for."""
 
     def __init__(self, state: State, ends: list[tuple[int, int]]) -> None:
         self.state, self.ends = state, ends
         self.at = {e: i for i, e in enumerate(ends)}
         self.done: dict[int, _Result] = {}
+        self.chunks: dict[int, tuple[Any, Any]] = {}
+        self.base: Any = None
 
     def __call__(self, cell: int, value: int) -> _Result:
         i = self.at[(cell, value)]
-        if i not in self.done:
-            self._chunk(i - i % CHUNK)
-        return self.done[i]
+        r = self.done.get(i)
+        if r is None:
+            first = i - i % CHUNK
+            chunk = self.chunks.get(first)
+            if chunk is None:
+                chunk = self.chunks[first] = self._chunk(first)
+            out, contra = chunk
+            r = self.done[i] = self._result(out[i - first], bool(contra[i - first]))
+        return r
 
-    def _chunk(self, first: int) -> None:
+    def _chunk(self, first: int) -> tuple[Any, Any]:
         from explainer.core import propagate
 
-        state, geo = self.state, self.state.geo
-        t = propagate.tables(geo.n)
-        base = propagate.base_row(state)
-        part = self.ends[first:first + CHUNK]
-        rows = propagate.assumed(base, t, part)
-        out, contra = propagate.propagate(rows, t, base=base)
-        for k, (row, bad) in enumerate(zip(out.tolist(), contra.tolist(), strict=True)):
-            values, cand = list(state.values), list(state.cand)
-            changed = 0
-            for c, m in enumerate(row):
-                if values[c] or m == state.cand[c]:
-                    continue
-                changed |= 1 << c
-                if m and not m & (m - 1):
-                    values[c], cand[c] = m.bit_length(), 0
-                else:
-                    cand[c] = m
-            solved = not bad and all(values)
-            self.done[first + k] = _Result(values, cand, bool(bad), solved, changed)
+        state = self.state
+        t = propagate.tables(state.geo.n)
+        if self.base is None:
+            self.base = propagate.base_row(state)
+        rows = propagate.assumed(self.base, t, self.ends[first:first + CHUNK])
+        return propagate.propagate(rows, t, base=self.base)
+
+    def _result(self, row: Any, bad: bool) -> _Result:
+        """One end's run as the search reads it: the cells it decided or cut down (the cells of
+        its row that differ from the state's; a cell the state has decided is left as it is)."""
+        import numpy as np
+
+        state = self.state
+        given = state.values
+        values, cand = list(given), list(state.cand)
+        changed = 0
+        masks = row.tolist()
+        for c in np.nonzero(row != self.base)[0].tolist():
+            if given[c]:
+                continue
+            m = masks[c]
+            changed |= 1 << c
+            if m and not m & (m - 1):
+                values[c], cand[c] = m.bit_length(), 0
+            else:
+                cand[c] = m
+        solved = not bad and all(values)
+        return _Result(values, cand, bad, solved, changed)
 
 
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
