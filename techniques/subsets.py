@@ -159,12 +159,18 @@ def _by_house(state: State, ctx: Context, owner: str,
     return out
 
 
+def _leads(state: State, ctx: Context, name: str, search: Any,
+           build: Callable[..., Explanation]) -> Iterator[Explanation | Lead]:
+    """A tuple family's steps, house by house (``_by_house``), each a lead built when asked for."""
+    geo = state.geo
+    for _, _, _, args in _by_house(state, ctx, name, search):
+        yield lead(ctx, name, build, geo, *args, eliminate=len(args[4]))
+
+
 def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Naked tuples, smallest first, house by house; a house's are kept in the solving session
     while its cells' candidates stay (``Session.part``); a step is built when asked for."""
-    geo = state.geo
-    for _, _, _, args in _by_house(state, ctx, "naked tuple", _naked_in):
-        yield lead(ctx, "naked tuple", _naked_step, geo, *args, eliminate=len(args[4]))
+    return _leads(state, ctx, "naked tuple", _naked_in, _naked_step)
 
 
 def _naked_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
@@ -213,9 +219,7 @@ def _naked_step(geo: Geometry, h: int, p: int, chosen: list[int], union: int, el
 def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Hidden tuples, smallest first, house by house; a house's are kept in the solving session
     while its cells' candidates stay (``Session.part``); a step is built when asked for."""
-    geo = state.geo
-    for _, _, _, args in _by_house(state, ctx, "hidden tuple", _hidden_in):
-        yield lead(ctx, "hidden tuple", _hidden_step, geo, *args, eliminate=len(args[4]))
+    return _leads(state, ctx, "hidden tuple", _hidden_in, _hidden_step)
 
 
 def _hidden_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
