@@ -42,13 +42,13 @@ class Puzzle(engine.Puzzle):
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
                  order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
-                 rating_only: bool = False) -> None:
+                 check: bool | None = None, rating_only: bool = False) -> None:
         chosen = chosen_records(techniques, order, easiest, uniqueness, brutal)
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
             raise PuzzleTypeError(f"max_steps is a whole number, 0 or more, or None, not {max_steps!r}")
         super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
-                         order=order, uniqueness=uniqueness, rating_only=rating_only)
+                         order=order, uniqueness=uniqueness, check=check, rating_only=rating_only)
         if self.order.producers and self.n != SE_SIZE:
             raise PuzzleError(f"Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
                               f"(the {self.order.name} order)", where)

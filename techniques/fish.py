@@ -15,22 +15,29 @@ and cover lines (``houses`` after the box, ``detail`` ``base_lines`` and
 ``cover_lines``) and the fin (``marked_alt``, ``detail`` ``fin``).
 
 Everything works on one value at a time through per-line masks (for each
-base line, the bit set of cover lines where v can go), built once per state.
-Base lines are grown by depth-first search, dropping a branch as soon as the
-cover lines already exceed p, so the search never looks at combinations that
-cannot be a fish. Sizes are tried smallest first across every value.
+base line, the bit set of cover lines where v can go). Base lines are grown
+by depth-first search, dropping a branch as soon as the cover lines already
+exceed p, so the search never looks at combinations that cannot be a fish.
+Sizes are tried smallest first across every value.
+
+A value's fish depend on its places alone: each value's are kept in the
+solving session with the places they were found in (``Session.part``), and
+a step searches again only the values whose places it changed. A step is
+built when it is asked for (a lead on the simplest order: ``Context.leads``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, geometry
 from explainer.model.i18n import Arg, Cells, House, Value, say
 from explainer.model.roles import on_cands, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .wording import Lines
 
@@ -102,19 +109,14 @@ def max_size(n: int) -> int:
     return max(2, min(4, n // 2))
 
 
-def _line_masks(state: State) -> tuple[list[list[int]], list[list[int]]]:
-    """masks[o][v-1][i]: cover-line bit set of v's places in base line i (o=0 rows, 1 columns)."""
-    geo = state.geo
+def _value_masks(geo: Geometry, pv: int) -> tuple[list[int], list[int]]:
+    """One value's per-line masks from its places ``pv``: for each row, the columns where it
+    can go, and for each column, the rows."""
     n, full = geo.n, geo.full
-    rows: list[list[int]] = []
-    cols: list[list[int]] = []
-    for v in range(1, n + 1):
-        pv = state.pos[v - 1]
-        rows.append([(pv >> (r * n)) & full for r in range(n)])
-        cm = [0] * n
-        for c in bits(pv):
-            cm[c % n] |= 1 << (c // n)
-        cols.append(cm)
+    rows = [(pv >> (r * n)) & full for r in range(n)]
+    cols = [0] * n
+    for c in bits(pv):
+        cols[c % n] |= 1 << (c // n)
     return rows, cols
 
 
@@ -154,34 +156,53 @@ def _base_sets(pool: list[int], masks: list[int], max_p: int,
     return out
 
 
-def find_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    """x wing, swordfish, jellyfish: rows then columns as base, every value, smallest first."""
+# a fish found: (size, base orientation, its order of discovery in the value, the step's arguments)
+_Found = tuple[int, int, int, tuple[Any, ...]]
+
+
+def _by_value(state: State, ctx: Context, owner: str,
+              search: Callable[[Geometry, int, int], list[_Found]]) -> list[tuple[int, int, int, int, tuple[Any, ...]]]:
+    """Every value's finds (``search(geo, v, places)``, kept per value in the session while its
+    places stay), in the order of the plain search: size, base rows before columns, value,
+    discovery."""
     geo = state.geo
+    session = session_of(state, ctx)
+    out = []
+    for v in range(1, geo.n + 1):
+        pv = state.pos[v - 1]
+        for p, o, k, args in session.part(owner, v, pv, lambda: search(geo, v, pv)):  # noqa: B023 - called at once
+            out.append((p, o, v, k, args))
+    out.sort(key=lambda f: f[:4])
+    return out
+
+
+def _fish_of(geo: Geometry, v: int, pv: int) -> list[_Found]:
+    """x wings, swordfish and jellyfish on value v (places ``pv``), rows then columns as base."""
     n = geo.n
     max_p = max_size(n)
-    line_masks = state.cached("fish.lines", _line_masks)
-    found: list[tuple[int, int, Explanation]] = []
-    for o in (0, 1):
-        for v in range(1, n + 1):
-            masks = line_masks[o][v - 1]
-            open_lines = [i for i in range(n) if masks[i]]
-            pool = [i for i in open_lines if masks[i].bit_count() <= max_p]
-            if len(pool) < 2:
+    found: list[_Found] = []
+    for o, masks in enumerate(_value_masks(geo, pv)):
+        open_lines = [i for i in range(n) if masks[i]]
+        pool = [i for i in open_lines if masks[i].bit_count() <= max_p]
+        if len(pool) < 2:
+            continue
+        for base, cover in _base_sets(pool, masks, max_p):
+            p = len(base)
+            # p lines need p cover lines; with only p open lines the cover holds no other v
+            if cover.bit_count() != p or len(open_lines) <= p:
                 continue
-            pv = state.pos[v - 1]
-            for base, cover in _base_sets(pool, masks, max_p):
-                p = len(base)
-                # p lines need p cover lines; with only p open lines the cover holds no other v
-                if cover.bit_count() != p or len(open_lines) <= p:
-                    continue
-                base_cells = _lines_cells(geo, o, base)
-                removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
-                if removed:
-                    found.append((p, len(found), fish_step(geo, v, o, list(base), cover,
-                                                            pv & base_cells, removed, p)))
-    found.sort(key=lambda t: t[:2])
-    for _, _, step in found:
-        yield step
+            base_cells = _lines_cells(geo, o, base)
+            removed = pv & _lines_cells(geo, 1 - o, bits(cover)) & ~base_cells
+            if removed:
+                found.append((p, o, len(found), (v, o, list(base), cover, pv & base_cells, removed, p)))
+    return found
+
+
+def find_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+    """x wing, swordfish, jellyfish: rows then columns as base, every value, smallest first."""
+    geo = state.geo
+    for p, _, _, _, args in _by_value(state, ctx, "fish", _fish_of):
+        yield lead(ctx, NAMES[p], fish_step, geo, *args, eliminate=args[5].bit_count())
 
 
 def fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,
@@ -227,7 +248,7 @@ def _finned_tables(n: int) -> tuple[tuple[tuple[int, int, int, int, int], ...], 
     return tuple(tables)
 
 
-def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Finned x wing, swordfish, jellyfish (both cases of TECHNIQUES.md), smallest first.
 
     For a box R, a base line of R's band counts only its v candidates outside
@@ -240,123 +261,123 @@ def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
     line of the band is skipped at once.
     """
     geo = state.geo
+    for p, _, _, _, args in _by_value(state, ctx, "finned fish", _finned_of):
+        name = (SASHIMI_NAMES if args[-1] else FINNED_NAMES)[p]
+        yield lead(ctx, name, _finned_step, geo, *args, eliminate=args[7].bit_count())
+
+
+def _finned_of(geo: Geometry, v: int, pv: int) -> list[_Found]:
+    """The finned fish on value v (places ``pv``), rows then columns as base."""
     n, m = geo.n, geo.m
     max_p = max_size(n)
-    line_masks = state.cached("fish.lines", _line_masks)
     tables = _finned_tables(n)
     house_mask = geo.house_mask
-    found: list[tuple[int, int, Explanation]] = []
-    for o in (0, 1):
+    found: list[_Found] = []
+    if not pv:
+        return found
+    for o, masks in enumerate(_value_masks(geo, pv)):
         line_cells = house_mask[o * n:o * n + n]
         cover_cells = house_mask[(1 - o) * n:(1 - o) * n + n]
-        for v in range(1, n + 1):
-            pv = state.pos[v - 1]
-            if not pv:
+        open_lines = [i for i in range(n) if masks[i]]
+        if len(open_lines) < 2:
+            continue
+        # open lines that can join a base whole (their places all count)
+        small = [i for i in open_lines if masks[i].bit_count() <= max_p]
+        for box, box_cells, first_line, band_bits, box_cover in tables[o]:
+            if not pv & box_cells:
                 continue
-            masks = line_masks[o][v - 1]
-            open_lines = [i for i in range(n) if masks[i]]
-            if len(open_lines) < 2:
+            band = range(first_line, first_line + m)
+            in_box = [i for i in band if masks[i] & box_cover]
+            if len(in_box) < 2:
                 continue
-            # open lines that can join a base whole (their places all count)
-            small = [i for i in open_lines if masks[i].bit_count() <= max_p]
-            for box, box_cells, first_line, band_bits, box_cover in tables[o]:
-                if not pv & box_cells:
-                    continue
-                band = range(first_line, first_line + m)
-                in_box = [i for i in band if masks[i] & box_cover]
-                if len(in_box) < 2:
-                    continue
-                not_cover = ~box_cover
-                # lines with a fin lead the pool: every finned set holds one of them
-                finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
-                if not finned:
-                    continue
-                # then the other open lines in order: a line without v in the box
-                # counts all its places; one with v in the box but not finned cannot join
-                rest = [i for i in small if i not in in_box]
-                pool = finned + rest
-                size = len(pool)
-                if size < 2:
-                    continue
-                outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
-                # a base keeps at least one band line with v in the box out (the removals
-                # are there) and at most m - 1 band lines: a branch breaking either stops
-                top = m - 1
-                last = len(in_box) - 1
-                inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
-                inbox = [1] * len(finned) + [0] * len(rest)
-                hits: list[tuple[tuple[int, ...], int]] = []
-                # the depth-first search of _base_sets, unrolled (pre-order, sizes 2..max_p)
-                for a in range(len(finned)):
-                    ua = outs[a]
-                    for b in range(a + 1, size):
-                        nb = 1 + inband[b]
-                        ni = 1 + inbox[b]
-                        if nb > top or ni > last:
-                            continue
-                        ub = ua | outs[b]
-                        cb = ub.bit_count()
-                        if cb > max_p:
-                            continue
-                        if cb <= 2:
-                            hits.append(((a, b), ub))
-                        if max_p < 3:
-                            continue
-                        for c in range(b + 1, size):
-                            nc = nb + inband[c]
-                            nic = ni + inbox[c]
-                            if nc > top or nic > last:
-                                continue
-                            uc = ub | outs[c]
-                            cc3 = uc.bit_count()
-                            if cc3 > max_p:
-                                continue
-                            if cc3 <= 3:
-                                hits.append(((a, b, c), uc))
-                            if max_p < 4:
-                                continue
-                            for d in range(c + 1, size):
-                                if nc + inband[d] > top or nic + inbox[d] > last:
-                                    continue
-                                ud = uc | outs[d]
-                                if ud.bit_count() <= 4:
-                                    hits.append(((a, b, c, d), ud))
-                for idx, cover in hits:
-                    p = len(idx)
-                    base_cells = 0
-                    for j in idx:
-                        base_cells |= line_cells[pool[j]]
-                    q = cover.bit_count()
-                    if q == p and cover & box_cover:
-                        case = 1
-                        cc = 0
-                        for j in bits(cover & box_cover):
-                            cc |= cover_cells[j]
-                        removed = pv & box_cells & ~base_cells & cc
-                    elif q == p - 1 and not cover & box_cover:
-                        case = 2
-                        removed = pv & box_cells & ~base_cells
-                    else:
+            not_cover = ~box_cover
+            # lines with a fin lead the pool: every finned set holds one of them
+            finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
+            if not finned:
+                continue
+            # then the other open lines in order: a line without v in the box
+            # counts all its places; one with v in the box but not finned cannot join
+            rest = [i for i in small if i not in in_box]
+            pool = finned + rest
+            size = len(pool)
+            if size < 2:
+                continue
+            outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
+            # a base keeps at least one band line with v in the box out (the removals
+            # are there) and at most m - 1 band lines: a branch breaking either stops
+            top = m - 1
+            last = len(in_box) - 1
+            inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
+            inbox = [1] * len(finned) + [0] * len(rest)
+            hits: list[tuple[tuple[int, ...], int]] = []
+            # the depth-first search of _base_sets, unrolled (pre-order, sizes 2..max_p)
+            for a in range(len(finned)):
+                ua = outs[a]
+                for b in range(a + 1, size):
+                    nb = 1 + inband[b]
+                    ni = 1 + inbox[b]
+                    if nb > top or ni > last:
                         continue
-                    if removed:
-                        # the fin: base candidates outside every cover line (a candidate on a
-                        # base line and a cover line is body, even inside the box)
-                        on_cover = 0
-                        for j in bits(cover):
-                            on_cover |= cover_cells[j]
-                        fins = pv & base_cells & ~on_cover
-                        if not fins:
-                            continue  # a plain fish (found before)
-                        # sashimi: a fin-carrying base line has no body candidate in the box
-                        sashimi = any(pv & line_cells[pool[j]] & fins and
-                                      not pv & line_cells[pool[j]] & box_cells & on_cover for j in idx)
-                        base = sorted(pool[j] for j in idx)
-                        found.append((p, len(found), _finned_step(
-                            geo, v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case,
-                            sashimi)))
-    found.sort(key=lambda t: t[:2])
-    for _, _, step in found:
-        yield step
+                    ub = ua | outs[b]
+                    cb = ub.bit_count()
+                    if cb > max_p:
+                        continue
+                    if cb <= 2:
+                        hits.append(((a, b), ub))
+                    if max_p < 3:
+                        continue
+                    for c in range(b + 1, size):
+                        nc = nb + inband[c]
+                        nic = ni + inbox[c]
+                        if nc > top or nic > last:
+                            continue
+                        uc = ub | outs[c]
+                        cc3 = uc.bit_count()
+                        if cc3 > max_p:
+                            continue
+                        if cc3 <= 3:
+                            hits.append(((a, b, c), uc))
+                        if max_p < 4:
+                            continue
+                        for d in range(c + 1, size):
+                            if nc + inband[d] > top or nic + inbox[d] > last:
+                                continue
+                            ud = uc | outs[d]
+                            if ud.bit_count() <= 4:
+                                hits.append(((a, b, c, d), ud))
+            for idx, cover in hits:
+                p = len(idx)
+                base_cells = 0
+                for j in idx:
+                    base_cells |= line_cells[pool[j]]
+                q = cover.bit_count()
+                if q == p and cover & box_cover:
+                    case = 1
+                    cc = 0
+                    for j in bits(cover & box_cover):
+                        cc |= cover_cells[j]
+                    removed = pv & box_cells & ~base_cells & cc
+                elif q == p - 1 and not cover & box_cover:
+                    case = 2
+                    removed = pv & box_cells & ~base_cells
+                else:
+                    continue
+                if removed:
+                    # the fin: base candidates outside every cover line (a candidate on a
+                    # base line and a cover line is body, even inside the box)
+                    on_cover = 0
+                    for j in bits(cover):
+                        on_cover |= cover_cells[j]
+                    fins = pv & base_cells & ~on_cover
+                    if not fins:
+                        continue  # a plain fish (found before)
+                    # sashimi: a fin-carrying base line has no body candidate in the box
+                    sashimi = any(pv & line_cells[pool[j]] & fins and
+                                  not pv & line_cells[pool[j]] & box_cells & on_cover for j in idx)
+                    base = sorted(pool[j] for j in idx)
+                    found.append((p, o, len(found), (v, o, base, cover, box, pv & base_cells & ~fins, fins,
+                                                     removed, p, case, sashimi)))
+    return found
 
 
 def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,

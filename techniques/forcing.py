@@ -39,7 +39,7 @@ from explainer.model.proof import Proof
 from explainer.model.roles import proof_roles
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
@@ -359,9 +359,25 @@ def _scored(s: _Static, ceiling: float = float("inf")) -> list[tuple[int, int, A
     return sorted((s.estimate(*o), k, o) for k, o in enumerate(contra + groups) if _least(o[0]) < ceiling)
 
 
+# a forcing step found: its proof, the (cell, value) it places and those it removes
+Found = tuple[Proof, list[tuple[int, int]], list[tuple[int, int]]]
+
+
+def built(state: State, found: Found | None) -> Explanation | None:
+    """The step of a proof found (None for none)."""
+    return None if found is None else make_step(state.geo, *found)
+
+
 def static_step(state: State, dynamic: bool = False, static: bool = False,
                 lowest_first: bool = False, ceiling: float = float("inf"),
                 memos: Memos | None = None) -> Explanation | None:
+    """``static_found``'s step, built."""
+    return built(state, static_found(state, dynamic, static, lowest_first, ceiling, memos))
+
+
+def static_found(state: State, dynamic: bool = False, static: bool = False,
+                 lowest_first: bool = False, ceiling: float = float("inf"),
+                 memos: Memos | None = None) -> Found | None:
     """The level-0 step with the smallest proof (dynamic: branches also apply locked
     candidates to their own state; static: single-premise implications only, SE's
     static forcing chains). ``lowest_first``: the step with the least estimated rating
@@ -392,7 +408,7 @@ def static_step(state: State, dynamic: bool = False, static: bool = False,
     else:
         c, v, t = concl
         place, elim = ([(c, v)], []) if t else ([], [(c, v)])
-    return make_step(state.geo, proof, place, elim)
+    return proof, place, elim
 
 
 def _least(kind: str) -> float:
@@ -416,6 +432,11 @@ def _strong(state: State, c: int, v: int) -> bool:
 
 
 def nishio_step(state: State, ceiling: float = float("inf")) -> Explanation | None:
+    """``nishio_found``'s step, built."""
+    return built(state, nishio_found(state, ceiling))
+
+
+def nishio_found(state: State, ceiling: float = float("inf")) -> Found | None:
     """A one-digit contradiction (SE's Nishio chain): assuming v in a cell, v's own
     implications (peers, then houses left with one place) leave some house without v or
     put v twice in one. The smallest such proof; None if no assumption has one (or if
@@ -437,7 +458,7 @@ def nishio_step(state: State, ceiling: float = float("inf")) -> Explanation | No
     if best is None or rating.SE_X_FORCING + rating.length_addition(best[0]) >= ceiling:
         return None
     _, tr, c, v = best
-    return make_step(state.geo, Proof("contradiction", 0, (extract(tr),)), [], [(c, v)])
+    return Proof("contradiction", 0, (extract(tr),)), [], [(c, v)]
 
 
 def nested_least(level: int) -> float:
@@ -447,6 +468,11 @@ def nested_least(level: int) -> float:
 
 
 def nested_step(state: State, level: int, ceiling: float = float("inf")) -> Explanation | None:
+    """``nested_found``'s step, built."""
+    return built(state, nested_found(state, level, ceiling))
+
+
+def nested_found(state: State, level: int, ceiling: float = float("inf")) -> Found | None:
     """A contradiction at nesting ``level``: the first chunk of assumptions (most
     constrained first) that has one; the smallest proof in that chunk (None if it cannot
     rate below ``ceiling``: the level's least base + the length of its outer branch)."""
@@ -487,7 +513,7 @@ def nested_step(state: State, level: int, ceiling: float = float("inf")) -> Expl
         if nested_least(level) + rating.length_addition(size) >= ceiling:
             return None  # the inner proofs only add to its length
         br = extract(tr)
-        return make_step(state.geo, Proof("contradiction", level, (br,)), [], [(c, v)])
+        return Proof("contradiction", level, (br,)), [], [(c, v)]
     return None
 
 
@@ -499,7 +525,7 @@ def dynamic_allowed(ctx: Context) -> bool:
     return any(t.name == "locked candidate" for t in ctx.earlier)
 
 
-def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Forcing steps, simplest level first (the engine keeps the first live one):
     static (single-premise implications: SE's forcing chains), singles (SE's dynamic
     forcing chains), with locked candidates (when the run has them before), then
@@ -516,22 +542,26 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
     ceiling = ctx.ceiling
     memos = session_of(state, ctx).slot("forcing").setdefault("batches", {})
+    geo = state.geo
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        step = nishio_step(state, ceiling) if static is None else static_step(state, dynamic, static, ctx.lowest_first,
-                                                                                ceiling, memos)
-        if step is not None:
-            yield step
+        found = nishio_found(state, ceiling) if static is None else static_found(state, dynamic, static,
+                                                                                   ctx.lowest_first, ceiling, memos)
+        if found is not None:
+            rated = rating.proof_value(found[0])
+            yield lead(ctx, NAME, make_step, geo, *found, least=round(rated, 1), place=len(found[1]),
+                       eliminate=len(found[2]))
             if not ctx.lowest_first:
                 return  # the engine takes the first step
             # a later pass may still rate lower (a Nishio chain, 7.5 + length,
             # below a static cell forcing chain, 8.0 + length)
-            ceiling = min(ceiling, rating.proof_rating(step) or ceiling)
+            ceiling = min(ceiling, rated or ceiling)
     for level in range(1, MAX_LEVEL + 1):
         if nested_least(level) >= ceiling:
             return
-        step = nested_step(state, level, ceiling)
-        if step is not None:
-            yield step
+        found = nested_found(state, level, ceiling)
+        if found is not None:
+            yield lead(ctx, NAME, make_step, geo, *found, least=round(rating.proof_value(found[0]), 1),
+                       place=len(found[1]), eliminate=len(found[2]))
             return

@@ -34,6 +34,7 @@ from explainer.core import load
 from explainer.model.grid import Geometry
 from explainer.model.proof import Branch, BranchEnd, ProofFact
 from explainer.model.state import State
+from explainer.model.technique import built
 
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
@@ -241,7 +242,7 @@ class Tracer:
 
             branch = self.branch_state(tr, len(facts))
             done = False
-            for step in find_locked(branch):
+            for step in built(find_locked(branch)):
                 (k1, i1), (k2, i2) = step.houses
                 r1 = _HOUSE_BASE[k1] * n + i1
                 inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
@@ -335,7 +336,7 @@ def _locked_step(state: State, record: Any, k: int) -> Any:
     for c, w in record.falses(upto):
         branch.eliminate(c, w)
     houses = house_keys(state.geo, [r1, r2])
-    for step in find_locked(branch):
+    for step in built(find_locked(branch)):
         if step.houses == houses and step.eliminate[0][2] == v:
             return step
     raise AssertionError(f"no locked candidate for {v} in houses {houses}")  # pragma: no cover
@@ -470,7 +471,8 @@ def shortest(tr: Trace, roots: list[int], rounds: int = 4) -> dict[int, tuple[st
 
 def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False) -> Branch:
     """The smallest recorded branch: only the facts the end (or the conclusions) needs,
-    each justified the way that keeps them fewest (``shortest``)."""
+    each justified the way that keeps them fewest (``shortest``; a compiled run's own
+    minimisation, its twin, when the run is compiled)."""
     geo = tr.tracer.geo
     n = geo.n
     if conclusion is not None:
@@ -480,13 +482,11 @@ def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False
     else:
         assert tr.end is not None
         roots = list(tr.end.premises)
-    choice = shortest(tr, roots)
-    keep = sorted(_closure(tr, roots, choice))
-    new = {old: k for k, old in enumerate(keep)}
+    kept = kept_facts(tr, roots)
+    new = {old: k for k, (old, _, _) in enumerate(kept)}
     out = []
-    for old in keep:
-        c, v, t, rule, prem, extra = tr.facts[old]
-        rule, prem = choice.get(old, (rule, prem))
+    for old, rule, prem in kept:
+        c, v, t, _, _, extra = tr.facts[old]
         step = None
         if rule == "step":
             if isinstance(extra, _Lazy):
@@ -512,6 +512,22 @@ def extract(tr: Trace, conclusion: list[int] | None = None, solved: bool = False
             a, b = e.kw["cells"]
             end = BranchEnd("twice", prem, cells=((a // n, a % n), (b // n, b % n)), value=e.kw["value"])
     return Branch(out[0].fact, tuple(out), end)
+
+
+def kept_facts(tr: Trace, roots: list[int]) -> list[tuple[int, str, tuple[int, ...]]]:
+    """The facts the smallest proof of ``roots`` keeps, in run order, each with the rule and
+    premises that justify it there: (fact, rule, premises). A compiled run minimises in C
+    (``Record.shortest``, the twin of ``shortest`` and ``_closure``)."""
+    if tr.record is not None:
+        kept: list[tuple[int, str, tuple[int, ...]]] | None = tr.record.shortest(roots)
+        if kept is not None:
+            return kept
+    choice = shortest(tr, roots)
+    out = []
+    for old in sorted(_closure(tr, roots, choice)):
+        rule, prem = choice.get(old, (tr.facts[old][3], tr.facts[old][4]))
+        out.append((old, rule, prem))
+    return out
 
 
 def needed_absent(state: State, branch: Branch, sub: State | None = None,

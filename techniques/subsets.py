@@ -11,14 +11,16 @@ to k // 2 of both kinds find every tuple elimination.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.model.grid import bits, values_of
+from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import Agree, Arg, Cells, House, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 TUPLE_NAMES = {
     "en": {2: "pair", 3: "triple", 4: "quad"},
@@ -138,81 +140,138 @@ def _max_size(state: State) -> int:
     return max(2, min(MAX_TUPLE, state.geo.n // 2))
 
 
-def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def _by_house(state: State, ctx: Context, owner: str,
+              search: Callable[[State, int, list[int], int], list[tuple[int, int, tuple[Any, ...]]]]
+              ) -> list[tuple[int, int, int, tuple[Any, ...]]]:
+    """Every house's tuples (``search(state, house, its cells' candidates, largest size)``, kept
+    per house in the session while its candidates stay), in the order of the plain search:
+    size, house, discovery."""
     geo = state.geo
     cand = state.cand
-    # per house: its empty cells and (cell, candidates, count) of each
-    houses = []
+    session = session_of(state, ctx)
+    top = _max_size(state)
+    out = []
     for h, cells in enumerate(geo.houses):
-        empty = [c for c in cells if cand[c]]
-        if len(empty) > 2:
-            houses.append((h, empty, [(c, cand[c], cand[c].bit_count()) for c in empty]))
-    for p in range(2, _max_size(state) + 1):
-        for h, empty, rows in houses:
-            if len(empty) <= p:
-                continue
-            pool = [c for c, _, k in rows if k <= p]
-            if len(pool) < p:
-                continue
-            masks = [x for _, x, k in rows if k <= p]
-            for where, union in _tuples(masks, p):
-                chosen = [pool[i] for i in where]
-                rest = [c for c in empty if c not in chosen and cand[c] & union]
-                if not rest:
-                    continue
-                elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
-                yield Explanation(
-                    technique="naked tuple",
-                    eliminate=cands(geo, elim),
-                    cells=cell_coords(geo, chosen),
-                    houses=house_keys(geo, [h]),
-                    **say(NAKED, size=TupleSize(p), naked=TupleSize(p).adjective("nu"), house=House(geo, h),
-                          cells=Cells(geo, chosen), values=Values(values_of(union)), rest=Cells(geo, rest)),
-                    detail=(("size", p),),
-                    roles=(on_houses("house", geo, [h]), on_cells("cells", geo, chosen),
-                           on_cands("value", geo, ((c, v) for c in chosen for v in values_of(cand[c])))),
-                )
+        content = [cand[c] for c in cells]
+        for p, k, args in session.part(owner, h, tuple(content), lambda: search(state, h, content, top)):  # noqa: B023
+            out.append((p, h, k, args))
+    out.sort(key=lambda f: f[:3])
+    return out
 
 
-def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def _leads(state: State, ctx: Context, name: str, search: Any,
+           build: Callable[..., Explanation]) -> Iterator[Explanation | Lead]:
+    """A tuple family's steps, house by house (``_by_house``), each a lead built when asked for."""
     geo = state.geo
-    cand, pos = state.cand, state.pos
+    for _, _, _, args in _by_house(state, ctx, name, search):
+        yield lead(ctx, name, build, geo, *args, eliminate=len(args[4]))
+
+
+def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+    """Naked tuples, smallest first, house by house; a house's are kept in the solving session
+    while its cells' candidates stay (``Session.part``); a step is built when asked for."""
+    return _leads(state, ctx, "naked tuple", _naked_in, _naked_step)
+
+
+def _naked_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
+    """(size, discovery, step arguments) of the naked tuples of house ``h`` (its cells'
+    candidates ``content``)."""
+    geo = state.geo
+    cells = geo.houses[h]
+    empty = [c for c, m in zip(cells, content, strict=True) if m]
+    found: list[tuple[int, int, tuple[Any, ...]]] = []
+    if len(empty) <= 2:
+        return found
+    rows = [(c, m, m.bit_count()) for c, m in zip(cells, content, strict=True) if m]
+    cand = {c: m for c, m, _ in rows}
+    for p in range(2, top + 1):
+        if len(empty) <= p:
+            continue
+        pool = [c for c, _, k in rows if k <= p]
+        if len(pool) < p:
+            continue
+        masks = [x for _, x, k in rows if k <= p]
+        for where, union in _tuples(masks, p):
+            chosen = [pool[i] for i in where]
+            rest = [c for c in empty if c not in chosen and cand[c] & union]
+            if not rest:
+                continue
+            elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
+            found.append((p, len(found), (h, p, chosen, union, elim, rest, [(c, cand[c]) for c in chosen])))
+    return found
+
+
+def _naked_step(geo: Geometry, h: int, p: int, chosen: list[int], union: int, elim: list[tuple[int, int]],
+                rest: list[int], held: list[tuple[int, int]]) -> Explanation:
+    return Explanation(
+        technique="naked tuple",
+        eliminate=cands(geo, elim),
+        cells=cell_coords(geo, chosen),
+        houses=house_keys(geo, [h]),
+        **say(NAKED, size=TupleSize(p), naked=TupleSize(p).adjective("nu"), house=House(geo, h),
+              cells=Cells(geo, chosen), values=Values(values_of(union)), rest=Cells(geo, rest)),
+        detail=(("size", p),),
+        roles=(on_houses("house", geo, [h]), on_cells("cells", geo, chosen),
+               on_cands("value", geo, ((c, v) for c, m in held for v in values_of(m)))),
+    )
+
+
+def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+    """Hidden tuples, smallest first, house by house; a house's are kept in the solving session
+    while its cells' candidates stay (``Session.part``); a step is built when asked for."""
+    return _leads(state, ctx, "hidden tuple", _hidden_in, _hidden_step)
+
+
+def _hidden_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
+    """(size, discovery, step arguments) of the hidden tuples of house ``h`` (its cells'
+    candidates ``content``)."""
+    geo = state.geo
     n = geo.n
-    # per house: (value, its places, their count) of each value still open in it
-    houses = []
-    for h, hmask in enumerate(geo.house_mask):
-        rows = []
-        for v in range(1, n + 1):
-            where = pos[v - 1] & hmask
-            if where:
-                rows.append((v, where, where.bit_count()))
-        if len(rows) > 2:
-            houses.append((h, rows))
-    for p in range(2, _max_size(state) + 1):
-        for h, rows in houses:
-            if len(rows) <= p:
+    cells = geo.houses[h]
+    cand = dict(zip(cells, content, strict=True))
+    # (value, its places, their count) of each value still open in the house
+    rows = []
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        where = 0
+        for c, m in zip(cells, content, strict=True):
+            if m & bit:
+                where |= 1 << c
+        if where:
+            rows.append((v, where, where.bit_count()))
+    found: list[tuple[int, int, tuple[Any, ...]]] = []
+    if len(rows) <= 2:
+        return found
+    for p in range(2, top + 1):
+        if len(rows) <= p:
+            continue
+        pool = [v for v, _, k in rows if k <= p]
+        if len(pool) < p:
+            continue
+        masks = [w for _, w, k in rows if k <= p]
+        for chosen_at, where in _tuples(masks, p):
+            chosen = [pool[i] for i in chosen_at]
+            keep = 0
+            for v in chosen:
+                keep |= 1 << (v - 1)
+            in_cells = list(bits(where))
+            elim = [(c, v) for c in in_cells for v in values_of(cand[c] & ~keep)]
+            if not elim:
                 continue
-            pool = [v for v, _, k in rows if k <= p]
-            if len(pool) < p:
-                continue
-            masks = [w for _, w, k in rows if k <= p]
-            for chosen_at, where in _tuples(masks, p):
-                chosen = [pool[i] for i in chosen_at]
-                keep = 0
-                for v in chosen:
-                    keep |= 1 << (v - 1)
-                cells = list(bits(where))
-                elim = [(c, v) for c in cells for v in values_of(cand[c] & ~keep)]
-                if not elim:
-                    continue
-                yield Explanation(
-                    technique="hidden tuple",
-                    eliminate=cands(geo, elim),
-                    cells=cell_coords(geo, cells),
-                    houses=house_keys(geo, [h]),
-                    **say(HIDDEN, size=TupleSize(p), hidden=TupleSize(p).adjective("caché"), house=House(geo, h),
-                          values=Values(chosen), cells=Cells(geo, cells)),
-                    detail=(("size", p),),
-                    roles=(on_houses("house", geo, [h]), on_cells("cells", geo, cells),
-                           on_cands("value", geo, ((c, v) for c in cells for v in values_of(cand[c] & keep)))),
-                )
+            found.append((p, len(found), (h, p, chosen, in_cells, elim, [(c, cand[c] & keep) for c in in_cells])))
+    return found
+
+
+def _hidden_step(geo: Geometry, h: int, p: int, chosen: list[int], cells: list[int], elim: list[tuple[int, int]],
+                 kept: list[tuple[int, int]]) -> Explanation:
+    return Explanation(
+        technique="hidden tuple",
+        eliminate=cands(geo, elim),
+        cells=cell_coords(geo, cells),
+        houses=house_keys(geo, [h]),
+        **say(HIDDEN, size=TupleSize(p), hidden=TupleSize(p).adjective("caché"), house=House(geo, h),
+              values=Values(chosen), cells=Cells(geo, cells)),
+        detail=(("size", p),),
+        roles=(on_houses("house", geo, [h]), on_cells("cells", geo, cells),
+               on_cands("value", geo, ((c, v) for c, m in kept for v in values_of(m)))),
+    )

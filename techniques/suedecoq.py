@@ -29,15 +29,17 @@ only those whose candidates fit the pattern, so the search stays small.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
+from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import bits, geometry, values_of
 from explainer.model.i18n import Agree, Cells, House, Values, say
 from explainer.model.roles import on_cells, on_houses, set_roles
+from explainer.model.session import Session, session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .wording import Removals
 
@@ -134,50 +136,68 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
 _Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]]]
 
 
-def _search(state: State, extras: int) -> list[_Found]:
+def _contents(state: State) -> list[tuple[int, ...]]:
+    """What each line-box intersection's search reads: the candidates of its line and its box."""
+    cand = state.cand
+    return [tuple([cand[c] for c in inter_cells + line_cells + box_cells])
+            for _, _, _, inter_cells, line_cells, box_cells in _parts(state.geo.n)]
+
+
+def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
     """Every Sue de Coq whose sides hold at most ``extras`` values outside F:
     (rank, r1, r2, m12, m1, m2, f, u1, u2, removals), rank = its cells, plus 100 when a side
-    holds a value outside F (the plain ones first)."""
+    holds a value outside F (the plain ones first); in the order of the intersections, each
+    intersection's kept in the solving session while its line's and box's candidates stay."""
+    session = session_of(state, ctx)
+    found: list[_Found] = []
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+        found += session.part("suedecoq", k, content, lambda: _search_at(state, extras, part))  # noqa: B023
+    return found
+
+
+def _search_at(state: State, extras: int, part: tuple[int, int, int, tuple[int, ...], tuple[int, ...],
+                                                       tuple[int, ...]]) -> list[_Found]:
+    """The Sue de Coqs of one line-box intersection (``_parts``' row)."""
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask
     found: list[_Found] = []
-    for r1, r2, _inter, inter_cells, line_cells, box_cells in _parts(geo.n):
-        core = [c for c in inter_cells if cand[c]]
-        if len(core) < 2:
+    r1, r2, _inter, inter_cells, line_cells, box_cells = part
+    core = [c for c in inter_cells if cand[c]]
+    if len(core) < 2:
+        return found
+    if not any(cand[c] for c in line_cells) or not any(cand[c] for c in box_cells):
+        return found
+    for m12, f, s12 in _subsets(core, cand):
+        n_plus = f.bit_count() - s12
+        if s12 < 2 or n_plus < 2:
             continue
-        if not any(cand[c] for c in line_cells) or not any(cand[c] for c in box_cells):
+        spare = [c for c in core if not m12 >> c & 1]  # unused cells of I: either side may take them
+        lines = _sides(state, line_cells, spare, f, n_plus - 1, extras)
+        if not lines:
             continue
-        for m12, f, s12 in _subsets(core, cand):
-            n_plus = f.bit_count() - s12
-            if s12 < 2 or n_plus < 2:
-                continue
-            spare = [c for c in core if not m12 >> c & 1]  # unused cells of I: either side may take them
-            lines = _sides(state, line_cells, spare, f, n_plus - 1, extras)
-            if not lines:
-                continue
-            boxes = _sides(state, box_cells, spare, f, n_plus - 1, extras)
-            for d1, sides in lines.items():
-                for m2, u2, s2 in boxes.get(n_plus - d1, ()):
-                    for m1, u1, s1 in sides:
-                        if u1 & u2 or m1 & m2:
-                            continue
-                        e = m12 | m1 | m2
-                        elim = (_removals(state, hm[r1] & ~e, (f | u1) & ~u2)
-                                + _removals(state, hm[r2] & ~e, (f | u2) & ~u1))
-                        if elim:
-                            rank = s12 + s1 + s2 + (100 if (u1 | u2) & ~f else 0)
-                            found.append((rank, r1, r2, m12, m1, m2, f, u1, u2, elim))
+        boxes = _sides(state, box_cells, spare, f, n_plus - 1, extras)
+        for d1, sides in lines.items():
+            for m2, u2, s2 in boxes.get(n_plus - d1, ()):
+                for m1, u1, s1 in sides:
+                    if u1 & u2 or m1 & m2:
+                        continue
+                    e = m12 | m1 | m2
+                    elim = (_removals(state, hm[r1] & ~e, (f | u1) & ~u2)
+                            + _removals(state, hm[r2] & ~e, (f | u2) & ~u1))
+                    if elim:
+                        rank = s12 + s1 + s2 + (100 if (u1 | u2) & ~f else 0)
+                        found.append((rank, r1, r2, m12, m1, m2, f, u1, u2, elim))
     return found
 
 
-def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Sue de Coq: the plain ones (sides inside F) first, then those whose sides hold values
     outside F, smallest first; a step is built only when it is asked for."""
-    found = _search(state, MAX_EXTRAS)
+    found = _search(state, MAX_EXTRAS, ctx)
     found.sort(key=lambda t: t[0])
     for _, r1, r2, m12, m1, m2, f, u1, u2, elim in found:
-        yield _sdc_step(state, r1, r2, m12, m1, m2, f, u1, u2, elim)
+        yield lead(ctx, "suedecoq", _sdc_step, state, r1, r2, m12, m1, m2, f, u1, u2, elim, eliminate=len(elim))
 
 
 def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int, u1: int, u2: int,
@@ -216,7 +236,6 @@ def _combination_order(k: int) -> tuple[tuple[int, int], ...]:
                  for size in range(1, k + 1) for chosen in combinations(range(k), size))
 
 
-@lru_cache(maxsize=4096)
 def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     """The ALSs (cell mask, values, size) among ``cells`` (candidates ``cand``), in the
     order of ``combinations`` size by size: every subset's cells and candidates are
@@ -231,36 +250,19 @@ def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int,
                  if unions[pm].bit_count() == s + 1)
 
 
-def _als_table(state: State) -> dict[tuple[int, int], list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]]:
-    """An empty per-state table, filled lazily by ``_alss`` (one entry per house part)."""
-    return {}
+def _alss(state: State, part: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """ALSs (cell mask, values, size) among the empty cells of a house part (the cells of a
+    house outside an intersection), smallest first."""
+    cand = state.cand
+    cells = tuple([c for c in part if cand[c]])
+    if state.geo.n <= 9:
+        return _als_rows(cells, tuple([cand[c] for c in cells]))
+    return _small_als_rows(cells, tuple([cand[c] for c in cells]), _als_limit(state.geo.n))
 
 
-def _alss(state: State, house: int, inter: int,
-          part: tuple[int, ...] | None = None) -> list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]:
-    """ALSs (cell mask, values, size) among the empty cells of ``house`` outside ``inter``
-    (``part``: the cells of ``house`` outside ``inter``, if known)."""
-    table = state.cached("suedecoq.als", _als_table)
-    key = (house, inter)
-    hit = table.get(key)
-    if hit is None and state.geo.n <= 9:
-        cand = state.cand
-        if part is None:
-            part = tuple(bits(state.geo.house_mask[house] & ~inter))
-        cells = tuple([c for c in part if cand[c]])
-        hit = table[key] = _als_rows(cells, tuple([cand[c] for c in cells]))
-    if hit is None:
-        empty = _empty(state, state.geo.house_mask[house] & ~inter)
-        hit = table[key] = _small_als_rows(tuple(empty), tuple([state.cand[c] for c in empty]),
-                                           _als_limit(state.geo.n))
-    return hit
-
-
-@lru_cache(maxsize=8192)
 def _small_als_rows(cells: tuple[int, ...], cand: tuple[int, ...], limit: int) -> tuple[tuple[int, int, int], ...]:
     """The ALSs of at most ``limit`` cells among ``cells`` (big grids), in the order of
-    ``combinations`` size by size; memoised because a step leaves most house parts as
-    they were, so the next state finds them here."""
+    ``combinations`` size by size."""
     hit = []
     for size in range(1, min(limit, len(cells)) + 1):
         for chosen in combinations(range(len(cells)), size):
@@ -272,40 +274,57 @@ def _small_als_rows(cells: tuple[int, ...], cand: tuple[int, ...], limit: int) -
     return tuple(hit)
 
 
-def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+    """Sue de Coq bis, smallest first; each line-box intersection's kept in the solving session
+    while its line's and box's candidates stay, a house part's ALSs while its candidates stay;
+    a step is built only when it is asked for."""
+    session = session_of(state, ctx)
+    found: list[tuple[int, int, int, tuple[Any, ...]]] = []
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+        for size, j, args in session.part("suedecoq bis", k, content,
+                                          lambda: _bis_at(state, session, part)):  # noqa: B023
+            found.append((size, k, j, args))
+    found.sort(key=lambda t: t[:3])
+    for _, _, _, args in found:
+        yield lead(ctx, "suedecoq bis", _bis_step, state, *args, eliminate=len(args[-1]))
+
+
+def _bis_at(state: State, session: Session,
+            part: tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+            ) -> list[tuple[int, int, tuple[Any, ...]]]:
+    """(size, discovery, step arguments) of the Sue de Coq bis of one line-box intersection."""
     geo = state.geo
     cand = state.cand
     hm = geo.house_mask
-    found: list[tuple[int, int, Explanation]] = []
-    for r1, r2, inter, inter_cells, line_cells, box_cells in _parts(geo.n):
-        core = [c for c in inter_cells if cand[c]]
-        if len(core) < 1:
-            continue
-        a2ls = [(cm, u, s) for cm, u, s in _subsets(core, cand) if u.bit_count() == s + 2]
-        if not a2ls:
-            continue
-        line_als = _alss(state, r1, inter, line_cells)
-        if not line_als:
-            continue
-        box_als = _alss(state, r2, inter, box_cells)
-        if not box_als:
-            continue
-        for me, f, se in a2ls:
-            left = [a for a in line_als if (a[1] & f).bit_count() >= 2]
-            right = [a for a in box_als if (a[1] & f).bit_count() >= 2]
-            for m1, v1, s1 in left:
-                for m2, v2, s2 in right:
-                    if v1 & v2:
-                        continue
-                    elim = (_removals(state, hm[r1] & ~(m1 | me), v1)
-                            + _removals(state, hm[r2] & ~(m2 | me), v2))
-                    if elim:
-                        size = se + s1 + s2
-                        found.append((size, len(found),
-                                      _bis_step(state, r1, r2, me, f, m1, v1, m2, v2, elim)))
-    found.sort(key=lambda t: t[:2])
-    for _, _, step in found:
-        yield step
+    r1, r2, inter, inter_cells, line_cells, box_cells = part
+    found: list[tuple[int, int, tuple[Any, ...]]] = []
+    core = [c for c in inter_cells if cand[c]]
+    if len(core) < 1:
+        return found
+    a2ls = [(cm, u, s) for cm, u, s in _subsets(core, cand) if u.bit_count() == s + 2]
+    if not a2ls:
+        return found
+    line_als = session.part("suedecoq bis.als", line_cells, tuple([cand[c] for c in line_cells]),
+                            lambda: _alss(state, line_cells))
+    if not line_als:
+        return found
+    box_als = session.part("suedecoq bis.als", box_cells, tuple([cand[c] for c in box_cells]),
+                           lambda: _alss(state, box_cells))
+    if not box_als:
+        return found
+    for me, f, se in a2ls:
+        left = [a for a in line_als if (a[1] & f).bit_count() >= 2]
+        right = [a for a in box_als if (a[1] & f).bit_count() >= 2]
+        for m1, v1, s1 in left:
+            for m2, v2, s2 in right:
+                if v1 & v2:
+                    continue
+                elim = (_removals(state, hm[r1] & ~(m1 | me), v1)
+                        + _removals(state, hm[r2] & ~(m2 | me), v2))
+                if elim:
+                    size = se + s1 + s2
+                    found.append((size, len(found), (r1, r2, me, f, m1, v1, m2, v2, elim)))
+    return found
 
 
 def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int, m2: int, v2: int,

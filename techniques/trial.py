@@ -23,14 +23,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from explainer.model import proofwords
+from explainer.model import proofwords, rating
 from explainer.model.explanation import Cand, Explanation, cands
 from explainer.model.grid import Geometry, bits, value_char
 from explainer.model.i18n import LANGS, Agree, Cells, Value, Words, say
 from explainer.model.proof import Proof
 from explainer.model.roles import Role, link, proof_roles
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .implication import extract
 from .links import links
@@ -84,41 +84,59 @@ CHUNK = 64
 
 class _Runs:
     """The singles fixpoint of each strong-link end assumed true (``explainer.core.propagate``,
-    the engine's one propagator: every end of a chunk at once), computed as the search asks."""
+    the engine's one propagator: every end of a chunk at once), computed as the search asks,
+    each end's result read out of its chunk only when asked for."""
 
     def __init__(self, state: State, ends: list[tuple[int, int]]) -> None:
         self.state, self.ends = state, ends
         self.at = {e: i for i, e in enumerate(ends)}
         self.done: dict[int, _Result] = {}
+        self.chunks: dict[int, tuple[Any, Any]] = {}
+        self.base: Any = None
 
     def __call__(self, cell: int, value: int) -> _Result:
         i = self.at[(cell, value)]
-        if i not in self.done:
-            self._chunk(i - i % CHUNK)
-        return self.done[i]
+        r = self.done.get(i)
+        if r is None:
+            first = i - i % CHUNK
+            chunk = self.chunks.get(first)
+            if chunk is None:
+                chunk = self.chunks[first] = self._chunk(first)
+            out, contra = chunk
+            r = self.done[i] = self._result(out[i - first], bool(contra[i - first]))
+        return r
 
-    def _chunk(self, first: int) -> None:
+    def _chunk(self, first: int) -> tuple[Any, Any]:
         from explainer.core import propagate
 
-        state, geo = self.state, self.state.geo
-        t = propagate.tables(geo.n)
-        base = propagate.base_row(state)
-        part = self.ends[first:first + CHUNK]
-        rows = propagate.assumed(base, t, part)
-        out, contra = propagate.propagate(rows, t, base=base)
-        for k, (row, bad) in enumerate(zip(out.tolist(), contra.tolist(), strict=True)):
-            values, cand = list(state.values), list(state.cand)
-            changed = 0
-            for c, m in enumerate(row):
-                if values[c] or m == state.cand[c]:
-                    continue
-                changed |= 1 << c
-                if m and not m & (m - 1):
-                    values[c], cand[c] = m.bit_length(), 0
-                else:
-                    cand[c] = m
-            solved = not bad and all(values)
-            self.done[first + k] = _Result(values, cand, bool(bad), solved, changed)
+        state = self.state
+        t = propagate.tables(state.geo.n)
+        if self.base is None:
+            self.base = propagate.base_row(state)
+        rows = propagate.assumed(self.base, t, self.ends[first:first + CHUNK])
+        return propagate.propagate(rows, t, base=self.base)
+
+    def _result(self, row: Any, bad: bool) -> _Result:
+        """One end's run as the search reads it: the cells it decided or cut down (the cells of
+        its row that differ from the state's; a cell the state has decided is left as it is)."""
+        import numpy as np
+
+        state = self.state
+        given = state.values
+        values, cand = list(given), list(state.cand)
+        changed = 0
+        masks = row.tolist()
+        for c in np.nonzero(row != self.base)[0].tolist():
+            if given[c]:
+                continue
+            m = masks[c]
+            changed |= 1 << c
+            if m and not m & (m - 1):
+                values[c], cand[c] = m.bit_length(), 0
+            else:
+                cand[c] = m
+        solved = not bad and all(values)
+        return _Result(values, cand, bad, solved, changed)
 
 
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
@@ -128,10 +146,12 @@ def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
     return sorted(pairs, key=lambda p: (lk.cell(p[0]) != lk.cell(p[1]), p))
 
 
-def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Trial steps, each with its proof (STEPS_JSON.md ``proof``, singles only): the
     recording tracer replays the branches a step rests on, and a contradiction is named
-    from the end of its recorded branch (what the frame draws)."""
+    from the end of its recorded branch (what the frame draws). A step is rated from its
+    proof as soon as the proof is known; its caption and roles are made only when the
+    engine builds it (``Context.leads``: a trial step rarely beats the forcing chains)."""
     from .forcing import prover
 
     geo = state.geo
@@ -179,7 +199,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
                 if step is not None:
                     step = _common_proof(state, tracer, step, ca, va, n)
         if step is not None:
-            yield _told(geo, step)
+            yield lead(ctx, step.technique, _told, geo, step, least=round(rating.proof_rating(step) or 0.0, 1),
+                       place=len(step.place), eliminate=len(step.eliminate))
 
 
 def _common_proof(state: State, tracer: Any, step: Explanation, ca: int, va: int, n: int) -> Explanation | None:

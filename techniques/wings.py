@@ -29,7 +29,7 @@ from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, sa
 from explainer.model.roles import link, on_cands, on_cells, on_houses, wing_links
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
 from .xywings import als_split
 
@@ -152,7 +152,19 @@ def _config_table(n: int) -> tuple[tuple[int, int, int, int, int], ...]:
                  for l1, b2, b1, l2 in _configurations(geo))
 
 
-def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+@cache
+def _config_groups(n: int) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """The configurations grouped by the two lines and two boxes they read: (the four
+    intersections, the indexes of their configurations in ``_config_table``)."""
+    groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for ci, (l1, b2, b1, l2, _) in enumerate(_config_table(n)):
+        a, b = sorted((l1, l2))
+        c, d = sorted((b1, b2))
+        groups.setdefault(((a, c), (a, d), (b, c), (b, d)), []).append(ci)
+    return tuple((key, tuple(cis)) for key, cis in groups.items())
+
+
+def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """y wing (|F| = 2) and ny wing (larger), smallest patterns first.
 
     Search bounds, with excess(X) = |candidates of X| - |X|: E11 and E22 share
@@ -161,58 +173,76 @@ def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
     the pivot, so excess(E12) <= s11 + s22 - 1. Subsets are visited by
     increasing excess so a bound ends a loop; patterns are then put back in
     the order of the plain search (configuration, pivot, E11, E22, v).
+
+    A configuration reads only its two lines' and two boxes' intersections: the patterns of
+    each group of configurations on the same four are kept in the solving session while the
+    four intersections' candidates stay (``Session.part``); a step is built when asked for.
     """
     geo = state.geo
     session = session_of(state, ctx)
-    table = session.derived("wings.subsets", lambda s: _intersection_subsets(s, session.parts("wings.subsets")))
-    pos = state.pos
-    found: list[tuple[tuple[int, ...], tuple]] = []
-    for ci, (l1, b2, b1, l2, target) in enumerate(_config_table(geo.n)):
-        pivots, pivot_values, _ = table[l1, b2]
-        lefts, _, room_left = table[l1, b1]
-        rights, _, room = table[l2, b2]
-        if not (pivots and lefts and rights):
-            continue
-        # v must be a candidate somewhere it could be removed
-        target_values = pivot_values | table[l2, b1][1]
-        right_e0 = rights[0][0]
-        left_top = room_left + room - 1
-        for e12, pi, m12, u12, s12 in pivots:
-            if e12 > left_top:
-                break
-            # ... and not in the pivot
-            vs = target_values & ~u12
-            if not vs:
-                continue
-            bound = s12 + 1 - right_e0
-            for e11, li, m11, u11, s11 in lefts:
-                if e11 > bound:
-                    break
-                u1 = u12 | u11
-                s1 = s12 + s11
-                if u1.bit_count() > s1 + room:
-                    continue
-                kr = s12 + 1 - e11
-                for e22, ri, m22, u22, s22 in rights:
-                    if e22 > kr:
-                        break
-                    union = u1 | u22
-                    size = s1 + s22
-                    if union.bit_count() != size:
-                        continue
-                    shared = u11 & u22
-                    if shared & (shared - 1):
-                        continue
-                    choices = vs & (u11 | u22) & (shared if shared else ~0)
-                    for b in bits(choices):
-                        v = b + 1
-                        removed = pos[b] & target & ~m12
-                        if removed:
-                            found.append(((size, ci, pi, li, ri, b),
-                                          (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
+    memo = session.parts("wings.subsets")
+    table = session.derived("wings.subsets", lambda s: _intersection_subsets(s, memo))
+    configs = _config_table(geo.n)
+    found: list[tuple[tuple[int, ...], tuple[Any, ...]]] = []
+    for key, cis in _config_groups(geo.n):
+        content = tuple(memo[x][0] for x in key)
+        found += session.part("y wing", key, content,
+                              lambda: [f for ci in cis for f in _y_patterns(state, table, ci, configs[ci])])  # noqa: B023
     found.sort(key=lambda t: t[0])
     for _, pattern in found:
-        yield _y_step(geo, state, *pattern)
+        yield lead(ctx, "ny wing" if (pattern[4] | pattern[5] | pattern[6]).bit_count() > 3 else "y wing",
+                   _y_step, geo, state, *pattern, eliminate=pattern[9].bit_count())
+
+
+def _y_patterns(state: State, table: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]],
+                ci: int, config: tuple[int, int, int, int, int]) -> list[tuple[tuple[int, ...], tuple[Any, ...]]]:
+    """The y and ny wings of one configuration: (sort key, the step's arguments)."""
+    pos = state.pos
+    found: list[tuple[tuple[int, ...], tuple[Any, ...]]] = []
+    l1, b2, b1, l2, target = config
+    pivots, pivot_values, _ = table[l1, b2]
+    lefts, _, room_left = table[l1, b1]
+    rights, _, room = table[l2, b2]
+    if not (pivots and lefts and rights):
+        return found
+    # v must be a candidate somewhere it could be removed
+    target_values = pivot_values | table[l2, b1][1]
+    right_e0 = rights[0][0]
+    left_top = room_left + room - 1
+    for e12, pi, m12, u12, s12 in pivots:
+        if e12 > left_top:
+            break
+        # ... and not in the pivot
+        vs = target_values & ~u12
+        if not vs:
+            continue
+        bound = s12 + 1 - right_e0
+        for e11, li, m11, u11, s11 in lefts:
+            if e11 > bound:
+                break
+            u1 = u12 | u11
+            s1 = s12 + s11
+            if u1.bit_count() > s1 + room:
+                continue
+            kr = s12 + 1 - e11
+            for e22, ri, m22, u22, s22 in rights:
+                if e22 > kr:
+                    break
+                union = u1 | u22
+                size = s1 + s22
+                if union.bit_count() != size:
+                    continue
+                shared = u11 & u22
+                if shared & (shared - 1):
+                    continue
+                choices = vs & (u11 | u22) & (shared if shared else ~0)
+                for b in bits(choices):
+                    v = b + 1
+                    removed = pos[b] & target & ~m12
+                    if removed:
+                        found.append(((size, ci, pi, li, ri, b),
+                                      (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
+    return found
 
 
 def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12: int, m11: int,

@@ -123,10 +123,13 @@ def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explana
                 removed = pos[z - 1] & peer[a] & peer[b] & ~(1 << pivot)
                 if removed:
                     x, y = share_a.bit_length(), (pm & ~share_a).bit_length()
+                    # the pincer holding the smaller pivot value is named first; a and b are the
+                    # loops' cells and must not be swapped (a is read again for the next b)
+                    p1, p2 = (a, b) if x < y else (b, a)
                     if x > y:
-                        x, y, a, b = y, x, b, a
-                    yield wing_step(state, "xy wing", XY_WING, pivot, [a, b], z, removed,
-                                x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
+                        x, y = y, x
+                    yield wing_step(state, "xy wing", XY_WING, pivot, [p1, p2], z, removed,
+                                    x=Value(x), y=Value(y), p1=Cells(geo, [p1]), p2=Cells(geo, [p2]))
 
 
 def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -2,11 +2,17 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+# The engine's check mode in every test (explainer.engine.check): each finder call is watched
+# (the state and the session left as found, every step describing its state), in this process
+# and in the ones the tests start. Production runs leave it off.
+os.environ.setdefault("SUDOKU_EXPLAINER_CHECK", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -916,9 +916,245 @@ static PyObject *record_needed(Record *R, PyObject *roots) {
     return out;
 }
 
+/* ---- proof minimisation: the twin of techniques.implication.shortest and _closure --------
+ *
+ * Each fact's alternatives (every way it follows from earlier facts under the run's rules:
+ * ``_alternatives``), the cheapest of each counted as a tree (one pass in run order, the
+ * first cheapest kept), then single changes of one fact's choice that shrink the set the
+ * roots rest on, while some does (at most ``rounds`` passes over the kept facts, in order).
+ * Exactly the Python twin's steps, in its order, so the same proof comes out. A tree cost
+ * past 2^62 (not met in practice) gives None: the caller then runs the twin. */
+
+typedef struct {
+    int nf, na, capa, nprem, capprem;
+    int32_t *astart, *acount;       /* per fact: its first alternative, how many */
+    int8_t *arule;                  /* per alternative: its rule */
+    int32_t *apstart, *aplen, *apre; /* per alternative: its premises */
+    int32_t *choice;                /* per fact: the alternative chosen */
+    int32_t *stamp, *stack;         /* closure work */
+    int now;
+} mini_t;
+
+static void mini_free(mini_t *M) {
+    free(M->astart), free(M->acount), free(M->arule), free(M->apstart), free(M->aplen), free(M->apre);
+    free(M->choice), free(M->stamp), free(M->stack);
+}
+
+/* add an alternative to fact i (its rule and premises); -1 out of memory */
+static int mini_alt(mini_t *M, int rule, const int32_t *prem, int np) {
+    if (M->na == M->capa) {
+        int cap = M->capa * 2;
+        void *a = realloc(M->arule, (size_t)cap), *b = realloc(M->apstart, sizeof(int32_t) * (size_t)cap),
+             *c = realloc(M->aplen, sizeof(int32_t) * (size_t)cap);
+        if (a) M->arule = a;
+        if (b) M->apstart = b;
+        if (c) M->aplen = c;
+        if (!a || !b || !c) return -1;
+        M->capa = cap;
+    }
+    while (M->nprem + np > M->capprem) {
+        void *p = realloc(M->apre, sizeof(int32_t) * (size_t)M->capprem * 2);
+        if (!p) return -1;
+        M->apre = p, M->capprem *= 2;
+    }
+    M->arule[M->na] = (int8_t)rule, M->apstart[M->na] = M->nprem, M->aplen[M->na] = np;
+    memcpy(M->apre + M->nprem, prem, sizeof(int32_t) * (size_t)np);
+    M->nprem += np;
+    M->na++;
+    return 0;
+}
+
+/* fact j if it is recorded before fact i, else -1 */
+static inline int earlier(const Record *R, int c, int v, int t, int i) {
+    int j = (t ? R->ti : R->fi)[c * R->n + v - 1];
+    return j >= 0 && j < i ? j : -1;
+}
+
+/* the alternatives of fact i (``_alternatives``); -1 out of memory */
+static int mini_alternatives(mini_t *M, const Record *R, int i) {
+    const Recorder *S = R->owner;
+    const geo_t *g = S->g;
+    int n = R->n, nw = (g->N + 63) / 64, c = R->fc[i], v = R->fv[i], rule = R->fr[i];
+    int first = M->na;
+    M->astart[i] = first;
+    if (rule != R_ASSUME && rule != R_STEP) {
+        int32_t buf[MAXN + 1];
+        if (!R->ft[i]) {
+            cellset ys;
+            cs_and(&ys, &S->pmask[c], &S->stpos[v - 1], nw);
+            CS_FOREACH(y, &ys, nw) {
+                int j = earlier(R, y, v, 1, i);
+                if (j >= 0 && mini_alt(M, R_PEER, (int32_t[]){j}, 1) < 0) return -1;
+            }
+            if (!R->one)
+                for (uint32_t b = S->start[c]; b; b &= b - 1) {
+                    int u = __builtin_ctz(b) + 1, j = u != v ? earlier(R, c, u, 1, i) : -1;
+                    if (j >= 0 && mini_alt(M, R_PEER, (int32_t[]){j}, 1) < 0) return -1;
+                }
+        } else {
+            uint32_t others = S->start[c] & ~(1u << (v - 1));
+            if (!R->one && (!R->stat || __builtin_popcount(others) <= 1)) {
+                int nb = 0, ok = 1;
+                for (uint32_t b = others; b && ok; b &= b - 1) {
+                    int j = earlier(R, c, __builtin_ctz(b) + 1, 0, i);
+                    if (j < 0) ok = 0;
+                    else buf[nb++] = j;
+                }
+                if (ok && mini_alt(M, R_CELL, buf, nb) < 0) return -1;
+            }
+            for (int kk = 0; kk < 3; kk++) {
+                int h = g->chouse[c][kk];
+                cellset places;
+                cs_and(&places, &S->stpos[v - 1], &S->hmask[h], nw);
+                cs_del(&places, c);
+                int k = cs_count(&places, nw);
+                if (!k || (R->stat && k > 1)) continue;
+                int nb = 0, ok = 1;
+                CS_FOREACH(y, &places, nw) {
+                    int j = earlier(R, y, v, 0, i);
+                    if (j < 0) {
+                        ok = 0;
+                        break;
+                    }
+                    buf[nb++] = j;
+                }
+                if (ok && mini_alt(M, R_HOUSE, buf, nb) < 0) return -1;
+            }
+        }
+    }
+    if (M->na == first && mini_alt(M, rule, R->prem + R->pstart[i], R->plen[i]) < 0) return -1;
+    M->acount[i] = M->na - first;
+    return 0;
+}
+
+static inline int alt_equal(const mini_t *M, int a, int b) {
+    return a == b || (M->arule[a] == M->arule[b] && M->aplen[a] == M->aplen[b] &&
+                      !memcmp(M->apre + M->apstart[a], M->apre + M->apstart[b], sizeof(int32_t) * (size_t)M->aplen[a]));
+}
+
+/* the facts the roots rest on under the choices (``_closure``): marked with a new stamp; their count */
+static int mini_closure(mini_t *M, const int32_t *roots, int nroots) {
+    int st = ++M->now, top = 0, count = 1;
+    M->stamp[0] = st;
+    for (int k = 0; k < nroots; k++) M->stack[top++] = roots[k];
+    while (top) {
+        int i = M->stack[--top];
+        if (M->stamp[i] == st && i != 0) continue;
+        if (M->stamp[i] != st) M->stamp[i] = st, count++;
+        int a = M->choice[i];
+        for (int k = 0; k < M->aplen[a]; k++) {
+            int p = M->apre[M->apstart[a] + k];
+            if (M->stamp[p] != st) M->stack[top++] = p;
+        }
+    }
+    return count;
+}
+
+static PyObject *record_shortest(Record *R, PyObject *args) {
+    PyObject *roots_o;
+    int rounds = 4;
+    if (!PyArg_ParseTuple(args, "O|i", &roots_o, &rounds)) return NULL;
+    PyObject *seq = PySequence_Fast(roots_o, "roots must be a sequence");
+    if (!seq) return NULL;
+    int nroots = (int)PySequence_Fast_GET_SIZE(seq), nf = R->nf;
+    mini_t M = {.nf = nf, .capa = 8 * nf + 8, .capprem = 8 * nf + 8};
+    int32_t *roots = malloc(sizeof(int32_t) * (size_t)(nroots + 1));
+    uint64_t *cost = malloc(sizeof(uint64_t) * (size_t)(nf + 1));
+    M.astart = malloc(sizeof(int32_t) * (size_t)(nf + 1)), M.acount = malloc(sizeof(int32_t) * (size_t)(nf + 1));
+    M.arule = malloc((size_t)M.capa), M.apstart = malloc(sizeof(int32_t) * (size_t)M.capa);
+    M.aplen = malloc(sizeof(int32_t) * (size_t)M.capa), M.apre = malloc(sizeof(int32_t) * (size_t)M.capprem);
+    M.choice = malloc(sizeof(int32_t) * (size_t)(nf + 1)), M.stamp = calloc((size_t)nf + 1, sizeof(int32_t));
+    M.stack = malloc(sizeof(int32_t) * ((size_t)R->np + (size_t)nf * (MAXPEER + MAXN) + (size_t)nroots + 1));
+    PyObject *out = NULL;
+    if (!roots || !cost || !M.astart || !M.acount || !M.arule || !M.apstart || !M.aplen || !M.apre || !M.choice ||
+        !M.stamp || !M.stack) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int k = 0; k < nroots; k++) {
+        long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (i < 0 || i >= nf) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "fact index out of range");
+            goto done;
+        }
+        roots[k] = (int32_t)i;
+    }
+    for (int i = 0; i < nf; i++) {
+        if (mini_alternatives(&M, R, i) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int best = -1;
+        uint64_t best_cost = 0;
+        for (int a = M.astart[i]; a < M.astart[i] + M.acount[i]; a++) {
+            uint64_t sum = 0;
+            for (int k = 0; k < M.aplen[a]; k++) sum += cost[M.apre[M.apstart[a] + k]];
+            if (sum >> 62) { /* past what the twin's integers and ours agree on: let the twin do it */
+                out = Py_None;
+                Py_INCREF(out);
+                goto done;
+            }
+            if (best < 0 || sum < best_cost) best = a, best_cost = sum;
+        }
+        M.choice[i] = best;
+        cost[i] = 1 + best_cost;
+    }
+    int size = mini_closure(&M, roots, nroots), st = M.now;
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)(nf + 1));
+    uint8_t *kept = malloc((size_t)nf + 1);
+    if (!order || !kept) {
+        free(order), free(kept);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < nf; i++) kept[i] = M.stamp[i] == st;
+    for (int r = 0; r < rounds; r++) {
+        int better = 0, no = 0;
+        for (int i = 0; i < nf; i++)
+            if (kept[i]) order[no++] = i;
+        for (int k = 0; k < no; k++) {
+            int i = order[k];
+            if (M.acount[i] < 2 || !kept[i]) continue;
+            for (int a = M.astart[i]; a < M.astart[i] + M.acount[i]; a++) {
+                if (alt_equal(&M, a, M.choice[i])) continue;
+                int old = M.choice[i];
+                M.choice[i] = a;
+                int trial = mini_closure(&M, roots, nroots);
+                if (trial < size) {
+                    size = trial, better = 1;
+                    for (int x = 0; x < nf; x++) kept[x] = M.stamp[x] == M.now;
+                } else {
+                    M.choice[i] = old;
+                }
+            }
+        }
+        if (!better) break;
+    }
+    free(order);
+    /* the kept facts, in order, each with the way it is justified: (fact, rule, premises) */
+    mini_closure(&M, roots, nroots);
+    for (int i = 0; i < nf; i++) kept[i] = M.stamp[i] == M.now;
+    out = PyList_New(0);
+    for (int i = 0; out && i < nf; i++) {
+        if (!kept[i]) continue;
+        int a = M.choice[i];
+        PyObject *prem = ints_to_py(M.apre + M.apstart[a], M.aplen[a], 1);
+        if (!prem || list_add(out, Py_BuildValue("(iON)", i, RULES[(int)M.arule[a]], prem)) < 0) Py_CLEAR(out);
+    }
+    free(kept);
+done:
+    Py_DECREF(seq);
+    free(roots), free(cost);
+    mini_free(&M);
+    return out;
+}
+
 static PyMethodDef record_methods[] = {
     {"find", (PyCFunction)record_find, METH_VARARGS, "find(cell, value, truth): the fact's index or None."},
     {"needed", (PyCFunction)record_needed, METH_O, "needed(roots): the facts the roots rest on, in order."},
+    {"shortest", (PyCFunction)record_shortest, METH_VARARGS,
+     "shortest(roots, rounds=4): the kept facts of the smallest proof, as (fact, rule, premises), "
+     "or None (let the pure twin do it)."},
     {"step_info", (PyCFunction)record_step_info, METH_O, "step_info(k): (value, house, other house, facts before)."},
     {"falses", (PyCFunction)record_falses, METH_O, "falses(upto): (cell, value) of the false facts before upto."},
     {NULL, NULL, 0, NULL},

@@ -23,7 +23,7 @@ from typing import Any
 from explainer.model.explanation import Explanation, step_length
 from explainer.model.order import Order
 from explainer.model.state import State
-from explainer.model.technique import Context, Technique, left_out
+from explainer.model.technique import Context, Technique, built, left_out
 
 from .orders import DEFAULT_ORDER, Rater, live
 
@@ -76,7 +76,7 @@ def every_step(state: State, chosen: Sequence[tuple[Technique, frozenset[str] | 
         ctx = Context(None, earlier, off=off)
         start = time.perf_counter()
         count = 0
-        for step in t.finder(every=True)(state, ctx):
+        for step in built(t.finder(every=True)(state, ctx)):
             if live(state, step) and ctx.allows(step.technique) and (names is None or step.technique in names):
                 key = _key(step) if distinct else (len(kept),)
                 kind = next((i for i, k in enumerate(t.kinds) if k.name == step.technique), len(t.kinds))

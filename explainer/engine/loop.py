@@ -29,6 +29,7 @@ from explainer.model.session import Session
 from explainer.model.state import Snapshot, State
 from explainer.model.technique import DIFFICULTIES, StepKind, Technique, kinds_of, left_out, rate_steps
 
+from .check import check_requested
 from .orders import DEFAULT_ORDER, Rater, choose_step, contexts, order_named
 
 FORMAT = "sudoku-explainer/steps@1"
@@ -76,7 +77,7 @@ class Puzzle:
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False,
                  easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True,
-                 rating_only: bool = False) -> None:
+                 check: bool | None = None, rating_only: bool = False) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
         self.techniques: list[Technique] = list(techniques)
@@ -90,6 +91,9 @@ class Puzzle:
         # drives an older tree's engine and this one alike (benchmarks/bench_speed.py)
         self.order: Order = order_named(order if order is not None or easiest is not None else self.ORDER, easiest)
         self.uniqueness = uniqueness  # False: steps resting on the single solution are left out
+        # check mode (``explainer.engine.check``: every finder call watched; tests): None, as the
+        # environment says (``SUDOKU_EXPLAINER_CHECK``)
+        self.check = check_requested() if check is None else bool(check)
         # the ratings, not the explanation: finders that honour it (``Context.rating_only``) record
         # bare steps (no texts, roles or proofs); the same steps and ratings (``explainer.rate``)
         self.rating_only = rating_only
@@ -129,7 +133,7 @@ class Puzzle:
         solution = self.solution.values
         n = self.grid.n
         state = State.from_grid(self.grid)
-        session = Session(state)
+        session = Session(state, check=self.check)
         steps: list[Explanation] = []
         order = self.order
         ctxs = contexts(self.techniques, solution, order, session=session,
@@ -138,7 +142,8 @@ class Puzzle:
         while not state.is_solved():
             if self.max_steps is not None and len(steps) >= self.max_steps:
                 break
-            step = choose_step(order, state, self.techniques, solution, self.timings, ctxs, rater)
+            step = choose_step(order, state, self.techniques, solution, self.timings, ctxs, rater,
+                               solution if self.check else False)
             if step is None:
                 break
             check_sound(step, solution, n)

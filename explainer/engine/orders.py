@@ -27,7 +27,7 @@ sees the order: its ``Context`` carries a rating bound on a ranked order
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +37,9 @@ from explainer.model.grid import PuzzleError, UnknownNameError
 from explainer.model.order import Order, View
 from explainer.model.session import Session
 from explainer.model.state import State
-from explainer.model.technique import Bound, Context, StepKind, Technique, kinds_of, left_out
+from explainer.model.technique import Bound, Context, Lead, StepKind, Technique, kinds_of, left_out
+
+from .check import check_requested, guarded
 
 __all__ = ["DEFAULT_ORDER", "ORDERS", "SE", "SEED", "SE_CLASSIC", "SIMPLEST", "Rater", "can_tie", "choice_key",
            "choose_step", "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
@@ -126,31 +128,63 @@ def contexts(techniques: Sequence[Technique], solution: Sequence[int] | None = N
         if t.reads_solution and known is None:
             out.append(None)
             continue
+        # a ranked order builds only the steps that can still win: its finders may yield leads
         out.append(Context(known if t.reads_solution else None, tuple(techniques[:i]), bound=bound,
-                           session=session, off=off, rating_only=rating_only))
+                           session=session, off=off, leads=order.ranked, rating_only=rating_only))
     return out
+
+
+def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int],
+           rater: Rater | None = None) -> Iterator[Explanation | Lead]:
+    """The finder's steps; in check mode each call watched (``check.guarded``: the state and
+    the session left as found, every step describing the state, and sound when ``check`` is
+    the solution; a lead true to its step as ``rater`` rates it). The engine closes it when it
+    stops reading (``_close``)."""
+    found = iter(t.find(state, ctx))
+    if check is not False:
+        found = guarded(found, t.name, state, ctx, None if check is True else check,
+                        rater.rate if rater is not None else None,
+                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None)
+    return found
+
+
+def _close(found: Iterator[Explanation | Lead]) -> None:
+    """Close a finder the engine stopped reading (a generator's cleanup runs now, not later)."""
+    close = getattr(found, "close", None)
+    if close is not None:
+        close()
 
 
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
               timings: dict[str, list[float]] | None = None,
-              ctxs: Sequence[Context | None] | None = None) -> Explanation | None:
+              ctxs: Sequence[Context | None] | None = None,
+              check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The seed order: the first live step of the first technique that has one.
 
     ``ctxs`` (from ``contexts``) saves building the contexts again at every step; a step
-    whose name the run leaves out (``Context.off``) is passed over.
+    whose name the run leaves out (``Context.off``) is passed over. ``check``: watch every
+    finder call (``explainer.engine.check``; None: as the environment says; the solution,
+    known to be right: every step yielded is checked against it too).
     """
     if ctxs is None:
         ctxs = contexts(techniques, solution)
+    if check is None:
+        check = check_requested()
     for t, ctx in zip(techniques, ctxs, strict=True):
         if ctx is None:
             continue
-        found = t.find(state, ctx)
         start = time.perf_counter() if timings is not None else 0.0
         step = None
-        for candidate in found:
-            if live(state, candidate) and ctx.allows(candidate.technique):
-                step = candidate
-                break
+        found = _found(t, state, ctx, check)
+        try:
+            for candidate in found:
+                if isinstance(candidate, Lead):  # a finder called with a context that takes leads
+                    candidate = candidate.build()
+                if live(state, candidate) and ctx.allows(candidate.technique):
+                    step = candidate
+                    break
+        finally:
+            _close(found)
         if timings is not None:
             timings.setdefault(t.name, []).append(time.perf_counter() - start)
         if step is not None:
@@ -198,10 +232,20 @@ class Rater:
                 self.ranks.setdefault(k.name, (i, j))
         # the least rating each technique's steps can get: the search tries them in this order
         self.lows = [min((k.least(view) for k in t.kinds), default=0.0) for t in techniques]
+        # the least rating of each kind's steps (``StepKind.least``): a lead's, unless it knows better
+        self.floors: dict[str, float] = {name: k.least(view) for name, k in self.kinds.items()}
 
     def rate(self, step: Explanation) -> float:
         k = self.kinds.get(step.technique)
         return k.rate(step, self.view) if k is not None else rating.rate(step, self.fallback)
+
+    def lead_key(self, lead: Lead) -> tuple[Any, ...]:
+        """The first five terms of a lead's ``choice_key`` at their least: the lead's least rating
+        (its own, else its kind's ``floors``), then the terms a lead knows exactly. A lead whose
+        least key is above the best step's cannot beat it."""
+        k = self.kinds.get(lead.technique)
+        return (lead.least or self.floors.get(lead.technique, 0.0), k is not None and k.gives_way, -lead.place,
+                -lead.eliminate, self.ranks.get(lead.technique, (len(self.ranks), 0)))
 
     def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
         r = self.rate(step) if rated is None else rated
@@ -213,7 +257,7 @@ class Rater:
 def simplest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
                   timings: dict[str, list[float]] | None = None,
                   ctxs: Sequence[Context | None] | None = None,
-                  rater: Rater | None = None) -> Explanation | None:
+                  rater: Rater | None = None, check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The simplest order: the live step with the least ``choice_key`` (the lowest rating on
     SE's scale; then the one that does more, the earlier technique, the smaller pattern).
 
@@ -223,8 +267,10 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
     ``SCAN`` of its live steps did not beat the best: it yields its lower-rated steps first.
     A step whose name the run leaves out (``Context.off``) is passed over. A technique that
     reads the solution (brutal) is tried only when no other has a step, whatever the
-    ratings. Without ``ctxs`` or ``rater``: the simplest order's.
+    ratings. Without ``ctxs`` or ``rater``: the simplest order's. ``check``: as ``next_step``'s.
     """
+    if check is None:
+        check = check_requested()
     if ctxs is None:
         ctxs = contexts(techniques, solution, SIMPLEST, off=left_out(techniques, SIMPLEST))
     if rater is None:
@@ -243,19 +289,33 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
             start = time.perf_counter() if timings is not None else 0.0
             passed = 0
-            for candidate in t.find(state, ctx):
-                if not live(state, candidate) or not ctx.allows(candidate.technique):
-                    continue
-                key = rater.key(candidate)
-                if best_key is None or key < best_key:
-                    best, best_key = candidate, key
-                    # a step at the technique's least rating that cannot be tied: a later one can only tie
-                    if key[0] <= low and not can_tie(key):
-                        break
-                else:
-                    passed += 1
-                    if passed >= SCAN:
-                        break
+            found = _found(t, state, ctx, check, rater)
+            try:
+                for candidate in found:
+                    if isinstance(candidate, Lead):
+                        # a step found but not built: built only if it may beat the best so far
+                        if not ctx.allows(candidate.technique):
+                            continue
+                        if best_key is not None and rater.lead_key(candidate) > best_key[:5]:
+                            passed += 1
+                            if passed >= SCAN:
+                                break
+                            continue
+                        candidate = candidate.build()
+                    if not live(state, candidate) or not ctx.allows(candidate.technique):
+                        continue
+                    key = rater.key(candidate)
+                    if best_key is None or key < best_key:
+                        best, best_key = candidate, key
+                        # a step at the technique's least rating that cannot be tied: a later one can only tie
+                        if key[0] <= low and not can_tie(key):
+                            break
+                    else:
+                        passed += 1
+                        if passed >= SCAN:
+                            break
+            finally:
+                _close(found)
             if timings is not None:
                 timings.setdefault(t.name, []).append(time.perf_counter() - start)
         if best is not None:
@@ -265,12 +325,14 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
 
 def choose_step(order: Order, state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
                 timings: dict[str, list[float]] | None = None, ctxs: Sequence[Context | None] | None = None,
-                rater: Rater | None = None) -> Explanation | None:
+                rater: Rater | None = None, check: bool | Sequence[int] | None = None) -> Explanation | None:
     """The step ``order`` takes next from ``state``: a ranked order's lowest-rated step
     (``simplest_step``, rated by ``rater`` on the order's view), else the first live one
-    (``next_step``); ``ctxs`` from ``contexts`` for the same order."""
+    (``next_step``); ``ctxs`` from ``contexts`` for the same order; ``check``: check mode
+    (``explainer.engine.check``, as ``next_step``'s)."""
     if order.ranked:
         if ctxs is None:
             ctxs = contexts(techniques, solution, order, off=left_out(techniques, order))
-        return simplest_step(state, techniques, solution, timings, ctxs, rater or Rater(techniques, order.view))
-    return next_step(state, techniques, solution, timings, ctxs)
+        return simplest_step(state, techniques, solution, timings, ctxs, rater or Rater(techniques, order.view),
+                             check)
+    return next_step(state, techniques, solution, timings, ctxs, check)

@@ -166,10 +166,11 @@ class Words(Arg):
         return self.by_lang.get(lang, self.by_lang.get("en", ""))
 
 
-# French articles after "de" and "à" contract: "de le bloc 9" is "du bloc 9"
-CONTRACTIONS_FR = ((re.compile(r"\bde le\b"), "du"), (re.compile(r"\bde les\b"), "des"),
-                   (re.compile(r"\bà le\b"), "au"), (re.compile(r"\bà les\b"), "aux"),
-                   (re.compile(r"\bDe le\b"), "Du"), (re.compile(r"\bDe les\b"), "Des"))
+# French articles after "de" and "à" contract: "de le bloc 9" is "du bloc 9" (each rule with the
+# words it needs in a text, so that a text without them is not searched)
+CONTRACTIONS_FR = ((re.compile(r"\bde le\b"), "du", "de le"), (re.compile(r"\bde les\b"), "des", "de les"),
+                   (re.compile(r"\bà le\b"), "au", "à le"), (re.compile(r"\bà les\b"), "aux", "à les"),
+                   (re.compile(r"\bDe le\b"), "Du", "De le"), (re.compile(r"\bDe les\b"), "Des", "De les"))
 
 
 def contract(text: str, lang: str) -> str:
@@ -177,8 +178,9 @@ def contract(text: str, lang: str) -> str:
     (``House`` writes "le bloc 9"): French "de le" → "du", "de les" → "des", "à le" → "au",
     "à les" → "aux"."""
     if lang == "fr":
-        for rx, short in CONTRACTIONS_FR:
-            text = rx.sub(short, text)
+        for rx, short, words in CONTRACTIONS_FR:
+            if words in text:
+                text = rx.sub(short, text)
     return text
 
 

@@ -316,7 +316,13 @@ def proof_rating(step: Explanation) -> float | None:
     its chains (``chain_base``) + the length addition on its implications."""
     if step.proof is None:
         return None
-    return chain_base(step.proof) + length_addition(chain_nodes(step.proof))
+    return proof_value(step.proof)
+
+
+def proof_value(proof: Proof) -> float:
+    """A proof's rating before rounding (``proof_rating``: its step's), known before the step
+    is built (a finder's estimate)."""
+    return chain_base(proof) + length_addition(chain_nodes(proof))
 
 
 def forcing_addition(step: Explanation) -> float | None:

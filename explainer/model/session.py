@@ -22,7 +22,7 @@ fresh one from ``session_of``: the same results, without reuse.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol, TypeVar
 
 from .explanation import Explanation
@@ -39,13 +39,19 @@ class Run(Protocol):
     def session(self) -> Session | None: ...
 
 
+class StaleTable(AssertionError):
+    """A table part reused for a state it no longer describes (check mode): a bug."""
+
+
 class Session:
     """The state being solved and the per-puzzle tables of its finders."""
 
-    __slots__ = ("state", "_slots", "_derived", "_version")
+    __slots__ = ("state", "check", "_slots", "_derived", "_version")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, check: bool = False) -> None:
         self.state = state
+        # check mode (the engine's, in tests): every part reused is compared with a fresh build
+        self.check = check
         self._slots: dict[str, dict[Any, Any]] = {}
         self._derived: dict[str, Any] = {}
         self._version = state.version
@@ -58,6 +64,24 @@ class Session:
         """A table kept in parts: part -> (the content it was built from, the part's value); a
         reader rebuilds a part whose content is not the one stored."""
         return self.slot(owner)
+
+    def part(self, owner: str, key: Hashable, content: Hashable, build: Callable[[], T]) -> T:
+        """One part of ``owner``'s table kept in parts: the value ``build()`` made from
+        ``content`` (everything the part reads of the state), made again only when the content
+        changed. In check mode a part reused is compared with a fresh build (``StaleTable``)."""
+        table = self._slots.get(owner)
+        if table is None:
+            table = self._slots[owner] = {}
+        hit = table.get(key)
+        if hit is not None and hit[0] == content:
+            if self.check and build() != hit[1]:
+                raise StaleTable(f"the session's table {owner!r}, part {key!r}: reused for content it was not "
+                                 "built from")
+            value: T = hit[1]
+            return value
+        made = build()
+        table[key] = (content, made)
+        return made
 
     def derived(self, key: str, build: Callable[[State], T]) -> T:
         """A table of the state as it is now, built by ``build(state)`` once per state version."""
@@ -76,6 +100,13 @@ class Session:
         (the parts stay: each is checked against its content when next read)."""
         self._derived.clear()
         self._version = self.state.version
+
+    def check_print(self) -> tuple[int, int, dict[str, int]]:
+        """What a finder may not change (the engine's check mode, ``explainer.engine.check``):
+        the state solved, the version the tables are for, and the tables of the current state
+        (by identity: a finder may add one, never replace or drop one)."""
+        current = self._version == self.state.version
+        return id(self.state), self._version, ({k: id(v) for k, v in self._derived.items()} if current else {})
 
     def __repr__(self) -> str:
         return f"<Session {self.state!r}>"

@@ -13,9 +13,10 @@ to a technique one of whose kinds ``reads_solution`` (brutal).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from functools import partial
+from typing import Any, Protocol
 
 from . import rating
 from .explanation import Explanation
@@ -137,6 +138,8 @@ class Context:
     ``off`` are step names the run leaves out although their technique is in it
     (trial lucky on the simplest order, or with ``uniqueness=False``): a finder
     that can record one asks ``allows`` and looks for another step instead;
+    ``leads``: the caller takes ``Lead``s (a step found but not built yet, ``lead``),
+    and builds those that can still win; without it a finder yields only ``Explanation``s.
     ``rating_only``: the run wants ratings, not explanations (``explainer.rate``): a finder
     that honours it yields bare steps (what they place and remove, and what their rating
     rule reads), without texts, roles or proofs; the steps and their ratings are the same.
@@ -147,6 +150,7 @@ class Context:
     bound: Bound | None = None
     session: Session | None = field(default=None, compare=False, repr=False)
     off: frozenset[str] = frozenset()
+    leads: bool = False
     rating_only: bool = False
 
     @property
@@ -172,8 +176,42 @@ class Context:
 NO_CONTEXT = Context()
 
 
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """A step a finder found but has not built: what the engine needs to choose among steps
+    (its name, the least rating it can have on the run's view, how many values it places and
+    candidates it removes), and ``build()``, which makes its ``Explanation`` (proof, caption,
+    roles) when it can still win. ``least``: 0 when the finder has no estimate (the engine
+    then takes its technique's least rating). Every candidate a lead places or removes is live.
+    """
+
+    technique: str
+    build: Callable[[], Explanation] = field(repr=False)
+    least: float = 0.0
+    place: int = 0
+    eliminate: int = 0
+
+    def __repr__(self) -> str:
+        return f"<Lead {self.technique} >= {self.least}: {self.place} placed, {self.eliminate} removed>"
+
+
+def lead(ctx: Context, technique: str, build: Callable[..., Explanation], *args: Any, least: float = 0.0,
+         place: int = 0, eliminate: int = 0) -> Explanation | Lead:
+    """What a finder yields for a step it found: a ``Lead`` when the caller takes them
+    (``Context.leads``), else the step built now (``build(*args)``)."""
+    if ctx.leads:
+        return Lead(technique, partial(build, *args) if args else build, least, place, eliminate)
+    return build(*args)
+
+
+def built(found: Iterable[Explanation | Lead]) -> Iterator[Explanation]:
+    """A finder's steps, any lead built (for a caller that takes every step as it comes)."""
+    for step in found:
+        yield step.build() if isinstance(step, Lead) else step
+
+
 class Finder(Protocol):
-    def __call__(self, state: State, ctx: Context, /) -> Iterator[Explanation]: ...
+    def __call__(self, state: State, ctx: Context, /) -> Iterator[Explanation | Lead]: ...
 
 
 @dataclass(frozen=True)

@@ -113,3 +113,29 @@ def test_batch_works_for_16x16_and_4x4():
         t = batch.tables(n)
         out, contra = batch.propagate(batch.base_row(state)[None, :], t)
         assert not contra.any() and out[0, 0] == 1 and not out[0, 1] & 1
+
+
+def test_compiled_minimisation_is_the_twin_of_shortest(hard_state):
+    """``Record.shortest`` (C) keeps the facts ``shortest`` and ``_closure`` keep, with the same
+    rule and premises for each, on every kind of run (singles, dynamic, static, one digit)."""
+    from explainer import core
+    from techniques import implication
+
+    if core.compiled_info() is None:
+        pytest.skip("compiled core not built (or pure path forced)")
+    tracer = prover(hard_state)
+    cands = [(c, v) for c in range(81) for v in hard_state.candidates(c)]
+    checked = 0
+    for c, v in cands[::5]:
+        for truth in (True, False):
+            for kw in ({}, {"dynamic": True}, {"static": True}, {"one_digit": True}):
+                tr = tracer.run(c, v, truth, **kw)
+                roots = list(tr.end.premises) if tr.end is not None else \
+                    [i for i, r in enumerate(tr.facts) if r[2]][-3:]
+                if not roots:
+                    continue
+                choice = implication.shortest(tr, roots)
+                twin = [(i, *choice[i]) for i in sorted(implication._closure(tr, roots, choice))]
+                assert tr.record.shortest(roots) == twin, (c, v, truth, kw)
+                checked += 1
+    assert checked > 100
