@@ -107,7 +107,7 @@ class RenderOptions:
 
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written; ``html_standalone``: the viewer with its frames inside, implies
-    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter, its frames raster, about 150 dpi on the
+    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter, its frames raster, about 120 dpi on the
     page, or vector with ``pdf_vector``); ``fmt`` is the
     frame format (png or svg; the contact sheet and GIF stay raster); ``theme`` the colours
     (a ``Theme``; a palette name or a mapping of colours is turned into one, once); ``size``

@@ -8,11 +8,11 @@ asked for (``--proof-depth 2`` and more) follow in an appendix, in the order
 of their names (``17c``, ``17c1`` …), which the captions above them cite.
 A4 or Letter portrait (``paper``). The steps' frames are raster by default: each is
 drawn with the frames' own renderer (``FrameRenderer``, the static grid blitted, the
-frames' pixels, PRINT_DPI on the page) and placed as an image, which costs
+frames' pixels, about PRINT_DPI on the page) and placed as an image, which costs
 a fraction of drawing it again as vectors. ``vector=True`` (``--pdf-vector``) draws
 every frame again through matplotlib's PDF backend on a ``Figure`` of the page's size
 (``frame.draw`` with an origin), so it prints sharp at any size. The puzzle page
-(with its pencil grids) is always vector; captions are real text (selectable,
+(with its pencil grids) and the solution's are always vector; captions are real text (selectable,
 searchable). Pages carry a number at their foot.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ WORDS = {
            "page": "{k} / {n}", "appendix": "Annexe : les preuves en détail"},
 }
 APPENDIX_LEVEL = 2  # sub-frames of this level and deeper go to the appendix
-PRINT_DPI = 150  # a raster frame's pixels per printed inch
+PRINT_DPI = 120  # a raster frame's pixels per printed inch (the largest frame of a page)
 
 
 def page_count(steps: int, appendix: int = 0) -> int:
@@ -65,7 +65,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
     frame_w = ref.width_in
     frame_h = ref.height_in - ref.caption_in
     lines: list[str] = []
-    cell = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
+    cell = most = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
     for _ in range(3):  # the caption's lines depend on the frame's width, and its room on them
         chars = int(max(cell * frame_w, 0.6 * width) * 72 / (0.55 * CAPTION_PT))
         lines = wrap_words(text, chars)[:CAPTION_LINES]
@@ -79,7 +79,9 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
     oy = top - lay.height_in  # the frame's (uncropped) bottom: its caption strip falls below, unused
     fx = left + (width - lay.width_in) / 2
     if raster is not None:
-        dpi = 10 * round(PRINT_DPI * cell / CELL_IN.get(n, 0.6) / 10)  # a few renderers a workbook
+        # one renderer for every frame of a box's size: PRINT_DPI at the largest, a little more
+        # on a frame shrunk by a long caption
+        dpi = round(PRINT_DPI * most / CELL_IN.get(n, 0.6))
         _raster_frame(fig, scene, raster(dpi), (fx, top - shown_h, lay.width_in, shown_h))
     else:
         _vector_frame(fig, scene, theme, lay, fx, oy)
@@ -187,8 +189,9 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
     words = WORDS.get(lang, WORDS["en"])
     renderers: dict[int, FrameRenderer] = {}
 
-    def renderer(dpi: int) -> FrameRenderer:
+    def renderer(dpi: int) -> FrameRenderer:  # one: the steps' boxes are all of one size
         if dpi not in renderers:
+            renderers.clear()
             renderers[dpi] = FrameRenderer(initial.scene.n, theme, dpi=dpi)  # type: ignore[arg-type]
         return renderers[dpi]
 
@@ -230,7 +233,7 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         two_per_page(steps, 2)
         # 3. the solution
         fig = page()
-        _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h), raster=raster)
+        _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))  # vector: one page
         solution_page = 2 + (len(steps) + 1) // 2
         finish(fig, solution_page)
         # 4. the deeper sub-frames asked for

@@ -59,17 +59,18 @@ def _caption_text(pdf) -> str:
 
 
 def test_workbook_frames_are_images_by_default(seed_puzzle, tmp_path):
-    """By default each step's frame and the solution are one image each, at the frame
-    renderer's pixels (never resampled to the page), the puzzle page vector; captions are text."""
+    """By default each step's frame is one image, at the frame renderer's pixels (never
+    resampled to the page), all of one size; the puzzle and solution pages are vector;
+    captions are text."""
     import re
 
     rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
                        only=["locked-candidate"])
     data = (tmp_path / "workbook.pdf").read_bytes()
     steps = len(seed_puzzle.steps_using("locked candidate"))
-    assert data.count(b"/Subtype /Image") == steps + 1
+    assert data.count(b"/Subtype /Image") == steps
     widths = [int(w) for w in re.findall(rb"/Subtype /Image /Width (\d+)", data)]
-    assert all(400 <= w <= 1200 for w in widths), widths  # about 150 dpi: a frame is 3 to 7.5 in wide
+    assert len(set(widths)) == 1 and 350 <= widths[0] <= 800, widths  # about 120 dpi: 3 to 6 in wide
     if shutil.which("pdftotext"):
         k = seed_puzzle.steps_using("locked candidate")[0]
         assert seed_puzzle.steps[k].text.split(":")[0] in _caption_text(tmp_path / "workbook.pdf")

@@ -245,7 +245,7 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
                    help="write index.html with the frames inside it (data URIs): it works copied alone")
     g.add_argument("--pdf", action="store_true",
                    help="also write workbook.pdf: the puzzle with empty candidate grids, the steps two per "
-                        "page with their captions, the solution (printable; the frames as images, about 150 dpi)")
+                        "page with their captions, the solution (printable; the frames as images, about 120 dpi)")
     g.add_argument("--pdf-vector", action="store_true",
                    help="draw the workbook's frames as vectors (sharp at any size, about twice the CPU)")
     g.add_argument("--paper", default="a4", choices=["a4", "letter"], help="workbook paper size (default a4)")
