@@ -6,13 +6,14 @@ each frame with its title and its caption under it in 10 pt text (a proof's
 first sub-frames after its step). Then the solution. The deeper sub-frames
 asked for (``--proof-depth 2`` and more) follow in an appendix, in the order
 of their names (``17c``, ``17c1`` …), which the captions above them cite.
-A4 or Letter portrait (``paper``). The steps' frames are raster by default: each is
-drawn with the frames' own renderer (``FrameRenderer``, the static grid blitted, the
-frames' pixels, about PRINT_DPI on the page) and placed as an image, which costs
-a fraction of drawing it again as vectors. ``vector=True`` (``--pdf-vector``) draws
-every frame again through matplotlib's PDF backend on a ``Figure`` of the page's size
-(``frame.draw`` with an origin), so it prints sharp at any size. The puzzle page
-(with its pencil grids) and the solution's are always vector; captions are real text (selectable,
+A4 or Letter portrait (``paper``). Vector by default (``vector=True``): every
+frame is drawn again through matplotlib's PDF backend on a ``Figure`` of the
+page's size (``frame.draw`` with an origin), so it prints sharp at any size.
+With ``vector=False`` (``--pdf-raster``) the steps' frames are images, drawn by
+the frames' own renderer (``FrameRenderer``: the static grid blitted) at about
+PRINT_DPI on the page: a third less CPU, but matplotlib's PDF writer holds every
+image until the file closes (memory grows with the steps). The puzzle and
+solution pages are always vector; captions are real text (selectable,
 searchable). Pages carry a number at their foot.
 """
 from __future__ import annotations
@@ -169,7 +170,7 @@ def _footer(fig: Any, k: int, total: int, theme: Mapping[str, Any], lang: str) -
 
 
 def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[str, Any], paper: str = "a4",
-                   lang: str = "en", heading: str = "", vector: bool = False) -> int:
+                   lang: str = "en", heading: str = "", vector: bool = True) -> int:
     """Write the workbook of ``plan`` (the planned frames: each scene is laid out when its page
     is drawn); return its number of pages. ``vector``: every frame drawn as vectors, not
     placed as the frames' pixels."""

@@ -58,14 +58,14 @@ def _caption_text(pdf) -> str:
     return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
 
 
-def test_workbook_frames_are_images_by_default(seed_puzzle, tmp_path):
-    """By default each step's frame is one image, at the frame renderer's pixels (never
+def test_raster_workbook_frames_are_images(seed_puzzle, tmp_path):
+    """pdf_raster: each step's frame is one image, at the frame renderer's pixels (never
     resampled to the page), all of one size; the puzzle and solution pages are vector;
     captions are text."""
     import re
 
     rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
-                       only=["locked-candidate"])
+                       only=["locked-candidate"], pdf_raster=True)
     data = (tmp_path / "workbook.pdf").read_bytes()
     steps = len(seed_puzzle.steps_using("locked candidate"))
     assert data.count(b"/Subtype /Image") == steps
@@ -79,9 +79,9 @@ def test_workbook_frames_are_images_by_default(seed_puzzle, tmp_path):
 
 
 def test_workbook_is_vector_with_text(seed_puzzle, tmp_path):
-    """pdf_vector: the frames are paths (no embedded raster images); the captions are real text."""
+    """By default the frames are paths (no embedded raster images); the captions are real text."""
     rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
-                       only=["locked-candidate"], pdf_vector=True)
+                       only=["locked-candidate"])
     data = (tmp_path / "workbook.pdf").read_bytes()
     assert b"/Subtype /Image" not in data
     if shutil.which("pdftotext"):
@@ -99,7 +99,7 @@ def test_pdf_flag_and_manifest(tmp_path):
     assert (out / "workbook.pdf").exists()
     manifest = (out / ".explain-sudoku-manifest.json").read_text()
     assert "workbook.pdf" in manifest
-    vec = tmp_path / "v"
-    assert main([FOUR, "--out", str(vec), "--pdf-vector", "--no-gif", "-q"]) == 0  # implies --pdf
-    assert b"/Subtype /Image" not in (vec / "workbook.pdf").read_bytes()
-    assert b"/Subtype /Image" in (out / "workbook.pdf").read_bytes()
+    ras = tmp_path / "r"
+    assert main([FOUR, "--out", str(ras), "--pdf-raster", "--no-gif", "-q"]) == 0  # implies --pdf
+    assert b"/Subtype /Image" in (ras / "workbook.pdf").read_bytes()
+    assert b"/Subtype /Image" not in (out / "workbook.pdf").read_bytes()
