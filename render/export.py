@@ -7,8 +7,8 @@ detail asked), checks every name it will write with the guard, then draws the
 frames once, in worker processes (``workers``), each frame going in order to
 the exporters that take frames as they come (the contact sheet's pages:
 ``sheet``; the GIF: ``gif``; the video: ``video``; the viewer), which write it
-at once: no output holds every frame. The workbook draws its own vector frames
-beside them.
+at once: no output holds every frame. The workbook draws its own frames (vector
+by default, raster on demand) beside them.
 """
 from __future__ import annotations
 
@@ -292,7 +292,8 @@ def viewer_durations(job: Job) -> list[int]:
 class PdfExporter(Exporter):
     """``workbook.pdf`` (workbook.py): the puzzle with empty candidate grids, the steps two per
     page with their captions (a proof's first sub-frames with them), the deeper sub-frames
-    asked for in an appendix, the solution; A4 or Letter (``paper``); vector frames."""
+    asked for in an appendix, the solution; A4 or Letter (``paper``); vector frames, raster
+    ones with ``pdf_raster``."""
 
     key = "pdf"
     patterns = ("workbook.pdf",)
@@ -304,7 +305,8 @@ class PdfExporter(Exporter):
         o = job.options
         path = job.out / "workbook.pdf"
         heading = job.puzzle.grid.to_line() if job.puzzle.grid.n <= 9 else ""
-        rec.pdf_pages = write_workbook(path, job.plan, theme=o.theme, paper=o.paper, lang=o.lang, heading=heading)
+        rec.pdf_pages = write_workbook(path, job.plan, theme=o.theme, paper=o.paper, lang=o.lang, heading=heading,
+                                       vector=not o.pdf_raster)
         rec.pdf = str(path)
         return [path]
 

@@ -107,7 +107,8 @@ class RenderOptions:
 
     ``frames``/``contact``/``gif``/``html`` choose the outputs (``steps.json`` is
     always written; ``html_standalone``: the viewer with its frames inside, implies
-    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter); ``fmt`` is the
+    ``html``; ``pdf``: workbook.pdf on ``paper`` a4 or letter, its frames vector, or images at about
+    120 dpi on the page with ``pdf_raster``); ``fmt`` is the
     frame format (png or svg; the contact sheet and GIF stay raster); ``theme`` the colours
     (a ``Theme``; a palette name or a mapping of colours is turned into one, once); ``size``
     (frame width in pixels) overrides ``dpi``;
@@ -135,6 +136,7 @@ class RenderOptions:
     html_standalone: bool = False
     pdf: bool = False
     paper: str = "a4"
+    pdf_raster: bool = False
     fmt: str = "png"
     theme: Theme = DEFAULT_THEME
     lang: str = "en"

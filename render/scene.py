@@ -9,7 +9,7 @@ the step says what matters, the scene only says where it goes.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -98,8 +98,9 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-directed", "link-weak"): "dashed arrows: weak links, as the step reads them",
         ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
         ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
-        ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications, "
-                         "dotted: the house that decides",
+        ("assumption", "house-decides"): "thick ring: assumption, filled: true, struck ring: false, "
+                                          "arrows: implications, dotted: the house that decides",
+        ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications",
         ("implied-false",): "struck rings: ruled out by the pattern",
     },
     "fr": {
@@ -130,11 +131,18 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-directed", "link-weak"): "flèches en tirets : liens faibles, dans le sens où l'étape les lit",
         ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
         ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
-        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications, "
-                         "pointillés : l'unité qui décide",
+        ("assumption", "house-decides"): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, "
+                                          "flèches : implications, pointillés : l'unité qui décide",
+        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications",
         ("implied-false",): "anneaux barrés : exclus par le motif",
     },
 }
+
+
+def deciding_house(shapes: Iterable[Shape]) -> set[str]:
+    """{"house-decides"} when a proof's fact draws the house that decides it (dotted),
+    for the legend to name it only then."""
+    return {"house-decides"} if any(s.kind == "dotted" and s.house is not None for s in shapes) else set()
 
 
 def legend_text(roles: set[str], lang: str = "en") -> str:
@@ -416,6 +424,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         names.add("link-directed")
     if any(s.kind == "thick" and tinted(s.role) for s in out):
         names.add("removed-tinted")
+    names |= deciding_house(out)
     lt = legend_text(names, lang)
     if lt:
         out.append(Shape("legend", "text", text=lt))
@@ -459,7 +468,7 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     sc.extend(proofdraw.part_shapes(n, part, state, obstacles))  # routed around every digit
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
-    sc.append(Shape("legend", "text", text=legend_text({"assumption"}, lang)))
+    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc), lang)))
     return sc
 
 

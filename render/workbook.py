@@ -6,10 +6,15 @@ each frame with its title and its caption under it in 10 pt text (a proof's
 first sub-frames after its step). Then the solution. The deeper sub-frames
 asked for (``--proof-depth 2`` and more) follow in an appendix, in the order
 of their names (``17c``, ``17c1`` …), which the captions above them cite.
-A4 or Letter portrait (``paper``). Vector: every frame is drawn
-again through matplotlib's PDF backend on a ``Figure`` of the page's size
-(``frame.draw`` with an origin), so it prints sharp at any size; captions are
-real text (selectable, searchable). Pages carry a number at their foot.
+A4 or Letter portrait (``paper``). Vector by default (``vector=True``): every
+frame is drawn again through matplotlib's PDF backend on a ``Figure`` of the
+page's size (``frame.draw`` with an origin), so it prints sharp at any size.
+With ``vector=False`` (``--pdf-raster``) the steps' frames are images, drawn by
+the frames' own renderer (``FrameRenderer``: the static grid blitted) at about
+PRINT_DPI on the page: a third less CPU, but matplotlib's PDF writer holds every
+image until the file closes (memory grows with the steps). The puzzle and
+solution pages are always vector; captions are real text (selectable,
+searchable). Pages carry a number at their foot.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ WORDS = {
            "page": "{k} / {n}", "appendix": "Annexe : les preuves en détail"},
 }
 APPENDIX_LEVEL = 2  # sub-frames of this level and deeper go to the appendix
+PRINT_DPI = 120  # a raster frame's pixels per printed inch (the largest frame of a page)
 
 
 def page_count(steps: int, appendix: int = 0) -> int:
@@ -44,10 +50,12 @@ def _without(scene: Scene, roles: set[str]) -> Scene:
 
 
 def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, float, float, float],
-           caption: bool = True) -> None:
+           caption: bool = True, raster: Any = None) -> None:
     """Draw ``scene`` (title and grid; caption as wrapped 10 pt text under it) in ``box``
-    (left, bottom, width, height in inches) of ``fig``, as large as the box allows."""
-    from .frame import CELL_IN, Layout, draw, draw_static, wrap_words
+    (left, bottom, width, height in inches) of ``fig``, as large as the box allows; with
+    ``raster`` (the ``FrameRenderer`` of a dpi), the frame is its image without the
+    caption strip, PRINT_DPI pixels per inch on the page."""
+    from .frame import CELL_IN, Layout, wrap_words
 
     n = scene.n
     left, bottom, width, height = box
@@ -58,7 +66,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
     frame_w = ref.width_in
     frame_h = ref.height_in - ref.caption_in
     lines: list[str] = []
-    cell = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
+    cell = most = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
     for _ in range(3):  # the caption's lines depend on the frame's width, and its room on them
         chars = int(max(cell * frame_w, 0.6 * width) * 72 / (0.55 * CAPTION_PT))
         lines = wrap_words(text, chars)[:CAPTION_LINES]
@@ -71,16 +79,69 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
     top = bottom + height
     oy = top - lay.height_in  # the frame's (uncropped) bottom: its caption strip falls below, unused
     fx = left + (width - lay.width_in) / 2
-    ax = fig.add_axes(((fx + lay.ax_rect[0] * lay.width_in) / W, (oy + lay.ax_rect[1] * lay.height_in) / H,
-                       lay.ax_rect[2] * lay.width_in / W, lay.ax_rect[3] * lay.height_in / H))
-    draw_static(ax, n, theme, lay)
-    draw(ax, _without(scene, {"caption", "legend"}), theme, lay, origin=(fx, oy), focus=False)
+    if raster is not None:
+        # one renderer for every frame of a box's size: PRINT_DPI at the largest, a little more
+        # on a frame shrunk by a long caption
+        dpi = round(PRINT_DPI * most / CELL_IN.get(n, 0.6))
+        _raster_frame(fig, scene, raster(dpi), (fx, top - shown_h, lay.width_in, shown_h))
+    else:
+        _vector_frame(fig, scene, theme, lay, fx, oy)
     y = top - shown_h - 0.5 * CAPTION_PT / 72
     for line in lines:
         fig.text((ox + 0.1) / W, y / H, line, fontsize=CAPTION_PT, color=theme["caption"], va="top", ha="left",
                  family="DejaVu Sans")
         y -= 1.3 * CAPTION_PT / 72
     return None
+
+
+def _vector_frame(fig: Any, scene: Scene, theme: Mapping[str, Any], lay: Any, fx: float, oy: float) -> None:
+    """The frame drawn again as vectors, its (uncropped) bottom-left corner at (fx, oy) inches."""
+    from .frame import draw, draw_static
+
+    W, H = fig.get_size_inches()
+    ax = fig.add_axes(((fx + lay.ax_rect[0] * lay.width_in) / W, (oy + lay.ax_rect[1] * lay.height_in) / H,
+                       lay.ax_rect[2] * lay.width_in / W, lay.ax_rect[3] * lay.height_in / H))
+    draw_static(ax, scene.n, theme, lay)
+    draw(ax, _without(scene, {"caption", "legend"}), theme, lay, origin=(fx, oy), focus=False)
+
+
+def _placed_image() -> type:
+    """An image artist placed in a box of the figure whose pixels go to a vector backend
+    as they are (matplotlib's ``BboxImage`` resamples them to the page's resolution)."""
+    import numpy as np
+    from matplotlib.image import BboxImage
+    from matplotlib.transforms import Affine2D
+
+    class Placed(BboxImage):
+        def _check_unsampled_image(self) -> bool:
+            return True
+
+        def make_image(self, renderer: Any, magnification: float = 1.0, unsampled: bool = False) -> Any:
+            box = self.get_window_extent(renderer)
+            rgba = self.to_rgba(np.asarray(self.get_array()), bytes=True)
+            h, w = rgba.shape[:2]
+            # the unit square (scaled by the image's size by the caller) onto the box, top row on top
+            return rgba, 0, 0, Affine2D().scale(1 / w, -1 / h).translate(0, 1).scale(box.width, box.height) \
+                .translate(box.x0, box.y0)
+
+    return Placed
+
+
+def _raster_frame(fig: Any, scene: Scene, renderer: Any, box: tuple[float, float, float, float]) -> None:
+    """The frame's pixels (its renderer's, without the caption strip) placed in ``box``
+    (left, bottom, width, height in inches): the image is stored once, at its own resolution."""
+    import numpy as np
+    from matplotlib.transforms import Bbox, TransformedBbox
+
+    lay = renderer.layout
+    im = renderer.image(_without(scene, {"caption", "legend"}))
+    w, h = im.size
+    shown = round(h * (1 - lay.caption_in / lay.height_in))
+    # an image artist on the figure itself (an Axes per frame costs more than the image),
+    # stored at its own pixels, never resampled
+    image = _placed_image()(TransformedBbox(Bbox.from_bounds(*box), fig.dpi_scale_trans), interpolation="none")
+    image.set_data(np.asarray(im.crop((0, 0, w, shown))))
+    fig.add_artist(image)
 
 
 def _pencil_grid(fig: Any, scene: Scene, theme: Mapping[str, Any]) -> None:
@@ -109,11 +170,14 @@ def _footer(fig: Any, k: int, total: int, theme: Mapping[str, Any], lang: str) -
 
 
 def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[str, Any], paper: str = "a4",
-                   lang: str = "en", heading: str = "") -> int:
+                   lang: str = "en", heading: str = "", vector: bool = True) -> int:
     """Write the workbook of ``plan`` (the planned frames: each scene is laid out when its page
-    is drawn); return its number of pages."""
+    is drawn); return its number of pages. ``vector``: every frame drawn as vectors, not
+    placed as the frames' pixels."""
     from matplotlib.backends.backend_pdf import PdfPages
     from matplotlib.figure import Figure
+
+    from .frame import FrameRenderer
 
     initial = next(f for f in plan if f.kind == "initial")
     solution = next(f for f in plan if f.kind == "solution")
@@ -124,6 +188,15 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
     inner_w = w_in - 2 * MARGIN_IN
     inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
     words = WORDS.get(lang, WORDS["en"])
+    renderers: dict[int, FrameRenderer] = {}
+
+    def renderer(dpi: int) -> FrameRenderer:  # one: the steps' boxes are all of one size
+        if dpi not in renderers:
+            renderers.clear()
+            renderers[dpi] = FrameRenderer(initial.scene.n, theme, dpi=dpi)  # type: ignore[arg-type]
+        return renderers[dpi]
+
+    raster = None if vector else renderer
     with PdfPages(str(path), metadata={"Title": "Sudoku workbook", "Creator": "sudoku-explainer"}) as pdf:
         def page() -> Any:
             return Figure(figsize=(w_in, h_in), facecolor=theme["background"])
@@ -141,7 +214,7 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
                              weight="bold", family="DejaVu Sans", color=theme["title"])
                 for j, f in enumerate(frames[k:k + 2]):
                     bottom = FOOTER_IN + MARGIN_IN + (1 - j) * half
-                    _frame(fig, f.scene, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2))
+                    _frame(fig, f.scene, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2), raster=raster)
                 finish(fig, first + k // 2)
 
         # 1. the puzzle, with pencil grids in the empty cells
@@ -161,7 +234,7 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         two_per_page(steps, 2)
         # 3. the solution
         fig = page()
-        _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))
+        _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))  # vector: one page
         solution_page = 2 + (len(steps) + 1) // 2
         finish(fig, solution_page)
         # 4. the deeper sub-frames asked for

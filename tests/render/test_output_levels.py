@@ -41,6 +41,23 @@ def test_levels_of_a_real_nested_proof(hardest2):
     assert max(p.level for p in by_depth[proofdraw.ALL]) >= 3  # the nested proofs, one level deeper each
 
 
+@pytest.mark.parametrize(("lang", "dotted"), [("en", "dotted"), ("fr", "pointillés")])
+def test_legend_names_the_deciding_house_only_when_drawn(hardest2, lang, dotted):
+    """A proof frame's legend says "dotted: the house that decides" only on a frame that
+    draws such a house (hardest300 line 2's frame 005b drew none and said it)."""
+    plan = plan_frames(hardest2, lang=lang, depth=1)
+    with_house = without = 0
+    for f in plan:
+        legend = f.scene.text("legend")
+        if not legend.startswith(("Thick ring", "Anneau épais")):
+            continue
+        drawn = any(s.kind == "dotted" and s.house is not None for s in f.scene)
+        assert (dotted in legend) == drawn, (f.stem, legend)
+        with_house += drawn
+        without += not drawn
+    assert with_house and without  # both kinds of frame occur: the test can fail either way
+
+
 def test_files_per_level(hardest2, tmp_path):
     """The frames written at each depth: the steps' frames alone at 0, a handful more per
     forcing step at 1 (the default), every fact at "all"; the GIF shows level 1 at most."""

@@ -1,4 +1,4 @@
-"""workbook.pdf (--pdf): page count, paper sizes, pages not blank, vector frames.
+"""workbook.pdf (--pdf): page count, paper sizes, pages not blank, raster or vector frames.
 
 Rendered through poppler's ``pdftoppm`` (Debian: poppler-utils; .ci/run installs it)."""
 from __future__ import annotations
@@ -54,15 +54,38 @@ def test_workbook_pages(seed_puzzle, tmp_path, paper, size_in):
         assert _not_blank(im), f"page {k} is blank"
 
 
+def _caption_text(pdf) -> str:
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_raster_workbook_frames_are_images(seed_puzzle, tmp_path):
+    """pdf_raster: each step's frame is one image, at the frame renderer's pixels (never
+    resampled to the page), all of one size; the puzzle and solution pages are vector;
+    captions are text."""
+    import re
+
+    rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
+                       only=["locked-candidate"], pdf_raster=True)
+    data = (tmp_path / "workbook.pdf").read_bytes()
+    steps = len(seed_puzzle.steps_using("locked candidate"))
+    assert data.count(b"/Subtype /Image") == steps
+    widths = [int(w) for w in re.findall(rb"/Subtype /Image /Width (\d+)", data)]
+    assert len(set(widths)) == 1 and 350 <= widths[0] <= 800, widths  # about 120 dpi: 3 to 6 in wide
+    if shutil.which("pdftotext"):
+        k = seed_puzzle.steps_using("locked candidate")[0]
+        assert seed_puzzle.steps[k].text.split(":")[0] in _caption_text(tmp_path / "workbook.pdf")
+    assert rec.pdf_pages == 1 + math.ceil(steps / 2) + 1
+    assert all(_not_blank(im) for im in _pages(tmp_path / "workbook.pdf", tmp_path))
+
+
 def test_workbook_is_vector_with_text(seed_puzzle, tmp_path):
-    """The frames are paths (no embedded raster images); the captions are real text."""
+    """By default the frames are paths (no embedded raster images); the captions are real text."""
     rec = write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
                        only=["locked-candidate"])
     data = (tmp_path / "workbook.pdf").read_bytes()
     assert b"/Subtype /Image" not in data
     if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", str(tmp_path / "workbook.pdf"), "-"], capture_output=True,
-                              text=True, check=True).stdout
+        text = _caption_text(tmp_path / "workbook.pdf")
         k = seed_puzzle.steps_using("locked candidate")[0]
         assert seed_puzzle.steps[k].text.split(":")[0] in text
     assert rec.pdf_pages == 1 + math.ceil(len(seed_puzzle.steps_using("locked candidate")) / 2) + 1
@@ -76,3 +99,7 @@ def test_pdf_flag_and_manifest(tmp_path):
     assert (out / "workbook.pdf").exists()
     manifest = (out / ".explain-sudoku-manifest.json").read_text()
     assert "workbook.pdf" in manifest
+    ras = tmp_path / "r"
+    assert main([FOUR, "--out", str(ras), "--pdf-raster", "--no-gif", "-q"]) == 0  # implies --pdf
+    assert b"/Subtype /Image" in (ras / "workbook.pdf").read_bytes()
+    assert b"/Subtype /Image" not in (out / "workbook.pdf").read_bytes()
