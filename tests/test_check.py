@@ -68,8 +68,8 @@ def old_find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
                     x, y = share_a.bit_length(), (pm & ~share_a).bit_length()
                     if x > y:
                         x, y, a, b = y, x, b, a  # noqa: PLW2901 - the bug kept on purpose
-                    yield xywings._step(state, "xy wing", xywings.XY_WING, pivot, [a, b], z, removed,
-                                        x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
+                    yield xywings.wing_step(state, "xy wing", xywings.XY_WING, pivot, [a, b], z, removed,
+                                                x=Value(x), y=Value(y), p1=Cells(geo, [a]), p2=Cells(geo, [b]))
 
 
 def with_finder(name: str, finder: object) -> list[Technique]:
