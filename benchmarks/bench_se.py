@@ -1,7 +1,7 @@
 """Sudoku Explainer's own numbers: how often ``explainer.rate`` prints SE's ER/EP/ED, and at what cost.
 
     python benchmarks/bench_se.py [REFERENCE.tsv] [--classic] [--every K] [--limit N] [--show N]
-                                  [--against-default] [--verify N]
+                                  [--against-default [TREE]] [--rounds R] [--verify N]
 
 REFERENCE holds one ``puzzle<TAB>ER<TAB>EP<TAB>ED`` line per puzzle as SE's own
 ``serate`` printed it (default: benchmarks/data/se_rated.sukaku.tsv, Sukaku
@@ -16,7 +16,11 @@ SE 1.2.1.3, to compare with the classic files) and the script prints:
 - ``--show N``: the first N puzzles where ER, EP or ED differ (SE's numbers, ours);
 - ``--against-default``: the CPU of the default explanation of the same puzzles
   (``Puzzle(text).steps``, the simplest order), the two alternated puzzle by puzzle
-  in one process, and the ratio rate / default;
+  in one process, and the ratio rate / default; ``--against-default TREE``: the
+  default explanation of another checkout TREE (its own ``TREE/.venv``, e.g. an
+  older commit) instead, each side a whole-set child process, the two run in
+  turn ``--rounds`` times (CPU = user + sys of the child, ``getrusage``; the
+  best round of each side is kept);
 - ``--verify N``: the se order's full explanations (proofs, texts) of the first N
   puzzles of the sample as steps-JSON documents, replayed by the independent
   checker (../shared/tools/verify_steps.py; its summary line).
@@ -25,6 +29,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -75,6 +81,45 @@ def rate_all(rows: list[tuple[str, Numbers]], classic: bool,
             Puzzle(text).steps
             cpu_default += time.process_time() - t
     return ours, cpu_rate, cpu_default
+
+
+CHILD = """
+import sys
+import explainer
+from explainer import Puzzle, PuzzleError
+mode = sys.argv[1]
+for text in sys.stdin.read().split():
+    try:
+        if mode == "rate":
+            explainer.rate(text, classic=(sys.argv[2] == "classic"))
+        else:
+            Puzzle(text).steps
+    except PuzzleError:
+        pass
+"""
+
+
+def child_cpu(python: str, args: list[str], texts: str, cwd: Path) -> float:
+    """User + sys CPU of one child process running CHILD over ``texts``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([python, "-c", CHILD, *args], input=texts, text=True, check=True, cwd=cwd,
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def against_tree(rows: list[tuple[str, Numbers]], classic: bool, tree: Path,
+                 rounds: int) -> tuple[float, float]:
+    """Best-of-``rounds`` CPU of rate here and of ``tree``'s default explanation, run in turn."""
+    texts = "\n".join(text for text, _ in rows)
+    other = str(tree / ".venv" / "bin" / "python")
+    rate_args = ["rate", "classic" if classic else "se"]
+    cpu_rate: list[float] = []
+    cpu_default: list[float] = []
+    for _ in range(rounds):
+        cpu_rate.append(child_cpu(sys.executable, rate_args, texts, ROOT))
+        cpu_default.append(child_cpu(other, ["default"], texts, tree))
+    return min(cpu_rate), min(cpu_default)
 
 
 def pct(k: int, n: int) -> str:
@@ -134,8 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=1, help="every K-th puzzle (default 1: all)")
     ap.add_argument("--limit", type=int, default=0, help="at most N puzzles of the sample")
     ap.add_argument("--show", type=int, default=10, help="list the first N differences (default 10)")
-    ap.add_argument("--against-default", action="store_true",
-                    help="also time the default explanation of each puzzle (A/B, alternated)")
+    ap.add_argument("--against-default", nargs="?", const="", default=None, metavar="TREE",
+                    help="also time the default explanation of each puzzle (A/B, alternated); "
+                         "with TREE, that checkout's default (its .venv) in child processes")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --against-default TREE: whole-set runs of each side, in turn (best kept)")
     ap.add_argument("--verify", type=int, default=0, metavar="N",
                     help="replay the se order's documents of the first N puzzles with the checker")
     args = ap.parse_args(argv)
@@ -144,13 +192,19 @@ def main(argv: list[str] | None = None) -> int:
         rows = rows[:args.limit]
     flavour = "se-classic (SE 1.2.1.3)" if args.classic else "se (Sukaku Explainer 1.15.10)"
     print(f"{len(rows)} puzzles of {args.reference.name} (every {args.every}), order {flavour}")
-    ours, cpu_rate, cpu_default = rate_all(rows, args.classic, args.against_default)
+    ours, cpu_rate, cpu_default = rate_all(rows, args.classic, args.against_default == "")
     report(rows, ours, args.show)
     line = f"rate: {cpu_rate:.1f} s CPU, {cpu_rate / max(len(rows), 1) * 1000:.0f} ms a puzzle"
-    if args.against_default:
+    if args.against_default == "":
         line += (f"; default explanation of the same puzzles {cpu_default:.1f} s CPU: "
                  f"ratio {cpu_rate / cpu_default:.2f}")
     print(line)
+    if args.against_default:
+        tree = Path(args.against_default).resolve()
+        child_rate, child_default = against_tree(rows, args.classic, tree, max(args.rounds, 1))
+        print(f"child processes, best of {max(args.rounds, 1)} in turn: rate {child_rate:.1f} s CPU; "
+              f"default explanation of {tree.name} {child_default:.1f} s CPU: "
+              f"ratio {child_rate / child_default:.2f}")
     if args.verify:
         verify(rows, args.verify, args.classic)
     return 0
