@@ -285,6 +285,8 @@ def legend_gaps(sc, lang="en"):
         drawn.add("link-directed")
     if any(s.kind == "thick" and s.role != "assumption" for s in sc):
         drawn.add("removed-tinted")
+    if any(s.kind == "dotted" and s.house is not None for s in sc):
+        drawn.add("house-decides")  # a proof's fact drawn with the house that decides it
     told: set[str] = set()
     legend = sc.text("legend")
     for key, phrase in LEGEND[lang].items():
