@@ -6,6 +6,9 @@ filed against. In-process (``main(argv)``) where no real process is needed.
 from __future__ import annotations
 
 import hashlib
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,57 @@ def test_3_a_file_with_good_and_bad_puzzles_still_explains_the_good_ones(tmp_pat
     assert main([str(src), "--out", str(out), "--json-only", "-q"]) == 2
     assert (out / "002" / "steps.json").exists() and not (out / "001").exists()
     assert "two 1s" in capsys.readouterr().err
+
+
+# ---- items 9 and 10: a full disk on standard output, closed standard streams -------------------
+
+CLI = [sys.executable, "-m", "explain_sudoku"]  # the console script's module
+WRITERS = {  # commands that write to standard output
+    "explain": [str(EXAMPLES / "4x4.txt"), "--json-only", "--out", "o"],
+    "solve": ["solve", str(EXAMPLES / "4x4.txt")],
+    "list-techniques": ["--list-techniques"],
+    "steps": ["steps", FOUR],
+    "generate": ["generate", "--size", "4", "--seed", "1"],
+}
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_9_a_full_disk_on_standard_output_is_status_3(command: str, tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([*CLI, *WRITERS[command]], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert r.stderr == "explain-sudoku: error: standard output: cannot write (No space left on device)\n"
+
+
+READERS = {  # commands reading standard input ('-')
+    "explain": ["-", "--json-only", "--out", "o"],
+    "solve": ["solve", "-"],
+    "hint": ["hint", "-"],
+    "steps": ["steps", "-"],
+    "db build": ["db", "build", "-", "--db", "b.sqlite"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(READERS))
+def test_10_closed_standard_input_is_bad_input(command: str, tmp_path: Path) -> None:
+    r = subprocess.run(" ".join([*map(shlex.quote, CLI + READERS[command]), "<&-"]), shell=True, cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == "explain-sudoku: error: <stdin>: standard input is closed; give a file or a puzzle\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("argv", "status"), [
+    ([str(EXAMPLES / "4x4.txt"), "--json-only", "--out", "o"], 0),  # a progress bar asks stderr
+    (["db", "build", "bad.txt", "--db", "b.sqlite"], 2),
+    (["bad.txt", "--out", "o"], 2),
+    (["--size", "-1", "x.txt"], 2),
+])
+def test_10_closed_standard_error_keeps_the_status(argv: list[str], status: int, tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_text(TWO_ONES + "\n")
+    r = subprocess.run(" ".join([*map(shlex.quote, CLI + argv), "2>&-"]), shell=True, cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == status, r.stdout
+    assert "Traceback" not in r.stdout and "internal error" not in r.stdout

@@ -361,6 +361,8 @@ def read_text(path: str | Path) -> tuple[str, str]:
 
 
 def _read_stdin() -> bytes | str:
+    if sys.stdin is None:  # the process started with its standard input closed (``<&-``)
+        raise PuzzleError("standard input is closed; give a file or a puzzle", "<stdin>")
     stream = getattr(sys.stdin, "buffer", None)
     try:
         if stream is not None:
