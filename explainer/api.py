@@ -38,6 +38,9 @@ class Puzzle(engine.Puzzle):
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
                  order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True) -> None:
+        for name, flag in (("brutal", brutal), ("uniqueness", uniqueness)):
+            if not isinstance(flag, bool):  # "no" would be taken as true
+                raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
         chosen = [t for t in records(techniques, uniqueness) if brutal or not t.reads_solution]
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):

@@ -9,10 +9,12 @@ import hashlib
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from explainer import PuzzleError
 from explainer.app.cli import main
 from tests.conftest import ROOT
 
@@ -113,3 +115,53 @@ def test_10_closed_standard_error_keeps_the_status(argv: list[str], status: int,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == status, r.stdout
     assert "Traceback" not in r.stdout and "internal error" not in r.stdout
+
+
+# ---- item 11: library misuse raises clean PuzzleError subclasses, importable from explainer -----
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    path = tmp_path_factory.mktemp("db") / "b.sqlite"
+    with PuzzleDB(path) as db:
+        db.add(explain_record(FOUR, "x:1"))
+    return path
+
+
+def misuse_cases(db_path: Path) -> dict[str, tuple[Callable[[], object], type[Exception]]]:
+    from explainer import Puzzle, PuzzleTypeError, UnknownNameError
+    from explainer.app.bank.db import DatabaseError, PuzzleDB
+    from explainer.app.hodoku import format_library, parse_library
+
+    def query(**kw: object) -> Callable[[], object]:
+        return lambda: PuzzleDB(db_path, create=False).query(**kw)  # type: ignore[arg-type]
+
+    return {
+        'brutal="no"': (lambda: Puzzle(FOUR, brutal="no"), PuzzleTypeError),  # type: ignore[arg-type]
+        'uniqueness="no"': (lambda: Puzzle(FOUR, uniqueness="no"), PuzzleTypeError),  # type: ignore[arg-type]
+        "PuzzleDB(None)": (lambda: PuzzleDB(None), PuzzleTypeError),  # type: ignore[arg-type]
+        "PuzzleDB(3)": (lambda: PuzzleDB(3), PuzzleTypeError),  # type: ignore[arg-type]
+        "PuzzleDB('')": (lambda: PuzzleDB(""), DatabaseError),
+        'query("bogus")': (query(technique="bogus"), UnknownNameError),
+        "query(technique=3)": (query(technique=3), PuzzleTypeError),
+        'order_by="bogus"': (query(order_by="bogus"), UnknownNameError),
+        "order_by=3": (query(order_by=3), PuzzleTypeError),
+        "limit=-1": (query(limit=-1), PuzzleError),
+        'limit="a"': (query(limit="a"), PuzzleTypeError),
+        "where=1": (query(where=1), PuzzleTypeError),
+        'difficulty="x"': (query(difficulty="x"), UnknownNameError),
+        "parse_library(None)": (lambda: parse_library(None), PuzzleTypeError),  # type: ignore[arg-type]
+        "format_library(None)": (lambda: format_library(None), PuzzleTypeError),  # type: ignore[arg-type]
+    }
+
+
+CASES = sorted(misuse_cases(Path("unused")))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_11_library_misuse_is_a_puzzle_error(case: str, small_db: Path) -> None:
+    call, kind = misuse_cases(small_db)[case]
+    with pytest.raises(kind) as info:
+        call()
+    assert isinstance(info.value, PuzzleError) and str(info.value) and "\n" not in str(info.value)
