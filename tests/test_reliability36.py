@@ -165,3 +165,41 @@ def test_11_library_misuse_is_a_puzzle_error(case: str, small_db: Path) -> None:
     with pytest.raises(kind) as info:
         call()
     assert isinstance(info.value, PuzzleError) and str(info.value) and "\n" not in str(info.value)
+
+
+# ---- items 12 and 13: exit statuses that say what happened ---------------------------------------
+
+@pytest.mark.parametrize("value", ["", " , "])
+def test_12_steps_with_an_empty_technique_list_is_bad_input(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["steps", FOUR, "-t", value]) == 2
+    assert "names no technique" in capsys.readouterr().err
+
+
+def test_12_migrate_refuses_a_database_whose_pages_are_garbage(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    db = tmp_path / "g.sqlite"
+    with PuzzleDB(db) as store:
+        for k, text in enumerate([FOUR, "....2.....3..12.", "2...3......1...2"]):
+            store.add(explain_record(text, f"x:{k}"))
+    assert main(["db", "migrate", "--db", str(db)]) == 0  # sound and current: nothing to do
+    assert "nothing to do" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite"]  # nothing left beside it
+    size = db.stat().st_size
+    with open(db, "r+b") as f:  # the header (its schema version) kept, every other page garbage
+        f.seek(4096)
+        f.write(os.urandom(size - 4096))
+    before = db.read_bytes()
+    assert main(["db", "migrate", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the file is unchanged" in err, err
+    assert db.read_bytes() == before
+
+
+def test_13_hint_on_a_grid_without_solution_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "1...4..2..3.2..1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("explain-sudoku: error: ") and "no solution" in err and err.count("\n") == 1
