@@ -203,3 +203,37 @@ def test_13_hint_on_a_grid_without_solution_is_bad_input(tmp_path: Path, capsys:
     assert main(["hint", "1...4..2..3.2..1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("explain-sudoku: error: ") and "no solution" in err and err.count("\n") == 1
+
+
+# ---- item 14: messages that name the thing --------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    ([""], "puzzle: an empty name is not a puzzle file name"),
+    (["db", "stats", "--db", ""], "--db: an empty name is not a database file name"),
+    (["db", "build", FOUR, "--db", ""], "--db: an empty name is not a database file name"),
+    (["db", "stats", "--plot", ""], "--plot: an empty name is not a file name"),
+    (["db", "stats", "--plot", "dir/"], "--plot: 'dir/' names a folder, not a file"),
+    (["db", "export", "-o", "dir/"], "-o: 'dir/' names a folder, not a file"),
+    ([FOUR, "--out", ""], "--out: an empty name is not a folder name"),
+    (["hint", FOUR, "--level", "abc"], "--level: 'abc' is not a whole number"),
+])
+def test_14_errors_name_the_thing(argv: list[str], fragment: str, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("puzzle", "fragment"), [
+    ({"a": 1}, "not a dict"),
+    (["9..3....4"] * 9, "rows are lists of whole numbers, not strings"),
+    ([[None] * 4] * 4, "value None at r1c1 is not a whole number"),
+    ([[3, 0, 0, 2], [2, None, 0, 0], [0, 0, 4, 0], [0] * 4], "value None at r2c2 is not a whole number"),
+])
+def test_14_library_puzzle_errors_name_the_thing(puzzle: object, fragment: str) -> None:
+    from explainer import Puzzle
+
+    with pytest.raises(PuzzleError, match=fragment):
+        Puzzle(puzzle)  # type: ignore[arg-type]

@@ -46,6 +46,7 @@ from .options import (
     add_out_options,
     add_progress_options,
     add_techniques_option,
+    file_name,
     integer,
     order_help,
     rating_range,
@@ -64,7 +65,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                            metavar="{build,stats,query,export,migrate}")
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
+        sp.add_argument("--db", type=file_name("database file"), default=DEFAULT_DB,
+                        help=f"database file (default {DEFAULT_DB})")
         sp.epilog = EXIT_STATUS
 
     b = sub.add_parser("build", help="explain every puzzle of the files and store them",
@@ -88,7 +90,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                        description="Counts per difficulty, technique usage (puzzles and steps), seconds per puzzle "
                                    "and the ratings (ER histogram and grades) of the database; reads it only.")
     common(s)
-    s.add_argument("--plot", type=Path, default=None,
+    s.add_argument("--plot", type=file_name(), default=None,
                    help="also draw technique usage and the rating histogram into this file (.png, .svg or .pdf; "
                         "an existing file is kept unless --force)")
     s.add_argument("--force", action="store_true", help="replace an existing --plot file")
@@ -121,7 +123,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                                    "Puzzle.to_json() gives); reads the database only.")
     common(e)
     e.add_argument("--format", choices=("jsonl",), default="jsonl", help="jsonl: one JSON document a line")
-    e.add_argument("-o", "--output", type=Path, default=None,
+    e.add_argument("-o", "--output", type=file_name(), default=None,
                    help="file (default: standard output); an existing file is kept unless --force")
     e.add_argument("--force", action="store_true", help="replace an existing --output file")
 

@@ -32,6 +32,7 @@ from .options import (
     add_progress_options,
     add_render_options,
     add_techniques_option,
+    file_name,
     render_options,
 )
 from .output import MANIFEST, OutputError, OutputFolder, safe_component
@@ -88,7 +89,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "orders: by default each step is the simplest one available (the lowest rating on\n"
                 "Sudoku Explainer's scale, never a guess), and ER/EP/ED are those of that path;\n"
                 "--order seed takes the first technique in the registry's order that has a step.")
-    p.add_argument("puzzle", nargs="?", help="puzzle file, '-' for standard input, or a puzzle string")
+    p.add_argument("puzzle", nargs="?", type=file_name("puzzle file", str),
+                   help="puzzle file, '-' for standard input, or a puzzle string")
     add_out_options(p, "output folder (default: output/<name of the puzzle file>)",
                     "write into an output folder that holds files of its own (never deleted)")
     p.add_argument("--no-frames", action="store_true", help="do not write the PNG frames and contact sheet")
