@@ -237,3 +237,61 @@ def test_14_library_puzzle_errors_name_the_thing(puzzle: object, fragment: str) 
 
     with pytest.raises(PuzzleError, match=fragment):
         Puzzle(puzzle)  # type: ignore[arg-type]
+
+
+# ---- item 1: a device, a FIFO or '-' is written as a stream, never replaced ----------------------
+
+def _device_copy(folder: Path, device: str = "/dev/null") -> Path:
+    """A copy of ``device`` made with mknod (root only): a regression replaces it, not the real one."""
+    import os
+    import stat
+
+    node = folder / Path(device).name
+    try:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.stat(device).st_rdev)
+    except (PermissionError, AttributeError, OSError):
+        pytest.skip(f"making a device node needs root (and {device})")
+    return node
+
+
+@pytest.mark.parametrize("command", ["export", "plot"])
+def test_1_a_character_device_is_written_in_place_never_replaced(command: str, small_db: Path,
+                                                                 tmp_path: Path) -> None:
+    import stat
+
+    node = _device_copy(tmp_path)
+    argv = (["db", "export", "--db", str(small_db), "-o", str(node), "--force"] if command == "export" else
+            ["db", "stats", "--db", str(small_db), "--plot", str(node), "--force"])
+    assert main(argv) == 0
+    assert stat.S_ISCHR(node.stat().st_mode)  # still the device
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary file left
+
+
+def test_1_a_fifo_gets_the_export_as_a_stream(small_db: Path, tmp_path: Path) -> None:
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert main(["db", "export", "--db", str(small_db), "-o", str(fifo)]) == 0
+    reader.join(30)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and got and got[0].count(b"\n") == 1
+
+
+def test_1_dash_is_standard_output(small_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["db", "export", "--db", str(small_db), "-o", "-"]) == 0
+    assert capsys.readouterr().out.count("\n") == 1 and list(tmp_path.iterdir()) == []
+    assert main(["db", "stats", "--db", str(small_db), "--plot", "-"]) == 2
+    assert "--plot -" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+
+
+def test_1_a_full_device_is_status_3(small_db: Path, tmp_path: Path) -> None:
+    full = _device_copy(tmp_path, "/dev/full")
+    assert main(["db", "export", "--db", str(small_db), "-o", str(full), "--force"]) == 3
+    assert full.is_char_device() and sorted(p.name for p in tmp_path.iterdir()) == ["full"]

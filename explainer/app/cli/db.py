@@ -229,6 +229,8 @@ def _open(args: argparse.Namespace) -> PuzzleDB:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    if args.plot is not None and str(args.plot) == "-":
+        raise PuzzleError("--plot -: a plot is an image file, not text for standard output; give a file name")
     with _open(args) as db:
         st = db.stats()
         if args.plot is not None:
@@ -271,9 +273,24 @@ def _plot_format(path: Path) -> str:
 COMPANIONS = ("-wal", "-shm", "-journal", ".lock")  # files SQLite and the build keep beside the database
 
 
+def _stream_target(path: Path) -> bool:
+    """True when ``path`` is (or links to) a character device or a FIFO: written as a stream, in
+    place (``/dev/null``, a terminal, a named pipe), never replaced by a regular file."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
 class replacing:
     """A file written through a temporary file beside it; an existing file only with ``force``
-    (it keeps its permissions; a new file gets the umask's), never the database or its companions."""
+    (it keeps its permissions; a new file gets the umask's), never the database or its companions.
+    A character device or a FIFO is written in place, as a stream (no temporary file, no rename:
+    replacing ``/dev/null`` by a regular file as root would break the system); any other file
+    that is not a regular one (a socket, a block device) is refused."""
 
     def __init__(self, path: Path, force: bool, db_path: Path | None = None) -> None:
         self.path = Path(path)
@@ -283,9 +300,12 @@ class replacing:
             if self.path.resolve() in ours:
                 raise OutputError(f"{self.path}: is the database or one of its own files; choose another file")
         self.mode = file_mode()
-        if self.path.exists() or self.path.is_symlink():
+        self.stream = _stream_target(self.path)
+        if (self.path.exists() or self.path.is_symlink()) and not self.stream:
             if self.path.is_dir():
                 raise OutputError(f"{self.path}: is a folder, not a file")
+            if self.path.exists() and not self.path.is_file():
+                raise OutputError(f"{self.path}: is not a regular file (a socket or a device); not replaced")
             if not force:
                 raise OutputError(f"{self.path}: exists; not overwritten (pass --force to replace it)")
             try:
@@ -297,6 +317,9 @@ class replacing:
     def __enter__(self) -> Path:
         import tempfile
 
+        if self.stream:
+            self.tmp = None
+            return self.path
         try:
             if not self.path.parent.is_dir():
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -311,7 +334,8 @@ class replacing:
         return self.tmp
 
     def __exit__(self, kind: object, value: object, tb: object) -> None:
-        assert self.tmp is not None
+        if self.tmp is None:  # a stream, written in place
+            return
         if kind is None:
             try:
                 os.replace(self.tmp, self.path)
@@ -370,7 +394,7 @@ def write_gif(frames: Sequence[Path], path: Path, seconds: float) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     with _open(args) as db:
-        if args.output is None:
+        if args.output is None or str(args.output) == "-":  # -o -: standard output
             n = db.export_jsonl(sys.stdout)
         else:
             with replacing(args.output, args.force, args.db) as tmp:
