@@ -43,6 +43,9 @@ class Puzzle(engine.Puzzle):
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
                  order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
                  check: bool | None = None, rating_only: bool = False) -> None:
+        for name, flag in (("brutal", brutal), ("uniqueness", uniqueness)):
+            if not isinstance(flag, bool):  # "no" would be taken as true
+                raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
         chosen = chosen_records(techniques, order, easiest, uniqueness, brutal)
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):

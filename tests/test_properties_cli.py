@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from explainer.app.cli import main  # noqa: E402
-from explainer.app.cli.output import MANIFEST  # noqa: E402
+from explainer.app.cli.output import CLAIMS, MANIFEST  # noqa: E402
 from tests.conftest import ROOT, SEED  # noqa: E402
 from tests.test_properties import FAST, examples, puzzle_texts, snapshot, user_folder  # noqa: E402
 
@@ -270,7 +270,8 @@ RUNS = {  # what to run, and how far it has got
     "db build": (["db", "build", str(ROOT / "examples" / "top1465-sample.txt"), "--db", "out/b.sqlite", "--jobs",
                   "2", "--no-progress"], lambda out: stored(out / "b.sqlite")),
 }
-SIGNALS = [("SIGINT", True), ("SIGTERM", False), ("SIGHUP", False)]  # (signal, to the whole group: Ctrl-C)
+# (signal, to the whole group: Ctrl-C); SIGKILL, to the group, cannot be caught: the next run goes on
+SIGNALS = [("SIGINT", True), ("SIGTERM", False), ("SIGHUP", False), ("SIGKILL", True)]
 
 
 def handles_signals(pid: int) -> bool:
@@ -328,12 +329,12 @@ def interrupted_case(name: str, how: tuple[str, bool], reached: int, tenths: int
         assert "Traceback" not in err, err
         if status == 128 + sig:
             assert err.count("\n") == 1 and err.startswith(f"explain-sudoku: interrupted by {how[0]}"), err
-        elif status == -sig:  # in Python's own shut-down, after the run: killed the usual way, silently
+        elif status == -sig:  # SIGKILL, or in Python's own shut-down after the run: killed the usual way
             assert err == "", err
-            STATS["killed while Python ended"] += 1
+            STATS["killed" if sig == signal.SIGKILL else "killed while Python ended"] += 1
         else:
             assert status == 0 and err == "", (status, err)
-        check_folder(out, before, name)
+        check_folder(out, before, name, killed=status == -signal.SIGKILL)
         again = subprocess.run([*CLI, *run_argv], cwd=root, capture_output=True, text=True, timeout=600)
         STATS["inputs tried"] += 1
         assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
@@ -349,6 +350,8 @@ def interrupted_case(name: str, how: tuple[str, bool], reached: int, tenths: int
     pytest.param("explain many", ("SIGINT", True), 2, 3, [], id="explain-many-SIGINT"),
     pytest.param("steps frames", ("SIGHUP", False), 3, 0, ["2024/beach.jpg"], id="steps-frames-SIGHUP"),
     pytest.param("db build", ("SIGINT", True), 1, 0, [], id="db-build-SIGINT"),
+    pytest.param("explain frames", ("SIGKILL", True), 5, 0, [], id="explain-frames-SIGKILL"),
+    pytest.param("explain many", ("SIGKILL", True), 3, 0, ["notes.txt"], id="explain-many-SIGKILL"),
 ])
 def test_runs_interrupted_at_chosen_moments(name: str, how: tuple[str, bool], reached: int, tenths: int,
                                             user: list[str]) -> None:
@@ -364,13 +367,22 @@ def test_runs_interrupted_at_random_moments(name: str, how: tuple[str, bool], re
     interrupted_case(name, how, reached, tenths, user)
 
 
-def check_folder(out: Path, user: dict[str, bytes], name: str) -> None:
-    """The user's files are as they were; every other file is ours and listed (a database: just it)."""
+def check_folder(out: Path, user: dict[str, bytes], name: str, killed: bool = False) -> None:
+    """The user's files are as they were; every other file is ours and listed (a database: just it).
+    After SIGKILL the files may be listed as claimed only (CLAIMS), and a database may keep its
+    journal (SQLite reads it back at the next open)."""
     now = snapshot(out) if out.exists() else {}
     assert {k: v for k, v in now.items() if k in user} == user, "a user's file changed"
     rest = {k for k in now if k not in user and not k.endswith("/")}
     if name == "db build":
-        assert rest <= {"b.sqlite"}, rest  # no -wal, -shm or .lock left behind
+        journal = {"b.sqlite-wal", "b.sqlite-shm", "b.sqlite-journal", "b.sqlite.lock"} if killed else set()
+        assert rest <= {"b.sqlite"} | journal, rest  # no -wal, -shm or .lock left behind
         return
     listed = set(json.loads((out / MANIFEST).read_text())["files"]) if MANIFEST in rest else set()
-    assert rest - {MANIFEST} == listed, (rest, listed)
+    if killed and CLAIMS in rest:
+        listed |= {json.loads(line) for line in (out / CLAIMS).read_text().splitlines() if line.endswith('"')}
+        rest.discard(CLAIMS)
+    assert not any(k.endswith(".tmp") for k in rest) or killed, rest
+    assert {k for k in rest - {MANIFEST} if not k.endswith(".tmp")} <= listed, (rest, listed)
+    if not killed:
+        assert rest - {MANIFEST} == listed, (rest, listed)

@@ -63,7 +63,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from explainer.model.grid import LETTERS, SIZES, PuzzleError, geometry
+from explainer.model.grid import LETTERS, SIZES, PuzzleError, PuzzleTypeError, geometry, type_name
 from explainer.model.state import State
 from explainer.model.values import Candidate
 
@@ -150,6 +150,8 @@ def is_library_line(text: str) -> bool:
 
 def parse_library(line: str, where: str = "") -> LibraryEntry:
     """Read one library line; a ``PuzzleError`` says what is wrong."""
+    if not isinstance(line, str):
+        raise PuzzleTypeError(f"a library line is a string, not {type_name(line)}", where)
     text = line.strip()
     if not text.startswith(":"):
         raise PuzzleError("a library line starts with ':' (:<code>:<digits>:<grid>:...)", where)
@@ -206,6 +208,8 @@ def format_library(state: State, *, givens: Sequence[int] | None = None, code: s
     value is a given. Deleted candidates are those the values do not rule
     out. ``digits`` defaults to the values of the step, or ``x``.
     """
+    if not isinstance(state, State):
+        raise PuzzleTypeError(f"format_library takes a State (a position), not {type_name(state)}")
     geo = state.geo
     if geo.n != N:
         raise PuzzleError(f"{_ONLY_9}, not {geo.n}×{geo.n}")

@@ -17,8 +17,9 @@ Geometry tables are built once per size and shared (``geometry(n)``).
 from __future__ import annotations
 
 import math
+import numbers
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -264,7 +265,12 @@ def _parse_text(text: str) -> Grid:
 
 
 def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
+    if isinstance(rows, Mapping):  # its keys would be read as rows
+        raise PuzzleTypeError(f"a puzzle is a string, a Grid or a list of rows, not {type_name(rows)}")
     rows = list(rows)
+    if rows and isinstance(rows[0], (str, bytes)):
+        raise PuzzleTypeError("rows are lists of whole numbers, not strings: give the puzzle as one string "
+                              "(rows joined, '.' or '0' for an empty cell) or rows of numbers")
     if rows and not hasattr(rows[0], "__iter__"):
         n = math.isqrt(len(rows))
         shape = f"a list of {n} rows of {n}" if n * n == len(rows) else "a list of rows"
@@ -291,9 +297,9 @@ def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:
 
 def _whole(x: object, r: int, c: int) -> int:
     """A cell value from a list of rows or an array: whole numbers only (6.7 is an error, not 6)."""
-    if isinstance(x, (str, bytes)) or isinstance(x, bool):
+    if isinstance(x, (str, bytes, bool)) or not (isinstance(x, numbers.Real) or hasattr(x, "__index__")):
         raise PuzzleError(f"value {x!r} at r{r + 1}c{c + 1} is not a whole number")
-    v: int = int(x)  # type: ignore[call-overload]
+    v: int = int(x)
     if v != x:
         raise PuzzleError(f"value {x} at r{r + 1}c{c + 1} is not a whole number")
     return v
@@ -361,6 +367,8 @@ def read_text(path: str | Path) -> tuple[str, str]:
 
 
 def _read_stdin() -> bytes | str:
+    if sys.stdin is None:  # the process started with its standard input closed (``<&-``)
+        raise PuzzleError("standard input is closed; give a file or a puzzle", "<stdin>")
     stream = getattr(sys.stdin, "buffer", None)
     try:
         if stream is not None:

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from explainer.model.explanation import Explanation, step_length
-from explainer.model.grid import PuzzleError
+from explainer.model.grid import PuzzleError, PuzzleTypeError, UnknownNameError, type_name
 
 from .pack import Packed, compact, decode_steps, encode_steps, pack
 from .payloads import Payloads
@@ -440,6 +440,10 @@ class PuzzleDB:
         written, and no ``-wal``/``-shm`` file is left beside it (``read_connection``).
         A file that is not a puzzle database of this schema is refused before
         anything is written into it, whatever the mode."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise PuzzleTypeError(f"a database is a file name (a string or a Path), not {type_name(path)}")
+        if not str(os.fspath(path)).strip():
+            raise DatabaseError("a database file name is needed, not an empty one")
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
@@ -636,6 +640,9 @@ class PuzzleDB:
         """Step names for a query: a stored or known step name as is, else a registry alias."""
         from techniques import lookup, step_names
 
+        if not isinstance(technique, str) and not (isinstance(technique, Sequence)
+                                                    and all(isinstance(t, str) for t in technique)):
+            raise PuzzleTypeError(f"technique is a name or a list of names, not {type_name(technique)}")
         wanted = [technique] if isinstance(technique, str) else list(technique)
         stored = set(self.techniques()) | set(step_names())
         out: list[str] = []
@@ -648,7 +655,7 @@ class PuzzleDB:
                 out += list(lookup(key).produces)
             except KeyError:
                 known = ", ".join(sorted(stored))
-                raise ValueError(f"unknown technique {name!r} (known: {known})") from None
+                raise UnknownNameError(f"unknown technique {name!r} (known: {known})") from None
         return out
 
     def query(self, technique: str | Sequence[str] | None = None,
@@ -677,7 +684,7 @@ class PuzzleDB:
             from explainer.model.technique import DIFFICULTIES
 
             if difficulty not in DIFFICULTIES:
-                raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+                raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
             cond.append("p.difficulty = ?")
             args.append(difficulty)
         if rating is not None:
@@ -689,8 +696,12 @@ class PuzzleDB:
         if cond:
             sql += " WHERE " + " AND ".join(cond)
         sort = _order_key(order_by)
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise PuzzleTypeError(f"limit is a whole number or None, not {limit!r}")
         if limit is not None and limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
+            raise PuzzleError(f"limit must be >= 0, got {limit}")
+        if where is not None and not callable(where):
+            raise PuzzleTypeError(f"where is a function of a StepRecord (True: keep it) or None, not {where!r}")
         out: list[StepRecord] = []
         if limit == 0:
             return out
@@ -845,11 +856,14 @@ def _order_key(order_by: str | None) -> tuple[Callable[[Hit], Any], bool] | None
     """The sort key and direction of an ``order_by`` name (``-`` reverses it); None: file order."""
     if order_by is None:
         return None
+    if not isinstance(order_by, str):
+        raise PuzzleTypeError(f"order_by is a name ({', '.join(ORDER_KEYS)}) or None, not {order_by!r}")
     key = order_by.strip()
     reverse = key.startswith("-")
     key = key.lstrip("+-")
     if key not in ORDER_KEYS:
-        raise ValueError(f"unknown order {order_by!r} (known: {', '.join(ORDER_KEYS)}, each with '-' to reverse)")
+        raise UnknownNameError(f"unknown order {order_by!r} (known: {', '.join(ORDER_KEYS)}, "
+                               f"each with '-' to reverse)")
     fn, descending = ORDER_KEYS[key]
     return fn, descending != reverse
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation
 
-from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, index_steps
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, index_steps, read_connection
 from .pack import compact, pack, unpack
 from .payloads import Payloads
 
@@ -70,11 +70,11 @@ def migrate(path: str | Path) -> MigrationReport:
 
 def _migrate(path: Path) -> MigrationReport:
     size_before = _file_bytes(path)
+    if _current(path):  # only read: nothing written beside the file either
+        return MigrationReport(path, SCHEMA_VERSION, None, 0, size_before, size_before)
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     try:
         (version,) = conn.execute("PRAGMA user_version").fetchone()
-        if version == SCHEMA_VERSION:
-            return MigrationReport(path, version, None, 0, size_before, size_before)
         if version not in (1, 2, 3):
             raise DatabaseError(f"{path}: schema version {version}: not a puzzle database this program can convert")
         conn.execute("BEGIN IMMEDIATE")  # the write lock: nobody changes the file between copy and conversion
@@ -99,6 +99,24 @@ def _migrate(path: Path) -> MigrationReport:
     finally:
         conn.close()
     return MigrationReport(path, version, backup, n, size_before, _file_bytes(path))
+
+
+def _current(path: Path) -> bool:
+    """True when the file is a database of this version, and sound (SQLite's ``quick_check``: a
+    header that says so over damaged pages is not); read only, leaving nothing behind."""
+    from contextlib import closing
+
+    try:
+        with closing(read_connection(path)) as conn:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            if version != SCHEMA_VERSION:
+                return False
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as e:
+        raise DatabaseError(f"{path}: not a database SQLite can read ({e}); the file is unchanged") from None
+    if problems != ["ok"]:
+        raise DatabaseError(f"{path}: damaged (SQLite's check: {problems[0]}); the file is unchanged")
+    return True
 
 
 def _copy(path: Path, backup: Path) -> None:

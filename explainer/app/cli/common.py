@@ -7,6 +7,7 @@ Exit statuses (the README's table): one per kind of failure, the same in every c
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -78,10 +79,15 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = Fal
     shows its traceback instead)."""
     from . import signals
 
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (2>&-): what it would show is dropped
+            setattr(sys, name, open(os.devnull, "w"))  # kept for the rest of the process
     with signals.handled(program):
         try:
             args = parser.parse_args(argv)
-            return int(args.run(args))
+            status = int(args.run(args))
+            sys.stdout.flush()  # a full disk shows here (status 3), not in Python's own exit
+            return status
         except UsageError as e:
             print(str(e), file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -96,8 +102,45 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = Fal
         except MemoryError:
             error("out of memory")
             return EXIT_INTERNAL
+        except OSError as e:
+            if e.errno in WRITE_FAILED:
+                return write_failed(e)
+            return internal_error(e)
         except Exception as e:
             return internal_error(e)
+
+
+def _errnos(*names: str) -> frozenset[int]:
+    import errno
+
+    return frozenset(getattr(errno, n) for n in names if hasattr(errno, n))
+
+
+# a write that failed for want of room or of a working device: an output not written (status 3)
+WRITE_FAILED = _errnos("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+
+
+def write_failed(e: OSError) -> int:
+    """An output not written: one line and status 3. The files a command writes are named in
+    their own errors (``OutputError``), so a failed write without a file name is standard
+    output's (redirected to a full file system, ``> /dev/full``): what it still holds is
+    dropped, so that Python's own flush at exit does not fail again."""
+    if e.filename is None:
+        _discard(sys.stdout)
+    error(f"{e.filename or 'standard output'}: cannot write ({e.strerror or e})")
+    return EXIT_OUTPUT
+
+
+def _discard(stream: object) -> None:
+    """Point ``stream``'s file descriptor at /dev/null (what it still buffers goes there)."""
+
+    try:
+        fd = stream.fileno()  # type: ignore[attr-defined]
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (AttributeError, ValueError, OSError):
+        pass
 
 
 def reported(work: Callable[[], int]) -> int:
@@ -133,7 +176,6 @@ def interrupted(e: KeyboardInterrupt) -> int:
 def stdout_closed() -> bool:
     """True when standard output is a pipe whose reader has gone (``| head``); then it is
     pointed at /dev/null, so that nothing complains when the interpreter flushes it."""
-    import os
     import select
 
     try:
@@ -144,15 +186,12 @@ def stdout_closed() -> bool:
     except (AttributeError, ValueError, OSError):  # not a file (a test's StringIO), no poll
         return False
     if gone:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-        os.close(devnull)
+        _discard(sys.stdout)
     return gone
 
 
 def internal_error(e: BaseException) -> int:
     """A bug: one line naming it (or the traceback with EXPLAIN_SUDOKU_DEBUG=1)."""
-    import os
 
     if os.environ.get("EXPLAIN_SUDOKU_DEBUG"):
         raise e

@@ -46,6 +46,7 @@ from .options import (
     add_out_options,
     add_progress_options,
     add_techniques_option,
+    file_name,
     integer,
     order_help,
     rating_range,
@@ -64,7 +65,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                            metavar="{build,stats,query,export,migrate}")
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
+        sp.add_argument("--db", type=file_name("database file"), default=DEFAULT_DB,
+                        help=f"database file (default {DEFAULT_DB})")
         sp.epilog = EXIT_STATUS
 
     b = sub.add_parser("build", help="explain every puzzle of the files and store them",
@@ -94,7 +96,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                        description="Counts per difficulty, technique usage (puzzles and steps), seconds per puzzle "
                                    "and the ratings (ER histogram and grades) of the database; reads it only.")
     common(s)
-    s.add_argument("--plot", type=Path, default=None,
+    s.add_argument("--plot", type=file_name(), default=None,
                    help="also draw technique usage and the rating histogram into this file (.png, .svg or .pdf; "
                         "an existing file is kept unless --force)")
     s.add_argument("--force", action="store_true", help="replace an existing --plot file")
@@ -127,7 +129,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                                    "Puzzle.to_json() gives); reads the database only.")
     common(e)
     e.add_argument("--format", choices=("jsonl",), default="jsonl", help="jsonl: one JSON document a line")
-    e.add_argument("-o", "--output", type=Path, default=None,
+    e.add_argument("-o", "--output", type=file_name(), default=None,
                    help="file (default: standard output); an existing file is kept unless --force")
     e.add_argument("--force", action="store_true", help="replace an existing --output file")
 
@@ -233,6 +235,8 @@ def _open(args: argparse.Namespace) -> PuzzleDB:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    if args.plot is not None and str(args.plot) == "-":
+        raise PuzzleError("--plot -: a plot is an image file, not text for standard output; give a file name")
     with _open(args) as db:
         st = db.stats()
         if args.plot is not None:
@@ -275,9 +279,24 @@ def _plot_format(path: Path) -> str:
 COMPANIONS = ("-wal", "-shm", "-journal", ".lock")  # files SQLite and the build keep beside the database
 
 
+def _stream_target(path: Path) -> bool:
+    """True when ``path`` is (or links to) a character device or a FIFO: written as a stream, in
+    place (``/dev/null``, a terminal, a named pipe), never replaced by a regular file."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
 class replacing:
     """A file written through a temporary file beside it; an existing file only with ``force``
-    (it keeps its permissions; a new file gets the umask's), never the database or its companions."""
+    (it keeps its permissions; a new file gets the umask's), never the database or its companions.
+    A character device or a FIFO is written in place, as a stream (no temporary file, no rename:
+    replacing ``/dev/null`` by a regular file as root would break the system); any other file
+    that is not a regular one (a socket, a block device) is refused."""
 
     def __init__(self, path: Path, force: bool, db_path: Path | None = None) -> None:
         self.path = Path(path)
@@ -287,9 +306,12 @@ class replacing:
             if self.path.resolve() in ours:
                 raise OutputError(f"{self.path}: is the database or one of its own files; choose another file")
         self.mode = file_mode()
-        if self.path.exists() or self.path.is_symlink():
+        self.stream = _stream_target(self.path)
+        if (self.path.exists() or self.path.is_symlink()) and not self.stream:
             if self.path.is_dir():
                 raise OutputError(f"{self.path}: is a folder, not a file")
+            if self.path.exists() and not self.path.is_file():
+                raise OutputError(f"{self.path}: is not a regular file (a socket or a device); not replaced")
             if not force:
                 raise OutputError(f"{self.path}: exists; not overwritten (pass --force to replace it)")
             try:
@@ -301,6 +323,9 @@ class replacing:
     def __enter__(self) -> Path:
         import tempfile
 
+        if self.stream:
+            self.tmp = None
+            return self.path
         try:
             if not self.path.parent.is_dir():
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -315,7 +340,8 @@ class replacing:
         return self.tmp
 
     def __exit__(self, kind: object, value: object, tb: object) -> None:
-        assert self.tmp is not None
+        if self.tmp is None:  # a stream, written in place
+            return
         if kind is None:
             try:
                 os.replace(self.tmp, self.path)
@@ -374,7 +400,7 @@ def write_gif(frames: Sequence[Path], path: Path, seconds: float) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     with _open(args) as db:
-        if args.output is None:
+        if args.output is None or str(args.output) == "-":  # -o -: standard output
             n = db.export_jsonl(sys.stdout)
         else:
             with replacing(args.output, args.force, args.db) as tmp:

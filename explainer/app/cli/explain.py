@@ -32,6 +32,7 @@ from .options import (
     add_progress_options,
     add_render_options,
     add_techniques_option,
+    file_name,
     render_options,
 )
 from .output import MANIFEST, OutputError, OutputFolder, safe_component
@@ -88,7 +89,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "orders: by default each step is the simplest one available (the lowest rating on\n"
                 "Sudoku Explainer's scale, never a guess), and ER/EP/ED are those of that path;\n"
                 "--order seed takes the first technique in the registry's order that has a step.")
-    p.add_argument("puzzle", nargs="?", help="puzzle file, '-' for standard input, or a puzzle string")
+    p.add_argument("puzzle", nargs="?", type=file_name("puzzle file", str),
+                   help="puzzle file, '-' for standard input, or a puzzle string")
     add_out_options(p, "output folder (default: output/<name of the puzzle file>)",
                     "write into an output folder that holds files of its own (never deleted)")
     p.add_argument("--no-frames", action="store_true", help="do not write the PNG frames and contact sheet")
@@ -159,20 +161,55 @@ def explain(args: argparse.Namespace) -> int:
         raise PuzzleError(str(e)) from None
     sources, stem = load_sources(args.puzzle)
     out = Path(args.out) if args.out else Path("output") / stem
+    made = puzzle_maker(args, techniques, Puzzle)
+    first, bad = validated(sources, made)
+    if len(bad) == len(sources):  # nothing to write: the output folder (and a previous run's files) untouched
+        if len(sources) == 1:
+            raise bad[0]
+        for why in bad.values():
+            print(one_line(f"explain-sudoku: error: {why}"), file=sys.stderr)
+        print(f"explain-sudoku: error: none of the {len(sources)} puzzles is valid; nothing written to {out}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         with OutputFolder(out, args.force, announce=not args.quiet).open() as folder:
             if len(sources) > 1:  # the names of a run of several puzzles, all checked before any work
                 width = max(3, len(str(len(sources))))
                 folder.check([out / f"{k:0{width}d}" for k in range(1, len(sources) + 1)] + [out / "index.json"])
-            return _explain_all(args, sources, techniques, options, folder, Puzzle)
+            return _explain_all(args, sources, made, first, bad, options, folder)
     except KeyboardInterrupt as e:
         if (out / MANIFEST).exists():
             e.note = f"what was written is listed in {out / MANIFEST}; the next run into {out} replaces it"  # type: ignore[attr-defined]
         raise
 
 
-def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: list[str] | None, options: Any,
-                 folder: OutputFolder, Puzzle: Any) -> int:
+def puzzle_maker(args: argparse.Namespace, techniques: list[str] | None, Puzzle: Any) -> Callable[[Source], Any]:
+    """The command's ``Puzzle`` for one source, with the options of the command line."""
+    def made(src: Source) -> Any:
+        return Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
+                      brutal=not args.no_brutal, order=args.order)
+    return made
+
+
+def validated(sources: list[Source], made: Callable[[Source], Any]) -> tuple[Any | None, dict[int, PuzzleError]]:
+    """Every puzzle read before the output folder is touched, so that bad input never costs the
+    previous run's files: (the puzzle when there is one, with its solution found; the errors by
+    0-based number). Several puzzles are only read here (their solutions are found in their turn)."""
+    bad: dict[int, PuzzleError] = {}
+    first = None
+    for k, src in enumerate(sources):
+        try:
+            puzzle = made(src)
+            if len(sources) == 1:
+                _ = puzzle.solution  # no solution, or several: an error before anything is written
+                first = puzzle
+        except PuzzleError as e:
+            bad[k] = e
+    return first, bad
+
+
+def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable[[Source], Any], first: Any,
+                 bad_input: dict[int, PuzzleError], options: Any, folder: OutputFolder) -> int:
     out = folder.root
     many = len(sources) > 1
     width = max(3, len(str(len(sources))))
@@ -184,8 +221,9 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], techniques: li
             target = out / f"{k:0{width}d}" if many else out
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
-                puzzle = Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
-                                brutal=not args.no_brutal, order=args.order)
+                if k - 1 in bad_input:
+                    raise bad_input[k - 1]
+                puzzle = first if first is not None else made(src)
                 _ = puzzle.steps  # explain now: errors (no/several solutions) surface here
                 entry.update(puzzle=puzzle.grid.to_line(), folder=str(target), step_count=len(puzzle.steps),
                              difficulty=puzzle.difficulty, complete=puzzle.complete)

@@ -15,7 +15,7 @@ from pathlib import Path
 from explainer.model.grid import PuzzleError, read_text
 
 from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, EXIT_OUTPUT, error, is_puzzle_argument, run_alone
-from .options import add_lang_option, add_order_option, add_out_options, add_palette_option
+from .options import add_lang_option, add_order_option, add_out_options, add_palette_option, integer
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
@@ -29,7 +29,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                      "The grid is checked against the solution first: a mistake is named and no hint "
                      "is given (exit status 1).")
     p.add_argument("puzzle", help="file holding the grid ('-' for standard input), or a puzzle line")
-    p.add_argument("--level", type=int, choices=[1, 2, 3], default=1,
+    p.add_argument("--level", type=integer(1, 3, name="--level"), default=1, metavar="{1,2,3}",
                    help="1: the technique only; 2: plus the house and value to look at; "
                         "3: the whole step and its frame (default 1)")
     p.add_argument("--puzzle", dest="original", metavar="LINE",

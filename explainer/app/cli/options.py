@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 # what options are added to: a parser or one of its groups
@@ -28,6 +29,20 @@ def integer(low: int | None = None, high: int | None = None, what: str = "",
                 raise argparse.ArgumentTypeError(f"{name} must be {rng}{what}, got {value}")
             raise argparse.ArgumentTypeError(f"{value} is out of range {_range(low, high)}{what}")
         return value
+
+    return convert
+
+
+def file_name(kind: str = "file", as_type: Callable[[str], Any] = Path) -> Callable[[str], Any]:
+    """An argparse type: a file or folder name (``kind``), never empty ('' would silently mean
+    the current folder, or the default one), as ``as_type``."""
+
+    def convert(text: str) -> Any:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"an empty name is not a {kind} name")
+        if kind != "folder" and text.endswith(("/", "\\")):  # Path() would drop the '/': a file named 'dir'
+            raise argparse.ArgumentTypeError(f"{text!r} names a folder, not a {kind}")
+        return as_type(text)
 
     return convert
 
@@ -180,7 +195,7 @@ def add_out_options(p: Container, out_help: str, force_help: str, *, short: bool
     """``--out DIR`` (``-o`` too when ``short``) and ``--force``: an output folder, guarded by its
     manifest (``output.OutputFolder``): ``--force`` writes into one holding other files."""
     names = ("--out", "-o") if short else ("--out",)
-    p.add_argument(*names, metavar="DIR", type=out_type or str, default=None, help=out_help)
+    p.add_argument(*names, metavar="DIR", type=file_name("folder", out_type or str), default=None, help=out_help)
     p.add_argument("--force", action="store_true", help=force_help)
 
 

@@ -18,6 +18,10 @@ new run does not write again are removed only when it completes. A run that
 stops early (an error, Ctrl-C, ``kill``) keeps the previous files it did not
 replace, and records in the manifest every file it wrote, even one cut short:
 the next run into the folder replaces them all, with or without ``--force``.
+A run killed outright (SIGKILL, a power cut) cannot do that: so each name is
+appended to ``.explain-sudoku-manifest.claims`` when it is claimed, before
+its file is written; the next run takes the files listed there as ours (it
+lists them in the manifest, with their size and hash, and removes the list).
 
 The names we write come from the exporters' declarations (render.export)
 and are checked (``guard``) before anything is written.
@@ -32,10 +36,12 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from explainer.model.grid import one_line
 
 MANIFEST = ".explain-sudoku-manifest.json"
+CLAIMS = ".explain-sudoku-manifest.claims"  # names claimed by a run still writing (one JSON string a line)
 FORMAT = "sudoku-explainer/manifest@1"
 
 
@@ -90,6 +96,11 @@ def _leftover(name: str) -> bool:
     return name.startswith(MANIFEST + ".") and name.endswith(".tmp")
 
 
+def _bookkeeping(name: str) -> bool:
+    """The manifest, its list of claimed names, or a temporary manifest: ours, never output."""
+    return name in (MANIFEST, CLAIMS) or _leftover(name)
+
+
 def _plain_relative(rel: str) -> bool:
     parts = Path(rel).parts
     return bool(parts) and not Path(rel).is_absolute() and ".." not in parts and "\\" not in rel
@@ -120,6 +131,7 @@ class OutputFolder:
         self.foreign: list[str] = []
         self.removed = 0
         self.closed = False
+        self._claims: Any = None  # the open list of claimed names (CLAIMS), appended as names are claimed
 
     # -- opening -------------------------------------------------------------------------------
     def open(self) -> OutputFolder:
@@ -139,6 +151,7 @@ class OutputFolder:
         if root.is_dir():
             previous = self._read_manifest()
             self.previous = {rel: entry for rel, entry in previous.items() if self._unchanged(rel, entry)}
+            self.previous.update(self._killed_runs_files())
             self.foreign = self._foreign_entries(set(self.previous))
             if self.foreign and not self.force:
                 shown = ", ".join(self.foreign[:3]) + (", ..." if len(self.foreign) > 3 else "")
@@ -149,9 +162,28 @@ class OutputFolder:
         self._make_dirs(root)
         try:
             self._save()  # doubles as the write test
+            (root / CLAIMS).unlink(missing_ok=True)  # a killed run's claims: in the manifest now
         except OSError as e:
             raise OutputError(f"{root}: cannot write output folder ({e.strerror or e})") from None
         return self
+
+    def _killed_runs_files(self) -> dict[str, dict[str, object]]:
+        """The files a run killed outright wrote: the names it claimed (CLAIMS) that are plain files
+        now, with their size and hash (they were free when claimed: nobody else's)."""
+        path = self.root / CLAIMS
+        if path.is_symlink() or not path.is_file():
+            return {}
+        found: dict[str, dict[str, object]] = {}
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    rel = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by the kill
+                if isinstance(rel, str) and _plain_relative(rel) and rel not in found and self._plain_file(rel):
+                    size, digest = file_digest(self.root / rel)
+                    found[rel] = {"size": size, "sha256": digest}
+        return found
 
     def _read_manifest(self) -> dict[str, dict[str, object]]:
         path = self.root / MANIFEST
@@ -172,15 +204,20 @@ class OutputFolder:
                 files[rel] = entry
         return files
 
+    def _plain_file(self, rel: str) -> bool:
+        """A regular file with one link, reached through no symbolic link inside the folder."""
+        path = self.root / rel
+        try:
+            if path.is_symlink() or not path.is_file() or path.stat().st_nlink != 1:  # another link: the user's too
+                return False
+            return not any(p.is_symlink() for p in path.parents if self.inside(p) and p != self.root)
+        except OSError:
+            return False
+
     def _unchanged(self, rel: str, entry: dict[str, object]) -> bool:
         path = self.root / rel
         try:
-            if path.is_symlink() or not path.is_file():
-                return False
-            st = path.stat()
-            if st.st_size != entry.get("size") or st.st_nlink != 1:  # another link: the user's too
-                return False
-            if any(p.is_symlink() for p in (self.root / rel).parents if self.inside(p) and p != self.root):
+            if not self._plain_file(rel) or path.stat().st_size != entry.get("size"):
                 return False
             return file_digest(path) == (entry.get("size"), entry.get("sha256"))
         except OSError:
@@ -190,7 +227,7 @@ class OutputFolder:
         """Top-level names (folders with a '/') holding anything that is not an unchanged file of ours."""
         foreign = []
         for entry in sorted(os.scandir(self.root), key=lambda e: e.name):
-            if entry.name == MANIFEST or _leftover(entry.name):
+            if _bookkeeping(entry.name):
                 continue
             if entry.is_dir(follow_symlinks=False):
                 if not self._only_ours(Path(entry.path), ours):
@@ -239,7 +276,7 @@ class OutputFolder:
         """Why ``path`` may not be written (None: it may): outside the folder, the manifest's
         name, or an existing file or folder that is not an unchanged one of ours."""
         path = Path(path)
-        if not self.inside(path.parent) or path.name in ("", ".", "..") or path.name == MANIFEST:
+        if not self.inside(path.parent) or path.name in ("", ".", "..") or _bookkeeping(path.name):
             return f"{path}: not a safe output name (outside {self.root})"
         if not (path.exists() or path.is_symlink()):
             return None
@@ -265,6 +302,21 @@ class OutputFolder:
         if why:
             raise OutputError(why)
         self.claimed.append(Path(path))
+        self._claim(self._rel(Path(path)))
+
+    def _claim(self, rel: str) -> None:
+        """Append ``rel`` to the list of claimed names before its file is written: a run killed
+        outright leaves its names there for the next run (the manifest is written at the end)."""
+        from .signals import critical
+
+        try:
+            with critical():
+                if self._claims is None:
+                    self._claims = open(self.root / CLAIMS, "a", encoding="utf-8")  # closed in close()
+                self._claims.write(json.dumps(rel) + "\n")
+                self._claims.flush()
+        except OSError as e:
+            raise OutputError(f"{self.root}: cannot write output folder ({e.strerror or e})") from None
 
     def subfolder(self, name: str) -> Path:
         """A folder of ours inside the output folder: new, or one of our previous run."""
@@ -348,6 +400,9 @@ class OutputFolder:
                 self._save()
             else:  # nothing of ours listed: no manifest (and the folder goes if we made it)
                 (self.root / MANIFEST).unlink(missing_ok=True)
+            if self._claims is not None:  # every claimed name is in the manifest now (or was not written)
+                self._claims.close()
+                (self.root / CLAIMS).unlink(missing_ok=True)
         except OSError:
             pass
         for folder in sorted(self.created, key=lambda p: len(p.parts), reverse=True):  # empty ones we made

@@ -169,11 +169,13 @@ def _error(message: str) -> None:
 
 
 def _techniques(arg: str | None) -> list[str] | None:
-    if not arg:
+    if arg is None:
         return None
     from explainer.app.allsteps import resolve
 
     names = [x.strip() for x in arg.split(",") if x.strip()]
+    if not names:  # '-t ""' is a mistake, not "every technique"
+        raise PuzzleError(f"{arg!r} names no technique (give one or more, comma-separated)", "--technique")
     try:
         resolve(names)
     except KeyError as e:

@@ -71,11 +71,9 @@ def solution_of(state: State, puzzle: str | Grid | None = None, where: str = "")
             raise PuzzleError(f"the puzzle is {grid.n}×{grid.n} but the grid is {geo.n}×{geo.n}", where)
         return unique_solution(grid, where).values
     solutions = solve_bitmask(geo.n, state.values, 2)
-    if not solutions:
+    if not solutions:  # bad input (the values are the givens here), with the likely wrong entry if one
         wrong = _wrong_value(state)
-        if wrong:
-            raise GridMistake(wrong, where)
-        raise PuzzleError(NO_SOLUTION, where)
+        raise PuzzleError(NO_SOLUTION + (f"; {wrong}" if wrong else ""), where)
     if len(solutions) == 1:
         return tuple(solutions[0])
     forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
@@ -109,7 +107,9 @@ def _wrong_value(state: State) -> str | None:
             found = []
         values[c] = v
         if len(found) == 1 and found[0][c] != v:
-            return f"{geo.cell_name(c)}: {value_char(v)} is wrong, the solution has {value_char(found[0][c])} there"
+            return (f"{geo.cell_name(c)}: {value_char(v)} is probably wrong (without it the grid has one "
+                    f"solution, with {value_char(found[0][c])} there; --puzzle checks your values against "
+                    f"the puzzle)")
     return None
 
 
