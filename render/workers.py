@@ -98,6 +98,7 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
                 progress(1, total)
             gc.freeze()
             pool = mp.get_context("fork").Pool(workers)
+            started = list(getattr(pool, "_pool", ()))  # its workers: one ending before close died
             waiting = {k: pool.apply_async(_export_one, (k,)) for k in side}
             pending: deque[Any] = deque()
             ahead = 1
@@ -105,11 +106,11 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
                 while ahead < total and len(pending) < WINDOW * workers:
                     pending.append(pool.apply_async(_render_one, (ahead,)))
                     ahead += 1
-                yield pending.popleft().get()
+                yield _result(pending.popleft(), started)
                 if progress:
                     progress(done, total)
             for k, res in waiting.items():
-                done_side[k] = res.get()
+                done_side[k] = _result(res, started)
         else:
             for k in range(total):
                 yield _render_one(k)
@@ -122,6 +123,26 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
             end_pool(pool, failed=sys.exc_info()[0] is not None)
             gc.unfreeze()
         _JOB = {}
+
+
+class WorkerLost(RuntimeError):
+    """A drawing worker process ended while the run was waiting for its work."""
+
+
+def _result(res: Any, started: Sequence[Any]) -> Any:
+    """``res.get()``, but an error instead of waiting for ever when a worker has died (a pool
+    replaces a dead worker and never hands its task to another: the result would never come,
+    and a worker killed while holding the task queue's lock leaves its siblings waiting too)."""
+    import multiprocessing as mp
+
+    while True:
+        try:
+            return res.get(timeout=0.5)
+        except mp.TimeoutError:
+            dead = [p for p in started if p.exitcode is not None]
+            if dead:
+                code = dead[0].exitcode
+                raise WorkerLost(f"a drawing worker process ended unexpectedly (exit code {code})") from None
 
 
 STOP_WAIT = 3.0  # seconds a failed or interrupted pool's threads are given to end

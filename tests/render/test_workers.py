@@ -56,3 +56,22 @@ def test_a_pool_that_succeeded_is_closed_and_joined() -> None:
     assert pool.map(abs, [-1, -2]) == [1, 2]
     end_pool(pool, failed=False)
     assert all(not p.is_alive() for p in pool._pool)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_wait() -> None:
+    """A pool never gives a dead worker's task to another: waiting for its result would last for
+    ever. The run's wait notices the death and raises."""
+    import multiprocessing as mp
+    import os
+    import time
+
+    from render.workers import WorkerLost, _result, end_pool
+
+    pool = mp.get_context("fork").Pool(2)
+    started = list(pool._pool)
+    res = pool.apply_async(os._exit, (3,))
+    t0 = time.monotonic()
+    with pytest.raises(WorkerLost, match="exit code 3"):
+        _result(res, started)
+    assert time.monotonic() - t0 < 10
+    end_pool(pool, failed=True)
