@@ -45,6 +45,7 @@ OTHER_COMMANDS = {
     "hint": "a progressive hint for a grid you are stuck on",
     "db": "build, rate, query and export a database of explained puzzles",
     "steps": "every step each technique finds in a position (HoDoKu library lines too)",
+    "rate": "Sudoku Explainer's ER/EP/ED of each puzzle (one line per puzzle)",
 }
 
 def build_parser() -> argparse.ArgumentParser:
