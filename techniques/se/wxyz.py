@@ -80,20 +80,43 @@ def _sets(state: State, k: int) -> Iterator[tuple[list[int], int]]:
     # the cells a set may hold: 2 .. k + 1 candidates
     fit = sum(1 << c for c, m in enumerate(cand) if 2 <= m.bit_count() <= limit)
 
-    def grow(cells: list[int], union: int, room: int) -> Iterator[tuple[list[int], int]]:
-        last = len(cells) + 1 == k
-        for c in bits(room):
-            u = union | cand[c]
-            n = u.bit_count()
-            if n > limit or (last and n != limit):
+    # nested bitmask loops (set cells in increasing index, each next one a later peer of all the
+    # previous ones): the same sets in the same order as a recursive scan, without its generators
+    m1 = fit
+    while m1:
+        low = m1 & -m1
+        m1 ^= low
+        a = low.bit_length() - 1
+        ua = cand[a]
+        m2 = fwd[a] & fit
+        while m2:
+            low = m2 & -m2
+            m2 ^= low
+            b = low.bit_length() - 1
+            ub = ua | cand[b]
+            if ub.bit_count() > limit:
                 continue
-            if last:
-                yield cells + [c], u
-            else:
-                yield from grow(cells + [c], u, room & fwd[c])
-
-    for first in bits(fit):
-        yield from grow([first], cand[first], fwd[first] & fit)
+            m3 = m2 & fwd[b]
+            while m3:
+                low = m3 & -m3
+                m3 ^= low
+                c = low.bit_length() - 1
+                uc = ub | cand[c]
+                n = uc.bit_count()
+                if k == 3:
+                    if n == limit:
+                        yield [a, b, c], uc
+                    continue
+                if n > limit:
+                    continue
+                m4 = m3 & fwd[c]
+                while m4:
+                    low = m4 & -m4
+                    m4 ^= low
+                    d = low.bit_length() - 1
+                    ud = uc | cand[d]
+                    if ud.bit_count() == limit:
+                        yield [a, b, c, d], ud
 
 
 def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
@@ -118,8 +141,13 @@ def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
             m = cand[wing]
             lo, hi = values_of(m)
 
-            double = _restricted(state, wing, cells, hi)
-            if _restricted(state, wing, cells, lo):
+            # a value is restricted when no set cell blind to the wing holds it
+            blind = 0
+            for c in cells:
+                if not peer[wing] >> c & 1:
+                    blind |= cand[c]
+            double = not blind >> (hi - 1) & 1
+            if not blind >> (lo - 1) & 1:
                 x, z = lo, hi
             elif double:
                 x, z, double = hi, lo, False
@@ -147,12 +175,6 @@ def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
             if removed:
                 yield rating(k, biggest), len(removed), f"{2 if double else 1}{biggest}{size}", cells, wing, x, z, \
                     double, removed
-
-
-def _restricted(state: State, wing: int, cells: list[int], a: int) -> bool:
-    """True when every cell of the set holding a sees the wing cell."""
-    peer, cand = state.geo.peer_mask, state.cand
-    return all(peer[wing] >> c & 1 for c in cells if cand[c] >> (a - 1) & 1)
 
 
 def _seeing(state: State, wing: int, cells: list[int], a: int, outside: int) -> list[tuple[int, int]]:
