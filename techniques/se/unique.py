@@ -112,19 +112,27 @@ def _walk(state: State, start: int, v1: int, v2: int, per_branch: bool) -> list[
     loop: list[int] = []
     results: list[list[int]] = []
 
-    def visit(cell: int, allowed: int, extras: int, last: int) -> None:
+    house_mask = geo.house_mask
+    # only cells holding both values extend a loop (the start is one): a house's next cells are its
+    # bits among them, in increasing index like its cell list
+    holding = state.pos[v1 - 1] & state.pos[v2 - 1]
+
+    def visit(cell: int, allowed: int, extras: int, last: int, used: int) -> None:
         loop.append(cell)
+        used |= 1 << cell
         shared = extras  # classic SE: one copy per call, shared by the siblings
         for kind in KINDS:
             if kind == last:
                 continue
-            for nxt in geo.houses[regions[cell][kind]]:
-                if nxt == loop[0] and len(loop) >= 4:
+            room = house_mask[regions[cell][kind]] & holding
+            while room:
+                low = room & -room
+                room ^= low
+                nxt = low.bit_length() - 1
+                if nxt == start and len(loop) >= 4:
                     results.append(list(loop))
-                elif nxt not in loop:
+                elif not used >> nxt & 1:
                     m = cand[nxt]
-                    if m & both != both:
-                        continue
                     if per_branch:
                         mine = (extras | m) & ~both
                     else:
@@ -132,10 +140,10 @@ def _walk(state: State, start: int, v1: int, v2: int, per_branch: bool) -> list[
                         mine = shared
                     k = m.bit_count()
                     if k == 2 or mine.bit_count() == 1 or allowed > 0:
-                        visit(nxt, allowed - (1 if k > 2 else 0), mine, kind)
+                        visit(nxt, allowed - (1 if k > 2 else 0), mine, kind, used)
         loop.pop()
 
-    visit(start, 2, 0, -1)
+    visit(start, 2, 0, -1, 0)
     return results
 
 
