@@ -42,8 +42,14 @@ DIRECT_TEXT = {
 }
 
 
-def _empty(state: State, h: int) -> int:
-    return sum(1 for c in state.geo.houses[h] if not state.values[c])
+def _empties(state: State) -> tuple[int, ...]:
+    """Each house's number of empty cells: one table per state version, shared by the set producers."""
+    return state.cached("se house empties", _count_empties)
+
+
+def _count_empties(state: State) -> tuple[int, ...]:
+    values = state.values
+    return tuple(sum(1 for c in house if not values[c]) for house in state.geo.houses)
 
 
 def naked_finder(degree: int) -> Callable[[State, Context], Iterator[Explanation]]:
@@ -52,10 +58,11 @@ def naked_finder(degree: int) -> Callable[[State, Context], Iterator[Explanation
     def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         cand = state.cand
+        empties = _empties(state)
         for kind in SCAN:
             for h in regions(kind):
                 cells = geo.houses[h]
-                if _empty(state, h) < 2 * degree:
+                if empties[h] < 2 * degree:
                     continue
                 pool = [c for c in cells if 1 < cand[c].bit_count() <= degree]
                 for at in subsets(degree, len(pool)):
@@ -93,9 +100,10 @@ def hidden_finder(degree: int, direct: bool) -> Callable[[State, Context], Itera
     def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         pos, cand = state.pos, state.cand
+        empties = _empties(state)
         for kind in SCAN:
             for h in regions(kind):
-                empty = _empty(state, h)
+                empty = empties[h]
                 if not (empty > 2 * degree or (direct and empty > degree)):
                     continue
                 hmask = geo.house_mask[h]
