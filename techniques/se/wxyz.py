@@ -80,43 +80,31 @@ def _sets(state: State, k: int) -> Iterator[tuple[list[int], int]]:
     # the cells a set may hold: 2 .. k + 1 candidates
     fit = sum(1 << c for c, m in enumerate(cand) if 2 <= m.bit_count() <= limit)
 
-    # nested bitmask loops (set cells in increasing index, each next one a later peer of all the
-    # previous ones): the same sets in the same order as a recursive scan, without its generators
-    m1 = fit
-    while m1:
-        low = m1 & -m1
-        m1 ^= low
-        a = low.bit_length() - 1
+    # nested loops (set cells in increasing index, each next one a later peer of all the previous
+    # ones): the same sets in the same order as a recursive scan, without its nested generators
+    for a in bits(fit):
         ua = cand[a]
-        m2 = fwd[a] & fit
-        while m2:
-            low = m2 & -m2
-            m2 ^= low
-            b = low.bit_length() - 1
+        room_b = fwd[a] & fit
+        for b in bits(room_b):
             ub = ua | cand[b]
             if ub.bit_count() > limit:
                 continue
-            m3 = m2 & fwd[b]
-            while m3:
-                low = m3 & -m3
-                m3 ^= low
+            room_c = room_b & fwd[b]
+            rest = room_c
+            while rest:  # the hottest loop: its bits inline
+                low = rest & -rest
+                rest ^= low
                 c = low.bit_length() - 1
                 uc = ub | cand[c]
                 n = uc.bit_count()
                 if k == 3:
                     if n == limit:
                         yield [a, b, c], uc
-                    continue
-                if n > limit:
-                    continue
-                m4 = m3 & fwd[c]
-                while m4:
-                    low = m4 & -m4
-                    m4 ^= low
-                    d = low.bit_length() - 1
-                    ud = uc | cand[d]
-                    if ud.bit_count() == limit:
-                        yield [a, b, c, d], ud
+                elif n <= limit:
+                    for d in bits(room_c & fwd[c]):
+                        ud = uc | cand[d]
+                        if ud.bit_count() == limit:
+                            yield [a, b, c, d], ud
 
 
 def _hints(state: State, k: int) -> Iterator[tuple[Any, ...]]:
