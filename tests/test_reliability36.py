@@ -124,7 +124,7 @@ def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from explainer.app.bank.db import PuzzleDB, explain_record
 
     path = tmp_path_factory.mktemp("db") / "b.sqlite"
-    with PuzzleDB(path) as db:
+    with PuzzleDB(path, create=True) as db:
         db.add(explain_record(FOUR, "x:1"))
     return path
 
@@ -182,7 +182,7 @@ def test_12_migrate_refuses_a_database_whose_pages_are_garbage(tmp_path: Path,
     from explainer.app.bank.db import PuzzleDB, explain_record
 
     db = tmp_path / "g.sqlite"
-    with PuzzleDB(db) as store:
+    with PuzzleDB(db, create=True) as store:
         for k, text in enumerate([FOUR, "....2.....3..12.", "2...3......1...2"]):
             store.add(explain_record(text, f"x:{k}"))
     assert main(["db", "migrate", "--db", str(db)]) == 0  # sound and current: nothing to do
@@ -295,3 +295,80 @@ def test_1_a_full_device_is_status_3(small_db: Path, tmp_path: Path) -> None:
     full = _device_copy(tmp_path, "/dev/full")
     assert main(["db", "export", "--db", str(small_db), "-o", str(full), "--force"]) == 3
     assert full.is_char_device() and sorted(p.name for p in tmp_path.iterdir()) == ["full"]
+
+
+# ---- items 4 and 5: reading never creates or changes anything ------------------------------------
+
+def _empty_file(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _table_less_file(path: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 0")
+    conn.execute("VACUUM")  # writes the header: an SQLite file of one page, no table
+    conn.close()
+
+
+@pytest.mark.parametrize("make", [_empty_file, _table_less_file], ids=["0-byte", "table-less"])
+def test_4_build_refuses_an_empty_or_table_less_file_unchanged(make: Callable[[Path], None], tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "x.sqlite"
+    make(db)
+    before = db.read_bytes()
+    assert main(["db", "build", str(EXAMPLES / "4x4.txt"), "--db", str(db), "--jobs", "1", "--no-progress"]) == 2
+    assert "not a puzzle database" in capsys.readouterr().err
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["x.sqlite"]
+
+
+@pytest.mark.parametrize("make", [_empty_file, _table_less_file], ids=["0-byte", "table-less"])
+def test_4_a_library_read_refuses_an_empty_or_table_less_file_unchanged(make: Callable[[Path], None],
+                                                                        tmp_path: Path) -> None:
+    from explainer.app.bank.db import DatabaseError, PuzzleDB
+
+    db = tmp_path / "x.sqlite"
+    make(db)
+    before = db.read_bytes()
+    with pytest.raises(DatabaseError, match="not a puzzle database"):
+        PuzzleDB(db).stats()
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["x.sqlite"]
+
+
+def test_4_a_library_read_of_a_missing_file_creates_nothing(tmp_path: Path) -> None:
+    from explainer.app.bank.db import DatabaseError, PuzzleDB
+
+    with pytest.raises(DatabaseError, match="no such database"):
+        PuzzleDB(tmp_path / "missing" / "x.sqlite").stats()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["db", "stats"], ["db", "query", "--technique", "naked single"],
+                                  ["db", "export", "-o", "-"]], ids=["stats", "query", "export"])
+def test_5_reading_a_database_with_a_wal_but_no_shm_leaves_nothing(argv: list[str], tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A database copied with its -wal (the last commits are in it): read, committed rows included,
+    and no -shm made beside it."""
+    import shutil
+    import sqlite3
+
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    src = tmp_path / "src"
+    src.mkdir()
+    with PuzzleDB(src / "b.sqlite", create=True) as db:
+        db.conn.execute("PRAGMA wal_autocheckpoint = 0")
+        db.add(explain_record(FOUR, "x:1"))
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        for suffix in ("", "-wal"):
+            shutil.copyfile(src / f"b.sqlite{suffix}", copy / f"b.sqlite{suffix}")
+    before = digests(copy)
+    assert main([*argv, "--db", str(copy / "b.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert FOUR in out or argv[1] != "export"  # the row committed in the -wal is read
+    assert digests(copy) == before and sorted(p.name for p in copy.iterdir()) == ["b.sqlite", "b.sqlite-wal"]
+    conn = sqlite3.connect(copy / "b.sqlite")  # the copy still holds its puzzle
+    assert conn.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
+    conn.close()

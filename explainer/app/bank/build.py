@@ -362,7 +362,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
         if own:
             make_folder(path.parent)
         with WriterLock(path) if own else nullcontext():
-            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db, create=True)
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
                        progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,
