@@ -372,3 +372,71 @@ def test_5_reading_a_database_with_a_wal_but_no_shm_leaves_nothing(argv: list[st
     conn = sqlite3.connect(copy / "b.sqlite")  # the copy still holds its puzzle
     assert conn.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
     conn.close()
+
+
+# ---- item 7: a FIFO nothing writes to, a 25x25 target: bounded, one line -------------------------
+
+@pytest.mark.parametrize("argv", [[], ["--json-only"], ["db", "build"]], ids=["explain", "json-only", "db-build"])
+def test_7_a_fifo_nothing_writes_to_is_refused_in_bounded_time(argv: list[str], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import time
+
+    from explainer.model import grid
+
+    monkeypatch.setattr(grid, "FIFO_WAIT_SECONDS", 0.5)
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    monkeypatch.chdir(tmp_path)
+    args = ([*argv, str(fifo), "--db", str(tmp_path / "b.sqlite"), "--no-progress"] if argv[:1] == ["db"]
+            else [str(fifo), *argv, "--out", str(tmp_path / "o")])
+    start = time.monotonic()
+    assert main(args) == 2
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FIFO nothing wrote to" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]  # nothing made
+
+
+def test_7_a_fifo_with_a_writer_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import threading
+    import time
+
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "w") as f:  # opens once the reader has; silent for a while, then the puzzle
+            time.sleep(0.3)
+            f.write(FOUR + "\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert main(["solve", str(fifo)]) == 0
+    writer.join()
+    assert capsys.readouterr().out.strip()
+
+
+def test_7_a_target_on_25x25_is_bounded_by_a_time_limit(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    from explainer.app.cli import generate
+
+    monkeypatch.setattr(generate, "LARGE_TARGET_SECONDS", 1.0)
+    start = time.monotonic()
+    assert main(["generate", "--size", "25", "--difficulty", "medium", "--seed", "1", "--max-tries", "1"]) == 1
+    assert time.monotonic() - start < 10
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "in 1 s; raise --time-limit" in err, err
+
+
+def test_7_time_limit_bounds_any_generation(capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    start = time.monotonic()
+    assert main(["generate", "--size", "16", "--difficulty", "medium", "--seed", "1", "--time-limit", "0.5"]) == 1
+    assert time.monotonic() - start < 5
+    assert "in 0.5 s; raise --time-limit" in capsys.readouterr().err
