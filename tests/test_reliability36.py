@@ -461,3 +461,45 @@ def test_8_early_ctrl_c_in_db_build_is_one_line(tmp_path: Path) -> None:
     again = subprocess.run([sys.executable, "-m", "explain_sudoku", *argv], cwd=tmp_path, capture_output=True,
                            text=True, timeout=300)
     assert again.returncode == 0 and "stored" in again.stdout, again.stderr
+
+
+# ---- item 15: what the README promises holds ------------------------------------------------------
+
+def test_15_two_puzzle_strings_get_two_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A puzzle given as a string wrote to output/puzzle, replacing the previous string's output."""
+    monkeypatch.chdir(tmp_path)
+    assert main([FOUR, "--json-only", "-q"]) == 0
+    first = digests(tmp_path / "output")
+    assert main(["....2.....3..12.", "--json-only", "-q"]) == 0
+    folders = sorted(p.name for p in (tmp_path / "output").iterdir())
+    assert len(folders) == 2 and all(f.startswith("puzzle-") for f in folders)
+    assert {k: v for k, v in digests(tmp_path / "output").items() if k in first} == first
+
+
+def test_15_the_technique_paragraph_names_every_family() -> None:
+    from techniques import REGISTRY
+
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("Techniques, in the registry's order")
+    paragraph = " ".join(readme[start:readme.index("\n\n", start)].lower().split())
+    shown = {"suedecoq": "sue de coq", "suedecoq bis": "(and bis)", "fish": "x wing", "finned fish": "finned",
+             "als": "als-xz", "chain": "chains", "bug": "bug (types", "forcing chain": "forcing chains"}
+    missing = [t.name for t in REGISTRY if shown.get(t.name, t.name) not in paragraph]
+    assert not missing, missing
+
+
+def test_15_generate_difficult_is_accepted_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "is refused at once" not in readme and "[--difficulty easy|medium|difficult]" in readme
+    assert main(["generate", "--difficulty", "difficult", "--seed", "1", "--time-limit", "60"]) in (0, 1)
+    assert "invalid choice" not in capsys.readouterr().err
+
+
+def test_15_bench_solver_reads_the_shared_data_beside_the_repository() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "benchmarks" / "bench_solver.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert Path(module.DEFAULT_FILE) == ROOT.parent / "shared" / "data" / "top1465.txt"
