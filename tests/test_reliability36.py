@@ -503,3 +503,28 @@ def test_15_bench_solver_reads_the_shared_data_beside_the_repository() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert Path(module.DEFAULT_FILE) == ROOT.parent / "shared" / "data" / "top1465.txt"
+
+
+# ---- item 11 (rest): write_puzzle's misuse is a clean PuzzleError ---------------------------------
+
+@pytest.mark.parametrize(("make", "kind"), [
+    pytest.param(lambda p, d: (p, d / "afile"), PuzzleError, id="a-file-in-the-way"),
+    pytest.param(lambda p, d: (p, None), "type", id="folder-None"),
+    pytest.param(lambda p, d: (p, 3), "type", id="folder-3"),
+    pytest.param(lambda p, d: (p, ""), PuzzleError, id="folder-empty"),
+    pytest.param(lambda p, d: (None, d / "o"), "type", id="puzzle-None"),
+    pytest.param(lambda p, d: (FOUR, d / "o"), "type", id="puzzle-a-string"),
+    pytest.param(lambda p, d: (p, d / "o", "svg"), "type", id="options-a-string"),
+    pytest.param(lambda p, d: (p, d / "afile" / "x"), PuzzleError, id="under-a-file")])
+def test_11_write_puzzle_misuse_is_a_puzzle_error(make: Callable[..., tuple[object, ...]], kind: object,
+                                                  tmp_path: Path) -> None:
+    from explainer import Puzzle, PuzzleTypeError
+    from render.export import write_puzzle
+
+    (tmp_path / "afile").write_text("a user's file")
+    args = make(Puzzle(FOUR), tmp_path)
+    with pytest.raises(PuzzleTypeError if kind == "type" else PuzzleError) as info:
+        write_puzzle(*args)  # type: ignore[arg-type]
+    assert str(info.value) and "\n" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # nothing made
+    assert (tmp_path / "afile").read_text() == "a user's file"
