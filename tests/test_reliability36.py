@@ -528,3 +528,37 @@ def test_11_write_puzzle_misuse_is_a_puzzle_error(make: Callable[..., tuple[obje
     assert str(info.value) and "\n" not in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # nothing made
     assert (tmp_path / "afile").read_text() == "a user's file"
+
+
+# ---- item 6: SIGTERM during --pdf ends in bounded time ---------------------------------------------
+
+@pytest.mark.parametrize("moment", [2.5, 6.0])
+def test_6_sigterm_during_pdf_ends_within_10_s(moment: float, tmp_path: Path) -> None:
+    """SIGTERM to the group while the drawing workers write the workbook: it deadlocked in
+    Pool.terminate (3 of 5 tries); the run now ends with one line and status 143, within 10 s."""
+    import os
+    import signal
+    import time
+
+    from tests.test_properties_cli import handles_signals
+
+    p = subprocess.Popen([sys.executable, "-m", "explain_sudoku", str(EXAMPLES / "seed.txt"), "--out", "o", "--pdf",
+                          "--no-gif"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while p.poll() is None and not handles_signals(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(moment)
+        if p.poll() is not None:
+            pytest.skip("the run ended before the signal")
+        os.killpg(p.pid, signal.SIGTERM)
+        sent = time.monotonic()
+        _, err = p.communicate(timeout=60)
+        assert time.monotonic() - sent <= 10, "the run took more than 10 s to end"
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 128 + signal.SIGTERM and "Traceback" not in err, (p.returncode, err)
+    assert err.count("\n") == 1 and "interrupted by SIGTERM" in err, err
