@@ -562,3 +562,24 @@ def test_6_sigterm_during_pdf_ends_within_10_s(moment: float, tmp_path: Path) ->
             p.wait()
     assert p.returncode == 128 + signal.SIGTERM and "Traceback" not in err, (p.returncode, err)
     assert err.count("\n") == 1 and "interrupted by SIGTERM" in err, err
+
+
+def test_7_a_fifo_nothing_reads_from_is_refused_in_bounded_time(small_db: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """db export -o FIFO with no reader waited for ever in open(2); now refused (exit 3, one line)."""
+    import os
+    import stat
+    import time
+
+    from explainer.model import grid
+
+    monkeypatch.setattr(grid, "FIFO_WAIT_SECONDS", 0.5)
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    assert main(["db", "export", "--db", str(small_db), "-o", str(fifo), "--force"]) == 3
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FIFO nothing read from" in err, err
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
