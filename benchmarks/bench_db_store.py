@@ -46,7 +46,7 @@ def main() -> int:
     worker = build = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "s.sqlite"
-        db = PuzzleDB(path)
+        db = PuzzleDB(path, create=True)
         for d in docs:
             t0 = time.process_time()
             Explained(d["puzzle"]).to_json()

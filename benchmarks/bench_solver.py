@@ -2,6 +2,8 @@
 
     python benchmarks/bench_solver.py [FILE] [--limit N] [--method bitmask|dlx ...]
 
+Default FILE: ../shared/data/top1465.txt (beside the repository).
+
 Prints median, p90, max and total per method: the engine's target is a
 median of 5 ms or less on top1465 for its default method.
 """
@@ -13,12 +15,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 from explainer.app.bank.db import percentile  # noqa: E402
 from explainer.core.solver import solve_values  # noqa: E402
 from explainer.model.grid import parse_grid, read_sources  # noqa: E402
 
-DEFAULT_FILE = "/work/shared/data/top1465.txt"
+DEFAULT_FILE = str(ROOT.parent / "shared" / "data" / "top1465.txt")
 
 
 

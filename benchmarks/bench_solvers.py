@@ -49,8 +49,6 @@ from explainer.core.solver import SearchLimit, solve_values  # noqa: E402
 from explainer.model.grid import Grid, parse_grid, read_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data")
 TOP = DATA / "top1465.txt"
 SETS = {
     "16×16": [DATA / "sample16.txt", ROOT / "examples" / "16x16-hard.txt"],

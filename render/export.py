@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from explainer.model.explained import Explained
+from explainer.model.grid import PuzzleError, PuzzleTypeError, type_name
 
 from .gif import GIF_WIDTH, gif_durations, open_gif
 from .job import Exporter, Guard, Job, Pixels, Sink, Written
@@ -347,6 +348,22 @@ def planned_names(puzzle: Explained, options: RenderOptions | None = None) -> li
     return [n for e in exporters for n in e.names(job)]
 
 
+def _checked_entry(puzzle: Any, out_dir: Any, options: Any) -> Path:
+    """The library's misuse of ``write_puzzle``, refused with a ``PuzzleError`` (one line) before
+    any work: not an explained puzzle, a folder that is not a file name, options of another type."""
+    if not all(hasattr(puzzle, name) for name in ("grid", "steps", "state_before")):
+        raise PuzzleTypeError(f"write_puzzle draws an explained puzzle (explainer.Puzzle(...)), not "
+                              f"{type_name(puzzle)}")
+    if not isinstance(out_dir, (str, os.PathLike)):
+        raise PuzzleTypeError(f"the output folder is a file name (a string or a Path), not {type_name(out_dir)}")
+    if not str(os.fspath(out_dir)).strip():
+        raise PuzzleError("an output folder name is needed, not an empty one")
+    if options is not None and not isinstance(options, RenderOptions):
+        raise PuzzleTypeError(f"options is a RenderOptions (or give its fields by name: fmt='svg'), not "
+                              f"{type_name(options)}")
+    return Path(out_dir)
+
+
 def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: RenderOptions | None = None, *,
                  progress: Callable[[int, int], None] | None = None, guard: Guard | None = None,
                  **option_values: Any) -> Written:
@@ -364,11 +381,11 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     from .video import video_factor
 
     start = time.perf_counter()
+    out = _checked_entry(puzzle, out_dir, options)
     if options is None:
         options = RenderOptions.from_mapping(option_values)
     elif option_values:
         options = options.with_(**option_values)
-    out = Path(out_dir)
     exporters = chosen_exporters(options)
     job = Job(puzzle, out, options)
     if any(e.needs_plan for e in exporters):
@@ -377,7 +394,12 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     if guard is not None:
         for path in declared:
             guard(path)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise PuzzleError("a file is in the way: the output is a folder", str(out)) from None
+    except OSError as e:
+        raise PuzzleError(f"cannot make the output folder ({e.strerror or e})", str(out)) from None
     rec = Written(str(out))
     job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
     full_w, full_h = Layout(puzzle.grid.n, options.dpi, options.size).pixels

@@ -9,8 +9,9 @@ from explainer.app.cli import generate as cli_generate
 from explainer.app.cli import solve as cli_solve
 from explainer.core.solver import count_solutions
 from explainer.model.grid import parse_grid
+from tests.conftest import TOP1465
 
-HARD = Path("/work/shared/data/top1465.txt").read_text().split()[0]
+HARD = TOP1465.read_text().split()[0]
 SOLUTION = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
 
 

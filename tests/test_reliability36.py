@@ -124,7 +124,7 @@ def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from explainer.app.bank.db import PuzzleDB, explain_record
 
     path = tmp_path_factory.mktemp("db") / "b.sqlite"
-    with PuzzleDB(path) as db:
+    with PuzzleDB(path, create=True) as db:
         db.add(explain_record(FOUR, "x:1"))
     return path
 
@@ -182,7 +182,7 @@ def test_12_migrate_refuses_a_database_whose_pages_are_garbage(tmp_path: Path,
     from explainer.app.bank.db import PuzzleDB, explain_record
 
     db = tmp_path / "g.sqlite"
-    with PuzzleDB(db) as store:
+    with PuzzleDB(db, create=True) as store:
         for k, text in enumerate([FOUR, "....2.....3..12.", "2...3......1...2"]):
             store.add(explain_record(text, f"x:{k}"))
     assert main(["db", "migrate", "--db", str(db)]) == 0  # sound and current: nothing to do
@@ -295,3 +295,291 @@ def test_1_a_full_device_is_status_3(small_db: Path, tmp_path: Path) -> None:
     full = _device_copy(tmp_path, "/dev/full")
     assert main(["db", "export", "--db", str(small_db), "-o", str(full), "--force"]) == 3
     assert full.is_char_device() and sorted(p.name for p in tmp_path.iterdir()) == ["full"]
+
+
+# ---- items 4 and 5: reading never creates or changes anything ------------------------------------
+
+def _empty_file(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _table_less_file(path: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 0")
+    conn.execute("VACUUM")  # writes the header: an SQLite file of one page, no table
+    conn.close()
+
+
+@pytest.mark.parametrize("make", [_empty_file, _table_less_file], ids=["0-byte", "table-less"])
+def test_4_build_refuses_an_empty_or_table_less_file_unchanged(make: Callable[[Path], None], tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "x.sqlite"
+    make(db)
+    before = db.read_bytes()
+    assert main(["db", "build", str(EXAMPLES / "4x4.txt"), "--db", str(db), "--jobs", "1", "--no-progress"]) == 2
+    assert "not a puzzle database" in capsys.readouterr().err
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["x.sqlite"]
+
+
+@pytest.mark.parametrize("make", [_empty_file, _table_less_file], ids=["0-byte", "table-less"])
+def test_4_a_library_read_refuses_an_empty_or_table_less_file_unchanged(make: Callable[[Path], None],
+                                                                        tmp_path: Path) -> None:
+    from explainer.app.bank.db import DatabaseError, PuzzleDB
+
+    db = tmp_path / "x.sqlite"
+    make(db)
+    before = db.read_bytes()
+    with pytest.raises(DatabaseError, match="not a puzzle database"):
+        PuzzleDB(db).stats()
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["x.sqlite"]
+
+
+def test_4_a_library_read_of_a_missing_file_creates_nothing(tmp_path: Path) -> None:
+    from explainer.app.bank.db import DatabaseError, PuzzleDB
+
+    with pytest.raises(DatabaseError, match="no such database"):
+        PuzzleDB(tmp_path / "missing" / "x.sqlite").stats()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["db", "stats"], ["db", "query", "--technique", "naked single"],
+                                  ["db", "export", "-o", "-"]], ids=["stats", "query", "export"])
+def test_5_reading_a_database_with_a_wal_but_no_shm_leaves_nothing(argv: list[str], tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A database copied with its -wal (the last commits are in it): read, committed rows included,
+    and no -shm made beside it."""
+    import shutil
+    import sqlite3
+
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    src = tmp_path / "src"
+    src.mkdir()
+    with PuzzleDB(src / "b.sqlite", create=True) as db:
+        db.conn.execute("PRAGMA wal_autocheckpoint = 0")
+        db.add(explain_record(FOUR, "x:1"))
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        for suffix in ("", "-wal"):
+            shutil.copyfile(src / f"b.sqlite{suffix}", copy / f"b.sqlite{suffix}")
+    before = digests(copy)
+    assert main([*argv, "--db", str(copy / "b.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert FOUR in out or argv[1] != "export"  # the row committed in the -wal is read
+    assert digests(copy) == before and sorted(p.name for p in copy.iterdir()) == ["b.sqlite", "b.sqlite-wal"]
+    conn = sqlite3.connect(copy / "b.sqlite")  # the copy still holds its puzzle
+    assert conn.execute("SELECT count(*) FROM puzzles").fetchone()[0] == 1
+    conn.close()
+
+
+# ---- item 7: a FIFO nothing writes to, a 25x25 target: bounded, one line -------------------------
+
+@pytest.mark.parametrize("argv", [[], ["--json-only"], ["db", "build"]], ids=["explain", "json-only", "db-build"])
+def test_7_a_fifo_nothing_writes_to_is_refused_in_bounded_time(argv: list[str], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import time
+
+    from explainer.model import grid
+
+    monkeypatch.setattr(grid, "FIFO_WAIT_SECONDS", 0.5)
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    monkeypatch.chdir(tmp_path)
+    args = ([*argv, str(fifo), "--db", str(tmp_path / "b.sqlite"), "--no-progress"] if argv[:1] == ["db"]
+            else [str(fifo), *argv, "--out", str(tmp_path / "o")])
+    start = time.monotonic()
+    assert main(args) == 2
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FIFO nothing wrote to" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]  # nothing made
+
+
+def test_7_a_fifo_with_a_writer_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import threading
+    import time
+
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "w") as f:  # opens once the reader has; silent for a while, then the puzzle
+            time.sleep(0.3)
+            f.write(FOUR + "\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert main(["solve", str(fifo)]) == 0
+    writer.join()
+    assert capsys.readouterr().out.strip()
+
+
+def test_7_a_target_on_25x25_is_bounded_by_a_time_limit(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    from explainer.app.cli import generate
+
+    monkeypatch.setattr(generate, "LARGE_TARGET_SECONDS", 1.0)
+    start = time.monotonic()
+    assert main(["generate", "--size", "25", "--difficulty", "medium", "--seed", "1", "--max-tries", "1"]) == 1
+    assert time.monotonic() - start < 30  # the limit, plus the compiled call it arrives in (11 s seen under load)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "in 1 s; raise --time-limit" in err, err
+
+
+def test_7_time_limit_bounds_any_generation(capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    start = time.monotonic()
+    assert main(["generate", "--size", "16", "--difficulty", "medium", "--seed", "1", "--time-limit", "0.5"]) == 1
+    assert time.monotonic() - start < 5
+    assert "in 0.5 s; raise --time-limit" in capsys.readouterr().err
+
+
+# ---- item 8: an early Ctrl-C in db build: one line, no worker's or forkserver's traceback ----------
+
+def test_8_early_ctrl_c_in_db_build_is_one_line(tmp_path: Path) -> None:
+    """SIGINT to the whole group at seeded moments in the first 1.5 s (the forkserver imports the
+    engine then: it printed a KeyboardInterrupt traceback in 4 of 8 runs); the next run goes on."""
+    import random
+    import signal
+
+    from tests.test_properties_cli import interrupted_run
+
+    rng = random.Random(8)
+    argv = ["db", "build", str(EXAMPLES / "top1465-sample.txt"), "--db", "t.sqlite", "--no-progress"]
+    for moment in sorted(round(rng.uniform(0.1, 1.5), 2) for _ in range(5)):
+        status, err, sent = interrupted_run(argv, tmp_path, lambda: 1, 0, moment, signal.SIGINT, True)
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (moment, err)
+        assert (status, err.count("\n")) == (130, 1) or (status, err, sent) == (0, "", False), (moment, status, err)
+    again = subprocess.run([sys.executable, "-m", "explain_sudoku", *argv], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)
+    assert again.returncode == 0 and "stored" in again.stdout, again.stderr
+
+
+# ---- item 15: what the README promises holds ------------------------------------------------------
+
+def test_15_two_puzzle_strings_get_two_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A puzzle given as a string wrote to output/puzzle, replacing the previous string's output."""
+    monkeypatch.chdir(tmp_path)
+    assert main([FOUR, "--json-only", "-q"]) == 0
+    first = digests(tmp_path / "output")
+    assert main(["....2.....3..12.", "--json-only", "-q"]) == 0
+    folders = sorted(p.name for p in (tmp_path / "output").iterdir())
+    assert len(folders) == 2 and all(f.startswith("puzzle-") for f in folders)
+    assert {k: v for k, v in digests(tmp_path / "output").items() if k in first} == first
+
+
+def test_15_the_technique_paragraph_names_every_family() -> None:
+    from techniques import REGISTRY
+
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("Techniques, in the registry's order")
+    paragraph = " ".join(readme[start:readme.index("\n\n", start)].lower().split())
+    shown = {"suedecoq": "sue de coq", "suedecoq bis": "(and bis)", "fish": "x wing", "finned fish": "finned",
+             "als": "als-xz", "chain": "chains", "bug": "bug (types", "forcing chain": "forcing chains"}
+    missing = [t.name for t in REGISTRY if shown.get(t.name, t.name) not in paragraph]
+    assert not missing, missing
+
+
+def test_15_generate_difficult_is_accepted_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "is refused at once" not in readme and "[--difficulty easy|medium|difficult]" in readme
+    assert main(["generate", "--difficulty", "difficult", "--seed", "1", "--time-limit", "60"]) in (0, 1)
+    assert "invalid choice" not in capsys.readouterr().err
+
+
+def test_15_bench_solver_reads_the_shared_data_beside_the_repository() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "benchmarks" / "bench_solver.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert Path(module.DEFAULT_FILE) == ROOT.parent / "shared" / "data" / "top1465.txt"
+
+
+# ---- item 11 (rest): write_puzzle's misuse is a clean PuzzleError ---------------------------------
+
+@pytest.mark.parametrize(("make", "kind"), [
+    pytest.param(lambda p, d: (p, d / "afile"), PuzzleError, id="a-file-in-the-way"),
+    pytest.param(lambda p, d: (p, None), "type", id="folder-None"),
+    pytest.param(lambda p, d: (p, 3), "type", id="folder-3"),
+    pytest.param(lambda p, d: (p, ""), PuzzleError, id="folder-empty"),
+    pytest.param(lambda p, d: (None, d / "o"), "type", id="puzzle-None"),
+    pytest.param(lambda p, d: (FOUR, d / "o"), "type", id="puzzle-a-string"),
+    pytest.param(lambda p, d: (p, d / "o", "svg"), "type", id="options-a-string"),
+    pytest.param(lambda p, d: (p, d / "afile" / "x"), PuzzleError, id="under-a-file")])
+def test_11_write_puzzle_misuse_is_a_puzzle_error(make: Callable[..., tuple[object, ...]], kind: object,
+                                                  tmp_path: Path) -> None:
+    from explainer import Puzzle, PuzzleTypeError
+    from render.export import write_puzzle
+
+    (tmp_path / "afile").write_text("a user's file")
+    args = make(Puzzle(FOUR), tmp_path)
+    with pytest.raises(PuzzleTypeError if kind == "type" else PuzzleError) as info:
+        write_puzzle(*args)  # type: ignore[arg-type]
+    assert str(info.value) and "\n" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # nothing made
+    assert (tmp_path / "afile").read_text() == "a user's file"
+
+
+# ---- item 6: SIGTERM during --pdf ends in bounded time ---------------------------------------------
+
+@pytest.mark.parametrize("moment", [2.5, 6.0])
+def test_6_sigterm_during_pdf_ends_within_10_s(moment: float, tmp_path: Path) -> None:
+    """SIGTERM to the group while the drawing workers write the workbook: it deadlocked in
+    Pool.terminate (3 of 5 tries); the run now ends with one line and status 143, within 10 s."""
+    import os
+    import signal
+    import time
+
+    from tests.test_properties_cli import handles_signals
+
+    p = subprocess.Popen([sys.executable, "-m", "explain_sudoku", str(EXAMPLES / "seed.txt"), "--out", "o", "--pdf",
+                          "--no-gif"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while p.poll() is None and not handles_signals(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(moment)
+        if p.poll() is not None:
+            pytest.skip("the run ended before the signal")
+        os.killpg(p.pid, signal.SIGTERM)
+        sent = time.monotonic()
+        _, err = p.communicate(timeout=60)
+        assert time.monotonic() - sent <= 10, "the run took more than 10 s to end"
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 128 + signal.SIGTERM and "Traceback" not in err, (p.returncode, err)
+    assert err.count("\n") == 1 and "interrupted by SIGTERM" in err, err
+
+
+def test_7_a_fifo_nothing_reads_from_is_refused_in_bounded_time(small_db: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """db export -o FIFO with no reader waited for ever in open(2); now refused (exit 3, one line)."""
+    import os
+    import stat
+    import time
+
+    from explainer.model import grid
+
+    monkeypatch.setattr(grid, "FIFO_WAIT_SECONDS", 0.5)
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    assert main(["db", "export", "--db", str(small_db), "-o", str(fifo), "--force"]) == 3
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FIFO nothing read from" in err, err
+    assert stat.S_ISFIFO(fifo.stat().st_mode)

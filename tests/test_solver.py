@@ -1,16 +1,15 @@
 """The exact-cover solvers against each other and against py-sudoku."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sudoku import Sudoku
 
 from explainer.app.solvers import METHODS, solve
 from explainer.core.solver import count_solutions, solve_values, unique_solution
 from explainer.model.grid import Grid, PuzzleError, geometry, parse_grid
+from tests.conftest import SHARED
 
-DATA = Path("/work/shared/data")
+DATA = SHARED / "data"
 # A classic easy puzzle (unique solution): quick for py-sudoku and plain backtracking.
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 EXACT_METHODS = ("bitmask", "dlx")

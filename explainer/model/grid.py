@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import stat
 import sys
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -379,8 +382,15 @@ def _read_stdin() -> bytes | str:
         raise PuzzleError(f"cannot read ({e.strerror or e})", "<stdin>") from None
 
 
+# A FIFO (``mkfifo f``) that nothing opens for writing within this many seconds is refused,
+# rather than waited on for ever; one a writer holds is read as any stream.
+FIFO_WAIT_SECONDS = 5.0
+
+
 def _read_file(path: str | Path, name: str) -> bytes:
     try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            return _read_fifo(path, name)
         with open(path, "rb") as f:
             return f.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
@@ -391,8 +401,42 @@ def _read_file(path: str | Path, name: str) -> bytes:
         raise PuzzleError("permission denied", name) from None
     except OSError as e:
         raise PuzzleError(f"cannot read file ({e.strerror or e})", name) from None
+    except PuzzleError:
+        raise
     except ValueError:  # e.g. a NUL byte in the name
         raise PuzzleError("not a valid file name", name) from None
+
+
+def _read_fifo(path: str | Path, name: str) -> bytes:
+    """A FIFO's bytes, once a writer holds it (its first bytes arrive, or it is open and
+    silent: then read as any stream); refused when nothing writes for ``FIFO_WAIT_SECONDS``.
+    Opened without blocking: an open(2) that waits for a writer could never time out."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        deadline = time.monotonic() + FIFO_WAIT_SECONDS
+        while True:
+            try:
+                first = os.read(fd, 65536)
+            except BlockingIOError:  # a writer holds it, nothing written yet: wait for it
+                first = b""
+                break
+            if first:
+                break
+            if time.monotonic() >= deadline:  # no writer (a writer that left wrote nothing either)
+                raise PuzzleError(f"a FIFO nothing wrote to in {FIFO_WAIT_SECONDS:g} s; refused (start "
+                                  f"its writer first, or give a file)", name)
+            time.sleep(0.05)
+        os.set_blocking(fd, True)
+        chunks, size = [first], len(first)
+        while size <= MAX_INPUT_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _decode(data: bytes, name: str) -> str:

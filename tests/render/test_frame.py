@@ -110,7 +110,6 @@ def test_a_theme_is_built_once_and_keys_the_caches():
 
 
 def test_frame_16x16_legible(tmp_path):
-    line = open("/work/shared/data/sample16.txt").read().split()[0] if False else None
     from pathlib import Path
 
     data = Path(__file__).resolve().parents[3] / "shared" / "data" / "sample16.txt"

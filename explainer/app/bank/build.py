@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -101,7 +102,8 @@ class _Slot:
     def __init__(self, ctx: Any, techniques: Sequence[str] | None, order: str = DEFAULT, rating: str = PATH) -> None:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker, args=(child, techniques, order, rating), daemon=True)
-        self.proc.start()
+        with _sigint_held():
+            self.proc.start()
         child.close()
         self.task: Source | None = None
         self.running = False  # the worker said "started" for the current task
@@ -129,6 +131,32 @@ class _Slot:
             self.proc.kill()
             self.proc.join()
         self.conn.close()
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT ignored, and held back from us, while a worker (and on the first, the forkserver)
+    starts: a process started now inherits the ignored SIGINT, so Ctrl-C reaches neither the
+    forkserver while it imports the engine nor a worker before it sets its own handlers (each
+    printed a KeyboardInterrupt traceback). Ours stays pending (a blocked signal is never
+    discarded) and is delivered when the block ends: the build stops as on any Ctrl-C."""
+    import threading
+    from multiprocessing import resource_tracker
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # the tracker, started by a worker's start on first use, unblocks SIGINT when it is up: start it first
+    resource_tracker.ensure_running()
+    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
 
 
 def _context() -> Any:
@@ -362,7 +390,7 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
         if own:
             make_folder(path.parent)
         with WriterLock(path) if own else nullcontext():
-            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db)
+            store = db if isinstance(db, PuzzleDB) else PuzzleDB(db, create=True)
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,
                        progress=progress, dask=client, retry_errors=retry_errors, on_stored=on_stored,

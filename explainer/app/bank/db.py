@@ -48,8 +48,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import sqlite3
 import statistics as pystats
+import tempfile
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -180,6 +182,9 @@ def read_connection(path: Path) -> sqlite3.Connection:
     companions = [path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")]
     uri = "file:" + urllib.parse.quote(str(path.resolve()))
     folder = path.resolve().parent
+    wal, shm, _ = companions
+    if wal.exists() and not shm.exists():
+        return _snapshot_connection(path, wal)
     if any(c.exists() for c in companions):
         conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=30, isolation_level=None)
     elif os.access(path, os.W_OK) and os.access(folder, os.W_OK):
@@ -187,6 +192,40 @@ def read_connection(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA query_only = ON")
     else:
         conn = sqlite3.connect(uri + "?immutable=1", uri=True, timeout=30, isolation_level=None)
+    return conn
+
+
+class _SnapshotConnection(sqlite3.Connection):
+    """A connection to a private copy of a database, its folder removed when it closes."""
+
+    folder: str = ""
+
+    def close(self) -> None:
+        super().close()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = ""
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _snapshot_connection(path: Path, wal: Path) -> sqlite3.Connection:
+    """A database copied with its ``-wal`` but no ``-shm`` (nobody has it open: a writer keeps
+    the ``-shm``): SQLite would make the ``-shm`` beside it even read-only, so read a private copy
+    of the two files instead (a rare case: a copied or moved database)."""
+    folder = tempfile.mkdtemp(prefix="explain-sudoku-db-")
+    try:
+        shutil.copyfile(path, os.path.join(folder, "db.sqlite"))
+        shutil.copyfile(wal, os.path.join(folder, "db.sqlite-wal"))
+        conn = sqlite3.connect(os.path.join(folder, "db.sqlite"), timeout=30, isolation_level=None,
+                               factory=_SnapshotConnection)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    assert isinstance(conn, _SnapshotConnection)
+    conn.folder = folder
+    conn.execute("PRAGMA query_only = ON")
     return conn
 
 
@@ -433,8 +472,11 @@ class PuzzleDB:
     ...     print(r.puzzle, r.index, r.text)
     """
 
-    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = True, read_only: bool = False) -> None:
-        """Open (``create``: or make) the database at ``path``.
+    def __init__(self, path: str | Path = DEFAULT_DB, *, create: bool = False, read_only: bool = False) -> None:
+        """Open the database at ``path``; ``create=True``: or make it when no file of that name
+        exists (its folder too). Reading never creates anything: without ``create`` a missing
+        file is refused, and an empty file (0 bytes) or an SQLite file without our tables is
+        refused unchanged in every mode (a build makes only a file that does not exist yet).
 
         ``read_only``: only read it (the reading commands): the file is never
         written, and no ``-wal``/``-shm`` file is left beside it (``read_connection``).
@@ -446,10 +488,11 @@ class PuzzleDB:
             raise DatabaseError("a database file name is needed, not an empty one")
         self.path = Path(path)
         if not create and not self.path.exists():
-            raise DatabaseError(f"{self.path}: no such database (run 'db build' first)")
+            raise DatabaseError(f"{self.path}: no such database (run 'db build' first, or open it with "
+                                f"create=True to make it)")
         if self.path.exists() and not self.path.is_file():
             raise DatabaseError(f"{self.path}: not a file")
-        if not create and self.path.stat().st_size == 0:
+        if self.path.exists() and self.path.stat().st_size == 0:
             raise DatabaseError(f"{self.path}: an empty file, not a puzzle database (left unchanged)")
         # a file we may not write is only read; one we would write is checked first, read-only
         self.read_only = read_only or (self.path.exists() and not os.access(self.path, os.W_OK))
@@ -500,8 +543,9 @@ class PuzzleDB:
         finally:
             conn.close()
         # a schema-3 file in rollback mode (copied, vacuumed into) is ours: switching it to WAL is fine
-        if version == 0 and tables:
-            raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database (left unchanged)")
+        if version == 0:
+            what = "has tables of its own" if tables else "has no tables"
+            raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database ({what}; left unchanged)")
         if version:
             self._check_version(version)
 

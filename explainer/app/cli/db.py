@@ -291,6 +291,32 @@ def _stream_target(path: Path) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
+def _wait_for_reader(path: Path) -> int | None:
+    """A FIFO is written once a program reads it: opening it for writing would otherwise wait for
+    ever; one that nothing opens for reading within ``FIFO_WAIT_SECONDS`` is refused. Its write end
+    is returned, to be held open until the stream is written (closing it at once would end the
+    reader's input before the stream is opened)."""
+    import errno
+    import stat
+    import time
+
+    from explainer.model import grid
+
+    if not stat.S_ISFIFO(path.stat().st_mode):
+        return None
+    deadline = time.monotonic() + grid.FIFO_WAIT_SECONDS
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as e:
+            if e.errno != errno.ENXIO:  # ENXIO: no reader yet
+                raise OutputError(f"{path}: cannot write ({e.strerror or e})") from None
+        if time.monotonic() >= deadline:
+            raise OutputError(f"{path}: a FIFO nothing read from in {grid.FIFO_WAIT_SECONDS:g} s; not written "
+                              f"(start its reader first)")
+        time.sleep(0.05)
+
+
 class replacing:
     """A file written through a temporary file beside it; an existing file only with ``force``
     (it keeps its permissions; a new file gets the umask's), never the database or its companions.
@@ -319,12 +345,14 @@ class replacing:
             except OSError:
                 pass
         self.tmp: Path | None = None
+        self.held: int | None = None  # a FIFO's write end, held open while the stream is written
 
     def __enter__(self) -> Path:
         import tempfile
 
         if self.stream:
             self.tmp = None
+            self.held = _wait_for_reader(self.path)
             return self.path
         try:
             if not self.path.parent.is_dir():
@@ -341,6 +369,9 @@ class replacing:
 
     def __exit__(self, kind: object, value: object, tb: object) -> None:
         if self.tmp is None:  # a stream, written in place
+            if self.held is not None:
+                os.close(self.held)
+                self.held = None
             return
         if kind is None:
             try:

@@ -9,6 +9,7 @@ files that are not ours are never changed or deleted.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -133,7 +134,10 @@ def load_sources(arg: str) -> tuple[list[Source], str]:
     """Puzzle texts from a file, stdin, or the argument itself when it is a puzzle."""
     path = Path(arg)
     if is_puzzle_argument(arg):
-        return split_sources(arg, "<argument>"), "puzzle"
+        # a folder of its own per puzzle (its givens' digest): another puzzle string never replaces it
+        sources = split_sources(arg, "<argument>")
+        digest = hashlib.sha256("\n".join(s.text for s in sources).encode()).hexdigest()[:8]
+        return sources, f"puzzle-{digest}"
     sources = read_sources(arg)
     stem = "stdin" if arg == "-" else safe_component(path.stem)
     return sources, stem

@@ -4,8 +4,10 @@ Targets (--difficulty, --technique, --rating ER range) are checked by the explan
 For 9×9, medium, difficult and technique targets harden a puzzle by a
 seeded local search (generator.harden), each evaluated candidate being one
 try; other sizes, and easy, draw new puzzles until one meets the target.
-Either way --max-tries bounds the work (exit 1 with a message). Progress
-goes to stderr when it is a terminal.
+Either way --max-tries bounds the work, and --time-limit the time (exit 1 with
+a message): judging one 25×25 try can take minutes (244 s measured for one), so a
+target on 25×25 gets a time limit by default. Progress goes to stderr when it is
+a terminal.
 
 Without --seed a seed is drawn and said on stderr, so a run can be repeated
 (``--seed N`` gives the same puzzles again). A rating range no puzzle can have
@@ -14,17 +16,20 @@ is refused when the command is read.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from explainer.app import generate as gen
 from explainer.model.grid import SIZES
 from explainer.model.rating import difficulty_bands
 
 from .common import EXIT_NO, EXIT_OK, error, run_alone
-from .options import integer, rating_range, technique_name
+from .options import integer, rating_range, real, technique_name
 
 HELP = "generate puzzles with a difficulty or technique target"
+LARGE_TARGET_SECONDS = 60.0  # the default --time-limit of a target on 25x25 (one try: minutes)
 positive = integer(1, 10**9)
 SEEDS = 2**63  # seeds are 0 .. 2**63-1 (a negative seed would repeat its absolute value's puzzles)
 seed_number = integer(0, SEEDS - 1, name="--seed")
@@ -87,7 +92,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="candidates tried per output puzzle (default 5000). For 9x9 a medium, rating or "
                              "technique target hardens a puzzle step by step (each step one try); other sizes "
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
-    parser.epilog = ("exit status: 0 every puzzle made; 1 no puzzle met the target within --max-tries; "
+    parser.add_argument("--time-limit", type=real(0, open_low=True), metavar="SECONDS", default=None,
+                        help=f"stop after this many seconds in all (exit 1, the puzzles made so far kept on "
+                             f"stdout; default: none, except {LARGE_TARGET_SECONDS:g} s for a target on 25x25, "
+                             f"where judging one try can take minutes)")
+    parser.epilog = ("exit status: 0 every puzzle made; 1 no puzzle met the target within --max-tries or "
+                     "--time-limit; "
                      "2 a bad option; a closed output (| head) ends quietly")
 
 
@@ -103,6 +113,30 @@ def progress_printer(count: int) -> Callable[[int], None]:
         print(f"\rpuzzle {state['puzzle']}/{count}, try {attempt}   ", end="", file=sys.stderr, flush=True)
 
     return show
+
+
+class TimeUp(Exception):
+    """--time-limit is reached (raised from SIGALRM's handler, between two Python bytecodes)."""
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise TimeUp in the body after ``seconds`` (a wall-clock timer; none where there is no
+    SIGALRM, or with ``None``)."""
+    if seconds is None or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def up(signum: int, frame: object) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,11 +155,22 @@ def run(args: argparse.Namespace) -> int:
 
         seed = secrets.randbelow(10**9)  # short enough to type again
         print(f"explain-sudoku generate: seed {seed} (--seed {seed} repeats this run)", file=sys.stderr)
+    limit = args.time_limit
+    if limit is None and args.size >= 25 and (goal is not None or accept is not None):
+        limit = LARGE_TARGET_SECONDS
     try:
-        for puzzle in gen.generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
-                                    accept=accept, goal=goal, max_tries=args.max_tries, target=target, on_try=show):
-            print(puzzle.to_line(), flush=True)
-            made += 1
+        with time_limit(limit):
+            for puzzle in gen.generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,
+                                            accept=accept, goal=goal, max_tries=args.max_tries, target=target,
+                                            on_try=show):
+                print(puzzle.to_line(), flush=True)
+                made += 1
+    except TimeUp:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        error(f"generate: no puzzle met the target ({target}) in {limit:g} s; raise --time-limit or choose an "
+              f"easier target (made {made} of {args.count})")
+        return EXIT_NO
     except gen.GenerationFailed as failure:
         if sys.stderr.isatty():
             print(file=sys.stderr)
