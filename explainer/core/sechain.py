@@ -45,12 +45,11 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from explainer.model.grid import Geometry, geometry
+from explainer.model.grid import Geometry, bits, geometry
 
 from . import load
 
@@ -186,13 +185,6 @@ def ancestry(target: Node) -> list[Node]:
     return out
 
 
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
 def _java_order(n: int, cells: list[int], classic: bool = False) -> list[int]:
     """Cells in the order a Java HashMap keyed by cell index (hash = index) iterates them,
     given their insertion order: by bucket (index mod capacity), then insertion (classic SE:
@@ -238,7 +230,7 @@ class Grid:
         if pos is None:
             pos = [0] * n
             for c, m in enumerate(cand):
-                for b in _bits(m):
+                for b in bits(m):
                     pos[b] |= 1 << c
         self.pos = pos
 
@@ -363,12 +355,12 @@ class Hint:
                     continue
                 if cause == NAKED:
                     gone = source.cand[p.cell] & ~grid.cand[p.cell]
-                    for b in _bits(gone):
+                    for b in bits(gone):
                         out.setdefault((p.cell * n + b) << 1)
                 else:
                     h = t.regions[p.cell][(BLOCK, ROW, COLUMN).index(cause)]
                     m = t.geo.house_mask[h] & source.pos[p.value - 1] & ~grid.pos[p.value - 1]
-                    for c in _bits(m):
+                    for c in bits(m):
                         out.setdefault((c * n + p.value - 1) << 1)
         return list(out)
 
@@ -436,17 +428,17 @@ class Engine:
         n, c, v = self.n, p.cell, p.value
         out: list[Node] = []
         if cell_rule:
-            for b in _bits(g.cand[c] & ~(1 << (v - 1))):
+            for b in bits(g.cand[c] & ~(1 << (v - 1))):
                 out.append(Node(n, c, b + 1, False, NAKED, p))
         hm = self.t.geo.house_mask
         box, row, col = self.t.regions[c]
         pv = g.pos[v - 1] & ~(1 << c)
         bm = hm[box]
-        for x in _bits(pv & bm):
+        for x in bits(pv & bm):
             out.append(Node(n, x, v, False, BLOCK, p))
-        for x in _bits(pv & hm[row] & ~bm):
+        for x in bits(pv & hm[row] & ~bm):
             out.append(Node(n, x, v, False, ROW, p))
-        for x in _bits(pv & hm[col] & ~bm):
+        for x in bits(pv & hm[col] & ~bm):
             out.append(Node(n, x, v, False, COLUMN, p))
         return out
 
@@ -461,7 +453,7 @@ class Engine:
                 other = low if low != v else (m & ~(1 << (low - 1))).bit_length()
                 q = Node(n, c, other, True, NAKED, p)
                 if source is not None:
-                    for b in _bits(source.cand[c] & ~m):
+                    for b in bits(source.cand[c] & ~m):
                         q.parents.append(offs[(c * n + b) << 1])
                 out.append(q)
         if house_rule:
@@ -472,7 +464,7 @@ class Engine:
                     x = others.bit_length() - 1
                     q = Node(n, x, v, True, REGION_CAUSE[kind], p)
                     if source is not None:
-                        for y in _bits(source.pos[v - 1] & hm[h] & ~g.pos[v - 1]):
+                        for y in bits(source.pos[v - 1] & hm[h] & ~g.pos[v - 1]):
                             q.parents.append(offs[(y * n + v - 1) << 1])
                     if all(o.k != q.k for o in out):
                         out.append(q)
@@ -574,7 +566,7 @@ class Engine:
             value_off: dict[int, dict[int, Node]] = {}
             cell_on: dict[int, Node] | None = None
             cell_off: dict[int, Node] = {}
-            for b in _bits(m):
+            for b in bits(m):
                 v = b + 1
                 on_on, on_off, absurd = run(Node(n, c, v, True))
                 p_on = on_on[((c * n + b) << 1) | 1]
@@ -626,7 +618,7 @@ class Engine:
             branches_on: list[dict[int, Node]] = []
             branches_off: list[dict[int, Node]] = []
             region_on, region_off = dict(on_on), dict(on_off)
-            for x in _bits(places):
+            for x in bits(places):
                 if x == c:
                     b_on, b_off = on_on, on_off
                 else:
@@ -649,7 +641,7 @@ class Engine:
         n = self.n
         concl = (source.cell, source.value, not source.on) if absurd else (target.cell, target.value, target.on)
         if concl[2]:
-            rem = [(concl[0], b + 1) for b in _bits(g.cand[concl[0]] & ~(1 << (concl[1] - 1)))]
+            rem = [(concl[0], b + 1) for b in bits(g.cand[concl[0]] & ~(1 << (concl[1] - 1)))]
             place: tuple[int, int] | None = (concl[0], concl[1])
         else:
             rem, place = [(concl[0], concl[1])], None
@@ -659,7 +651,7 @@ class Engine:
 
     def _reduction(self, g: Grid, kind: str, target: Node, branches: list[Node]) -> Hint:
         if target.on:
-            rem = [(target.cell, b + 1) for b in _bits(g.cand[target.cell] & ~(1 << (target.value - 1)))]
+            rem = [(target.cell, b + 1) for b in bits(g.cand[target.cell] & ~(1 << (target.value - 1)))]
             place = (target.cell, target.value) if rem else None
         else:
             rem, place = [(target.cell, target.value)], None
@@ -675,7 +667,7 @@ class Engine:
                 continue
             if not x and m.bit_count() > 2:
                 continue  # y-cycles start in a bivalue cell
-            for b in _bits(m):
+            for b in bits(m):
                 self._unary(g, Node(n, c, b + 1, True), out, y, x)
         return out
 
@@ -694,7 +686,7 @@ class Engine:
                 out.append(h)
         for target in chains:
             if target.on:
-                rem = [(target.cell, b + 1) for b in _bits(g.cand[target.cell] & ~(1 << (target.value - 1)))]
+                rem = [(target.cell, b + 1) for b in bits(g.cand[target.cell] & ~(1 << (target.value - 1)))]
                 place = (target.cell, target.value)
             else:
                 rem, place = [(target.cell, target.value)], None
@@ -829,12 +821,12 @@ def _locking(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
                 for i2, h2 in enumerate(second):
                     if not hm[h1] & hm[h2] or places & ~hm[h2]:
                         continue
-                    rem = [(c, v) for c in _bits(pv & hm[h2] & ~hm[h1])]
+                    rem = [(c, v) for c in bits(pv & hm[h2] & ~hm[h1])]
                     if not rem:
                         continue
                     gone = hm[h1] & spv & ~pv & ~hm[h2]
-                    rule = _rule(t, "locking", v, (v,), (h1, h2), tuple(_bits(places)), rem,
-                                 [(c * n + v - 1) << 1 for c in _bits(gone)], classic)
+                    rule = _rule(t, "locking", v, (v,), (h1, h2), tuple(bits(places)), rem,
+                                 [(c * n + v - 1) << 1 for c in bits(gone)], classic)
                     out.append(((kind, i1, i2, v) if classic else (kind, v, i1, i2), rule))
     return [r for _, r in sorted(out, key=lambda x: x[0])]
 
@@ -855,8 +847,8 @@ def _hidden_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]
                 if pa.bit_count() < 2 or pb.bit_count() < 2 or (pa | pb).bit_count() != 2:
                     continue
                 both = (1 << i) | (1 << j)
-                pair = tuple(_bits(pa | pb))
-                rem = [(c, w + 1) for c in pair for w in _bits(g.cand[c] & ~both)]
+                pair = tuple(bits(pa | pb))
+                rem = [(c, w + 1) for c in pair for w in bits(g.cand[c] & ~both)]
                 if not rem:
                     continue
                 parents = [((c * n + w - 1) << 1) for c in cells if not (pa | pb) >> c & 1
@@ -880,11 +872,11 @@ def _naked_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
                 if ma.bit_count() < 2 or mb.bit_count() < 2 or (ma | mb).bit_count() != 2:
                     continue
                 both = ma | mb
-                rem = [(c, w + 1) for c in cells if c not in (ca, cb) for w in _bits(g.cand[c] & both)]
+                rem = [(c, w + 1) for c in cells if c not in (ca, cb) for w in bits(g.cand[c] & both)]
                 if not rem:
                     continue
-                values = tuple(w + 1 for w in _bits(both))
-                parents = [((c * n + w) << 1) for c in (ca, cb) for w in _bits(source.cand[c] & ~both)]
+                values = tuple(w + 1 for w in bits(both))
+                parents = [((c * n + w) << 1) for c in (ca, cb) for w in bits(source.cand[c] & ~both)]
                 out.append(_rule(t, "naked pair", 0, values, (h,), (ca, cb), rem, parents, classic))
     return out
 
@@ -904,19 +896,19 @@ def _x_wings(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
                     continue
                 pv = g.pos[v - 1]
                 p1, p2 = pv & geo.house_mask[b1], pv & geo.house_mask[b2]
-                lines1 = {_line(geo, c, cover) for c in _bits(p1)}
-                lines2 = {_line(geo, c, cover) for c in _bits(p2)}
+                lines1 = {_line(geo, c, cover) for c in bits(p1)}
+                lines2 = {_line(geo, c, cover) for c in bits(p2)}
                 if len(lines1) < 2 or len(lines2) < 2 or len(lines1 | lines2) != 2:
                     continue
                 covers = tuple(sorted(lines1 | lines2))
                 bases = geo.house_mask[b1] | geo.house_mask[b2]
-                rem = [(c, v) for h in covers for c in _bits(pv & geo.house_mask[h] & ~bases)]
+                rem = [(c, v) for h in covers for c in bits(pv & geo.house_mask[h] & ~bases)]
                 if not rem:
                     continue
                 cover_mask = geo.house_mask[covers[0]] | geo.house_mask[covers[1]]
                 parents = [((c * n + v - 1) << 1) for b in (b1, b2)
-                           for c in _bits(geo.house_mask[b] & source.pos[v - 1] & ~pv & ~cover_mask)]
-                cells = tuple(c for h in covers for c in _bits(pv & geo.house_mask[h] & bases))
+                           for c in bits(geo.house_mask[b] & source.pos[v - 1] & ~pv & ~cover_mask)]
+                cells = tuple(c for h in covers for c in bits(pv & geo.house_mask[h] & bases))
                 out.append(_rule(t, "x-wing", v, (v,), (b1, b2) + covers, cells, rem, parents, classic))
     return out
 

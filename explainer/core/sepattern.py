@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
+from explainer.model.grid import bits, values_of
+
 from . import load
 
 _C = load("_sepattern")
@@ -63,19 +65,6 @@ def aligned(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
     return aligned_py(cand, degree, classic)
 
 
-def _values(mask: int) -> list[int]:
-    return [v for v in range(1, 10) if mask >> (v - 1) & 1]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def aligned_py(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
     order = peers_in_order(classic)
     base: list[int] = []
@@ -108,7 +97,7 @@ def aligned_py(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
             if degree == 2:
                 removed = removals(cand, (a, b), pair)
                 if removed:
-                    return (a, b), tuple(_bits(pair)), removed
+                    return (a, b), tuple(bits(pair)), removed
                 continue
             tail = [c for c in dict.fromkeys(excluders[a] + excluders[b]) if c in is_base and c != a and c != b]
             for c in tail:
@@ -116,7 +105,7 @@ def aligned_py(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
                 if common.bit_count() >= 2:
                     removed = removals(cand, (a, b, c), common)
                     if removed:
-                        return (a, b, c), tuple(_bits(common)), removed
+                        return (a, b, c), tuple(bits(common)), removed
     return None
 
 
@@ -128,12 +117,12 @@ def removals(cand: Sequence[int], cells: tuple[int, ...], common: int) -> list[t
     last cell, one they cover but for one value forbids that value, and one value may not go
     twice into cells that see each other."""
     peer = _sees()
-    walls = [cand[e] for e in _bits(common)]
+    walls = [cand[e] for e in bits(common)]
     sees = [[bool(peer[a] >> b & 1) for b in cells] for a in cells]
     masks = [cand[c] for c in cells]
     used = [0] * len(cells)
     full = masks[:]
-    for combo in product(*(_values(m) for m in masks[:-1])):
+    for combo in product(*(values_of(m) for m in masks[:-1])):
         chosen = 0
         ok = True
         for i, v in enumerate(combo):
@@ -160,4 +149,4 @@ def removals(cand: Sequence[int], cells: tuple[int, ...], common: int) -> list[t
             used[-1] |= allowed
             if used == full:
                 return []
-    return [(c, v) for i, c in enumerate(cells) for v in _values(masks[i] & ~used[i])]
+    return [(c, v) for i, c in enumerate(cells) for v in values_of(masks[i] & ~used[i])]
