@@ -247,8 +247,10 @@ class HtmlExporter(Exporter):
             def __init__(self) -> None:
                 self.spool = None if o.frames else tempfile.TemporaryFile()
                 self.offsets: list[int] = []
+                self.legends: list[str] = []
 
             def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
+                self.legends.append(pixels.legend)
                 if self.spool is not None:
                     self.offsets.append(self.spool.tell())
                     self.spool.write(data_uri(_thumb(job, pixels)).encode("ascii"))
@@ -270,7 +272,7 @@ class HtmlExporter(Exporter):
                 path = write_viewer(job.out, job.plan, self.sources(), puzzle=job.puzzle, lang=o.lang,
                                     crop=_caption_crop(job), durations=viewer_durations(job),
                                     standalone=not o.frames or o.html_standalone,
-                                    main_level=o.animated_depth)
+                                    main_level=o.animated_depth, legends=self.legends)
                 self.abort()
                 rec.html = str(path)
                 return [Path(path)]

@@ -65,12 +65,14 @@ class Pixels:
     """What a worker sends back for one frame, beside the frame file it wrote: the frame
     reduced for the GIF, contact sheet and viewer (palette indices on the theme's
     ``THUMB_STEPS`` palette, ``thumb_size`` pixels), and for the video (indices on the
-    frame's own palette). Empty when not asked for."""
+    frame's own palette). Empty when not asked for. ``legend``: the frame's legend, read off
+    the scene the worker laid out (the viewer shows it without laying the scene out again)."""
 
     thumb: bytes = b""
     thumb_size: tuple[int, int] = (0, 0)
     video: bytes = b""
     video_size: tuple[int, int] = (0, 0)
+    legend: str = ""
 
 
 class Sink(Protocol):

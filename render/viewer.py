@@ -98,13 +98,14 @@ def parents(plan: Sequence[Frame]) -> list[int]:
 def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Iterable[str], *,
                  puzzle: Explained | None = None, lang: str = "en", title: str | None = None, crop: float = 0.0,
                  durations: Sequence[int] | None = None, standalone: bool | None = None,
-                 main_level: int = 1) -> Path:
+                 main_level: int = 1, legends: Sequence[str] | None = None) -> Path:
     """Write ``index.html`` showing ``plan``'s frames (``sources``: file names or data URIs, one
     per frame, read one at a time).
 
     ``crop``: the fraction of each frame's height at its bottom (its caption) not shown;
     ``durations``: ms per frame at speed 1 (default 1200 each); ``main_level``: the deepest
-    sub-frames previous, next and play go through (deeper ones are reached from their frame)."""
+    sub-frames previous, next and play go through (deeper ones are reached from their frame);
+    ``legends``: each frame's legend as drawn (else each scene is laid out again to read it)."""
     words = LABELS.get(lang, LABELS["en"])
     total = len(puzzle.steps) if puzzle is not None else max((k + 1 for f in plan for k in f.steps), default=0)
     sources = iter(sources)
@@ -114,9 +115,12 @@ def write_viewer(out_dir: str | Path, plan: Sequence[Frame], sources: Iterable[s
         sources = itertools.chain([first], sources)
     durations = list(durations) if durations is not None else [1200] * len(plan)
     up = parents(plan)
+    if legends is not None and len(legends) != len(plan):
+        legends = None  # not every frame drawn: read the legends off the scenes
     frames: list[dict[str, Any]] = []
     for k, (f, ms) in enumerate(zip(plan, durations, strict=True)):
-        frames.append({"title": f.title, "caption": f.caption, "legend": f.scene.text("legend"),
+        legend = legends[k] if legends is not None else f.scene.text("legend")
+        frames.append({"title": f.title, "caption": f.caption, "legend": legend,
                        "kind": f.kind, "technique": f.technique,
                        "steps": [k + 1 for k in f.steps], "number": frame_number(f, total), "ms": ms,
                        "main": f.level <= main_level or up[k] < 0, "up": up[k]})

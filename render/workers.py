@@ -45,7 +45,7 @@ def _render_one(i: int) -> tuple[int, Pixels]:
             f.write(r.svg(sc))
     thumb, video = job["thumb"], job["video"]
     if not (thumb or video or path is not None and job["fmt"] == "png"):
-        return i, Pixels()
+        return i, Pixels(legend=sc.text("legend"))
     im = r.image(sc)
     full = None  # the frame on the theme's palette (its PNG file)
     if path is not None and job["fmt"] == "png":
@@ -63,7 +63,7 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         frame = full if video == 1 and full is not None else quantize_image(
             im.reduce(video) if video > 1 else im, r.theme)
         v, vsize = frame.tobytes(), frame.size
-    return i, Pixels(t, tsize, v, vsize)
+    return i, Pixels(t, tsize, v, vsize, sc.text("legend"))
 
 
 def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] | None = None,
