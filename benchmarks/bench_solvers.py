@@ -1,7 +1,7 @@
 """The seeds' solver table (issues 7 and 15): time per puzzle for each solver, by difficulty class.
 
     nice python benchmarks/bench_solvers.py [--per-class 40] [--results benchmarks/RESULTS.md]
-                                           [--out benchmarks/solver-benchmark.png]
+                                           [--out output/solver-benchmark.png]
 
 Solvers: the project's exact-cover solvers (DLX, bitmask), plain and MRV
 backtracking, the optional back-ends OR-tools CP-SAT and Z3 (extra
@@ -268,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", nargs="+", choices=ALL_METHODS, default=list(ALL_METHODS))
     parser.add_argument("--no-sets", action="store_true", help="top1465 only (no 16×16 / 25×25 sets)")
     parser.add_argument("--max-nodes", type=int, default=200_000, help="node budget per puzzle (backtracking)")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "solver-benchmark.png")
+    parser.add_argument("--out", type=Path, default=ROOT / "output" / "solver-benchmark.png",
+                        help="the chart (default output/solver-benchmark.png: a run never overwrites a tracked file)")
     parser.add_argument("--results", type=Path, help="write the table as a section of this Markdown file")
     args = parser.parse_args(argv)
     methods = [m for m in args.methods if m not in OPTIONAL_METHODS or available(m)]

@@ -91,3 +91,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+# ---- a clean checkout: the suite writes under tmp_path or output/, never into the repository ----
+# Paths a run may create inside the checkout without it being a defect: the virtualenv, caches,
+# the build's products and output/ (ignored, the documented place for a run's files).
+_ALLOWED_WRITES = (".venv", "output/", "build/", "dist/", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+                   ".hypothesis", "__pycache__", ".egg-info", ".so", ".pyc")
+
+
+def checkout_status(root: Path = ROOT) -> set[str] | None:
+    """What ``git status --porcelain --ignored`` lists in the checkout, minus the allowed paths;
+    None when the tests do not run in a git checkout (an sdist, a copied tree)."""
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--ignored"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    return {line for line in proc.stdout.splitlines()
+            if not any(part in line[3:] for part in _ALLOWED_WRITES)}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _checkout_stays_clean():
+    """Fail the run when a test (or a benchmark a test starts) wrote into the checkout: the state
+    before the session and after it must list the same files (issue 40, item 1)."""
+    before = checkout_status()
+    yield
+    after = checkout_status()
+    if before is None or after is None:
+        return
+    written = sorted(after - before)
+    assert not written, ("the tests wrote into the checkout (write under tmp_path, or output/ for a run's "
+                         "files): " + "; ".join(written))
