@@ -1,7 +1,7 @@
 """Per-finder CPU time of two engines in one run, puzzle by puzzle, taking turns.
 
     python benchmarks/bench_propagation.py [COLLECTION|FILE] [--every K] [--start I] [--limit N]
-                                           [--order easiest|seed] [--before DIR | --pure]
+                                           [--order simplest|seed] [--before DIR | --pure]
 
 Two worker processes explain the same puzzles: this tree (compiled core) and either
 another source tree (``--before DIR``: a checkout of an older commit, e.g.
@@ -14,7 +14,7 @@ the engine's profile with ``time.process_time`` as its clock) and the whole puzz
 must be identical between the compiled and the pure path).
 
 COLLECTION is a name in ../shared/data (first token of each line) or a puzzle file
-(``#`` lines skipped). ``--order easiest`` is the simplest-first path.
+(``#`` lines skipped). ``--order simplest`` is the simplest-first path.
 """
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ from explainer import Puzzle
 import explainer.engine as engine
 engine.time = types.SimpleNamespace(perf_counter=time.process_time)  # the profile in CPU seconds
 for line in sys.stdin:
-    text, easiest = json.loads(line)
+    text, order = json.loads(line)
     t = time.process_time()
-    p = Puzzle(text, easiest=easiest, profile=True)
+    p = Puzzle(text, order=order, profile=True)
     doc = p.to_json()
     total = time.process_time() - t
     finders = {k: [sum(v), len(v)] for k, v in p.timings.items()}
@@ -60,9 +60,9 @@ class Worker:
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, env=env, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
-    def explain(self, text: str, easiest: bool) -> dict:
+    def explain(self, text: str, order: str) -> dict:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps([text, easiest]) + "\n")
+        self.proc.stdin.write(json.dumps([text, order]) + "\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
 
@@ -83,14 +83,13 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--start", type=int, default=0, help="0-based index of the first puzzle taken")
     ap.add_argument("--limit", type=int, default=None)
-    ap.add_argument("--order", choices=("easiest", "seed"), default="easiest")
+    ap.add_argument("--order", choices=("simplest", "seed"), default="simplest")
     other = ap.add_mutually_exclusive_group(required=True)
     other.add_argument("--before", type=Path, metavar="DIR", help="the other engine's source tree")
     other.add_argument("--pure", action="store_true", help="the other engine: this tree, pure-Python path")
     ap.add_argument("--top", type=int, default=12, help="finders shown")
     args = ap.parse_args()
     sample = puzzles(args.collection)[args.start::args.every][:args.limit]
-    easiest = args.order == "easiest"
     names = ("after", "before") if args.before else ("compiled", "pure")
     workers = {names[0]: Worker(ROOT, False), names[1]: Worker(args.before or ROOT, args.pure)}
     totals: dict[str, list[float]] = defaultdict(list)
@@ -99,7 +98,7 @@ def main() -> int:
     for i, text in enumerate(sample):
         docs = {}
         for name in (names if i % 2 == 0 else names[::-1]):
-            out = workers[name].explain(text, easiest)
+            out = workers[name].explain(text, args.order)
             totals[name].append(out["total"])
             docs[name] = out["doc"]
             for f, (sec, calls) in out["finders"].items():

@@ -10,6 +10,7 @@ nothing known, a step number that is not a whole number in 0..len(steps).
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -36,7 +37,7 @@ class Puzzle(engine.Puzzle):
     ``order="simplest"`` (the default) takes the lowest-rated step at each step,
     ``order="seed"`` the first technique in registry order with a step (a name of
     ``explainer.engine.orders.ORDERS``, or an ``Order``); ``easiest=True`` / ``False`` are
-    the old names of the two, kept for old callers."""
+    the old names of the two, still read for old callers with a ``DeprecationWarning``."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
@@ -46,12 +47,13 @@ class Puzzle(engine.Puzzle):
         for name, flag in (("brutal", brutal), ("uniqueness", uniqueness)):
             if not isinstance(flag, bool):  # "no" would be taken as true
                 raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
-        chosen = chosen_records(techniques, order, easiest, uniqueness, brutal)
+        order = order_or_easiest(order, easiest)
+        chosen = chosen_records(techniques, order, uniqueness, brutal)
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
                                       or max_steps < 0):
             raise PuzzleTypeError(f"max_steps is a whole number, 0 or more, or None, not {max_steps!r}")
-        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, easiest=easiest,
-                         order=order, uniqueness=uniqueness, check=check, rating_only=rating_only)
+        super().__init__(puzzle, chosen, where=where, max_steps=max_steps, profile=profile, order=order,
+                         uniqueness=uniqueness, check=check, rating_only=rating_only)
         if self.order.producers and self.n != SE_SIZE:
             raise PuzzleError(f"Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
                               f"(the {self.order.name} order)", where)
@@ -90,12 +92,27 @@ class Puzzle(engine.Puzzle):
         return self.frame_png()
 
 
-def chosen_records(techniques: Iterable[str | Technique] | None, order: str | Order | None, easiest: bool | None,
+def order_or_easiest(order: str | Order | None, easiest: bool | None) -> str | Order | None:
+    """The order a caller asked for, reading the order's old name ``easiest`` (True the simplest
+    order, False the seed's) with a ``DeprecationWarning``: the one place the old name is read
+    (the library's ``Puzzle``; the command line's ``--easiest`` gives an order). ``easiest``
+    contradicting ``order`` is a ``PuzzleError``."""
+    if easiest is None:
+        return order
+    warnings.warn("Puzzle(easiest=...) is deprecated: use order='simplest' or order='seed'",
+                  DeprecationWarning, stacklevel=3)
+    wanted = orders.SIMPLEST if easiest else orders.SEED
+    if order is not None and orders.order_named(order) is not wanted:
+        raise PuzzleError(f"easiest={easiest} contradicts order={orders.order_named(order).name!r}")
+    return wanted
+
+
+def chosen_records(techniques: Iterable[str | Technique] | None, order: str | Order | None,
                    uniqueness: bool = True, brutal: bool = True) -> list[Technique]:
     """The techniques a run explains with: the order's own list when it brings one (Sudoku
     Explainer's orders: a technique list given too is an error), else the records of the names
     given (all by default); ``brutal=False`` leaves out what reads the solution."""
-    chosen_order = orders.order_named(order, easiest)
+    chosen_order = orders.order_named(order)
     if chosen_order.producers:
         if techniques is not None:
             raise PuzzleError(f"the {chosen_order.name} order explains with Sudoku Explainer's own techniques: "

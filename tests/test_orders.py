@@ -146,11 +146,23 @@ def test_ties_prefer_the_step_that_does_more_then_the_registry_then_the_smaller_
 
 def test_orders_are_named_and_the_old_option_is_an_alias() -> None:
     assert Puzzle(SEED).order.name == "simplest" and Puzzle(SEED, order="seed").order.name == "seed"
-    assert Puzzle(SEED, easiest=True).order.name == "simplest" and Puzzle(SEED, easiest=False).order.name == "seed"
+    with pytest.deprecated_call():  # the old name, read at the library's edge only
+        assert Puzzle(SEED, easiest=True).order.name == "simplest" and Puzzle(SEED, easiest=False).order.name == "seed"
     with pytest.raises(ValueError, match="unknown order"):
         Puzzle(SEED, order="quickest")
-    with pytest.raises(ValueError, match="contradicts"):
+    with pytest.raises(ValueError, match="contradicts"), pytest.deprecated_call():
         Puzzle(SEED, order="seed", easiest=True)
+
+
+def test_easiest_is_read_nowhere_inside() -> None:
+    """``easiest`` is the order's old name: the engine and the orders take an order only."""
+    import inspect
+
+    from explainer import engine
+    from explainer.engine.orders import order_named
+
+    assert "easiest" not in inspect.signature(engine.Puzzle).parameters
+    assert "easiest" not in inspect.signature(order_named).parameters
 
 
 def test_documents_record_their_order_and_class_by_er(tmp_path: Path) -> None:
@@ -265,7 +277,6 @@ def test_one_order_value_from_a_name_to_the_finders() -> None:
     from explainer.engine.orders import ORDERS, SIMPLEST, order_named, register
 
     assert order_named("seed") is SEED_ORDER and order_named(None) is SIMPLEST and order_named(SIMPLEST) is SIMPLEST
-    assert order_named(None, easiest=False) is SEED_ORDER  # the old alias
     with pytest.raises(PuzzleError, match="unknown order 'quickest' .choose from simplest, seed"):
         order_named("quickest")
     assert isinstance(Puzzle(SEED, order="seed").order, Order)
@@ -283,3 +294,11 @@ def test_one_order_value_from_a_name_to_the_finders() -> None:
             register(extra)
     finally:
         del ORDERS["test-lowest"]
+
+
+def test_the_old_option_warns_and_gives_the_simplest_order(capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.app.cli import build_parser, with_command
+
+    args = build_parser().parse_args(with_command([SEED, "--easiest"]))
+    assert args.order.name == "simplest"
+    assert capsys.readouterr().err == "explain-sudoku: warning: --easiest is deprecated, use --order simplest\n"

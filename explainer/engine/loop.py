@@ -76,7 +76,7 @@ class Puzzle:
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]], techniques: Iterable[Technique],
                  *, where: str = "", max_steps: int | None = None, profile: bool = False,
-                 easiest: bool | None = None, order: str | Order | None = None, uniqueness: bool = True,
+                 order: str | Order | None = None, uniqueness: bool = True,
                  check: bool | None = None, rating_only: bool = False) -> None:
         self.where = where
         self.grid: Grid = parse_grid(puzzle, where)
@@ -86,10 +86,8 @@ class Puzzle:
             raise TypeError(f"the engine takes Technique records, not {bad[0]!r} "
                             "(explainer.Puzzle resolves names)")
         self.max_steps = max_steps
-        # the run's order (``orders.order_named``: a name or an Order). ``easiest`` is its old
-        # name (True the simplest order, False the seed's), kept at this edge so that a benchmark
-        # drives an older tree's engine and this one alike (benchmarks/bench_speed.py)
-        self.order: Order = order_named(order if order is not None or easiest is not None else self.ORDER, easiest)
+        # the run's order (``orders.order_named``: a name or an Order)
+        self.order: Order = order_named(order if order is not None else self.ORDER)
         self.uniqueness = uniqueness  # False: steps resting on the single solution are left out
         # check mode (``explainer.engine.check``: every finder call watched; tests): None, as the
         # environment says (``SUDOKU_EXPLAINER_CHECK``)

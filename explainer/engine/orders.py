@@ -33,7 +33,7 @@ from typing import Any
 
 from explainer.model import rating
 from explainer.model.explanation import Explanation
-from explainer.model.grid import PuzzleError, UnknownNameError
+from explainer.model.grid import UnknownNameError
 from explainer.model.order import Order, View
 from explainer.model.session import Session
 from explainer.model.state import State
@@ -73,22 +73,18 @@ def register(order: Order) -> Order:
     return order
 
 
-def order_named(order: str | Order | None = None, easiest: bool | None = None) -> Order:
+def order_named(order: str | Order | None = None) -> Order:
     """The order asked for: an ``Order`` as is, a registered name, or None for the default.
 
-    ``easiest`` is the old name of the choice (True the simplest order, False the seed's),
-    kept at the public edges only (``Puzzle(..., easiest=)``, ``--easiest``). An unknown name
-    is an ``UnknownNameError`` naming the registered ones; an ``easiest`` contradicting the
-    order a ``PuzzleError``."""
+    An unknown name is an ``UnknownNameError`` naming the registered ones. (The order's old
+    name, ``easiest``, is read at the public edges only: ``explainer.api.order_or_easiest``.)"""
     if order is None:
-        return DEFAULT_ORDER if easiest is None else (SIMPLEST if easiest else SEED)
+        return DEFAULT_ORDER
     if not isinstance(order, Order):
         found = ORDERS.get(order) if isinstance(order, str) else None
         if found is None:
             raise UnknownNameError(f"unknown order {order!r} (choose from {', '.join(ORDERS)})")
         order = found
-    if easiest is not None and easiest != (order.name == SIMPLEST.name):
-        raise PuzzleError(f"easiest={easiest} contradicts order={order.name!r}")
     return order
 
 

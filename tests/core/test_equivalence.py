@@ -39,7 +39,7 @@ def lines(path, every: int = 1, first: int = 0, count: int | None = None) -> lis
     return rows[first::every][:count]
 
 
-BOTH = ((True, "easiest"), (False, "seed"))
+BOTH = (("simplest", "simplest"), ("seed", "seed"))  # (order, label)
 # (label, file, every k-th puzzle from the first-th, how many (None: all), orders, the quick part)
 SOURCES = (
     ("top1465", DATA / "top1465.txt", 29, 0, None, BOTH, slice(2)),  # 51 puzzles
@@ -56,34 +56,34 @@ SOURCES = (
 
 
 @cache
-def cases(quick: bool = False) -> tuple[tuple[str, str, bool], ...]:
-    """(label, puzzle, easiest): a few hundred explanations of every size and both orders, or
+def cases(quick: bool = False) -> tuple[tuple[str, str, str], ...]:
+    """(label, puzzle, order name): a few hundred explanations of every size and both orders, or
     the quick part of them."""
     out = []
     for label, path, every, first, count, orders, part in SOURCES:
         puzzles = lines(path, every, first, count)
         for p in puzzles[part] if quick else puzzles:
-            out += [(f"{label} {order}", p, easiest) for easiest, order in orders]
+            out += [(f"{label} {order}", p, order) for order, _ in orders]
     return tuple(out)
 
 
-def explain(puzzle: str, easiest: bool) -> str:
-    return json.dumps(Puzzle(puzzle, easiest=easiest).to_json(), sort_keys=True)
+def explain(puzzle: str, order_name: str) -> str:
+    return json.dumps(Puzzle(puzzle, order=order_name).to_json(), sort_keys=True)
 
 
 PURE_SCRIPT = """
 import json, sys
 from tests.core.test_equivalence import explain
 for line in sys.stdin:
-    puzzle, easiest = json.loads(line)
-    print(explain(puzzle, easiest), flush=True)
+    puzzle, order_name = json.loads(line)
+    print(explain(puzzle, order_name), flush=True)
 """
 
 
-def pure_run(sample: tuple[tuple[str, str, bool], ...]) -> tuple[subprocess.Popen[str], str]:
+def pure_run(sample: tuple[tuple[str, str, str], ...]) -> tuple[subprocess.Popen[str], str]:
     """The pure-Python path's subprocess, started, and the sample it is to read."""
     env = dict(os.environ, **{core.PURE_ENV: "1"})
-    feed = "".join(json.dumps([p, easiest]) + "\n" for _, p, easiest in sample)
+    feed = "".join(json.dumps([p, order_name]) + "\n" for _, p, order_name in sample)
     proc = subprocess.Popen([sys.executable, "-c", PURE_SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     return proc, feed
@@ -108,13 +108,13 @@ def test_the_sample_covers_every_size_and_both_orders(quick: bool) -> None:
     assert set(sample) <= set(cases())
 
 
-def compare(sample: tuple[tuple[str, str, bool], ...]) -> None:
+def compare(sample: tuple[tuple[str, str, str], ...]) -> None:
     """The sample's steps JSON on both paths: the pure subprocess and this process (compiled)
     explain it side by side, on the machine's two cores."""
     proc, feed = pure_run(sample)
     with ThreadPoolExecutor(1) as pool:
         talk = pool.submit(proc.communicate, feed)
-        compiled = [explain(puzzle, easiest) for _, puzzle, easiest in sample]
+        compiled = [explain(puzzle, order_name) for _, puzzle, order_name in sample]
         out, err = talk.result()
     assert proc.returncode == 0, err[-2000:]
     pure = out.splitlines()

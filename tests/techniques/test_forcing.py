@@ -248,7 +248,7 @@ def test_nishio_step_is_a_one_digit_contradiction():
     from explainer.model.rating import SE_NISHIO, chain_base
     from explainer.model.technique import Bound, Context
 
-    p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", easiest=True)
+    p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", order="simplest")
     assert p.complete and 7.5 <= p.rating.er < 8.0
     k = next(i for i, s in enumerate(p.steps) if s.technique == "forcing chain")
     state = p.state_before(k)

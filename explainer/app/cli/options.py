@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -123,8 +124,18 @@ def add_order_option(p: Container, help: str | None = None, own_lists: bool = Tr
 
     p.add_argument("--order", type=lambda text: order_value(text, own_lists), default=DEFAULT_ORDER,
                    metavar="{" + ",".join(_orders(own_lists)) + "}", help=help or order_help(own_lists))
-    p.add_argument("--easiest", dest="order", action="store_const", const=SIMPLEST,
-                   help="the same as --order simplest (the default; the option's older name)")
+    p.add_argument("--easiest", dest="order", action=_Easiest, nargs=0, const=SIMPLEST,
+                   help="deprecated: the same as --order simplest (the default; the option's older name)")
+
+
+class _Easiest(argparse.Action):
+    """``--easiest``, the order's old name: sets ``--order simplest`` and says it is deprecated
+    (one line on stderr; the run goes on)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print("explain-sudoku: warning: --easiest is deprecated, use --order simplest", file=sys.stderr)
+        setattr(namespace, self.dest, self.const)
 
 
 def _known(names: Sequence[str], *, words: tuple[str, ...] = (), step_names: bool = False) -> list[str]:
