@@ -841,16 +841,16 @@ def palette_bytes(theme: Theme, steps: int | None = None) -> bytes:
     return bytes((pal.getpalette() or [])[:3 * pal.info["colours"]])
 
 
-_PALETTES: dict[Any, Any] = {}
+_QUANTISER_PALETTES: dict[Any, Any] = {}
 THUMB_STEPS = 4  # palette blends for the contact sheet and GIF
 
 
 def _palette(theme: Theme, steps: int | None) -> Any:
     """``theme_palette(theme, steps)``, made once per process."""
     key = (theme, steps)
-    pal = _PALETTES.get(key)
+    pal = _QUANTISER_PALETTES.get(key)
     if pal is None:
-        pal = _PALETTES[key] = theme_palette(theme, steps)
+        pal = _QUANTISER_PALETTES[key] = theme_palette(theme, steps)
     return pal
 
 
@@ -869,10 +869,10 @@ def remap(im: Any, theme: Theme, steps: int | None) -> Any:
     from PIL import Image
 
     key = ("remap", theme, steps)
-    table = _PALETTES.get(key)
+    table = _QUANTISER_PALETTES.get(key)
     if table is None:
         source = Image.frombytes("RGB", (256, 1), palette_bytes(theme).ljust(768, b"\0"))
-        table = _PALETTES[key] = list(quantize_image(source, theme, steps).tobytes())
+        table = _QUANTISER_PALETTES[key] = list(quantize_image(source, theme, steps).tobytes())
     out = im.point(table)
     out.putpalette(_palette(theme, steps).getpalette())
     return out

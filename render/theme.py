@@ -1,13 +1,15 @@
-"""Palettes as plain dicts: one colour per role, overridable key by key; a ``Theme`` is one
-of them built once, never changed, and handed to everything that draws.
+"""Colour themes: each a plain dict of one colour per role (``THEME_COLOURS``), overridable key
+by key; a ``Theme`` is one of them built once, never changed, and handed to everything that draws.
+(The word inside the code is theme; "palette" is the command line's other name for ``--theme``
+and, in render/frame.py, the quantiser's image palette.)
 
 Roles are also told apart by shape (render/styles.py): a filled disk, a
 ring, a disk struck through, a solid line for a strong link and a dashed one
 for a weak link.
 
-The command line builds the ``Theme`` of ``--palette`` once (``theme``) and
+The command line builds the ``Theme`` of ``--theme`` once (``theme``) and
 passes it down (``RenderOptions.theme``, ``step_png(theme=...)``): no drawing
-function looks a palette up by its name again, and caches (the renderer, the
+function looks a theme up by its name again, and caches (the renderer, the
 quantiser's palette image) are keyed by the theme itself.
 """
 from __future__ import annotations
@@ -147,7 +149,7 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "conclusion": "#c00000",
 })
 
-PALETTES: dict[str, dict[str, Any]] = {
+THEME_COLOURS: dict[str, dict[str, Any]] = {
     "default": DEFAULT,
     "colorblind": COLORBLIND,
     "high-contrast": HIGH_CONTRAST,
@@ -158,35 +160,35 @@ ALIASES = {"colourblind": "colorblind", "color-blind": "colorblind", "okabe-ito"
            "contrast": "high-contrast", "highcontrast": "high-contrast"}
 
 
-def palette_key(name: str) -> str:
-    """The registered name a palette name (or alias) stands for (it may be unknown)."""
+def theme_key(name: str) -> str:
+    """The registered name a theme's name (or alias) stands for (it may be unknown)."""
     key = name.strip().lower().replace("_", "-")
     return ALIASES.get(key, key)
 
 
-def palette(name: str | Mapping[str, Any] | None = "default",
+def theme_colours(name: str | Mapping[str, Any] | None = "default",
             overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A copy of a named palette (or of a dict), with some roles overridden."""
+    """The colours of a named theme (a copy; or of a dict over the default), some roles overridden."""
     if name is None:
         base = DEFAULT
     elif isinstance(name, Mapping):
         base = dict(DEFAULT, **name)
     else:
-        key = palette_key(name)
-        if key not in PALETTES:
-            raise ValueError(f"unknown palette {name!r} (known: {', '.join(PALETTES)})")
-        base = PALETTES[key]
+        key = theme_key(name)
+        if key not in THEME_COLOURS:
+            raise ValueError(f"unknown theme {name!r} (known: {', '.join(THEME_COLOURS)})")
+        base = THEME_COLOURS[key]
     out = dict(base)
     if overrides:
         unknown = set(overrides) - set(DEFAULT)
         if unknown:
-            raise ValueError(f"unknown palette roles: {', '.join(sorted(unknown))}")
+            raise ValueError(f"unknown theme roles: {', '.join(sorted(unknown))}")
         out.update(overrides)
     return out
 
 
 class Theme(Mapping[str, Any]):
-    """A palette built once: read like a dict (``theme["place"]``), never changed. Equal themes
+    """A theme's colours built once: read like a dict (``theme["place"]``), never changed. Equal themes
     are equal and hash alike (the colours, not the name), so caches are keyed by the theme."""
 
     __slots__ = ("name", "_colours", "_hash")
@@ -221,19 +223,19 @@ class Theme(Mapping[str, Any]):
 
 
 def theme(name: str | Mapping[str, Any] | None = "default", overrides: Mapping[str, Any] | None = None) -> Theme:
-    """The ``Theme`` of a named palette (or alias: colourblind, okabe-ito, contrast …), or of a
-    mapping of colours over the default one, with some roles overridden (``palette``); a
+    """The ``Theme`` of a named theme (or alias: colourblind, okabe-ito, contrast …), or of a
+    mapping of colours over the default one, with some roles overridden (``theme_colours``); a
     ``Theme`` without overrides is itself. ValueError for an unknown name or role."""
     if isinstance(name, Theme) and not overrides:
         return name
     if isinstance(name, str) and not overrides:
-        key = palette_key(name)
+        key = theme_key(name)
         if key in THEMES:
             return THEMES[key]
-    label = palette_key(name) if isinstance(name, str) else ""
-    return Theme(palette(name, overrides), label if not overrides else "")
+    label = theme_key(name) if isinstance(name, str) else ""
+    return Theme(theme_colours(name, overrides), label if not overrides else "")
 
 
-# one Theme per named palette, built once
-THEMES: dict[str, Theme] = {key: Theme(colours, key) for key, colours in PALETTES.items()}
+# one Theme per named theme, built once
+THEMES: dict[str, Theme] = {key: Theme(colours, key) for key, colours in THEME_COLOURS.items()}
 DEFAULT_THEME = THEMES["default"]

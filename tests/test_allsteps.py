@@ -345,4 +345,4 @@ def test_a_puzzle_line_is_not_taken_for_pencil_marks() -> None:
 def test_bad_limits_and_palette_are_bad_input(capsys, tmp_path: Path) -> None:
     assert _run(capsys, SEED, "--cap", "0")[0] == 2
     code, _, err = _run(capsys, SEED, "--out", str(tmp_path / "new"), "--palette", "nope")
-    assert code == 2 and "unknown palette" in err and not (tmp_path / "new").exists()
+    assert code == 2 and "unknown theme" in err and not (tmp_path / "new").exists()

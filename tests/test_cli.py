@@ -163,3 +163,13 @@ def test_end_to_end_frames_gif_contact_sheet(tmp_path, example):
         (gif,) = folder.glob("*.gif")
         with Image.open(gif) as im:
             assert im.n_frames == len(doc["steps"]) + 2
+
+
+def test_theme_and_its_other_name_palette_give_one_theme() -> None:
+    """One word inside the code (theme): ``--theme`` and ``--palette`` are the same option."""
+    from explainer.app.cli import build_parser, with_command
+    from render.theme import THEMES
+
+    for option in ("--theme", "--palette"):
+        args = build_parser().parse_args(with_command([SEED, option, "colourblind"]))
+        assert args.theme is THEMES["colorblind"]

@@ -10,7 +10,7 @@ from explainer.model.grid import parse_grid
 from explainer.model.state import State
 from render.frame import FrameRenderer, state_png, step_png
 from render.scene import scene
-from render.theme import PALETTES, THEMES, Theme, palette, theme
+from render.theme import THEME_COLOURS, THEMES, Theme, theme, theme_colours
 
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 
@@ -78,20 +78,20 @@ def test_png_per_role(role, hand, rend, tmp_path):
 def test_palettes_differ(hand):
     step = ROLE_STEPS["value"]
     shots = {}
-    for name in PALETTES:
+    for name in THEME_COLOURS:
         shots[name] = _img(FrameRenderer(9, THEMES[name]).png(scene(hand, step, number=1)))
-    assert _count(shots["colorblind"], _hex(PALETTES["colorblind"]["marked"])) > 50
-    assert _count(shots["default"], _hex(PALETTES["colorblind"]["marked"]), tol=10) < 10
+    assert _count(shots["colorblind"], _hex(THEME_COLOURS["colorblind"]["marked"])) > 50
+    assert _count(shots["default"], _hex(THEME_COLOURS["colorblind"]["marked"]), tol=10) < 10
     assert shots["high-contrast"].tobytes() != shots["default"].tobytes()
 
 
 def test_palette_override_and_unknown():
-    p = palette("default", {"eliminate": "#123456"})
-    assert p["eliminate"] == "#123456" and PALETTES["default"]["eliminate"] != "#123456"
+    p = theme_colours("default", {"eliminate": "#123456"})
+    assert p["eliminate"] == "#123456" and THEME_COLOURS["default"]["eliminate"] != "#123456"
     with pytest.raises(ValueError):
-        palette("nope")
+        theme_colours("nope")
     with pytest.raises(ValueError):
-        palette("default", {"not_a_role": "red"})
+        theme_colours("default", {"not_a_role": "red"})
 
 
 def test_a_theme_is_built_once_and_keys_the_caches():
@@ -100,7 +100,7 @@ def test_a_theme_is_built_once_and_keys_the_caches():
     from render.frame import renderer
 
     assert theme("colourblind") is theme("okabe-ito") is THEMES["colorblind"]
-    assert theme(THEMES["default"]) is THEMES["default"] and theme("default") == PALETTES["default"]
+    assert theme(THEMES["default"]) is THEMES["default"] and theme("default") == THEME_COLOURS["default"]
     custom = theme("default", {"eliminate": "#123456"})
     assert isinstance(custom, Theme) and custom["eliminate"] == "#123456" and custom != THEMES["default"]
     assert hash(theme({"eliminate": "#123456"})) == hash(custom)

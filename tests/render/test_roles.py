@@ -13,7 +13,7 @@ from explainer.model.state import State
 from render.scene import scene
 from render.shapes import FRAME_ROLES
 from render.styles import TINTS, luminance
-from render.theme import PALETTES
+from render.theme import THEME_COLOURS
 from techniques import all_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +84,7 @@ def check_scene(state, step, sc) -> None:
             if not any((s.row, s.col) == (r, c) for s in shapes):
                 # one fill per cell: a stronger role's fill may take it
                 assert any((s.row, s.col) == (r, c) and s.kind == "fill" for s in sc), (step, role, (r, c))
-    for name, theme in PALETTES.items():
+    for name, theme in THEME_COLOURS.items():
         assert not style_clashes(sc, theme), (name, step, style_clashes(sc, theme))
 
 
@@ -161,10 +161,10 @@ def test_a_clash_is_caught():
     from render.shapes import Scene, Shape
 
     sc = Scene(9, [Shape("value", "disk", 0, 0, 1, colour="marked"), Shape("on", "disk", 0, 1, 2, colour="marked")])
-    assert style_clashes(sc, PALETTES["default"])
+    assert style_clashes(sc, THEME_COLOURS["default"])
     sc = Scene(9, [Shape("set", "fill", 0, 0, colour="tint0", group=0),
                    Shape("set", "fill", 0, 1, colour="tint0", group=1)])
-    assert style_clashes(sc, PALETTES["default"])
+    assert style_clashes(sc, THEME_COLOURS["default"])
 
 
 # ---- the palettes' tints stay apart, also for colour-blind eyes ----------------------------
@@ -210,9 +210,9 @@ def _delta(a, b) -> float:
 GROUPED_KEYS = [f"tint{k}" for k in range(TINTS)]
 
 
-@pytest.mark.parametrize("name", sorted(PALETTES))
+@pytest.mark.parametrize("name", sorted(THEME_COLOURS))
 def test_tints_differ_in_every_palette(name):
-    theme = PALETTES[name]
+    theme = THEME_COLOURS[name]
     tints = [theme[k] for k in GROUPED_KEYS]
     for i, a in enumerate(tints):
         for b in tints[i + 1:]:
@@ -222,7 +222,7 @@ def test_tints_differ_in_every_palette(name):
 
 
 def test_colourblind_tints_survive_protanopia_and_deuteranopia():
-    theme = PALETTES["colorblind"]
+    theme = THEME_COLOURS["colorblind"]
     # the neighbours a frame shows side by side: a chain's consecutive sets, Medusa's two colours
     for kind, matrix in DEFICIENCIES.items():
         for k in range(TINTS):

@@ -15,7 +15,7 @@ from pathlib import Path
 from explainer.model.grid import PuzzleError, read_text
 
 from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, EXIT_OUTPUT, error, is_puzzle_argument, run_alone
-from .options import add_lang_option, add_order_option, add_out_options, add_palette_option, integer
+from .options import add_lang_option, add_order_option, add_out_options, add_theme_option, integer
 from .output import OutputError, OutputFolder
 
 HELP = "a progressive hint for a grid you are stuck on"
@@ -38,7 +38,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_out_options(p, "folder for the level-3 frame (default output/hint)",
                     "write the frame into a folder holding other files (they are never changed)")
     add_lang_option(p, "language of the hint")
-    add_palette_option(p, "palette of the level-3 frame")
+    add_theme_option(p, "colour theme of the level-3 frame")
     add_order_option(p, "which step the hint gives: 'simplest' (the default) the simplest step available from "
                         "your position (the lowest rating on Sudoku Explainer's scale, never a guess), the one "
                         "'explain-sudoku' would take there; 'seed' the first technique, in the registry's order, "

@@ -173,7 +173,7 @@ def technique_name(text: str) -> str:
 
 
 def theme_value(text: str) -> Any:
-    """An argparse type: a palette name (or alias: colourblind, okabe-ito, ...) as its ``Theme``,
+    """An argparse type: a theme's name (or alias: colourblind, okabe-ito, ...) as its ``Theme``,
     built here once and handed to everything that draws (``render.theme.theme``)."""
     from render.theme import theme
 
@@ -185,12 +185,13 @@ def theme_value(text: str) -> Any:
 
 # ---- the options several commands share: each defined once, its help said by the command ------
 
-def add_palette_option(p: Container, help: str = "colour palette: default, colorblind (Okabe-Ito), "
-                                                 "high-contrast") -> None:
-    """``--palette NAME``: ``args.theme``, the palette's ``Theme``."""
+def add_theme_option(p: Container, help: str = "colour theme: default, colorblind (Okabe-Ito), "
+                                               "high-contrast") -> None:
+    """``--theme NAME`` (``--palette``, its other name on the command line): ``args.theme``, the
+    named ``Theme``. Inside the code the word is theme; palette means the quantiser's image palette."""
     from render.theme import DEFAULT_THEME
 
-    p.add_argument("--palette", dest="theme", default=DEFAULT_THEME, type=theme_value, metavar="PALETTE",
+    p.add_argument("--theme", "--palette", dest="theme", default=DEFAULT_THEME, type=theme_value, metavar="THEME",
                    help=help)
 
 
@@ -266,7 +267,7 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     from render.options import DPI_RANGE, DURATION_RANGE, LOOP_RANGE, PER_CHAR_RANGE, PLAY_RANGE, SIZE_RANGE
 
     g = p.add_argument_group("pictures")
-    add_palette_option(g)
+    add_theme_option(g)
     add_lang_option(g)
     g.add_argument("--format", dest="fmt", default="png", choices=["png", "svg"],
                    help="frame format: png, or svg (vector frames for print); the contact sheet and GIF stay raster")

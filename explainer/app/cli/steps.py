@@ -17,7 +17,7 @@ from typing import Any
 from explainer.model.grid import PuzzleError, read_text
 
 from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, error, reported, run_alone
-from .options import add_lang_option, add_order_option, add_out_options, add_palette_option, integer, real
+from .options import add_lang_option, add_order_option, add_out_options, add_theme_option, integer, real
 from .output import OutputError, OutputFolder
 
 PROG = "explain-sudoku steps"
@@ -80,7 +80,7 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="run every finder to its end: no step cap, no time limit (for finders that enumerate "
                         "every start, e.g. forcing chains)")
     add_lang_option(p, "language of the texts and frames")
-    add_palette_option(p, "palette of the frames")
+    add_theme_option(p, "colour theme of the frames")
     add_order_option(p, "how the steps are listed: 'simplest' (the default) the simplest first, as the engine's "
                         "default order would choose among them (rating on Sudoku Explainer's scale, then the step "
                         "that does more, registry order, pattern size; no lucky guess); 'seed' by registry order, "
