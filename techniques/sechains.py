@@ -30,11 +30,11 @@ from typing import Any
 from explainer.core import sechain
 from explainer.core.sechain import Potential, Rule, SeHint
 from explainer.model import proofwords
-from explainer.model import rating as se
 from explainer.model.explanation import Explanation, cands
 from explainer.model.grid import Geometry, value_char
 from explainer.model.i18n import house_words
 from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
+from explainer.model.rating import RECORDED, SE_RATING
 from explainer.model.roles import Role, chain, proof_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Finder, StepKind, Technique
@@ -391,7 +391,7 @@ def make_step(state: State, h: SeHint, rating_only: bool = False,
     else:
         place, elim = (), cands(geo, h.removable)
     detail = (("chain", h.kind), ("complexity", h.complexity), ("difficulty", h.difficulty), ("length", h.complexity),
-              (se.SE_RATING, h.rating))
+              (SE_RATING, h.rating))
     if rating_only:
         return Explanation(name, place=place, eliminate=elim, detail=detail)
     proof = build_proof(state, h, claim)
@@ -448,7 +448,7 @@ find_nested_classic = finder(sechain.CLASSIC[sechain.NESTED_FC:])
 def kind(name: str) -> StepKind:
     """The step kind of one of SE's chaining step names (``KINDS``), rated as SE rates it."""
     en, fr, least = KINDS[name]
-    return StepKind(name, least, {"en": en, "fr": fr}, rule=se.RECORDED,
+    return StepKind(name, least, {"en": en, "fr": fr}, rule=RECORDED,
                     roles=frozenset({"assumption"}))
 
 
