@@ -99,7 +99,7 @@ def rerate(docs: list[dict]) -> None:
         steps = [Explanation.from_dict({k: v for k, v in s.items() if k != "rating"}) for s in d["doc"]["steps"]]
         simplest = d["doc"].get("order", "seed") == "simplest"
         t = time.perf_counter()
-        r = puzzle_rating(steps, rate_steps(steps, kinds, "se" if simplest else "pattern"))
+        r = puzzle_rating(steps, rate_steps(steps, kinds, "se-equivalent" if simplest else "pattern"))
         d["rate"] = time.perf_counter() - t
         d["er"], d["ep"], d["ed"] = r.er, r.ep, r.ed
         d["brutal"] = "brutal" in d["doc"]["statistics"]

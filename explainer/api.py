@@ -166,7 +166,7 @@ def rate(puzzle: str | Grid | Sequence[Sequence[int]], *, classic: bool = False,
 
     A puzzle SE's techniques cannot finish gets ER 20.0, as SE's serate prints it; a bad puzzle
     (no or several solutions, another size) is a ``PuzzleError``."""
-    return Puzzle(puzzle, order=orders.SE_CLASSIC if classic else orders.SE, uniqueness=uniqueness,
+    return Puzzle(puzzle, order=orders.SE_CLASSIC_ORDER if classic else orders.SE_ORDER, uniqueness=uniqueness,
                   rating_only=True, where=where).rating
 
 

@@ -31,11 +31,12 @@ def rows() -> list[tuple[str, float, str, str]]:
             label = k.name
             if len(t.kinds) == 1 and t.aliases:
                 label += f" ({' / '.join(t.aliases)})"
-            extra = k.rule_in("se").note
+            extra = k.rule_in("se-equivalent").note
             if k.se_weight is not None or k.se_rule is not None:
                 seed = f"on the seed order {k.weight:.1f}" + (f", {k.rule.note}" if k.se_rule and k.rule.note else "")
                 extra = seed + (f"; {extra}" if extra else "")
-            out.append((label, k.weight_in("se"), ", ".join(c for c in (k.code, *k.codes) if c) or "–", extra or "–"))
+            codes = ", ".join(c for c in (k.code, *k.codes) if c) or "–"
+            out.append((label, k.weight_in("se-equivalent"), codes, extra or "–"))
     return sorted(out, key=lambda r: r[1])  # stable: ties keep registry order
 
 

@@ -111,7 +111,7 @@ def test_known_puzzle_er_ep_ed_and_json() -> None:
     # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
     p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
     assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
-    assert p.step_ratings == rate_steps(p.steps, KINDS, "se")
+    assert p.step_ratings == rate_steps(p.steps, KINDS, "se-equivalent")
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
@@ -255,8 +255,8 @@ def test_techniques_se_lacks_weigh_se_chains_on_se_path_only() -> None:
     from techniques import all_kinds
 
     kinds = all_kinds()
-    assert kinds["w wing"].weight_in("pattern") == 4.4 and kinds["w wing"].weight_in("se") == 7.1
-    assert kinds["x wing"].weight_in("pattern") == kinds["x wing"].weight_in("se") == 3.2
+    assert kinds["w wing"].weight_in("pattern") == 4.4 and kinds["w wing"].weight_in("se-equivalent") == 7.1
+    assert kinds["x wing"].weight_in("pattern") == kinds["x wing"].weight_in("se-equivalent") == 3.2
     grid = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
     assert Puzzle(grid, order="seed").weights["finned x wing"] == 3.4
     assert Puzzle(grid).weights["finned x wing"] == 6.6

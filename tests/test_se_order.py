@@ -14,7 +14,7 @@ import pytest
 import explainer
 import techniques.se as se
 from explainer import Puzzle, PuzzleError, engine
-from explainer.engine.orders import ORDERS, SE, SE_CLASSIC
+from explainer.engine.orders import ORDERS, SE_CLASSIC_ORDER, SE_ORDER
 from explainer.model.rating import Rating
 
 from .conftest import verify_documents
@@ -76,7 +76,7 @@ def test_the_document_carries_se_numbers_and_replays(tmp_path: Path) -> None:
 
 
 def test_se_orders_refuse_what_se_cannot_rate() -> None:
-    assert ORDERS["se"] is SE and ORDERS["se-classic"] is SE_CLASSIC
+    assert ORDERS["se"] is SE_ORDER and ORDERS["se-classic"] is SE_CLASSIC_ORDER
     with pytest.raises(PuzzleError, match="own techniques"):
         Puzzle(LINE29, ["x wing"], order="se")
     sample16 = Path(__file__).resolve().parents[2] / "shared" / "data" / "sample16.txt"
@@ -120,11 +120,11 @@ def test_a_chain_path_is_explained_and_replays(tmp_path: Path) -> None:
 
 
 def test_a_path_se_cannot_finish_is_rated_20() -> None:
-    # SE's producers without its chaining ones stop at this puzzle's first chain (SE rates it 8.3):
+    # SE's producers without its chaining ones stop at this puzzle's first chain (SE_ORDER rates it 8.3):
     # ER 20.0, as SE's serate prints a puzzle beyond its techniques, and EP/ED as far as it went
     patterns = [t for t in se.SUKAKU if t.name not in se.chains.CHAINING]
     p = engine.Puzzle(".3.9...1...2.5......48....3..52...34.........37...81..2....56......1.7...9...4.8.",
-                      patterns, order=SE, rating_only=True)
+                      patterns, order=SE_ORDER, rating_only=True)
     assert not p.complete
     assert p.rating == Rating(20.0, 1.2, 1.2)
 

@@ -41,10 +41,11 @@ from explainer.model.technique import Bound, Context, Lead, StepKind, Technique,
 
 from .check import check_requested, guarded
 
-__all__ = ["DEFAULT_ORDER", "ORDERS", "SE", "SEED", "SE_CLASSIC", "SIMPLEST", "Rater", "can_tie", "choice_key",
-           "choose_step", "contexts", "live", "next_step", "order_named", "pattern_size", "register", "simplest_step"]
+__all__ = ["DEFAULT_ORDER", "ORDERS", "SEED", "SE_CLASSIC_ORDER", "SE_ORDER", "SIMPLEST", "Rater", "can_tie",
+           "choice_key", "choose_step", "contexts", "live", "next_step", "order_named", "pattern_size", "register",
+           "simplest_step"]
 
-SIMPLEST = Order("simplest", ranked=True, view="se", lucky=False,
+SIMPLEST = Order("simplest", ranked=True, view="se-equivalent", lucky=False,
                  help="takes at each step the step with the lowest rating on Sudoku Explainer's scale, as an "
                       "expert explains (ties: the step that places or removes more, then the earlier technique, "
                       "then the smaller pattern), and never guesses")
@@ -52,16 +53,16 @@ SEED = Order("seed", ranked=False, view="pattern", lucky=True,
              help="takes the first technique, in the registry's (the seed's) order, that has a step")
 # Sudoku Explainer's own path: its producers in its order, the first hint of the first producer
 # that has one (``techniques.se``); the ratings are SE's own numbers
-SE = Order("se", ranked=False, view="se", lucky=False, producers="se", unfinished=rating.SE_BEYOND,
-           help="Sudoku Explainer's own path, as Sukaku Explainer 1.15.10 rates (its default settings; the "
-                "Sudoku Exchange bank's ratings): SE's techniques in SE's order, the first hint of the first "
-                "technique that has one; ER/EP/ED are SE's numbers")
-SE_CLASSIC = Order("se-classic", ranked=False, view="se", lucky=False, producers="se-classic",
-                   unfinished=rating.SE_BEYOND,
-                   help="the same with classic Sudoku Explainer 1.2.1.3 (serate; the forum's classic ratings)")
+SE_ORDER = Order("se", ranked=False, view="se-equivalent", lucky=False, producers="se", unfinished=rating.SE_BEYOND,
+                 help="Sudoku Explainer's own path, as Sukaku Explainer 1.15.10 rates (its default settings; the "
+                      "Sudoku Exchange bank's ratings): SE's techniques in SE's order, the first hint of the first "
+                      "technique that has one; ER/EP/ED are SE's numbers")
+SE_CLASSIC_ORDER = Order("se-classic", ranked=False, view="se-equivalent", lucky=False, producers="se-classic",
+                         unfinished=rating.SE_BEYOND,
+                         help="the same with classic Sudoku Explainer 1.2.1.3 (serate; the forum's classic ratings)")
 
 # name -> order, in the order the help lists them; the first is the default
-ORDERS: dict[str, Order] = {o.name: o for o in (SIMPLEST, SEED, SE, SE_CLASSIC)}
+ORDERS: dict[str, Order] = {o.name: o for o in (SIMPLEST, SEED, SE_ORDER, SE_CLASSIC_ORDER)}
 DEFAULT_ORDER = SIMPLEST
 
 
@@ -218,7 +219,7 @@ class Rater:
     """Rates the steps of a run (its techniques' kinds, on an order's view) and ranks them by
     technique and kind for the simplest order's tie-breaks."""
 
-    def __init__(self, techniques: Sequence[Technique], view: View = "se") -> None:
+    def __init__(self, techniques: Sequence[Technique], view: View = "se-equivalent") -> None:
         self.view: View = view
         self.kinds: dict[str, StepKind] = kinds_of(techniques)
         self.fallback = max((k.weight_in(view) for k in self.kinds.values()), default=10.0)

@@ -7,20 +7,20 @@ value goes on: the engine chooses steps by it (``ranked``), rates them by it
 what they need of it: a rating bound (``technique.Bound``), never the order
 itself.
 
->>> Order("simplest", ranked=True, view="se", lucky=False)
-Order('simplest', ranked=True, view='se', lucky=False)
+>>> Order("simplest", ranked=True, view="se-equivalent", lucky=False)
+Order('simplest', ranked=True, view='se-equivalent', lucky=False)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
 
-# How a run rates the steps of a technique Sudoku Explainer (SE) lacks: "se", SE's view (what
+# How a run rates the steps of a technique Sudoku Explainer (SE) lacks: "se-equivalent" (what
 # SE's cheapest chain for the same elimination weighs: ``StepKind.se_weight`` and ``se_rule``),
 # or "pattern", the pattern's own weight and rule (``StepKind.weight`` and ``rule``). A technique
 # SE has is rated the same in both.
-View = Literal["se", "pattern"]
-VIEWS: tuple[View, ...] = ("se", "pattern")
+View = Literal["se-equivalent", "pattern"]
+VIEWS: tuple[View, ...] = ("se-equivalent", "pattern")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Order:
 
     name: str
     ranked: bool = True
-    view: View = "se"
+    view: View = "se-equivalent"
     lucky: bool = False
     producers: str = ""
     unfinished: float | None = None

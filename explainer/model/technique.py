@@ -52,7 +52,7 @@ class StepKind:
     # A puzzle whose explanation (default registry) records this kind: the engine's
     # test checks it with the independent checker when its fixed sample lacks the kind.
     example: str = ""
-    # The weight on SE's own view (``order.View`` "se"), where SE lacks the technique: what SE's
+    # The weight on SE's own view (``order.View`` "se-equivalent"), where SE lacks the technique: what SE's
     # cheapest chain for the same elimination weighs (a W-wing a mixed chain of six candidates,
     # 7.1). An order rating on that view (the simplest, SE's path) rates with it; the "pattern"
     # view (the seed order) by the pattern (``weight``). None: the same as ``weight``.
@@ -83,17 +83,17 @@ class StepKind:
     def weight_in(self, view: View) -> float:
         """The base rating on a view (``order.View``): the pattern's (``weight``) or SE's
         (``se_weight``, where SE lacks the technique)."""
-        return self.se_weight if view == "se" and self.se_weight is not None else self.weight
+        return self.se_weight if view == "se-equivalent" and self.se_weight is not None else self.weight
 
     def rule_in(self, view: View) -> rating.Rule:
         """The rating rule on a view: the pattern's (``rule``) or SE's (``se_rule``)."""
-        return self.se_rule if view == "se" and self.se_rule is not None else self.rule
+        return self.se_rule if view == "se-equivalent" and self.se_rule is not None else self.rule
 
-    def rate(self, step: Explanation, view: View = "se") -> float:
+    def rate(self, step: Explanation, view: View = "se-equivalent") -> float:
         """A step's rating on SE's scale, on a view (default SE's, the simplest order's)."""
         return rating.rate(step, self.weight_in(view), self.rule_in(view))
 
-    def least(self, view: View = "se") -> float:
+    def least(self, view: View = "se-equivalent") -> float:
         """The least rating a step of this kind can get on a view."""
         return rating.floor(self.rule_in(view), self.weight_in(view))
 
@@ -112,7 +112,7 @@ class Bound:
 
     rating: float = float("inf")
     tie: bool = False
-    view: View = "se"
+    view: View = "se-equivalent"
 
     def admits(self, least: float) -> bool:
         """True if a step rated ``least`` (or more) may still be taken."""
@@ -301,7 +301,8 @@ def left_out(techniques: Iterable[Technique], order: Order, uniqueness: bool = T
                      if (not order.lucky and k.lucky) or (not uniqueness and k.uniqueness))
 
 
-def rate_steps(steps: Iterable[Explanation], kinds: Mapping[str, StepKind], view: View = "se") -> list[float]:
+def rate_steps(steps: Iterable[Explanation], kinds: Mapping[str, StepKind],
+               view: View = "se-equivalent") -> list[float]:
     """Each step's rating by its kind's record, on a view (``order.View``); a step name missing
     from ``kinds`` gets the hardest base of them (an unrated step never makes a puzzle look easier)."""
     fallback = max((k.weight_in(view) for k in kinds.values()), default=10.0)
