@@ -2,7 +2,7 @@
 
 ``all_steps(position, techniques=None)`` reads the position, resolves the
 technique names (names, step names, HoDoKu codes) against the registry and
-hands them to the engine's ``every_step`` (``explainer.engine.allsteps``),
+hands them to the engine's ``every_step`` (``explainer.engine.everystep``),
 which runs each finder to the end and keeps every distinct live step, in the
 engine's order. A position is anything ``hint`` reads (puzzle line, partly
 solved grid, pencil-mark grid), a line in HoDoKu's library format
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explainer.core.solver import solve_bitmask
-from explainer.engine.allsteps import CAP, SECONDS, StepList, every_step
+from explainer.engine.everystep import CAP, SECONDS, StepList, every_step
 from explainer.engine.loop import FORMAT
 from explainer.engine.orders import DEFAULT_ORDER, order_named
 from explainer.model.explanation import Explanation
@@ -159,7 +159,7 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
     kinds), then pattern size (chain length, fish size …). Ties keep the finder's own
     order. Techniques that read the solution are skipped (noted). Each technique stops
     after ``cap`` distinct steps or ``seconds`` seconds, with a note; ``None`` for
-    either: run the finder to its end (``explainer.engine.allsteps.every_step``).
+    either: run the finder to its end (``explainer.engine.everystep.every_step``).
     """
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
         raise PuzzleTypeError(f"cap is a whole number, 1 or more, or None, not {cap!r}")

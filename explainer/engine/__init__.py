@@ -1,5 +1,5 @@
 """The engine: the step loop (``loop``), the orders that choose each step (``orders``), and
-every step of a position (``allsteps``).
+every step of a position (``everystep``).
 
 The engine receives its techniques (``Technique`` records of
 ``explainer.model.technique``) and never imports the registry (``techniques``):
