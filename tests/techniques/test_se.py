@@ -36,8 +36,8 @@ def positions() -> list[tuple[str, str, str, str, str]]:
     return out
 
 
-def first(technique: Technique, state: State, ctx: Context = NO_CONTEXT) -> Explanation | None:
-    return next((s for s in technique.find(state, ctx) if live(state, s)), None)
+def first(record: Technique, state: State, ctx: Context = NO_CONTEXT) -> Explanation | None:
+    return next((s for s in record.find(state, ctx) if live(state, s)), None)
 
 
 def as_se(step: Explanation | None) -> str:
