@@ -37,14 +37,20 @@ class Puzzle(engine.Puzzle):
     ``order="simplest"`` (the default) takes the lowest-rated step at each step,
     ``order="seed"`` the first technique in registry order with a step (a name of
     ``explainer.engine.orders.ORDERS``, or an ``Order``); ``easiest=True`` / ``False`` are
-    the old names of the two, still read for old callers with a ``DeprecationWarning``."""
+    the old names of the two, still read for old callers with a ``DeprecationWarning``.
+
+    Two ratings, labelled apart: ``rating`` is this path's (its hardest step's ER, EP, ED),
+    ``se_rating`` the puzzle's as Sudoku Explainer rates it (``rate``: SE's own path; 9×9 only,
+    computed when first read). ``summary()`` says both; ``with_se_rating=True`` writes the second
+    into the steps JSON too (``se_rating``, as the bank's documents record it), at the cost of
+    SE's rating run (about half an explanation's time)."""
 
     def __init__(self, puzzle: str | Grid | Sequence[Sequence[int]],
                  techniques: Iterable[str | Technique] | None = None, *, where: str = "",
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
                  order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
-                 check: bool | None = None, rating_only: bool = False) -> None:
-        for name, flag in (("brutal", brutal), ("uniqueness", uniqueness)):
+                 check: bool | None = None, rating_only: bool = False, with_se_rating: bool = False) -> None:
+        for name, flag in (("brutal", brutal), ("uniqueness", uniqueness), ("with_se_rating", with_se_rating)):
             if not isinstance(flag, bool):  # "no" would be taken as true
                 raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
         order = order_or_easiest(order, easiest)
@@ -57,6 +63,46 @@ class Puzzle(engine.Puzzle):
         if self.order.producers and self.n != SE_SIZE:
             raise PuzzleError(f"Sudoku Explainer rates 9×9 grids only, not {self.n}×{self.n} "
                               f"(the {self.order.name} order)", where)
+        self.with_se_rating = with_se_rating
+        self._se_rating: Rating | None = None
+
+    # ---- the puzzle's rating as Sudoku Explainer gives it, beside this path's --------------------
+    @property
+    def se_rating(self) -> Rating | None:
+        """ER / EP / ED of the puzzle as Sudoku Explainer rates it (``rate``, Sukaku Explainer's
+        numbers): this path's own on the se order, else SE's rating run; None for a grid SE does
+        not rate (not 9×9). ``rating`` is this path's: the two differ when this order's hardest
+        step is not SE's (the seed: ER 8.2 on the default path, SE 7.4)."""
+        if self.n != SE_SIZE:
+            return None
+        if self._se_rating is None:
+            self._se_rating = (self.rating if self.order is orders.SE_ORDER
+                               else rate(self.grid, where=self.where))
+        return self._se_rating
+
+    def rating_words(self) -> str:
+        """This path's rating and, for a 9×9, Sudoku Explainer's rating of the puzzle, each labelled."""
+        own = super().rating_words()
+        se = self.se_rating
+        if se is None:
+            return own
+        if self.order is orders.SE_ORDER:
+            return f"{own}, Sudoku Explainer's rating of the puzzle"
+        return f"{own}; Sudoku Explainer's rating of the puzzle ER {se.er:.1f} (EP {se.ep:.1f}, ED {se.ed:.1f})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The steps JSON document; with ``with_se_rating`` (and a 9×9) also ``se_rating``: SE's
+        ER / EP / ED of the puzzle and the order that gave them, beside ``rating`` (this path's)."""
+        doc = super().to_json()
+        se = self.se_rating if self.with_se_rating else None
+        if se is None:
+            return doc
+        out: dict[str, Any] = {}
+        for key, value in doc.items():  # right after this path's rating
+            out[key] = value
+            if key == "rating":
+                out["se_rating"] = dict(se.to_dict(), order=orders.SE_ORDER.name)
+        return out
 
     # ---- navigation: a step number out of range is an error, never silently moved ----------
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:

@@ -173,3 +173,15 @@ def test_theme_and_its_other_name_palette_give_one_theme() -> None:
     for option in ("--theme", "--palette"):
         args = build_parser().parse_args(with_command([SEED, option, "colourblind"]))
         assert args.theme is THEMES["colorblind"]
+
+
+def test_steps_json_gives_se_rating_beside_the_path_rating(tmp_path) -> None:
+    """The main job's steps.json labels the two numbers apart: ``rating`` (this path's) and, on a
+    9×9, ``se_rating`` (the puzzle as Sudoku Explainer rates it, the order that gave it)."""
+    from explainer.app.cli import main
+
+    assert main([SEED, "--out", str(tmp_path / "o"), "--json-only", "-q"]) == 0
+    doc = json.loads((tmp_path / "o" / "steps.json").read_text())
+    assert doc["rating"]["er"] == 8.2 and doc["se_rating"]["er"] == 7.4 and doc["se_rating"]["order"] == "se"
+    assert main(["3..22.....4.....", "--out", str(tmp_path / "four"), "--json-only", "-q"]) == 0
+    assert "se_rating" not in json.loads((tmp_path / "four" / "steps.json").read_text())  # SE rates 9×9 only

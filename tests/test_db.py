@@ -95,7 +95,7 @@ def test_build_stores_bad_line_as_error_and_the_rest(small_file: Path, tmp_path:
         r = Puzzle(text).rating
         assert (er, ep, ed) == (r.er, r.ep, r.ed)
     assert st["er"]["max"] == Puzzle(HARD).rating.er
-    assert sum(st["er"]["grades"].values()) == 6 and st["er"]["grades"]["easy"] == 5
+    assert sum(st["er"]["grades"].values()) == 6 and st["er"]["grades"]["singles"] == 5
     # a second build skips everything
     again = build(small_file, db, jobs=2, progress=False)
     assert (again.stored, again.skipped) == (0, 7)

@@ -103,19 +103,49 @@ def test_puzzle_rating_er_ep_ed() -> None:
              Explanation("single position", place=((0, 2, 3),)), Explanation("chain", eliminate=((0, 3, 1),))]
     r = puzzle_rating(steps, [3.0, 4.2, 1.5, 7.0])
     assert (r.er, r.ep, r.ed) == (7.0, 4.2, 3.0) and r.to_dict() == {"er": 7.0, "ep": 4.2, "ed": 3.0, "scale": "se"}
-    assert str(r) == "ER 7.0/EP 4.2/ED 3.0" and r.grade == "fiendish"
+    assert str(r) == "ER 7.0/EP 4.2/ED 3.0" and r.grade == "chains"
     assert puzzle_rating([], []) == Rating(0.0, 0.0, 0.0)
 
 
 def test_known_puzzle_er_ep_ed_and_json() -> None:
     # SE rates it 3.2 (x wing); its first step is a naked pair (not a single): EP = ED = 3.0
     p = Puzzle(".......7.3..5..9...1..7.4..6..7...1...3.1.2...4...6..3..2.6..9...9..5..8.6.......")
-    assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "moderate"
+    assert (p.rating.er, p.rating.ep, p.rating.ed) == (3.2, 3.0, 3.0) and p.grade == "subsets"
     assert p.step_ratings == rate_steps(p.steps, KINDS, "se-equivalent")
     doc = p.to_json()
     assert doc["rating"] == {"er": 3.2, "ep": 3.0, "ed": 3.0, "scale": "se"}
     assert [s["rating"] for s in doc["steps"]] == p.step_ratings
-    assert "ER 3.2/EP 3.0/ED 3.0 (moderate)" in p.summary()
+    assert "se_rating" not in doc  # only when asked (with_se_rating): SE's rating run costs time
+    assert "easy; this path's hardest step ER 3.2 (EP 3.0, ED 3.0); Sudoku Explainer's rating of the puzzle " \
+        "ER 3.2 (EP 2.5, ED 2.5):" in p.summary()
+
+
+def test_the_seed_has_one_difficulty_word_and_two_labelled_numbers() -> None:
+    """Issue 40 item 3, issue 41 item 7: the summary said "87 steps, medium, ER 8.2 … (fiendish)" while
+    ``rate`` said 7.4. Now one difficulty word, this path's number and SE's number each labelled."""
+    from explainer.api import rate as se_rate
+    from tests.conftest import SEED
+
+    p = Puzzle(SEED, with_se_rating=True)
+    s = p.summary()
+    assert s.startswith("87 steps, medium; this path's hardest step ER 8.2 (EP 1.2, ED 1.2); "
+                        "Sudoku Explainer's rating of the puzzle ER 7.4 (EP 1.2, ED 1.2): ")
+    assert not any(f"({word})" in s for word in GRADE_NAMES) and not any(w in s for w in ("fiendish", "extreme"))
+    doc = p.to_json()
+    assert doc["rating"]["er"] == 8.2 and doc["se_rating"] == {"er": 7.4, "ep": 1.2, "ed": 1.2, "scale": "se",
+                                                              "order": "se"}
+    assert list(doc)[list(doc).index("rating") + 1] == "se_rating"
+    assert p.se_rating == se_rate(SEED)
+    # on SE's own path the two are one: said once
+    assert "ER 7.4 (EP 1.2, ED 1.2), Sudoku Explainer's rating of the puzzle:" in Puzzle(SEED, order="se").summary()
+
+
+def test_difficulty_and_grade_words_never_meet() -> None:
+    """One meaning per word: the difficulty (easy / medium / difficult) and the grade (what the
+    hardest step asks) are two scales of ER with two sets of words."""
+    from explainer.model.technique import DIFFICULTIES
+
+    assert not set(GRADE_NAMES) & set(DIFFICULTIES)
 
 
 def test_simplest_order_takes_the_lowest_rated_step() -> None:
@@ -147,8 +177,8 @@ def test_difficulty_classes_are_er_bands() -> None:
 
 def test_grades_and_ranges() -> None:
     assert [grade(x) for x in (1.2, 2.3, 2.6, 3.9, 4.0, 6.4, 6.5, 8.4, 8.5, 11.0)] == \
-        ["easy", "easy", "moderate", "moderate", "hard", "hard", "fiendish", "fiendish", "extreme", "extreme"]
-    assert GRADE_NAMES == ("easy", "moderate", "hard", "fiendish", "extreme")
+        ["singles", "singles", "subsets", "subsets", "patterns", "patterns", "chains", "chains", "forcing", "forcing"]
+    assert GRADE_NAMES == ("singles", "subsets", "patterns", "chains", "forcing")
     assert parse_range("7.0-8.5") == (7.0, 8.5) and parse_range("8") == (8.0, 8.0)
     assert parse_range("7.5-") == (7.5, float("inf"))
     with pytest.raises(ValueError):

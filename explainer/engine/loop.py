@@ -194,7 +194,8 @@ class Puzzle:
 
     @property
     def grade(self) -> str:
-        """easy / moderate / hard / fiendish / extreme, from ER (``explainer.model.rating.GRADES``)."""
+        """singles / subsets / patterns / chains / forcing, from ER (``explainer.model.rating.GRADES``:
+        what the hardest step asks; the difficulty, ``difficulty``, is the coarser scale)."""
         return self.rating.grade
 
     def initial_state(self) -> State:
@@ -254,9 +255,17 @@ class Puzzle:
         }
 
     def summary(self) -> str:
+        """'87 steps, medium; this path's hardest step ER 8.2 (EP 1.2, ED 1.2): single position 55, …':
+        one difficulty word, and the numbers said to be this path's (``explainer.api.Puzzle`` adds
+        Sudoku Explainer's own rating of the puzzle beside them)."""
         stats = ", ".join(f"{k} {v}" for k, v in self.statistics.items())
         state = "" if self.complete else " (INCOMPLETE: the chosen techniques got stuck)"
-        return f"{len(self.steps)} steps, {self.difficulty}, {self.rating} ({self.grade}){state}: {stats}"
+        return f"{len(self.steps)} steps, {self.difficulty}; {self.rating_words()}{state}: {stats}"
+
+    def rating_words(self) -> str:
+        """The path's rating, labelled as the path's: "this path's hardest step ER 8.2 (EP 1.2, ED 1.2)"."""
+        r = self.rating
+        return f"this path's hardest step ER {r.er:.1f} (EP {r.ep:.1f}, ED {r.ed:.1f})"
 
     def __repr__(self) -> str:
         return f"Puzzle({self.grid.to_line()!r})"

@@ -526,28 +526,41 @@ def puzzle_rating(steps: Sequence[Explanation], ratings: Sequence[float], unfini
 SE_BEYOND = 20.0
 
 
-# ---- a grade a teacher understands -----------------------------------------------------------
+# ---- the words for how hard a puzzle is: one meaning per word ------------------------------------
+#
+# Two scales of one number, ER (the hardest step's rating), each with its own words:
+#
+# | scale      | words                                          | where                              |
+# | ---------- | ---------------------------------------------- | ---------------------------------- |
+# | difficulty | easy < 6.5, medium < 8.5, difficult            | steps JSON ``difficulty``, the     |
+# |            |                                                | summary, frames, sheets, the bank  |
+# | grade      | singles < 2.5, subsets < 4.0, patterns < 6.5,  | ``db stats`` (finer counts), the   |
+# |            | chains < 8.5, forcing                          | stats chart's bands                |
+#
+# A grade names what the hardest step asks (the family of its technique), never a difficulty
+# word, so "easy" means ER below 6.5 wherever it is read. (Up to issue 40 the grades were easy,
+# moderate, hard, fiendish and extreme: "easy" meant ER below 2.5 there.)
 
 # (upper ER bound, grade): what the hardest step asks of a solver.
 GRADES: tuple[tuple[float, str], ...] = (
-    (2.5, "easy"),       # singles only (hidden 1.0–1.5, naked 2.3)
-    (4.0, "moderate"),   # locked candidates, pairs, triples, x-wing, swordfish (2.6–3.9)
-    (6.5, "hard"),       # wings, quads, jellyfish, uniqueness, BUG, colouring (4.0–6.4)
-    (8.5, "fiendish"),   # chains, cycles, static and cell / house forcing chains (6.5–8.4)
-    (float("inf"), "extreme"),  # dynamic and nested forcing chains, trial, brutal (8.5 and up)
+    (2.5, "singles"),    # singles only (hidden 1.0–1.5, naked 2.3)
+    (4.0, "subsets"),    # locked candidates, pairs, triples, x-wing, swordfish (2.6–3.9)
+    (6.5, "patterns"),   # wings, quads, jellyfish, uniqueness, BUG, colouring (4.0–6.4)
+    (8.5, "chains"),     # chains, cycles, static and cell / house forcing chains (6.5–8.4)
+    (float("inf"), "forcing"),  # dynamic and nested forcing chains, trial, brutal (8.5 and up)
 )
 GRADE_NAMES = tuple(name for _, name in GRADES)
 
 
 def grade(er: float) -> str:
-    """easy / moderate / hard / fiendish / extreme from ER (bands in ``GRADES``)."""
+    """singles / subsets / patterns / chains / forcing from ER (bands in ``GRADES``)."""
     for bound, name in GRADES:
         if er < bound:
             return name
     return GRADES[-1][1]
 
 
-# (upper ER bound, class): the steps JSON's three coarse difficulty classes (TECHNIQUES.md,
+# (upper ER bound, difficulty): the steps JSON's three coarse difficulty classes (TECHNIQUES.md,
 # "Wave 3"), each a run of grades: easy the patterns a player spots in the grid (singles to
 # wings, uniqueness and colouring), medium chains and static forcing chains, difficult the
 # dynamic and nested forcing chains (where the seed's engine guessed or read the solution).

@@ -192,7 +192,7 @@ def puzzle_maker(args: argparse.Namespace, techniques: list[str] | None, Puzzle:
     """The command's ``Puzzle`` for one source, with the options of the command line."""
     def made(src: Source) -> Any:
         return Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
-                      brutal=not args.no_brutal, order=args.order)
+                      brutal=not args.no_brutal, order=args.order, with_se_rating=True)
     return made
 
 
