@@ -135,7 +135,7 @@ def _common_house(geo: Geometry, cells: list[tuple[int, int]]) -> int:
 
 # ---- nested proofs --------------------------------------------------------------------
 
-def _nested(root: State, sub: State, cell: int, value: int, level: int) -> tuple[Explanation, set]:
+def _nested(root: State, sub: State, cell: int, value: int, level: int) -> tuple[Explanation, set[tuple[int, int]]]:
     """The proof that (cell, value) is false in the branch state ``sub`` (level ``level``),
     as a step, and the candidates it needs absent (relative to ``root``)."""
     tracer = Tracer(sub, root=root, nested=_nested)
@@ -307,7 +307,7 @@ class _Static:
 
         if self.inherited is not None:
             return [("contradiction", [a], None) for a in self.inherited]
-        opts: list = []
+        opts: list[tuple[str, list[Any], Any]] = []
         rows = np.nonzero(self.contra)[0]
         for i in rows[np.argsort(self.rounds[rows], kind="stable")]:  # quickest contradictions first
             c, v = self.cands[i % self.k]

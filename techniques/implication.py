@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -38,7 +38,7 @@ from explainer.model.technique import built
 
 # fact record: (cell, value, truth, rule, premises, extra)
 #   extra: house index for "house" facts, a _Lazy for "step" facts, else None
-Rec = tuple
+Rec = tuple[Any, ...]
 
 # The compiled recording propagator (explainer.core._propagate.Recorder): level-0 branches
 # (dynamic ones too), fact for fact the same as ``Tracer.run`` below (its pure twin).
@@ -87,7 +87,8 @@ class Trace:
 
     def find(self, cell: int, value: int, truth: bool) -> int | None:
         if self.record is not None:
-            return self.record.find(cell, value, truth)
+            found: int | None = self.record.find(cell, value, truth)
+            return found
         return self.index.get((cell, value, truth))
 
 
@@ -355,7 +356,8 @@ def needed_closure(tr: Trace, roots: list[int], resolve: bool = True) -> list[in
     """Indices of the facts the roots rest on (roots included), in order; without
     ``resolve``, nested facts count as resting on nothing (a cheap size estimate)."""
     if tr.record is not None:  # a compiled run: no nested facts
-        return tr.record.needed(roots)
+        needed: list[int] = tr.record.needed(roots)
+        return needed
     keep: set[int] = set()
     stack = list(roots)
     while stack:
@@ -544,13 +546,13 @@ def needed_absent(state: State, branch: Branch, sub: State | None = None,
     need: set[tuple[int, int]] = set()
     trues = {(r * n + c, v) for r, c, v, t in facts if t}
 
-    def off_cell(prem, x):
+    def off_cell(prem: Iterable[int], x: int) -> set[int]:
         return {facts[j][2] for j in prem if not facts[j][3] and facts[j][0] * n + facts[j][1] == x}
 
-    def off_house(prem, v):
+    def off_house(prem: Iterable[int], v: int) -> set[int]:
         return {facts[j][0] * n + facts[j][1] for j in prem if not facts[j][3] and facts[j][2] == v}
 
-    def house_places(h, v):
+    def house_places(h: int, v: int) -> list[int]:
         return [y for y in geo.houses[h] if cand[y] >> (v - 1) & 1]
 
     for f in branch.facts:

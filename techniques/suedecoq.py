@@ -84,7 +84,7 @@ def _parts(n: int) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...
                  for r1, r2, inter in geo.intersections)
 
 
-def _marks(state: State, cells: int) -> tuple:
+def _marks(state: State, cells: int) -> tuple[tuple[int, int, int], ...]:
     """Every candidate of ``cells``."""
     return cands(state.geo, ((c, v) for c in bits(cells) for v in values_of(state.cand[c])))
 

@@ -47,9 +47,10 @@ houses. Without v there the grid would be a deadly BUG: v is the cell's value.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, geometry, values_of
@@ -244,7 +245,9 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
     floor, roof, extra = split(cand, rect, ab)
     missing = any(cand[c] & ab != ab for c in rect)
 
-    def step(kind, template, removed_pairs, marked_alt=(), houses=(), size=0, conjugates=(), naked=(), **more):
+    def step(kind: object, template: dict[str, str], removed_pairs: Iterable[tuple[int, int]],
+             marked_alt: Iterable[tuple[int, int]] = (), houses: Iterable[int] = (), size: int = 0,
+             conjugates: Iterable[tuple[int, int, int]] = (), naked: Iterable[int] = (), **more: Any) -> _Lazy:
         def build() -> Explanation | None:
             common = dict(a=Value(a), b=Value(b), floor=Cells(geo, floor), roof=Cells(geo, roof, last=OR),
                           roofs=Cells(geo, roof),
@@ -321,7 +324,7 @@ def _mask(cells: Iterable[int]) -> int:
     return m
 
 
-def _lines(geo, lines):
+def _lines(geo: Geometry, lines: Sequence[int]) -> Arg:
     from .wording import Lines
 
     if geo.house_key(lines[0])[0] == geo.house_key(lines[-1])[0]:

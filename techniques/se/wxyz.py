@@ -181,7 +181,7 @@ def _order(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
         return -1 if a[0] < b[0] else 1
     if a[1] != b[1]:
         return int(b[1] - a[1])
-    return (b[2] > a[2]) - (b[2] < a[2])
+    return int(b[2] > a[2]) - int(b[2] < a[2])
 
 
 def _find(state: State, ctx: Context, k: int) -> Iterator[Explanation]:
