@@ -108,10 +108,10 @@ class Puzzle(engine.Puzzle):
     def _step_number(self, k: Any, last: int, what: str = "step") -> int:
         if isinstance(k, bool) or not hasattr(k, "__index__"):
             raise PuzzleTypeError(f"a {what} number is a whole number, not {k!r}")
-        k = int(k.__index__())
-        if not 0 <= k <= last:
-            raise StepIndexError(f"{what} {k} out of range 0..{last}")
-        return k
+        number = int(k.__index__())
+        if not 0 <= number <= last:
+            raise StepIndexError(f"{what} {number} out of range 0..{last}")
+        return number
 
     def state_before(self, k: int) -> State:
         """A copy of the candidate state before step k (0-based, 0..len(steps); len(steps) is the end)."""

@@ -34,6 +34,7 @@ Works for n = 4, 9, 16 (uint16 masks) and 25 (uint32).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -62,7 +63,9 @@ class Tables:
         # each intersection, of the rest of its line and of the rest of its box, and per
         # cell the intersections whose line rest / box rest holds it
         inter = geo.intersections
-        cells = lambda mask: [c for c in range(geo.ncells) if mask >> c & 1]  # noqa: E731
+
+        def cells(mask: int) -> list[int]:
+            return [c for c in range(geo.ncells) if mask >> c & 1]
         self.I = np.array([cells(m) for _, _, m in inter], dtype=np.intp)
         self.LR = np.array([cells(geo.house_mask[line] & ~m) for line, _, m in inter], dtype=np.intp)
         self.BR = np.array([cells(geo.house_mask[box] & ~m) for _, box, m in inter], dtype=np.intp)
@@ -108,7 +111,8 @@ def assumed(base: np.ndarray, t: Tables, assumptions: list[tuple[int, int]], tru
 def popcount(a: np.ndarray) -> np.ndarray:
     """Bits set per element (np.bitwise_count from numpy 2.0; a byte table before)."""
     if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(a)
+        counted: np.ndarray = np.bitwise_count(a)
+        return counted
     table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
     a = a.astype(np.uint32)
     return sum((table[(a >> s) & 0xFF] for s in (0, 8, 16, 24)), np.zeros(a.shape, dtype=np.uint8))
@@ -127,13 +131,16 @@ def _once_twice(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def locked(c: np.ndarray, t: Tables) -> np.ndarray:
     """Eliminations of locked candidates (pointing and claiming) for every row."""
-    def orr(idx):
+    def orr(idx: np.ndarray) -> np.ndarray:
         g = c[:, idx]
-        return np.bitwise_or.reduce(g, axis=2)
+        reduced: np.ndarray = np.bitwise_or.reduce(g, axis=2)
+        return reduced
     inside, line_rest, box_rest = orr(t.I), orr(t.LR), orr(t.BR)
     pointing = inside & ~box_rest  # confined to the intersection in the box: leaves the line
     claiming = inside & ~line_rest  # confined in the line: leaves the box
-    return np.bitwise_or.reduce(pointing[:, t.LRof], axis=2) | np.bitwise_or.reduce(claiming[:, t.BRof], axis=2)
+    out: np.ndarray = (np.bitwise_or.reduce(pointing[:, t.LRof], axis=2)
+                       | np.bitwise_or.reduce(claiming[:, t.BRof], axis=2))
+    return out
 
 
 def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
@@ -405,10 +412,11 @@ def _group_options_rows(out: np.ndarray, contra: np.ndarray, cands: list[tuple[i
         single = (inter == union) & ((inter & (inter - 1)) == 0) & undecided[None, :] & alive[:, None]
     gone = base[None, :] & ~union & np.where(undecided, t.full, 0).astype(base.dtype)[None, :]
     gone[single | ~alive[:, None]] = 0
-    rows_of = {"cell": lambda key: [i for i, (c, _) in enumerate(cands) if c == key],
-               "house": lambda key: [i for i, (c, v) in enumerate(cands)
-                                     if v - 1 == key % t.n and key // t.n in geometry(t.n).cell_houses[c]],
-               "double": lambda key: [key]}
+    rows_of: dict[str, Callable[[int], list[int]]] = {
+        "cell": lambda key: [i for i, (c, _) in enumerate(cands) if c == key],
+        "house": lambda key: [i for i, (c, v) in enumerate(cands)
+                              if v - 1 == key % t.n and key // t.n in geometry(t.n).cell_houses[c]],
+        "double": lambda key: [key]}
     seen: set[tuple[int, int, bool]] = set()
     found: list[tuple[str, int, tuple[int, int, bool]]] = []
     for g in np.nonzero(single.any(axis=1) | (gone != 0).any(axis=1))[0]:

@@ -647,7 +647,7 @@ class PuzzleDB:
 
     # ---- reading ---------------------------------------------------------------------
     def __len__(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM puzzles").fetchone()[0]
+        return int(self.conn.execute("SELECT count(*) FROM puzzles").fetchone()[0])
 
     def document(self, puzzle_id: int) -> dict[str, Any] | None:
         """The steps-JSON document of a stored puzzle (None for a failed one)."""

@@ -36,6 +36,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from explainer.app.bank.db import DEFAULT_DB, ORDER_KEYS, PATH, RATINGS, DatabaseError, DatabaseWriteError, PuzzleDB
 from explainer.model.grid import PuzzleError, one_line
@@ -208,7 +209,7 @@ def _build(args: argparse.Namespace) -> int:
 
     techniques = args.techniques  # checked at parse time
 
-    def say_error(rec: dict) -> None:
+    def say_error(rec: dict[str, Any]) -> None:
         if rec.get("error"):
             message, source = rec["error"], rec.get("source") or ""
             if source and not message.startswith(source):

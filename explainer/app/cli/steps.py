@@ -90,7 +90,7 @@ def configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``steps`` with an argparse subparsers object; returns its parser."""
-    p = subparsers.add_parser("steps", help=HELP,
+    p: argparse.ArgumentParser = subparsers.add_parser("steps", help=HELP,
                               description=DESCRIPTION, epilog=EPILOG,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     configure(p)

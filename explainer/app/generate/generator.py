@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from explainer.core.solver import SearchLimit, solve_bitmask
 from explainer.model.grid import Grid, geometry
-from explainer.model.technique import DIFFICULTIES  # re-exported for the CLI
+from explainer.model.technique import DIFFICULTIES as DIFFICULTIES  # re-exported for the CLI
 
 DIG_ORDERS = ("random", "jumping", "s-wander", "left-right")
 SYMMETRIES = ("none", "rotational", "mirror")
@@ -233,7 +233,7 @@ RESTART_AFTER = 200
 #: Consecutive moves that break uniqueness before the search starts again (a safety net).
 MAX_REJECTS = 2000
 
-Score = tuple
+Score = tuple[Any, ...]
 Goal = Callable[[Grid], "tuple[bool, Score]"]
 
 
@@ -482,7 +482,7 @@ def engine_goal(difficulty: str | None = None, technique: str | None = None,
         puzzle = Puzzle(grid, techniques)
         statistics = puzzle.statistics
         rank, top, total = explanation_score(statistics, puzzle.difficulty)
-        score: tuple = ()
+        score: tuple[Any, ...] = ()
         ok = True
         if rating is not None:
             distance = _er_distance(puzzle.rating.er, rating)
