@@ -14,7 +14,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explainer.model.grid import PuzzleError, Source, one_line, read_sources, split_sources
 
@@ -37,6 +37,10 @@ from .options import (
     render_options,
 )
 from .output import MANIFEST, OutputError, OutputFolder, safe_component
+
+if TYPE_CHECKING:  # the types only: explaining imports the library, drawing render, when they run
+    from explainer.api import Puzzle
+    from render.options import RenderOptions
 
 HELP = "explain puzzles: frames, contact sheet, GIF and steps.json (the default command)"
 OTHER_COMMANDS = {
@@ -153,7 +157,6 @@ def progress_bar(total: int, enabled: bool | None, desc: str) -> Any:
 
 
 def explain(args: argparse.Namespace) -> int:
-    from explainer.api import Puzzle
 
     techniques = args.techniques  # checked at parse time
     frames = not (args.no_frames or args.json_only)
@@ -166,7 +169,7 @@ def explain(args: argparse.Namespace) -> int:
         raise PuzzleError(str(e)) from None
     sources, stem = load_sources(args.puzzle)
     out = Path(args.out) if args.out else Path("output") / stem
-    made = puzzle_maker(args, techniques, Puzzle)
+    made = puzzle_maker(args, techniques)
     first, bad = validated(sources, made)
     if len(bad) == len(sources):  # nothing to write: the output folder (and a previous run's files) untouched
         if len(sources) == 1:
@@ -188,15 +191,17 @@ def explain(args: argparse.Namespace) -> int:
         raise
 
 
-def puzzle_maker(args: argparse.Namespace, techniques: list[str] | None, Puzzle: Any) -> Callable[[Source], Any]:
+def puzzle_maker(args: argparse.Namespace, techniques: list[str] | None) -> Callable[[Source], Puzzle]:
     """The command's ``Puzzle`` for one source, with the options of the command line."""
-    def made(src: Source) -> Any:
+    from explainer.api import Puzzle
+
+    def made(src: Source) -> Puzzle:
         return Puzzle(src.text, techniques, where=src.where, uniqueness=not args.no_uniqueness,
                       brutal=not args.no_brutal, order=args.order, with_se_rating=True)
     return made
 
 
-def validated(sources: list[Source], made: Callable[[Source], Any]) -> tuple[Any | None, dict[int, PuzzleError]]:
+def validated(sources: list[Source], made: Callable[[Source], Puzzle]) -> tuple[Puzzle | None, dict[int, PuzzleError]]:
     """Every puzzle read before the output folder is touched, so that bad input never costs the
     previous run's files: (the puzzle when there is one, with its solution found; the errors by
     0-based number). Several puzzles are only read here (their solutions are found in their turn)."""
@@ -213,8 +218,9 @@ def validated(sources: list[Source], made: Callable[[Source], Any]) -> tuple[Any
     return first, bad
 
 
-def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable[[Source], Any], first: Any,
-                 bad_input: dict[int, PuzzleError], options: Any, folder: OutputFolder) -> int:
+def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable[[Source], Puzzle],
+                 first: Puzzle | None, bad_input: dict[int, PuzzleError], options: RenderOptions,
+                 folder: OutputFolder) -> int:
     out = folder.root
     many = len(sources) > 1
     width = max(3, len(str(len(sources))))
@@ -272,7 +278,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
-def write_outputs(puzzle: Any, target: Path, options: Any, folder: OutputFolder, *,
+def write_outputs(puzzle: Puzzle, target: Path, options: RenderOptions, folder: OutputFolder, *,
                   progress: bool | None) -> None:
     """steps.json always; frames, contact sheet, GIF and viewer as the options say (render exporters).
 

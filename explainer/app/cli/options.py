@@ -9,7 +9,12 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the types only: the values are built when an option is read
+    from explainer.model.order import Order
+    from render.options import RenderOptions
+    from render.theme import Theme
 
 # what options are added to: a parser or one of its groups
 Container = argparse._ActionsContainer
@@ -90,7 +95,7 @@ def rating_range(text: str) -> tuple[float, float]:
     return low, high
 
 
-def _orders(own_lists: bool) -> dict[str, Any]:
+def _orders(own_lists: bool) -> dict[str, Order]:
     """The registered orders a command offers: all, or (``own_lists`` False) those explaining with
     the command's technique list (not Sudoku Explainer's, which bring their own)."""
     from explainer.engine.orders import ORDERS
@@ -106,7 +111,7 @@ def order_help(own_lists: bool = True) -> str:
         f"'{o.name}'{' (the default)' if o == DEFAULT_ORDER else ''} {o.help}" for o in _orders(own_lists).values())
 
 
-def order_value(text: str, own_lists: bool = True) -> Any:
+def order_value(text: str, own_lists: bool = True) -> Order:
     """An argparse type: a registered order's name, as its ``Order`` (the registry of
     ``explainer.engine.orders``; argparse's words for a name it does not hold)."""
     offered = _orders(own_lists)
@@ -172,7 +177,7 @@ def technique_name(text: str) -> str:
     return names[0]
 
 
-def theme_value(text: str) -> Any:
+def theme_value(text: str) -> Theme:
     """An argparse type: a theme's name (or alias: colourblind, okabe-ito, ...) as its ``Theme``,
     built here once and handed to everything that draws (``render.theme.theme``)."""
     from render.theme import theme
@@ -332,7 +337,7 @@ def only_list(text: str) -> list[str]:
     return _known(names, words=("singles",), step_names=True)
 
 
-def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> Any:
+def render_options(args: argparse.Namespace, *, frames: bool = True, gif: bool = True) -> RenderOptions:
     """The RenderOptions of parsed arguments (validated again, once, by the dataclass)."""
     from render.options import RenderOptions
 
