@@ -8,8 +8,8 @@ record carries its finder, aliases and step kinds; each ``StepKind`` its
 rating weight and rule (``explainer.model.rating.Rule``: how a step of the kind is
 rated), its title in every language, HoDoKu's code and its flags (guessing,
 reading the solution, resting on the single solution). Everything else
-(weights, titles, the generator's guessing set, the singles, the README
-rating table) is derived from ``REGISTRY``. Adding a technique = its module,
+(weights, titles, the generator's guessing set, the singles, the
+rating table of docs/rating.md) is derived from ``REGISTRY``. Adding a technique = its module,
 its record with its rating rule (here or through ``register``), its test.
 
 A finder is ``find(state, ctx) -> Iterator[Explanation]`` (``explainer.model.technique.Finder``):

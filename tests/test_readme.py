@@ -1,6 +1,7 @@
-"""The README's examples run as written and print what the README shows (issue 24, item 16).
+"""The examples of README.md and of every docs/*.md page run as written and print what the
+page shows (issue 24, item 16; issue 40, item 5: the README's text moved into docs/ pages).
 
-- Every ```python block of README.md is executed unchanged, in a folder where
+- Every ```python block of the README and the pages is executed unchanged, in a folder where
   what it reads exists: ``output/puzzles.sqlite`` is a small puzzle bank built
   beforehand (a few top1465 puzzles whose explanations hold chains removing
   more than one candidate, as the query example asks for). A comment right
@@ -9,8 +10,8 @@
   ``p.rating  # Rating(...)``): the value's repr must begin it.
 - Every ``` block whose first line is ``$ explain-sudoku ...`` is run from the
   repository's root; the lines under it are its whole output (stdout and
-  stderr, in order).
-- The outputs quoted in the README's prose (``INLINE``) are checked too.
+  stderr, in order). A ```sh or ```console fence is never run (a server, a long job).
+- The outputs quoted in the pages' prose (``INLINE``) are checked too.
 """
 from __future__ import annotations
 
@@ -27,10 +28,13 @@ import pytest
 from tests.conftest import ROOT, SEED, top1465
 
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCKS = BLOCK.findall(README)
 SHELL = re.compile(r"^```\n(\$ explain-sudoku .*?)^```", re.S | re.M)
-SHELL_BLOCKS = SHELL.findall(README)
+# the README first, then every page of docs/, by name
+PAGES = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+         for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+README = "\n".join(PAGES.values())  # all the prose, for the quoted outputs
+BLOCKS = [(name, code) for name, text in PAGES.items() for code in BLOCK.findall(text)]
+SHELL_BLOCKS = [(name, block) for name, text in PAGES.items() for block in SHELL.findall(text)]
 # a comment that shows a value, not prose: a literal, a number, or a repr such as Rating(...)
 SHOWS_VALUE = re.compile(r"""^(?:[(\[{'"\d-]|True\b|False\b|None\b|[A-Z]\w*\()""")
 BANK_LINES = (21, 61, 96, 114)  # top1465 lines with a chain step that removes several candidates
@@ -62,7 +66,8 @@ def readme_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_readme_has_python_examples() -> None:
     assert len(BLOCKS) >= 2
-    assert any(expected_output(code) for code in BLOCKS)
+    assert any(expected_output(code) for _, code in BLOCKS)
+    assert any(name == "README.md" for name, _ in BLOCKS) and any(name != "README.md" for name, _ in BLOCKS)
 
 
 def comments(code: str) -> dict[int, str]:
@@ -76,14 +81,14 @@ def comments(code: str) -> dict[int, str]:
 
 @pytest.mark.parametrize("k", range(len(BLOCKS)))
 def test_readme_example_runs(k: int, readme_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code = BLOCKS[k]
+    page, code = BLOCKS[k]
     monkeypatch.chdir(readme_folder)
     stdout = io.StringIO()
     shown = comments(code)
     namespace: dict = {"__name__": "__readme__"}
     with contextlib.redirect_stdout(stdout):
         for node in ast.parse(code).body:  # statement by statement, to read each shown value
-            where = f"README.md (python block {k + 1}, line {node.lineno})"
+            where = f"{page} (python block {k + 1}, line {node.lineno})"
             comment = shown.get(node.end_lineno or node.lineno, "")
             if isinstance(node, ast.Expr) and SHOWS_VALUE.match(comment):
                 value = eval(compile(ast.Expression(node.value), where, "eval"), namespace)
@@ -92,12 +97,12 @@ def test_readme_example_runs(k: int, readme_folder: Path, monkeypatch: pytest.Mo
                 exec(compile(ast.Module([node], type_ignores=[]), where, "exec"), namespace)
     printed = stdout.getvalue().splitlines()
     for line in expected_output(code):
-        assert line in printed, f"README block {k + 1} says it prints {line!r}; it printed {printed[:5]}"
+        assert line in printed, f"{page}: block {k + 1} says it prints {line!r}; it printed {printed[:5]}"
 
 
 def test_the_readme_shows_values_and_commands() -> None:
     """The checks below have something to check (a README edit cannot make them vacuous)."""
-    assert sum(1 for code in BLOCKS for c in comments(code).values() if SHOWS_VALUE.match(c)) >= 2
+    assert sum(1 for _, code in BLOCKS for c in comments(code).values() if SHOWS_VALUE.match(c)) >= 2
     assert len(SHELL_BLOCKS) >= 2
 
 
@@ -105,13 +110,14 @@ def test_the_readme_shows_values_and_commands() -> None:
 def test_readme_command_prints_what_it_shows(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
     from explainer.app.cli import main
 
-    command, *shown = SHELL_BLOCKS[k].rstrip("\n").split("\n")
+    page, block = SHELL_BLOCKS[k]
+    command, *shown = block.rstrip("\n").split("\n")
     argv = shlex.split(command[2:])
     monkeypatch.chdir(ROOT)
     both = io.StringIO()  # stdout and stderr in the order they were written
     with contextlib.redirect_stdout(both), contextlib.redirect_stderr(both):
         main(argv[1:])
-    assert both.getvalue().splitlines() == shown, f"README: {command}"
+    assert both.getvalue().splitlines() == shown, f"{page}: {command}"
 
 
 # Outputs quoted in the README's prose: (command line, a line its output holds).

@@ -1,4 +1,4 @@
-"""The technique registry: every record complete, the README table generated
+"""The technique registry: every record complete, the rating table (docs/rating.md) generated
 from it, and a technique added through the public API works end to end."""
 from __future__ import annotations
 
@@ -58,9 +58,9 @@ def test_derived_views() -> None:
     assert [t.name for t in techniques.select(["trial", "ur"], uniqueness=False)] == ["trial"]
 
 
-def test_readme_rating_table_is_generated_from_the_registry() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert table.readme_block(readme) == table.markdown(), "run: python -m techniques.table --write"
+def test_the_rating_table_is_generated_from_the_registry() -> None:
+    page = (ROOT / "docs" / "rating.md").read_text(encoding="utf-8")
+    assert table.page_block(page) == table.markdown(), "run: python -m techniques.table --write"
 
 
 # ---- a technique added by a user, through the public API only ------------------------------

@@ -479,7 +479,7 @@ def test_15_two_puzzle_strings_get_two_folders(tmp_path: Path, monkeypatch: pyte
 def test_15_the_technique_paragraph_names_every_family() -> None:
     from techniques import REGISTRY
 
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "techniques.md").read_text()  # the README's technique paragraph lives there
     start = readme.index("Techniques, in the registry's order")
     paragraph = " ".join(readme[start:readme.index("\n\n", start)].lower().split())
     shown = {"suedecoq": "sue de coq", "suedecoq bis": "(and bis)", "fish": "x wing", "finned fish": "finned",
@@ -489,7 +489,7 @@ def test_15_the_technique_paragraph_names_every_family() -> None:
 
 
 def test_15_generate_difficult_is_accepted_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "command-line.md").read_text()  # the README's command line lives there
     assert "is refused at once" not in readme and "[--difficulty easy|medium|difficult]" in readme
     assert main(["generate", "--difficulty", "difficult", "--seed", "1", "--time-limit", "60"]) in (0, 1)
     assert "invalid choice" not in capsys.readouterr().err

@@ -366,7 +366,7 @@ class Rule:
     step's facts alone, whatever the base (a pattern SE lacks rated as the chain SE would
     use; None from it: base + ``add``); ``least``: the least rating a step of the kind can
     get, when below its base (the simplest-first search tries techniques by it); ``note``:
-    the rule in words (the README's rating table). A step that records its proof is rated
+    the rule in words (the rating table of docs/rating.md). A step that records its proof is rated
     from the proof first, whatever its kind (``proof_rating``), unless the rule is ``exact``:
     its ``whole`` then comes first (Sudoku Explainer's own producers, whose finders record
     the number SE gives each step, ``RECORDED``).
@@ -400,7 +400,7 @@ def _length_only(step: Explanation) -> float:
     return length_addition(nodes(step))
 
 
-# What the rules add, in words (the README's rating table shows them).
+# What the rules add, in words (the rating table of docs/rating.md shows them).
 _CHAIN_NOTE = "x-chain 6.5, y-chain 6.6, mixed 7.0; + length"
 _WING_NOTE = ("a bivalue cell and a set of 3 / 4 / 5 cells: 5.5–5.6 / 6.2–6.4 / 6.6 (Sukaku Explainer's "
               "WXYZ / VWXYZ / UVWXYZ wings); two sets of 2+ cells 6.6, +0.1 a cell past four")

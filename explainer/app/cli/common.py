@@ -2,7 +2,7 @@
 ``invoke``, which runs a command line so that nothing ends in a traceback (the options and
 their parse-time types are in ``options``).
 
-Exit statuses (the README's table): one per kind of failure, the same in every command.
+Exit statuses (the table of docs/command-line.md): one per kind of failure, the same in every command.
 """
 from __future__ import annotations
 
