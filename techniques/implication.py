@@ -111,184 +111,22 @@ class Tracer:
         ``start``): a cell turns true, or empties into a contradiction, only if it had two
         candidates at the start; a house likewise for a value with two places there.
         ``one_digit``: only the assumed value's own implications (peers and houses, no
-        cell rule): SE's Nishio chains."""
+        cell rule): SE's Nishio chains. Level 0 runs compiled when the extension is built
+        (``_C.Recorder``); otherwise, and for nested levels, the pure ``_Branch``."""
         if _C is not None and level <= 0:
-            if self._recorder is None:
-                self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values),
-                                             partial(_locked_step, self.state))
-            compiled = Trace(self, self._recorder.run(cell, value, truth, static, one_digit, dynamic))
-            compiled.static, compiled.one_digit = static, one_digit
-            return compiled
-        geo = self.geo
-        n = geo.n
-        st = self.state
-        start, vals = st.cand, st.values
-        tr = Trace(self)
-        tr.static, tr.one_digit = static, one_digit
-        facts: list[Rec] = []
-        tr.facts = facts
-        index = tr.index
-        cur = list(start)
-        pos = list(st.pos)
-        true_of = [-1] * geo.ncells
-        htrue: dict[tuple[int, int], int] = {}
-        given = [0] * (3 * n)
-        for h, cells in enumerate(geo.houses):
-            m = 0
-            for c in cells:
-                if vals[c]:
-                    m |= 1 << (vals[c] - 1)
-            given[h] = m
-        hmask, chouses, pmask = geo.house_mask, geo.cell_houses, geo.peer_mask
-        queue: deque[int] = deque()
+            return self._compiled_run(cell, value, truth, dynamic, static, one_digit)
+        return _Branch(self, static, one_digit).run(cell, value, truth, level, dynamic)
 
-        def false_idx(c: int, v: int) -> int:
-            return index[(c, v, False)]
-
-        def record(c: int, v: int, t: bool, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
-            i = len(facts)
-            facts.append((c, v, t, rule, prem, extra))
-            index[(c, v, t)] = i
-            return i
-
-        def conflict(ti: int, fi: int) -> None:
-            c, v, _, rule, prem, extra = facts[ti]
-            if rule == "cell":
-                raise _End("cell", list(prem) + [fi], cell=c)
-            if rule == "house":
-                raise _End("house", list(prem) + [fi], house=extra, value=v)
-            # the true fact is an assumption: the false one is a peer of a true premise
-            p = facts[fi][4][0] if facts[fi][3] == "peer" else None
-            if p is None:
-                raise AssertionError("unexpected conflict")  # pragma: no cover
-            pc, pv = facts[p][0], facts[p][1]
-            if pc != c:
-                raise _End("twice", [ti, p], cells=(c, pc), value=v)
-            # two true values in one cell: the other one is a cell/house fact
-            gi = add_false(pc, pv, "peer", (ti,), check=False)
-            conflict(p, gi)
-
-        def add_false(c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None,
-                      check: bool = True) -> int:
-            key = (c, v, False)
-            i = index.get(key)
-            if i is not None:
-                return i
-            i = record(c, v, False, rule, prem, extra)
-            bit = 1 << (v - 1)
-            cur[c] &= ~bit
-            pos[v - 1] &= ~(1 << c)
-            ti = index.get((c, v, True))
-            if ti is not None:
-                if check:
-                    conflict(ti, i)
-                return i
-            m = cur[c]
-            two = (not static or start[c].bit_count() <= 2) and not one_digit
-            if not m and two:
-                raise _End("cell", [false_idx(c, u + 1) for u in _bits(start[c])], cell=c)
-            if m and two and true_of[c] < 0 and not m & (m - 1):
-                u = m.bit_length()
-                add_true(c, u, "cell", tuple(false_idx(c, w + 1) for w in _bits(start[c]) if w + 1 != u))
-            pv = pos[v - 1]
-            for h in chouses[c]:
-                if given[h] & bit:
-                    continue
-                w = pv & hmask[h]
-                if static and (st.pos[v - 1] & hmask[h]).bit_count() > 2:
-                    continue
-                if not w:
-                    raise _End("house", [false_idx(y, v) for y in _bits(st.pos[v - 1] & hmask[h])],
-                               house=h, value=v)
-                if not w & (w - 1) and (h, v) not in htrue:
-                    y = w.bit_length() - 1
-                    add_true(y, v, "house", tuple(false_idx(z, v) for z in _bits(st.pos[v - 1] & hmask[h])
-                                                  if z != y), h)
-            return i
-
-        def add_true(c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
-            key = (c, v, True)
-            i = index.get(key)
-            if i is not None:
-                return i
-            i = record(c, v, True, rule, prem, extra)
-            fi = index.get((c, v, False))
-            if fi is not None:
-                conflict(i, fi)
-            if true_of[c] >= 0:
-                # another value is already true here: it loses this one (peer), a conflict
-                gi = add_false(c, facts[true_of[c]][1], "peer", (i,), check=False)
-                conflict(true_of[c], gi)
-            true_of[c] = i
-            for h in chouses[c]:
-                j = htrue.get((h, v))
-                if j is not None:
-                    raise _End("twice", [j, i], cells=(facts[j][0], c), value=v)
-                htrue[(h, v)] = i
-            queue.append(i)
-            return i
-
-        def expand(i: int) -> None:
-            c, v = facts[i][0], facts[i][1]
-            for u in _bits(start[c]):
-                if u + 1 != v and not one_digit:
-                    add_false(c, u + 1, "peer", (i,))
-            for y in _bits(pmask[c] & st.pos[v - 1]):
-                add_false(y, v, "peer", (i,))
-
-        def locked_facts() -> bool:
-            """Dynamic: locked candidates of the branch's state, as ``step`` facts resting on
-            the false facts that confine the value to the intersection."""
-            from .intersections import find as find_locked
-
-            branch = self.branch_state(tr, len(facts))
-            done = False
-            for step in built(find_locked(branch)):
-                (k1, i1), (k2, i2) = step.houses
-                r1 = _HOUSE_BASE[k1] * n + i1
-                inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
-                v = step.eliminate[0][2]
-                prem = tuple(index[(z, v, False)] for z in _bits(st.pos[v - 1] & hmask[r1] & ~inter)) or (0,)
-                for r, c, _ in step.eliminate:
-                    add_false(r * n + c, v, "step", prem, step)
-                done = True
-            return done
-
-        try:
-            if truth:
-                add_true(cell, value, "assume", ())
-            else:
-                add_false(cell, value, "assume", ())
-            while True:
-                while queue:
-                    expand(queue.popleft())
-                if dynamic and locked_facts():
-                    continue
-                if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
-                    break
-                # nested: candidates that contradict at level-1 in this branch's state
-                import numpy as np
-
-                from explainer.core import propagate as batch
-
-                t = batch.tables(n)
-                row = np.array([(1 << (vals[c] - 1)) if vals[c] else
-                                ((1 << (facts[true_of[c]][1] - 1)) if true_of[c] >= 0 else cur[c])
-                                for c in range(geo.ncells)], dtype=t.dtype)
-                tests = [(c, u + 1) for c in range(geo.ncells) if not vals[c] and true_of[c] < 0
-                         for u in _bits(cur[c])]
-                bad = batch.contradicting(row, t, tests, level - 1, chunk=batch.CHUNK // 2)
-                if not bad.any():
-                    break
-                upto = len(facts)
-                for (c, v), b in zip(tests, bad, strict=False):
-                    if b:
-                        add_false(c, v, "step", (), _Lazy(c, v, level - 1, upto))
-        except _End as e:
-            tr.end = e
-        if tr.end is None:
-            tr.solved = all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells))
-        return tr
+    def _compiled_run(self, cell: int, value: int, truth: bool, dynamic: bool, static: bool,
+                      one_digit: bool) -> Trace:
+        """A level-0 branch by the compiled recorder of this state (made on first use)."""
+        assert _C is not None
+        if self._recorder is None:
+            self._recorder = _C.Recorder(self.geo.n, array("I", self.state.cand), bytes(self.state.values),
+                                         partial(_locked_step, self.state))
+        compiled = Trace(self, self._recorder.run(cell, value, truth, static, one_digit, dynamic))
+        compiled.static, compiled.one_digit = static, one_digit
+        return compiled
 
     # ---- nested facts ----------------------------------------------------------------
     def branch_state(self, tr: Trace, upto: int, falses: list[int] | None = None) -> State:
@@ -318,6 +156,219 @@ class Tracer:
         """The needs (relative to the root) of the nested steps traced so far, by step id."""
         return {id(r[5].result[0]): r[5].result[2] for r in tr.facts
                 if r[3] == "step" and isinstance(r[5], _Lazy) and r[5].result is not None}
+
+
+class _Branch:
+    """One branch propagated in pure Python (``Tracer.run`` below level 0, or without the compiled
+    recorder): the facts it records (``Trace``), the candidates they leave, and the rules that add
+    them: a false fact may leave a cell one value or a house one place (a true fact, rule "cell" or
+    "house"); a true fact makes its peers and its cell's other values false ("peer"); a dynamic run
+    adds locked candidates of the branch's state ("step"); a nested one, the candidates that
+    contradict one level down. The first contradiction ends the branch (``_End``)."""
+
+    def __init__(self, tracer: Tracer, static: bool, one_digit: bool) -> None:
+        geo = tracer.geo
+        st = tracer.state
+        self.tracer = tracer
+        self.geo = geo
+        self.st = st
+        self.start, self.vals = st.cand, st.values
+        self.static, self.one_digit = static, one_digit
+        self.tr = Trace(tracer)
+        self.tr.static, self.tr.one_digit = static, one_digit
+        self.facts: list[Rec] = []
+        self.tr.facts = self.facts
+        self.index = self.tr.index
+        self.cur = list(self.start)
+        self.pos = list(st.pos)
+        self.true_of = [-1] * geo.ncells
+        self.htrue: dict[tuple[int, int], int] = {}
+        self.given = _given_masks(geo, self.vals)
+        self.queue: deque[int] = deque()
+
+    def run(self, cell: int, value: int, truth: bool, level: int, dynamic: bool) -> Trace:
+        """Assume (cell, value) true or false and propagate until a contradiction, or nothing follows."""
+        tr, geo, vals, true_of = self.tr, self.geo, self.vals, self.true_of
+        try:
+            if truth:
+                self.add_true(cell, value, "assume", ())
+            else:
+                self.add_false(cell, value, "assume", ())
+            while True:
+                while self.queue:
+                    self.expand(self.queue.popleft())
+                if dynamic and self.locked_facts():
+                    continue
+                if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
+                    break
+                if not self.nested_facts(level):
+                    break
+        except _End as e:
+            tr.end = e
+        if tr.end is None:
+            tr.solved = all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells))
+        return tr
+
+    def false_idx(self, c: int, v: int) -> int:
+        return self.index[(c, v, False)]
+
+    def record(self, c: int, v: int, t: bool, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
+        facts = self.facts
+        i = len(facts)
+        facts.append((c, v, t, rule, prem, extra))
+        self.index[(c, v, t)] = i
+        return i
+
+    def conflict(self, ti: int, fi: int) -> None:
+        facts = self.facts
+        c, v, _, rule, prem, extra = facts[ti]
+        if rule == "cell":
+            raise _End("cell", list(prem) + [fi], cell=c)
+        if rule == "house":
+            raise _End("house", list(prem) + [fi], house=extra, value=v)
+        # the true fact is an assumption: the false one is a peer of a true premise
+        p = facts[fi][4][0] if facts[fi][3] == "peer" else None
+        if p is None:
+            raise AssertionError("unexpected conflict")  # pragma: no cover
+        pc, pv = facts[p][0], facts[p][1]
+        if pc != c:
+            raise _End("twice", [ti, p], cells=(c, pc), value=v)
+        # two true values in one cell: the other one is a cell/house fact
+        gi = self.add_false(pc, pv, "peer", (ti,), check=False)
+        self.conflict(p, gi)
+
+    def add_false(self, c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None,
+                  check: bool = True) -> int:
+        index = self.index
+        key = (c, v, False)
+        i = index.get(key)
+        if i is not None:
+            return i
+        i = self.record(c, v, False, rule, prem, extra)
+        bit = 1 << (v - 1)
+        cur, pos, start, st = self.cur, self.pos, self.start, self.st
+        cur[c] &= ~bit
+        pos[v - 1] &= ~(1 << c)
+        ti = index.get((c, v, True))
+        if ti is not None:
+            if check:
+                self.conflict(ti, i)
+            return i
+        m = cur[c]
+        static = self.static
+        two = (not static or start[c].bit_count() <= 2) and not self.one_digit
+        false_idx = self.false_idx
+        if not m and two:
+            raise _End("cell", [false_idx(c, u + 1) for u in _bits(start[c])], cell=c)
+        if m and two and self.true_of[c] < 0 and not m & (m - 1):
+            u = m.bit_length()
+            self.add_true(c, u, "cell", tuple(false_idx(c, w + 1) for w in _bits(start[c]) if w + 1 != u))
+        pv = pos[v - 1]
+        geo, given, htrue = self.geo, self.given, self.htrue
+        hmask = geo.house_mask
+        for h in geo.cell_houses[c]:
+            if given[h] & bit:
+                continue
+            w = pv & hmask[h]
+            if static and (st.pos[v - 1] & hmask[h]).bit_count() > 2:
+                continue
+            if not w:
+                raise _End("house", [false_idx(y, v) for y in _bits(st.pos[v - 1] & hmask[h])],
+                           house=h, value=v)
+            if not w & (w - 1) and (h, v) not in htrue:
+                y = w.bit_length() - 1
+                self.add_true(y, v, "house", tuple(false_idx(z, v) for z in _bits(st.pos[v - 1] & hmask[h])
+                                                   if z != y), h)
+        return i
+
+    def add_true(self, c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
+        index = self.index
+        key = (c, v, True)
+        i = index.get(key)
+        if i is not None:
+            return i
+        i = self.record(c, v, True, rule, prem, extra)
+        fi = index.get((c, v, False))
+        if fi is not None:
+            self.conflict(i, fi)
+        true_of, facts = self.true_of, self.facts
+        if true_of[c] >= 0:
+            # another value is already true here: it loses this one (peer), a conflict
+            gi = self.add_false(c, facts[true_of[c]][1], "peer", (i,), check=False)
+            self.conflict(true_of[c], gi)
+        true_of[c] = i
+        htrue = self.htrue
+        for h in self.geo.cell_houses[c]:
+            j = htrue.get((h, v))
+            if j is not None:
+                raise _End("twice", [j, i], cells=(facts[j][0], c), value=v)
+            htrue[(h, v)] = i
+        self.queue.append(i)
+        return i
+
+    def expand(self, i: int) -> None:
+        """A true fact's consequences: its cell's other values and its value's peers are false."""
+        c, v = self.facts[i][0], self.facts[i][1]
+        add_false = self.add_false
+        for u in _bits(self.start[c]):
+            if u + 1 != v and not self.one_digit:
+                add_false(c, u + 1, "peer", (i,))
+        for y in _bits(self.geo.peer_mask[c] & self.st.pos[v - 1]):
+            add_false(y, v, "peer", (i,))
+
+    def locked_facts(self) -> bool:
+        """Dynamic: locked candidates of the branch's state, as ``step`` facts resting on
+        the false facts that confine the value to the intersection."""
+        from .intersections import find as find_locked
+
+        n, hmask, st, index = self.geo.n, self.geo.house_mask, self.st, self.index
+        branch = self.tracer.branch_state(self.tr, len(self.facts))
+        done = False
+        for step in built(find_locked(branch)):
+            (k1, i1), (k2, i2) = step.houses
+            r1 = _HOUSE_BASE[k1] * n + i1
+            inter = hmask[r1] & hmask[_HOUSE_BASE[k2] * n + i2]
+            v = step.eliminate[0][2]
+            prem = tuple(index[(z, v, False)] for z in _bits(st.pos[v - 1] & hmask[r1] & ~inter)) or (0,)
+            for r, c, _ in step.eliminate:
+                self.add_false(r * n + c, v, "step", prem, step)
+            done = True
+        return done
+
+    def nested_facts(self, level: int) -> bool:
+        """Nested: the candidates that contradict at level-1 in this branch's state, as false
+        ``step`` facts (their proofs made when read, ``_Lazy``); False when there are none."""
+        import numpy as np
+
+        from explainer.core import propagate as batch
+
+        geo, vals, true_of, cur, facts = self.geo, self.vals, self.true_of, self.cur, self.facts
+        t = batch.tables(geo.n)
+        row = np.array([(1 << (vals[c] - 1)) if vals[c] else
+                        ((1 << (facts[true_of[c]][1] - 1)) if true_of[c] >= 0 else cur[c])
+                        for c in range(geo.ncells)], dtype=t.dtype)
+        tests = [(c, u + 1) for c in range(geo.ncells) if not vals[c] and true_of[c] < 0
+                 for u in _bits(cur[c])]
+        bad = batch.contradicting(row, t, tests, level - 1, chunk=batch.CHUNK // 2)
+        if not bad.any():
+            return False
+        upto = len(facts)
+        for (c, v), b in zip(tests, bad, strict=False):
+            if b:
+                self.add_false(c, v, "step", (), _Lazy(c, v, level - 1, upto))
+        return True
+
+
+def _given_masks(geo: Geometry, vals: Sequence[int]) -> list[int]:
+    """Per house, the values already placed in it (a house rule never fires for them)."""
+    given = [0] * (3 * geo.n)
+    for h, cells in enumerate(geo.houses):
+        m = 0
+        for c in cells:
+            if vals[c]:
+                m |= 1 << (vals[c] - 1)
+        given[h] = m
+    return given
 
 
 _HOUSE_BASE = {"row": 0, "col": 1, "box": 2}
