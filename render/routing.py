@@ -14,7 +14,7 @@ its cell), so a route costs a few hundred lookups, whatever the grid size.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 
 from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
@@ -195,103 +195,140 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     """A clear route found by A* on a lattice of 4·m points per cell (searched in
     a window around a and b), pulled taut, then smoothed into quadratic pieces
     (or kept as straight pieces if the smooth curve would touch a digit)."""
-    import heapq
+    lattice = _Lattice(a, b, obstacles, ignore)
+    path = lattice.search(a, b)
+    if path is None:
+        return None
 
-    n, m = obstacles.n, obstacles.m
-    q = 4 * m  # fine enough to find the narrow lane between a cell's last candidate row and its edge
-    step = 1 / q
-    x0 = max(0, int(min(a[0], b[0])) - 2)
-    x1 = min(n, int(max(a[0], b[0])) + 3)
-    y0 = max(0, int(min(a[1], b[1])) - 2)
-    y1 = min(n, int(max(a[1], b[1])) + 3)
-    W, H = (x1 - x0) * q + 1, (y1 - y0) * q + 1
+    def cut(p: Point, r: Point) -> bool:
+        return lattice.clear(p, r) and not hides_grid_line((p, r), obstacles.m)
 
-    def xy(i: int, j: int) -> Point:
-        return (x0 + i * step, y0 + j * step)
+    taut = _pull_taut(path, cut)
+    if len(taut) == 2:
+        return (a, b)
+    # round the corners: each corner becomes the control point of a quadratic piece
+    # starting and ending a fraction f along its two segments (f = 0.5: all curve)
+    for f in (0.5, 0.35, 0.2, 0.0):
+        pts = _rounded(taut, f)
+        if obstacles.cost(pts, ignore, stop=0)[0] == 0:
+            return pts
+    return _rounded(taut, 0.0)
 
-    free: dict[tuple[int, int], bool] = {}
 
-    def ok(i: int, j: int) -> bool:
+class _Lattice:
+    """The lattice a route is searched on: 4·m points per cell, in a window of two cells around
+    a and b, each point free unless it lies on an obstacle (a route may cross ``ignore``)."""
+
+    def __init__(self, a: Point, b: Point, obstacles: Obstacles, ignore: Keys) -> None:
+        n, m = obstacles.n, obstacles.m
+        self.n, self.obstacles, self.ignore = n, obstacles, ignore
+        # fine enough to find the narrow lane between a cell's last candidate row and its edge
+        self.q = q = 4 * m
+        self.step = 1 / q
+        self.x0 = max(0, int(min(a[0], b[0])) - 2)
+        x1 = min(n, int(max(a[0], b[0])) + 3)
+        self.y0 = max(0, int(min(a[1], b[1])) - 2)
+        y1 = min(n, int(max(a[1], b[1])) + 3)
+        self.W, self.H = (x1 - self.x0) * q + 1, (y1 - self.y0) * q + 1
+        self.free: dict[tuple[int, int], bool] = {}
+
+    def xy(self, i: int, j: int) -> Point:
+        return (self.x0 + i * self.step, self.y0 + j * self.step)
+
+    def ok(self, i: int, j: int) -> bool:
         k = (i, j)
-        v = free.get(k)
+        v = self.free.get(k)
         if v is None:
-            x, y = xy(i, j)
-            v = 0.05 <= x <= n - 0.05 and 0.05 <= y <= n - 0.05 and not _blocked(obstacles, x, y, ignore, 0.01)
-            free[k] = v
+            x, y = self.xy(i, j)
+            n = self.n
+            v = 0.05 <= x <= n - 0.05 and 0.05 <= y <= n - 0.05 and not _blocked(self.obstacles, x, y,
+                                                                                  self.ignore, 0.01)
+            self.free[k] = v
         return v
 
-    def clear(p: Point, r: Point) -> bool:
-        return obstacles.cost((p, r), ignore, stop=0)[0] == 0
+    def clear(self, p: Point, r: Point) -> bool:
+        return self.obstacles.cost((p, r), self.ignore, stop=0)[0] == 0
 
-    def near(p: Point, toward: Point) -> list[tuple[int, int]]:
+    def near(self, p: Point, toward: Point) -> list[tuple[int, int]]:
         """Lattice points a clear straight step from p, those facing ``toward``
         first (a route that leaves backwards loops round its own disk)."""
-        ci, cj = round((p[0] - x0) / step), round((p[1] - y0) / step)
+        step, xy = self.step, self.xy
+        ci, cj = round((p[0] - self.x0) / step), round((p[1] - self.y0) / step)
         ahead: list[tuple[int, int]] = []
         behind: list[tuple[int, int]] = []
         tx, ty = toward[0] - p[0], toward[1] - p[1]
         for di in range(-2, 3):
             for dj in range(-2, 3):
                 i, j = ci + di, cj + dj
-                if 0 <= i < W and 0 <= j < H and ok(i, j) and clear(p, xy(i, j)):
+                if 0 <= i < self.W and 0 <= j < self.H and self.ok(i, j) and self.clear(p, xy(i, j)):
                     x, y = xy(i, j)
                     ((x - p[0]) * tx + (y - p[1]) * ty >= 0 and ahead or behind).append((i, j))
         return ahead or behind
 
-    starts, goals = near(a, b), set(near(b, a))
-    if not starts or not goals:
-        return None
-    bi, bj = (b[0] - x0) / step, (b[1] - y0) / step
-    heap: list[tuple[float, float, tuple[int, int]]] = []
-    best: dict[tuple[int, int], float] = {}
-    par: dict[tuple[int, int], tuple[int, int] | None] = {}
-    for s in starts:
-        g = math.dist(a, xy(*s)) / step
-        best[s] = g
-        par[s] = None
-        heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
-    moves = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
-             (1, 1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (-1, -1, 1.414)]
-    end = None
-    while heap:
-        f, g, cur = heapq.heappop(heap)
-        if g > best.get(cur, 1e18):
-            continue
-        if cur in goals:
-            end = cur
-            break
-        for di, dj, w in moves:
-            nxt = (cur[0] + di, cur[1] + dj)
-            if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
-                continue
-            if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
-                continue  # no corner cutting
-            # running along a grid line would hide it: dearer
-            along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
-            ng = g + (w * 10 if along else w)
-            if ng < best.get(nxt, 1e18):
-                best[nxt] = ng
-                par[nxt] = cur
-                heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
-    if end is None:
-        return None
-    path = [b]
-    k: tuple[int, int] | None = end
-    while k is not None:
-        path.append(xy(*k))
-        k = par[k]
-    path.append(a)
-    path.reverse()
-    # pull taut: keep a point only if the straight cut past it would cross something
-    # (greedy: from each kept point, the farthest point the straight cut reaches clear)
-    def cut(p: Point, r: Point) -> bool:
-        return clear(p, r) and not hides_grid_line((p, r), m)
+    def search(self, a: Point, b: Point) -> list[Point] | None:
+        """A* from the points near a to those near b: the route's points, a and b included
+        (None: no route). Running along a grid line costs ten times more (it would hide it);
+        no diagonal step cuts a blocked corner."""
+        import heapq
 
+        starts, goals = self.near(a, b), set(self.near(b, a))
+        if not starts or not goals:
+            return None
+        step, xy, ok, W, H, q = self.step, self.xy, self.ok, self.W, self.H, self.q
+        bi, bj = (b[0] - self.x0) / step, (b[1] - self.y0) / step
+        heap: list[tuple[float, float, tuple[int, int]]] = []
+        best: dict[tuple[int, int], float] = {}
+        par: dict[tuple[int, int], tuple[int, int] | None] = {}
+        for s in starts:
+            g = math.dist(a, xy(*s)) / step
+            best[s] = g
+            par[s] = None
+            heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
+        end = None
+        while heap:
+            f, g, cur = heapq.heappop(heap)
+            if g > best.get(cur, 1e18):
+                continue
+            if cur in goals:
+                end = cur
+                break
+            for di, dj, w in _MOVES:
+                nxt = (cur[0] + di, cur[1] + dj)
+                if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
+                    continue
+                if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
+                    continue  # no corner cutting
+                # running along a grid line would hide it: dearer
+                along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
+                ng = g + (w * 10 if along else w)
+                if ng < best.get(nxt, 1e18):
+                    best[nxt] = ng
+                    par[nxt] = cur
+                    heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
+        if end is None:
+            return None
+        path = [b]
+        k: tuple[int, int] | None = end
+        while k is not None:
+            path.append(xy(*k))
+            k = par[k]
+        path.append(a)
+        path.reverse()
+        return path
+
+
+_MOVES = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+          (1, 1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (-1, -1, 1.414))
+
+
+def _pull_taut(path: list[Point], cut: Callable[[Point, Point], bool]) -> list[Point]:
+    """Keep a point only if the straight cut past it would cross something (greedy: from each
+    kept point, the farthest point the straight cut reaches clear, found by doubling then halving
+    the reach)."""
     taut = [path[0]]
     i = 0
     last = len(path) - 1
     while i < last:
-        # the farthest clear cut, found by doubling then halving the reach
         good, step = i + 1, 1
         while good + step <= last and cut(path[i], path[good + step]):
             good += step
@@ -305,15 +342,7 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
                 bad = mid
         taut.append(path[good])
         i = good
-    if len(taut) == 2:
-        return (a, b)
-    # round the corners: each corner becomes the control point of a quadratic piece
-    # starting and ending a fraction f along its two segments (f = 0.5: all curve)
-    for f in (0.5, 0.35, 0.2, 0.0):
-        pts = _rounded(taut, f)
-        if obstacles.cost(pts, ignore, stop=0)[0] == 0:
-            return pts
-    return _rounded(taut, 0.0)
+    return taut
 
 
 def _rounded(taut: list[Point], f: float) -> tuple[Point, ...]:
