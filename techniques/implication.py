@@ -212,12 +212,18 @@ class _Branch:
     def false_idx(self, c: int, v: int) -> int:
         return self.index[(c, v, False)]
 
-    def record(self, c: int, v: int, t: bool, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
+    def record(self, c: int, v: int, t: bool, rule: str, prem: tuple[int, ...], extra: Any = None
+               ) -> tuple[int, bool]:
+        """The fact's index, and whether it is new (a fact already known keeps its first reason)."""
+        key = (c, v, t)
+        known = self.index.get(key)
+        if known is not None:
+            return known, False
         facts = self.facts
         i = len(facts)
         facts.append((c, v, t, rule, prem, extra))
-        self.index[(c, v, t)] = i
-        return i
+        self.index[key] = i
+        return i, True
 
     def conflict(self, ti: int, fi: int) -> None:
         facts = self.facts
@@ -239,12 +245,10 @@ class _Branch:
 
     def add_false(self, c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None,
                   check: bool = True) -> int:
-        index = self.index
-        key = (c, v, False)
-        i = index.get(key)
-        if i is not None:
+        i, new = self.record(c, v, False, rule, prem, extra)
+        if not new:
             return i
-        i = self.record(c, v, False, rule, prem, extra)
+        index = self.index
         bit = 1 << (v - 1)
         cur, pos, start, st = self.cur, self.pos, self.start, self.st
         cur[c] &= ~bit
@@ -282,13 +286,10 @@ class _Branch:
         return i
 
     def add_true(self, c: int, v: int, rule: str, prem: tuple[int, ...], extra: Any = None) -> int:
-        index = self.index
-        key = (c, v, True)
-        i = index.get(key)
-        if i is not None:
+        i, new = self.record(c, v, True, rule, prem, extra)
+        if not new:
             return i
-        i = self.record(c, v, True, rule, prem, extra)
-        fi = index.get((c, v, False))
+        fi = self.index.get((c, v, False))
         if fi is not None:
             self.conflict(i, fi)
         true_of, facts = self.true_of, self.facts
