@@ -388,3 +388,18 @@ def test_techniques_se_lacks_rate_as_the_chains_se_needs_on_the_simplest_order()
     mixed = Explanation("medusa", eliminate=((8, 8, 4),), strong_links=(((0, 0, 4), (0, 0, 5)), ((0, 0, 5), (0, 6, 5))))
     assert KINDS["medusa"].rate(one) == 6.5 and KINDS["medusa"].rate(mixed) == 7.0
     assert KINDS["medusa"].rate(one, "pattern") == 6.0
+
+
+def test_frames_say_the_summary_s_difficulty_word() -> None:
+    """Issue 41 item 7: the solution frame (and so the sheet and the GIF that show it) says the
+    one difficulty word the summary says, no grade beside it."""
+    from render.plan import plan_frames
+    from tests.conftest import SEED
+
+    p = Puzzle(SEED)
+    last = plan_frames(p)[-1]
+    assert last.kind == "solution" and f"({p.difficulty})" in last.caption
+    assert p.summary().startswith(f"{len(p.steps)} steps, {p.difficulty};")
+    assert not any(word in last.caption for word in (*GRADE_NAMES, "fiendish", "moderate", "extreme"))
+    fr = plan_frames(p, lang="fr")[-1].caption
+    assert "(moyenne)" in fr
