@@ -74,7 +74,7 @@ def real(low: float | None = None, high: float | None = None, *, open_low: bool 
     return convert
 
 
-def _range(low: Any, high: Any) -> str:
+def _range(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
         return f"{low}..{high}"
     if low is None and high is None:

@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from explainer.model.grid import PuzzleError, Source, one_line, parse_grid
 
@@ -88,7 +87,8 @@ def rate_one(task: tuple[str, str, bool]) -> tuple[str, tuple[float, float, floa
     return grid.to_line(), (r.er, r.ep, r.ed), ""
 
 
-def _ratings(sources: list[Source], classic: bool, jobs: int) -> Iterator[tuple[str, Any, str]]:
+def _ratings(sources: list[Source], classic: bool, jobs: int
+             ) -> Iterator[tuple[str, tuple[float, float, float] | None, str]]:
     tasks = [(s.text, s.where, classic) for s in sources]
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:

@@ -12,9 +12,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explainer.model.grid import PuzzleError, read_text
+
+if TYPE_CHECKING:  # the types only: the position reader is imported when a command runs
+    from explainer.app.allsteps import Position
+    from explainer.model.explanation import Explanation
 
 from .common import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, error, reported, run_alone
 from .options import add_lang_option, add_order_option, add_out_options, add_theme_option, integer, real
@@ -192,7 +196,7 @@ def _limits(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
 
-def has_solution(pos: Any) -> bool:
+def has_solution(pos: Position) -> bool:
     """Whether some solution agrees with the position's values and pencil marks (a position
     drawn by hand may have many; one with none has no true step to list). True when the
     search is too long to tell (a nearly empty 25×25 grid)."""
@@ -208,7 +212,7 @@ def has_solution(pos: Any) -> bool:
         return True
 
 
-def read_solvable(text: str, where: str) -> Any:
+def read_solvable(text: str, where: str) -> Position:
     """``allsteps.read_position``, refusing a position without solution (as explain and hint do)."""
     from explainer.app.allsteps import read_position
     from explainer.core.solver import NO_SOLUTION
@@ -255,7 +259,8 @@ def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namesp
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
-def _frames(pos: Any, steps: list[Any], folder: Path, args: argparse.Namespace, out: OutputFolder) -> None:
+def _frames(pos: Position, steps: Sequence[Explanation], folder: Path, args: argparse.Namespace,
+            out: OutputFolder) -> None:
     """One PNG per step; every name checked by the output folder before the first is written."""
     from render.frame import step_png
     from techniques import all_kinds
