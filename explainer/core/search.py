@@ -633,6 +633,12 @@ def grouped_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_lengt
             front = new
     if every:
         found.sort(key=lambda f: f[0])  # stable: start order, then the order found
+    return _grouped_events_of(g, found)
+
+
+def _grouped_events_of(g: GroupedGraph, found: list[tuple[int, int, _Entry, int]]) -> list[GroupedEvent]:
+    """The events of the paths found (length, start, end entry, removals): each path read back
+    from its end, as the (value, cells) nodes it passes."""
     values, masks = g.values, g.masks
     out: list[GroupedEvent] = []
     for length, k, end, elim in found:
