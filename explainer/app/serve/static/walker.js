@@ -1,0 +1,109 @@
+// A step's frames on the learner's grid: the step's own frame, then its proof's sub-frames
+// (docs/serve.md: each scene after the first has a suffix and a level; level 1 sub-frames
+// come first, deeper levels right after the frame that opens them). Previous / next walk the
+// frames of the levels opened so far; "open the nested proof" goes one level deeper.
+
+import {t} from "./i18n.js";
+
+export class Walker {
+  constructor(board, els) {
+    this.board = board;
+    this.els = els;
+    this.scenes = [];
+    this.k = 0;
+    this.depth = 1;
+    this.extra = "";
+    els.prev.addEventListener("click", () => this.step(-1));
+    els.next.addEventListener("click", () => this.step(1));
+    els.deeper.addEventListener("click", () => this.open());
+    els.shallower.addEventListener("click", () => this.close());
+  }
+
+  clear() {
+    this.scenes = [];
+    this.els.nav.hidden = true;
+  }
+
+  /** Show a list of scenes from the first; ``extra``: a line said after the caption (a rating). */
+  show(scenes, extra = "") {
+    this.scenes = scenes;
+    this.k = 0;
+    this.depth = 1;
+    this.extra = extra;
+    this.draw();
+  }
+
+  level(k) {
+    return this.scenes[k].level || 0;
+  }
+
+  visible() {
+    const out = [];
+    this.scenes.forEach((s, k) => {
+      if (this.level(k) <= this.depth) out.push(k);
+    });
+    return out;
+  }
+
+  step(d) {
+    const vis = this.visible();
+    const at = vis.indexOf(this.k);
+    const to = vis[at + d];
+    if (to === undefined) return;
+    this.k = to;
+    this.draw();
+  }
+
+  /** Whether the frame after the current one opens a deeper proof. */
+  opens() {
+    const k = this.k;
+    return k + 1 < this.scenes.length && this.level(k + 1) > this.depth && this.level(k + 1) > this.level(k);
+  }
+
+  open() {
+    if (!this.opens()) return;
+    this.depth = this.level(this.k + 1);
+    this.k += 1;
+    this.draw();
+    this.els.next.focus();
+  }
+
+  close() {
+    if (this.depth <= 1) return;
+    this.depth -= 1;
+    let k = this.k;
+    while (k > 0 && this.level(k) > this.depth) k--;
+    this.k = k;
+    this.draw();
+    this.els.prev.focus();
+  }
+
+  relabel() {
+    if (this.scenes.length) this.counter();
+  }
+
+  counter() {
+    const vis = this.visible();
+    const at = vis.indexOf(this.k) + 1;
+    const lvl = this.level(this.k);
+    this.els.counter.textContent = lvl > 1 ? t("frameLevel", {k: at, n: vis.length, level: lvl})
+      : t("frame", {k: at, n: vis.length});
+    // aria-disabled, not disabled: the focus stays on a button that reaches the end
+    this.els.prev.setAttribute("aria-disabled", String(at <= 1));
+    this.els.next.setAttribute("aria-disabled", String(at >= vis.length));
+    this.els.deeper.hidden = !this.opens();
+    this.els.shallower.hidden = this.depth <= 1;
+  }
+
+  draw() {
+    if (!this.scenes.length) return;
+    const s = this.scenes[this.k];
+    this.board.showScene(s);
+    this.els.title.textContent = s.title || this.els.title.textContent;
+    this.els.caption.textContent = s.caption || "";
+    this.els.legend.textContent = s.legend || "";
+    if (this.extra) this.els.meta.textContent = this.extra;
+    this.els.nav.hidden = this.scenes.length < 2;
+    this.counter();
+  }
+}
