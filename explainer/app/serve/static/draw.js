@@ -36,14 +36,33 @@ function luminance(colour) {
   return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
 }
 
-/** White digits on a dark disk, black on a light one (render/styles.py digit_on). */
-export function digitOn(colour) {
-  return typeof colour === "string" && colour.startsWith("#") && luminance(colour) < 0.4 ? "#ffffff" : "#000000";
-}
-
 export function contrast(a, b) {
   const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
   return (x + 0.05) / (y + 0.05);
+}
+
+/**
+ * The digit on a disk: black or white, whichever contrasts more with the disk. (The PNG's
+ * render/styles.py digit_on switches at luminance 0.4, which leaves white digits below
+ * 4.5:1 on mid colours such as #2ca02c; the page keeps every digit at 4.5:1 or more.)
+ */
+export function digitOn(colour) {
+  if (typeof colour !== "string" || !colour.startsWith("#")) return "#000000";
+  return contrast(colour, "#ffffff") > contrast(colour, "#000000") ? "#ffffff" : "#000000";
+}
+
+/** A text colour darkened (or lightened) just enough to read at 4.5:1 on ``background``. */
+export function readable(colour, background) {
+  if (typeof colour !== "string" || !/^#[0-9a-f]{6}$/i.test(colour) || !/^#[0-9a-f]{6}$/i.test(background || "")) {
+    return colour;
+  }
+  const target = luminance(background) > 0.18 ? 0 : 255;
+  const rgb = [1, 3, 5].map((k) => parseInt(colour.slice(k, k + 2), 16));
+  for (let a = 0; a <= 1.0001; a += 0.05) {
+    const mixed = "#" + rgb.map((x) => Math.round(x + (target - x) * a).toString(16).padStart(2, "0")).join("");
+    if (contrast(mixed, background) >= 4.5) return mixed;
+  }
+  return target ? "#ffffff" : "#000000";
 }
 
 function text(x, y, h, ch, fill, {bold = false, opacity = 1, cls = ""} = {}) {
@@ -178,7 +197,8 @@ function houseRect(n, m, [kind, k]) {
 /** A shape's data attributes: what it is, for tests and for people reading the markup. */
 function tag(s) {
   return ` data-role="${esc(s.role)}" data-kind="${esc(s.kind)}"` + (s.group !== null && s.group !== undefined
-    ? ` data-group="${s.group}"` : "");
+    ? ` data-group="${s.group}"` : "") + (s.row >= 0 ? ` data-cell="${s.row},${s.col}"` : "") +
+    (s.value ? ` data-value="${s.value}"` : "");
 }
 
 /**
@@ -193,6 +213,7 @@ export function sceneMarkup(scene, pal) {
   const op = (s) => (s.faint ? ` opacity="${FAINT}"` : "");
   const rS = diskR(m);
   const alphaFill = Number(pal.cells_alpha ?? 0.35), alphaTint = Number(pal.tint_alpha ?? 0.45);
+  const ink = (c) => readable(c, pal.background);
   let out = `<rect x="0" y="0" width="${n}" height="${n}" fill="${pal.background}"/>`;
   for (const s of by("fill")) {
     const a = String(s.colour).startsWith("tint") ? alphaTint : alphaFill;
@@ -227,11 +248,11 @@ export function sceneMarkup(scene, pal) {
       ` stroke-width="0.045"${tag(s)}/>`;
   }
   for (const s of by("value")) {
-    out += `<g${tag(s)}>` + text(s.col + 0.5, s.row + 0.5, VALUE_H, charOf(s.value), col(pal, s.colour),
+    out += `<g${tag(s)}>` + text(s.col + 0.5, s.row + 0.5, VALUE_H, charOf(s.value), ink(col(pal, s.colour)),
       {bold: s.role === "placed"}) + "</g>";
   }
   for (const s of by("label")) {
-    out += `<g${tag(s)}>` + text(s.col + 0.1 + 0.075 * s.text.length, s.row + 0.16, 0.17, s.text, pal.place,
+    out += `<g${tag(s)}>` + text(s.col + 0.1 + 0.075 * s.text.length, s.row + 0.16, 0.17, s.text, ink(pal.place),
       {bold: true}) + "</g>";
   }
   for (const s of by("candidate")) {
@@ -266,7 +287,7 @@ export function sceneMarkup(scene, pal) {
         digit(s, x, y, digitOn(c));
     } else {
       g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS * 0.92)}" fill="${pal.background}" stroke="${c}"` +
-        ` stroke-width="0.03"/>` + digit(s, x, y, c);
+        ` stroke-width="0.03"/>` + digit(s, x, y, ink(c));
     }
     if (s.kind === "struck" || s.kind === "struck-ring") {
       const d = rS * 0.92;

@@ -1,0 +1,501 @@
+"""The learner's page (``explain-sudoku serve``, issue 39) in a real browser: Playwright
+driving Debian's Chromium against the real server, started in a subprocess on a free port.
+
+CI needs what tests/render/test_viewer.py needs (``apt-get install -y chromium``,
+``pip install playwright``) and the ``serve`` extra (Starlette, uvicorn).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, SEED, SHARED
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HARDEST = SHARED / "data" / "hardest300.txt"
+STATIC = ROOT / "explainer" / "app" / "serve" / "static"
+PAGE_BUDGET = 300_000  # bytes of the first load (issue 39)
+
+
+def _missing() -> object:
+    return pytest.fail if os.environ.get("CI") else pytest.skip
+
+
+def hardest(line: int) -> str:
+    return HARDEST.read_text().split()[line - 1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The real server on a free port: its base URL (or the one EXPLAIN_SUDOKU_SERVE_URL names,
+    already running: a page developer's loop)."""
+    if os.environ.get("EXPLAIN_SUDOKU_SERVE_URL"):
+        yield os.environ["EXPLAIN_SUDOKU_SERVE_URL"].rstrip("/")
+        return
+    for module in ("starlette", "uvicorn"):
+        if importlib.util.find_spec(module) is None:
+            _missing()(f"{module} not installed (pip install -e '.[serve]')")
+    port = free_port()
+    log = open(ROOT / ".pytest_cache" / f"serve-{port}.log", "w") if (ROOT / ".pytest_cache").is_dir() else None
+    proc = subprocess.Popen([sys.executable, "-m", "explain_sudoku", "serve", "--port", str(port)], cwd=ROOT,
+                            stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/api/meta", timeout=2) as res:
+                    json.load(res)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start (status {proc.poll()})")
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if log:
+            log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        _missing()("no /usr/bin/chromium (apt-get install -y chromium)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        _missing()("playwright not installed (pip install playwright)")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Page:
+    """One learner's tab: a fresh browser context (its own storage) on the page, with the
+    page's errors (script errors, CSP violations) collected."""
+
+    def __init__(self, browser: object, url: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.goto(url)
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+        if url.startswith("http"):
+            self.page.wait_for_selector("body[data-ready]", state="attached")
+
+    def wait(self, expression: str, timeout: float = 30) -> None:
+        """Wait until a JavaScript expression is true (polled with evaluate: the page's CSP
+        forbids the eval that wait_for_function uses)."""
+        deadline = time.monotonic() + timeout
+        while not self.page.evaluate(f"() => Boolean({expression})"):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.05)
+
+    # ---- keyboard only ----
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+
+    def active(self) -> str:
+        return str(self.page.evaluate("() => document.activeElement.id || document.activeElement.className"))
+
+    def tab_to(self, selector: str, limit: int = 120) -> None:
+        """Tab (forwards) until the element ``selector`` has the focus."""
+        for _ in range(limit):
+            if self.page.evaluate("s => document.activeElement === document.querySelector(s)", selector):
+                return
+            self.press("Tab")
+        raise AssertionError(f"{selector} not reached with Tab (focus on {self.active()!r})")
+
+    def activate(self, selector: str) -> None:
+        self.tab_to(selector)
+        self.press("Enter")
+
+    def start(self, puzzle: str) -> None:
+        """Start a puzzle with the keyboard: type it in the box, then the start button."""
+        self.tab_to("#puzzle-text")
+        self.page.keyboard.insert_text(puzzle)
+        self.activate("#start")
+        self.wait("document.querySelectorAll('[role=gridcell]').length > 0")
+        self.wait(f"location.hash.includes({json.dumps(puzzle)})")
+
+    def to_cell(self, r: int, c: int) -> None:
+        """Focus the grid (its one tab stop), then go to cell (r, c) (0-based) with the keys."""
+        self.tab_to("[role=gridcell][tabindex='0']")
+        self.press("Control+Home")
+        for _ in range(r):
+            self.press("ArrowDown")
+        for _ in range(c):
+            self.press("ArrowRight")
+
+    def label(self, r: int, c: int) -> str:
+        n = self.page.evaluate("document.querySelectorAll('[role=row]').length")
+        return str(self.page.get_attribute(f"[role=gridcell][data-i='{r * n + c}']", "aria-label"))
+
+    def text(self, selector: str) -> str:
+        return str(self.page.inner_text(selector))
+
+    def close(self) -> None:
+        assert not [e for e in self.errors if "Content Security Policy" in e], self.errors
+        self.context.close()
+
+
+@contextmanager
+def learner(browser: object, url: str) -> Iterator[Page]:
+    p = Page(browser, url)
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def solution(puzzle: str) -> str:
+    from explainer.api import Puzzle
+
+    return Puzzle(puzzle).solution.to_line()
+
+
+# ---------------------------------------------------------------------------------------------
+
+def test_static_files_are_small_and_self_contained() -> None:
+    """No CDN, no inline script or style, and the whole first load within the budget."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    assert "style=" not in html and "<style" not in html
+    assert "<script " in html and "<script>" not in html
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert "https://" not in text and "cdn" not in text.lower(), path.name
+        if path.suffix == ".js":
+            assert "setAttribute(\"style\"" not in text and ".innerHTML = `<" not in text, path.name
+    assert sum(p.stat().st_size for p in STATIC.iterdir()) < PAGE_BUDGET
+
+
+def test_first_load_bytes_and_no_csp_violation(server, browser) -> None:
+    sizes: list[int] = []
+    with learner(browser, "about:blank") as p:
+        p.page.on("response", lambda r: sizes.append(len(r.body())) if r.ok else None)
+        p.goto(server + "/")
+        p.page.wait_for_load_state("networkidle")
+        assert 0 < sum(sizes) <= PAGE_BUDGET, sizes
+        assert p.page.evaluate("document.querySelectorAll('[role=gridcell]').length") == 0
+        assert not p.errors, p.errors
+
+
+def test_bad_puzzle_is_one_line_on_the_page(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.tab_to("#puzzle-text")
+        p.page.keyboard.insert_text("12345")
+        p.activate("#start")
+        p.wait("document.getElementById('error').textContent.length > 0")
+        line = p.text("#error")
+        assert "\n" not in line.strip() and "Traceback" not in line
+
+
+def test_keys_marks_undo_redo_and_reload(server, browser) -> None:
+    """Values, marks (Space: mark mode), Backspace, Ctrl+Z / Ctrl+Y; a reload keeps the game
+    and its history; the link restores it in another browser."""
+    sol = solution(SEED)
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        assert p.page.evaluate("document.querySelectorAll('#cells [tabindex=\"0\"]').length") == 1
+        p.to_cell(0, 1)  # r1c2, empty in the seed
+        p.press(sol[1])
+        assert p.label(0, 1) == f"row 1 column 2, {sol[1]}"
+        p.press("Control+z")
+        assert p.label(0, 1) == "row 1 column 2, empty"
+        p.press("Control+y")
+        assert p.label(0, 1).endswith(f", {sol[1]}")
+        p.press("ArrowRight")  # r1c3
+        p.press(" ")  # mark mode
+        p.press("4")
+        p.press("6")
+        p.press("Shift+7")  # Shift: a mark in either mode
+        assert p.label(0, 2) == "row 1 column 3, marks 4 6 7"
+        p.press("7")
+        assert p.label(0, 2) == "row 1 column 3, marks 4 6"
+        p.press("ArrowLeft")
+        p.press("ArrowLeft")
+        p.press("5")  # a given: nothing changes
+        assert p.label(0, 0) == "row 1 column 1, given 9"
+        p.press("Control+End")
+        p.press(" ")  # values again
+        p.press(sol[80])
+        p.press("Backspace")
+        assert p.label(8, 8) == "row 9 column 9, empty"
+        p.page.reload()
+        p.page.wait_for_selector("body[data-ready]", state="attached")
+        assert p.label(0, 1).endswith(f", {sol[1]}")
+        assert p.label(0, 2) == "row 1 column 3, marks 4 6"
+        p.to_cell(0, 0)
+        p.press("Control+z")  # the erase of r9c9, undone after the reload
+        assert p.label(8, 8).endswith(f", {sol[80]}")
+        link = p.page.url
+    assert "#p=" in link
+    with learner(browser, link) as other:  # another browser: no storage, only the link
+        assert other.label(0, 1).endswith(f", {sol[1]}")
+        assert other.label(0, 2) == "row 1 column 3, marks 4 6"
+        assert other.label(8, 8).endswith(f", {sol[80]}")
+
+
+def test_check_names_a_wrong_value_and_a_removed_candidate(server, browser) -> None:
+    sol = solution(SEED)
+    empty = [i for i, ch in enumerate(SEED) if ch == "."]
+    wrong_cell, marked_cell = empty[0], empty[5]
+    n = 9
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        # a wrong value: any value but the solution's that no given in its row excludes
+        p.page.click("#fill")  # the candidates, to pick a wrong value that is still possible
+        label = p.label(*divmod(wrong_cell, n))
+        options = [ch for ch in label.split("marks ")[1].split() if ch != sol[wrong_cell]]
+        p.to_cell(*divmod(wrong_cell, n))
+        p.press(options[0])
+        # a true candidate removed: leave only the other marks in a cell
+        p.to_cell(*divmod(marked_cell, n))
+        p.press(" ")
+        p.press(sol[marked_cell])
+        p.press(" ")
+        p.activate("#check")
+        p.page.wait_for_selector("#mistakes li")
+        items = p.page.eval_on_selector_all("#mistakes li", "ls => ls.map(l => l.textContent)")
+        r, c = divmod(wrong_cell, n)
+        r2, c2 = divmod(marked_cell, n)
+        assert len(items) == 2, items
+        assert any(f"r{r + 1}c{c + 1}" in t for t in items), items
+        assert any(f"r{r2 + 1}c{c2 + 1}" in t and sol[marked_cell] in t for t in items), items
+        assert p.page.evaluate("document.querySelectorAll('#svg .mistake').length") == 2
+        # "why is it wrong": a drawn proof
+        p.activate("#mistakes li button")
+        p.wait("document.querySelector('#svg').classList.contains('scene')")
+        assert p.text("#caption")
+        # a hint on a grid with mistakes gets the mistakes first
+        p.activate("#show-step")
+        p.wait("document.querySelectorAll('#mistakes li').length == 2")
+        assert p.page.is_hidden("#apply")
+
+
+@pytest.mark.slow
+def test_keyboard_learner_plays_the_seed_to_the_end(server, browser) -> None:
+    """Only keys: the puzzle typed in, then "show the step" and "apply" until solved."""
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        for _ in range(200):
+            if "Solved" in p.text("#status"):
+                break
+            p.activate("#show-step")
+            p.page.wait_for_selector("#apply:visible")
+            assert p.page.evaluate("document.querySelectorAll('#svg [data-role]').length") > 0
+            p.activate("#apply")
+            p.page.wait_for_selector("#result", state="hidden")
+        assert "Solved" in p.text("#status")
+
+
+def walk(p: Page) -> list[str]:
+    """Walk the proof's frames: next to the end (opening each nested proof), then back."""
+    seen = [p.text("#counter")]
+    first = p.page.inner_html("#svg")
+    for _ in range(4):
+        p.activate("#next")
+        seen.append(p.text("#counter"))
+    assert p.page.inner_html("#svg") != first
+    if p.page.is_visible("#deeper"):
+        p.activate("#deeper")
+        seen.append(p.text("#counter"))
+        assert "level 2" in seen[-1] or "niveau 2" in seen[-1]
+        p.activate("#shallower")
+    for _ in range(10):
+        p.activate("#prev")
+    seen.append(p.text("#counter"))
+    assert p.page.inner_html("#svg") == first
+    return seen
+
+
+def test_forcing_chain_hint_walks_its_proof(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.start(hardest(2))
+        p.activate("#show-step")
+        p.page.wait_for_selector("#proof-nav:visible", timeout=60_000)
+        assert "chain" in p.text("#result-title").lower() or "net" in p.text("#result-title").lower()
+        kinds = set(p.page.eval_on_selector_all("#svg [data-kind]", "es => es.map(e => e.dataset.kind)"))
+        assert kinds & {"disk", "thick", "halo", "struck-ring"}, kinds
+        seen = walk(p)
+        assert seen[0].startswith("Frame 1 of") and seen[-1].startswith("Frame 1 of")
+        assert p.text("#caption") and p.text("#legend")
+        assert_text_contrast(p)
+
+
+def test_french_and_another_palette(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.tab_to("#lang")
+        p.page.select_option("#lang", "fr")
+        assert p.text("#hint") == "Indice"
+        p.start(SEED)
+        assert p.label(0, 0) == "ligne 1 colonne 1, donnée 9"
+        p.activate("#hint")
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        assert p.text("#caption").startswith("Cherchez")
+        assert p.text("#hint") == "En dire plus"
+        p.activate("#show-step")
+        p.page.wait_for_selector("#apply:visible")
+        placed = "#svg [data-role=placed] text"
+        before = p.page.get_attribute(placed, "fill")
+        p.tab_to("#palette")
+        p.page.select_option("#palette", "colorblind")
+        after = p.page.get_attribute(placed, "fill")
+        assert before != after
+        assert_text_contrast(p)
+        p.page.reload()
+        p.page.wait_for_selector("body[data-ready]", state="attached")
+        assert p.page.input_value("#palette") == "colorblind" and p.text("#hint") == "Indice"
+        # every string of the page is French: no English word left on the buttons
+        texts = p.page.eval_on_selector_all("button, label, summary, h1, h2", "es => es.map(e => e.textContent)")
+        english = {"Hint", "Undo", "Redo", "Erase", "Check my grid", "Show the step", "Apply", "Dismiss"}
+        assert not english & {t.strip() for t in texts}, texts
+
+
+def assert_text_contrast(p: Page) -> None:
+    """Every text of the page reads at 4.5:1 or more on what is behind it: the page's own
+    (computed colours) and the grid's digits (plain, or on a disk)."""
+    low = p.page.evaluate("""() => {
+      const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map(x => { x /= 255; return x <= 0.04045 ? x / 12.92
+        : ((x + 0.055) / 1.055) ** 2.4; }).reduce((a, x, i) => a + x * [0.2126, 0.7152, 0.0722][i], 0);
+      const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + .05) / (y + .05); };
+      const hex = h => [1, 3, 5].map(k => parseInt(h.slice(k, k + 2), 16));
+      const bg = el => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
+        if (c.length === 3 || c[3] > 0.5) return c.slice(0, 3); } return [255, 255, 255]; };
+      const out = [];
+      for (const el of document.querySelectorAll('body *:not(svg *)')) {
+        if (!el.offsetParent || ![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+        const r = ratio(rgb(getComputedStyle(el).color), bg(el));
+        if (r < 4.5) out.push([el.id || el.tagName, el.textContent.slice(0, 30), r]);
+      }
+      const back = document.querySelector('#svg > rect').getAttribute('fill');
+      for (const t of document.querySelectorAll('#svg text')) {
+        const disk = t.previousElementSibling && t.previousElementSibling.tagName === 'circle'
+          && t.previousElementSibling.getAttribute('fill') !== 'none' ? t.previousElementSibling.getAttribute('fill')
+          : back;
+        const r = ratio(hex(t.getAttribute('fill')), hex(disk));
+        if (r < 4.5) out.push(['svg', t.textContent, r]);
+      }
+      return out;
+    }""")
+    assert not low, low
+
+
+def test_every_control_is_reachable_by_keyboard(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        p.activate("#show-step")
+        p.page.wait_for_selector("#apply:visible")
+        reached: set[str] = set()
+        p.page.evaluate("document.activeElement.blur()")
+        for _ in range(200):
+            p.press("Tab")
+            info = p.page.evaluate("""() => { const e = document.activeElement;
+              if (e === document.body) return null;
+              return {key: e.id || e.getAttribute('role') || e.value || e.textContent.trim(),
+                      summary: e.tagName === 'SUMMARY', open: e.tagName === 'SUMMARY' && e.parentElement.open,
+                      visible: e.matches(':focus-visible')}; }""")
+            if info is None:  # out of the page and back
+                continue
+            assert info["visible"], info  # a visible focus
+            if info["summary"] and not info["open"]:
+                p.press("Enter")  # open the section, then go on into it
+            reached.add(info["key"])
+        controls = p.page.evaluate("""() => [...document.querySelectorAll(
+              'button, select, input, textarea, summary, [role=gridcell][tabindex="0"]')]
+            .filter(e => e.getClientRects().length && !e.closest('[hidden]') && !e.disabled)
+            .map(e => e.id || e.getAttribute('role') || e.value || e.textContent.trim())""")
+        assert set(controls) - reached == set(), sorted(set(controls) - reached)
+
+
+def test_a_slow_request_shows_progress_and_can_be_cancelled(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        held = []
+        p.page.route("**/api/hint", lambda route: held.append(route))
+        p.activate("#show-step")
+        p.page.wait_for_selector("#busy:visible", timeout=5000)
+        p.activate("#cancel")
+        p.page.wait_for_selector("#busy", state="hidden")
+        assert p.text("#error") == "Cancelled."
+        for route in held:
+            try:
+                route.abort()
+            except Exception:  # the page already dropped it
+                pass
+
+
+def test_model_round_trips(server, browser) -> None:
+    """The game's storage and link forms give the same game back; undo and redo without limit."""
+    with learner(browser, server + "/") as p:
+        out = p.page.evaluate("""async (seed) => {
+          const {Game, packMarks, unpackMarks} = await import('/static/model.js');
+          const g = new Game(seed);
+          g.place(1, 5); g.toggleMark(2, 4); g.toggleMark(2, 9); g.fillCandidates();
+          for (let k = 0; k < 30; k++) g.place(3 + (k % 5), 1 + (k % 9));
+          const back = Game.fromJSON(JSON.parse(JSON.stringify(g)));
+          const link = Game.fromFragment(g.fragment());
+          let undone = 0; while (back.undo()) undone++;
+          const big = new Game('.'.repeat(625)); big.toggleMark(624, 25); big.toggleMark(0, 1);
+          return {same: JSON.stringify(back.toJSON().puzzle) === JSON.stringify(seed),
+                  link: link.values.join() === g.values.join() && link.marksLine() === g.marksLine(),
+                  undone, start: back.values.join() === new Game(seed).values.join(),
+                  big: unpackMarks(packMarks(big), 25).join() === big.marks.join()};
+        }""", SEED)
+        assert out == {"same": True, "link": True, "undone": out["undone"], "start": True, "big": True}
+        assert out["undone"] >= 20
+
+
+def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang: str = "en") -> None:
+    """The page showing the forcing-chain hint of hardest300 line 2 (docs/serve-chain-hint.png)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        p = Page(b, base + "/")
+        p.page.select_option("#lang", lang)
+        p.page.select_option("#palette", palette)
+        p.start(hardest(2))
+        p.page.click("#show-step")
+        p.page.wait_for_selector("#proof-nav:visible", timeout=60_000)
+        p.page.click("#next")
+        p.page.screenshot(path=str(path), full_page=False)
+        b.close()
+
+
+if __name__ == "__main__":  # python tests/serve/test_page.py URL OUT.png [palette] [lang]
+    screenshot_chain_hint(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:5])
