@@ -120,6 +120,7 @@ function needGame() {
 function setGame(game, message) {
   app.game = game;
   app.hintLevel = 0;
+  document.body.classList.toggle("big", game.n >= 16); // a wider board for 16x16 and 25x25
   closeResult();
   board.setGame(game);
   buildPad();

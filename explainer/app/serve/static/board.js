@@ -85,11 +85,21 @@ export class Board {
     const n = this.game.n;
     this.svg.setAttribute("viewBox", viewBox(n));
     this.svg.classList.toggle("scene", Boolean(this.scene));
-    this.svg.innerHTML = this.scene
+    this.svg.innerHTML = (this.scene
       ? sceneMarkup(this.scene, this.palette)
-      : boardMarkup(this.game, this.palette, {selected: this.selected, highlight: this.highlight,
-        mistakes: this.mistakes});
+      : boardMarkup(this.game, this.palette, {highlight: this.highlight, mistakes: this.mistakes})) +
+      `<rect id="sel" width="1" height="1" fill="${this.palette.on}" opacity="0.16" pointer-events="none"/>`;
+    this.placeSelection();
     this.labels();
+  }
+
+  /** The selected cell's tint: moved on its own, the drawing stays (a 25x25 has 15625 marks). */
+  placeSelection() {
+    const sel = this.svg.querySelector("#sel");
+    if (!sel) return;
+    const n = this.game.n;
+    sel.setAttribute("x", String(this.selected % n));
+    sel.setAttribute("y", String(Math.floor(this.selected / n)));
   }
 
   /** ARIA labels: "row 4 column 7, candidates 2 5 8" (or the value, given or not). */
@@ -115,12 +125,15 @@ export class Board {
 
   focus(i, move = true) {
     if (!this.cellEls) return;
-    this.cellEls[this.selected].tabIndex = -1;
+    const old = this.cellEls[this.selected];
+    old.tabIndex = -1;
+    old.setAttribute("aria-selected", "false");
     this.selected = i;
     this.cellEls[i].tabIndex = 0;
+    this.cellEls[i].setAttribute("aria-selected", "true");
     if (move) this.cellEls[i].focus();
     this.handlers.select?.(i);
-    this.render();
+    this.placeSelection();
   }
 
   key(e) {

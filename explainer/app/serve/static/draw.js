@@ -92,9 +92,9 @@ export function gridMarkup(n, pal) {
 
 /**
  * The learner's board: values (givens and their own in two colours), their pencil marks,
- * the highlighted value, the selected cell and the cells a check named.
+ * the highlighted value and the cells a check named (the selected cell: board.js).
  */
-export function boardMarkup(game, pal, {selected = -1, highlight = 0, mistakes = new Set()} = {}) {
+export function boardMarkup(game, pal, {highlight = 0, mistakes = new Set()} = {}) {
   const n = game.n, m = game.m;
   let under = "", over = "";
   const bit = highlight ? 1 << (highlight - 1) : 0;
@@ -102,9 +102,6 @@ export function boardMarkup(game, pal, {selected = -1, highlight = 0, mistakes =
     const r = Math.floor(i / n), c = i % n, v = game.values[i];
     if (highlight && v === highlight) {
       under += `<rect x="${c}" y="${r}" width="1" height="1" fill="${pal.cells_fill}" opacity="0.35" class="hl"/>`;
-    }
-    if (i === selected) {
-      under += `<rect x="${c}" y="${r}" width="1" height="1" fill="${pal.on}" opacity="0.16" class="sel"/>`;
     }
     if (mistakes.has(i)) {
       over += `<rect x="${f(c + 0.06)}" y="${f(r + 0.06)}" width="0.88" height="0.88" fill="none" ` +
