@@ -1,0 +1,189 @@
+"""Worker processes for the engine: one request at a time each, with a time limit.
+
+The server's event loop never runs the engine: a hint on a hard puzzle takes up to a few
+seconds, and the other learners' requests must not wait behind it. ``Pool`` keeps ``size``
+processes (the cores by default); a request takes an idle one (or waits for one), sends it
+the handler's name and the body, and waits at most ``seconds``. Past that the worker is
+killed and a fresh one started in its place (``Timeout``: the server answers 504); an
+exception in the engine comes back as one line (``EngineError``: 500) and the worker keeps
+serving. ``concurrent.futures.ProcessPoolExecutor`` cannot end one worker that runs too long,
+hence this small pool of our own.
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .position import BadRequest
+
+
+class Timeout(Exception):
+    """The request ran past its time limit (its worker was replaced)."""
+
+
+class EngineError(Exception):
+    """The engine raised: one line, for a 500."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
+    from . import api, more
+
+    table: dict[str, Callable[[Any], Any]] = {name: getattr(api, name) for name in api.HANDLERS}
+    table.update({name: getattr(more, name) for name in more.HANDLERS})
+    table["bank"] = lambda body: more.bank(body, bank)
+    return table
+
+
+def _serve(conn: Connection, bank: str | None) -> None:
+    """A worker's loop: (name, body) in, ("ok", answer) | ("bad", status, line) | ("error", line) out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    handlers = _handlers(bank)
+    conn.send(("ready",))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        name, body = job
+        try:
+            answer: tuple[Any, ...] = ("ok", handlers[name](body))
+        except BadRequest as e:
+            answer = ("bad", e.status, e.message)
+        except Exception as e:  # an engine error: one line, and the worker goes on
+            last = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+            where = f" ({os.path.basename(last.filename)}:{last.lineno})" if last else ""
+            answer = ("error", f"{type(e).__name__}: {' '.join(str(e).split())}{where}")
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any, bank: str | None) -> None:
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(child, bank), daemon=True, name="explain-sudoku-serve")
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self, seconds: float = 60.0) -> None:
+        if not self.ready:
+            if not self.conn.poll(seconds):
+                raise EngineError("a worker did not start")
+            self.conn.recv()
+            self.ready = True
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(2)
+        self.conn.close()
+
+
+class Pool:
+    """``size`` engine processes; ``await pool.run(name, body, seconds)``."""
+
+    def __init__(self, size: int | None = None, bank: str | None = None) -> None:
+        self.size = size or cores()
+        self.bank = bank
+        # spawn: a fork of the server (threads, an event loop) is not safe; start-up is paid once
+        self._ctx = multiprocessing.get_context("spawn")
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._threads = ThreadPoolExecutor(self.size + 2, thread_name_prefix="explain-sudoku-wait")
+
+    async def start(self) -> None:
+        self._idle = asyncio.Queue()
+        workers = [self._new() for _ in range(self.size)]
+        for w in workers:
+            await asyncio.to_thread(w.wait_ready)
+            self._idle.put_nowait(w)
+
+    def _new(self) -> _Worker:
+        w = _Worker(self._ctx, self.bank)
+        with self._lock:
+            self._all.append(w)
+        return w
+
+    def _replace(self, w: _Worker) -> _Worker:
+        w.kill()
+        with self._lock:
+            if w in self._all:
+                self._all.remove(w)
+        fresh = self._new()
+        fresh.wait_ready()
+        return fresh
+
+    def _job(self, w: _Worker, job: tuple[str, Any], seconds: float,
+             loop: asyncio.AbstractEventLoop) -> tuple[Any, ...]:
+        """In a thread: one request on worker ``w``; the worker (or its replacement) goes back to
+        the idle queue when this ends, even if the request was cancelled meanwhile."""
+        keep = w
+        try:
+            try:
+                w.conn.send(job)
+                if w.conn.poll(seconds):
+                    answer: tuple[Any, ...] = w.conn.recv()
+                    return answer
+                keep = self._replace(w)
+                return ("timeout", f"took longer than {seconds:g} s")
+            except (OSError, EOFError, ValueError):  # the worker died under the request
+                keep = self._replace(w)
+                return ("error", "the engine's worker stopped; it was restarted")
+        finally:
+            assert self._idle is not None
+            idle = self._idle
+            loop.call_soon_threadsafe(idle.put_nowait, keep)
+
+    async def run(self, name: str, body: Any, seconds: float) -> Any:
+        """The handler's answer; BadRequest, Timeout or EngineError otherwise."""
+        assert self._idle is not None, "Pool.start() first"
+        w = await self._idle.get()
+        loop = asyncio.get_running_loop()
+        # shielded: a cancelled request (the learner gave up) lets its worker finish first
+        answer = await asyncio.shield(loop.run_in_executor(self._threads, self._job, w, (name, body), seconds, loop))
+        kind = answer[0]
+        if kind == "ok":
+            return answer[1]
+        if kind == "bad":
+            raise BadRequest(answer[2], answer[1])
+        if kind == "timeout":
+            raise Timeout(answer[1])
+        raise EngineError(answer[1])
+
+    def close(self, seconds: float = 2.0) -> None:
+        """End every worker (politely, then by force) within about ``seconds``."""
+        with self._lock:
+            workers = list(self._all)
+            self._all.clear()
+        for w in workers:
+            try:
+                w.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        end = time.monotonic() + seconds
+        for w in workers:
+            w.process.join(max(0.0, end - time.monotonic()))
+            w.kill()
+        self._threads.shutdown(wait=False, cancel_futures=True)
