@@ -17,6 +17,7 @@ from explainer.model.explanation import Explanation
 from explainer.model.grid import LETTERS, value_char
 from explainer.model.state import State
 from explainer.model.technique import StepKind, kinds_of, rate_steps
+from render.proofdraw import plan
 from render.scene import step_scenes, technique_title
 from render.scenejson import scene_dict
 from techniques import REGISTRY, known_kinds, title
@@ -25,7 +26,9 @@ from .position import BadRequest, Position, field, read_position, read_puzzle
 
 FORMAT_VERSION = 1
 HANDLERS = ("start", "check", "hint", "apply")  # run by the worker pool (pool.py)
-MAX_STEPS = 2000  # an explanation from a position stops here (a 25×25 has 625 cells)
+MAX_STEPS = 2000
+DEPTH = 2  # proof levels drawn by default (deeper ones on request: ``depth``)
+MAX_DEPTH = 9  # an explanation from a position stops here (a 25×25 has 625 cells)
 
 
 def _kinds() -> dict[str, StepKind]:
@@ -50,11 +53,13 @@ def step_rating(step: Explanation, pos: Position) -> float:
     return rate_steps([step], kinds, pos.order.view)[0]
 
 
-def scenes_of(state: State, step: Explanation, pos: Position, number: int | None = None) -> list[dict[str, Any]]:
-    """The step's frame and its proof's sub-frames (render.scene.step_scenes) as scene dicts.
-    Without a step number (a hint) the titles name the technique, as ``hint``'s PNG does."""
+def scenes_of(state: State, step: Explanation, pos: Position, number: int | None = None,
+              depth: int = DEPTH) -> list[dict[str, Any]]:
+    """The step's frame and its proof's sub-frames up to level ``depth`` (render.scene.step_scenes)
+    as scene dicts. Without a step number (a hint) the titles name the technique, as ``hint``'s
+    PNG does."""
     scenes = [scene_dict(sc) for sc in step_scenes(state, step, number=number, givens=pos.puzzle.values,
-                                                      lang=pos.lang, kinds=_kinds())]
+                                                      lang=pos.lang, kinds=_kinds(), depth=depth)]
     if number is None:
         name = technique_title(step.technique, pos.lang, getattr(step, "detail", ()), _kinds())
         for sc in scenes:
@@ -64,6 +69,20 @@ def scenes_of(state: State, step: Explanation, pos: Position, number: int | None
                 if shape["role"] == "title":
                     shape["text"] = words
     return scenes
+
+
+def depth_of(body: Mapping[str, Any]) -> int:
+    """The proof levels to draw (``depth``, default ``DEPTH``): a nested proof's deepest levels
+    can hold hundreds of sub-frames, drawn when the learner opens them."""
+    depth = body.get("depth", DEPTH)
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise BadRequest(f"depth: expected a proof level 1..{MAX_DEPTH}")
+    return depth
+
+
+def deeper(step: Explanation, depth: int) -> bool:
+    """True when the step's proof has sub-frames below level ``depth``."""
+    return step.proof is not None and len(plan(step.proof, depth=depth + 1)) > len(plan(step.proof, depth=depth))
 
 
 def step_dict(step: Explanation) -> dict[str, Any]:
@@ -111,9 +130,12 @@ def hint(body: Mapping[str, Any]) -> dict[str, Any]:
                            "title": title(step.technique, pos.lang, getattr(step, "detail", ())),
                            "text": hint_text(step, level, pos.lang), "step": None}
     if level == 3:
+        depth = depth_of(body)
         out["step"] = step_dict(step)
-        out["scenes"] = scenes_of(pos.state, step, pos)
+        out["scenes"] = scenes_of(pos.state, step, pos, depth=depth)
         out["rating"] = step_rating(step, pos)
+        out["depth"] = depth
+        out["deeper"] = deeper(step, depth)
     return out
 
 
