@@ -44,6 +44,18 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="engine processes answering requests at once (default: the cores)")
 
 
+def reachable(host: str) -> bool:
+    """True when listening on ``host`` makes the page reachable from other computers."""
+    import ipaddress
+
+    if host.lower() in LOOPBACK:
+        return False
+    try:
+        return not ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return True  # a name: it may resolve to anything
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     return run_alone("serve", sys.modules[__name__], argv)
 
@@ -103,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
-    if args.host not in LOOPBACK:
+    if reachable(args.host):
         print(f"explain-sudoku: warning: listening on {args.host}: the page is reachable from the network",
               file=sys.stderr)
     print(f"explain-sudoku serve: {url} (Ctrl-C stops it)", flush=True)

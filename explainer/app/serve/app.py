@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -67,13 +68,37 @@ def allowed_hosts(host: str, port: int) -> set[str]:
     return {h.lower() for h in out}
 
 
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def ip_host(host: str, port: int) -> bool:
+    """True for a Host header naming an IP address (not a name) with the served port: what a
+    browser sends to a server listening on every address (a DNS rebinding needs a name)."""
+    import ipaddress
+
+    name, _, tail = host.rpartition(":")
+    if tail != str(port):
+        return False
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 class Guard:
     """ASGI middleware: refuse a Host header not of the served address (421), add the security
-    headers to every response."""
+    headers to every response. ``any_ip``: the server listens on every address (``--host
+    0.0.0.0``): any IP address with the port is the served address too."""
 
-    def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, hosts: Iterable[str], any_ip: int | None = None) -> None:
         self.app = app
         self.hosts = {h.lower() for h in hosts}
+        self.any_ip = any_ip
+
+    def allowed(self, host: str) -> bool:
+        host = host.lower()
+        return host in self.hosts or (self.any_ip is not None and ip_host(host, self.any_ip))
 
     async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:
@@ -92,7 +117,7 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
-        if host.lower() not in self.hosts:
+        if not self.allowed(host):
             response = JSONResponse({"error": f"this server answers for {sorted(self.hosts)[0]} only, "
                                               f"not the Host {host!r}"}, status_code=421)
             await response(scope, receive, secured)
@@ -164,7 +189,7 @@ def make_meta(config: Config) -> dict[str, Any]:
 
 def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
     """The ASGI application (the Guard around Starlette). ``pool``: the engine's workers
-    (default: ``config.workers`` processes, started with the application)."""
+    (default: ``config.workers`` processes), started and ended with the application."""
     config = config or Config()
     if not config.meta:
         config.meta = make_meta(config)
@@ -201,13 +226,11 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if pool is None:
-            await engine.start()
+        await engine.start()
         try:
             yield
         finally:
-            if pool is None:
-                engine.close()
+            engine.close()
 
     routes = [
         Route("/", page, methods=["GET", "HEAD"]),
@@ -221,4 +244,6 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
     app.state.config = config
     app.state.pool = engine
     hosts = config.hosts or allowed_hosts(config.host, config.port)
-    return Guard(app, hosts)
+    if config.host in WILDCARDS:
+        hosts |= allowed_hosts(socket.gethostname(), config.port) | allowed_hosts(socket.getfqdn(), config.port)
+    return Guard(app, hosts, config.port if config.host in WILDCARDS else None)

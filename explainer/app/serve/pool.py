@@ -42,7 +42,11 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
+Handlers = Callable[[str | None], dict[str, Callable[[Any], Any]]]
+
+
+def handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
+    """The request handlers a worker answers: ``api``'s and ``more``'s, the bank's with its path."""
     from . import api, more
 
     table: dict[str, Callable[[Any], Any]] = {name: getattr(api, name) for name in api.HANDLERS}
@@ -51,10 +55,10 @@ def _handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
     return table
 
 
-def _serve(conn: Connection, bank: str | None) -> None:
+def _serve(conn: Connection, bank: str | None, factory: Handlers) -> None:
     """A worker's loop: (name, body) in, ("ok", answer) | ("bad", status, line) | ("error", line) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
-    handlers = _handlers(bank)
+    table = factory(bank)
     conn.send(("ready",))
     while True:
         try:
@@ -65,7 +69,7 @@ def _serve(conn: Connection, bank: str | None) -> None:
             return
         name, body = job
         try:
-            answer: tuple[Any, ...] = ("ok", handlers[name](body))
+            answer: tuple[Any, ...] = ("ok", table[name](body))
         except BadRequest as e:
             answer = ("bad", e.status, e.message)
         except Exception as e:  # an engine error: one line, and the worker goes on
@@ -79,9 +83,9 @@ def _serve(conn: Connection, bank: str | None) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, bank: str | None) -> None:
+    def __init__(self, ctx: Any, bank: str | None, factory: Handlers) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child, bank), daemon=True, name="explain-sudoku-serve")
+        self.process = ctx.Process(target=_serve, args=(child, bank, factory), daemon=True, name="explain-sudoku-serve")
         self.process.start()
         child.close()
         self.ready = False
@@ -101,11 +105,13 @@ class _Worker:
 
 
 class Pool:
-    """``size`` engine processes; ``await pool.run(name, body, seconds)``."""
+    """``size`` engine processes; ``await pool.run(name, body, seconds)``. ``factory``: a
+    module-level function giving the handlers (``handlers``; tests give their own)."""
 
-    def __init__(self, size: int | None = None, bank: str | None = None) -> None:
+    def __init__(self, size: int | None = None, bank: str | None = None, factory: Handlers = handlers) -> None:
         self.size = size or cores()
         self.bank = bank
+        self.factory = factory
         # spawn: a fork of the server (threads, an event loop) is not safe; start-up is paid once
         self._ctx = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[_Worker] | None = None
@@ -121,7 +127,7 @@ class Pool:
             self._idle.put_nowait(w)
 
     def _new(self) -> _Worker:
-        w = _Worker(self._ctx, self.bank)
+        w = _Worker(self._ctx, self.bank, self.factory)
         with self._lock:
             self._all.append(w)
         return w

@@ -97,15 +97,15 @@ def _values(line: str, n: int, name: str) -> list[int]:
 
 
 def learner_state(puzzle: Grid, grid: str | None, marks: str | None) -> State:
-    """The learner's candidate state: the givens, their values (placed even when wrong: a clash
-    is a mistake to name, not bad input), then their marks (a cell with marks keeps only those;
-    a cell with none keeps all its candidates)."""
+    """The learner's candidate state: the givens (a grid may leave them out, never change them),
+    their values (placed even when wrong: a clash is a mistake to name, not bad input), then
+    their marks (a cell with marks keeps only those; a cell with none keeps all its candidates)."""
     n = puzzle.n
     geo = geometry(n)
     values = list(puzzle.values)
     if grid is not None:
         for c, v in enumerate(_values(grid, n, "grid")):
-            if puzzle.values[c] and v != puzzle.values[c]:
+            if puzzle.values[c] and v and v != puzzle.values[c]:
                 raise BadRequest(f"grid: {geo.cell_name(c)} differs from the puzzle's given "
                                  f"(this grid is not from that puzzle)")
             if v and not puzzle.values[c]:
