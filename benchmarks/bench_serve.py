@@ -214,6 +214,8 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0, help="length of the load run (default 60)")
     ap.add_argument("--workers", type=int, default=None, help="the server's --workers (default: its own, the cores)")
+    ap.add_argument("--hint-seconds", type=float, default=5.0, help="the server's --hint-seconds (default 5, "
+                    "the server's own default)")
     ap.add_argument("--skip-load", action="store_true", help="no load run")
     ap.add_argument("--url", help="measure a server already running there")
     args = ap.parse_args()
@@ -222,7 +224,7 @@ def main() -> int:
     if args.url:
         url = args.url.rstrip("/")
     else:
-        proc, url, tmp = start_server(args.workers, 60.0)
+        proc, url, tmp = start_server(args.workers, args.hint_seconds)
     try:
         hardest = (DATA / "hardest300.txt").read_text().split()[:args.hardest]
         top = (DATA / "top1465.txt").read_text().split()[:args.top]

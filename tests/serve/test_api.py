@@ -78,12 +78,15 @@ def test_a_forcing_chain_hint_with_its_proof_scenes() -> None:
     assert h["technique"] == "forcing chain" and h["step"]["proof"]
     scenes = h["scenes"]
     assert [s["suffix"] for s in scenes][:3] == ["", "a", "b"]
-    assert scenes[0]["level"] == 0 and all(1 <= s["level"] <= 2 for s in scenes[1:])
-    assert h["depth"] == 2 and h["deeper"] is True
+    assert scenes[0]["level"] == 0 and all(s["level"] == 1 for s in scenes[1:])
+    assert h["depth"] == 1 and h["deeper"] is True
+    # the frame whose nested frames were left out says so, and only it
+    assert [s["suffix"] for s in scenes if s["opens"]] == ["b"]
     assert any(sh["role"] == "assumption" for sh in scenes[1]["shapes"])
     assert scenes[1]["title"] == "forcing chain (a)"
-    one = api.hint({"puzzle": HARD2, "level": 3, "depth": 1})
-    assert len(one["scenes"]) < len(scenes) and all(s["level"] <= 1 for s in one["scenes"])
+    two = api.hint({"puzzle": HARD2, "level": 3, "depth": 2})
+    assert len(two["scenes"]) > len(scenes) and {s["level"] for s in two["scenes"]} == {0, 1, 2}
+    assert two["deeper"] is True and [s["suffix"] for s in two["scenes"]][:len(scenes)] != []
 
 
 def test_apply_plays_the_step_on_the_learners_marks() -> None:

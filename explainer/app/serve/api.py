@@ -27,7 +27,7 @@ from .position import BadRequest, Position, field, read_position, read_puzzle
 FORMAT_VERSION = 1
 HANDLERS = ("start", "check", "hint", "apply")  # run by the worker pool (pool.py)
 MAX_STEPS = 2000
-DEPTH = 2  # proof levels drawn by default (deeper ones on request: ``depth``)
+DEPTH = 1  # proof levels drawn by default (deeper ones on request: ``depth``); level 2 doubles the time
 MAX_DEPTH = 9  # an explanation from a position stops here (a 25×25 has 625 cells)
 
 
@@ -60,6 +60,9 @@ def scenes_of(state: State, step: Explanation, pos: Position, number: int | None
     PNG does."""
     scenes = [scene_dict(sc) for sc in step_scenes(state, step, number=number, givens=pos.puzzle.values,
                                                       lang=pos.lang, kinds=_kinds(), depth=depth)]
+    opening = opens(step, depth)
+    for sc in scenes:
+        sc["opens"] = sc["suffix"] in opening
     if number is None:
         name = technique_title(step.technique, pos.lang, getattr(step, "detail", ()), _kinds())
         for sc in scenes:
@@ -78,6 +81,23 @@ def depth_of(body: Mapping[str, Any]) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise BadRequest(f"depth: expected a proof level 1..{MAX_DEPTH}")
     return depth
+
+
+def opens(step: Explanation, depth: int) -> set[str]:
+    """The suffixes of the sub-frames at level ``depth`` whose nested frames (level ``depth`` + 1)
+    were left out: each deeper part follows, in file order, the part that opens it."""
+    if step.proof is None:
+        return set()
+    out: set[str] = set()
+    last: str | None = None
+    for part in plan(step.proof, depth=depth + 1):
+        if part.level == depth:
+            last = part.suffix
+        elif part.level > depth and last is not None:
+            out.add(last)
+        elif part.level < depth:
+            last = None
+    return out
 
 
 def deeper(step: Explanation, depth: int) -> bool:
