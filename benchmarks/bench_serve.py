@@ -7,7 +7,8 @@ Starts ``explain-sudoku serve`` on a free port (in a temporary folder: nothing i
 the checkout) unless ``--url`` names one already running, then measures through HTTP, from
 the request leaving to the whole answer read:
 
-(a) level-3 hints (the step, its scenes and proof sub-frames, its rating) on the first N
+(a) level-3 hints (the step, its scenes and proof sub-frames, its rating; asked compressed
+    as a browser asks, read and decoded as JSON) on the first N
     puzzles of ../shared/data/hardest300.txt with 0, 10 and 30 of the solution's values
     filled in (cells drawn with a fixed seed), and on the first N of top1465.txt: p50, p95,
     max. Targets (two quiet cores): hardest300 p95 <= 300 ms, top1465 p95 <= 50 ms.
@@ -79,7 +80,7 @@ class Client:
         self.timeout = timeout
         self.conn: http.client.HTTPConnection | None = None
 
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+    def call(self, method: str, path: str, body: Any = None, gzip: bool = False) -> tuple[int, bytes]:
         if self.conn is None:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             self.conn.connect()
@@ -87,6 +88,8 @@ class Client:
             self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if data is not None else {}
+        if gzip:  # as a browser asks: the bytes transferred
+            headers["Accept-Encoding"] = "gzip"
         try:
             self.conn.request(method, path, body=data, headers=headers)
             r = self.conn.getresponse()
@@ -97,10 +100,10 @@ class Client:
             raise
 
 
-def request(url: str, method: str, path: str, body: Any = None) -> tuple[int, bytes, float]:
+def request(url: str, method: str, path: str, body: Any = None, gzip: bool = False) -> tuple[int, bytes, float]:
     c = Client(url, timeout=10)
     t = time.perf_counter()
-    status, data = c.call(method, path, body)
+    status, data = c.call(method, path, body, gzip)
     return status, data, time.perf_counter() - t
 
 
@@ -130,13 +133,18 @@ def figures(times: list[float]) -> str:
 
 
 def latency(url: str, name: str, positions: list[dict[str, Any]]) -> None:
+    import gzip as gz
+
     c = Client(url)
     times, bad = [], 0
     for body in positions:
         t = time.perf_counter()
-        status, data = c.call("POST", "/api/hint", body)
+        status, data = c.call("POST", "/api/hint", body, gzip=True)
+        if data[:2] == b"\x1f\x8b":
+            data = gz.decompress(data)
+        answer = json.loads(data)
         dt = time.perf_counter() - t
-        if status == 200 and "step" in json.loads(data):
+        if status == 200 and "step" in answer:
             times.append(dt)
         else:
             bad += 1
@@ -157,7 +165,7 @@ def load(url: str, clients: int, seconds: float, positions: list[dict[str, Any]]
             body = rng.choice(positions)
             t = time.perf_counter()
             try:
-                status, _ = c.call("POST", "/api/hint", body)
+                status, _ = c.call("POST", "/api/hint", body, gzip=True)
             except Exception as e:  # no answer
                 with lock:
                     lost.append(type(e).__name__)
@@ -180,7 +188,9 @@ def load(url: str, clients: int, seconds: float, positions: list[dict[str, Any]]
 
 
 def first_load(url: str) -> None:
-    total = 0
+    import gzip as gz
+
+    total = wire = 0
     seen: set[str] = set()
     todo = ["/"]
     rows = []
@@ -189,9 +199,11 @@ def first_load(url: str) -> None:
         if path in seen:
             continue
         seen.add(path)
-        status, data, _ = request(url, "GET", path)
-        rows.append((path, status, len(data)))
+        status, raw, _ = request(url, "GET", path, gzip=True)
+        data = gz.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        rows.append((path, status, len(data), len(raw)))
         total += len(data)
+        wire += len(raw)
         text = data.decode("utf-8", "replace")
         base = path.rsplit("/", 1)[0] + "/"
         for ref in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
@@ -199,12 +211,15 @@ def first_load(url: str) -> None:
         for ref in re.findall(r'from\s+["\'](\./[^"\']+)["\']|import\(["\'](\./[^"\']+)["\']\)', text):
             rel = ref[0] or ref[1]
             todo.append(urllib.parse.urljoin(base, rel))
-    status, data, _ = request(url, "GET", "/api/meta")
-    rows.append(("/api/meta", status, len(data)))
+    status, raw, _ = request(url, "GET", "/api/meta", gzip=True)
+    data = gz.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    rows.append(("/api/meta", status, len(data), len(raw)))
     total += len(data)
-    for path, status, size in rows:
-        print(f"    {path:<28} {status}  {size:7d} B")
-    print(f"  first load: {total} bytes ({total / 1024:.1f} KB) in {len(rows)} requests (target <= 300 KB)")
+    wire += len(raw)
+    for path, status, size, sent in rows:
+        print(f"    {path:<28} {status}  {size:7d} B  ({sent:6d} B transferred)")
+    print(f"  first load: {wire} bytes transferred ({wire / 1024:.1f} KB; {total / 1024:.1f} KB uncompressed) "
+          f"in {len(rows)} requests (target <= 300 KB)")
 
 
 def main() -> int:

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -239,7 +241,9 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
         Route("/favicon.ico", lambda request: PlainTextResponse("", status_code=204), methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    # compressed for a browser that asks (all do): a hint's scenes list every candidate of every
+    # frame, and repeat; level 6 keeps the CPU spent small
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, compresslevel=6)],
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.config = config
     app.state.pool = engine
