@@ -189,3 +189,38 @@ def test_bad_positions_are_one_line(body: dict, words: str | None) -> None:
     with pytest.raises(BadRequest) as e:
         api.check(body)
     assert words in e.value.message and "\n" not in e.value.message and e.value.status == 400
+
+
+def test_the_bank_is_read_only_and_gives_its_puzzles(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from explainer.app.cli import main
+    from tests.conftest import ROOT
+
+    db = Path(str(tmp_path)) / "bank.sqlite"
+    assert main(["db", "build", str(ROOT / "examples" / "easy.txt"), str(ROOT / "examples" / "4x4.txt"),
+                 "--db", str(db), "--jobs", "1"]) == 0
+    before = (db.read_bytes(), db.stat().st_mtime_ns)
+    info = more.bank_info(str(db))
+    assert info["available"] and info["count"] >= 2 and "easy" in info["bands"]
+    got = more.bank({"band": "easy", "index": 0}, str(db))
+    assert api.start({"text": got["puzzle"]})["puzzle"] == got["puzzle"] and got["rating"]["difficulty"] == "easy"
+    assert more.bank({}, str(db))["puzzle"]
+    with pytest.raises(BadRequest, match="no puzzle of band"):
+        more.bank({"band": "nothing"}, str(db))
+    with pytest.raises(BadRequest) as e:
+        more.bank({}, None)
+    assert e.value.status == 404
+    assert (db.read_bytes(), db.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in db.parent.iterdir()) == ["bank.sqlite"]
+
+
+def test_generate_a_puzzle() -> None:
+    four = more.generate({"size": 4, "seed": 3})
+    assert len(four["puzzle"]) == 16 and api.start({"text": four["puzzle"]})["n"] == 4
+    easy = more.generate({"size": 9, "difficulty": "easy", "seed": 1})
+    assert easy["rating"]["difficulty"] == "easy"
+    with pytest.raises(BadRequest, match="size"):
+        more.generate({"size": 10})
+    with pytest.raises(BadRequest, match="difficulty"):
+        more.generate({"difficulty": "brutal"})
