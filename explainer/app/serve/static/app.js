@@ -121,6 +121,8 @@ function setGame(game, message) {
   app.game = game;
   app.hintLevel = 0;
   document.body.classList.toggle("big", game.n >= 16); // a wider board for 16x16 and 25x25
+  $("start-panel").open = false; // playing now: the help and the step come first
+  document.body.classList.add("playing");
   closeResult();
   board.setGame(game);
   buildPad();
@@ -286,7 +288,22 @@ async function hint(level) {
   }
   app.step = ans.step;
   $("apply").hidden = false;
-  walker.show(ans.scenes, ans.rating != null ? t("stepRating", {er: ans.rating}) : "");
+  const body = {...position(), level};
+  walker.show(ans.scenes, ans.rating != null ? t("stepRating", {er: ans.rating}) : "", deeper(ans, "/api/hint", body));
+}
+
+/** The server's sentence and the step's rating, said under the drawn step's caption. */
+function said(ans) {
+  return [ans.text, ans.rating != null ? t("stepRating", {er: ans.rating}) : ""].filter(Boolean).join(" ");
+}
+
+/** Fetches a proof's deeper levels when the server left some out (its "deeper" flag). */
+function deeper(ans, path, body) {
+  if (!ans.deeper) return null;
+  return async (depth) => {
+    const more = await request(path, {...body, depth});
+    return more && more.scenes ? more.scenes : null;
+  };
 }
 
 async function apply() {
@@ -304,8 +321,12 @@ async function why(mistake) {
   if (!ans) return;
   openResult(t("why"));
   app.refresh = () => why(mistake);
-  if (ans.scenes && ans.scenes.length) walker.show(ans.scenes, "");
-  if (ans.text) $("meta").textContent = ans.text;
+  if (ans.scenes && ans.scenes.length) {
+    const body = {...position(), mistake: {cell, value, kind}};
+    walker.show(ans.scenes, said(ans), deeper(ans, "/api/why", body));
+  } else {
+    $("caption").textContent = ans.text || "";
+  }
 }
 
 const CLAIM = /^\s*r(\d+)\s*c(\d+)\s*(<>|!=|≠|=)\s*([1-9a-p])\s*$/i;
@@ -319,12 +340,21 @@ async function claim() {
     return;
   }
   const text = `r${m[1]}c${m[2]}${m[3] === "=" ? "=" : "<>"}${m[4].toUpperCase()}`;
-  const ans = await request("/api/claim", {...position(), claim: text});
+  const body = {...position(), claim: text};
+  const ans = await request("/api/claim", body);
   if (!ans) return;
   app.refresh = claim;
-  openResult(t("verdict", {v: t(`verdict.${ans.verdict}`)}));
-  if (ans.scenes && ans.scenes.length) walker.show(ans.scenes, ans.rating != null ? t("stepRating", {er: ans.rating}) : "");
-  $("meta").textContent = [ans.text, $("meta").textContent].filter(Boolean).join(" ");
+  if (ans.mistakes) {
+    openResult(t("check"));
+    showMistakes(ans.mistakes, t("mistakesFirst"));
+    return;
+  }
+  openResult(`${text}: ${t("verdict", {v: t(`verdict.${ans.verdict}`)})}`);
+  if (ans.scenes && ans.scenes.length) {
+    walker.show(ans.scenes, said(ans), deeper(ans, "/api/claim", body));
+  } else {
+    $("caption").textContent = ans.text || "";
+  }
   if (ans.verdict === "justified") {
     app.claim = {i: (Number(m[1]) - 1) * n + Number(m[2]) - 1, eq: m[3] === "=", v: valueOf(m[4], n)};
     $("play-claim").hidden = false;
@@ -352,10 +382,15 @@ async function explain() {
   if (!doc) return;
   app.refresh = explain;
   openResult(t("explain"));
+  if (doc.mistakes) {
+    showMistakes(doc.mistakes, t("mistakesFirst"));
+    return;
+  }
   const r = doc.rating;
   const lines = [];
   if (r) lines.push(t("rating", {er: r.er, ep: r.ep, ed: r.ed}));
-  if (doc.techniques_needed) lines.push(t("needed", {list: doc.techniques_needed.join(", ")}));
+  const needed = (doc.techniques_needed || []).map((x) => (typeof x === "string" ? x : x.title || x.name));
+  if (needed.length) lines.push(t("needed", {list: needed.join(", ")}));
   $("meta").textContent = lines.join(". ");
   const steps = doc.steps || [];
   $("caption").textContent = t("stepsLeft", {k: steps.length});
@@ -371,7 +406,8 @@ async function explain() {
       if (!ans) return;
       for (const el of ol.querySelectorAll("button[aria-current]")) el.removeAttribute("aria-current");
       b.setAttribute("aria-current", "step");
-      walker.show(ans.scenes || [], s.rating != null ? t("stepRating", {er: s.rating}) : "");
+      walker.show(ans.scenes || [], s.rating != null ? t("stepRating", {er: s.rating}) : "",
+        deeper(ans, "/api/scene", {...body, index: k + 1}));
     });
     li.append(b);
     ol.append(li);
@@ -586,7 +622,7 @@ async function main() {
   applyPalette();
   restore();
   modeStatus();
-  document.body.dataset.ready = "1";
+  document.body.dataset.ready = String(Math.round(performance.now())); // ms to interactive (tests, figures)
 }
 
 main();

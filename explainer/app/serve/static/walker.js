@@ -24,13 +24,22 @@ export class Walker {
     this.els.nav.hidden = true;
   }
 
-  /** Show a list of scenes from the first; ``extra``: a line said after the caption (a rating). */
-  show(scenes, extra = "") {
+  /**
+   * Show a list of scenes from the first; ``extra``: a line said after the caption (a rating);
+   * ``more(depth)``: when the server left deeper proof levels out ("deeper": true), fetches the
+   * scenes down to ``depth`` (null when it cannot).
+   */
+  show(scenes, extra = "", more = null) {
     this.scenes = scenes;
     this.k = 0;
     this.depth = 1;
     this.extra = extra;
+    this.more = more;
     this.draw();
+  }
+
+  loaded() {
+    return Math.max(0, ...this.scenes.map((s) => s.level || 0));
   }
 
   level(k) {
@@ -54,14 +63,30 @@ export class Walker {
     this.draw();
   }
 
-  /** Whether the frame after the current one opens a deeper proof. */
+  /** Whether the frame after the current one opens a deeper proof (or the server has more levels). */
   opens() {
+    return this.opensHere() || Boolean(this.more && this.level(this.k) >= 1 && this.level(this.k) >= this.loaded());
+  }
+
+  opensHere() {
     const k = this.k;
     return k + 1 < this.scenes.length && this.level(k + 1) > this.depth && this.level(k + 1) > this.level(k);
   }
 
-  open() {
-    if (!this.opens()) return;
+  async open() {
+    if (!this.opensHere() && this.more) {
+      const suffix = this.scenes[this.k].suffix;
+      const scenes = await this.more(this.loaded() + 1);
+      if (!scenes) return;
+      const at = scenes.findIndex((s) => s.suffix === suffix);
+      this.scenes = scenes;
+      if (at >= 0) this.k = at;
+      if (this.loaded() <= this.depth) this.more = null; // nothing deeper came: no more to ask
+    }
+    if (!this.opensHere()) {
+      this.draw();
+      return;
+    }
     this.depth = this.level(this.k + 1);
     this.k += 1;
     this.draw();
