@@ -168,6 +168,8 @@ def test_start_reads_any_form_and_refuses_bad_puzzles() -> None:
         api.start({"text": "12345678." + "........9" + "." * 63})
     with pytest.raises(BadRequest, match="unknown character"):
         api.start({"text": "x" * 81})
+    with pytest.raises(BadRequest, match="2 puzzles in the text; give one of them"):
+        api.start({"text": EASY + "\n" + EASY})
 
 
 @pytest.mark.parametrize("body, words", [

@@ -74,6 +74,9 @@ def read_puzzle(text: str, where: str = "puzzle") -> tuple[Grid, tuple[int, ...]
     """The puzzle of a text (any form the command line reads: a line, a multi-line grid;
     ``#`` comment lines skipped) and its one solution; BadRequest with the CLI's message otherwise."""
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
+    rows = [ln.strip() for ln in lines if ln.strip()]
+    if len(rows) > 1 and all(len(r) in (k * k for k in SIZES) and " " not in r for r in rows):
+        raise BadRequest(f"{where}: {len(rows)} puzzles in the text; give one of them")
     try:
         grid = parse_grid("\n".join(lines), where)
         return grid, unique_solution(grid, where).values
