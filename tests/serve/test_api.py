@@ -226,3 +226,35 @@ def test_generate_a_puzzle() -> None:
         more.generate({"size": 10})
     with pytest.raises(BadRequest, match="difficulty"):
         more.generate({"difficulty": "brutal"})
+
+
+@pytest.mark.slow
+def test_why_proofs_replay_in_the_independent_checker(tmp_path: object) -> None:
+    """A why's step is a forcing chain from the learner's position with the mistakes taken back:
+    the independent checker replays its proof (from that position's values as givens)."""
+    from pathlib import Path
+
+    from tests.conftest import verify_documents
+
+    st = read_position({"puzzle": HARD2}).state
+    sol = SOL_HARD
+    cells = [k for k in range(81) if not st.values[k] and len(st.candidates(k)) > 2][:3]
+    docs = []
+    for c in cells:
+        name = f"r{c // 9 + 1}c{c % 9 + 1}"
+        wrong = next(v for v in st.candidates(c) if v != sol[c])
+        grid = HARD2[:c] + str(wrong) + HARD2[c + 1:]
+        for body in ({"puzzle": HARD2, "grid": grid, "mistake": {"cell": name, "value": wrong, "kind": "value"}},
+                     {"puzzle": HARD2, "marks": _without(st, c, sol[c]),
+                      "mistake": {"cell": name, "value": sol[c], "kind": "removed"}}):
+            w = more.why(body)
+            assert w["step"] is not None and w["step"]["proof"], w["text"]
+            docs.append({"size": 9, "puzzle": HARD2, "solution": "".join(map(str, sol)), "complete": False,
+                         "steps": [w["step"]]})
+    verify_documents(docs, Path(str(tmp_path)))
+
+
+def _without(state: State, c: int, v: int) -> str:
+    s = state.copy()
+    s.eliminate(c, v)
+    return s.to_candidates_line()
