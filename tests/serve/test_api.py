@@ -157,6 +157,14 @@ def test_explain_from_a_position_with_its_rating() -> None:
     assert len(later["steps"]) < len(doc["steps"]) and later["grid"] == grid
     sc = more.scene({"puzzle": EASY, "index": 2})["scenes"]
     assert sc[0]["title"] == "Step 2 — " + doc["steps"][1]["technique"]
+    # from the learner's own marks (a false candidate removed): step by step, to the end
+    st = read_position({"puzzle": EASY}).state
+    c = next(k for k in range(81) if not st.values[k] and len(st.candidates(k)) > 2)
+    st.eliminate(c, next(v for v in st.candidates(c) if v != int(SOL[c])))
+    mine = more.explain({"puzzle": EASY, "marks": st.to_candidates_line()})
+    assert mine["complete"] and mine["steps"] and mine["rating"]["er"] <= doc["rating"]["er"]
+    sc = more.scene({"puzzle": EASY, "marks": st.to_candidates_line(), "index": 1})["scenes"]
+    assert sc[0]["title"] == "Step 1 — " + mine["steps"][0]["technique"]
 
 
 def test_start_reads_any_form_and_refuses_bad_puzzles() -> None:
