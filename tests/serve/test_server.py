@@ -209,3 +209,16 @@ def test_ctrl_c_ends_the_server_in_bounded_time() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_bad_options_are_one_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "notabank.sqlite"
+    bad.write_text("hello")
+    for argv, words in ((["--bank", str(tmp_path / "none.sqlite")], "--bank: "),
+                        (["--bank", str(bad)], "--bank: "),
+                        (["--host", "10.1.2.3"], "--host: 10.1.2.3 is not an address of this computer"),
+                        (["--port", "0"], "--port")):
+        assert main(["serve", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err
+    assert bad.read_text() == "hello"

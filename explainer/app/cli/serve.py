@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from explainer.app.serve.app import Config, create_app
+    from explainer.model.grid import PuzzleError
 
     bank = None
     if args.bank is not None:
@@ -104,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             error(f"--port: port {args.port} is in use on {args.host} (stop what uses it, or give another --port)")
+        elif e.errno == errno.EADDRNOTAVAIL:
+            error(f"--host: {args.host} is not an address of this computer")
+            return EXIT_BAD_INPUT
         else:
             error(f"--host/--port: cannot listen on {args.host}:{args.port} ({e.strerror or e})")
         return EXIT_OUTPUT
@@ -111,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
                     bank=bank)
     try:
         app = create_app(config)
-    except Exception as e:  # a bank that cannot be read
+    except PuzzleError as e:  # a bank that cannot be read (DatabaseError)
         sock.close()
-        error(str(e))
+        error(f"--bank: {e}")
         return EXIT_BAD_INPUT
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
