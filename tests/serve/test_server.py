@@ -222,3 +222,48 @@ def test_bad_options_are_one_line(tmp_path: Any, capsys: pytest.CaptureFixture[s
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err
     assert bad.read_text() == "hello"
+
+
+@pytest.mark.slow
+def test_a_cancelled_long_hint_frees_its_worker() -> None:
+    """The learner cancels (the browser closes the request): a job past a second ends with its
+    worker (replaced), so the next request is not stuck behind it."""
+    import json
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    app = create_app(Config(port=port, workers=1, hint_seconds=60), pool=Pool(1, factory=fake_handlers))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        import urllib.request
+
+        def ask(sleep: float) -> dict[str, Any]:
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/hint",
+                                         data=json.dumps({"sleep": sleep}).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return dict(json.loads(r.read()))
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                first = ask(0)["pid"]
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+        body = json.dumps({"sleep": 30}).encode()
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n%s" % (port, len(body), body))
+            time.sleep(1.5)
+        start = time.monotonic()
+        after = ask(0)
+        assert time.monotonic() - start < 20 and after["pid"] != first
+    finally:
+        server.should_exit = True
+        thread.join(15)

@@ -8,9 +8,11 @@ each failure (4xx one line, 504 past the time limit, 500 for an engine error).
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -25,7 +27,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .pool import EngineError, Pool, Timeout
+from .pool import Cancelled, EngineError, Pool, Timeout
 from .position import BadRequest
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -159,6 +161,18 @@ async def read_body(request: Request, limit: int = BODY_BYTES) -> Any:
     return body
 
 
+async def watched(request: Request, work: Awaitable[Any], gone: threading.Event) -> Any:
+    """``work``'s result; meanwhile, if the client goes away (the learner cancelled the hint),
+    ``gone`` is set so that the pool may end the job (``Pool.run``)."""
+    task = asyncio.ensure_future(work)
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=0.25)
+        if done:
+            return task.result()
+        if not gone.is_set() and await request.is_disconnected():
+            gone.set()
+
+
 def version() -> str:
     try:
         return metadata.version("sudoku-explainer")
@@ -207,10 +221,13 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
         name = request.path_params["name"]
         if name not in ENGINE:
             return error(f"no such request: /api/{name}", 404)
+        gone = threading.Event()
         try:
             body = await read_body(request)
             seconds = config.hint_seconds * ENGINE[name]
-            answer = await engine.run(name, body, seconds)
+            answer = await watched(request, engine.run(name, body, seconds, gone), gone)
+        except Cancelled:
+            return error("cancelled", 499)
         except BadRequest as e:
             return error(e.message, e.status)
         except Timeout:

@@ -30,8 +30,15 @@ class Timeout(Exception):
     """The request ran past its time limit (its worker was replaced)."""
 
 
+class Cancelled(Exception):
+    """The request was abandoned; its long job was ended."""
+
+
 class EngineError(Exception):
     """The engine raised: one line, for a 500."""
+
+
+KEEP_CANCELLED = 1.0  # seconds a job must have run for a cancellation to end its worker
 
 
 def cores() -> int:
@@ -141,19 +148,28 @@ class Pool:
         fresh.wait_ready()
         return fresh
 
-    def _job(self, w: _Worker, job: tuple[str, Any], seconds: float,
-             loop: asyncio.AbstractEventLoop) -> tuple[Any, ...]:
+    def _job(self, w: _Worker, job: tuple[str, Any], seconds: float, loop: asyncio.AbstractEventLoop,
+             gone: threading.Event) -> tuple[Any, ...]:
         """In a thread: one request on worker ``w``; the worker (or its replacement) goes back to
-        the idle queue when this ends, even if the request was cancelled meanwhile."""
+        the idle queue when this ends. ``gone``: the learner gave up (closed the request); a job
+        past ``KEEP_CANCELLED`` seconds then ends with its worker (replaced), a shorter one is
+        left to finish (starting a worker costs more than the rest of a short hint)."""
         keep = w
         try:
             try:
                 w.conn.send(job)
-                if w.conn.poll(seconds):
-                    answer: tuple[Any, ...] = w.conn.recv()
-                    return answer
-                keep = self._replace(w)
-                return ("timeout", f"took longer than {seconds:g} s")
+                start = time.monotonic()
+                end = start + seconds
+                while not w.conn.poll(max(0.0, min(0.1, end - time.monotonic()))):
+                    now = time.monotonic()
+                    if now >= end:
+                        keep = self._replace(w)
+                        return ("timeout", f"took longer than {seconds:g} s")
+                    if gone.is_set() and now - start >= KEEP_CANCELLED:
+                        keep = self._replace(w)
+                        return ("cancelled", "")
+                answer: tuple[Any, ...] = w.conn.recv()
+                return answer
             except (OSError, EOFError, ValueError):  # the worker died under the request
                 keep = self._replace(w)
                 return ("error", "the engine's worker stopped; it was restarted")
@@ -162,13 +178,22 @@ class Pool:
             idle = self._idle
             loop.call_soon_threadsafe(idle.put_nowait, keep)
 
-    async def run(self, name: str, body: Any, seconds: float) -> Any:
-        """The handler's answer; BadRequest, Timeout or EngineError otherwise."""
+    async def run(self, name: str, body: Any, seconds: float, gone: threading.Event | None = None) -> Any:
+        """The handler's answer; BadRequest, Timeout or EngineError otherwise. ``gone``: set when
+        the request is abandoned (``Cancelled`` then)."""
         assert self._idle is not None, "Pool.start() first"
         w = await self._idle.get()
         loop = asyncio.get_running_loop()
-        # shielded: a cancelled request (the learner gave up) lets its worker finish first
-        answer = await asyncio.shield(loop.run_in_executor(self._threads, self._job, w, (name, body), seconds, loop))
+        flag = gone if gone is not None else threading.Event()
+        # shielded: the job's thread hands its worker back itself, whatever happens to this task
+        job = loop.run_in_executor(self._threads, self._job, w, (name, body), seconds, loop, flag)
+        try:
+            answer = await asyncio.shield(job)
+        except asyncio.CancelledError:
+            flag.set()
+            raise
+        if answer[0] == "cancelled":
+            raise Cancelled()
         kind = answer[0]
         if kind == "ok":
             return answer[1]
