@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -216,7 +217,7 @@ def test_first_load_bytes_and_no_csp_violation(server, browser) -> None:
         assert not p.errors, p.errors
 
 
-def test_bad_puzzle_is_one_line_on_the_page(server, browser) -> None:
+def test_bad_puzzle_is_one_line_and_a_generated_one_plays(server, browser) -> None:
     with learner(browser, server + "/") as p:
         p.tab_to("#puzzle-text")
         p.page.keyboard.insert_text("12345")
@@ -224,6 +225,12 @@ def test_bad_puzzle_is_one_line_on_the_page(server, browser) -> None:
         p.wait("document.getElementById('error').textContent.length > 0")
         line = p.text("#error")
         assert "\n" not in line.strip() and "Traceback" not in line
+        p.tab_to("#size")
+        p.page.select_option("#size", "4")
+        p.activate("#generate")
+        p.wait("document.querySelectorAll('[role=gridcell]').length == 16")
+        assert p.text("#error") == ""
+        assert p.page.evaluate("document.querySelectorAll('#pad button').length") == 4
 
 
 def test_keys_marks_undo_redo_and_reload(server, browser) -> None:
@@ -309,6 +316,47 @@ def test_check_names_a_wrong_value_and_a_removed_candidate(server, browser) -> N
         assert p.page.is_hidden("#apply")
 
 
+def test_claim_typed_and_by_gesture_and_explain(server, browser) -> None:
+    """"Check my step" typed (justified, then played; false) and made on the grid in claim
+    mode; "explain the rest": the rating, the techniques and each step drawn on demand."""
+    from explainer.api import Puzzle
+
+    first = Puzzle(SEED, order="simplest").steps[0]
+    r, c, v = first.place[0]
+    sol = solution(SEED)
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        p.tab_to("#claim")
+        p.page.keyboard.insert_text(f"r{r + 1}c{c + 1}={v}")
+        p.activate("#claim-btn")
+        p.page.wait_for_selector("#play-claim:visible")
+        assert "justified" in p.text("#result-title")
+        assert p.page.evaluate("document.querySelectorAll('#svg [data-role=placed]').length") >= 1
+        p.activate("#play-claim")
+        assert p.label(r, c).endswith(f", {v}")
+        wrong = next(x for x in "123456789" if x != sol[1])
+        p.tab_to("#claim")
+        p.page.fill("#claim", f"r1c2={wrong}")
+        p.activate("#claim-btn")
+        p.wait("document.getElementById('result-title').textContent.includes('false')")
+        # a gesture: claim mode on, a value typed in a cell is checked, not played
+        p.activate("#claim-mode")
+        p.to_cell(0, 1)
+        p.press(wrong)
+        p.wait("document.getElementById('claim').value === 'r1c2=" + wrong + "'")
+        p.wait("document.getElementById('result-title').textContent.includes('false')")
+        assert p.label(0, 1) == "row 1 column 2, empty"
+        p.activate("#claim-mode")
+        p.activate("#explain")
+        p.page.wait_for_selector("#steps li", timeout=120_000)
+        assert "ER" in p.text("#meta") and "single" in p.text("#meta").lower()
+        count = p.page.evaluate("document.querySelectorAll('#steps li').length")
+        assert count > 10
+        p.activate("#steps li:nth-child(2) button")
+        p.wait("document.querySelector('#svg').classList.contains('scene')", 120)
+        assert p.text("#result-title").startswith("Step 2")
+
+
 @pytest.mark.slow
 def test_keyboard_learner_plays_the_seed_to_the_end(server, browser) -> None:
     """Only keys: the puzzle typed in, then "show the step" and "apply" until solved."""
@@ -336,8 +384,9 @@ def walk(p: Page, levels: int = 2) -> list[str]:
             p.activate("#deeper")
             # opened, or (deeper levels fetched from the server) this frame opens none of them
             p.wait(f"/(level|niveau) {opened + 2}/.test(document.getElementById('counter').textContent) || "
-                   "document.getElementById('deeper').hidden", 180)
-            if p.page.is_hidden("#deeper") and f" {opened + 2}" not in p.text("#counter"):
+                   "document.getElementById('deeper').hidden || document.getElementById('error').textContent", 240)
+            assert not p.text("#error"), p.text("#error")
+            if not re.search(f"(level|niveau) {opened + 2}", p.text("#counter")):
                 p.activate("#next")
             else:
                 opened += 1
@@ -360,18 +409,33 @@ def walk(p: Page, levels: int = 2) -> list[str]:
     return seen
 
 
+def forcing_chain_hint(p: Page) -> None:
+    p.start(hardest(2))
+    p.activate("#show-step")
+    p.page.wait_for_selector("#proof-nav:visible", timeout=120_000)
+    assert "chain" in p.text("#result-title").lower() or "net" in p.text("#result-title").lower()
+
+
 def test_forcing_chain_hint_walks_its_proof(server, browser) -> None:
+    """hardest300 line 2: a nested forcing chain; its proof walked forwards, a nested proof
+    opened (the levels the hint sent), closed, and walked back to the first frame."""
     with learner(browser, server + "/") as p:
-        p.start(hardest(2))
-        p.activate("#show-step")
-        p.page.wait_for_selector("#proof-nav:visible", timeout=60_000)
-        assert "chain" in p.text("#result-title").lower() or "net" in p.text("#result-title").lower()
+        forcing_chain_hint(p)
         kinds = set(p.page.eval_on_selector_all("#svg [data-kind]", "es => es.map(e => e.dataset.kind)"))
         assert kinds & {"disk", "thick", "halo", "struck-ring"}, kinds
-        seen = walk(p)
+        seen = walk(p, levels=1)
         assert seen[0].startswith("Frame 1 of") and seen[-1].startswith("Frame 1 of")
         assert p.text("#caption") and p.text("#legend")
         assert_text_contrast(p)
+
+
+@pytest.mark.slow
+def test_forcing_chain_deeper_levels_fetched_on_demand(server, browser) -> None:
+    """The levels a hint left out (the server's "deeper") are fetched when the learner opens them."""
+    with learner(browser, server + "/") as p:
+        forcing_chain_hint(p)
+        seen = walk(p, levels=2)
+        assert any("level 3" in s for s in seen), seen
 
 
 def test_french_and_another_palette(server, browser) -> None:

@@ -3,7 +3,7 @@
 
 import {ApiError, Cancelled, cancel, getJSON, post} from "./api.js";
 import {Board} from "./board.js";
-import {lang, setLang, t, translate} from "./i18n.js";
+import {lang, maybe, setLang, t, translate} from "./i18n.js";
 import {charOf, Game, LETTERS, lineOf, valueOf} from "./model.js";
 import {Walker} from "./walker.js";
 
@@ -349,9 +349,10 @@ async function claim() {
     showMistakes(ans.mistakes, t("mistakesFirst"));
     return;
   }
-  openResult(`${text}: ${t("verdict", {v: t(`verdict.${ans.verdict}`)})}`);
+  const verdict = `${text}: ${t(`verdict.${ans.verdict}`)}`;
+  openResult(verdict);
   if (ans.scenes && ans.scenes.length) {
-    walker.show(ans.scenes, said(ans), deeper(ans, "/api/claim", body));
+    walker.show(ans.scenes, said(ans), deeper(ans, "/api/claim", body), verdict);
   } else {
     $("caption").textContent = ans.text || "";
   }
@@ -437,7 +438,7 @@ function fillSelects() {
   pal.value = app.palettes[app.settings.palette] ? app.settings.palette : pal.options[0]?.value;
   const meta = app.meta || {};
   const ord = $("order");
-  ord.replaceChildren(...(meta.orders || ["simplest"]).map((o) => new Option(o, o)));
+  ord.replaceChildren(...(meta.orders || ["simplest"]).map((o) => new Option(maybe(`order.${o}`, o), o)));
   ord.value = app.settings.order;
   const size = $("size");
   const keepSize = size.value || "9";
@@ -445,7 +446,7 @@ function fillSelects() {
   size.value = keepSize;
   const diff = $("difficulty");
   const keepDiff = diff.value;
-  diff.replaceChildren(new Option(t("anyDifficulty"), ""), ...(meta.difficulties || []).map((d) => new Option(d, d)));
+  diff.replaceChildren(new Option(t("anyDifficulty"), ""), ...(meta.difficulties || []).map((d) => new Option(maybe(`diff.${d}`, d), d)));
   diff.value = keepDiff;
   const bank = meta.bank || {};
   $("bank-row").hidden = !bank.available;
@@ -463,7 +464,7 @@ function fillSelects() {
     box.checked = !ticked || ticked.has(tech.name);
     box.addEventListener("change", readTechniques);
     const title = tech.title ? tech.title[lang()] || tech.title.en || tech.name : tech.name;
-    label.append(box, " " + title);
+    label.append(box, " " + title.charAt(0).toUpperCase() + title.slice(1));
     techs.append(label);
   }
 }

@@ -41,7 +41,7 @@ export const STRINGS = {
     showStep: "Show the step",
     claimLabel: "My step (r1c7<>9 or r4c4=2)",
     claimBtn: "Check my step",
-    claimMode: "Claim with the grid",
+    claimMode: "Check my entries as steps",
     claimModeHelp: "While on, a value typed in a cell or a mark removed is checked as a step, not played.",
     explain: "Explain the rest",
     solution: "Show the solution",
@@ -98,6 +98,13 @@ export const STRINGS = {
     titleStep: "The step",
     legendShapes: "Shapes",
     solutionTitle: "Solution",
+    "diff.easy": "easy",
+    "diff.medium": "medium",
+    "diff.difficult": "difficult",
+    "order.simplest": "simplest step first",
+    "order.seed": "seed (a fixed order)",
+    "order.se": "Sudoku Explainer's",
+    "order.se-classic": "Sudoku Explainer's (classic)",
   },
   fr: {
     title: "Sudoku expliqué",
@@ -138,7 +145,7 @@ export const STRINGS = {
     showStep: "Montrer l’étape",
     claimLabel: "Mon étape (r1c7<>9 ou r4c4=2)",
     claimBtn: "Vérifier mon étape",
-    claimMode: "Affirmer avec la grille",
+    claimMode: "Vérifier mes entrées comme étapes",
     claimModeHelp: "Activé, une valeur tapée dans une case ou une annotation retirée est vérifiée comme une étape, pas jouée.",
     explain: "Expliquer la suite",
     solution: "Montrer la solution",
@@ -195,6 +202,13 @@ export const STRINGS = {
     titleStep: "L’étape",
     legendShapes: "Formes",
     solutionTitle: "Solution",
+    "diff.easy": "facile",
+    "diff.medium": "moyenne",
+    "diff.difficult": "difficile",
+    "order.simplest": "l’étape la plus simple d’abord",
+    "order.seed": "seed (un ordre fixe)",
+    "order.se": "celui de Sudoku Explainer",
+    "order.se-classic": "celui de Sudoku Explainer (classique)",
   },
 };
 
@@ -213,6 +227,11 @@ export function lang() {
 export function t(key, args = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (args[k] !== undefined ? String(args[k]) : `{${k}}`));
+}
+
+/** The string of ``key`` if the page has one, else ``fallback`` (names the server adds later). */
+export function maybe(key, fallback) {
+  return STRINGS[current][key] ?? STRINGS.en[key] ?? fallback;
 }
 
 /** Fill every element marked data-i18n (its text) or data-i18n-label (its aria-label). */

@@ -29,7 +29,8 @@ export class Walker {
    * ``more(depth)``: when the server left deeper proof levels out ("deeper": true), fetches the
    * scenes down to ``depth`` (null when it cannot).
    */
-  show(scenes, extra = "", more = null) {
+  show(scenes, extra = "", more = null, heading = "") {
+    this.heading = heading; // said before each frame's title (a claim's verdict)
     this.scenes = scenes;
     this.k = 0;
     this.depth = 1;
@@ -124,7 +125,8 @@ export class Walker {
     if (!this.scenes.length) return;
     const s = this.scenes[this.k];
     this.board.showScene(s);
-    this.els.title.textContent = s.title || this.els.title.textContent;
+    const title = s.title || this.els.title.textContent;
+    this.els.title.textContent = this.heading ? `${this.heading} — ${title}` : title;
     this.els.caption.textContent = s.caption || "";
     this.els.legend.textContent = s.legend || "";
     if (this.extra) this.els.meta.textContent = this.extra;
