@@ -183,8 +183,11 @@ class Pool:
         the request is abandoned (``Cancelled`` then)."""
         assert self._idle is not None, "Pool.start() first"
         w = await self._idle.get()
-        loop = asyncio.get_running_loop()
         flag = gone if gone is not None else threading.Event()
+        if flag.is_set():  # abandoned while it waited for a worker: never started
+            self._idle.put_nowait(w)
+            raise Cancelled()
+        loop = asyncio.get_running_loop()
         # shielded: the job's thread hands its worker back itself, whatever happens to this task
         job = loop.run_in_executor(self._threads, self._job, w, (name, body), seconds, loop, flag)
         try:
