@@ -357,11 +357,26 @@ def test_claim_typed_and_by_gesture_and_explain(server, browser) -> None:
         assert p.text("#result-title").startswith("Step 2")
 
 
+def test_solution_only_behind_a_confirm(server, browser) -> None:
+    sol = solution(SEED)
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        p.page.once("dialog", lambda d: d.dismiss())
+        p.activate("#solution")
+        assert p.page.is_hidden("#result") and sol not in p.page.content()
+        p.page.once("dialog", lambda d: d.accept())
+        p.activate("#solution")
+        p.wait("document.getElementById('caption').textContent.length > 0", 120)
+        assert p.text("#caption") == sol
+        assert p.page.evaluate("document.querySelectorAll('#svg [data-kind=value]').length") == 81
+
+
 @pytest.mark.slow
 def test_keyboard_learner_plays_the_seed_to_the_end(server, browser) -> None:
     """Only keys: the puzzle typed in, then "show the step" and "apply" until solved."""
     with learner(browser, server + "/") as p:
         p.start(SEED)
+        p.activate("#fill")  # the hints start from the learner's marks, "apply" plays on them
         for _ in range(200):
             if "Solved" in p.text("#status"):
                 break

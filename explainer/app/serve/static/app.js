@@ -434,7 +434,7 @@ async function solution() {
 
 function fillSelects() {
   const pal = $("palette");
-  pal.replaceChildren(...Object.keys(app.palettes).map((name) => new Option(t(`palette.${name}`), name)));
+  pal.replaceChildren(...Object.keys(app.palettes).map((name) => new Option(maybe(`palette.${name}`, name), name)));
   pal.value = app.palettes[app.settings.palette] ? app.settings.palette : pal.options[0]?.value;
   const meta = app.meta || {};
   const ord = $("order");

@@ -2,7 +2,7 @@
 // rows, gridcells; one tab stop, the focus roving with the arrow keys). The cells take the
 // keyboard, the mouse and touch; the SVG shows either the learner's board or a step's scene.
 
-import {boardMarkup, MARGIN, sceneMarkup, viewBox} from "./draw.js";
+import {boardMarkup, gridMarkup, MARGIN, sceneMarkup, viewBox} from "./draw.js";
 import {t} from "./i18n.js";
 import {charOf, valueOf} from "./model.js";
 
@@ -81,7 +81,13 @@ export class Board {
   }
 
   render() {
-    if (!this.game || !this.palette) return;
+    if (!this.palette) return;
+    if (!this.game) { // no puzzle yet: an empty 9x9 grid, so the page shows what it is for
+      this.svg.setAttribute("viewBox", viewBox(9));
+      this.svg.innerHTML = `<rect x="0" y="0" width="9" height="9" fill="${this.palette.background}"/>` +
+        gridMarkup(9, this.palette);
+      return;
+    }
     const n = this.game.n;
     this.svg.setAttribute("viewBox", viewBox(n));
     this.svg.classList.toggle("scene", Boolean(this.scene));
