@@ -16,7 +16,7 @@ from explainer.app.hints import hint_text, mistakes, next_step_from
 from explainer.model.explanation import Explanation
 from explainer.model.grid import LETTERS, value_char
 from explainer.model.state import State
-from explainer.model.technique import StepKind, kinds_of, rate_steps
+from explainer.model.technique import kinds_of, rate_steps
 from render.proofdraw import plan
 from render.scene import step_scenes, technique_title
 from render.scenejson import scene_dict
@@ -24,15 +24,10 @@ from techniques import REGISTRY, known_kinds, title
 
 from .position import BadRequest, Position, field, read_position, read_puzzle
 
-FORMAT_VERSION = 1
 HANDLERS = ("start", "check", "hint", "apply")  # run by the worker pool (pool.py)
-MAX_STEPS = 2000
+MAX_STEPS = 2000  # an explanation from a position stops here (a 25×25 has 625 cells)
 DEPTH = 1  # proof levels drawn by default (deeper ones on request: ``depth``); level 2 doubles the time
-MAX_DEPTH = 9  # an explanation from a position stops here (a 25×25 has 625 cells)
-
-
-def _kinds() -> dict[str, StepKind]:
-    return known_kinds()
+MAX_DEPTH = 9
 
 
 # ---- answers shared by the handlers ---------------------------------------------------------
@@ -58,13 +53,14 @@ def scenes_of(state: State, step: Explanation, pos: Position, number: int | None
     """The step's frame and its proof's sub-frames up to level ``depth`` (render.scene.step_scenes)
     as scene dicts. Without a step number (a hint) the titles name the technique, as ``hint``'s
     PNG does."""
+    kinds = known_kinds()
     scenes = [scene_dict(sc) for sc in step_scenes(state, step, number=number, givens=pos.puzzle.values,
-                                                      lang=pos.lang, kinds=_kinds(), depth=depth)]
+                                                      lang=pos.lang, kinds=kinds, depth=depth)]
     opening = opens(step, depth)
     for sc in scenes:
         sc["opens"] = sc["suffix"] in opening
     if number is None:
-        name = technique_title(step.technique, pos.lang, getattr(step, "detail", ()), _kinds())
+        name = technique_title(step.technique, pos.lang, getattr(step, "detail", ()), kinds)
         for sc in scenes:
             words = f"{name} ({sc['suffix']})" if sc["suffix"] else name
             sc["title"] = words
@@ -136,6 +132,7 @@ def hint(body: Mapping[str, Any]) -> dict[str, Any]:
     level = body.get("level", 1)
     if isinstance(level, bool) or level not in (1, 2, 3):
         raise BadRequest("level: expected 1, 2 or 3")
+    depth = depth_of(body)
     found = mistakes_of(pos)
     if found:
         return {"mistakes": found}
@@ -150,7 +147,6 @@ def hint(body: Mapping[str, Any]) -> dict[str, Any]:
                            "title": title(step.technique, pos.lang, getattr(step, "detail", ())),
                            "text": hint_text(step, level, pos.lang), "step": None}
     if level == 3:
-        depth = depth_of(body)
         out["step"] = step_dict(step)
         out["scenes"] = scenes_of(pos.state, step, pos, depth=depth)
         out["rating"] = step_rating(step, pos)

@@ -34,14 +34,14 @@ CLAIM_SECONDS = 0.5  # per technique, for a claim (``every_step``)
 
 WORDS = {
     "en": {"why_value": "Assume {cell} is {v}: ", "why_removed": "Assume {v} is not a candidate of {cell}: ",
-           "seen": "{cell} cannot be {v}: {other} already holds {v} in the same {house}.",
+           "seen": "{cell} cannot be {v}: {other} already holds {v} in {house}.",
            "no_proof": "No forcing chain up to nesting level {k} reaches a contradiction from this assumption.",
            "justified": "Justified by {t}.", "already": "Your grid already shows it.",
            "not_yet": "True, but no single step of the registry gives it from your position yet.",
            "false": "False: that contradicts the solution.", "solved": "The grid is already solved."},
     "fr": {"why_value": "Supposons {cell} = {v} : ",
            "why_removed": "Supposons que {v} ne soit pas candidat en {cell} : ",
-           "seen": "{cell} ne peut pas valoir {v} : {other} vaut déjà {v} dans la même unité ({house}).",
+           "seen": "{cell} ne peut pas valoir {v} : {other} vaut déjà {v} ({house}).",
            "no_proof": "Aucune chaîne de forçage jusqu'à l'imbrication {k} n'aboutit à une contradiction "
                        "à partir de cette hypothèse.",
            "justified": "Justifiée par {t}.", "already": "Votre grille le montre déjà.",
