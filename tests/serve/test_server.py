@@ -28,6 +28,7 @@ from tests.conftest import ROOT, SHARED  # noqa: E402
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 HARD2 = (SHARED / "data" / "hardest300.txt").read_text().split()[1]
 HOST = {"Host": "127.0.0.1:8765"}
+JSON = {"Content-Type": "application/json"}
 
 
 def fake_handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
@@ -85,23 +86,31 @@ def test_a_foreign_host_is_refused(client: TestClient) -> None:
         assert client.get("/api/meta", headers={"Host": host}).status_code == 200
     assert "0.0.0.0:9000" in allowed_hosts("0.0.0.0", 9000)
     assert ip_host("192.168.1.5:9000", 9000) and not ip_host("evil.example:9000", 9000)
+    # another site's page posting here (DNS rebinding aside): refused by its Origin
+    r = client.post("/api/check", json={"puzzle": EASY}, headers={"Origin": "http://evil.example"})
+    assert "another site" in one_line_error(r, 403)
+    ok = client.post("/api/check", json={"puzzle": EASY}, headers={"Origin": "http://127.0.0.1:8765"})
+    assert ok.status_code == 200
 
 
 def test_a_body_over_64_kb_is_refused_even_chunked(client: TestClient) -> None:
     big = b'{"puzzle": "' + b"." * 70_000 + b'"}'
-    assert "64 KB" in one_line_error(client.post("/api/check", content=big), 413)
+    assert "64 KB" in one_line_error(client.post("/api/check", content=big, headers=JSON), 413)
 
     def chunks() -> Iterator[bytes]:
         for _ in range(70):
             yield b" " * 1024
 
-    assert "64 KB" in one_line_error(client.post("/api/check", content=chunks()), 413)
+    assert "64 KB" in one_line_error(client.post("/api/check", content=chunks(), headers=JSON), 413)
 
 
 def test_malformed_json_wrong_sizes_and_impossible_grids(client: TestClient) -> None:
-    assert "not JSON" in one_line_error(client.post("/api/check", content=b"{puzzle"), 400)
+    assert "not JSON" in one_line_error(client.post("/api/check", content=b"{puzzle", headers=JSON), 400)
     assert "JSON object" in one_line_error(client.post("/api/check", json=[1, 2]), 400)
-    assert "not UTF-8" in one_line_error(client.post("/api/check", content=b"\xff\xfe"), 400)
+    assert "not UTF-8" in one_line_error(client.post("/api/check", content=b"\xff\xfe", headers=JSON), 400)
+    assert "Content-Type" in one_line_error(client.post("/api/check", content=b"{}"), 415)
+    text = {"Content-Type": "text/plain"}
+    assert "Content-Type" in one_line_error(client.post("/api/check", content=b'{"puzzle": "x"}', headers=text), 415)
     assert "not a sudoku size" in one_line_error(client.post("/api/check", json={"puzzle": EASY[:80]}), 400)
     assert "grid: 80" in one_line_error(client.post("/api/hint", json={"puzzle": EASY, "grid": EASY[:80]}), 400)
     msg = one_line_error(client.post("/api/check", json={"puzzle": "12345678." + "........9" + "." * 63}), 400)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -126,6 +127,12 @@ class Guard:
                                               f"not the Host {host!r}"}, status_code=421)
             await response(scope, receive, secured)
             return
+        origin = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"origin"), None)
+        if origin is not None and origin != "null" and not self.allowed(urlsplit(origin).netloc):
+            # another site's page posting to this one (its answer unread, but the work done)
+            response = JSONResponse({"error": f"requests from another site ({origin}) are refused"}, status_code=403)
+            await response(scope, receive, secured)
+            return
         await self.app(scope, receive, secured)
 
 
@@ -134,7 +141,12 @@ def error(message: str, status: int) -> JSONResponse:
 
 
 async def read_body(request: Request, limit: int = BODY_BYTES) -> Any:
-    """The JSON body, at most ``limit`` bytes (counted as they arrive); BadRequest otherwise."""
+    """The JSON body, at most ``limit`` bytes (counted as they arrive); BadRequest otherwise.
+    Only ``application/json`` is read: a browser asks before sending that to another site (a
+    CORS preflight, which this server never grants), so no other site's page can post here."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise BadRequest("requests carry JSON (Content-Type: application/json)", 415)
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
