@@ -66,7 +66,13 @@ export class Walker {
 
   /** Whether the frame after the current one opens a deeper proof (or the server has more levels). */
   opens() {
-    return this.opensHere() || Boolean(this.more && this.level(this.k) >= 1 && this.level(this.k) >= this.loaded());
+    if (this.opensHere()) return true;
+    if (!this.more) return false;
+    const s = this.scenes[this.k];
+    // the server marks a frame whose nested frames it left out ("opens"); without the mark,
+    // any frame of the deepest level loaded may open some
+    if ("opens" in s) return Boolean(s.opens);
+    return this.level(this.k) >= 1 && this.level(this.k) >= this.loaded();
   }
 
   opensHere() {
