@@ -442,7 +442,9 @@ def test_forcing_chain_hint_walks_its_proof(server, browser) -> None:
         seen = walk(p, levels=1)
         assert seen[0].startswith("Frame 1 of") and seen[-1].startswith("Frame 1 of")
         assert p.text("#caption") and p.text("#legend")
-        assert_text_contrast(p)
+        for palette in p.page.eval_on_selector_all("#palette option", "os => os.map(o => o.value)"):
+            p.page.select_option("#palette", palette)
+            assert_text_contrast(p)
 
 
 @pytest.mark.slow
@@ -637,6 +639,18 @@ def test_model_round_trips(server, browser) -> None:
         }""", SEED)
         assert out == {"same": True, "link": True, "undone": out["undone"], "start": True, "big": True}
         assert out["undone"] >= 20
+
+
+def test_every_string_in_both_languages(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        keys = p.page.evaluate("""async () => {
+          const {STRINGS} = await import('/static/i18n.js');
+          const used = [...document.querySelectorAll('[data-i18n], [data-i18n-label]')]
+            .map(e => e.dataset.i18n || e.dataset.i18nLabel);
+          return {en: Object.keys(STRINGS.en).sort(), fr: Object.keys(STRINGS.fr).sort(),
+                  missing: used.filter(k => !(k in STRINGS.en) || !(k in STRINGS.fr))};
+        }""")
+        assert keys["en"] == keys["fr"] and not keys["missing"], keys["missing"]
 
 
 def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang: str = "en") -> None:

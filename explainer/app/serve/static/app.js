@@ -516,7 +516,7 @@ function restore() {
       const linked = Game.fromFragment(location.hash);
       if (linked && (!saved || saved.fragment() !== linked.fragment())) return setGame(linked, t("restoredLink"));
     } catch {
-      error(t("network", {msg: "bad link"}));
+      error(t("badLink"));
     }
   }
   if (saved) setGame(saved, t("restored"));
