@@ -247,7 +247,7 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
                          f"or start the server with a larger --hint-seconds", 504)
         except EngineError as e:
             return error(f"engine error: {e}", 500)
-        return JSONResponse(answer)
+        return Response(answer, media_type="application/json")
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return error(f"not found: {request.url.path}", 404)

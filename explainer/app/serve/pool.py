@@ -12,6 +12,7 @@ hence this small pool of our own.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import os
 import signal
@@ -76,7 +77,9 @@ def _serve(conn: Connection, bank: str | None, factory: Handlers) -> None:
             return
         name, body = job
         try:
-            answer: tuple[Any, ...] = ("ok", table[name](body))
+            # encoded here, in the worker: the server's event loop only passes the bytes on
+            answer: tuple[Any, ...] = ("ok", json.dumps(table[name](body), ensure_ascii=False, allow_nan=False,
+                                                        separators=(",", ":")).encode("utf-8"))
         except BadRequest as e:
             answer = ("bad", e.status, e.message)
         except Exception as e:  # an engine error: one line, and the worker goes on
@@ -179,8 +182,8 @@ class Pool:
             loop.call_soon_threadsafe(idle.put_nowait, keep)
 
     async def run(self, name: str, body: Any, seconds: float, gone: threading.Event | None = None) -> Any:
-        """The handler's answer; BadRequest, Timeout or EngineError otherwise. ``gone``: set when
-        the request is abandoned (``Cancelled`` then)."""
+        """The handler's answer as JSON bytes; BadRequest, Timeout or EngineError otherwise.
+        ``gone``: set when the request is abandoned (``Cancelled`` then)."""
         assert self._idle is not None, "Pool.start() first"
         w = await self._idle.get()
         flag = gone if gone is not None else threading.Event()
