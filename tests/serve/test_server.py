@@ -41,7 +41,12 @@ def fake_handlers(bank: str | None) -> dict[str, Callable[[Any], Any]]:
     def check(body: Any) -> Any:
         raise RuntimeError("the engine broke")
 
-    return {"hint": hint, "check": check}
+    def apply(body: Any) -> Any:
+        from explainer.model.grid import PuzzleError
+
+        raise PuzzleError("a refusal of the library", "somewhere")
+
+    return {"hint": hint, "check": check, "apply": apply}
 
 
 @pytest.fixture(scope="module")
@@ -141,6 +146,8 @@ def test_an_engine_error_is_a_500_and_the_server_keeps_serving(fake: TestClient)
     msg = one_line_error(fake.post("/api/check", json={}), 500)
     assert "RuntimeError: the engine broke" in msg
     assert fake.post("/api/hint", json={"sleep": 0}).status_code == 200
+    # the library's own refusal of bad input is the request's fault: 400, its one line
+    assert one_line_error(fake.post("/api/apply", json={}), 400) == "somewhere: a refusal of the library"
 
 
 @pytest.mark.slow

@@ -24,6 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
+from explainer.model.grid import PuzzleError
+
 from .position import BadRequest
 
 
@@ -82,6 +84,8 @@ def _serve(conn: Connection, bank: str | None, factory: Handlers) -> None:
                                                         separators=(",", ":")).encode("utf-8"))
         except BadRequest as e:
             answer = ("bad", e.status, e.message)
+        except PuzzleError as e:  # the library's one-line refusal of bad input
+            answer = ("bad", 400, " ".join(str(e).split()))
         except Exception as e:  # an engine error: one line, and the worker goes on
             last = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
             where = f" ({os.path.basename(last.filename)}:{last.lineno})" if last else ""
