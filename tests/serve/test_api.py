@@ -55,6 +55,7 @@ def test_hint_levels(level: int) -> None:
     else:
         assert h["step"]["place"] and h["scenes"][0]["title"] == "single position"
         assert h["scenes"][0]["caption"] == h["text"] and isinstance(h["rating"], float)
+        assert h["texts"]["1"] == "Look for: single position." and h["texts"]["3"] == h["text"]
         json.dumps(h)
 
 

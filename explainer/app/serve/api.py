@@ -147,6 +147,8 @@ def hint(body: Mapping[str, Any]) -> dict[str, Any]:
                            "title": title(step.technique, pos.lang, getattr(step, "detail", ())),
                            "text": hint_text(step, level, pos.lang), "step": None}
     if level == 3:
+        # the three levels' words at once: a page may reveal them one by one without asking again
+        out["texts"] = {str(k): hint_text(step, k, pos.lang) for k in (1, 2, 3)}
         out["step"] = step_dict(step)
         out["scenes"] = scenes_of(pos.state, step, pos, depth=depth)
         out["rating"] = step_rating(step, pos)
