@@ -530,6 +530,10 @@ def test_french_and_another_palette(server, browser) -> None:
         assert p.text("#hint") == "En dire plus"
         p.activate("#show-step")
         p.page.wait_for_selector("#apply:visible")
+        p.press("Escape")  # closes the drawn step
+        assert p.page.is_hidden("#result")
+        p.activate("#show-step")
+        p.page.wait_for_selector("#apply:visible")
         placed = "#svg [data-role=placed] text"
         before = p.page.get_attribute(placed, "fill")
         p.tab_to("#palette")

@@ -602,6 +602,13 @@ function wire() {
     app.settings.order = $("order").value;
     saveSettings();
   });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("result").hidden) { // Escape closes a drawn step, as "dismiss" does
+      closeResult();
+      board.render();
+      if (document.activeElement === document.body || $("result").contains(document.activeElement)) $("hint").focus();
+    }
+  });
   window.addEventListener("hashchange", () => {
     if (app.game && location.hash === app.game.fragment()) return;
     const linked = Game.fromFragment(location.hash);

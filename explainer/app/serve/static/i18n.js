@@ -82,7 +82,7 @@ export const STRINGS = {
     keys: "Keys",
     keysHelp: "Arrows move; 1-9 (and letters on 16x16, 25x25) place a value, Shift+value toggles a mark; " +
       "Space switches pencil marks on and off; Backspace or Delete erases; Ctrl+Z undoes, Ctrl+Y redoes; " +
-      "Home/End go to the row's ends, Ctrl+Home/End to the grid's corners.",
+      "Home/End go to the row's ends, Ctrl+Home/End to the grid's corners; Escape closes a drawn step.",
     row: "row",
     column: "column",
     given: "given",
@@ -187,7 +187,8 @@ export const STRINGS = {
     keys: "Touches",
     keysHelp: "Les flèches déplacent ; 1-9 (et les lettres en 16x16, 25x25) placent une valeur, Maj+valeur " +
       "bascule une annotation ; Espace active ou coupe les annotations ; Retour arrière ou Suppr efface ; " +
-      "Ctrl+Z annule, Ctrl+Y rétablit ; Début/Fin vont aux bouts de la ligne, Ctrl+Début/Fin aux coins.",
+      "Ctrl+Z annule, Ctrl+Y rétablit ; Début/Fin vont aux bouts de la ligne, Ctrl+Début/Fin aux coins ; " +
+      "Échap ferme une étape dessinée.",
     row: "ligne",
     column: "colonne",
     given: "donnée",
