@@ -645,6 +645,26 @@ def test_model_round_trips(server, browser) -> None:
         assert out["undone"] >= 20
 
 
+def test_ticked_techniques_and_order_are_sent_and_remembered(server, browser) -> None:
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        p.activate("#tech-panel > summary")
+        p.activate("#tech-none")
+        p.tab_to("#techs input[value='single position']")
+        p.press("Space")
+        p.page.select_option("#order", "seed")
+        p.page.reload()
+        p.page.wait_for_selector("body[data-ready]", state="attached")
+        assert p.page.is_checked("#techs input[value='single position']")
+        assert not p.page.is_checked("#techs input[value='single candidate']")
+        with p.page.expect_request("**/api/hint") as sent:
+            p.activate("#hint")
+        body = json.loads(sent.value.post_data or "{}")
+        assert body["techniques"] == ["single position"] and body["order"] == "seed"
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        assert "single position" in p.text("#caption").lower()
+
+
 def test_every_string_in_both_languages(server, browser) -> None:
     with learner(browser, server + "/") as p:
         keys = p.page.evaluate("""async () => {
