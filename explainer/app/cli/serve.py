@@ -127,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"explain-sudoku serve: {url} (Ctrl-C stops it)", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                                            timeout_graceful_shutdown=2))
+    config.stopping = lambda: server.should_exit  # requests in flight end at once on Ctrl-C
     if args.open:
         webbrowser.open(url)
     try:

@@ -61,6 +61,8 @@ class Config:
     # Host header values accepted (host:port); empty: those of host and port (``allowed_hosts``)
     hosts: set[str] = field(default_factory=set)
     meta: dict[str, Any] = field(default_factory=dict)
+    # True once the server is stopping (Ctrl-C): requests in flight end at once (503)
+    stopping: Callable[[], bool] = lambda: False
 
 
 def allowed_hosts(host: str, port: int) -> set[str]:
@@ -173,15 +175,20 @@ async def read_body(request: Request, limit: int = BODY_BYTES) -> Any:
     return body
 
 
-async def watched(request: Request, work: Awaitable[Any], gone: threading.Event) -> Any:
+async def watched(request: Request, work: Awaitable[Any], gone: threading.Event,
+                  stopping: Callable[[], bool], pool: Pool) -> Any:
     """``work``'s result; meanwhile, if the client goes away (the learner cancelled the hint),
-    ``gone`` is set so that the pool may end the job (``Pool.run``)."""
+    ``gone`` is set so that the pool may end the job (``Pool.run``); if the server is stopping,
+    the job ends at once (``Cancelled``), so that Ctrl-C never waits for a long hint."""
     task = asyncio.ensure_future(work)
     while True:
-        done, _ = await asyncio.wait({task}, timeout=0.25)
+        done, _ = await asyncio.wait({task}, timeout=0.1)
         if done:
             return task.result()
-        if not gone.is_set() and await request.is_disconnected():
+        if stopping():
+            pool.closing = True
+            gone.set()
+        elif not gone.is_set() and await request.is_disconnected():
             gone.set()
 
 
@@ -237,8 +244,10 @@ def create_app(config: Config | None = None, pool: Pool | None = None) -> Any:
         try:
             body = await read_body(request)
             seconds = config.hint_seconds * ENGINE[name]
-            answer = await watched(request, engine.run(name, body, seconds, gone), gone)
+            answer = await watched(request, engine.run(name, body, seconds, gone), gone, config.stopping, engine)
         except Cancelled:
+            if config.stopping():
+                return error("the server is stopping", 503)
             return error("cancelled", 499)
         except BadRequest as e:
             return error(e.message, e.status)

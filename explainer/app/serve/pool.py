@@ -132,6 +132,7 @@ class Pool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._threads = ThreadPoolExecutor(self.size + 2, thread_name_prefix="explain-sudoku-wait")
+        self.closing = False  # the server is stopping: abandoned jobs end at once, no worker is started
 
     async def start(self) -> None:
         self._idle = asyncio.Queue()
@@ -151,6 +152,8 @@ class Pool:
         with self._lock:
             if w in self._all:
                 self._all.remove(w)
+        if self.closing:
+            return w  # ended, not replaced: the pool is closing
         fresh = self._new()
         fresh.wait_ready()
         return fresh
@@ -172,7 +175,7 @@ class Pool:
                     if now >= end:
                         keep = self._replace(w)
                         return ("timeout", f"took longer than {seconds:g} s")
-                    if gone.is_set() and now - start >= KEEP_CANCELLED:
+                    if gone.is_set() and (self.closing or now - start >= KEEP_CANCELLED):
                         keep = self._replace(w)
                         return ("cancelled", "")
                 answer: tuple[Any, ...] = w.conn.recv()
@@ -215,6 +218,7 @@ class Pool:
 
     def close(self, seconds: float = 2.0) -> None:
         """End every worker (politely, then by force) within about ``seconds``."""
+        self.closing = True
         with self._lock:
             workers = list(self._all)
             self._all.clear()
