@@ -114,6 +114,10 @@ def test_malformed_json_wrong_sizes_and_impossible_grids(client: TestClient) -> 
     assert "JSON object" in one_line_error(client.post("/api/check", json=[1, 2]), 400)
     assert "not UTF-8" in one_line_error(client.post("/api/check", content=b"\xff\xfe", headers=JSON), 400)
     assert "Content-Type" in one_line_error(client.post("/api/check", content=b"{}"), 415)
+    deep = b"[" * 60_000 + b"]" * 60_000
+    assert "nested too deeply" in one_line_error(client.post("/api/check", content=deep[:65_000], headers=JSON), 400)
+    deep = b'{"a":' * 10_000 + b"1" + b"}" * 10_000
+    assert "nested too deeply" in one_line_error(client.post("/api/check", content=deep, headers=JSON), 400)
     text = {"Content-Type": "text/plain"}
     assert "Content-Type" in one_line_error(client.post("/api/check", content=b'{"puzzle": "x"}', headers=text), 415)
     assert "not a sudoku size" in one_line_error(client.post("/api/check", json={"puzzle": EASY[:80]}), 400)

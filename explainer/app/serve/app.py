@@ -170,6 +170,8 @@ async def read_body(request: Request, limit: int = BODY_BYTES) -> Any:
         raise BadRequest("the request body is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise BadRequest(f"the request body is not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise BadRequest("the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BadRequest("the request body is a JSON object")
     return body
