@@ -140,10 +140,11 @@ BELOW: dict[str, set[str]] = {
     "build": set(),  # setup.py
 }
 # inside the application: the parts a part may import besides itself
-APP_ARROWS = {"cli": {"allsteps", "bank", "generate", "hints", "hodoku", "solvers", "backends"},
-              "allsteps": {"hints", "hodoku"}, "solvers": {"backends"}}
+APP_ARROWS = {"cli": {"allsteps", "bank", "generate", "hints", "hodoku", "solvers", "backends", "serve"},
+              "allsteps": {"hints", "hodoku"}, "solvers": {"backends"}, "serve": {"hints", "bank", "generate"}}
 # inside render: the stage of each module (scene: pure Python; raster: pixels; files: the rest)
-RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan"}
+RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan",
+                "scenejson"}
 RENDER_STAGES = ("scene", "raster", "files")
 DRAWING = ("matplotlib", "PIL", "imageio")
 

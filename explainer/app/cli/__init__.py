@@ -7,6 +7,7 @@
     explain-sudoku db {build,stats,query,export}
     explain-sudoku steps POSITION               every step from a position
     explain-sudoku rate FILE                    Sudoku Explainer's ER/EP/ED of each puzzle
+    explain-sudoku serve                        the learner's page (a local web application)
 
 The command word comes first and always wins: a file or folder named ``db``,
 ``solve``, ``hint``, ``generate`` or ``rate`` in the current folder does not hide the
@@ -21,11 +22,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import db, explain, generate, hint, rate, solve, steps
+from . import db, explain, generate, hint, rate, serve, solve, steps
 from .common import Parser, invoke
 
 COMMANDS: dict[str, ModuleType] = {"explain": explain, "solve": solve, "generate": generate, "hint": hint,
-                                   "db": db, "steps": steps, "rate": rate}
+                                   "db": db, "steps": steps, "rate": rate, "serve": serve}
 DEFAULT = "explain"
 
 

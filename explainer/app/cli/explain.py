@@ -51,6 +51,7 @@ OTHER_COMMANDS = {
     "db": "build, rate, query and export a database of explained puzzles",
     "steps": "every step each technique finds in a position (HoDoKu library lines too)",
     "rate": "Sudoku Explainer's ER/EP/ED of each puzzle (one line per puzzle)",
+    "serve": "the learner's page: play a grid in your browser, with checks and hints drawn on it",
 }
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def configure(p: argparse.ArgumentParser) -> None:
     sub = "\n".join(f"  explain-sudoku {name:<9} {desc}" for name, desc in OTHER_COMMANDS.items())
-    p.usage = "explain-sudoku [explain] PUZZLE [options]   |   explain-sudoku {solve,generate,hint,db,steps,rate} ..."
+    p.usage = ("explain-sudoku [explain] PUZZLE [options]   |   "
+               "explain-sudoku {solve,generate,hint,db,steps,rate,serve} ...")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.description = (
             "Explain how to solve Sudoku puzzles one human step at a time, and draw each step.\n\n"

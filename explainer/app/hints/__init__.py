@@ -19,7 +19,7 @@ from explainer.model.grid import Grid, PuzzleError, parse_grid, value_char
 from explainer.model.i18n import house_words, text_in
 from explainer.model.order import Order
 from explainer.model.state import State
-from explainer.model.technique import left_out
+from explainer.model.technique import Technique, left_out
 from techniques import REGISTRY, producer_list, title
 
 from .pencilmarks import looks_like_pencilmarks, parse_pencilmarks
@@ -44,10 +44,13 @@ class Hint:
     state: State
 
 
-def read_grid_state(text: str, where: str = "") -> State:
-    """The candidate state written in ``text``: pencil marks, or a (partly solved) grid."""
+def read_grid_state(text: str, where: str = "", check: bool = True) -> State:
+    """The candidate state written in ``text``: pencil marks, or a (partly solved) grid.
+
+    ``check=False``: pencil marks that leave a cell or a house without a place for a value are
+    kept as written (``check_grid`` then names the learner's removal that did it)."""
     if looks_like_pencilmarks(text):
-        return parse_pencilmarks(text, where)
+        return parse_pencilmarks(text, where, check)
     return State.from_grid(parse_grid(text, where))
 
 
@@ -127,19 +130,75 @@ def first_mistake(state: State, solution: tuple[int, ...] | list[int]) -> str | 
 
 
 def check_grid(state: State, puzzle: str | Grid | None = None, where: str = "") -> tuple[int, ...]:
-    """The solution, after checking the learner's values and pencil marks against it (GridMistake if not)."""
+    """The solution, after checking the learner's values and pencil marks against it (GridMistake if not).
+
+    A state the pencil marks make impossible (a removal that empties a cell, or leaves a value no
+    place in a house) is the learner's mistake when a true candidate was removed, and is named
+    as such; only marks impossible with no mistake to name are "impossible pencil marks"."""
     solution = solution_of(state, puzzle, where)
     mistake = first_mistake(state, solution)
     if mistake:
         raise GridMistake(mistake, where)
+    problem = state.contradiction()
+    if problem:
+        raise PuzzleError(f"impossible pencil marks: {problem}", where)
     return solution
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """One mistake of the learner's grid: a wrong value (``kind`` "value": ``value`` is the
+    learner's, never the solution's) or a true candidate left out of their marks ("removed")."""
+
+    cell: int
+    value: int
+    kind: str
+    name: str  # the cell, "r4c7"
+
+    def text(self, lang: str = "en") -> str:
+        words = MISTAKE_WORDS.get(lang, MISTAKE_WORDS["en"])
+        return words[self.kind].format(cell=self.name, v=value_char(self.value))
+
+    def to_dict(self, lang: str = "en") -> dict[str, object]:
+        return {"cell": self.name, "value": self.value, "kind": self.kind, "text": self.text(lang)}
+
+
+MISTAKE_WORDS = {
+    "en": {"value": "{cell} is not {v}", "removed": "you removed {v} from {cell}, but {v} can still go there"},
+    "fr": {"value": "{cell} n'est pas {v}",
+           "removed": "vous avez retiré {v} de {cell}, mais {v} peut encore y aller"},
+}
+
+
+def mistakes(state: State, solution: Sequence[int]) -> list[Mistake]:
+    """Every mistake of the grid against the solution, cell by cell (row by row): each value
+    that is not the solution's, and each true candidate missing from an empty cell's marks
+    (a removal that empties a cell, or leaves a value no place in a house, is one of these).
+
+    A true candidate missing only because a wrong value in a peer cleared it is not named:
+    the wrong value is the mistake, the learner removed nothing."""
+    geo = state.geo
+    out = []
+    values = state.values
+    for c in range(geo.ncells):
+        want = solution[c]
+        have = values[c]
+        if have and have != want:
+            out.append(Mistake(c, have, "value", geo.cell_name(c)))
+        elif not have and not state.has(c, want):
+            if any(values[p] == want for p in geo.peers[c]):
+                continue  # cleared by a wrong value in a peer
+            out.append(Mistake(c, want, "removed", geo.cell_name(c)))
+    return out
+
+
 def next_step_from(state: State, solution: Sequence[int] | None = None,
-                   order: str | Order = DEFAULT_ORDER) -> Explanation | None:
+                   order: str | Order = DEFAULT_ORDER,
+                   techniques: Sequence[Technique] | None = None) -> Explanation | None:
     """The next step from ``state`` on the engine's order (default: the simplest step
     available, as ``Puzzle`` takes it, never a guess); brutal (with the solution) only when
-    nothing else applies.
+    nothing else applies. ``techniques``: the records the step may use (default: the
+    registry's, or the producers of Sudoku Explainer's orders); None when none of them applies.
 
     The grid is checked first (``check_grid``) unless the caller gives the solution it checked."""
     if solution is None:
@@ -148,7 +207,8 @@ def next_step_from(state: State, solution: Sequence[int] | None = None,
         return None
     chosen = order_named(order)
     # Sudoku Explainer's orders bring SE's producers (SE's next hint there)
-    techniques = producer_list(chosen.producers) if chosen.producers else REGISTRY
+    if techniques is None:
+        techniques = producer_list(chosen.producers) if chosen.producers else REGISTRY
     off = left_out(techniques, chosen)
     for known in (None, solution):  # without a solution, brutal is skipped
         ctxs = contexts(techniques, known, chosen, off=off)
@@ -189,7 +249,7 @@ def hint(text_or_state: str | State, level: int = 1, lang: str = "en", where: st
     if lang not in WORDS:
         raise ValueError(f"unknown language {lang!r} (en or fr)")
     order = order_named(order)
-    state = text_or_state if isinstance(text_or_state, State) else read_grid_state(text_or_state, where)
+    state = text_or_state if isinstance(text_or_state, State) else read_grid_state(text_or_state, where, check=False)
     solution = check_grid(state, puzzle, where)
     step = next_step_from(state, solution, order)
     return Hint(level, hint_text(step, level, lang), step, state)

@@ -65,13 +65,17 @@ def _value(ch: str, n: int, where: str) -> int:
     return v
 
 
-def parse_pencilmarks(text: str, where: str = "") -> State:
-    """The candidate state written in ``text`` (either form)."""
+def parse_pencilmarks(text: str, where: str = "", check: bool = True) -> State:
+    """The candidate state written in ``text`` (either form).
+
+    ``check=False`` keeps a state the marks make impossible (a cell or a house left without a
+    place for a value): ``hint`` then names the learner's removal that did it
+    (``explainer.app.hints.check_grid``) rather than the impossibility."""
     stripped = "".join(text.split())
     for n in SIZES:
         if len(stripped) == n ** 3 and set(stripped) <= set(LETTERS) | set(".0"):
             cells = [stripped[i * n:(i + 1) * n] for i in range(n * n)]
-            return _build(n, [[ch for ch in cell if ch not in ".0"] for cell in cells], where)
+            return _build(n, [[ch for ch in cell if ch not in ".0"] for cell in cells], where, check)
     tokens = _tokens(text)
     if tokens is None:
         raise PuzzleError("a pencil-mark grid holds cells of candidates separated by blanks or borders", where)
@@ -79,15 +83,15 @@ def parse_pencilmarks(text: str, where: str = "") -> State:
     if n * n != len(tokens) or n not in SIZES:
         raise PuzzleError(
             f"a pencil-mark grid needs one token per cell: found {len(tokens)} tokens", where)
-    return _build(n, [list(t) for t in tokens], where)
+    return _build(n, [list(t) for t in tokens], where, check)
 
 
-def _build(n: int, cells: list[list[str]], where: str) -> State:
+def _build(n: int, cells: list[list[str]], where: str, check: bool = True) -> State:
     geo = geometry(n)
     state = State(geo)
     masks = []
     for i, chars in enumerate(cells):
-        if not chars:
+        if not chars and check:
             raise PuzzleError(f"{geo.cell_name(i)} has no candidate", where)
         m = 0
         for ch in chars:
@@ -104,7 +108,7 @@ def _build(n: int, cells: list[list[str]], where: str) -> State:
             for v in range(1, n + 1):
                 if not m >> (v - 1) & 1:
                     state.eliminate(c, v)
-    problem = state.contradiction()
+    problem = state.contradiction() if check else None
     if problem:
         raise PuzzleError(f"impossible pencil marks: {problem}", where)
     return state
