@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from .shapes import Scene, Shape
-from .theme import PALETTES
+from .theme import THEME_COLOURS
 
 # the text shapes also lifted into the scene's top-level fields
 TEXT_ROLES = ("title", "caption", "legend")
@@ -50,4 +50,4 @@ def scene_of(data: dict[str, Any]) -> Scene:
 
 def palettes_dict() -> dict[str, dict[str, Any]]:
     """Every palette of ``render.theme``: name -> {palette key: colour "#rrggbb" or a number (alphas)}."""
-    return {name: dict(colours) for name, colours in PALETTES.items()}
+    return {name: dict(colours) for name, colours in THEME_COLOURS.items()}

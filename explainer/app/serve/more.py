@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from explainer.api import Puzzle
-from explainer.engine.allsteps import every_step
+from explainer.engine.everystep import every_step
 from explainer.engine.orders import Rater
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Grid, PuzzleError, value_char
