@@ -234,9 +234,11 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
                              difficulty=puzzle.difficulty, complete=puzzle.complete)
                 if many:
                     target = folder.subfolder(target.name)
-                write_outputs(puzzle, target, options, folder, progress=None if many else args.progress)
+                rec = write_outputs(puzzle, target, options, folder, progress=None if many else args.progress)
                 if not args.quiet:
                     msg = f"{src.where}: {puzzle.summary()} -> {target}"
+                    if rec is not None and rec.gif_summary:  # what the GIF left out to keep within its budget
+                        msg += f" ({rec.gif_summary})"
                     (bar.write if bar else print)(msg)
                 if not puzzle.complete:
                     left = puzzle.state_before(len(puzzle.steps)).unsolved
@@ -273,7 +275,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
 
 
 def write_outputs(puzzle: Any, target: Path, options: Any, folder: OutputFolder, *,
-                  progress: bool | None) -> None:
+                  progress: bool | None) -> Any:
     """steps.json always; frames, contact sheet, GIF and viewer as the options say (render exporters).
 
     Every name the exporters declare is checked by the folder's guard before
@@ -298,6 +300,7 @@ def write_outputs(puzzle: Any, target: Path, options: Any, folder: OutputFolder,
             bar.close()
     folder.record(rec.files)
     folder.save()
+    return rec
 
 
 if __name__ == "__main__":
