@@ -115,7 +115,7 @@ class RenderOptions:
     ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
     puzzle's techniques, or "singles"; the command line checks them against the registry);
     ``proof_depth`` the levels of detail of a proof drawn in sub-frames (0: the step's frame
-    only, its proof summarised; 1: at most a handful of first sub-frames a step; 2, 3 …:
+    only, its proof summarised; 1: what the end rests on, each fact after its reasons; 2, 3 …:
     every fact, nested proofs one level deeper each; ``ALL`` or "all": every level);
     ``gif_proof_depth`` the levels the GIF, the video and the viewer's play show (default:
     ``proof_depth``, at most 1); ``video`` a file name (.mp4, .mkv, .mov) for a film of the

@@ -296,8 +296,8 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     levels = g.add_mutually_exclusive_group()
     levels.add_argument("--proof-depth", type=depth, default=1, metavar="N",
                         help="levels of detail of a proof too large for its step's frame: 0 the step's frame "
-                             "only (its proof summarised), 1 (default) at most a handful of sub-frames a step "
-                             "(its main chain), 2 every fact of the proof, 3 and more the nested proofs one "
+                             "only (its proof summarised), 1 (default) what the end rests on, each fact after its "
+                             "reasons, 2 every fact of the proof, 3 and more the nested proofs one "
                              "level deeper each, 'all' every level")
     levels.add_argument("--proof", type=proof_level, dest="proof_depth", metavar="{summary,first,all}",
                         help="the same by name: summary (0), first (1, the default), all (every fact of every "
