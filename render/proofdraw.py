@@ -110,6 +110,7 @@ class Part:
     suffix: str = ""
     level: int = 1
     chain: tuple[int, ...] = ()
+    proved_in: dict[int, Part] = field(default_factory=dict)  # a nested fact -> the part whose children prove it
 
     @property
     def facts(self) -> tuple[ProofFact, ...]:
@@ -261,6 +262,9 @@ def plan(proof: Proof | None, limit: int = LIMIT, depth: int = ALL) -> list[Part
     first = _needed_parts(proof, limit)
     if len(first) < len(full):  # the end rests on fewer facts: those first, every fact one level down
         top = first
+        holder = {(part.branch, k): part for part in full for k in part.new_facts}
+        for part in top:  # a nested fact's frames are the every-fact part's children
+            part.proved_in = {k: holder[(part.branch, k)] for k in part.new_facts if (part.branch, k) in holder}
 
         def deeper(parts: list[Part]) -> None:
             for part in parts:
@@ -298,7 +302,7 @@ def nested_frames(part: Part, k: int, depth: int = ALL) -> list[Part]:
     """The frames proving nested fact ``k`` of a part (its children, with theirs) drawn up to
     level ``depth``."""
     out = []
-    for c in part.children:
+    for c in part.proved_in.get(k, part).children:
         if c.outer is not None and c.outer[1] == k:
             out += [x for x in [c] + descendants(c) if x.level <= depth]
     return out

@@ -8,6 +8,7 @@ conclusion, whose reason its words say ('supposing r1c7=2 leads to a contradicti
 proof has frames of its own one level down (``proofdraw.grounded``)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -105,6 +106,13 @@ def test_h2_first_step_states_why_the_end_holds(h2):
         assert fact in caption
     sub = part_scene(step.before, step, parts[0], number=1)
     assert "struck ring: ruled out" in sub.text("legend")
+    # with every level drawn, a nested fact names the frames of its proof (drawn further on)
+    deep = proofdraw.plan(step.proof, depth=proofdraw.ALL)
+    names = {f"1{p.suffix}" for p in deep}
+    caption = proofdraw.part_caption(deep[0], 9, "en", 1, proofdraw.ALL)
+    assert "(supposing r1c6=3 leads to a contradiction: frames 1" in caption
+    for first, last in re.findall(r"frames (\S+)–(\S+?)\)", caption):
+        assert first in names and last in names
 
 
 def test_h2_summary_draws_only_what_leads_to_the_end(h2):
