@@ -16,6 +16,14 @@ came from, its caption and legend in both languages) and ``OUT/found.json``
 takes minutes). A family none of the collections has (remote pair: the
 simplest order always finds a cheaper step) is drawn on its kind's position
 of ``tests/render/data/role_positions.txt``. It prints a line per family.
+
+``--teach`` (issue 41) also writes, under ``OUT/teach/``: H2's forcing proof
+(hardest300 line 2, step 1) at each ``--proof`` level in every palette and
+language (``h2-proof/LEVEL/PALETTE-LANG[-suffix].png``), the printed outputs of
+the seed and of H2 (their contact sheet pages, ``workbook.pdf`` and its page 2
+as PNG, when poppler's ``pdftoppm`` is there) and the GIF timing table
+(``gif-timing.txt``: frames planned and shown, seconds, what was folded, for
+the seed, H2 and examples/16x16-hard.txt). ``--teach-only``: that alone.
 """
 from __future__ import annotations
 
@@ -274,6 +282,97 @@ def draw_family(folder: Path, found: Found, subframes: int = 2) -> list[Path]:
     return written
 
 
+def h2_line() -> str:
+    return (DATA / "hardest300.txt").read_text().split("\n")[1].split()[0]
+
+
+def draw_h2_proof(out: Path) -> list[Path]:
+    """H2's first step and its proof sub-frames at each ``--proof`` level: summary and first
+    in every palette and language, all (every nested proof) in the default palette."""
+    from explainer import Puzzle
+    from render import proofdraw
+    from render.frame import renderer
+    from render.scene import step_scenes
+    from render.theme import theme
+
+    p = Puzzle(h2_line(), max_steps=1)
+    step = p.steps[0]
+    written = []
+    for level, depth, palettes in (("summary", 0, PALETTES), ("first", 1, PALETTES), ("all", proofdraw.ALL,
+                                                                                       PALETTES[:1])):
+        folder = out / "h2-proof" / level
+        folder.mkdir(parents=True, exist_ok=True)
+        for palette in palettes:
+            r = renderer(9, theme(palette))
+            for lang in LANGS:
+                for sc in step_scenes(step.before, step, number=1, givens=p.grid.values, lang=lang, kinds=p.kinds,
+                                      depth=depth):
+                    path = folder / f"{palette}-{lang}{'-' + sc.suffix if sc.suffix else ''}.png"
+                    path.write_bytes(r.png(sc))
+                    written.append(path)
+        print(f"  H2 proof, --proof {level}: {len(list(folder.glob('*.png')))} frames -> {folder}")
+    return written
+
+
+def draw_printed(out: Path) -> None:
+    """The seed's and H2's contact sheet pages and workbook (page 2 as PNG), in the default
+    palette in English and the colour-blind one in French."""
+    import shutil
+    import subprocess
+
+    from explainer import Puzzle
+    from render.export import write_puzzle
+
+    seed = next(_lines(ROOT / "examples" / "seed.txt"))[1]
+    for name, line in (("seed", seed), ("h2", h2_line())):
+        for palette, lang in (("default", "en"), ("colorblind", "fr")):
+            folder = out / "printed" / f"{name}-{palette}-{lang}"
+            t = time.time()
+            rec = write_puzzle(Puzzle(line), folder, frames=False, gif=False, pdf=True, theme=palette, lang=lang)
+            if shutil.which("pdftoppm"):
+                subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "2", "-l", "2", str(folder / "workbook.pdf"),
+                                str(folder / "pdf-page")], check=True)
+            print(f"  {name} {palette} {lang}: {len(rec.contact_pages)} sheet pages, {rec.pdf_pages} PDF pages "
+                  f"({time.time() - t:.0f} s) -> {folder}")
+
+
+def gif_table(out: Path) -> str:
+    """Each example's GIF from its plan: frames planned and shown, seconds, what was folded (the
+    default options: 15 characters a second, 2 s at least, 300 s at most), and its contact
+    sheet's pages and fill."""
+    from explainer import Puzzle
+    from render.gif import gif_durations, gif_timing
+    from render.options import RenderOptions
+    from render.plan import plan_frames, single_names
+    from render.sheet import sheet_layout
+
+    o = RenderOptions()
+    rows = ["puzzle                 planned  shown  unfolded s  shown s  sheet pages  fill min/median  folded"]
+    for name, line in (("examples/seed.txt", next(_lines(ROOT / "examples" / "seed.txt"))[1]),
+                       ("hardest300.txt:2", h2_line()),
+                       ("examples/16x16-hard.txt", next(_lines(ROOT / "examples" / "16x16-hard.txt"))[1])):
+        p = Puzzle(line)
+        plan = plan_frames(p)
+        shown = [k for k, f in enumerate(plan) if f.level <= o.animated_depth]
+        t = gif_timing(plan, shown, o, single_names(p.kinds) | {"singles"})
+        unfolded = sum(gif_durations([plan[k] for k in shown], o)) / 1000
+        lay = sheet_layout(plan, p.grid.n)
+        fill = sorted(lay.fill()[:-1] or lay.fill())  # the last page is as full as the story is long
+        folded = ", ".join(f"{k} {kind}" for kind, k in t.folded.items())
+        rows.append(f"{name:24s} {len(plan):6d} {len(t.ms):6d} {unfolded:11.0f} {sum(t.ms.values()) / 1000:8.0f} "
+                    f"{len(lay.pages):12d}  {fill[0]:.2f}/{fill[len(fill) // 2]:.2f}       {folded}")
+    text = "\n".join(rows) + "\n"
+    (out / "gif-timing.txt").write_text(text, encoding="utf-8")
+    return text
+
+
+def teach(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    draw_h2_proof(out)
+    draw_printed(out)
+    print(gif_table(out), end="")
+
+
 def folder_name(i: int, name: str) -> str:
     return f"{i:02d}-" + "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in name).strip("-").replace("--", "-")
 
@@ -285,7 +384,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the families and exit")
     ap.add_argument("--search", action="store_true", help="search again (else OUT/found.json, the steps found "
                                                           "last time, is kept while they still fit)")
+    ap.add_argument("--teach", action="store_true", help="also H2's proof at each level, the printed outputs and "
+                                                         "the GIF timing table (OUT/teach)")
+    ap.add_argument("--teach-only", action="store_true", help="only those")
     args = ap.parse_args(argv)
+    if args.teach_only:
+        teach(Path(args.out) / "teach")
+        return 0
     if args.list:
         for i, (name, _) in enumerate(FAMILIES, 1):
             print(f"{i:2d} {name}")
@@ -316,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
             sc = make_scene(before, step, number=f.number or 1, givens=givens, lang=lang, kinds=kinds)
             report.append(f"[{lang}] {sc.text('title')}\n  {sc.text('caption')}\n  legend: {sc.text('legend')}\n")
     (out / "families.txt").write_text("\n".join(report), encoding="utf-8")
+    if args.teach:
+        teach(out / "teach")
     missing = [n for n, _ in wanted if n not in found]
     print(f"{len(wanted) - len(missing)} of {len(wanted)} families drawn into {out}"
           + (f"; not found: {', '.join(missing)}" if missing else ""))

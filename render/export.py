@@ -23,7 +23,7 @@ from typing import Any
 from explainer.model.explained import Explained
 from explainer.model.grid import PuzzleError, PuzzleTypeError, type_name
 
-from .gif import GIF_WIDTH, gif_durations, open_gif
+from .gif import GIF_WIDTH, Timing, gif_durations, gif_timing, open_gif
 from .job import Exporter, Guard, Job, Pixels, Sink, Written
 from .options import RenderOptions
 from .plan import Frame, plan_frames
@@ -104,7 +104,8 @@ class ContactSheetExporter(Exporter):
     was the name before the pages."""
 
     key = "contact"
-    patterns = ("EXPLANATIONS-[0-9][0-9].png", "EXPLANATIONS-[0-9][0-9][0-9].png", "EXPLANATIONS.png")
+    patterns = ("EXPLANATIONS-[0-9][0-9].png", "EXPLANATIONS-[0-9][0-9][0-9].png",
+                "EXPLANATIONS-[0-9][0-9][0-9][0-9].png", "EXPLANATIONS.png")
     needs_plan = needs_thumbs = streams = True
 
     def names(self, job: Job) -> list[str]:
@@ -136,10 +137,18 @@ class ContactSheetExporter(Exporter):
 
 
 def gif_frames(job: Job) -> list[int]:
-    """The indices of the plan's frames the GIF (and the video) show: up to level
+    """The indices of the plan's frames the GIF (and the video) may show: up to level
     ``gif_proof_depth`` (the first sub-frames of a proof by default)."""
     depth = job.options.animated_depth
     return [k for k, f in enumerate(job.plan) if f.level <= depth]
+
+
+def animation_timing(job: Job) -> Timing:
+    """The frames the GIF and the video show, each for its reading time, with what was folded
+    to keep within ``gif_max_play`` (``gif.gif_timing``): one timing for both."""
+    from .plan import single_names
+
+    return gif_timing(job.plan, gif_frames(job), job.options, single_names(job.puzzle.kinds) | {"singles"})
 
 
 class _Animation:
@@ -147,8 +156,8 @@ class _Animation:
     frame, when its size is known: ``open_writer(width, height)``), each with its time."""
 
     def __init__(self, job: Job, open_writer: Callable[[tuple[int, int]], Any], which: str) -> None:
-        shown = gif_frames(job)
-        self.ms = dict(zip(shown, gif_durations([job.plan[k] for k in shown], job.options), strict=True))
+        self.timing = animation_timing(job)
+        self.ms = self.timing.ms
         self.open_writer = open_writer
         self.which = which  # the Pixels the encoder takes: "thumb" or "video"
         self.writer: Any = None
@@ -193,6 +202,9 @@ class GifExporter(Exporter):
                 writer = self.close()
                 if writer is not None:
                     rec.gif_frames, rec.gif_ms = writer.frames, writer.ms
+                rec.gif_folded = dict(self.timing.folded)
+                if self.timing.folded or self.timing.over:
+                    rec.gif_summary = self.timing.words()
                 rec.gif_bytes = os.path.getsize(path)
                 rec.gif = str(path)
                 return [path]
@@ -285,11 +297,9 @@ class HtmlExporter(Exporter):
 
 
 def viewer_durations(job: Job) -> list[int]:
-    """Each frame's time when the viewer plays (the GIF's; a deeper frame, not played, its own)."""
-    shown = gif_frames(job)
-    ms = dict(zip(shown, gif_durations([job.plan[k] for k in shown], job.options), strict=True))
-    rest = gif_durations(job.plan, job.options.with_(gif_max_play=0))
-    return [ms.get(k, rest[k]) for k in range(len(job.plan))]
+    """Each frame's time when the viewer plays: its reading time, as in the GIF (the viewer
+    plays every frame: nothing is folded there)."""
+    return gif_durations(job.plan, job.options)
 
 
 class PdfExporter(Exporter):

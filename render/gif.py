@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -22,34 +24,119 @@ from imageio.core.v3_plugin_api import PluginV3
 from .options import RenderOptions
 from .plan import Frame
 
-GIF_MAX_MS = 20_000
 GIF_WIDTH = 600  # least GIF width (px) by default
 TRANSPARENT = 255  # the palette index of unchanged pixels: the theme's palettes stop well below it
 UNCHANGED = [255] + [0] * 255  # a difference of 0 (an unchanged pixel) as a mask
 
 
+def reading_ms(frame: Frame, options: RenderOptions) -> int:
+    """How long a frame shows (ms): the initial grid and the solution ``gif_hold``; a step the
+    time its caption takes to read, ``gif_per_char`` a character (67 ms: about 15 characters
+    a second), never less than ``gif_duration`` (2 s). Never shortened."""
+    if frame.kind != "step":
+        return options.gif_hold
+    return max(options.gif_duration, options.gif_per_char * len(frame.caption))
+
+
 def gif_durations(plan: Sequence[Frame], options: RenderOptions) -> list[int]:
-    """Time on each GIF frame (ms): the initial grid and the solution ``gif_hold``; a step
-    ``gif_duration`` plus ``gif_per_char`` for each character of its caption (time to
-    read it), at most ``GIF_MAX_MS`` (unless ``gif_duration`` itself is longer). When the
-    whole would play longer than ``gif_max_play`` seconds, every step's reading time
-    shrinks in the same proportion (never its ``gif_duration``): a long caption still
-    stays up longer than a short one."""
-    base, reading = [], []
-    for f in plan:
-        if f.kind != "step":
-            base.append(options.gif_hold)
-            reading.append(0)
-            continue
-        base.append(options.gif_duration)
-        reading.append(max(0, min(GIF_MAX_MS, options.gif_duration + options.gif_per_char * len(f.caption))
-                           - options.gif_duration))
+    """Each frame's time (ms, whole hundredths of a second as GIF delays are): its reading time
+    (``reading_ms``)."""
+    return [max(10, 10 * round(reading_ms(f, options) / 10)) for f in plan]
+
+
+@dataclass
+class Timing:
+    """What the GIF and the video show: ``ms`` the time of each frame kept (plan index -> ms),
+    ``folded`` how many frames of each kind were left out to keep within ``gif_max_play``
+    ("proof": proof sub-frames after a step's first, "singles": steps of runs of singles,
+    "first": a proof's first sub-frame, "repeats": steps of a technique shown before,
+    "steps": any step),
+    ``over`` the seconds still past the budget when nothing more could be folded."""
+
+    ms: dict[int, int]
+    folded: dict[str, int] = field(default_factory=dict)
+    over: float = 0.0
+
+    def words(self) -> str:
+        """'GIF 298 s; folded 40 proof sub-frames and 212 singles to fit 300 s' (the run's summary)."""
+        total = sum(self.ms.values()) / 1000
+        parts = [f"{k} {FOLD_WORDS[kind]}" for kind, k in self.folded.items() if k]
+        out = f"GIF {total:.0f} s, {len(self.ms)} frames"
+        if parts:
+            out += "; folded to fit its time: " + ", ".join(parts)
+        if self.over:
+            out += f"; still {self.over:.0f} s over the budget"
+        return out
+
+
+FOLD_WORDS = {"proof": "proof sub-frames after each step's first", "singles": "single steps (runs of singles)",
+              "first": "first proof sub-frames", "repeats": "steps of a technique already shown",
+              "steps": "more steps, the longest to read"}
+
+
+def gif_timing(plan: Sequence[Frame], shown: Sequence[int], options: RenderOptions,
+               singles: AbstractSet[str] = frozenset()) -> Timing:
+    """The frames ``shown`` (plan indices) with their reading times (``gif_durations``); when
+    they would play longer than ``gif_max_play`` seconds, frames a class can skip are folded
+    (left out) until the rest fits, the reading times never shortened: first the proof
+    sub-frames after each step's first (the steps with the longest such frames first), then
+    runs of two or more singles (``singles``: their step names; the longest runs first), then
+    the proofs' first sub-frames, then the steps of a technique already shown (the longest
+    first), then any step, the longest first. The frame after a folded step shows the values
+    it placed."""
+    durations = gif_durations([plan[k] for k in shown], options)
+    ms = dict(zip(shown, durations, strict=True))
     budget = options.gif_max_play * 1000
-    scale = 1.0
-    if budget and sum(base) + sum(reading) > budget and sum(reading):
-        scale = max(0, budget - sum(base)) / sum(reading)
-    # GIF delays are hundredths of a second
-    return [max(10, 10 * round((b + r * scale) / 10)) for b, r in zip(base, reading, strict=True)]
+    total = sum(ms.values())
+    folded: dict[str, int] = {}
+    if not budget or total <= budget:
+        return Timing(ms)
+    groups: list[tuple[str, list[int]]] = []
+    proof: dict[tuple[int, ...], list[int]] = {}
+    for k in shown:
+        if plan[k].suffix:
+            proof.setdefault(plan[k].steps, []).append(k)
+    groups += sorted((("proof", ks[1:]) for ks in proof.values() if len(ks) > 1),
+                     key=lambda g: -sum(ms[k] for k in g[1]))
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for k in shown:
+        f = plan[k]
+        if f.kind == "step" and not f.suffix and f.technique in singles and f.steps not in proof:
+            run.append(k)
+            continue
+        if len(run) >= 2:
+            runs.append(run)
+        run = []
+    if len(run) >= 2:
+        runs.append(run)
+    groups += sorted((("singles", r) for r in runs), key=lambda g: -len(g[1]))
+    # still too long: a proof's first sub-frame too (its step's frame summarises it), then the
+    # steps of a technique the GIF has already shown, the longest first (each technique keeps its
+    # first step)
+    groups += sorted((("first", ks[:1]) for ks in proof.values()), key=lambda g: -ms[g[1][0]])
+    seen: set[str] = set()
+    repeats = []
+    for k in shown:
+        f = plan[k]
+        if f.kind != "step" or f.suffix:
+            continue
+        if f.technique in seen:
+            repeats.append(k)
+        seen.add(f.technique)
+    groups += sorted((("repeats", [k, *proof.get(plan[k].steps, [])]) for k in repeats), key=lambda g: -ms[g[1][0]])
+    # and at last any step, the longest first: the GIF then tells the start, the end and the
+    # techniques it has time for (the frames and the viewer keep every step)
+    groups += sorted((("steps", [k]) for k in shown if plan[k].kind == "step"), key=lambda g: -ms[g[1][0]])
+    for kind, ks in groups:
+        if total <= budget:
+            break
+        gone = [k for k in ks if k in ms]
+        for k in gone:
+            total -= ms.pop(k)
+        if gone:
+            folded[kind] = folded.get(kind, 0) + len(gone)
+    return Timing(ms, folded, max(0.0, (total - budget) / 1000))
 
 
 def _u16(v: int) -> bytes:

@@ -32,6 +32,8 @@ class Written:
     gif_bytes: int = 0
     gif_frames: int = 0  # frames stored in the GIF (identical neighbours merged into one)
     gif_ms: int = 0  # the GIF's play time
+    gif_folded: dict[str, int] = field(default_factory=dict)  # frames left out to fit the budget, by kind
+    gif_summary: str = ""  # the GIF's time and what was folded, in words (the run's summary line)
     video: str | None = None
     files: list[str] = field(default_factory=list)  # every file written, in order
 

@@ -115,15 +115,16 @@ class RenderOptions:
     ``only`` keeps the steps of these techniques (names, aliases or step names of the explained
     puzzle's techniques, or "singles"; the command line checks them against the registry);
     ``proof_depth`` the levels of detail of a proof drawn in sub-frames (0: the step's frame
-    only, its proof summarised; 1: at most a handful of first sub-frames a step; 2, 3 …:
+    only, its proof summarised; 1: what the end rests on, each fact after its reasons; 2, 3 …:
     every fact, nested proofs one level deeper each; ``ALL`` or "all": every level);
     ``gif_proof_depth`` the levels the GIF, the video and the viewer's play show (default:
     ``proof_depth``, at most 1); ``video`` a file name (.mp4, .mkv, .mov) for a film of the
-    GIF's frames in the output folder; a step's time in the GIF is
-    ``gif_duration`` plus ``gif_per_char`` per character of its caption (at most
-    20 s; ``gif_per_char`` 0: ``gif_duration`` for every step), ``gif_hold``
-    the time on the first and last frame (ms); ``gif_max_play`` the longest the GIF
-    plays (seconds; 0: no limit): past it, the steps' reading times shrink in proportion;
+    GIF's frames in the output folder; a step's time in the GIF is the time its caption
+    takes to read, ``gif_per_char`` per character (67 ms: about 15 characters a second),
+    at least ``gif_duration`` (2 s; ``gif_per_char`` 0: ``gif_duration`` for every step),
+    ``gif_hold`` the time on the first and last frame (ms); ``gif_max_play`` the longest the
+    GIF plays (seconds; 0: no limit): past it, frames a class can skip are folded (proof
+    sub-frames after a step's first, runs of singles), reading times never shortened;
     ``gif_loop`` 0 loops forever,
     None plays once; ``gif_width`` the GIF's least width (default 600 px: the
     frames reduced by the largest whole factor that keeps that width).
@@ -144,8 +145,8 @@ class RenderOptions:
     size: int | None = None
     group_singles: bool = False
     only: tuple[str, ...] | None = None
-    gif_duration: int = 700
-    gif_per_char: int = 40
+    gif_duration: int = 2000
+    gif_per_char: int = 67
     gif_hold: int = 2000
     gif_loop: int | None = 0
     gif_width: int | None = None

@@ -65,10 +65,21 @@ class Frame:
     caption: str = ""
     level: int = 0
     suffix: str = ""  # a proof sub-frame's letters and digits (017a: "a")
+    _legend: str | None = field(default=None, repr=False)
+    words_only: Callable[[], Scene] | None = field(default=None, repr=False)  # the scene, nothing routed
 
     @property
     def scene(self) -> Scene:
         return self.build()
+
+    @property
+    def legend(self) -> str:
+        """The frame's legend (what its marks mean), for the printed outputs that write it
+        beside the picture and lay out their pages before any frame is drawn: its scene is
+        laid out once for it (a few milliseconds), the words kept, the shapes not."""
+        if self._legend is None:
+            self._legend = (self.words_only or self.build)().text("legend")
+        return self._legend
 
 
 def technique_stem(name: str) -> str:
@@ -155,20 +166,18 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
         state = step.before
         assert state is not None  # the engine records the state each step was found in
         stem = technique_stem(step.technique)
-        frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}",
-                            partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds,
-                                    depth=depth),
-                            "step", idx, step.technique,
+        build = partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+        frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}", build, "step", idx, step.technique,
                             title=step_title(number, step.technique, lang, getattr(step, "detail", ()), kinds),
-                            caption=step_caption(step, number, lang, depth)))
+                            caption=step_caption(step, number, lang, depth), words_only=partial(build, routed=False)))
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
         for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
-            frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}",
-                                partial(part_scene, state, step, part, number=number, givens=givens, lang=lang,
-                                        kinds=kinds, depth=depth),
+            sub = partial(part_scene, state, step, part, number=number, givens=givens, lang=lang, kinds=kinds,
+                          depth=depth)
+            frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}", sub,
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
                                 caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
-                                level=part.level, suffix=part.suffix))
+                                level=part.level, suffix=part.suffix, words_only=partial(sub, routed=False)))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
                         partial(solution_scene, final, givens=givens, lang=lang, steps=len(steps),

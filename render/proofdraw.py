@@ -13,19 +13,27 @@ applied inside the branch (dynamic) gets that technique's houses dotted (the
 locking house), a nested fact gets frames of its own.
 
 The step's own frame shows the whole proof when it is one short branch;
-otherwise it shows the roles (assumptions, ends, what is removed) and each
-branch's main chain (``main_chain``: the facts leading from the assumption
-to the end, one premise after the other) as far as ``ARROWS`` arrows allow,
-and ``plan`` gives the sub-frames: each branch cut into parts of at most
-``LIMIT`` facts and ``ARROWS`` new arrows, earlier facts of the branch kept
-faint; after a part, the frames of the nested proofs it asserts.
+otherwise it shows the roles (assumptions, ends, what is removed) and the facts
+the end rests on nearest to it (``needed``, read back from the end) as far as
+``LIMIT`` facts and ``ARROWS`` arrows allow, so every mark leads to the end its
+caption names; ``plan`` gives the sub-frames: each branch cut into parts of at
+most ``LIMIT`` facts and ``ARROWS`` new arrows, the facts of earlier parts kept
+faint (the legend: "faint: stated in an earlier frame"); after a part, the
+frames of the nested proofs it asserts.
+
+No gap (issue 41): every fact a sub-frame states comes with its reasons drawn
+on that frame or stated in an earlier frame of the same proof, at every level:
+parts follow proof order, a fact after its premises. A nested proof's
+conclusion is said with its reason ('supposing r1c7=2 leads to a
+contradiction'), its proof in frames one level down (``grounded``).
 
 Levels of detail (``Part.level``; the exporters write the frames up to a
-depth): level 1 is at most a handful of sub-frames per step (``HANDFUL``):
-the parts themselves when they are that few, else the main chains cut the
-same way (then every part is level 2); the frames of a nested proof are one
-level below the part asserting it. Names do not depend on the depth drawn:
-the main-chain frames come first (``a``, ``b`` …), the parts after them.
+depth): level 1 is what the end rests on (``needed``: the end's facts, their
+premises and theirs down to the assumption or a nested proof's conclusion)
+when that is fewer frames than every fact, else every fact (then level 2 adds
+nothing); level 2 every fact; the frames of a nested proof are one level below
+the part asserting it. Names do not depend on the depth drawn: the first
+level's frames come first (``a``, ``b`` …), every fact's after them.
 Suffixes keep file order equal to proof order for any number of frames:
 letters at the top level (``a`` … ``z``, or ``aa`` … when there are more
 than 26), digits one level down (``c1``, ``c2`` … or ``c01`` …), letters
@@ -51,7 +59,6 @@ Number = int | tuple[int, int] | None  # a step's number (a first–last range f
 
 LIMIT = 8   # facts per sub-frame: its caption stays within the caption lines at a legible size
 ARROWS = 5  # new arrows per sub-frame: no fan of arrows hiding each other
-HANDFUL = 3  # first-level sub-frames of a step at most (one per branch when there are more branches)
 ALL = 1_000_000  # a depth that draws every level
 
 WORDS = {
@@ -60,20 +67,20 @@ WORDS = {
            "overview": " Proof: {k} branches, drawn in frames {first}–{last}.",
            "overview_one": " Proof drawn in frames {first}–{last}.",
            "overview_single": " Proof drawn in frame {first}.",
-           "chain_overview": " Main chain drawn in frames {first}–{last}.",
-           "chain_overview_single": " Main chain drawn in frame {first}.",
+           "chain_overview": " What the end rests on: frames {first}–{last}.",
+           "chain_overview_single": " What the end rests on: frame {first}.",
            "every": " Every fact: frames {first}–{last}.",
-           "main_chain": "main chain", "skipped": "… {k} more …",
+           "main_chain": "what the end rests on",
            "where": ": frames {first}–{last}", "where_one": ": frame {first}"},
     "fr": {"branch": "Branche {i} sur {k}", "part": "partie {j} sur {p}", "continued": "(suite)",
            "why": "Pourquoi {f}", "within": "dans {at}",
            "overview": " Preuve : {k} branches, détaillées dans les images {first} à {last}.",
            "overview_one": " Preuve détaillée dans les images {first} à {last}.",
            "overview_single": " Preuve détaillée dans l'image {first}.",
-           "chain_overview": " Chaîne principale détaillée dans les images {first} à {last}.",
-           "chain_overview_single": " Chaîne principale détaillée dans l'image {first}.",
+           "chain_overview": " Ce sur quoi repose la fin : images {first} à {last}.",
+           "chain_overview_single": " Ce sur quoi repose la fin : image {first}.",
            "every": " Tous les faits : images {first} à {last}.",
-           "main_chain": "chaîne principale", "skipped": "… {k} de plus …",
+           "main_chain": "ce sur quoi repose la fin",
            "where": " : images {first} à {last}", "where_one": " : image {first}"},
 }
 
@@ -88,9 +95,8 @@ def words(lang: str) -> dict[str, str]:
 class Part:
     """One sub-frame: facts ``lo`` … ``hi - 1`` of branch ``branch`` of ``proof`` (part
     ``j`` of ``p`` of that branch). A nested proof's parts have ``outer``: the part and
-    the fact of the outer branch they prove. A main-chain part has ``chain``, the
-    branch's main chain: ``lo`` … ``hi - 1`` are then positions in it (``skipped``: the
-    chain's facts left out before it, when the chain has more parts than a handful).
+    the fact of the outer branch they prove. A part of what the end rests on has
+    ``chain``, those facts (``needed``): ``lo`` … ``hi - 1`` are then positions in it.
     ``level``: its level of detail (1: the first sub-frames of a step)."""
 
     proof: Proof
@@ -104,7 +110,7 @@ class Part:
     suffix: str = ""
     level: int = 1
     chain: tuple[int, ...] = ()
-    skipped: int = 0
+    proved_in: dict[int, Part] = field(default_factory=dict)  # a nested fact -> the part whose children prove it
 
     @property
     def facts(self) -> tuple[ProofFact, ...]:
@@ -181,35 +187,40 @@ def main_chain(branch: Branch) -> list[int]:
     return chain[::-1]
 
 
-def _chain_arrows(branch: Branch, chain: Sequence[int]) -> list[int]:
-    """The arrow each position of a main chain draws: from the fact before it, when it is a
-    peer's removal seen from another cell."""
-    out = [0]
-    for a, b in zip(chain, chain[1:], strict=False):
-        f = branch.facts[b]
-        out.append(int(f.rule == "peer" and tuple(branch.facts[a].fact[:2]) != tuple(f.fact[:2])))
-    return out
+def grounded(fact: ProofFact) -> bool:
+    """Whether a fact's reason is said whole by its own words: a nested proof's conclusion
+    ('supposing r1c7=2 leads to a contradiction'), whose proof has frames of its own one
+    level down; any other fact rests on its premises, which a reader must have been told."""
+    return fact.rule == "step" and fact.step is not None and fact.step.proof is not None
 
 
-def _chain_parts(proof: Proof, limit: int) -> list[Part]:
-    """Each branch's main chain cut into parts (``_cuts``), at most ``HANDFUL`` in all (or one
-    per branch): a chain with too many keeps its first and last parts, the facts between
-    them said to be left out (they are drawn in the parts of every fact)."""
-    per: list[list[Part]] = []
+def needed(branch: Branch) -> list[int]:
+    """The facts the branch's end rests on, in proof order, the assumption (0) first: the
+    end's facts, then each one's premises, and theirs, down to the assumption or to a nested
+    proof's conclusion (``grounded``). Drawn in this order, every fact comes after its
+    reasons: no frame states a fact whose reason the reader has not been shown."""
+    facts = branch.facts
+    out: set[int] = set()
+    stack = [j for j in (*branch.end.premises, *branch.end.conclusion) if 0 < j < len(facts)]
+    while stack:
+        k = stack.pop()
+        if k in out:
+            continue
+        out.add(k)
+        if not grounded(facts[k]):
+            stack += [j for j in facts[k].premises if 0 < j < k]
+    return [0, *sorted(out)]
+
+
+def _needed_parts(proof: Proof, limit: int) -> list[Part]:
+    """Each branch's ``needed`` facts cut into parts (``_cuts``): the first level of a proof
+    whose every fact would take more frames."""
+    out: list[Part] = []
     for i, b in enumerate(proof.branches):
-        chain = tuple(main_chain(b))
-        cuts = _cuts(b, limit, _chain_arrows(b, chain))
-        per.append([Part(proof, i, lo, hi, j + 1, len(cuts), chain=chain) for j, (lo, hi) in enumerate(cuts)])
-    room = max(HANDFUL, len(per))
-    while sum(len(x) for x in per) > room:
-        longest = max(per, key=len)
-        gone = longest.pop(len(longest) - 2)  # a middle part: the first and the last stay
-        after = longest[-1]
-        after.skipped += gone.skipped + gone.hi - gone.lo
-    for parts in per:
-        for j, part in enumerate(parts, 1):
-            part.j, part.p = j, len(parts)
-    return [part for parts in per for part in parts]
+        chain = tuple(needed(b))
+        cuts = _cuts(b, limit, [_arrows(b, k) for k in chain])
+        out += [Part(proof, i, lo, hi, j + 1, len(cuts), chain=chain) for j, (lo, hi) in enumerate(cuts)]
+    return out
 
 
 def _parts(proof: Proof, limit: int, outer: tuple[Part, int] | None = None, level: int = 1) -> list[Part]:
@@ -248,8 +259,12 @@ def plan(proof: Proof | None, limit: int = LIMIT, depth: int = ALL) -> list[Part
         return []
     full = _parts(proof, limit)
     top: list[Part] = []
-    if len(full) > HANDFUL:  # too many for the first level: the main chains first, every fact one level down
-        top = _chain_parts(proof, limit)
+    first = _needed_parts(proof, limit)
+    if len(first) < len(full):  # the end rests on fewer facts: those first, every fact one level down
+        top = first
+        holder = {(part.branch, k): part for part in full for k in part.new_facts}
+        for part in top:  # a nested fact's frames are the every-fact part's children
+            part.proved_in = {k: holder[(part.branch, k)] for k in part.new_facts if (part.branch, k) in holder}
 
         def deeper(parts: list[Part]) -> None:
             for part in parts:
@@ -287,7 +302,7 @@ def nested_frames(part: Part, k: int, depth: int = ALL) -> list[Part]:
     """The frames proving nested fact ``k`` of a part (its children, with theirs) drawn up to
     level ``depth``."""
     out = []
-    for c in part.children:
+    for c in part.proved_in.get(k, part).children:
         if c.outer is not None and c.outer[1] == k:
             out += [x for x in [c] + descendants(c) if x.level <= depth]
     return out
@@ -324,8 +339,6 @@ def part_caption(part: Part, n: int, lang: str, number: Number = None, depth: in
 
     told = shown(b)
     lines = [text for _, text in proofwords.fact_lines(b, [i for i in part.new_facts if i in told], n, lang, where)]
-    if part.skipped:
-        lines.insert(0, w["skipped"].format(k=part.skipped))
     text = (head + " — " if head else "") + proofwords.suppose_line(b, lang)
     if part.j > 1:
         text = text[:-1] + " " + w["continued"] + "."
@@ -455,21 +468,15 @@ def branch_shapes(n: int, proof: Proof, i: int, lo: int, hi: int, state: AnyStat
                          range(1, lo) if faint_before else (), hi >= len(facts), state, obstacles, skip, extra_faint)
 
 
-def chain_shapes(n: int, proof: Proof, i: int, chain: Sequence[int], lo: int, hi: int, state: AnyState,
-                 obstacles: Obstacles | None, skip: AbstractSet[tuple[int, int]] = frozenset(),
-                 faint_before: bool = True) -> list[shapes.Shape]:
-    """Positions ``lo`` … ``hi - 1`` of branch ``i``'s main chain (``main_chain``), each fact
-    with the arrow from the fact before it in the chain, the chain's earlier facts faint,
-    the end when ``hi`` reaches it."""
-    before = {b: a for a, b in zip(chain, chain[1:], strict=False)}
+def needed_shapes(n: int, proof: Proof, i: int, chain: Sequence[int], lo: int, hi: int, state: AnyState,
+                  obstacles: Obstacles | None, skip: AbstractSet[tuple[int, int]] = frozenset(),
+                  faint_before: bool = True) -> list[shapes.Shape]:
+    """Positions ``lo`` … ``hi - 1`` of ``chain``, the facts of branch ``i`` its end rests on
+    (``needed``), each with its reasons (the arrows from its premises), the facts of the
+    chain before ``lo`` faint (stated in the frames before), the end when ``hi`` reaches it."""
     facts = proof.branches[i].facts
-    # a cell's last candidate and a house's last place: their other premises faint beside them, so
-    # that the cell or the house shows no other candidate
-    reasons = [j for k in chain[lo:hi] if facts[k].rule in ("cell", "house") for j in facts[k].premises
-               if 0 < j < len(facts) and j not in chain[lo:hi]]
-    faint = [*(chain[1:lo] if faint_before else ()), *reasons]
-    return _facts_shapes(n, proof, i, chain[lo:hi], lambda k: (before[k],) if k in before else (),
-                         faint, hi >= len(chain), state, obstacles, skip)
+    return _facts_shapes(n, proof, i, chain[lo:hi], lambda k: facts[k].premises,
+                         chain[1:lo] if faint_before else (), hi >= len(chain), state, obstacles, skip)
 
 
 def _facts_shapes(n: int, proof: Proof, i: int, new: Sequence[int], premises: Callable[[int], Sequence[int]],
@@ -548,7 +555,7 @@ def part_shapes(n: int, part: Part, state: AnyState, obstacles: Obstacles | None
     """A sub-frame's proof shapes: its facts, arrows and end; a nested proof's frame also
     keeps faint the outer facts its proof rests on."""
     if part.chain:
-        return chain_shapes(n, part.proof, part.branch, part.chain, part.lo, part.hi, state, obstacles)
+        return needed_shapes(n, part.proof, part.branch, part.chain, part.lo, part.hi, state, obstacles)
     context: tuple[Sequence[int], ...] = ()
     if part.outer is not None:
         outer, k = part.outer
@@ -568,22 +575,34 @@ def whole_shapes(n: int, proof: Proof, state: AnyState, obstacles: Obstacles | N
 def summary_shapes(n: int, proof: Proof, state: AnyState, obstacles: Obstacles | None,
                    skip: AbstractSet[tuple[int, int]] = frozenset()) -> list[Shape]:
     """A one-branch proof too large for one frame, summarised on the step's own frame: the
-    last facts of its main chain, those leading into its end, as many as ``LIMIT`` facts and
-    ``ARROWS`` arrows allow (the whole chain when it fits). The assumption and the end are
-    the step's own roles. A proof of several branches shows their assumptions and ends only
-    (a branch's facts in the proof's colours would read as another branch's assumption):
-    its first sub-frames show each branch."""
+    facts its end rests on nearest the end (``needed``, read back from the end: the end's
+    facts, their reasons, theirs …) as many as ``LIMIT`` facts and ``ARROWS`` arrows allow,
+    so that every mark drawn leads to the end the caption names. The assumption and the end
+    are the step's own roles. A proof of several branches shows their assumptions and ends
+    only (a branch's facts in the proof's colours would read as another branch's
+    assumption): its first sub-frames show each branch."""
     if len(proof.branches) != 1:
         return []
     b = proof.branches[0]
-    chain = main_chain(b)
-    arrows = _chain_arrows(b, chain)
-    lo, used = len(chain), 0
-    while lo > 1 and len(chain) - lo < LIMIT and used + arrows[lo - 1] <= ARROWS:
-        lo -= 1
-        used += arrows[lo]
-    if lo == len(chain):
+    facts = b.facts
+    keep: list[int] = []
+    used = 0
+    queue = [j for j in (*b.end.premises, *b.end.conclusion) if 0 < j < len(facts)]
+    while queue and len(keep) < LIMIT:
+        k = queue.pop(0)
+        if k in keep:
+            continue
+        a = _arrows(b, k)
+        if used + a > ARROWS:
+            continue
+        keep.append(k)
+        used += a
+        if not grounded(facts[k]):
+            queue += [j for j in facts[k].premises if 0 < j < k]
+    if not keep:
         return []
-    out = chain_shapes(n, proof, 0, chain, lo, len(chain), state, obstacles, skip, faint_before=False)
+    chosen = set(keep) | {0}
+    out = _facts_shapes(n, proof, 0, sorted(keep), lambda k: [j for j in facts[k].premises if j in chosen], (),
+                        True, state, obstacles, skip)
     # the assumption and the end are drawn by the step's roles, in the same styles
     return [s for s in out if s.role not in ("assumption", "contradiction", "conclusion")]

@@ -98,10 +98,11 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-directed", "link-weak"): "dashed arrows: weak links, as the step reads them",
         ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
         ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
-        ("assumption", "house-decides"): "thick ring: assumption, filled: true, struck ring: false, "
+        ("assumption", "house-decides"): "thick ring: assumption, filled: true, struck ring: ruled out, "
                                           "arrows: implications, dotted: the house that decides",
-        ("assumption",): "thick ring: assumption, filled: true, struck ring: false, arrows: implications",
-        ("implied-false",): "struck rings: ruled out by the pattern",
+        ("assumption",): "thick ring: assumption, filled: true, struck ring: ruled out, arrows: implications",
+        ("implied-false",): "struck ring: ruled out (by the pattern)",
+        ("faint",): "faint: stated in an earlier frame",
     },
     "fr": {
         ("on", "off"): "disques pleins « vrai », disques clairs « faux »",
@@ -131,10 +132,11 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-directed", "link-weak"): "flèches en tirets : liens faibles, dans le sens où l'étape les lit",
         ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
         ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
-        ("assumption", "house-decides"): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, "
+        ("assumption", "house-decides"): "anneau épais : hypothèse, rempli : vrai, anneau barré : exclu, "
                                           "flèches : implications, pointillés : l'unité qui décide",
-        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : faux, flèches : implications",
-        ("implied-false",): "anneaux barrés : exclus par le motif",
+        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : exclu, flèches : implications",
+        ("implied-false",): "anneau barré : exclu (par le motif)",
+        ("faint",): "pâle : dit dans une image précédente",
     },
 }
 
@@ -154,6 +156,8 @@ def legend_text(roles: set[str], lang: str = "en") -> str:
         if set(key) <= left:
             out.append(phrase)
             left -= set(key)
+            if "assumption" in key:  # the proof's entry names its struck rings and disks: one name each
+                left -= {"implied-true", "implied-false"}
     if not out:
         return ""
     text = (" ; " if lang == "fr" else "; ").join(out)
@@ -337,7 +341,7 @@ def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
 def scene(state: AnyState, step: Explanation | None = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None,
-          kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> Scene:
+          kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL, routed: bool = True) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
@@ -347,13 +351,15 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and each branch's main chain as far as
     its arrows allow, and ``proof_scenes`` gives the rest (the caption names its
-    frames drawn up to level ``depth``).
+    frames drawn up to level ``depth``). ``routed`` False: lines straight and no proof
+    arrow (the words alone are wanted, e.g. the legend a printed page writes).
     """
     from . import proofdraw
 
     n = state.geo.n
     out = Scene(n)
     obstacles = Obstacles(n)
+    free: Obstacles | None = obstacles if routed else None  # None: nothing is routed
     roles = roles_of(step) if step is not None else ()
     place = {(r, c): v for role in roles if role.role == "placed" for r, c, v in role.candidates}
     kept = _kept(roles, place)
@@ -369,7 +375,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         show_candidates = True
     proof_shapes: list[Shape] = []
     covered = {(s.row, s.col, s.value) for s in cands if s.kind not in ("thick", "halo")}
-    lines = bool(links) or proof is not None
+    lines = (bool(links) or proof is not None) and routed
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
                            obstacles if lines else None, kept)
     if step is not None and isinstance(number, tuple) and number[0] != number[1]:
@@ -385,15 +391,20 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         a: Cand = (role.source[0], role.source[1], role.source[2])
         b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
-        pts = in_cell_arc(n, a, b, obstacles) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+        if not routed:
+            pts: tuple[tuple[float, float], ...] = (spot(n, *a), spot(n, *b))
+        elif a[:2] == b[:2]:
+            pts = in_cell_arc(n, a, b, obstacles)
+        else:
+            pts = route(spot(n, *a), spot(n, *b), obstacles, {a, b})
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
     if proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
         if whole:
-            proof_shapes = proofdraw.whole_shapes(n, proof, state, obstacles, set(place))
+            proof_shapes = proofdraw.whole_shapes(n, proof, state, free, set(place))
         else:  # the main chains, as far as the arrows allow; the roles keep the assumptions and ends
             marked = {(s.row, s.col, s.value) for s in cands}
-            proof_shapes = [s for s in proofdraw.summary_shapes(n, proof, state, obstacles, set(place))
+            proof_shapes = [s for s in proofdraw.summary_shapes(n, proof, state, free, set(place))
                             if (s.row, s.col, s.value) not in marked or s.kind == "dotted"]
         # a removed candidate keeps its struck disk (the proof's rings go around it)
         proof_shapes = [s for s in proof_shapes
@@ -454,21 +465,22 @@ def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | No
 
 def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | tuple[int, int] | None = None,
                givens: Sequence[int] | None = None, lang: str = "en", kinds: Mapping[str, StepKind] = NO_KINDS,
-               depth: int = ALL) -> Scene:
+               depth: int = ALL, routed: bool = True) -> Scene:
     """The frame of one part of a proof (``proofdraw.Part``): its facts and arrows on the grid
     before the step, its title and its caption (naming the nested frames drawn up to
-    ``depth``)."""
+    ``depth``); ``routed`` False: no arrow (the words alone are wanted)."""
     from . import proofdraw
 
     n = state.geo.n
     obstacles = Obstacles(n)
     sc = Scene(n, suffix=part.suffix, level=part.level)
     covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
-    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles)
-    sc.extend(proofdraw.part_shapes(n, part, state, obstacles))  # routed around every digit
+    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles if routed else None)
+    sc.extend(proofdraw.part_shapes(n, part, state, obstacles if routed else None))  # routed around every digit
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
-    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc), lang)))
+    faint = {"faint"} if any(s.faint for s in sc) else set()
+    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc) | faint, lang)))
     return sc
 
 

@@ -1,5 +1,6 @@
 """The paged contact sheet: every frame, reduced, on A4 (or Letter) portrait pages, numbered,
-each with its caption printed under it at 9 pt or more."""
+each with its caption and its legend (what its marks mean) printed under or beside it at 9 pt
+or more; pages filled column after column."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ SHEET_MARGIN_IN = 0.4
 SHEET_GAP_IN = 0.2
 SHEET_CAPTION_PT = 9.5  # the caption under each frame, at SHEET_DPI: >= 9 pt on paper
 SHEET_FOOTER_PT = 10.0
+BESIDE_ROWS = 3  # 16x16 and 25x25 frames a page, their words beside them
 
 
 def _font(pt: float, dpi: float = SHEET_DPI, bold: bool = False) -> Any:
@@ -74,9 +76,26 @@ def wrap_text(text: str, font: Any, width: float) -> list[str]:
 
 
 @dataclass
+class Tile:
+    """One frame on a page: its picture's top-left corner (``x``, ``y``, page pixels), its
+    caption's lines and its legend's (what each mark means, as the frame's own legend says
+    it), written under the picture."""
+
+    k: int
+    x: int
+    y: int
+    caption: list[str]
+    legend: list[str]
+
+
+@dataclass
 class SheetLayout:
-    """Where each frame of a paged contact sheet goes: ``pages[p]`` is a list of rows, a row
-    a list of (frame index, caption lines); sizes in page pixels."""
+    """Where each frame of a paged contact sheet goes: ``pages[p]`` is the page's tiles, in
+    reading order; sizes in page pixels. ``columns`` columns, each frame under the shortest
+    column so far: reading order stays by rows, and no row of frames waits for its longest
+    caption. ``beside``: one frame a row, its words beside it (``text_w`` wide; 16x16 and
+    25x25, whose frames with their words under them took about half a page each, so that
+    a page held one row of two, half empty), else under it."""
 
     page: tuple[int, int]
     columns: int
@@ -85,45 +104,77 @@ class SheetLayout:
     line_h: int
     margin: int
     gap: int
-    pages: list[list[list[tuple[int, list[str]]]]]
+    pages: list[list[Tile]]
+    room: int = 0
+    beside: bool = False
+    text_w: int = 0
+
+    def words_at(self, tile: Tile) -> tuple[int, int]:
+        """Where a tile's words start: beside its picture or under it."""
+        if self.beside:
+            return tile.x + self.tile_w + self.gap, tile.y
+        return tile.x, tile.y + self.grid_h  # the height a page holds
+
+    def fill(self) -> list[float]:
+        """How full each page is: the fraction of its height its lowest tile reaches, column by
+        column, averaged (1.0: every column down to the footer)."""
+        out = []
+        for tiles in self.pages:
+            bottoms: dict[int, int] = {}
+            for t in tiles:
+                end = self.words_at(t)[1] + self.line_h * (len(t.caption) + len(t.legend))
+                bottoms[t.x] = max(bottoms.get(t.x, 0), end, t.y + self.grid_h)
+            out.append(sum(b - self.margin for b in bottoms.values()) / (self.columns * self.room))
+        return out
 
 
-def sheet_layout(plan: Sequence[Frame], n: int, columns: int = 3, paper: str = "a4") -> SheetLayout:
+def sheet_layout(plan: Sequence[Any], n: int, columns: int = 3, paper: str = "a4") -> SheetLayout:
     """The pages of the contact sheet of ``plan`` (no pixels needed: the names are known
-    before anything is drawn). 9x9 and smaller: ``columns`` frames a row; 16x16 and
-    25x25: at most two, so their digits stay readable."""
+    before anything is drawn; each frame's legend is its scene's, laid out without drawing).
+    9x9 and smaller: ``columns`` columns, each frame's caption and legend under it; 16x16
+    and 25x25: ``BESIDE_ROWS`` frames a page, their words beside them."""
     from .frame import Layout
 
-    if n > 9:
-        columns = min(columns, 2)
     pw, ph = (round(x * SHEET_DPI) for x in PAPER_IN[paper])
     margin, gap = round(SHEET_MARGIN_IN * SHEET_DPI), round(SHEET_GAP_IN * SHEET_DPI)
-    tile_w = (pw - 2 * margin - (columns - 1) * gap) // columns
+    beside = n > 9
+    inner = pw - 2 * margin
     lay = Layout(n)
-    grid_h = round(tile_w * (lay.height_in - lay.caption_in) / lay.width_in)
-    font = _font(SHEET_CAPTION_PT)
+    aspect = (lay.height_in - lay.caption_in) / lay.width_in  # the frame without its caption strip
     line_h = round(SHEET_CAPTION_PT * 1.25 * SHEET_DPI / 72)
     footer = round(SHEET_FOOTER_PT * 2 * SHEET_DPI / 72)
     room = ph - 2 * margin - footer
-    rows: list[list[tuple[int, list[str]]]] = []
+    if beside:  # BESIDE_ROWS frames a page, each as large as that allows, its words beside it
+        columns = 1
+        tile_w = min(round(0.6 * inner), int((room - (BESIDE_ROWS - 1) * gap) / BESIDE_ROWS / aspect))
+        text_w = inner - tile_w - gap
+    else:
+        tile_w = text_w = (inner - (columns - 1) * gap) // columns
+    grid_h = round(tile_w * aspect)
+    font = _font(SHEET_CAPTION_PT)
+    pages: list[list[Tile]] = [[]]
+    bottom = [margin] * columns  # where each column of the page goes on
     for k, f in enumerate(plan):
-        if k % columns == 0:
-            rows.append([])
-        rows[-1].append((k, wrap_text(f.caption, font, tile_w)))
-    pages: list[list[list[tuple[int, list[str]]]]] = [[]]
-    used = 0
-    for row in rows:
-        h = grid_h + line_h * max(len(lines) for _, lines in row) + gap
-        if pages[-1] and used + h > room:
+        cap = wrap_text(f.caption, font, text_w)
+        leg = wrap_text(getattr(f, "legend", ""), font, text_w) if getattr(f, "legend", "") else []
+        words = line_h * (len(cap) + len(leg))
+        h = max(grid_h, words) if beside else grid_h + words
+        col = min(range(columns), key=lambda c: (bottom[c], c))  # the shortest column: reading order stays by rows
+        if pages[-1] and bottom[col] + h > margin + room:  # no column holds it: the next page
             pages.append([])
-            used = 0
-        pages[-1].append(row)
-        used += h
-    return SheetLayout((pw, ph), columns, tile_w, grid_h, line_h, margin, gap, pages)
+            bottom = [margin] * columns
+            col = 0
+        x, y = margin + col * (tile_w + gap), bottom[col]
+        pages[-1].append(Tile(k, x, y, cap, leg))
+        bottom[col] = y + h + gap
+    return SheetLayout((pw, ph), columns, tile_w, grid_h, line_h, margin, gap, pages, room, beside, text_w)
 
 
 def sheet_names(count: int) -> list[str]:
-    return [f"EXPLANATIONS-{k:02d}.png" for k in range(1, count + 1)]
+    """'EXPLANATIONS-01.png' …: numbers zero-padded to the width of the count (at least 2),
+    so that names sort in page order at any count (-100 after -99)."""
+    width = max(2, len(str(count)))
+    return [f"EXPLANATIONS-{k:0{width}d}.png" for k in range(1, count + 1)]
 
 
 class ContactSheet:
@@ -140,15 +191,11 @@ class ContactSheet:
         self.paths = list(paths)
         self.crop = crop
         self.written: list[Any] = []
-        # where each frame goes: page, top of its row, column, its caption lines, the row's height
-        self.at: dict[int, tuple[int, int, int, list[str], bool]] = {}
-        for p, rows in enumerate(self.lay.pages):
-            y = self.lay.margin
-            for r, row in enumerate(rows):
-                for col, (k, lines) in enumerate(row):
-                    last = r == len(rows) - 1 and col == len(row) - 1
-                    self.at[k] = (p, y, col, lines, last)
-                y += self.lay.grid_h + self.lay.line_h * max(len(lines) for _, lines in row) + self.lay.gap
+        # where each frame goes: its page, its tile, whether it is the page's last
+        self.at: dict[int, tuple[int, Tile, bool]] = {}
+        for p, tiles in enumerate(self.lay.pages):
+            for i, tile in enumerate(tiles):
+                self.at[tile.k] = (p, tile, i == len(tiles) - 1)
         self.page: Any = None
         self.draw: Any = None
 
@@ -156,23 +203,27 @@ class ContactSheet:
         from PIL import Image, ImageDraw
 
         lay = self.lay
-        p, y, col, lines, last = self.at[k]
+        p, tile, last = self.at[k]
         if self.page is None:
             self.page = Image.new("RGB", lay.page, self.theme["background"])
             self.draw = ImageDraw.Draw(self.page)
         elif self.draw is None:  # the same page image, cleared for the next page
             self.page.paste(self.theme["background"], (0, 0, *lay.page))
             self.draw = ImageDraw.Draw(self.page)
-        x = lay.margin + col * (lay.tile_w + lay.gap)
         t = thumb.crop((0, 0, thumb.size[0], round(thumb.size[1] * (1 - self.crop)))).convert("RGB")
         whole = t.size[0] // lay.tile_w
         if whole >= 2:  # a whole reduction first (a plain 2x2 … average), much faster than resizing
             t = t.reduce(whole)
         # BOX: a plain average of the pixels a tile pixel covers (4x faster than Lanczos)
-        self.page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (x, y))
+        self.page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (tile.x, tile.y))
         font = _font(SHEET_CAPTION_PT)
-        for i, line in enumerate(lines):
-            self.draw.text((x, y + lay.grid_h + i * lay.line_h), line, font=font, fill=self.theme["caption"])
+        x, y = lay.words_at(tile)
+        for line in tile.caption:
+            self.draw.text((x, y), line, font=font, fill=self.theme["caption"])
+            y += lay.line_h
+        for line in tile.legend:  # the marks in words, as under the frame itself
+            self.draw.text((x, y), line, font=font, fill=self.theme["label"])
+            y += lay.line_h
         if last:
             self._save(p)
 

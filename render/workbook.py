@@ -1,9 +1,13 @@
 """workbook.pdf: a puzzle to print and work through (``--pdf``, RENDERING.md wave 2).
 
 Page 1: the puzzle with an empty candidates grid in every empty cell (a small
-m×m grid of faint lines to pencil candidates in). Then the steps two per page,
-each frame with its title and its caption under it in 10 pt text (a proof's
-first sub-frames after its step). Then the solution. The deeper sub-frames
+m×m grid of faint lines to pencil candidates in). Then the steps, two a page,
+each frame at one fixed size whatever its caption (a proof's first sub-frames
+after its step), its caption and its legend (what each mark means, as under
+the frame itself) beside it in 9 pt text, running on under the frame when
+long: the next step follows on the same page when it fits (issue 41: a long
+caption shrank its frame and left half a page empty; pages had no legend).
+Then the solution. The deeper sub-frames
 asked for (``--proof-depth 2`` and more) follow in an appendix, in the order
 of their names (``17c``, ``17c1`` …), which the captions above them cite.
 A4 or Letter portrait (``paper``). Vector by default (``vector=True``): every
@@ -19,6 +23,7 @@ searchable). Pages carry a number at their foot.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +32,11 @@ from .shapes import Scene
 from .sizes import PAPER_IN
 
 MARGIN_IN = 0.55
-CAPTION_PT = 10.0
-CAPTION_LINES = 9  # room under each frame (long captions: grouped singles, chains)
+CAPTION_PT = 10.0  # the puzzle's and the solution's captions
+TEXT_PT = 9.0  # a step's caption and legend, beside its frame
+LINE = 1.3  # line height, in font sizes
+FRAME_SHARE = 0.6  # of the page's width, a step's frame (its words take the rest)
+GAP_IN = 0.2
 FOOTER_IN = 0.35
 WORDS = {
     "en": {"puzzle": "Puzzle", "write": "Write the candidates in the small grids, then follow the steps.",
@@ -40,9 +48,87 @@ APPENDIX_LEVEL = 2  # sub-frames of this level and deeper go to the appendix
 PRINT_DPI = 120  # a raster frame's pixels per printed inch (the largest frame of a page)
 
 
-def page_count(steps: int, appendix: int = 0) -> int:
-    """Puzzle page, the steps two per page, the solution page, the appendix two per page."""
-    return 1 + (steps + 1) // 2 + 1 + (appendix + 1) // 2
+def _chars(width_in: float, pt: float) -> int:
+    """Characters of DejaVu Sans at ``pt`` a line ``width_in`` wide holds (0.55 em on average)."""
+    return max(10, int(width_in * 72 / (0.55 * pt)))
+
+
+@dataclass
+class Box:
+    """The fixed layout of a step on a page: its frame's size (inches, without its caption
+    strip) and cell, its words' column beside it and the width under it."""
+
+    cell: float
+    frame_w: float
+    frame_h: float
+    side_w: float  # the words' column beside the frame
+    full_w: float  # the words under the frame, when they run on
+    inner_h: float
+
+    @property
+    def line_in(self) -> float:
+        return LINE * TEXT_PT / 72
+
+    def lines(self, caption: str, legend: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+        """(lines beside the frame, lines under it): the caption's then the legend's (True: a
+        legend line), beside the frame while they fit, the rest as wide as the page."""
+        from .frame import wrap_words
+
+        beside = int(self.frame_h / self.line_in)
+        out: list[tuple[str, bool]] = []
+        under: list[tuple[str, bool]] = []
+        for text, is_legend in ((caption, False), (legend, True)):
+            words = text.split()
+            while words:
+                col = out if len(out) < beside else under
+                chars = _chars(self.side_w if col is out else self.full_w, TEXT_PT)
+                line = wrap_words(" ".join(words), chars)[0]
+                col.append((line, is_legend))
+                words = words[len(line.split()):]
+        return out, under
+
+    def height(self, caption: str, legend: str) -> float:
+        """The height a step takes: its frame, and its words running on under it."""
+        _, under = self.lines(caption, legend)
+        return self.frame_h + (len(under) * self.line_in + 0.1 if under else 0.0)
+
+
+def step_box(n: int, paper: str = "a4") -> Box:
+    """One size for every step's frame on ``paper``: ``FRAME_SHARE`` of the page's width,
+    two frames a page."""
+    from .frame import CELL_IN, Layout
+
+    w_in, h_in = PAPER_IN[paper]
+    inner_w = w_in - 2 * MARGIN_IN
+    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
+    ref = Layout(n, cell_in=1.0)
+    fw, fh = ref.width_in, ref.height_in - ref.caption_in
+    cell = min(FRAME_SHARE * inner_w / fw, (inner_h / 2 - GAP_IN) / fh, 2 * CELL_IN.get(n, 0.8))
+    lay = Layout(n, cell_in=cell)
+    frame_w, frame_h = lay.width_in, lay.height_in - lay.caption_in
+    return Box(cell, frame_w, frame_h, inner_w - frame_w - GAP_IN, inner_w, inner_h)
+
+
+def paginate(frames: Sequence[Frame], box: Box, first_room: float | None = None) -> list[list[Frame]]:
+    """The steps page by page: each under the one before while the page holds it."""
+    pages: list[list[Frame]] = []
+    used = room = 0.0
+    for f in frames:
+        h = box.height(f.caption, f.legend)
+        if not pages or used + h > room + 1e-6:
+            pages.append([])
+            used, room = 0.0, box.inner_h if pages[:-1] or first_room is None else first_room
+        pages[-1].append(f)
+        used += h + GAP_IN
+    return pages
+
+
+def page_count(plan: Sequence[Frame], n: int, paper: str = "a4") -> int:
+    """Puzzle page, the steps' pages, the solution page, the appendix's pages."""
+    box = step_box(n, paper)
+    steps = [f for f in plan if f.kind == "step" and f.level < APPENDIX_LEVEL]
+    appendix = [f for f in plan if f.kind == "step" and f.level >= APPENDIX_LEVEL]
+    return 2 + len(paginate(steps, box)) + len(paginate(appendix, box, box.inner_h - 0.3))
 
 
 def _without(scene: Scene, roles: set[str]) -> Scene:
@@ -69,7 +155,7 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
     cell = most = min(width / frame_w, height / frame_h, 2 * CELL_IN.get(n, 0.8))
     for _ in range(3):  # the caption's lines depend on the frame's width, and its room on them
         chars = int(max(cell * frame_w, 0.6 * width) * 72 / (0.55 * CAPTION_PT))
-        lines = wrap_words(text, chars)[:CAPTION_LINES]
+        lines = wrap_words(text, chars)  # the puzzle and the solution: a short caption
         text_h = (len(lines) * 1.3 + 0.6) * CAPTION_PT / 72 if lines else 0.0
         cell = min(width / frame_w, (height - text_h) / frame_h, 2 * CELL_IN.get(n, 0.8))
     lay = Layout(n, cell_in=cell)
@@ -92,6 +178,33 @@ def _frame(fig: Any, scene: Scene, theme: Mapping[str, Any], box: tuple[float, f
                  family="DejaVu Sans")
         y -= 1.3 * CAPTION_PT / 72
     return None
+
+
+def _step(fig: Any, frame: Frame, theme: Mapping[str, Any], box: Box, left: float, top: float,
+          raster: Any = None) -> float:
+    """A step at its fixed size, its top-left corner at (``left``, ``top``) inches: the frame,
+    its caption and legend beside it (running on under it); returns its height."""
+    from .frame import Layout
+
+    scene = frame.scene
+    lay = Layout(scene.n, cell_in=box.cell)
+    W, H = fig.get_size_inches()
+    if raster is not None:
+        from .frame import CELL_IN
+
+        dpi = round(PRINT_DPI * box.cell / CELL_IN.get(scene.n, 0.6))
+        _raster_frame(fig, scene, raster(dpi), (left, top - box.frame_h, lay.width_in, box.frame_h))
+    else:
+        _vector_frame(fig, scene, theme, lay, left, top - lay.height_in)
+    beside, under = box.lines(scene.text("caption"), scene.text("legend"))
+    x, y = left + box.frame_w + GAP_IN, top - 0.05
+    for lines in (beside, under):
+        for line, is_legend in lines:
+            fig.text(x / W, y / H, line, fontsize=TEXT_PT, color=theme["label" if is_legend else "caption"],
+                     va="top", ha="left", family="DejaVu Sans")
+            y -= box.line_in
+        x, y = left, top - box.frame_h - 0.1
+    return box.height(frame.caption, frame.legend)
 
 
 def _vector_frame(fig: Any, scene: Scene, theme: Mapping[str, Any], lay: Any, fx: float, oy: float) -> None:
@@ -184,10 +297,13 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
     steps = [f for f in plan if f.kind == "step" and f.level < APPENDIX_LEVEL]
     appendix = [f for f in plan if f.kind == "step" and f.level >= APPENDIX_LEVEL]
     w_in, h_in = PAPER_IN[paper]
-    total = page_count(len(steps), len(appendix))
     inner_w = w_in - 2 * MARGIN_IN
     inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
     words = WORDS.get(lang, WORDS["en"])
+    box = step_box(initial.scene.n, paper)
+    step_pages = paginate(steps, box)
+    appendix_pages = paginate(appendix, box, box.inner_h - 0.3)
+    total = 2 + len(step_pages) + len(appendix_pages)
     renderers: dict[int, FrameRenderer] = {}
 
     def renderer(dpi: int) -> FrameRenderer:  # one: the steps' boxes are all of one size
@@ -205,17 +321,17 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
             _footer(fig, k, total, theme, lang)
             pdf.savefig(fig, facecolor=theme["background"])
 
-        def two_per_page(frames: Sequence[Frame], first: int, title: str = "") -> None:
-            half = inner_h / 2
-            for k in range(0, len(frames), 2):
+        def flow(pages: Sequence[Sequence[Frame]], first: int, title: str = "") -> None:
+            for k, frames in enumerate(pages):
                 fig = page()
+                top = h_in - MARGIN_IN
                 if title and k == 0:
                     fig.text(0.5, 1 - MARGIN_IN / 2 / h_in, title, ha="center", va="center", fontsize=12,
                              weight="bold", family="DejaVu Sans", color=theme["title"])
-                for j, f in enumerate(frames[k:k + 2]):
-                    bottom = FOOTER_IN + MARGIN_IN + (1 - j) * half
-                    _frame(fig, f.scene, theme, (MARGIN_IN, bottom + 0.1, inner_w, half - 0.2), raster=raster)
-                finish(fig, first + k // 2)
+                    top -= 0.3
+                for f in frames:
+                    top -= _step(fig, f, theme, box, MARGIN_IN, top, raster) + GAP_IN
+                finish(fig, first + k)
 
         # 1. the puzzle, with pencil grids in the empty cells
         fig = page()
@@ -230,13 +346,13 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         _frame(fig, scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h - 0.8), caption=True)
         _pencil_grid(fig, scene, theme)
         finish(fig, 1)
-        # 2. the steps, two per page
-        two_per_page(steps, 2)
+        # 2. the steps, two a page (one fixed size), a long caption running on under its frame
+        flow(step_pages, 2)
         # 3. the solution
         fig = page()
         _frame(fig, solution.scene, theme, (MARGIN_IN, FOOTER_IN + MARGIN_IN, inner_w, inner_h))  # vector: one page
-        solution_page = 2 + (len(steps) + 1) // 2
+        solution_page = 2 + len(step_pages)
         finish(fig, solution_page)
         # 4. the deeper sub-frames asked for
-        two_per_page(appendix, solution_page + 1, words["appendix"])
+        flow(appendix_pages, solution_page + 1, words["appendix"])
     return total

@@ -29,7 +29,7 @@ def test_levels_of_a_real_nested_proof(hardest2):
     by_depth = {d: proofdraw.plan(proof, depth=d) for d in (0, 1, 2, 3, proofdraw.ALL)}
     assert by_depth[0] == []
     first = by_depth[1]
-    assert 1 <= len(first) <= max(proofdraw.HANDFUL, len(proof.branches))
+    assert 1 <= len(first) <= len(by_depth[2])  # what the end rests on: never more than every fact
     assert {p.level for p in first} == {1}
     # each level adds frames, and a frame's name does not depend on the depth drawn
     suffixes = {d: [p.suffix for p in parts] for d, parts in by_depth.items()}
@@ -60,7 +60,7 @@ def test_legend_names_the_deciding_house_only_when_drawn(hardest2, lang, dotted)
 
 def test_files_per_level(hardest2, tmp_path):
     """The frames written at each depth: the steps' frames alone at 0, a handful more per
-    forcing step at 1 (the default), every fact at "all"; the GIF shows level 1 at most."""
+    forcing step at 1 (the default: what the end rests on), every fact at "all"; the GIF shows level 1 at most."""
     from PIL import Image
 
     from render.export import write_puzzle
@@ -71,7 +71,7 @@ def test_files_per_level(hardest2, tmp_path):
     assert forcing >= 2
     assert len(plans[0]) == forcing + 2  # initial grid, the steps, the solution
     subs1 = len(plans[1]) - len(plans[0])
-    assert forcing <= subs1 <= forcing * proofdraw.HANDFUL
+    assert forcing <= subs1 <= len(plans[proofdraw.ALL]) - len(plans[0])
     assert len(plans[proofdraw.ALL]) > 2 * len(plans[1])
     out = tmp_path / "o"
     rec = write_puzzle(hardest2, out, only=only, contact=False, proof_depth=1, workers=1)

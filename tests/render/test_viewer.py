@@ -150,7 +150,7 @@ def test_step_list_counts_steps_not_frames(tmp_path):
 
     line = (SHARED / "data" / "hardest300.txt").read_text().split("\n")[1].split()[0]
     p = Puzzle(line, max_steps=3)
-    plan = plan_frames(p, only="forcing chain")
+    plan = plan_frames(p, only="forcing chain", depth=3)
     steps = {f.steps for f in plan if f.kind == "step"}
     assert len([f for f in plan if f.kind == "step"]) > 2 * len(steps)  # sub-frames, nested ones too
     page = write_viewer(tmp_path, plan, [f"{k}.png" for k in range(len(plan))], puzzle=p).read_text()

@@ -12,6 +12,7 @@ import pytest
 
 from explainer import Puzzle
 from render.export import write_puzzle
+from render.plan import plan_frames
 from render.workbook import page_count
 
 FOUR = "3..22.....4....."
@@ -44,8 +45,8 @@ def test_workbook_pages(seed_puzzle, tmp_path, paper, size_in):
     puzzle = seed_puzzle if paper == "a4" else Puzzle(FOUR)
     rec = write_puzzle(puzzle, out, frames=False, contact=False, gif=False, pdf=True, paper=paper)
     steps = len(puzzle.steps)
-    want = 1 + math.ceil(steps / 2) + 1
-    assert rec.pdf_pages == page_count(steps) == want
+    want = 1 + math.ceil(steps / 2) + 1  # short captions: two steps a page
+    assert rec.pdf_pages == page_count(plan_frames(puzzle), puzzle.grid.n, paper) == want
     assert (out / "workbook.pdf").read_bytes()[:5] == b"%PDF-"
     pages = _pages(out / "workbook.pdf", tmp_path)
     assert len(pages) == want
@@ -74,7 +75,7 @@ def test_raster_workbook_frames_are_images(seed_puzzle, tmp_path):
     if shutil.which("pdftotext"):
         k = seed_puzzle.steps_using("locked candidate")[0]
         assert seed_puzzle.steps[k].text.split(":")[0] in _caption_text(tmp_path / "workbook.pdf")
-    assert rec.pdf_pages == 1 + math.ceil(steps / 2) + 1
+    assert rec.pdf_pages == 1 + math.ceil(steps / 2) + 1  # two steps a page
     assert all(_not_blank(im) for im in _pages(tmp_path / "workbook.pdf", tmp_path))
 
 
@@ -103,3 +104,37 @@ def test_pdf_flag_and_manifest(tmp_path):
     assert main([FOUR, "--out", str(ras), "--pdf-raster", "--no-gif", "-q"]) == 0  # implies --pdf
     assert b"/Subtype /Image" in (ras / "workbook.pdf").read_bytes()
     assert b"/Subtype /Image" not in (out / "workbook.pdf").read_bytes()
+
+
+# ---- issue 41, item 4: printed pages explain their marks; one frame size; pages filled --------
+
+def test_pdf_pages_carry_the_legend(seed_puzzle, tmp_path):
+    """Each step's legend (what its marks mean) is printed beside its frame, as text."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("no pdftotext")
+    write_puzzle(seed_puzzle, tmp_path, frames=False, contact=False, gif=False, pdf=True,
+                 only=["locked-candidate", "chain"], lang="fr")
+    text = " ".join(_caption_text(tmp_path / "workbook.pdf").split())
+    plan = [f for f in plan_frames(seed_puzzle, only=["locked-candidate", "chain"], lang="fr") if f.kind == "step"]
+    legends = {f.legend for f in plan if f.legend}
+    assert legends
+    for legend in legends:
+        assert " ".join(legend.split()) in text, legend
+
+
+def test_pdf_frame_size_does_not_follow_the_caption():
+    """One box for every step: a long caption runs on under its frame, never shrinks it, and
+    the next step follows on the same page when it fits."""
+    from types import SimpleNamespace
+
+    from render.workbook import paginate, step_box
+
+    box = step_box(9)
+    short, long_ = "A short caption.", "A long caption with many words. " * 60
+    assert box.height(short, "") == box.frame_h
+    beside, under = box.lines(long_, "Legend words.")
+    assert under and under[-1] == ("Legend words.", True)
+    assert box.frame_h < box.height(long_, "") < box.inner_h
+    frames = [SimpleNamespace(caption=c, legend="") for c in (long_, short, short, short)]
+    pages = paginate(frames, box)  # type: ignore[arg-type]
+    assert [len(p) for p in pages] == [1, 2, 1] or [len(p) for p in pages] == [2, 2]

@@ -40,6 +40,7 @@ from .output import MANIFEST, OutputError, OutputFolder, safe_component
 
 if TYPE_CHECKING:  # the types only: explaining imports the library, drawing render, when they run
     from explainer.api import Puzzle
+    from render.job import Written
     from render.options import RenderOptions
 
 HELP = "explain puzzles: frames, contact sheet, GIF and steps.json (the default command)"
@@ -242,9 +243,11 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
                              difficulty=puzzle.difficulty, complete=puzzle.complete)
                 if many:
                     target = folder.subfolder(target.name)
-                write_outputs(puzzle, target, options, folder, progress=None if many else args.progress)
+                rec = write_outputs(puzzle, target, options, folder, progress=None if many else args.progress)
                 if not args.quiet:
                     msg = f"{src.where}: {puzzle.summary()} -> {target}"
+                    if rec is not None and rec.gif_summary:  # what the GIF left out to keep within its budget
+                        msg += f" ({rec.gif_summary})"
                     (bar.write if bar else print)(msg)
                 if not puzzle.complete:
                     left = puzzle.state_before(len(puzzle.steps)).unsolved
@@ -281,7 +284,7 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
 
 
 def write_outputs(puzzle: Puzzle, target: Path, options: RenderOptions, folder: OutputFolder, *,
-                  progress: bool | None) -> None:
+                  progress: bool | None) -> Written:
     """steps.json always; frames, contact sheet, GIF and viewer as the options say (render exporters).
 
     Every name the exporters declare is checked by the folder's guard before
@@ -306,6 +309,7 @@ def write_outputs(puzzle: Puzzle, target: Path, options: RenderOptions, folder: 
             bar.close()
     folder.record(rec.files)
     folder.save()
+    return rec
 
 
 if __name__ == "__main__":

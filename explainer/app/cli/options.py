@@ -296,24 +296,25 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
                         "a third less CPU, but the PDF writer holds every image until the end: "
                         "memory grows with the steps)")
     g.add_argument("--paper", default="a4", choices=["a4", "letter"], help="workbook paper size (default a4)")
-    g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=700, metavar="MS",
-                   help="GIF base time per step (ms, default 700); a step shows for this plus "
-                        "--gif-per-char per character of its caption (at most 20 s)")
-    g.add_argument("--gif-per-char", type=integer(*PER_CHAR_RANGE, what=" ms"), default=40, metavar="MS",
-                   help="GIF reading time per caption character (ms, default 40; 0: every step "
-                        "--gif-duration)")
+    g.add_argument("--gif-duration", type=integer(*DURATION_RANGE, what=" ms"), default=2000, metavar="MS",
+                   help="GIF least time per step (ms, default 2000); a step shows as long as its caption "
+                        "takes to read (--gif-per-char per character), never less")
+    g.add_argument("--gif-per-char", type=integer(*PER_CHAR_RANGE, what=" ms"), default=67, metavar="MS",
+                   help="GIF reading time per caption character (ms, default 67: about 15 characters a "
+                        "second; 0: every step --gif-duration)")
     g.add_argument("--gif-hold", type=integer(*DURATION_RANGE, what=" ms"), default=2000, metavar="MS",
                    help="GIF time on the initial grid and the solution (ms, default 2000)")
     g.add_argument("--gif-loop", type=integer(-1, LOOP_RANGE[1]), default=0, metavar="N",
                    help=f"GIF loop count: 0 loops forever (default), -1 plays once, up to {LOOP_RANGE[1]}")
     g.add_argument("--gif-max-play", type=integer(*PLAY_RANGE, what=" s"), default=300, metavar="SECONDS",
-                   help="the longest the GIF (and video) plays (default 300 s): past it, the steps' reading "
-                        "times shrink in proportion, never below --gif-duration; 0: no limit")
+                   help="the longest the GIF (and video) plays (default 300 s): past it, what a class can "
+                        "skip is folded (proof sub-frames after each step's first, then runs of singles), "
+                        "reading times never shortened; the summary line says what was folded; 0: no limit")
     levels = g.add_mutually_exclusive_group()
     levels.add_argument("--proof-depth", type=depth, default=1, metavar="N",
                         help="levels of detail of a proof too large for its step's frame: 0 the step's frame "
-                             "only (its proof summarised), 1 (default) at most a handful of sub-frames a step "
-                             "(its main chain), 2 every fact of the proof, 3 and more the nested proofs one "
+                             "only (its proof summarised), 1 (default) what the end rests on, each fact after its "
+                             "reasons, 2 every fact of the proof, 3 and more the nested proofs one "
                              "level deeper each, 'all' every level")
     levels.add_argument("--proof", type=proof_level, dest="proof_depth", metavar="{summary,first,all}",
                         help="the same by name: summary (0), first (1, the default), all (every fact of every "
