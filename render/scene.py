@@ -202,6 +202,20 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
             v += 1
 
 
+def assumed_truth(proof: Proof | None, role: Role, cand: Cand) -> bool:
+    """Whether an assumption role's candidate is assumed true: its own branch's (``group``)
+    assumption when the role names that candidate, else true (a branch recorded as "x false"
+    may be named by the candidate the strong link then makes true). Per branch, not per
+    candidate: two branches assuming one candidate true and false keep their own truths."""
+    if proof is None or role.role != "assumption" or not proof.branches:
+        return True
+    k = role.group or 0
+    if k >= len(proof.branches):
+        return True
+    r, c, v, t = proof.branches[k].assume
+    return bool(t) if (r, c, v) == tuple(cand) else True
+
+
 def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, int], kept: AbstractSet[Cell],
                  proof: Proof | None) -> tuple[list[Shape], list[Shape], list[Shape], list[Role]]:
     """(cell shapes, house shapes, candidate shapes, links) of a step's roles: one body
@@ -210,7 +224,6 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
     outlines and circles on top."""
     n = state.geo.n
     values = state.values
-    truth = {tuple(b.assume[:3]): bool(b.assume[3]) for b in proof.branches} if proof is not None else {}
     by_cand: dict[Cand, list[Role]] = {}
     by_cell: dict[Cell, list[Role]] = {}
     houses: list[Shape] = []
@@ -273,7 +286,7 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
             if role.role not in overlays:
                 continue
             shape, key = style(role.role, "cand", role.group)
-            t = truth.get((r, c, v), True)
+            t = assumed_truth(proof, role, (r, c, v))
             if role.role == "assumption" and not body:
                 cands.append(Shape(role.role, "disk" if t else "struck-ring", r, c, v, colour=key, group=role.group,
                                    truth=t))
