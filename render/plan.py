@@ -12,6 +12,7 @@ plan of thousands of frames holds no shapes).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,6 +20,7 @@ from functools import partial
 from explainer.model.explained import Explained
 from explainer.model.explanation import Explanation
 from explainer.model.grid import value_char
+from explainer.model.i18n import notation
 from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
 
 from . import proofdraw
@@ -32,6 +34,7 @@ from .scene import (
     solution_scene,
     step_caption,
     step_title,
+    technique_title,
 )
 from .scene import words as scene_words
 from .shapes import Scene
@@ -72,9 +75,17 @@ class Frame:
 
 
 def technique_stem(name: str) -> str:
-    """The file-name part for a technique: letters, digits and '-' only (never a path)."""
-    stem = re.sub(r"[^A-Z0-9]+", "-", name.upper()).strip("-")
+    """The file-name part for a technique: letters, digits and '-' only (never a path); accents
+    dropped ("élimination" → "ELIMINATION")."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Z0-9]+", "-", plain.upper()).strip("-")
     return stem or "STEP"
+
+
+def frame_stem(title: str, lang: str, english: str) -> str:
+    """A frame's file-name part in ``lang`` (issue 41, item 6): French frames are named by their
+    French titles ("001-POSITION-UNIQUE.png"), English ones by ``english`` as before."""
+    return technique_stem(english if lang == "en" else title)
 
 
 def single_names(kinds: Mapping[str, StepKind]) -> set[str]:
@@ -123,7 +134,7 @@ def fold_singles(steps: Sequence[Explanation],
             place = tuple(p for s in run for p in s.place)
             texts = {lang: tmpl.format(cells=singles_list(place)) for lang, tmpl in SINGLES_TEXT.items()}
             folded = Explanation(technique="singles", place=place, show_candidates=False,
-                                 text=texts["en"], translations=(("fr", texts["fr"]),),
+                                 text=texts["en"], translations=(("fr", notation(texts["fr"], "fr")),),
                                  before=run[0].before)
             out.append((tuple(range(i, j)), folded))
             i = j
@@ -143,7 +154,8 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
     width = max(3, len(str(len(steps) + 1)))
     w = scene_words(lang)
     initial_state = puzzle.initial_state()
-    frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", partial(initial_scene, initial_state, givens=givens, lang=lang),
+    first = frame_stem(w["initial"], lang, "INITIAL-GRID")
+    frames = [Frame(f"{0:0{width}d}-{first}", partial(initial_scene, initial_state, givens=givens, lang=lang),
                     "initial", title=w["initial"], caption=initial_caption(initial_state, lang))]
     items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
     keep = normalise_only(only, puzzle.techniques)
@@ -154,7 +166,8 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
         number = (idx[0] + 1, idx[-1] + 1)
         state = step.before
         assert state is not None  # the engine records the state each step was found in
-        stem = technique_stem(step.technique)
+        stem = frame_stem(technique_title(step.technique, lang, getattr(step, "detail", ()), kinds), lang,
+                          step.technique)
         frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}",
                             partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds,
                                     depth=depth),
@@ -170,7 +183,7 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
                                 caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
                                 level=part.level, suffix=part.suffix))
     final = puzzle.state_before(len(steps))
-    frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
+    frames.append(Frame(f"{len(steps) + 1:0{width}d}-{frame_stem(w['solution'], lang, 'SOLUTION')}",
                         partial(solution_scene, final, givens=givens, lang=lang, steps=len(steps),
                                 difficulty=puzzle.difficulty, complete=puzzle.complete),
                         "solution", title=w["solution"],

@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from explainer.model.explanation import Explanation
-from explainer.model.i18n import sentence, text_in
+from explainer.model.i18n import notation, sentence, text_in
 from explainer.model.proof import Proof
 from explainer.model.roles import Role, roles_of
 from explainer.model.state import AnyState
@@ -455,7 +455,7 @@ def step_caption(step: Explanation, number: int | tuple[int, int] | None, lang: 
         parts = proofdraw.plan(step.proof, depth=depth)
         if parts:
             caption += proofdraw.overview_words(step.proof, parts, number, lang)
-    return caption
+    return notation(caption, lang)
 
 
 def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | None, lang: str = "en",

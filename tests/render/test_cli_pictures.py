@@ -11,10 +11,12 @@ def test_flags_pass_through(tmp_path, capsys):
     assert rc == 0, capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
     assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS-01.png" in names
-    assert any(n.endswith("-SINGLES.png") for n in names)
+    # French frames carry French names (issue 41, item 6)
+    assert any(n.endswith("-SINGLETONS.png") for n in names) and not any("SINGLE-" in n for n in names)
+    assert any(n.endswith("-BLOCAGE.png") or n.endswith("-POSITION-UNIQUE.png") for n in names), names
     from PIL import Image
 
-    with Image.open(out / "000-INITIAL-GRID.png") as im:
+    with Image.open(out / "000-GRILLE-INITIALE.png") as im:
         assert abs(im.size[0] - 500) <= 1
     with Image.open(out / "explanation.gif") as gif:
         assert "loop" not in gif.info and gif.info["duration"] == 900
