@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from explainer.model.explained import Explained
 from explainer.model.explanation import Explanation
@@ -145,7 +146,7 @@ def fold_singles(steps: Sequence[Explanation],
 
 
 def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterable[str] | str | None = None,
-                lang: str = "en", depth: int = 1) -> list[Frame]:
+                lang: str = "en", depth: int = 1, theme: Mapping[str, Any] | None = None) -> list[Frame]:
     """The frames of a puzzle, in order, with their file stems: a forcing step's proof
     sub-frames up to level ``depth`` (0: none; ``proofdraw.ALL``: every one)."""
     steps = puzzle.steps
@@ -155,7 +156,8 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
     w = scene_words(lang)
     initial_state = puzzle.initial_state()
     first = frame_stem(w["initial"], lang, "INITIAL-GRID")
-    frames = [Frame(f"{0:0{width}d}-{first}", partial(initial_scene, initial_state, givens=givens, lang=lang),
+    frames = [Frame(f"{0:0{width}d}-{first}",
+                    partial(initial_scene, initial_state, givens=givens, lang=lang, theme=theme),
                     "initial", title=w["initial"], caption=initial_caption(initial_state, lang))]
     items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
     keep = normalise_only(only, puzzle.techniques)
@@ -170,7 +172,7 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
                           step.technique)
         frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}",
                             partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds,
-                                    depth=depth),
+                                    depth=depth, theme=theme),
                             "step", idx, step.technique,
                             title=step_title(number, step.technique, lang, getattr(step, "detail", ()), kinds),
                             caption=step_caption(step, number, lang, depth)))
@@ -178,14 +180,14 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
         for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}",
                                 partial(part_scene, state, step, part, number=number, givens=givens, lang=lang,
-                                        kinds=kinds, depth=depth),
+                                        kinds=kinds, depth=depth, theme=theme),
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
                                 caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
                                 level=part.level, suffix=part.suffix))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-{frame_stem(w['solution'], lang, 'SOLUTION')}",
                         partial(solution_scene, final, givens=givens, lang=lang, steps=len(steps),
-                                difficulty=puzzle.difficulty, complete=puzzle.complete),
+                                difficulty=puzzle.difficulty, complete=puzzle.complete, theme=theme),
                         "solution", title=w["solution"],
                         caption=solution_caption(lang, len(steps), puzzle.difficulty, puzzle.complete)))
     return frames

@@ -30,11 +30,11 @@ def test_y_wing():
         "of these cells, leaving 3 cells only the 2 values 1 and 2. So 3 is removed from r1c7, r1c9, r3c1, "
         "r3c2 and r3c3.")
     assert dict(s.translations)["fr"] == (
-        "Aile Y sur le 3 : r1c2, r1c8 et r3c9 ne contiennent que 1, 2 et 3, et le pivot r1c8 n'a pas de 3. "
-        "Sans le 3, ces 3 cases auraient toutes des valeurs différentes : r1c2 et r1c8 se voient dans la "
-        "ligne 1, r1c8 et r3c9 dans le bloc 3, et r1c2 n'a aucune valeur en commun avec r3c9 sauf le 3. Un 3 "
-        "en r1c7, r1c9, r3c1, r3c2 ou r3c3 verrait chaque 3 de ces cases, ne laissant à 3 cases que les 2 "
-        "valeurs 1 et 2. Donc le 3 est retiré de r1c7, r1c9, r3c1, r3c2 et r3c3.")
+        "Aile Y sur le 3 : L1C2, L1C8 et L3C9 ne contiennent que 1, 2 et 3, et le pivot L1C8 n'a pas de 3. "
+        "Sans le 3, ces 3 cases auraient toutes des valeurs différentes : L1C2 et L1C8 se voient dans la "
+        "ligne 1, L1C8 et L3C9 dans le bloc 3, et L1C2 n'a aucune valeur en commun avec L3C9 sauf le 3. Un 3 "
+        "en L1C7, L1C9, L3C1, L3C2 ou L3C3 verrait chaque 3 de ces cases, ne laissant à 3 cases que les 2 "
+        "valeurs 1 et 2. Donc le 3 est retiré de L1C7, L1C9, L3C1, L3C2 et L3C3.")
     # the houses the frame draws are the two the caption names
     assert [str(r) for r in s.roles if r.role == "house"] == ["house row 1 box 3"]
 
