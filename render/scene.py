@@ -444,12 +444,18 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
+    # links go around the cells the step marks that they do not join (routing.Obstacles.add_cell)
+    around = obstacles.copy() if links else obstacles
+    for r, c in sorted({(s.row, s.col) for s in cells + cands if s.row >= 0}):
+        if links:
+            around.add_cell(r, c, ("cell", r, c))
     for role in links:
         assert role.source is not None and role.target is not None  # a link role has both ends
         a: Cand = (role.source[0], role.source[1], role.source[2])
         b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
-        pts = in_cell_arc(n, a, b, obstacles) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+        ends = {a, b, ("cell", a[0], a[1]), ("cell", b[0], b[1])}
+        pts = in_cell_arc(n, a, b, obstacles) if a[:2] == b[:2] else route(spot(n, *a), spot(n, *b), around, ends)
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
     if proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}

@@ -185,7 +185,10 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
     rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish", "sashimi swordfish", "sashimi jellyfish",
             "skyscraper", "turbot fish", "remote pair",  # these three never come first on top1465
             # listed by ``steps`` only (no explanation takes them): drawn in tests/test_chain_positions.py
-            "discontinuous loop", "template set", "template delete"}
+            "discontinuous loop", "template set", "template delete",
+            # issue 41: a y wing of three cells is a textbook xy wing, told as one when the run has the
+            # xy wing (tests/techniques/test_wings.py draws the y wing's own wording)
+            "y wing"}
     assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen
 
 
