@@ -21,6 +21,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "#ffffff": ("white", "blanc"),
     "#666666": ("grey", "gris"),
     "#9a9a9a": ("grey", "gris"),
+    "#a0a0a0": ("grey", "gris"),
     "#4a4a4a": ("dark grey", "gris foncé"),
     "#d62728": ("red", "rouge"),
     "#c00000": ("red", "rouge"),

@@ -114,8 +114,8 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "candidate": "#000000",
     "place": "#c00000",
     "cells": "#000000",
-    "cells_fill": "#ffd400",
-    "cells_alpha": 0.7,
+    "cells_fill": "#a0a0a0",     # grey: not the yellow of the "off" disks that sit in the cells
+    "cells_alpha": 0.6,
     "cells_alt": "#000000",
     "houses": "#0000c8",
     "base": "#0000c8",

@@ -332,7 +332,13 @@ def look_clashes(sc, theme) -> list[str]:
         if s.kind in ("struck", "disk") and s.role in ("removed", "placed"):
             kind = s.kind  # a struck disk and a ring are told apart by their shape
         by_look.setdefault((kind, str(theme.get(s.colour, s.colour)).lower()), set()).add(_name(s))
-    return [f"{key}: {sorted(names)}" for key, names in by_look.items() if len(names) > 1]
+    out = [f"{key}: {sorted(names)}" for key, names in by_look.items() if len(names) > 1]
+    # a disk on a cell filled in its own colour does not stand out (high contrast's yellow "off"
+    # disks on yellow pattern cells)
+    fills = {(s.row, s.col): str(theme.get(s.colour)).lower() for s in sc if s.kind == "fill"}
+    out += [f"{s.role} disk on its own colour at r{s.row + 1}c{s.col + 1}" for s in sc
+            if s.kind in ("disk", "light") and fills.get((s.row, s.col)) == str(theme.get(s.colour)).lower()]
+    return out
 
 
 def named_roles(sc) -> set[str]:
