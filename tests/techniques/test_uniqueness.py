@@ -207,3 +207,13 @@ def test_bug_plus_one_marks_the_value_three_times_in_each_house():
         inside = [c for c in value.candidates if (c.row if kind == "row" else c.col if kind == "column"
                                                   else c.row // 3 * 3 + c.col // 3) == k]
         assert len(inside) == 2 and all(c.value == v for c in inside), (kind, inside)
+
+
+def test_type_4_says_which_roof_corner_holds_no_b():
+    """Issue 41 (se_rated line 620, step 22): the roof r8c6 held no 8, so only r6c6 lost its 8,
+    and nothing said why the other corner kept nothing: the caption says it."""
+    s = only({**TYPE_4, "r2c4": "178"})
+    assert s.get("type") == 4 and [tuple(x) for x in s.eliminate] == [(1, 0, 2)]
+    assert "So we remove 2 from r2c1 (r2c4 holds no 2)." in s.text
+    assert "Donc on retire 2 de L2C1 (L2C4 n'a pas de 2)." in s.text_in("fr")
+    assert "holds no" not in only(TYPE_4).text
