@@ -143,7 +143,8 @@ BELOW: dict[str, set[str]] = {
 APP_ARROWS = {"cli": {"allsteps", "bank", "generate", "hints", "hodoku", "solvers", "backends"},
               "allsteps": {"hints", "hodoku"}, "solvers": {"backends"}}
 # inside render: the stage of each module (scene: pure Python; raster: pixels; files: the rest)
-RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan"}
+RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan",
+                "colournames"}
 RENDER_STAGES = ("scene", "raster", "files")
 DRAWING = ("matplotlib", "PIL", "imageio")
 
