@@ -14,8 +14,10 @@ proof) in the three palettes and both languages:
 came from, its caption and legend in both languages) and ``OUT/found.json``
 (the steps found, reused by the next run: the search over the collections
 takes minutes). A family none of the collections has (remote pair: the
-simplest order always finds a cheaper step) is drawn on its kind's position
-of ``tests/render/data/role_positions.txt``. It prints a line per family.
+simplest order always finds a cheaper step) is drawn on a real position of
+``examples/`` (``EXAMPLE_POSITIONS``: examples/remote-pair.txt, top1465 line 2
+before its step 78), else on its kind's position of
+``tests/render/data/role_positions.txt``. It prints a line per family.
 
 ``--teach`` (issue 41) also writes, under ``OUT/teach/``: H2's forcing proof
 (hardest300 line 2, step 1) at each ``--proof`` level in every palette and
@@ -176,6 +178,9 @@ class Found:
             import techniques
             from explainer.model.grid import parse_grid
 
+            if self.where.startswith("examples/"):  # a real position (a pencil-mark grid): no givens known
+                state = example_position(ROOT / self.where)
+                return kind_step(self.kind, state), state, None, techniques.all_kinds()
             givens, state = role_position(self.kind)
             return kind_step(self.kind, state), state, parse_grid(givens).values, techniques.all_kinds()
         p = self.puzzle
@@ -195,6 +200,14 @@ def role_position(kind: str) -> tuple[str, Any]:
         if name == kind:
             return givens, State.from_text(values, cands)
     raise SystemExit(f"family_frames: no role position for {kind!r} in {ROLE_POSITIONS}")
+
+
+def example_position(path: Path) -> Any:
+    """The state of an example's pencil-mark grid ('#' lines are comments)."""
+    from explainer.app.hints.pencilmarks import parse_pencilmarks
+
+    text = "\n".join(x for x in path.read_text(encoding="utf-8").splitlines() if not x.startswith("#"))
+    return parse_pencilmarks(text, str(path))
 
 
 def kind_step(kind: str, state: Any) -> Any:
@@ -223,6 +236,9 @@ def find_families(wanted: list[tuple[str, Callable[[Any], bool]]], cache: Path |
             f = Found(**d)
             if name in tests and (f.kind or tests[name](f.step()[0])):
                 found[name] = f
+    for name, _test in wanted:  # a family no explanation shows: its real position, no search
+        if name in EXAMPLE_POSITIONS and (name not in found or found[name].where != EXAMPLE_POSITIONS[name]):
+            found[name] = Found(EXAMPLE_POSITIONS[name], kind=name)
     t0 = time.time()
     for where, line, techs, order in sources():
         left = [(name, test) for name, test in wanted if name not in found]
@@ -246,6 +262,9 @@ def find_families(wanted: list[tuple[str, Callable[[Any], bool]]], cache: Path |
 
 # families whose steps the collections may lack: the role position of a kind of theirs
 POSITION_KINDS = {"remote pair": "remote pair", "template": "template set"}
+# ... or, better, a real position where one stands (issue 41: a remote pair of top1465 line 2,
+# which no explanation shows because a simpler step always comes first)
+EXAMPLE_POSITIONS = {"remote pair": "examples/remote-pair.txt"}
 
 
 def draw_family(folder: Path, found: Found, subframes: int = 2) -> list[Path]:
@@ -264,8 +283,10 @@ def draw_family(folder: Path, found: Found, subframes: int = 2) -> list[Path]:
     tiles: list[Any] = []
     for palette in PALETTES:
         for lang in LANGS:
-            scenes = step_scenes(before, step, number=k, givens=givens, lang=lang, kinds=kinds)[:1 + subframes]
-            r = renderer(before.geo.n, theme(palette))
+            th = theme(palette)  # the legend names the colours of the frame's own palette
+            scenes = step_scenes(before, step, number=k, givens=givens, lang=lang, kinds=kinds,
+                                 theme=th)[:1 + subframes]
+            r = renderer(before.geo.n, th)
             for sc in scenes:
                 path = folder / f"{palette}-{lang}{'-' + sc.suffix if sc.suffix else ''}.png"
                 path.write_bytes(r.png(sc))

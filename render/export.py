@@ -347,7 +347,7 @@ def steps_json_text(puzzle: Explained) -> str:
 
 def _plan(puzzle: Explained, options: RenderOptions) -> list[Frame]:
     return plan_frames(puzzle, group_singles=options.group_singles, only=options.only, lang=options.lang,
-                       depth=options.proof_depth)
+                       depth=options.proof_depth, theme=options.theme)
 
 
 def planned_names(puzzle: Explained, options: RenderOptions | None = None) -> list[str]:

@@ -890,7 +890,7 @@ def step_png(state: AnyState, step: Explanation, *, number: int | None = None, t
     """PNG bytes of one step drawn on the state before it (notebooks, hints); ``kinds``: the step
     kinds whose titles the title shows (the registry's, ``techniques.all_kinds()``)."""
     sc = make_scene(state, step, number=number if number is not None else 0, lang=lang, givens=givens,
-                    kinds=kinds)
+                    kinds=kinds, theme=theme)
     if number is None:  # no step number known: title is just the technique
         from .scene import technique_title
 
@@ -904,7 +904,7 @@ def state_png(state: AnyState, title: str = "", *, theme: Theme = DEFAULT_THEME,
               lang: str = "en", givens: Sequence[int] | None = None) -> bytes:
     """PNG bytes of a state alone (with its candidates), for notebooks."""
     sc = make_scene(state, None, title=title, caption="", lang=lang, givens=givens,
-                    show_candidates=candidates)
+                    show_candidates=candidates, theme=theme)
     return renderer(state.geo.n, theme).png(sc)
 
 
@@ -918,14 +918,14 @@ def puzzle_frame_png(puzzle: Explained, k: int, **opts: Any) -> bytes:
     lang = opts.get("lang", "en")
     givens = puzzle.grid.values
     if k == 0:
-        sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang)
+        sc = initial_scene(puzzle.initial_state(), givens=givens, lang=lang, theme=theme)
     elif 1 <= k <= len(steps):
         step = steps[k - 1]
         assert step.before is not None  # the engine records the state each step was found in
-        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang, kinds=puzzle.kinds)
+        sc = make_scene(step.before, step, number=k, givens=givens, lang=lang, kinds=puzzle.kinds, theme=theme)
     elif k == len(steps) + 1:
         sc = solution_scene(puzzle.state_before(len(steps)), givens=givens, lang=lang, steps=len(steps),
-                            difficulty=puzzle.difficulty, complete=puzzle.complete)
+                            difficulty=puzzle.difficulty, complete=puzzle.complete, theme=theme)
     else:
         raise IndexError(f"frame {k} out of range 0..{len(steps) + 1}")
     return renderer(puzzle.n, theme, opts.get("dpi"), opts.get("size")).png(sc)

@@ -12,13 +12,16 @@ plan of thousands of frames holds no shapes).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from explainer.model.explained import Explained
 from explainer.model.explanation import Explanation
 from explainer.model.grid import value_char
+from explainer.model.i18n import notation
 from explainer.model.technique import StepKind, Technique, find_technique, kinds_of, name_key
 
 from . import proofdraw
@@ -32,6 +35,7 @@ from .scene import (
     solution_scene,
     step_caption,
     step_title,
+    technique_title,
 )
 from .scene import words as scene_words
 from .shapes import Scene
@@ -83,9 +87,17 @@ class Frame:
 
 
 def technique_stem(name: str) -> str:
-    """The file-name part for a technique: letters, digits and '-' only (never a path)."""
-    stem = re.sub(r"[^A-Z0-9]+", "-", name.upper()).strip("-")
+    """The file-name part for a technique: letters, digits and '-' only (never a path); accents
+    dropped ("élimination" → "ELIMINATION")."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Z0-9]+", "-", plain.upper()).strip("-")
     return stem or "STEP"
+
+
+def frame_stem(title: str, lang: str, english: str) -> str:
+    """A frame's file-name part in ``lang`` (issue 41, item 6): French frames are named by their
+    French titles ("001-POSITION-UNIQUE.png"), English ones by ``english`` as before."""
+    return technique_stem(english if lang == "en" else title)
 
 
 def single_names(kinds: Mapping[str, StepKind]) -> set[str]:
@@ -134,7 +146,7 @@ def fold_singles(steps: Sequence[Explanation],
             place = tuple(p for s in run for p in s.place)
             texts = {lang: tmpl.format(cells=singles_list(place)) for lang, tmpl in SINGLES_TEXT.items()}
             folded = Explanation(technique="singles", place=place, show_candidates=False,
-                                 text=texts["en"], translations=(("fr", texts["fr"]),),
+                                 text=texts["en"], translations=(("fr", notation(texts["fr"], "fr")),),
                                  before=run[0].before)
             out.append((tuple(range(i, j)), folded))
             i = j
@@ -145,7 +157,7 @@ def fold_singles(steps: Sequence[Explanation],
 
 
 def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterable[str] | str | None = None,
-                lang: str = "en", depth: int = 1) -> list[Frame]:
+                lang: str = "en", depth: int = 1, theme: Mapping[str, Any] | None = None) -> list[Frame]:
     """The frames of a puzzle, in order, with their file stems: a forcing step's proof
     sub-frames up to level ``depth`` (0: none; ``proofdraw.ALL``: every one)."""
     steps = puzzle.steps
@@ -154,7 +166,9 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
     width = max(3, len(str(len(steps) + 1)))
     w = scene_words(lang)
     initial_state = puzzle.initial_state()
-    frames = [Frame(f"{0:0{width}d}-INITIAL-GRID", partial(initial_scene, initial_state, givens=givens, lang=lang),
+    first = frame_stem(w["initial"], lang, "INITIAL-GRID")
+    frames = [Frame(f"{0:0{width}d}-{first}",
+                    partial(initial_scene, initial_state, givens=givens, lang=lang, theme=theme),
                     "initial", title=w["initial"], caption=initial_caption(initial_state, lang))]
     items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
     keep = normalise_only(only, puzzle.techniques)
@@ -165,23 +179,25 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
         number = (idx[0] + 1, idx[-1] + 1)
         state = step.before
         assert state is not None  # the engine records the state each step was found in
-        stem = technique_stem(step.technique)
-        build = partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+        stem = frame_stem(technique_title(step.technique, lang, getattr(step, "detail", ()), kinds), lang,
+                          step.technique)
+        build = partial(scene, state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth,
+                        theme=theme)
         frames.append(Frame(f"{idx[0] + 1:0{width}d}-{stem}", build, "step", idx, step.technique,
                             title=step_title(number, step.technique, lang, getattr(step, "detail", ()), kinds),
                             caption=step_caption(step, number, lang, depth), words_only=partial(build, routed=False)))
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
         for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
             sub = partial(part_scene, state, step, part, number=number, givens=givens, lang=lang, kinds=kinds,
-                          depth=depth)
+                          depth=depth, theme=theme)
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}", sub,
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
                                 caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
                                 level=part.level, suffix=part.suffix, words_only=partial(sub, routed=False)))
     final = puzzle.state_before(len(steps))
-    frames.append(Frame(f"{len(steps) + 1:0{width}d}-SOLUTION",
+    frames.append(Frame(f"{len(steps) + 1:0{width}d}-{frame_stem(w['solution'], lang, 'SOLUTION')}",
                         partial(solution_scene, final, givens=givens, lang=lang, steps=len(steps),
-                                difficulty=puzzle.difficulty, complete=puzzle.complete),
+                                difficulty=puzzle.difficulty, complete=puzzle.complete, theme=theme),
                         "solution", title=w["solution"],
                         caption=solution_caption(lang, len(steps), puzzle.difficulty, puzzle.complete)))
     return frames

@@ -46,7 +46,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from explainer.model import proofwords
-from explainer.model.i18n import sentence
+from explainer.model.i18n import notation, sentence
 from explainer.model.proof import Branch, Proof, ProofFact
 from explainer.model.state import AnyState
 
@@ -349,7 +349,7 @@ def part_caption(part: Part, n: int, lang: str, number: Number = None, depth: in
         so = proofwords.so_line(proof, lang)
         if so:
             text += " " + so
-    return text
+    return notation(text, lang)
 
 
 def shown(branch: Branch) -> set[int]:

@@ -23,6 +23,7 @@ Point = tuple[float, float]
 Keys = AbstractSet[Hashable]  # obstacles a route may cross (its own ends, the digits it passes over)
 
 HEAVY = 1000  # a line across a big digit
+MARKED = 50   # a link across a marked cell it does not join (it would read as joining it)
 LIGHT = 1     # a line across a candidate
 
 
@@ -41,6 +42,18 @@ class Obstacles:
     def add_value(self, r: int, c: int, key: Hashable = None) -> None:
         """A big digit plus the line's half width."""
         self.add(c + 0.5, r + 0.5, VALUE_W / 2 + 0.025, VALUE_H / 2 + 0.015, HEAVY, key if key is not None else (r, c))
+
+    def add_cell(self, r: int, c: int, key: Hashable) -> None:
+        """A cell the step marks, for the links that do not join it (issue 41: a wxyz wing's
+        arc through a pincer and over the removed cell read as a link between them); its
+        border stays free, so a line may still pass between two marked cells."""
+        self.add(c + 0.5, r + 0.5, 0.42, 0.42, MARKED, key)
+
+    def copy(self) -> Obstacles:
+        """The same boxes, in lists of their own (boxes added to the copy stay in it)."""
+        out = Obstacles(self.n)
+        out.cells = {cell: list(boxes) for cell, boxes in self.cells.items()}
+        return out
 
     def add_candidate(self, x: float, y: float, key: Hashable) -> None:
         m = self.m

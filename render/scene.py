@@ -14,17 +14,19 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from explainer.model.explanation import Explanation
-from explainer.model.i18n import sentence, text_in
+from explainer.model.i18n import notation, sentence, text_in
 from explainer.model.proof import Proof
 from explainer.model.roles import Role, roles_of
 from explainer.model.state import AnyState
 from explainer.model.technique import StepKind, title_of
 
+from .colournames import colour_name
 from .proofdraw import ALL, Part
 from .routing import Obstacles, route
 from .shapes import Scene, Shape, spot
 from .sizes import LINK_CLEAR, disk_r, spot_gap
 from .styles import CAND_ORDER, CELL_ORDER, style, tinted
+from .theme import DEFAULT
 
 WORDS = {
     "en": {"step": "Step", "steps": "Steps", "initial": "Initial grid", "solution": "Solution",
@@ -68,77 +70,125 @@ def step_title(number: int | str | tuple[int, int], technique: str, lang: str = 
 
 
 # the roles a frame shows, in words (the caption's last line): one entry per role, or per pair
-# of roles read together; only the roles a frame draws are named
+# of roles read together; only the roles a frame draws are named. ``{key}`` is the name of the
+# palette colour ``key`` in the frame's palette (render/colournames.py): a legend names each
+# role by its look, in words, in every palette and language (issue 41). French names colours
+# as nouns ("disques en bleu"), dashed lines "tirets" and dotted ones "pointillés".
 LEGEND: dict[str, dict[tuple[str, ...], str]] = {
     "en": {
-        ("on", "off"): "filled disks “on”, light disks “off”",
-        ("on",): "filled disks “on”", ("off",): "light disks “off”",
-        ("value",): "disks: the pattern's values",
-        ("pivot", "pincer"): "the pivot in its own tint, the pincers outlined",
-        ("pivot",): "the pivot in its own tint", ("pincer",): "the pincers outlined",
-        ("base", "cover"): "solid outlines: the base, dashed: the cover",
-        ("cover",): "dashed outlines: the houses whose values rule the other places out",
-        ("fin",): "ringed: the fin, in its box",
-        ("floor", "roof"): "filled: the floor, outlined: the roof",
-        ("extra",): "rings: the extra candidates",
-        ("cycle",): "the band: the loop",
-        ("z",): "rings: the value removed, where it lies in the pattern",
-        ("set",): "each set in its own tint",
-        ("petal", "stem"): "each petal in the tint of the stem value it answers",
-        ("restricted-common",): "disks: the linking values",
-        ("colour", "removed-tinted"): "dark disks: colour A, light disks: colour B, a removed candidate "
+        ("placed",): "{place}: the value placed",
+        ("removed",): "struck {eliminate} disks: removed",
+        ("house",): "solid {houses} outline: the house the step reads",
+        ("reason",): "{cells} circles: the solved cells that rule the other places out, by their value "
+                     "or by being filled",
+        ("cells",): "{cells_fill} cells: the pattern's cells",
+        ("on", "off"): "{on} disks “on”, {off} disks “off”",
+        ("on",): "{on} disks “on”", ("off",): "{off} disks “off”",
+        ("value",): "{marked} disks: the pattern's values",
+        ("pivot", "pincer"): "{pivot_fill} cell: the pivot, {cells_alt} outlines: the pincers",
+        ("pivot",): "{pivot_fill} cell: the pivot", ("pincer",): "{cells_alt} outlines: the pincers",
+        ("base", "cover"): "solid {base} outlines: the base, dashed {cover}: the cover",
+        ("base",): "solid {base} outline: where the value is locked",
+        ("cover",): "dashed {cover} outlines: the houses whose values rule the other places out",
+        ("fin",): "{fin} rings: the fin, in its box",
+        ("floor", "roof"): "{cells_fill} cells: the floor, {cells_alt} outlines: the roof",
+        ("floor",): "{cells_fill} cells: the floor", ("roof",): "{cells_alt} outlines: the roof",
+        ("extra",): "{extra} rings: the extra candidates",
+        ("cycle",): "{cycle} band: the loop",
+        ("z",): "{z} rings: the value removed, where it lies in the pattern",
+        ("set",): "each set in its own tint ({tint0}, {tint1}, …)",
+        ("petal", "stem"): "{stem_fill} cell: the stem, each petal in the tint of the stem value it answers",
+        ("restricted-common",): "{rc} disks: the linking values",
+        ("colour", "removed-tinted"): "{tint0} disks: colour A, {tint1} disks: colour B, a removed candidate "
                                       "ringed in its colour",
-        ("colour",): "dark disks: colour A, light disks: colour B",
+        ("colour",): "{tint0} disks: colour A, {tint1} disks: colour B",
         ("removed-tinted",): "a removed candidate ringed in the tint of its group",
-        ("line",): "dashed outlines: the rectangle's row and column",
-        ("grouped",): "filled cells: a group, its candidates read as one",
-        ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid: strong links, "
-                                                       "dashed: weak links",
-        ("link-directed", "link-strong"): "arrows: the chain as it reads, solid: strong links",
-        ("link-directed", "link-weak"): "dashed arrows: weak links, as the step reads them",
-        ("link-strong", "link-weak"): "solid lines: strong links, dashed: weak links",
-        ("link-strong",): "solid lines: strong links", ("link-weak",): "dashed lines: weak links",
-        ("assumption", "house-decides"): "thick ring: assumption, filled: true, struck ring: ruled out, "
-                                          "arrows: implications, dotted: the house that decides",
-        ("assumption",): "thick ring: assumption, filled: true, struck ring: ruled out, arrows: implications",
-        ("implied-false",): "struck ring: ruled out (by the pattern)",
+        ("line",): "dashed {line} outlines: the rectangle's row and column",
+        ("grouped",): "{group_fill} cells: a group, its candidates read as one",
+        ("link-directed", "link-strong", "link-weak"): "arrows: the chain as it reads, solid {strong_link}: "
+                                                       "strong links, dashed {weak_link}: weak links",
+        ("link-directed", "link-strong"): "arrows: the chain as it reads, solid {strong_link}: strong links",
+        ("link-directed", "link-weak"): "dashed {weak_link} arrows: weak links, as the step reads them",
+        ("link-strong", "link-weak"): "solid {strong_link} lines: strong links, dashed {weak_link}: weak links",
+        ("link-strong",): "solid {strong_link} lines: strong links",
+        ("link-weak",): "dashed {weak_link} lines: weak links",
+        ("assumption", "assumption-groups"): "thick rings: each case's assumption in its own colour ({tint0}, "
+                                             "{tint1}, …), filled: true, struck ring: ruled out",
+        ("assumption",): "thick {assume} ring: assumption, filled: true, struck ring: ruled out, "
+                         "arrows: implications",
+        ("house-decides",): "dotted: the house that decides",
+        ("implied-false",): "struck {proof_false} ring: ruled out (by the pattern)",
         ("faint",): "faint: stated in an earlier frame",
     },
     "fr": {
-        ("on", "off"): "disques pleins « vrai », disques clairs « faux »",
-        ("on",): "disques pleins « vrai »", ("off",): "disques clairs « faux »",
-        ("value",): "disques : les valeurs du motif",
-        ("pivot", "pincer"): "le pivot dans sa propre teinte, les pinces entourées",
-        ("pivot",): "le pivot dans sa propre teinte", ("pincer",): "les pinces entourées",
-        ("base", "cover"): "contours pleins : la base, pointillés : la couverture",
-        ("cover",): "pointillés : les unités dont les valeurs excluent les autres places",
-        ("fin",): "anneau : l'aileron, dans son bloc",
-        ("floor", "roof"): "rempli : le plancher, entouré : le toit",
-        ("extra",): "anneaux : les candidats en plus",
-        ("cycle",): "la bande : la boucle",
-        ("z",): "anneaux : la valeur retirée, là où elle est dans le motif",
-        ("set",): "chaque ensemble dans sa propre teinte",
-        ("petal", "stem"): "chaque pétale dans la teinte de la valeur de la tige à laquelle il répond",
-        ("restricted-common",): "disques : les valeurs de liaison",
-        ("colour", "removed-tinted"): "disques foncés : couleur A, disques clairs : couleur B, un candidat "
-                                      "retiré entouré de sa couleur",
-        ("colour",): "disques foncés : couleur A, disques clairs : couleur B",
+        ("placed",): "en {place} : la valeur placée",
+        ("removed",): "disques barrés en {eliminate} : retirés",
+        ("house",): "contour plein en {houses} : l'unité où l'étape raisonne",
+        ("reason",): "cercles en {cells} : les cases résolues qui excluent les autres places, par leur valeur "
+                     "ou parce qu'elles sont remplies",
+        ("cells",): "cases en {cells_fill} : les cases du motif",
+        ("on", "off"): "disques en {on} « vrai », disques en {off} « faux »",
+        ("on",): "disques en {on} « vrai »", ("off",): "disques en {off} « faux »",
+        ("value",): "disques en {marked} : les valeurs du motif",
+        ("pivot", "pincer"): "case en {pivot_fill} : le pivot, contours en {cells_alt} : les pinces",
+        ("pivot",): "case en {pivot_fill} : le pivot", ("pincer",): "contours en {cells_alt} : les pinces",
+        ("base", "cover"): "contours pleins en {base} : la base, tirets en {cover} : la couverture",
+        ("base",): "contour plein en {base} : là où la valeur est bloquée",
+        ("cover",): "tirets en {cover} : les unités dont les valeurs excluent les autres places",
+        ("fin",): "anneaux en {fin} : l'aileron, dans son bloc",
+        ("floor", "roof"): "cases en {cells_fill} : le plancher, contours en {cells_alt} : le toit",
+        ("floor",): "cases en {cells_fill} : le plancher", ("roof",): "contours en {cells_alt} : le toit",
+        ("extra",): "anneaux en {extra} : les candidats en plus",
+        ("cycle",): "bande en {cycle} : la boucle",
+        ("z",): "anneaux en {z} : la valeur retirée, là où elle est dans le motif",
+        ("set",): "chaque ensemble dans sa propre teinte ({tint0}, {tint1}, …)",
+        ("petal", "stem"): "case en {stem_fill} : la tige, chaque pétale dans la teinte de la valeur de la tige "
+                           "à laquelle il répond",
+        ("restricted-common",): "disques en {rc} : les valeurs de liaison",
+        ("colour", "removed-tinted"): "disques en {tint0} : couleur A, disques en {tint1} : couleur B, un "
+                                      "candidat retiré entouré de sa couleur",
+        ("colour",): "disques en {tint0} : couleur A, disques en {tint1} : couleur B",
         ("removed-tinted",): "un candidat retiré entouré de la teinte de son groupe",
-        ("line",): "pointillés : la ligne et la colonne du rectangle",
-        ("grouped",): "cases remplies : un groupe, ses candidats lus comme un seul",
+        ("line",): "tirets en {line} : la ligne et la colonne du rectangle",
+        ("grouped",): "cases en {group_fill} : un groupe, ses candidats lus comme un seul",
         ("link-directed", "link-strong", "link-weak"): "flèches : la chaîne dans son sens de lecture, traits "
-                                                       "pleins : liens forts, tirets : liens faibles",
-        ("link-directed", "link-strong"): "flèches : la chaîne dans son sens de lecture, traits pleins : liens forts",
-        ("link-directed", "link-weak"): "flèches en tirets : liens faibles, dans le sens où l'étape les lit",
-        ("link-strong", "link-weak"): "traits pleins : liens forts, tirets : liens faibles",
-        ("link-strong",): "traits pleins : liens forts", ("link-weak",): "tirets : liens faibles",
-        ("assumption", "house-decides"): "anneau épais : hypothèse, rempli : vrai, anneau barré : exclu, "
-                                          "flèches : implications, pointillés : l'unité qui décide",
-        ("assumption",): "anneau épais : hypothèse, rempli : vrai, anneau barré : exclu, flèches : implications",
-        ("implied-false",): "anneau barré : exclu (par le motif)",
+                                                       "pleins en {strong_link} : liens forts, tirets en "
+                                                       "{weak_link} : liens faibles",
+        ("link-directed", "link-strong"): "flèches : la chaîne dans son sens de lecture, traits pleins en "
+                                          "{strong_link} : liens forts",
+        ("link-directed", "link-weak"): "flèches en tirets {weak_link} : liens faibles, dans le sens où l'étape "
+                                        "les lit",
+        ("link-strong", "link-weak"): "traits pleins en {strong_link} : liens forts, tirets en {weak_link} : "
+                                      "liens faibles",
+        ("link-strong",): "traits pleins en {strong_link} : liens forts",
+        ("link-weak",): "tirets en {weak_link} : liens faibles",
+        ("assumption", "assumption-groups"): "anneaux épais : l'hypothèse de chaque cas dans sa couleur ({tint0}, "
+                                             "{tint1}, …), rempli : vrai, anneau barré : exclu",
+        ("assumption",): "anneau épais en {assume} : hypothèse, rempli : vrai, anneau barré : exclu, "
+                         "flèches : implications",
+        ("house-decides",): "pointillés : l'unité qui décide",
+        ("implied-false",): "anneau barré en {proof_false} : exclu (par le motif)",
         ("faint",): "pâle : dit dans une image précédente",
     },
 }
+
+
+class _Names(dict[str, str]):
+    """Palette keys → colour names in one language (``str.format_map``)."""
+
+    def __init__(self, theme: Mapping[str, Any], lang: str) -> None:
+        super().__init__()
+        self.theme, self.lang = theme, lang
+
+    def __missing__(self, key: str) -> str:
+        colour = self.theme.get(key, key)
+        return colour_name(str(colour), self.lang)
+
+
+def legend_phrase(key: tuple[str, ...], lang: str = "en", theme: Mapping[str, Any] | None = None) -> str:
+    """One legend entry in ``lang``, its colours named in ``theme`` (default: the default palette)."""
+    table = LEGEND.get(lang, LEGEND["en"])
+    return table[key].format_map(_Names(theme if theme is not None else DEFAULT, lang))
 
 
 def deciding_house(shapes: Iterable[Shape]) -> set[str]:
@@ -147,14 +197,15 @@ def deciding_house(shapes: Iterable[Shape]) -> set[str]:
     return {"house-decides"} if any(s.kind == "dotted" and s.house is not None for s in shapes) else set()
 
 
-def legend_text(roles: set[str], lang: str = "en") -> str:
-    """The roles a frame shows, in words (the caption's last line)."""
+def legend_text(roles: set[str], lang: str = "en", theme: Mapping[str, Any] | None = None) -> str:
+    """The roles a frame shows, in words (the caption's last line), their colours named in
+    ``theme``'s palette (default: the default palette)."""
     table = LEGEND.get(lang, LEGEND["en"])
     out = []
     left = set(roles)
-    for key, phrase in table.items():
+    for key in table:
         if set(key) <= left:
-            out.append(phrase)
+            out.append(legend_phrase(key, lang, theme))
             left -= set(key)
             if "assumption" in key:  # the proof's entry names its struck rings and disks: one name each
                 left -= {"implied-true", "implied-false"}
@@ -206,6 +257,20 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
             v += 1
 
 
+def assumed_truth(proof: Proof | None, role: Role, cand: Cand) -> bool:
+    """Whether an assumption role's candidate is assumed true: its own branch's (``group``)
+    assumption when the role names that candidate, else true (a branch recorded as "x false"
+    may be named by the candidate the strong link then makes true). Per branch, not per
+    candidate: two branches assuming one candidate true and false keep their own truths."""
+    if proof is None or role.role != "assumption" or not proof.branches:
+        return True
+    k = role.group or 0
+    if k >= len(proof.branches):
+        return True
+    r, c, v, t = proof.branches[k].assume
+    return bool(t) if (r, c, v) == tuple(cand) else True
+
+
 def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, int], kept: AbstractSet[Cell],
                  proof: Proof | None) -> tuple[list[Shape], list[Shape], list[Shape], list[Role]]:
     """(cell shapes, house shapes, candidate shapes, links) of a step's roles: one body
@@ -214,7 +279,6 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
     outlines and circles on top."""
     n = state.geo.n
     values = state.values
-    truth = {tuple(b.assume[:3]): bool(b.assume[3]) for b in proof.branches} if proof is not None else {}
     by_cand: dict[Cand, list[Role]] = {}
     by_cell: dict[Cell, list[Role]] = {}
     houses: list[Shape] = []
@@ -264,7 +328,7 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
             role = body[0]
             shape, key = style(role.role, "cand", role.group)
             if role.role == "placed":
-                shape = "disk"
+                shape = "ring"  # the placed value's red, as a ring: never the removed red disk
             cands.append(Shape(role.role, shape, r, c, v, colour=key, group=role.group))
             if role.role == "removed":
                 # removed, and part of a tinted group (a colour, a set): the struck disk keeps
@@ -277,7 +341,7 @@ def _role_shapes(state: AnyState, roles: Sequence[Role], place: Mapping[Cell, in
             if role.role not in overlays:
                 continue
             shape, key = style(role.role, "cand", role.group)
-            t = truth.get((r, c, v), True)
+            t = assumed_truth(proof, role, (r, c, v))
             if role.role == "assumption" and not body:
                 cands.append(Shape(role.role, "disk" if t else "struck-ring", r, c, v, colour=key, group=role.group,
                                    truth=t))
@@ -341,7 +405,8 @@ def _kept(roles: Sequence[Role], place: Mapping[Cell, int]) -> set[Cell]:
 def scene(state: AnyState, step: Explanation | None = None, *, number: int | tuple[int, int] | None = None,
           title: str | None = None, caption: str | None = None, givens: Sequence[int] | None = None,
           lang: str = "en", show_candidates: bool | None = None,
-          kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL, routed: bool = True) -> Scene:
+          kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL, routed: bool = True,
+          theme: Mapping[str, Any] | None = None) -> Scene:
     """The shapes of one frame: ``state`` is the grid before ``step`` (None: just the grid).
 
     ``givens``: the puzzle's givens (values told apart from placed ones);
@@ -352,7 +417,8 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     frame, else the frame shows its roles and each branch's main chain as far as
     its arrows allow, and ``proof_scenes`` gives the rest (the caption names its
     frames drawn up to level ``depth``). ``routed`` False: lines straight and no proof
-    arrow (the words alone are wanted, e.g. the legend a printed page writes).
+    arrow (the words alone are wanted, e.g. the legend a printed page writes). ``theme``: the
+    palette whose colours the legend names (default: the default palette).
     """
     from . import proofdraw
 
@@ -386,17 +452,23 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
+    # links go around the cells the step marks that they do not join (routing.Obstacles.add_cell)
+    around = obstacles.copy() if links else obstacles
+    for r, c in sorted({(s.row, s.col) for s in cells + cands if s.row >= 0}):
+        if links:
+            around.add_cell(r, c, ("cell", r, c))
     for role in links:
         assert role.source is not None and role.target is not None  # a link role has both ends
         a: Cand = (role.source[0], role.source[1], role.source[2])
         b: Cand = (role.target[0], role.target[1], role.target[2])
         shape, key = style("link", "link", role.group, role.kind)
+        ends = {a, b, ("cell", a[0], a[1]), ("cell", b[0], b[1])}
         if not routed:
             pts: tuple[tuple[float, float], ...] = (spot(n, *a), spot(n, *b))
         elif a[:2] == b[:2]:
             pts = in_cell_arc(n, a, b, obstacles)
         else:
-            pts = route(spot(n, *a), spot(n, *b), obstacles, {a, b})
+            pts = route(spot(n, *a), spot(n, *b), around, ends)
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
     if proof is not None:
         removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
@@ -436,7 +508,9 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     if any(s.kind == "thick" and tinted(s.role) for s in out):
         names.add("removed-tinted")
     names |= deciding_house(out)
-    lt = legend_text(names, lang)
+    if any(s.role == "assumption" and s.group is not None for s in out):
+        names.add("assumption-groups")
+    lt = legend_text(names, lang, theme)
     if lt:
         out.append(Shape("legend", "text", text=lt))
     return out
@@ -453,7 +527,7 @@ def step_caption(step: Explanation, number: int | tuple[int, int] | None, lang: 
         parts = proofdraw.plan(step.proof, depth=depth)
         if parts:
             caption += proofdraw.overview_words(step.proof, parts, number, lang)
-    return caption
+    return notation(caption, lang)
 
 
 def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | None, lang: str = "en",
@@ -465,7 +539,7 @@ def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | No
 
 def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | tuple[int, int] | None = None,
                givens: Sequence[int] | None = None, lang: str = "en", kinds: Mapping[str, StepKind] = NO_KINDS,
-               depth: int = ALL, routed: bool = True) -> Scene:
+               depth: int = ALL, routed: bool = True, theme: Mapping[str, Any] | None = None) -> Scene:
     """The frame of one part of a proof (``proofdraw.Part``): its facts and arrows on the grid
     before the step, its title and its caption (naming the nested frames drawn up to
     ``depth``); ``routed`` False: no arrow (the words alone are wanted)."""
@@ -480,13 +554,14 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
     faint = {"faint"} if any(s.faint for s in sc) else set()
-    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc) | faint, lang)))
+    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc) | faint, lang, theme)))
     return sc
 
 
 def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                  givens: Sequence[int] | None = None, lang: str = "en", limit: int | None = None,
-                 kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> list[Scene]:
+                 kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL,
+                 theme: Mapping[str, Any] | None = None) -> list[Scene]:
     """The sub-frames of a forcing step's proof up to level ``depth``, in file order
     (RENDERING.md wave 2).
 
@@ -503,7 +578,8 @@ def proof_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int,
     proof = getattr(step, "proof", None)
     if proof is None:
         return []
-    return [part_scene(state, step, part, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+    return [part_scene(state, step, part, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth,
+                       theme=theme)
             for part in proofdraw.plan(proof, limit or proofdraw.LIMIT, depth)]
 
 
@@ -513,10 +589,11 @@ def initial_caption(state: AnyState, lang: str = "en") -> str:
 
 
 def initial_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
-                  caption: str | None = None) -> Scene:
+                  caption: str | None = None, theme: Mapping[str, Any] | None = None) -> Scene:
     if caption is None:
         caption = initial_caption(state, lang)
-    return scene(state, None, title=words(lang)["initial"], caption=caption, givens=givens, lang=lang)
+    return scene(state, None, title=words(lang)["initial"], caption=caption, givens=givens, lang=lang,
+                 theme=theme)
 
 
 def solution_caption(lang: str = "en", steps: int = 0, difficulty: str = "", complete: bool = True) -> str:
@@ -527,17 +604,20 @@ def solution_caption(lang: str = "en", steps: int = 0, difficulty: str = "", com
 
 
 def solution_scene(state: AnyState, *, givens: Sequence[int] | None = None, lang: str = "en",
-                   steps: int = 0, difficulty: str = "", complete: bool = True) -> Scene:
+                   steps: int = 0, difficulty: str = "", complete: bool = True,
+                   theme: Mapping[str, Any] | None = None) -> Scene:
     caption = solution_caption(lang, steps, difficulty, complete)
     return scene(state, None, title=words(lang)["solution"], caption=caption, givens=givens, lang=lang,
-                 show_candidates=not complete)
+                 show_candidates=not complete, theme=theme)
 
 
 def step_scenes(state: AnyState, step: Explanation, *, number: int | tuple[int, int] | None = None,
                 givens: Sequence[int] | None = None, lang: str = "en",
-                kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL) -> list[Scene]:
+                kinds: Mapping[str, StepKind] = NO_KINDS, depth: int = ALL,
+                theme: Mapping[str, Any] | None = None) -> list[Scene]:
     """What an exporter writes for one step: its frame (``suffix`` ""), then the
     sub-frames of its proof up to level ``depth`` if it needs them (``suffix`` "a", "b" …):
     file stems ``f"{k:03d}{sc.suffix}-{TECHNIQUE}"``, e.g. 017-…, 017a-…, 017b-…"""
-    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
-    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth)
+    main = scene(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth, theme=theme)
+    return [main] + proof_scenes(state, step, number=number, givens=givens, lang=lang, kinds=kinds, depth=depth,
+                                 theme=theme)

@@ -54,7 +54,7 @@ STYLES: dict[str, dict[str, tuple[str, str]]] = {
     "on": {"cand": ("disk", "on")},
     "off": {"cand": ("light", "off")},
     "link": {"link": ("", "")},
-    "grouped": {"cell": ("fill", "cells_fill")},  # strong / weak by the link's kind, tinted by its group
+    "grouped": {"cell": ("fill", "group_fill")},  # strong / weak by the link's kind, tinted by its group
     "assumption": {"cand": ("thick", "assume")},
     "implied-true": {"cand": ("disk", "proof_true"), "house": ("dotted", "proof_true")},
     "implied-false": {"cand": ("struck-ring", "proof_false"), "house": ("dotted", "proof_false")},

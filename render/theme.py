@@ -51,6 +51,7 @@ DEFAULT = {
     "extra": "#e07000",          # a deadly pattern's extra candidates: ring
     "cycle": "#1f5fbf",           # a unique loop: a translucent band through its cells
     "rc": "#b0306a",             # restricted commons: filled disk
+    "group_fill": "#56b4e9",     # a grouped chain's group node (a fill of its own: not the pattern's cells)
     # tints: sets, petals, colours, branches (group k -> tint k mod 6); even tints dark, odd light
     "tint0": "#1f4e9c",
     "tint1": "#f5a623",
@@ -84,7 +85,7 @@ COLORBLIND = dict(DEFAULT, **{
     "eliminate": "#D55E00",
     "strike": "#000000",
     "strong_link": "#CC79A7",    # reddish purple
-    "weak_link": "#009E73",      # bluish green
+    "weak_link": "#CC79A7",      # dashed: not the bluish green of the dashed cover and line outlines
     "on": "#0072B2",
     "off": "#F0E442",            # yellow
     "off_ring": "#000000",
@@ -94,6 +95,7 @@ COLORBLIND = dict(DEFAULT, **{
     "extra": "#CC79A7",
     "cycle": "#0072B2",
     "rc": "#CC79A7",
+    "group_fill": "#CC79A7",
     "tint0": "#0072B2",
     "tint1": "#E69F00",
     "tint2": "#009E73",
@@ -114,8 +116,8 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "candidate": "#000000",
     "place": "#c00000",
     "cells": "#000000",
-    "cells_fill": "#ffd400",
-    "cells_alpha": 0.7,
+    "cells_fill": "#a0a0a0",     # grey: not the yellow of the "off" disks that sit in the cells
+    "cells_alpha": 0.6,
     "cells_alt": "#000000",
     "houses": "#0000c8",
     "base": "#0000c8",
@@ -124,8 +126,8 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "marked": "#000000",
     "eliminate": "#c00000",
     "strike": "#000000",
-    "strong_link": "#0000c8",
-    "weak_link": "#c000c0",
+    "strong_link": "#008000",    # not the houses' blue: a link along a house's outline stays seen
+    "weak_link": "#008000",      # dashed: not the magenta of the dashed cover and line outlines
     "on": "#0000c8",
     "off": "#ffd400",
     "off_ring": "#000000",
@@ -135,6 +137,7 @@ HIGH_CONTRAST = dict(DEFAULT, **{
     "extra": "#008000",
     "cycle": "#0000c8",
     "rc": "#c000c0",
+    "group_fill": "#00c8ff",
     "tint0": "#0000c8",
     "tint1": "#ff8c00",
     "tint2": "#008000",

@@ -34,7 +34,7 @@ from typing import Any
 from explainer.model import proofwords, rating
 from explainer.model.explanation import Cand, Explanation, cands
 from explainer.model.grid import Geometry, value_char
-from explainer.model.i18n import house_words
+from explainer.model.i18n import house_words, notation
 from explainer.model.proof import Proof
 from explainer.model.roles import proof_roles
 from explainer.model.session import session_of
@@ -121,7 +121,7 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
     # what the rating reads (explainer.model.rating: kind, level, dynamic, proof size)
     detail = (("dynamic", proof.dynamic), ("kind", proof.kind), ("level", proof.level), ("size", size))
     return Explanation(technique=technique, place=pl, eliminate=el, marked=marked,
-                       marked_alt=pl + el, text=texts["en"], translations=(("fr", texts["fr"]),),
+                       marked_alt=pl + el, text=texts["en"], translations=(("fr", notation(texts["fr"], "fr")),),
                        detail=detail, proof=proof, roles=proof_roles(proof))
 
 

@@ -32,7 +32,7 @@ from explainer.core.sechain import Potential, Rule, SeHint
 from explainer.model import proofwords
 from explainer.model.explanation import Explanation, cands
 from explainer.model.grid import Geometry, value_char
-from explainer.model.i18n import house_words
+from explainer.model.i18n import house_words, notation
 from explainer.model.proof import Branch, BranchEnd, Proof, ProofFact
 from explainer.model.rating import RECORDED, SE_RATING
 from explainer.model.roles import Role, chain, proof_roles
@@ -399,8 +399,8 @@ def make_step(state: State, h: SeHint, rating_only: bool = False,
     marked = tuple(sorted({(b.assume[0], b.assume[1], b.assume[2]) for b in proof.branches}))
     roles = proof_roles(proof) + (_loop_roles(geo, h) if h.kind == sechain.CYCLE else ())
     return Explanation(name, place=place, eliminate=elim, marked=marked, marked_alt=place + elim,
-                       text=texts["en"], translations=(("fr", texts["fr"]),), detail=detail, proof=proof,
-                       roles=roles)
+                       text=texts["en"], translations=(("fr", notation(texts["fr"], "fr")),), detail=detail,
+                       proof=proof, roles=roles)
 
 
 def _loop_roles(geo: Geometry, h: SeHint) -> tuple[Role, ...]:

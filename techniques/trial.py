@@ -27,10 +27,11 @@ from explainer.model import proofwords, rating
 from explainer.model.explanation import Cand, Explanation, cands
 from explainer.model.grid import Geometry, bits, value_char
 from explainer.model.i18n import LANGS, Agree, Cells, Value, Words, say
-from explainer.model.proof import Proof
+from explainer.model.proof import Branch, Proof
 from explainer.model.roles import Role, link, proof_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
+from explainer.model.values import Candidate
 
 from .implication import extract
 from .links import links
@@ -227,10 +228,29 @@ def _told(geo: Geometry, step: Explanation) -> Explanation:
     return replace(step, roles=_roles(step, step.proof), **_proof_text(geo, step, step.proof))
 
 
+def _stated(step: Explanation, proof: Proof, branch: Branch) -> tuple[int, int, int, bool]:
+    """The assumption a branch stands for, as the caption says it: a common conclusion's
+    second case is recorded as "the first end false", which the strong link makes "the
+    other end true", and the caption names that other end (issue 41: the frame showed the
+    first end twice, once struck). A single branch (a contradiction) is said as recorded."""
+    r, c, v, t = branch.assume
+    if t or len(proof.branches) < 2:
+        return r, c, v, bool(t)
+    a, b = (tuple(x) for x in step.marked)
+    other = b if a == (r, c, v) else a
+    return other[0], other[1], other[2], True
+
+
 def _roles(step: Explanation, proof: Proof) -> tuple[Role, ...]:
-    """The strong link tried, then the proof's assumptions and ends."""
+    """The strong link tried, then the proof's assumptions (each case as the caption names it:
+    ``_stated``) and ends."""
     a, b = step.marked
-    return (link("strong", a, b),) + proof_roles(proof)
+    out: list[Role] = [link("strong", a, b)]
+    for role in proof_roles(proof):
+        if role.role == "assumption" and role.group is not None:
+            role = replace(role, candidates=(Candidate(*_stated(step, proof, proof.branches[role.group])[:3]),))
+        out.append(role)
+    return tuple(out)
 
 
 def _proof_text(geo: Geometry, step: Explanation, proof: Proof) -> dict[str, Any]:
@@ -252,8 +272,8 @@ def _proof_text(geo: Geometry, step: Explanation, proof: Proof) -> dict[str, Any
     bad = broken[0]
     good = [br for br in proof.branches if br is not bad][0]
     return say(COMMON_BROKEN, what=what, **_names(a, b),
-               x=Words(**{lang: proofwords.fact_words(bad.assume, lang) for lang in LANGS}),
-               y=Words(**{lang: proofwords.fact_words(good.assume, lang) for lang in LANGS}),
+               x=Words(**{lang: proofwords.fact_words(_stated(step, proof, bad), lang) for lang in LANGS}),
+               y=Words(**{lang: proofwords.fact_words(_stated(step, proof, good), lang) for lang in LANGS}),
                why=Words(**{lang: proofwords.end_phrase(bad, geo.n, lang) for lang in LANGS}))
 
 

@@ -53,8 +53,8 @@ from itertools import combinations
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.model.grid import Geometry, bits, geometry, values_of
-from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, say
+from explainer.model.grid import Geometry, bits, geometry, value_char, values_of
+from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, Words, say
 from explainer.model.rating import UR_CHAIN
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.state import State
@@ -90,10 +90,12 @@ TYPE_3 = _t("3 on {a} and {b}: {floor} {hold} only {a} and {b}; one of {roof} mu
             "sur {values} dans {house}, et {removed}.")
 TYPE_4 = _t("4 on {a} and {b}: {floor} {hold} only {a} and {b}; in {house}, {a} can only go in {roof}, so "
             "one of them is {a}, and if the other were {b} the rectangle would be deadly (two solutions). "
-            "So {removed}.",
+            "So {removed}{unheld}.",
             "4 sur {a} et {b} : {floor} {hold} que {a} et {b} ; dans {house}, le {a} ne peut "
             "aller qu'en {roof}, donc l'un d'eux vaut {a}, et si l'autre valait {b} le rectangle serait "
-            "mortel (deux solutions). Donc {removed}.")
+            "mortel (deux solutions). Donc {removed}{unheld}.")
+# type 4 with a roof corner that holds no b: said, so the frame's one removal is not a riddle
+UNHELD = {"en": " ({cell} holds no {b})", "fr": " ({cell} n'a pas de {b})"}
 TYPE_5 = _t("5 on {a} and {b}: {floor} {hold} only {a} and {b}; {roofs} hold only {a}, {b} and {c}. Without "
             "{c} the rectangle would be deadly (two solutions), so one of {roof} is {c} and {removed}, "
             "which {see} all of them.",
@@ -281,9 +283,12 @@ def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm:
             for x, y in ((a, b), (b, a)):
                 # x lives in h, only on the roof (a value already placed in h would make this vacuous)
                 if pos[x - 1] & hm and not pos[x - 1] & hm & ~(1 << roof[0] | 1 << roof[1]):
+                    bare = [geo.cell_name(r) for r in roof if not cand[r] >> (y - 1) & 1]
+                    unheld = Words(**{lang: t.format(cell=bare[0], b=value_char(y)) for lang, t in UNHELD.items()}
+                                   ) if len(bare) == 1 else ""
                     out.append(step(4, TYPE_4, [(r, y) for r in roof], [(r, x) for r in roof], [h],
                                     conjugates=[(roof[0], roof[1], x)], house=House(geo, h), a=Value(x),
-                                    b=Value(y)))
+                                    b=Value(y), unheld=unheld))
         for h in houses:  # type 3 (a set inside a line and a box: both houses at once, from the line)
             out.extend(_type_3(state, step, roof, extra, h, houses))
     if len(floor) == 2 and not peer[floor[0]] >> floor[1] & 1:  # type 6: diagonal floor

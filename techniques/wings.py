@@ -31,7 +31,7 @@ from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
 
-from .xywings import als_split
+from .xywings import XY_WING, als_split, wing_step
 
 Y_WING = {
     "en": "{name} on {v}: {cells} hold only {values}, and {the_pivot} {pivot} {has} no {v}. Without {v}, no "
@@ -189,9 +189,39 @@ def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
         found += session.part("y wing", key, content,
                               lambda: [f for ci in cis for f in _y_patterns(state, table, ci, configs[ci])])  # noqa: B023
     found.sort(key=lambda t: t[0])
+    xy = ctx.allows("xy wing")
     for _, pattern in found:
+        if xy and _textbook_xy(state.cand, pattern[4], pattern[5], pattern[6], pattern[8]):
+            yield lead(ctx, "xy wing", _xy_step, state, *pattern, eliminate=pattern[9].bit_count())
+            continue
         yield lead(ctx, "ny wing" if (pattern[4] | pattern[5] | pattern[6]).bit_count() > 3 else "y wing",
                    _y_step, geo, state, *pattern, eliminate=pattern[9].bit_count())
+
+
+def _textbook_xy(cand: list[int], m12: int, m11: int, m22: int, v: int) -> bool:
+    """Whether a y wing is also the better-known XY wing (issue 41): three bivalue cells, the
+    pivot {x, y} and the pincers {x, v} and {y, v}. Such a step is named and told as an XY wing
+    (its two-case argument), not with the y wing's "no two could be equal" count."""
+    if (m12 | m11 | m22).bit_count() != 3:
+        return False
+    pm, a, b = cand[m12.bit_length() - 1], cand[m11.bit_length() - 1], cand[m22.bit_length() - 1]
+    z = 1 << (v - 1)
+    return pm.bit_count() == 2 and not pm & z and a & z != 0 and b & z != 0 and (a | b) & ~z == pm \
+        and a.bit_count() == b.bit_count() == 2 and a != b
+
+
+def _xy_step(state: State, l1: int, b2: int, b1: int, l2: int, m12: int, m11: int, m22: int, union: int,
+             v: int, removed: int) -> Explanation:
+    """A y wing that is a textbook XY wing, built as the xy wing finder builds its steps (the
+    same caption and roles), with the y wing's removals."""
+    geo = state.geo
+    pivot, a, b = m12.bit_length() - 1, m11.bit_length() - 1, m22.bit_length() - 1
+    pm = state.cand[pivot]
+    xa = (state.cand[a] & pm).bit_length()
+    xb = (state.cand[b] & pm).bit_length()
+    p1, p2, x, y = (a, b, xa, xb) if xa < xb else (b, a, xb, xa)
+    return wing_step(state, "xy wing", XY_WING, pivot, [p1, p2], v, removed,
+                     x=Value(x), y=Value(y), p1=Cells(geo, [p1]), p2=Cells(geo, [p2]))
 
 
 def _y_patterns(state: State, table: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]],

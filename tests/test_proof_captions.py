@@ -123,7 +123,7 @@ def test_removals_by_one_value_said_once():
     assert lines == [([1, 2], "no 5 in r1c4 or r5c1 (r1c1=5 sees them)"),
                      ([3], "r5c2=3 (last candidate of the cell)"),
                      ([4], "r5c3≠3 (r5c2=3 sees it)"), ([5], "r1c3≠5 (r1c1=5 sees it)")]
-    assert proofwords.fact_lines(br, [1, 2], 9, "fr")[0][1] == "plus de 5 en r1c4 et r5c1 (r1c1=5 les voit)"
+    assert proofwords.fact_lines(br, [1, 2], 9, "fr")[0][1] == "plus de 5 en L1C4 et L5C1 (L1C1=5 les voit)"
     # a fact whose own proof is drawn elsewhere stays alone, with where to find it
     assert [f for f, _ in proofwords.fact_lines(br, [1, 2], 9, "en", lambda i: ": frame 1a" if i == 2 else "")] \
         == [[1], [2]]

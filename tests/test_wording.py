@@ -117,4 +117,30 @@ def test_a_sentence_starting_with_a_cell_name_keeps_it():
     assert sentence("") == ""
     branch = Branch((0, 0, 3, 1), (), BranchEnd("cell", cell=(14, 1)))
     assert end_line(branch, 16, "en") == "r15c2 would have no candidate left: contradiction."
-    assert end_line(branch, 16, "fr") == "r15c2 n'aurait plus aucun candidat : contradiction."
+    assert end_line(branch, 16, "fr") == "L15C2 n'aurait plus aucun candidat : contradiction."
+
+
+def test_french_notation():
+    """Issue 41, item 6: French texts in the notation French players write: L1C6 (ligne,
+    colonne), ⇒, ≠; English as it is; idempotent."""
+    from explainer.model.i18n import notation
+
+    en = "r1c6=3 => r2c4<>3, (4)r15c2, r12c3 (rows 1 and 2), brr1c2"
+    assert notation(en, "en") == en
+    fr = notation(en, "fr")
+    assert fr == "L1C6=3 ⇒ L2C4≠3, (4)L15C2, L12C3 (rows 1 and 2), brr1c2"
+    assert notation(fr, "fr") == fr
+
+
+def test_french_step_texts_use_french_notation():
+    """Every French caption of the seed: no r1c6, =>, <> left; the English ones keep them."""
+    import re
+
+    from explainer import Puzzle
+    from explainer.model.i18n import text_in
+
+    seed_puzzle = Puzzle("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81....")
+    english = " ".join(s.text for s in seed_puzzle.steps)
+    french = " ".join(text_in(s, "fr") for s in seed_puzzle.steps)
+    assert re.search(r"\br\d+c\d+", english) and "L1C6" in french
+    assert not re.search(r"(?<![A-Za-z])r\d+c\d+|=>|<>", french)

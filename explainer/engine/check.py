@@ -13,7 +13,8 @@ each finder call (``guarded``) and fails at the finder that did it
   call, at each step yielded, while the engine reads it, and once the call is
   closed;
 - each yielded step must name live candidates only (what it places and
-  removes, every candidate of its roles, its links' ends), be sound against
+  removes, every candidate of its roles, its links' ends), name in its roles the
+  assumptions its caption states (``role_problems``), be sound against
   the solution when the engine knows it, and, for a pattern of cells (a
   wing's pivot and pincers), hold as the pattern claims: with a removed
   candidate true, the pattern's cells could not all be filled;
@@ -28,6 +29,7 @@ microseconds per finder call and per step yielded.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -37,7 +39,7 @@ from explainer.model.session import Session
 from explainer.model.state import State
 from explainer.model.technique import Context, Lead
 
-__all__ = ["CHECK_ENV", "FinderFault", "check_requested", "guarded", "step_problems"]
+__all__ = ["CHECK_ENV", "FinderFault", "check_requested", "guarded", "role_problems", "step_problems"]
 
 CHECK_ENV = "SUDOKU_EXPLAINER_CHECK"
 
@@ -141,6 +143,43 @@ def _pattern_problems(state: State, step: Explanation) -> list[str]:
     return out
 
 
+def _said(text: str, r: int, c: int, v: int, truth: bool) -> bool:
+    """Whether an English caption states the fact "r<r>c<c> is v" (or "is not v")."""
+    cell, x = f"r{r + 1}c{c + 1}", re.escape(value_char(v))
+    if truth:
+        return re.search(rf"\b{cell}(=| is ){x}(?!\w)", text) is not None
+    return re.search(rf"\b{cell}(≠|<>| is not ){x}(?!\w)|\b{cell} is {x} or not", text) is not None
+
+
+def role_problems(step: Explanation) -> list[str]:
+    """What a step's roles say that its own caption does not (issue 41): each branch's
+    ``assumption`` names a fact the caption states ("r8c2 is 5", "suppose r8c2≠5"), with the
+    truth its branch assumes (``render.scene.assumed_truth``'s rule), and no two branches
+    name the same fact. (That every role names live candidates is ``step_problems``'.)"""
+    proof = step.proof
+    out: list[str] = []
+    seen: dict[tuple[int, int, int, bool], int | None] = {}
+    for role in step.roles:
+        if role.role != "assumption":
+            continue
+        for cand in role.candidates:
+            r, c, v = cand[0], cand[1], cand[2]
+            truth = True
+            k = role.group or 0
+            if proof is not None and k < len(proof.branches):
+                ar, ac, av, at = proof.branches[k].assume
+                truth = bool(at) if (ar, ac, av) == (r, c, v) else True
+            fact = (r, c, v, truth)
+            if fact in seen:
+                out.append(f"assumption groups {seen[fact]} and {role.group} both name "
+                           f"r{r + 1}c{c + 1}{'=' if truth else '≠'}{value_char(v)}")
+            seen[fact] = role.group
+            if step.text and not _said(step.text, r, c, v, truth):
+                out.append(f"assumption {role.name} r{r + 1}c{c + 1}{'=' if truth else '≠'}{value_char(v)} "
+                           "is not what the caption assumes")
+    return out
+
+
 def step_problems(state: State, step: Explanation, solution: Sequence[int] | None = None) -> list[str]:
     """What is wrong with a step yielded on ``state``: candidates it names that the state does not
     hold, a placement or removal the solution contradicts, a pattern that does not hold."""
@@ -160,7 +199,7 @@ def step_problems(state: State, step: Explanation, solution: Sequence[int] | Non
         for r, c, v in step.eliminate:
             if solution[r * n + c] == v:
                 out.append(f"removes the true value {value_char(v)} from r{r + 1}c{c + 1}")
-    return out + _pattern_problems(state, step)
+    return out + _pattern_problems(state, step) + role_problems(step)
 
 
 def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], float] | None,

@@ -184,10 +184,31 @@ def contract(text: str, lang: str) -> str:
     return text
 
 
+# The notation French players write (issue 41, item 6): L1C6 (ligne, colonne) for r1c6, "⇒" for
+# "=>", "≠" for "<>". Cells are named r1c6 everywhere the program builds a text (one spelling
+# for the finders, the proofs and the tests); a French text is written in its own notation
+# here, last, as ``contract`` writes its articles.
+_CELL = re.compile(r"(?<![A-Za-z])r(\d+)c(\d+)(?![A-Za-z])")
+NOTATION = {"fr": ((_CELL, r"L\1C\2"), (re.compile("=>"), "⇒"), (re.compile("<>"), "≠"))}
+
+
+def notation(text: str, lang: str) -> str:
+    """``text`` in the notation of ``lang``'s players: French "L1C6=3 ⇒ L2C4≠3" for
+    "r1c6=3 => r2c4<>3"; English as it is. Idempotent (a French text stays as it is)."""
+    for rx, repl in NOTATION.get(lang, ()):
+        text = rx.sub(repl, text)
+    return text
+
+
+def cell_name(r: int, c: int, lang: str = "en") -> str:
+    """Cell (r, c) (0-based) as ``lang`` writes it: 'r1c6', French 'L1C6'."""
+    return notation(f"r{r + 1}c{c + 1}", lang)
+
+
 def render(template_by_lang: dict[str, str], lang: str, args: dict[str, Any]) -> str:
     template = template_by_lang.get(lang) or template_by_lang["en"]
     values = {k: (a.fmt(lang) if isinstance(a, Arg) else a) for k, a in args.items()}
-    return contract(template.format(**values), lang)
+    return notation(contract(template.format(**values), lang), lang)
 
 
 def say(template_by_lang: dict[str, str], **args: Any) -> dict[str, Any]:

@@ -13,18 +13,41 @@ end is the proof's end and a frame says what the caption says.
 >>> end_phrase(br, 9, "en")
 'r1c4 would have no candidate left'
 >>> branch_sentence(br, 9, "fr")
-"Supposons r1c1=5. Alors r1c4≠5 (r1c1=5 le voit), donc r1c4 n'aurait plus aucun candidat."
+"Supposons L1C1=5. Alors L1C4≠5 (L1C1=5 le voit), donc L1C4 n'aurait plus aucun candidat."
+
+Every sentence is in its language's notation (``i18n.notation``: French L1C4 for r1c4):
+the functions that take a language are wrapped (``_noted``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any, ParamSpec, TypeVar
 
 from .grid import geometry, value_char
-from .i18n import contract, house_words, join, sentence
+from .i18n import contract, house_words, join, notation, sentence
 from .proof import Branch
 
 Fact = tuple[int, int, int, bool]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _noted(fn: Callable[P, T]) -> Callable[P, T]:
+    """``fn``'s words in the notation of its ``lang`` argument (a text, or (facts, text) pairs)."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> T:
+        out: Any = fn(*args, **kwargs)
+        lang = sig.bind(*args, **kwargs).arguments["lang"]
+        if lang == "en":
+            return out  # type: ignore[no-any-return]
+        if isinstance(out, str):
+            return notation(out, lang)  # type: ignore[return-value]
+        return [(k, notation(t, lang)) for k, t in out]  # type: ignore[return-value]
+    return wrapped
 
 WORDS = {
     "en": {
@@ -77,6 +100,7 @@ def fact_text(fact: Iterable[Any]) -> str:
 FACT_WORDS = {"en": ("{c} is {v}", "{c} is not {v}"), "fr": ("{c} vaut {v}", "{c} ne vaut pas {v}")}
 
 
+@_noted
 def fact_words(fact: Iterable[Any], lang: str) -> str:
     """'r5c3 is 7' / 'r5c3 is not 7' (a conclusion in words)."""
     r, c, v, t = tuple(fact)
@@ -103,6 +127,7 @@ def common_house(n: int, cells: list[tuple[int, int]]) -> tuple[str, int] | None
     return None
 
 
+@_noted
 def fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
     """Fact ``i`` of a branch with its reason: 'r9c6≠3 (r5c6=3 sees it)'. ``where`` (a
     nested fact): where its own proof is shown, e.g. ': frames 1c1–1c3'."""
@@ -148,6 +173,7 @@ def _seer(branch: Branch, i: int) -> int | None:
     return None
 
 
+@_noted
 def fact_lines(branch: Any, idx: list[int], n: int, lang: str,
                where: Any = None) -> list[tuple[list[int], str]]:
     """Facts ``idx`` with their reasons, a run of removals by one value said once: 'no 1
@@ -184,6 +210,7 @@ def fact_lines(branch: Any, idx: list[int], n: int, lang: str,
 NONE_OF = {"en": "or", "fr": "et"}  # 'no 1 in r1c8, r2c8 or r7c3' / 'plus de 1 en r1c8, r2c8 et r7c3'
 
 
+@_noted
 def end_phrase(branch: Any, n: int, lang: str) -> str:
     """How the branch ends, as a clause: '5 would be twice in column 6 (r9c6 and r3c6)';
     for a conclusion, the facts it gives."""
@@ -205,6 +232,7 @@ def end_phrase(branch: Any, n: int, lang: str) -> str:
     return ""
 
 
+@_noted
 def end_line(branch: Any, n: int, lang: str) -> str:
     """The branch's end as a sentence: '… : contradiction.' or 'This branch gives …'."""
     w = words(lang)
@@ -216,10 +244,12 @@ def end_line(branch: Any, n: int, lang: str) -> str:
     return w["contradiction"].format(end=sentence(phrase))
 
 
+@_noted
 def suppose_line(branch: Any, lang: str) -> str:
     return words(lang)["suppose"].format(f=fact_text(branch.assume))
 
 
+@_noted
 def so_line(proof: Any, lang: str) -> str:
     """'So r9c8 is 8.' after a contradiction branch (empty for other kinds)."""
     b = proof.branches[0]
@@ -243,6 +273,7 @@ def shown_facts(branch: Any) -> list[int]:
     return out
 
 
+@_noted
 def branch_sentence(branch: Any, n: int, lang: str, head: int = 4, tail: int = 4) -> str:
     """'Suppose r5c3=7. Then r5c7≠7 (r5c3=7 sees it), …, so END.' A branch of more
     than ``head + tail + 1`` told facts keeps its first ``head`` and last ``tail``."""

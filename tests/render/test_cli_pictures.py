@@ -11,10 +11,12 @@ def test_flags_pass_through(tmp_path, capsys):
     assert rc == 0, capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
     assert "index.html" in names and "explanation.gif" in names and "EXPLANATIONS-01.png" in names
-    assert any(n.endswith("-SINGLES.png") for n in names)
+    # French frames carry French names (issue 41, item 6)
+    assert any(n.endswith("-SINGLETONS.png") for n in names) and not any("SINGLE-" in n for n in names)
+    assert any(n.endswith("-BLOCAGE.png") or n.endswith("-POSITION-UNIQUE.png") for n in names), names
     from PIL import Image
 
-    with Image.open(out / "000-INITIAL-GRID.png") as im:
+    with Image.open(out / "000-GRILLE-INITIALE.png") as im:
         assert abs(im.size[0] - 500) <= 1
     with Image.open(out / "explanation.gif") as gif:
         assert "loop" not in gif.info and gif.info["duration"] == 900
@@ -65,3 +67,19 @@ def test_wave2_flags(tmp_path, capsys):
         gif.seek(1)
         assert gif.info["duration"] == 400
     assert main(["3..22.....4.....", "--out", str(tmp_path / "x"), "--gif-per-char", "-1", "-q"]) == 2
+
+
+def test_a_remote_pair_can_be_drawn_from_the_command_line(tmp_path, capsys):
+    """Issue 41, item 8: no explanation shows a remote pair (a simpler step always comes first);
+    examples/remote-pair.txt is a real position (top1465 line 2 before step 78) where ``steps``
+    finds one and draws it, named in the frame's language."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "remote-pair.txt"
+    assert main(["steps", str(example), "--technique", "remote pair", "--out", str(tmp_path / "en")]) == 0
+    out = capsys.readouterr().out
+    assert "1. remote pair: r9c4<>5" in out and "(5=7)r4c4-(7=5)r4c3-(5=7)r6c2-(7=5)r9c2" in out
+    assert [p.name for p in (tmp_path / "en").glob("*.png")] == ["001-REMOTE-PAIR.png"]
+    assert main(["steps", str(example), "--technique", "remote pair", "--out", str(tmp_path / "fr"),
+                 "--lang", "fr", "--palette", "high-contrast"]) == 0
+    assert [p.name for p in (tmp_path / "fr").glob("*.png")] == ["001-PAIRE-DISTANTE.png"]

@@ -137,13 +137,14 @@ def test_each_step_kind_draws_its_roles(kind):
 
 def test_a_cell_the_step_fills_shows_its_candidates_when_marked():
     """Issue 23: the BUG+1 cell is drawn with its three candidates, the one that goes in on
-    the placed colour (not as a big digit); a trial's cell likewise, with its link."""
+    the placed colour (not as a big digit); a trial's cell likewise, with its link. Issue 41:
+    as a ring in the placed colour, never the removed candidates' filled disk."""
     for kind in ("bug+1", "trial"):
         givens, state = POS[kind]
         step = _step_of(kind, state)
         sc = scene(state, step, number=1)
         (r, c, v), = step.place
-        assert not sc.of("placed", "value") and (r, c, v) in sc.cands("placed", "disk")
+        assert not sc.of("placed", "value") and (r, c, v) in sc.cands("placed", "ring")
         if kind == "bug+1":
             assert len({s.value for s in sc if (s.row, s.col) == (r, c) and s.value}) == 3
 
@@ -272,13 +273,15 @@ def test_a_removed_candidate_keeps_its_colour():
 # a house outlined or cells shaded where the caption names them, a solved cell's ring) need no
 # words; every other mark a frame draws is named by its legend, and the legend names nothing
 # the frame does not draw.
-SELF_EVIDENT = {"placed", "removed", "house", "cells", "reason", "link", "implies"} | set(FRAME_ROLES)
+# Issue 41: every role a frame draws is named, in the colour it has (the placed value, the
+# removed candidates, the house, the reasons' circles: a class asks what each mark means).
+SELF_EVIDENT = {"link", "implies"} | set(FRAME_ROLES)
 PROOF = {"implied-true", "implied-false", "contradiction", "conclusion"}  # the assumption's entry names them
 
 
 def legend_gaps(sc, lang="en"):
     """(roles drawn that the legend does not name, legend entries for roles not drawn)."""
-    from render.scene import LEGEND
+    from render.scene import LEGEND, legend_phrase
 
     drawn = {s.role for s in sc if not s.faint} | {f"link-{s.kind}" for s in sc if s.role == "link"}
     if any(s.directed for s in sc if s.role == "link"):
@@ -287,9 +290,12 @@ def legend_gaps(sc, lang="en"):
         drawn.add("removed-tinted")
     if any(s.kind == "dotted" and s.house is not None for s in sc):
         drawn.add("house-decides")  # a proof's fact drawn with the house that decides it
+    if any(s.role == "assumption" and s.group is not None for s in sc):
+        drawn.add("assumption-groups")  # each branch's assumption in its own tint
     told: set[str] = set()
     legend = sc.text("legend")
-    for key, phrase in LEGEND[lang].items():
+    for key in LEGEND[lang]:
+        phrase = legend_phrase(key, lang)
         if phrase[:1].lower() + phrase[1:] in legend[:1].lower() + legend[1:]:
             told |= set(key)
     if "assumption" in told:
@@ -308,3 +314,68 @@ def test_every_legend_names_what_its_frame_draws(kind):
     for lang in ("en", "fr"):
         sc = scene(state, step, number=1, givens=parse_grid(givens).values, lang=lang)
         assert legend_gaps(sc, lang) == (set(), set()), (kind, lang, sc.text("legend"))
+
+
+# ---- one role, one look, named in words (issue 41, item 3) -----------------------------------
+# A line is a line whether it outlines a house or links two candidates: a dashed purple cover
+# and a dashed purple weak link read alike, so the look ignores what a mark is drawn on.
+LINE_LOOK = {"solid": "solid line", "strong": "solid line", "dashed": "dashed line", "weak": "dashed line"}
+
+
+def look_clashes(sc, theme) -> list[str]:
+    """Pairs of roles of a scene that look alike in ``theme`` (a shape and its colour)."""
+    by_look: dict[tuple, set[str]] = {}
+    for s in sc:
+        if s.role in FRAME_ROLES or s.faint:
+            continue
+        kind = LINE_LOOK.get(s.kind, s.kind)
+        if s.kind in ("struck", "disk") and s.role in ("removed", "placed"):
+            kind = s.kind  # a struck disk and a ring are told apart by their shape
+        by_look.setdefault((kind, str(theme.get(s.colour, s.colour)).lower()), set()).add(_name(s))
+    out = [f"{key}: {sorted(names)}" for key, names in by_look.items() if len(names) > 1]
+    # a disk on a cell filled in its own colour does not stand out (high contrast's yellow "off"
+    # disks on yellow pattern cells)
+    fills = {(s.row, s.col): str(theme.get(s.colour)).lower() for s in sc if s.kind == "fill"}
+    out += [f"{s.role} disk on its own colour at r{s.row + 1}c{s.col + 1}" for s in sc
+            if s.kind in ("disk", "light") and fills.get((s.row, s.col)) == str(theme.get(s.colour)).lower()]
+    return out
+
+
+def named_roles(sc) -> set[str]:
+    """The roles a scene draws that its legend must name (tint groups read as one role)."""
+    return {s.role for s in sc if not s.faint} - set(FRAME_ROLES) - {"link", "implies"}
+
+
+@pytest.mark.parametrize("kind", sorted(set(POS)))
+def test_every_role_has_one_look_named_in_each_palette_and_language(kind):
+    """Each role a frame draws is named in its legend, in both languages, by the colour it has
+    in the frame's palette; no two roles of one frame look alike, lines included."""
+    from explainer.model.grid import parse_grid
+    from render.colournames import colour_name
+    from render.theme import theme as make_theme
+
+    givens, state = POS[kind]
+    step = _step_of(kind, state)
+    for name in THEME_COLOURS:
+        th = make_theme(name)
+        assert not look_clashes(scene(state, step, number=1, givens=parse_grid(givens).values, theme=th), th), \
+            (kind, name, look_clashes(scene(state, step, number=1, theme=th), th))
+        for lang in ("en", "fr"):
+            sc = scene(state, step, number=1, givens=parse_grid(givens).values, lang=lang, theme=th)
+            legend = sc.text("legend")
+            for s in sc:
+                if s.role not in named_roles(sc) or s.role in PROOF or s.colour.startswith("tint"):
+                    continue
+                assert colour_name(str(th[s.colour]), lang) in legend.lower(), (kind, name, lang, s.role, legend)
+
+
+def test_the_legend_names_colours_not_fills():
+    """SE 620 step 46 (empty rectangle): "blue disks “on”", not "filled disks"; French dashed
+    lines are "tirets" (pointillés are dotted)."""
+    from render.scene import LEGEND
+
+    for lang, table in LEGEND.items():
+        for key, phrase in table.items():
+            assert "filled disks" not in phrase and "light disks" not in phrase and "disques pleins" not in phrase
+            if lang == "fr" and "house-decides" not in key:
+                assert "pointillés" not in phrase, phrase

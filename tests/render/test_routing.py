@@ -80,3 +80,27 @@ def test_route_is_straight_in_free_space_and_bends_around_a_digit():
     pts = route(a, b, ob)
     assert len(pts) > 2 or pts != (a, b)
     assert ob.cost(pts)[0] == 0
+
+
+def test_links_go_around_marked_cells_they_do_not_join():
+    """Issue 41 (se_rated line 620, step 27, a wxyz wing): the 3–3 arc from the pivot r8c5 to
+    the pincer r8c2 ran through the pincer r7c3 and over the removed r7c5, so it read as a link
+    between them. A link crosses no cell the step marks other than its own two."""
+    from explainer import Puzzle
+    from render.routing import sample
+    from render.scene import scene
+    from tests.conftest import SHARED
+
+    line = (SHARED / "data" / "se_rated.txt").read_text().splitlines()[619][:81]
+    step = Puzzle(line).steps[26]
+    assert step.technique == "wxyz wing"
+    sc = scene(step.before, step, number=27)
+    marked = {(s.row, s.col) for s in sc if s.row >= 0 and s.role not in ("candidate", "given", "earlier")}
+    links = [s for s in sc if s.role == "link"]
+    assert len(links) == 3
+    for s in links:
+        ends = {(int(y), int(x)) for x, y in (s.points[0], s.points[-1])}
+        for x, y in sample(s.points):
+            cell = (int(y), int(x))
+            inside = 0.1 < x - int(x) < 0.9 and 0.1 < y - int(y) < 0.9
+            assert not (inside and cell in marked - ends), (s.points, cell)

@@ -185,7 +185,10 @@ def test_every_step_of_real_puzzles_is_drawn_faithfully(seed_puzzle, brutal_puzz
     rare = {"jellyfish", "finned jellyfish", "finned swordfish", "swordfish", "sashimi swordfish", "sashimi jellyfish",
             "skyscraper", "turbot fish", "remote pair",  # these three never come first on top1465
             # listed by ``steps`` only (no explanation takes them): drawn in tests/test_chain_positions.py
-            "discontinuous loop", "template set", "template delete"}
+            "discontinuous loop", "template set", "template delete",
+            # issue 41: a y wing of three cells is a textbook xy wing, told as one when the run has the
+            # xy wing (tests/techniques/test_wings.py draws the y wing's own wording)
+            "y wing"}
     assert set(step_names()) - rare <= seen, set(step_names()) - rare - seen
 
 
@@ -238,10 +241,13 @@ def test_unique_rectangle_legends_name_no_extra_that_is_the_rectangles_value():
 
     for cells in (TYPE_4, TYPE_6, HIDDEN):
         (en,), (fr,) = _legends(cells, find_unique_rectangle), _legends(cells, find_unique_rectangle, "fr")
-        assert en == ("Disks: the pattern's values; filled: the floor, outlined: the roof; solid lines: strong "
-                      "links."), en
-        assert fr == ("Disques : les valeurs du motif ; rempli : le plancher, entouré : le toit ; traits pleins : "
-                      "liens forts."), fr
+        # issue 41: every role named, by its colour
+        assert en == ("Struck red disks: removed; solid green outline: the house the step reads; green disks: the "
+                      "pattern's values; green cells: the floor, dark green outlines: the roof; solid blue lines: "
+                      "strong links."), en
+        assert fr == ("Disques barrés en rouge : retirés ; contour plein en vert : l'unité où l'étape raisonne ; "
+                      "disques en vert : les valeurs du motif ; cases en vert : le plancher, contours en vert foncé : "
+                      "le toit ; traits pleins en bleu : liens forts."), fr
 
 
 def test_legends_of_the_reviewed_families():
@@ -259,14 +265,17 @@ def test_legends_of_the_reviewed_families():
 
     er = open_grid(keep={"1 row2": ["r2c5", "r2c8"], "1 box5": ["r4c5", "r5c4", "r5c5"]})
     assert _legends(er, chains.find)[0] == (
-        "Filled disks “on”, light disks “off”; dashed outlines: the rectangle's row and column; arrows: the chain "
-        "as it reads, solid: strong links, dashed: weak links.")
-    assert "cases remplies : un groupe, ses candidats lus comme un seul" in _legends(open_grid(keep=KEEP),
-                                                                                     find_grouped_chain, "fr")[0]
+        "Struck red disks: removed; solid green outline: the house the step reads; blue disks “on”, yellow disks "
+        "“off”; dashed purple outlines: the rectangle's row and column; arrows: the chain as it reads, solid blue: "
+        "strong links, dashed blue: weak links.")
+    assert "cases en bleu ciel : un groupe, ses candidats lus comme un seul" in _legends(open_grid(keep=KEEP),
+                                                                                         find_grouped_chain, "fr")[0]
     assert _legends({**LOOP_6, "r3c1": "1234"}, find_unique_loop)[0] == (
-        "Disks: the pattern's values; filled: the floor, outlined: the roof; rings: the extra candidates; the "
-        "band: the loop.")
-    assert _legends({**GRAVE, "r1c1": GRAVE["r1c1"] + "3"}, find_bug_plus_one) == ["Disks: the pattern's values."]
+        "Struck red disks: removed; green disks: the pattern's values; green cells: the floor, dark green outlines: "
+        "the roof; dark orange rings: the extra candidates; blue band: the loop.")
+    assert _legends({**GRAVE, "r1c1": GRAVE["r1c1"] + "3"}, find_bug_plus_one) == [
+        "Red: the value placed; solid green outline: the house the step reads; green cells: the pattern's cells; "
+        "green disks: the pattern's values."]
     three = [x for x in _legends(with_extra(r1c1="5", r1c2="7"), find_bug) if "tint" in x]
     assert three and all("pincer" not in x for x in three)
 

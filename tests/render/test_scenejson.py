@@ -17,7 +17,7 @@ from explainer.model.explanation import Explanation
 from render.scene import scene, step_scenes
 from render.scenejson import palettes_dict, scene_dict, scene_of
 from render.shapes import Scene
-from render.theme import PALETTES
+from render.theme import THEME_COLOURS
 from techniques import known_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ def check_frames(scenes: list[Scene], p: Puzzle, k: int) -> None:
         for s in data["shapes"]:
             assert set(s) == {"role", "kind", "row", "col", "value", "house", "points", "text", "colour", "group",
                               "faint", "directed", "truth"}
-            assert s["colour"] == "" or s["colour"] in PALETTES["default"]
+            assert s["colour"] == "" or s["colour"] in THEME_COLOURS["default"]
 
 
 def test_a_single(hard: Puzzle) -> None:
@@ -110,6 +110,6 @@ def test_a_16x16_step() -> None:
 
 def test_palettes_are_every_palette_of_the_theme() -> None:
     pal = palettes_dict()
-    assert set(pal) == set(PALETTES) and {"default", "colorblind", "high-contrast"} <= set(pal)
-    assert all(set(p) == set(PALETTES["default"]) for p in pal.values())
+    assert set(pal) == set(THEME_COLOURS) and {"default", "colorblind", "high-contrast"} <= set(pal)
+    assert all(set(p) == set(THEME_COLOURS["default"]) for p in pal.values())
     assert json.loads(json.dumps(pal)) == pal

@@ -168,7 +168,7 @@ def test_viewer_shows_the_legend_under_the_caption(seed_puzzle, tmp_path):
     k = seed_puzzle.steps_using("locked candidate")[0]
     step = seed_puzzle.steps[k]
     legend = scene(step.before, step, number=k + 1, lang="fr").text("legend")
-    assert legend.startswith("Disques : les valeurs du motif")
+    assert "disques en vert : les valeurs du motif" in legend
     assert json.dumps(legend, ensure_ascii=False) in Path(rec.html).read_text(encoding="utf-8")
     with viewer_page(Path(rec.html).as_uri()) as page:
         page.click(f"aside button.jump:text-is('{k + 1}')")

@@ -25,8 +25,8 @@ def test_als_xy_wing():
     assert s.get("restricted") in ((1, 2), (2, 1)) and s.get("value") == 3
     assert s.text.startswith("ALS XY wing: the set r5c5 (holding only 1 and 2) shares the restricted value")
     # one cell loses 3: the French agrees with it
-    assert dict(s.translations)["fr"].startswith("Aile XY d'EPV : l'ensemble r5c5 (seulement 1 et 2)")
-    assert dict(s.translations)["fr"].endswith("donc r1c1 (qui voit tous les 3 des deux) ne peut pas valoir 3.")
+    assert dict(s.translations)["fr"].startswith("Aile XY d'EPV : l'ensemble L5C5 (seulement 1 et 2)")
+    assert dict(s.translations)["fr"].endswith("donc L1C1 (qui voit tous les 3 des deux) ne peut pas valoir 3.")
 
 
 def test_als_xy_wing_near_misses():
@@ -50,7 +50,7 @@ def test_death_blossom():
     assert set(s.marked_alt) == elims(4, "r5c1", "r5c9", "r4c5")
     assert s.text.startswith("Death blossom: the stem r5c5 holds only 1, 2 and 3. For 1, the petal r5c1 (only 1 "
                              "and 4) has all its 1s seeing the stem; for 2")
-    assert dict(s.translations)["fr"].startswith("Fleur mortelle : la tige r5c5")
+    assert dict(s.translations)["fr"].startswith("Fleur mortelle : la tige L5C5")
     assert dict(s.translations)["fr"].endswith("(qui voient tous les 4 des pétales) ne peuvent pas valoir 4.")
 
 
@@ -82,7 +82,7 @@ def test_als_chain():
                              "to r27c5 (only 3, 4 and 5), linked by 4 to r8c24 (only 1, 4 and 6).")
     assert "then r1c4 would lose 2 and hold 5, r27c5 would lose 5 and hold 4 and r8c24 would lose 4 and hold 1" \
         in s.text
-    assert dict(s.translations)["fr"].startswith("Chaîne d'EPV : r1c1 (seulement 1 et 2), relié par 2 à r1c4")
+    assert dict(s.translations)["fr"].startswith("Chaîne d'EPV : L1C1 (seulement 1 et 2), relié par 2 à L1C4")
 
 
 def test_als_chain_needs_two_different_values_in_a_row():

@@ -40,7 +40,7 @@ def test_brutal_says_what_was_tried_and_marks_no_pattern():
                       "candidate) applies, so the solution is read: r1c8 is either 9 or 3; r1c8 is 9.")
     assert dict(s.translations)["fr"] == (
         "Brutal : aucune des techniques employées (position unique, candidat unique et candidat verrouillé) ne "
-        "s'applique, on lit la solution : r1c8 vaut 9 ou 3 ; r1c8 vaut 9.")
+        "s'applique, on lit la solution : L1C8 vaut 9 ou 3 ; L1C8 vaut 9.")
     assert [str(r) for r in s.roles] == ["cells r1c8", "placed 9r1c8"]
     # a run of every technique counts them instead of naming them
     everything = next(find(p.state_before(0), Context(solution=tuple(p.solution.values),

@@ -190,7 +190,7 @@ def test_removed_candidate_in_an_end_cell_is_told_so():
     step = next(s for s in chains.find(parse_pencilmarks(END_CELL)) if s.eliminate == ((0, 5, 7),))
     assert step.text.endswith("r1c6 cannot be 7, because the 7 in r1c6 shares a cell with one end and sees "
                               "the other.")
-    assert dict(step.translations)["fr"].endswith("car le 7 de r1c6 partage la case d'une extrémité et voit "
+    assert dict(step.translations)["fr"].endswith("car le 7 de L1C6 partage la case d'une extrémité et voit "
                                                   "l'autre.")
     # a chain whose removals all see both ends keeps the general reason
     sky = first(open_grid(keep=SKYSCRAPER))

@@ -24,7 +24,7 @@ def test_grouped_chain():
     assert s.get("groups") == (((0, 4, 1), (0, 5, 1)),)
     assert s.text.startswith("Grouped chain: (1)r1c1=r1c56-r3c4=r8c4 => r8c1<>1. If r1c1 is not 1, then r1c56 "
                              "has a 1, so r3c4 is not 1, so r8c4 is 1.")
-    assert dict(s.translations)["fr"].startswith("Chaîne groupée : (1)r1c1=r1c56-r3c4=r8c4")
+    assert dict(s.translations)["fr"].startswith("Chaîne groupée : (1)L1C1=L1C56-L3C4=L8C4")
     # issue 34: the group's cells are a role of their own, which the legend names
     assert "grouped r1c5 r1c6" in [str(r) for r in s.roles]
 

@@ -15,7 +15,7 @@ def test_medusa_exact_step():
     assert step.text == ("Medusa: candidates joined by strong links alternate between two colours, A and B; one "
                          "colour is entirely true. r1c5=1 sees r1c1=1 (colour A) and r2c4=1 (colour B), so it is "
                          "false; so are r1c6=1, r2c2=1, r2c3=1, which also see both colours.")
-    assert step.text_in("fr").endswith("de même pour r1c6=1, r2c2=1, r2c3=1, qui voient aussi les deux couleurs.")
+    assert step.text_in("fr").endswith("de même pour L1C6=1, L2C2=1, L2C3=1, qui voient aussi les deux couleurs.")
 
 
 # r1c1=1 (A) r5c1=1 (B) r5c4=1 (A) r2c4=1 (B) r2c2=1 (A): colour A holds 1 twice in box 1
@@ -28,7 +28,7 @@ def test_a_candidate_seeing_its_own_colour_is_false():
     assert "r1c1=1 is itself colour A and sees r2c2=1, also colour A: colour A cannot be entirely true, so " \
            "colour B is, and r1c1=1 is false" in step.text
     assert "r2c2=1, also colour A and seeing colour A" in step.text
-    assert "r1c1=1 est lui-même de couleur A" in step.text_in("fr")
+    assert "L1C1=1 est lui-même de couleur A" in step.text_in("fr")
 
 
 def _linked(step) -> set:

@@ -166,9 +166,9 @@ def test_types_2_and_5_say_and_where_both_roof_corners_hold_the_extra():
         "remove 3 from r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 and r2c9. This step relies on the puzzle having a "
         "single solution.")
     assert dict(s.translations)["fr"] == (
-        "Rectangle unique type 2 sur 1 et 2 : r1c1 et r1c4 ne contiennent que 1 et 2 ; r2c1 et r2c4 ne "
-        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de r2c1 ou "
-        "r2c4 vaut 3 et on retire 3 de r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 et r2c9. Cette étape suppose que la "
+        "Rectangle unique type 2 sur 1 et 2 : L1C1 et L1C4 ne contiennent que 1 et 2 ; L2C1 et L2C4 ne "
+        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L2C1 ou "
+        "L2C4 vaut 3 et on retire 3 de L2C2, L2C3, L2C5, L2C6, L2C7, L2C8 et L2C9. Cette étape suppose que la "
         "grille a une seule solution.")
     s = only(TYPE_5)
     assert s.text == (
@@ -177,9 +177,9 @@ def test_types_2_and_5_say_and_where_both_roof_corners_hold_the_extra():
         "remove 3 from r1c2, r1c3, r2c5 and r2c6, which see all of them. This step relies on the puzzle "
         "having a single solution.")
     assert dict(s.translations)["fr"] == (
-        "Rectangle unique type 5 sur 1 et 2 : r1c1 et r2c4 ne contiennent que 1 et 2 ; r1c4 et r2c1 ne "
-        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de r1c4 ou "
-        "r2c1 vaut 3 et on retire 3 de r1c2, r1c3, r2c5 et r2c6, qui les voient tous. Cette étape suppose que "
+        "Rectangle unique type 5 sur 1 et 2 : L1C1 et L2C4 ne contiennent que 1 et 2 ; L1C4 et L2C1 ne "
+        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L1C4 ou "
+        "L2C1 vaut 3 et on retire 3 de L1C2, L1C3, L2C5 et L2C6, qui les voient tous. Cette étape suppose que "
         "la grille a une seule solution.")
 
 
@@ -207,3 +207,13 @@ def test_bug_plus_one_marks_the_value_three_times_in_each_house():
         inside = [c for c in value.candidates if (c.row if kind == "row" else c.col if kind == "column"
                                                   else c.row // 3 * 3 + c.col // 3) == k]
         assert len(inside) == 2 and all(c.value == v for c in inside), (kind, inside)
+
+
+def test_type_4_says_which_roof_corner_holds_no_b():
+    """Issue 41 (se_rated line 620, step 22): the roof r8c6 held no 8, so only r6c6 lost its 8,
+    and nothing said why the other corner kept nothing: the caption says it."""
+    s = only({**TYPE_4, "r2c4": "178"})
+    assert s.get("type") == 4 and [tuple(x) for x in s.eliminate] == [(1, 0, 2)]
+    assert "So we remove 2 from r2c1 (r2c4 holds no 2)." in s.text
+    assert "Donc on retire 2 de L2C1 (L2C4 n'a pas de 2)." in s.text_in("fr")
+    assert "holds no" not in only(TYPE_4).text

@@ -22,7 +22,7 @@ def test_xy_wing_any_geometry():
     assert s.text.startswith("XY wing on 3: the pivot r1c1 holds only 1 and 2; the pincers r1c6 (only 1 and 3) "
                              "and r6c1 (only 2 and 3) both see it.")
     assert s.text.endswith("3 is removed from r6c6, which sees both pincers.")
-    assert dict(s.translations)["fr"].startswith("Aile XY sur le 3 : le pivot r1c1")
+    assert dict(s.translations)["fr"].startswith("Aile XY sur le 3 : le pivot L1C1")
 
 
 def test_xy_wing_box_pincer():

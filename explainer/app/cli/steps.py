@@ -263,12 +263,17 @@ def _frames(pos: Position, steps: Sequence[Explanation], folder: Path, args: arg
             out: OutputFolder) -> None:
     """One PNG per step; every name checked by the output folder before the first is written."""
     from render.frame import step_png
+    from render.plan import frame_stem
+    from render.scene import technique_title
     from techniques import all_kinds
 
     givens = pos.entry.givens if pos.entry is not None else None
     width = max(3, len(str(len(steps))))
-    paths = [folder / f"{i:0{width}d}-{re.sub(r'[^A-Z0-9]+', '-', step.technique.upper()).strip('-')}.png"
-             for i, step in enumerate(steps, 1)]
+    kinds = all_kinds()
+    # named in the frames' language, as the explain command names them (French: 001-PAIRE-DISTANTE.png)
+    stems = [frame_stem(technique_title(step.technique, args.lang, step.detail, kinds), args.lang, step.technique)
+             for step in steps]
+    paths = [folder / f"{i:0{width}d}-{stem}.png" for i, stem in enumerate(stems, 1)]
     for path in paths:
         out.guard(path)
     for i, (path, step) in enumerate(zip(paths, steps, strict=True), 1):
