@@ -29,7 +29,7 @@ from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..deadly import Removed
-from .base import check_size, step
+from ..seorder import check_size, step
 
 NAMES = {2: "aligned pair exclusion", 3: "aligned triplet exclusion"}
 RATING = {2: 6.2, 3: 7.5}

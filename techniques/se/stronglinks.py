@@ -35,7 +35,7 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, Group, N, by_value, check_size, end_regions, end_seen, first_region, region, step
+from ..seorder import BLOCK, Group, N, by_value, check_size, end_regions, end_seen, first_region, region, step
 
 LINKS = 3
 BASE_RATING = 5.4

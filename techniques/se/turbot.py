@@ -33,7 +33,7 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import (
+from ..seorder import (
     BLOCK,
     COLUMN,
     ROW,

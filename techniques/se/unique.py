@@ -51,9 +51,9 @@ from ..bugs import TYPE_3 as BUG_3
 from ..bugs import TYPE_4 as BUG_4
 from ..bugs import _BugCandidates
 from ..deadly import Removed, detail, pattern_step, split
+from ..seorder import N, check_size, region_of, step, subsets
 from ..uniqueloops import TYPE_1, TYPE_2, TYPE_3, TYPE_4, _Path
 from ..uniqueness import ONE
-from .base import N, check_size, region_of, step, subsets
 
 KINDS = (0, 1, 2)  # SE's region types in the order these producers visit them: block, row, column
 

@@ -30,7 +30,7 @@ from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..deadly import Removed
-from .base import N, check_size, step
+from ..seorder import N, check_size, step
 
 TEMPLATE = {
     "en": "{title} on {values}: {cells} hold only {set_values}, {k1} values for {k} cells that see each other, "

@@ -1,4 +1,11 @@
-"""What every Sudoku Explainer producer shares: SE's regions and scan orders, and the step it records.
+"""Sudoku Explainer's scan order: the mode the registry's finders run in for the ``se`` orders.
+
+One finder per family: where SE's technique is the registry's (singles,
+intersections, tuples, fish, XY- and XYZ-wings), the registry's module searches
+it once and offers SE's scan order as a mode of its finder (``se_finder``:
+SE's conditions on top of the registry's search, its finds sorted in SE's
+order, SE's rating recorded). ``techniques.se`` keeps only the producers SE has
+and the registry has not. This module holds what those modes and producers share.
 
 SE (Sudoku Explainer 1.2.1.3 and Sukaku Explainer 1.15.10) is a 9×9 program.
 Its producers scan regions by type — **block, row, column** numbered 0, 1, 2;
@@ -161,13 +168,21 @@ def step(ctx: Context, name: str, rating: float, place: tuple[int, int] | None =
 
 
 def rated(ctx: Context, name: str, rating: float, make: Callable[[], Explanation],
-          place: tuple[int, int] | None = None, eliminate: Iterable[tuple[int, int]] = ()) -> Explanation:
-    """A step another finder's builder makes (``make``), with SE's ``rating`` recorded; bare (what
+          place: tuple[int, int] | None = None, eliminate: Iterable[tuple[int, int]] = (), *,
+          first: bool = False, detail: tuple[tuple[str, Any], ...] = ()) -> Explanation:
+    """A step the registry's builder makes (``make``), with SE's ``rating`` recorded after its
+    detail (before it when ``first``, as ``step`` records it), then ``detail``; bare (what
     ``step`` gives) when the run wants ratings only."""
     if ctx.rating_only:
         return step(ctx, name, rating, place, eliminate)
     full = make()
-    return replace(full, detail=full.detail + ((SE_RATING, round(rating, 1)),))
+    recorded = ((SE_RATING, round(rating, 1)),)
+    return replace(full, detail=(recorded + full.detail if first else full.detail + recorded) + detail)
+
+
+def colex(members: Iterable[int]) -> int:
+    """A set's rank in SE's ``Permutations`` order (``subsets``): its bit mask."""
+    return sum(1 << i for i in members)
 
 
 class Group(Arg):
