@@ -956,10 +956,32 @@ static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *
     return 0;
 }
 
+/* one step of do_forcing from node p: each consequence cons[0..k) (on: turned on) that reaches the
+   start's negation, unless a chain already ends there, becomes a chain; a fresh one is queued on next */
+static int forcing_step(engine_t *E, int p, const cons_t *cons, int k, int on, int skey, ivec *chains,
+                        ivec *marked, ivec *next) {
+    int n = E->G->n;
+    for (int i = 0; i < k; i++) {
+        int key = KEY(n, cons[i].cell, cons[i].value, on);
+        int target = (on ? (key & ~1) : (key | 1)) == skey, fresh = E->at[key] < 0;
+        if (target)
+            for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != key;
+        if (!target && !fresh) continue;
+        int q = new_node(E, key, cons[i].cause, p);
+        if (q < 0) return -1;
+        if (target && iv_push(chains, q) < 0) return -1;
+        if (fresh) {
+            E->at[key] = q;
+            if (iv_push(marked, key) < 0 || iv_push(next, q) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
 /* SE's doForcingChains from one start: targets (the start's negation) into chains */
 static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked) {
     const grid_t *g = E->g;
-    int n = E->G->n, skey = E->nd[source].key;
+    int skey = E->nd[source].key;
     ivec *qon = &E->q1, *qoff = &E->q2;
     qon->n = qoff->n = 0;
     int hon = 0, hoff = 0;
@@ -970,38 +992,12 @@ static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked
         while (hon < qon->n) {
             int p = qon->a[hon++];
             int k = on_to_off(E, g, E->nd[p].key, y, cons);
-            for (int i = 0; i < k; i++) {
-                int koff = KEY(n, cons[i].cell, cons[i].value, 0);
-                int target = (koff | 1) == skey, fresh = E->at[koff] < 0;
-                if (target)
-                    for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != koff;
-                if (!target && !fresh) continue;
-                int q = new_node(E, koff, cons[i].cause, p);
-                if (q < 0) return -1;
-                if (target && iv_push(chains, q) < 0) return -1;
-                if (fresh) {
-                    E->at[koff] = q;
-                    if (iv_push(marked, koff) < 0 || iv_push(qoff, q) < 0) return -1;
-                }
-            }
+            if (forcing_step(E, p, cons, k, 0, skey, chains, marked, qoff) < 0) return -1;
         }
         while (hoff < qoff->n) {
             int p = qoff->a[hoff++];
             int k = off_to_on(E, g, NULL, E->nd[p].key, y, 1, cons);
-            for (int i = 0; i < k; i++) {
-                int kon = KEY(n, cons[i].cell, cons[i].value, 1);
-                int target = (kon & ~1) == skey, fresh = E->at[kon] < 0;
-                if (target)
-                    for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != kon;
-                if (!target && !fresh) continue;
-                int q = new_node(E, kon, cons[i].cause, p);
-                if (q < 0) return -1;
-                if (target && iv_push(chains, q) < 0) return -1;
-                if (fresh) {
-                    E->at[kon] = q;
-                    if (iv_push(marked, kon) < 0 || iv_push(qon, q) < 0) return -1;
-                }
-            }
+            if (forcing_step(E, p, cons, k, 1, skey, chains, marked, qon) < 0) return -1;
         }
     }
     return 0;
