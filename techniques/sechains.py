@@ -39,7 +39,7 @@ from explainer.model.roles import Role, chain, proof_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Finder, StepKind, Technique
 
-from . import K
+from .kinds import K
 
 # ---- step names -------------------------------------------------------------------------------
 

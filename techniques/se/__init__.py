@@ -15,13 +15,26 @@ of its frame) and SE's rating rule: a producer records the number SE gives
 each step (``explainer.model.rating.RECORDED``). The steps reuse the
 registry's step names where the technique is the same (single position, x
 wing, hidden tuple …), so statistics, queries and frames treat them alike.
+
+One finder per family (issue 40): where SE's technique is the registry's, the
+producer is a mode of the registry's finder, SE's scan order on the registry's
+search (``techniques.seorder`` says how): singles, intersections (direct and
+not), naked / hidden sets (and SE's direct hidden pair and triplet), fish, XY-
+and XYZ-wings. This package keeps only what the registry has no twin for, each
+module saying why: aligned exclusion; SE's chaining producers (the engine is
+``explainer.core.sechain``); Sukaku Explainer's TurbotFish and 3 strong links
+(its grouped strong links, which no registry search splits as SE does); its
+WXYZ- and VWXYZ-wings (an ALS of mutually seeing cells and a bivalue wing, not
+the registry's WXYZ-wing); SE's unique loops and BUG (its own walk and
+detection, whose quirks decide which hint SE takes first).
 """
 from __future__ import annotations
 
 from explainer.model import rating as se
 from explainer.model.technique import Finder, StepKind, Technique
 
-from .. import K, fish, intersections, singles, subsets, xywings
+from .. import fish, intersections, singles, subsets, xywings
+from ..kinds import K
 from . import aligned, chains, stronglinks, turbot, unique, wxyz
 
 __all__ = ["CLASSIC", "FLAVOURS", "SUKAKU", "producers"]

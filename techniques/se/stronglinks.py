@@ -21,6 +21,10 @@ Ratings: 5.4 (three parallel lines: "3 skyscrapers"), 5.5 (a block among the
 links), 5.6 (rows and columns: "3-string kite"), 5.7 with a grouped link.
 Sukaku Explainer collects every hint, sorts them by rating, then by more
 removals, then by a name of the links' types, and takes the first.
+
+Kept apart from the registry: it has no three-strong-link fish (the registry
+reaches these eliminations with longer X-chains, rated and ordered otherwise),
+and the links are split by Sukaku Explainer's own rules above.
 """
 from __future__ import annotations
 
@@ -32,10 +36,12 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Arg, Cells, Value, say
 from explainer.model.roles import chain, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from ..seorder import BLOCK, Group, N, by_value, check_size, end_regions, end_seen, first_region, region, step
+from ..seorder import BLOCK, N, check_size, region, step
+from .turbot import Group, end_regions, end_seen, first_region
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -178,7 +184,9 @@ def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]
     """Every hint, in Sukaku Explainer's discovery order (configuration, then digit). A digit's
     hints depend on its places only: the session keeps them per digit with the places they were
     found from, so a step recomputes only the digits it changed."""
-    per_digit = by_value(state, ctx, "se.stronglinks", lambda v: _digit_hints(state, v))
+    session = session_of(state, ctx)
+    per_digit = [session.part("se.stronglinks", v, state.pos[v - 1], lambda: _digit_hints(state, v))  # noqa: B023
+                 for v in range(1, N + 1)]
     for c in range(len(CONFIGURATIONS)):
         for found in per_digit:
             yield from found[c]

@@ -19,17 +19,24 @@ Ratings: rows-rows or columns-columns 4.0, a row and a column 4.1, a line
 and a block 4.2; any grouped link 4.3. Sukaku Explainer collects every hint,
 sorts them by rating, then by more removals, then by how many links are
 grouped (none first), and takes the first.
+
+Kept apart from the registry: the registry finds skyscrapers, kites and turbot
+fish as short X-chains (``techniques.chains``) and grouped ones among grouped
+chains, a search with other ends and other groups (a block's groups here are
+SE's "heart" crosses only), so it neither finds the same hints nor orders
+them as SE does; which one SE takes first decides its rating path.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
-from explainer.model.i18n import Cells, House, Value, Words, say
+from explainer.model.i18n import Arg, Cells, House, Value, Words, say
 from explainer.model.roles import chain, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -37,13 +44,8 @@ from ..seorder import (
     BLOCK,
     COLUMN,
     ROW,
-    Group,
     N,
-    by_value,
     check_size,
-    end_regions,
-    end_seen,
-    first_region,
     kind_of,
     region,
     step,
@@ -62,6 +64,53 @@ End = tuple[int, int | None, int | None]
 Side = tuple[End, End, int, int]
 # a region's link: its two ends, grouped or not, the regions holding each end, the cells seeing each end
 Link = tuple[End, End, bool, int, int, int, int]
+
+
+def end_regions(end: Iterable[int | None], hmask: Sequence[int]) -> int:
+    """The regions (house index bits) holding every cell of a link end (None: no such cell)."""
+    cells = [c for c in end if c is not None]
+    mask = sum(1 << c for c in cells)
+    out = 0
+    for h in geometry(N).cell_houses[cells[0]]:
+        if not mask & ~hmask[h]:
+            out |= 1 << h
+    return out
+
+
+_ROWS, _COLUMNS = (1 << N) - 1, ((1 << N) - 1) << N
+
+
+def first_region(common: int) -> int:
+    """The region two link ends share, from the regions holding both (``end_regions``' bits): the
+    column, then the row, then the block, as Sukaku Explainer's strong-link producers look; -1 if
+    none."""
+    if not common:
+        return -1
+    return ((common & _COLUMNS) or (common & _ROWS) or common).bit_length() - 1
+
+
+def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
+    """The cells that see every cell of a link end."""
+    seen = -1
+    for c in end:
+        if c is not None:
+            seen &= peer[c]
+    return seen
+
+
+class Group(Arg):
+    """A group of cells named as players write it: 'r4c9' for one cell, 'r45c9' for cells of one
+    column, 'r4c78' for cells of one row (the same in every language)."""
+
+    def __init__(self, cells: Iterable[int]) -> None:
+        self.cells = sorted(set(cells))
+
+    def fmt(self, lang: str) -> str:
+        rows = sorted({c // N + 1 for c in self.cells})
+        cols = sorted({c % N + 1 for c in self.cells})
+        if len(rows) == 1 or len(cols) == 1:
+            return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
+        return ",".join(f"r{c // N + 1}c{c % N + 1}" for c in self.cells)
 
 
 @cache
@@ -142,7 +191,9 @@ def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]
     """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
     digit). A digit's hints depend on its places only: the session keeps them per digit with the
     places they were found from, so a step recomputes only the digits it changed."""
-    per_digit = by_value(state, ctx, "se.turbot", lambda v: _digit_hints(state, v))
+    session = session_of(state, ctx)
+    per_digit = [session.part("se.turbot", v, state.pos[v - 1], lambda: _digit_hints(state, v))  # noqa: B023
+                 for v in range(1, N + 1)]
     for p in range(len(PAIRS)):
         for found in per_digit:
             yield from found[p]

@@ -19,7 +19,8 @@ from explainer.model.explanation import Explanation
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Technique
 from techniques import REGISTRY
-from techniques.seorder import Group, subsets
+from techniques.se.turbot import Group
+from techniques.seorder import subsets
 from techniques.subsets import find_hidden
 from tests.helpers import se_state as state_of
 
