@@ -41,7 +41,7 @@ from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..seorder import BLOCK, N, check_size, region, step
-from .turbot import Group, end_regions, end_seen, first_region
+from .turbot import Group, block_patterns, end_regions, end_seen, first_region, indexes, line_patterns
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -53,30 +53,6 @@ CONFIGURATIONS = ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2), (0, 2, 
 End = tuple[int, int | None]
 
 
-@cache
-def _block_patterns() -> tuple[tuple[int, int, int, int], ...]:
-    """Sukaku Explainer's block patterns: (empty area, blade 1, blade 2, heart or -1) as masks of
-    block indexes: a cross through each heart cell, then pairs of rows and pairs of columns."""
-    out = []
-    for heart in range(9):
-        hr, hc = divmod(heart, 3)
-        rect = sum(1 << i for i in range(9) if i // 3 != hr and i % 3 != hc)
-        col = sum(1 << i for i in range(9) if i % 3 == hc and i // 3 != hr)
-        row = sum(1 << i for i in range(9) if i // 3 == hr and i % 3 != hc)
-        out.append((rect, col, row, heart))
-    rows = [0b111 << (3 * r) for r in range(3)]
-    cols = [sum(1 << (3 * r + c) for r in range(3)) for c in range(3)]
-    for lines in (rows, cols):
-        for empty in (2, 1, 0):
-            a, b = (lines[i] for i in range(3) if i != empty)
-            out.append((lines[empty], a, b, -1))
-    return tuple(out)
-
-
-def _indexes(mask: int) -> list[int]:
-    return [i for i in range(9) if mask >> i & 1]
-
-
 def _same_line(a: int, b: int) -> bool:
     return a // 9 == b // 9 or a % 9 == b % 9
 
@@ -86,20 +62,19 @@ def _links(kind: int, h: int, places: int) -> list[tuple[End, End, bool]]:
     cells = geometry(N).houses[h]
     k = places.bit_count()
     if k == 2:
-        p0, p1 = (cells[i] for i in _indexes(places))
+        p0, p1 = (cells[i] for i in indexes(places))
         if kind == BLOCK and _same_line(p0, p1):
             return []
         return [((p0, None), (p1, None), False)]
     block = kind == BLOCK
-    patterns = _block_patterns() if block else tuple(
-        (0b111 << (3 * e), *(0b111 << (3 * s) for s in range(3) if s != e), -1) for e in range(3))
+    patterns = block_patterns() if block else line_patterns()
     found: tuple[int, list[int], list[int], int] | None = None
     for e, (area, blade1, blade2, heart) in enumerate(patterns):
         if e > 8 and k < 4:
             continue
         if not places & area:
             if places & blade1 and places & blade2:
-                found = (e, _indexes(places & blade1), _indexes(places & blade2), heart)
+                found = (e, indexes(places & blade1), indexes(places & blade2), heart)
             break
     if found is None:
         return []

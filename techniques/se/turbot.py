@@ -114,31 +114,38 @@ class Group(Arg):
 
 
 @cache
-def _block_cross(heart: int) -> tuple[int, int, int]:
-    """For a heart cell (index 0..8 in a block): the block indexes off its row and column, those
-    in its column (blade 1) and those in its row (blade 2), as bit masks."""
-    hr, hc = divmod(heart, 3)
-    rect = blade1 = blade2 = 0
-    for i in range(9):
-        r, c = divmod(i, 3)
-        if r != hr and c != hc:
-            rect |= 1 << i
-        elif c == hc and r != hr:
-            blade1 |= 1 << i
-        elif r == hr and c != hc:
-            blade2 |= 1 << i
-    return rect, blade1, blade2
+def block_patterns() -> tuple[tuple[int, int, int, int], ...]:
+    """Sukaku Explainer's block patterns: (empty area, blade 1, blade 2, heart or -1) as masks of
+    block indexes: a cross through each heart cell, then pairs of rows and pairs of columns."""
+    out = []
+    for heart in range(9):
+        hr, hc = divmod(heart, 3)
+        rect = sum(1 << i for i in range(9) if i // 3 != hr and i % 3 != hc)
+        col = sum(1 << i for i in range(9) if i % 3 == hc and i // 3 != hr)
+        row = sum(1 << i for i in range(9) if i // 3 == hr and i % 3 != hc)
+        out.append((rect, col, row, heart))
+    rows = [0b111 << (3 * r) for r in range(3)]
+    cols = [sum(1 << (3 * r + c) for r in range(3)) for c in range(3)]
+    for lines in (rows, cols):
+        for empty in (2, 1, 0):
+            a, b = (lines[i] for i in range(3) if i != empty)
+            out.append((lines[empty], a, b, -1))
+    return tuple(out)
 
 
 @cache
-def _line_segments(empty: int) -> tuple[int, int, int]:
-    """For a line's empty segment (0..2): its indexes, then the other two segments in order."""
+def line_patterns() -> tuple[tuple[int, int, int, int], ...]:
+    """A line's patterns, as ``block_patterns``: its empty segment (0..2, its indexes), then the
+    other two segments in order, and no heart (-1)."""
     segs = [0b111 << (3 * s) for s in range(3)]
-    others = [segs[s] for s in range(3) if s != empty]
-    return segs[empty], others[0], others[1]
+    out = []
+    for e in range(3):
+        a, b = (segs[s] for s in range(3) if s != e)
+        out.append((segs[e], a, b, -1))
+    return tuple(out)
 
 
-def _indexes(mask: int) -> list[int]:
+def indexes(mask: int) -> list[int]:
     return [i for i in range(9) if mask >> i & 1]
 
 
@@ -148,18 +155,15 @@ def link_ends(kind: int, places: int) -> list[tuple[End, End, bool]]:
     a (cell index, group index, group index) triple of region indexes (None: no such cell)."""
     k = places.bit_count()
     if k == 2:
-        p0, p1 = _indexes(places)
+        p0, p1 = indexes(places)
         return [((p0, None, None), (p1, None, None), False)]
     block = kind == BLOCK
     found: tuple[int, list[int], list[int]] | None = None
     for e in range(9 if block else 3):
-        if block:
-            area, blade1, blade2 = _block_cross(e)
-        else:
-            area, blade1, blade2 = _line_segments(e)
+        area, blade1, blade2, _ = (block_patterns() if block else line_patterns())[e]
         if not places & area:
             if places & blade1 and places & blade2:
-                found = (e, _indexes(places & blade1), _indexes(places & blade2))
+                found = (e, indexes(places & blade1), indexes(places & blade2))
             break
     if found is None:
         return []
