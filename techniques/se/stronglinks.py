@@ -36,12 +36,11 @@ from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
 from explainer.model.i18n import Arg, Cells, Value, say
 from explainer.model.roles import chain, on_houses
-from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..seorder import BLOCK, N, check_size, region, step
-from .turbot import Group, block_patterns, end_regions, end_seen, first_region, indexes, line_patterns
+from .turbot import Group, block_patterns, by_digit, end_regions, end_seen, first_region, indexes, line_patterns
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -155,18 +154,6 @@ def _share(a: Link, i: int, b: Link, j: int) -> int:
     return first_region((a[6] if i else a[5]) & (b[6] if j else b[5]))
 
 
-def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
-    """Every hint, in Sukaku Explainer's discovery order (configuration, then digit). A digit's
-    hints depend on its places only: the session keeps them per digit with the places they were
-    found from, so a step recomputes only the digits it changed."""
-    session = session_of(state, ctx)
-    per_digit = [session.part("se.stronglinks", v, state.pos[v - 1], lambda: _digit_hints(state, v))  # noqa: B023
-                 for v in range(1, N + 1)]
-    for c in range(len(CONFIGURATIONS)):
-        for found in per_digit:
-            yield from found[c]
-
-
 def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
     """Digit v's hints, per configuration (``CONFIGURATIONS``' order)."""
     def touch(a: Link, b: Link) -> bool:
@@ -259,7 +246,7 @@ def rating(suffix_: str, grouped: int) -> float:
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
     found = []
-    for i, hint in enumerate(_hints(state, ctx)):
+    for i, hint in enumerate(by_digit(state, ctx, "se.stronglinks", _digit_hints, len(CONFIGURATIONS))):
         sfx = suffix(hint[4], hint[5])
         found.append((rating(sfx, hint[5]), -hint[-1].bit_count(), sfx, i, hint))
     found.sort(key=lambda t: t[:4])

@@ -28,7 +28,7 @@ them as SE does; which one SE takes first decides its rating path.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -56,6 +56,8 @@ PAIRS = ((ROW, ROW), (COLUMN, COLUMN), (COLUMN, ROW), (ROW, BLOCK), (COLUMN, BLO
 PLAIN_RATING = {(ROW, ROW): 4.0, (COLUMN, COLUMN): 4.0, (COLUMN, ROW): 4.1, (ROW, BLOCK): 4.2, (COLUMN, BLOCK): 4.2}
 GROUPED = 4.3
 
+# a hint as a producer finds it (the step reads it)
+Hint = tuple[Any, ...]
 # a link end: its cell and up to two more cells of its group (None when absent), as region indexes
 # (``link_ends``) or cells (``_to_cells``)
 End = tuple[int, int | None, int | None]
@@ -191,16 +193,18 @@ def _to_cells(h: int, end: End) -> End:
     return cells[a], None if b is None else cells[b], None if c is None else cells[c]
 
 
-def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
-    """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
-    digit). A digit's hints depend on its places only: the session keeps them per digit with the
-    places they were found from, so a step recomputes only the digits it changed."""
+def by_digit(state: State, ctx: Context, owner: str, digit_hints: Callable[[State, int], list[list[Hint]]],
+             groups: int) -> Iterator[Hint]:
+    """Every hint of a producer whose hints on a digit depend on the digit's places only, in its
+    discovery order: its group (region pair, configuration …), then the digit. The session keeps
+    each digit's with the places they were found from (``Session.part``), so a step recomputes
+    only the digits it changed."""
     session = session_of(state, ctx)
-    per_digit = [session.part("se.turbot", v, state.pos[v - 1], lambda: _digit_hints(state, v))  # noqa: B023
+    per_digit = [session.part(owner, v, state.pos[v - 1], lambda: digit_hints(state, v))  # noqa: B023
                  for v in range(1, N + 1)]
-    for p in range(len(PAIRS)):
+    for g in range(groups):
         for found in per_digit:
-            yield from found[p]
+            yield from found[g]
 
 
 def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
@@ -264,7 +268,8 @@ def _rating(hint: tuple[Any, ...]) -> float:
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
-    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(_hints(state, ctx))]
+    hints = by_digit(state, ctx, "se.turbot", _digit_hints, len(PAIRS))
+    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(hints)]
     found.sort(key=lambda t: t[:4])
     for rating, *_, hint in found:
         yield _step(ctx, state, rating, hint)
