@@ -128,36 +128,73 @@ def _shared_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
 
 def _bug_candidates(state: State, multi: list[int]) -> dict[int, int] | None:
     """BUG cell -> its BUG values, or None if the grid is no BUG without them."""
-    geo = state.geo
-    cand, pos = state.cand, state.pos
-    multi_mask = 0
-    for c in multi:
-        multi_mask |= 1 << c
-    extras: dict[int, int] = {}
-    for hm in geo.house_mask:
-        for v in range(geo.n):
+    cand = state.cand
+    breaks = _breaks(state, sum(1 << c for c in multi))
+    if breaks is None:
+        return None
+    extras = _alone(breaks)
+    # without them: every empty cell bivalue, every value twice or never in each house
+    if set(extras) != set(multi) or any((cand[c] & ~extras[c]).bit_count() != 2 for c in multi):
+        return None
+    return extras if _bug_without(state, extras) else None
+
+
+def se_bug_candidates(state: State, one_value: bool) -> dict[int, int] | None:
+    """The BUG candidates as Sudoku Explainer finds them (``techniques.se.unique``): the same
+    search, every empty cell bivalue without them; ``one_value`` (Sukaku Explainer's default,
+    lkSudoku's fix): when every house breaking the rule breaks it on one value, every cell of
+    three candidates or more holding it there is a BUG cell too (on that value)."""
+    cand, values = state.cand, state.values
+    breaks = _breaks(state, sum(1 << c for c, m in enumerate(cand) if m.bit_count() > 2))
+    if breaks is None:
+        return None
+    extras = _alone(breaks)
+    if one_value and breaks and len({v for v, _ in breaks}) == 1:
+        for _, cells in breaks:
+            for c in bits(cells):
+                extras.setdefault(c, 1 << breaks[0][0])
+    if any(not values[c] and (m & ~extras.get(c, 0)).bit_count() != 2 for c, m in enumerate(cand)):
+        return None
+    return extras if _bug_without(state, extras) else None
+
+
+def _breaks(state: State, multi: int) -> list[tuple[int, int]] | None:
+    """(value index, its places there among ``multi``, the cells of three candidates or more) of
+    every house where a value has neither zero nor two places, house by house; None if such
+    places hold no cell of ``multi`` (no BUG)."""
+    pos = state.pos
+    out = []
+    for hm in state.geo.house_mask:
+        for v in range(state.geo.n):
             places = pos[v] & hm
             count = places.bit_count()
             if count == 0 or count == 2:
                 continue
-            in_multi = places & multi_mask
-            if not in_multi:
+            if not places & multi:
                 return None  # too many places, none in a BUG cell
-            if in_multi & (in_multi - 1) == 0:
-                c = in_multi.bit_length() - 1
-                extras[c] = extras.get(c, 0) | 1 << v
-    # without them: every empty cell bivalue, every value twice or never in each house
-    if set(extras) != set(multi) or any((cand[c] & ~extras[c]).bit_count() != 2 for c in multi):
-        return None
-    removed = [0] * geo.n
+            out.append((v, places & multi))
+    return out
+
+
+def _alone(breaks: list[tuple[int, int]]) -> dict[int, int]:
+    """BUG cell -> its BUG values: each cell alone among its house's places of a value breaking the rule."""
+    extras: dict[int, int] = {}
+    for v, cells in breaks:
+        if cells & (cells - 1) == 0:
+            c = cells.bit_length() - 1
+            extras[c] = extras.get(c, 0) | 1 << v
+    return extras
+
+
+def _bug_without(state: State, extras: dict[int, int]) -> bool:
+    """True if every value has zero or two places in every house once the BUG candidates go."""
+    pos = state.pos
+    removed = [0] * state.geo.n
     for c, m in extras.items():
         for v in bits(m):
             removed[v] |= 1 << c
-    for hm in geo.house_mask:
-        for v in range(geo.n):
-            if (pos[v] & ~removed[v] & hm).bit_count() not in (0, 2):
-                return None
-    return extras
+    return all((pos[v] & ~removed[v] & hm).bit_count() in (0, 2)
+               for hm in state.geo.house_mask for v in range(state.geo.n))
 
 
 def _marked(extras: dict[int, int]) -> list[tuple[int, int]]:

@@ -24,11 +24,18 @@ A value's fish depend on its places alone: each value's are kept in the
 solving session with the places they were found in (``Session.part``), and
 a step searches again only the values whose places it changed. A step is
 built when it is asked for (a lead on the simplest order: ``Context.leads``).
+
+``se_fish`` is the same search in Sudoku Explainer's scan order (the ``se``
+orders): X-wing 3.2, swordfish 3.8, jellyfish 5.2, one size at a time. SE looks
+at column-based fish first (base columns, cover rows), then row-based ones;
+it enumerates the base lines in its ``Permutations`` order (outer loop) and the
+values 1..9 (inner loop), and considers a value only while its placed count +
+2·size is at most 9. Each base line needs two places or more.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
@@ -37,8 +44,9 @@ from explainer.model.i18n import Arg, Cells, House, Value, say
 from explainer.model.roles import on_cands, on_houses
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead, lead
 
+from .seorder import check_size, colex, rated
 from .wording import Lines
 
 NAMES = {2: "x wing", 3: "swordfish", 4: "jellyfish"}
@@ -203,6 +211,31 @@ def find_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanatio
     geo = state.geo
     for p, _, _, _, args in _by_value(state, ctx, "fish", _fish_of):
         yield lead(ctx, NAMES[p], fish_step, geo, *args, eliminate=args[5].bit_count())
+
+
+SE_RATING = {2: 3.2, 3: 3.8, 4: 5.2}
+
+
+def se_fish(p: int) -> Finder:
+    """The fish of one size (X-wing 2, swordfish 3, jellyfish 4) in Sudoku Explainer's scan order."""
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        geo = check_size(state)
+        n, hm = geo.n, geo.house_mask
+        placed = [0] * (n + 1)
+        for x in state.values:
+            placed[x] += 1
+        found = []
+        for size, o, v, _, args in _by_value(state, ctx, "fish", _fish_of):
+            pv, base = state.pos[v - 1], args[2]
+            if size == p and placed[v] + 2 * p <= n and all((pv & hm[o * n + i]).bit_count() > 1 for i in base):
+                found.append((-o, colex(base), v, args))
+        found.sort(key=lambda f: f[:3])
+        for *_, args in found:
+            yield rated(ctx, NAMES[p], SE_RATING[p], partial(fish_step, geo, *args),
+                        eliminate=[(c, args[0]) for c in bits(args[5])])
+
+    return find_se
 
 
 def fish_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, pattern: int,

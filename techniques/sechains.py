@@ -39,6 +39,8 @@ from explainer.model.roles import Role, chain, proof_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Finder, StepKind, Technique
 
+from .kinds import K
+
 # ---- step names -------------------------------------------------------------------------------
 
 CYCLE = "se cycle"
@@ -448,8 +450,7 @@ find_nested_classic = finder(sechain.CLASSIC[sechain.NESTED_FC:])
 def kind(name: str) -> StepKind:
     """The step kind of one of SE's chaining step names (``KINDS``), rated as SE rates it."""
     en, fr, least = KINDS[name]
-    return StepKind(name, least, {"en": en, "fr": fr}, rule=RECORDED,
-                    roles=frozenset({"assumption"}))
+    return K(name, least, fr, en=en, rule=RECORDED, roles="assumption")
 
 
 def techniques(classic: bool = False) -> tuple[Technique, ...]:

@@ -3,10 +3,17 @@ cell with one value left (single candidate).
 
 Both try to show the reason with placed values only, as a learner sees it on
 paper: the houses whose placed values rule out the other cells, circled.
+
+``se_single_position`` and ``se_single_candidate`` are the same searches in
+Sudoku Explainer's scan order (the ``se`` orders): SE's hidden single looks
+first for the last empty cell of a region (1.0), in blocks, then columns, then
+rows, then for real hidden singles in the same region order (a block 1.2, a
+column or row 1.5), in each region the values 1..9; its naked single (2.3)
+scans the cells in index order.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from explainer.model.explanation import Explanation, cell_coords, house_keys
@@ -15,6 +22,8 @@ from explainer.model.i18n import House, Houses, Value, say
 from explainer.model.roles import on_cells, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
+
+from .seorder import BLOCK, COLUMN, ROW, check_size, rated, regions
 
 POSITION_STRUCK = {
     "en": "Single position: in {house}, {v} can only go in {cell} (the other cells lost {v} in earlier steps).",
@@ -48,14 +57,32 @@ def _house_order(geo: Geometry) -> list[int]:
     return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
 
 
-def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def _positions(state: State, houses: Iterable[int]) -> Iterator[tuple[int, int, int]]:
+    """(house, cell, value) of every single position, house by house, values in order."""
     geo = state.geo
-    for h in _house_order(geo):
+    for h in houses:
         hmask = geo.house_mask[h]
         for v in range(1, geo.n + 1):
             where = state.pos[v - 1] & hmask
             if where and not where & (where - 1):
-                yield single_position_step(state, h, where.bit_length() - 1, v)
+                yield h, where.bit_length() - 1, v
+
+
+def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    for h, cell, v in _positions(state, _house_order(state.geo)):
+        yield single_position_step(state, h, cell, v)
+
+
+def se_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Single positions in Sudoku Explainer's scan order: a region's last empty cell first."""
+    geo = check_size(state)
+    scan = [h for kind in (BLOCK, COLUMN, ROW) for h in regions(kind)]
+    empty = [sum(1 for c in geo.houses[h] if not state.values[c]) for h in range(3 * geo.n)]
+    for alone in (True, False):
+        for h, cell, v in _positions(state, [h for h in scan if (empty[h] == 1) == alone]):
+            rating = 1.0 if alone else (1.2 if h >= 2 * geo.n else 1.5)
+            yield rated(ctx, "single position", rating, lambda: single_position_step(state, h, cell, v),  # noqa: B023
+                        place=(cell, v))
 
 
 def single_position_step(state: State, h: int, target: int, v: int) -> Explanation:
@@ -140,6 +167,16 @@ def find_single_candidate(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
     for c, m in enumerate(state.cand):
         if m and not m & (m - 1):
             yield single_candidate_step(state, c, m.bit_length())
+
+
+def se_single_candidate(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+    """Single candidates in Sudoku Explainer's scan order (the cells in order), rated 2.3."""
+    check_size(state)
+    for c, m in enumerate(state.cand):
+        if m and not m & (m - 1):
+            v = m.bit_length()
+            yield rated(ctx, "single candidate", 2.3, lambda: single_candidate_step(state, c, v),  # noqa: B023
+                        place=(c, v))
 
 
 def single_candidate_step(state: State, c: int, v: int) -> Explanation:

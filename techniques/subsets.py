@@ -8,19 +8,34 @@ Tuples are searched smallest first over all houses, so a learner sees pairs
 before triples. In a house with k empty cells, a naked p-tuple removes
 exactly what the hidden (k-p)-tuple of the other cells removes, so sizes up
 to k // 2 of both kinds find every tuple elimination.
+
+``se_naked`` and ``se_hidden`` are the same search in Sudoku Explainer's scan
+order (the ``se`` orders): one degree at a time, blocks, then columns, then
+rows, and in each region the tuples in SE's ``Permutations`` order
+(``seorder.subsets``). SE's conditions on top: a naked set of degree d needs at
+least 2·d empty cells in its region, a hidden set more than 2·d; no member may
+have fewer than two candidates (naked) or places (hidden). Ratings: naked pair /
+triplet / quad 3.0 / 3.6 / 5.0, hidden 3.4 / 4.0 / 5.4. SE's *direct* hidden
+pair (2.0) and triplet (2.5) need only more than d empty cells: the hidden set
+leaves some other value of the region one place, and SE places it (the first
+such value) without removing anything else, even the set cells' other
+candidates (the frame shows them as ruled out).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
-from explainer.model.i18n import Agree, Arg, Cells, House, Values, say
+from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead, lead
+
+from .seorder import BLOCK, COLUMN, ROW, check_size, colex, rated, regions, step
 
 TUPLE_NAMES = {
     "en": {2: "pair", 3: "triple", 4: "quad"},
@@ -140,21 +155,23 @@ def _max_size(state: State) -> int:
     return max(2, min(MAX_TUPLE, state.geo.n // 2))
 
 
-def _by_house(state: State, ctx: Context, owner: str,
-              search: Callable[[State, int, list[int], int], list[tuple[int, int, tuple[Any, ...]]]]
-              ) -> list[tuple[int, int, int, tuple[Any, ...]]]:
-    """Every house's tuples (``search(state, house, its cells' candidates, largest size)``, kept
-    per house in the session while its candidates stay), in the order of the plain search:
-    size, house, discovery."""
-    geo = state.geo
+Search = Callable[[State, int, list[int], int], list[tuple[int, int, tuple[Any, ...]]]]
+
+
+def _in_house(state: State, ctx: Context, owner: str, search: Search, h: int) -> list[tuple[int, int, tuple[Any, ...]]]:
+    """A house's tuples (``search(state, house, its cells' candidates, largest size)``), kept in
+    the session while its candidates stay."""
     cand = state.cand
-    session = session_of(state, ctx)
+    content = [cand[c] for c in state.geo.houses[h]]
     top = _max_size(state)
-    out = []
-    for h, cells in enumerate(geo.houses):
-        content = [cand[c] for c in cells]
-        for p, k, args in session.part(owner, h, tuple(content), lambda: search(state, h, content, top)):  # noqa: B023
-            out.append((p, h, k, args))
+    return session_of(state, ctx).part(owner, h, tuple(content), lambda: search(state, h, content, top))
+
+
+def _by_house(state: State, ctx: Context, owner: str, search: Search) -> list[tuple[int, int, int, tuple[Any, ...]]]:
+    """Every house's tuples (``_in_house``), in the order of the plain search: size, house,
+    discovery."""
+    out = [(p, h, k, args) for h in range(len(state.geo.houses))
+           for p, k, args in _in_house(state, ctx, owner, search, h)]
     out.sort(key=lambda f: f[:3])
     return out
 
@@ -275,3 +292,95 @@ def _hidden_step(geo: Geometry, h: int, p: int, chosen: list[int], cells: list[i
         roles=(on_houses("house", geo, [h]), on_cells("cells", geo, cells),
                on_cands("value", geo, ((c, v) for c, m in kept for v in values_of(m)))),
     )
+
+
+SE_SCAN = (BLOCK, COLUMN, ROW)  # SE's regions: blocks, then columns, then rows
+NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
+HIDDEN_RATING = {2: 3.4, 3: 4.0, 4: 5.4}
+DIRECT_RATING = {2: 2.0, 3: 2.5}
+DIRECT_NAME = {2: "direct hidden pair", 3: "direct hidden triplet"}
+DIRECT_TEXT = {
+    "en": "Direct hidden {size}: in {house}, {values} can only go in {cells}, so those cells hold nothing "
+          "else; {v} is then left only in {cell} of {house}, so {cell} is {v}.",
+    "fr": "{size} {hidden} directe : dans {house}, {values} ne peuvent aller qu'en {cells}, donc ces cases "
+          "ne contiennent rien d'autre ; il ne reste alors à {v} que {cell} dans {house}, donc {cell} vaut {v}.",
+}
+
+
+def _se_houses(state: State, ctx: Context, owner: str, search: Search, least: int
+               ) -> Iterator[tuple[int, list[tuple[int, int, tuple[Any, ...]]]]]:
+    """(house, its tuples) in SE's region order, of the houses with more than ``least`` empty
+    cells (one count per state version, shared by SE's set producers)."""
+    empties = state.cached("se house empties", _count_empties)
+    for kind in SE_SCAN:
+        for h in regions(kind):
+            if empties[h] > least:
+                yield h, _in_house(state, ctx, owner, search, h)
+
+
+def _count_empties(state: State) -> tuple[int, ...]:
+    values = state.values
+    return tuple(sum(1 for c in house if not values[c]) for house in state.geo.houses)
+
+
+def se_naked(degree: int) -> Finder:
+    """Naked sets of one degree (pair 2, triplet 3, quad 4) in Sudoku Explainer's scan order."""
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        geo = check_size(state)
+        cand = state.cand
+        for _, found in _se_houses(state, ctx, "naked tuple", _naked_in, 2 * degree - 1):
+            sets = [args for p, _, args in found if p == degree and all(cand[c] & (cand[c] - 1) for c in args[2])]
+            for args in sorted(sets, key=lambda a: colex(a[2])):
+                yield rated(ctx, "naked tuple", NAKED_RATING[degree], partial(_naked_step, geo, *args),
+                            eliminate=args[4], first=True)
+
+    return find_se
+
+
+def se_hidden(degree: int, direct: bool) -> Finder:
+    """Hidden sets of one degree in Sudoku Explainer's scan order, or its direct variant (pair 2,
+    triplet 3)."""
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        geo = check_size(state)
+        pos = state.pos
+        for h, found in _se_houses(state, ctx, "hidden tuple", _hidden_in, degree if direct else 2 * degree):
+            hmask = geo.house_mask[h]
+            places = [pos[v - 1] & hmask for v in range(1, 10)]
+            sets = [args for p, _, args in found
+                    if p == degree and all(places[v - 1].bit_count() > 1 for v in args[2])]
+            for args in sorted(sets, key=lambda a: colex(a[2])):
+                if not direct:
+                    yield rated(ctx, "hidden tuple", HIDDEN_RATING[degree], partial(_hidden_step, geo, *args),
+                                eliminate=args[4], first=True)
+                    continue
+                values, cells = args[2], args[3]
+                union = sum(1 << c for c in cells)
+                for w in range(1, 10):
+                    left = places[w - 1] & ~union
+                    if w not in values and places[w - 1].bit_count() > 1 and left and not left & (left - 1):
+                        yield _direct(ctx, state, h, values, cells, w, left.bit_length() - 1, degree)
+                        break
+
+    return find_se
+
+
+def _direct(ctx: Context, state: State, h: int, values: list[int], cells: list[int], w: int, cell: int,
+            p: int) -> Explanation:
+    geo, cand = state.geo, state.cand
+    keep = sum(1 << (v - 1) for v in values)
+
+    def build() -> dict[str, Any]:
+        ruled_out = [(c, v) for c in cells for v in values_of(cand[c] & ~keep)]
+        return dict(cells=cell_coords(geo, cells), houses=house_keys(geo, [h]),
+                    marked=cands(geo, ((c, v) for c in cells for v in values_of(cand[c] & keep))),
+                    marked_alt=cands(geo, ruled_out),
+                    **say(DIRECT_TEXT, size=TupleSize(p), hidden=TupleSize(p).adjective("caché"),
+                          house=House(geo, h), values=Values(values), cells=Cells(geo, cells), v=Value(w),
+                          cell=geo.cell_name(cell)),
+                    roles=(on_houses("house", geo, [h]), on_cells("cells", geo, cells),
+                           on_cands("value", geo, ((c, v) for c in cells for v in values_of(cand[c] & keep))),
+                           on_cands("implied-false", geo, ruled_out)))
+
+    return step(ctx, DIRECT_NAME[p], DIRECT_RATING[p], place=(cell, w), build=build, detail=(("size", p),))

@@ -22,13 +22,18 @@ wing k = 3 with a trivalue pivot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
+from itertools import groupby
 
+from explainer.core.sepattern import peers_in_order
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import OR, Agree, Cells, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, wing_links
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Finder
+
+from .seorder import check_size, rated
 
 XY_WING = {
     "en": "XY wing on {z}: the pivot {pivot} holds only {x} and {y}; the pincers {p1} (only {x} and {z}) "
@@ -99,6 +104,13 @@ def wing_step(state: State, technique: str, template: dict[str, str], pivot: int
 
 def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """xy wing: pivots in cell order, then pincer pairs in cell order."""
+    for pivot, a, b, z, removed in _xy_hits(state):
+        yield _wing_step(state, False, pivot, a, b, z, removed)
+
+
+def _xy_hits(state: State) -> Iterator[tuple[int, int, int, int, int]]:
+    """(pivot, pincer, pincer, z, the cells losing z) of every xy wing: pivots in cell order, then
+    pincer pairs in cell order."""
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     bivalue = 0
@@ -115,25 +127,33 @@ def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explana
                 continue
             z_bit = ma & ~pm
             for b in near[i + 1:]:
-                mb = cand[b]
                 # {x, z} and {y, z}: b holds the pivot's other value and the same z
-                if mb != (pm & ~share_a) | z_bit:
-                    continue
-                z = z_bit.bit_length()
-                removed = pos[z - 1] & peer[a] & peer[b] & ~(1 << pivot)
-                if removed:
-                    x, y = share_a.bit_length(), (pm & ~share_a).bit_length()
-                    # the pincer holding the smaller pivot value is named first; a and b are the
-                    # loops' cells and must not be swapped (a is read again for the next b)
-                    p1, p2 = (a, b) if x < y else (b, a)
-                    if x > y:
-                        x, y = y, x
-                    yield wing_step(state, "xy wing", XY_WING, pivot, [p1, p2], z, removed,
-                                    x=Value(x), y=Value(y), p1=Cells(geo, [p1]), p2=Cells(geo, [p2]))
+                if cand[b] == (pm & ~share_a) | z_bit:
+                    z = z_bit.bit_length()
+                    removed = pos[z - 1] & peer[a] & peer[b] & ~(1 << pivot)
+                    if removed:
+                        yield pivot, a, b, z, removed
+
+
+def _wing_step(state: State, xyz: bool, pivot: int, a: int, b: int, z: int, removed: int) -> Explanation:
+    """The xy (or xyz) wing step: the pincer holding the smaller pivot value is named first."""
+    geo, cand = state.geo, state.cand
+    zbit = 1 << (z - 1)
+    x, y = (cand[a] & ~zbit).bit_length(), (cand[b] & ~zbit).bit_length()
+    p1, p2 = (a, b) if x < y else (b, a)
+    return wing_step(state, "xyz wing" if xyz else "xy wing", XYZ_WING if xyz else XY_WING, pivot, [p1, p2], z,
+                     removed, x=Value(min(x, y)), y=Value(max(x, y)), p1=Cells(geo, [p1]), p2=Cells(geo, [p2]))
 
 
 def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """xyz wing: trivalue pivots in cell order, then bivalue pincer pairs inside it."""
+    for pivot, a, b, z, removed in _xyz_hits(state):
+        yield _wing_step(state, True, pivot, a, b, z, removed)
+
+
+def _xyz_hits(state: State) -> Iterator[tuple[int, int, int, int, int]]:
+    """(pivot, pincer, pincer, z, the cells losing z) of every xyz wing: trivalue pivots in cell
+    order, then bivalue pincer pairs inside it."""
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     pairs: dict[int, int] = {}  # two values -> cells holding exactly them
@@ -154,8 +174,7 @@ def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explan
             for mb, cells_b in subs[i + 1:]:
                 if not cells_b:
                     continue
-                z_bit = ma & mb
-                z = z_bit.bit_length()
+                z = (ma & mb).bit_length()
                 zone = pos[z - 1] & pp
                 if not zone:
                     continue
@@ -166,11 +185,28 @@ def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explan
                     for b in bits(cells_b):
                         removed = za & peer[b]
                         if removed:
-                            x, y = (ma & ~z_bit).bit_length(), (mb & ~z_bit).bit_length()
-                            p1, p2 = (a, b) if x < y else (b, a)
-                            yield wing_step(state, "xyz wing", XYZ_WING, pivot, [p1, p2], z, removed,
-                                        x=Value(min(x, y)), y=Value(max(x, y)), p1=Cells(geo, [p1]),
-                                        p2=Cells(geo, [p2]))
+                            yield pivot, a, b, z, removed
+
+
+def se_wing(xyz: bool, classic: bool) -> Finder:
+    """Sudoku Explainer's XY-wing (4.2) or XYZ-wing (4.4) producer of one flavour.
+
+    SE scans pivots in cell order, then a first pincer among the pivot's peers, then the second
+    among the same peers; the peers' order is the flavour's (``sepattern.peers_in_order``):
+    Sukaku Explainer's in increasing cell index, classic SE's block first, then row, then column.
+    So a pivot's wings come in the order of their pincers' ranks in that order."""
+    rank = [{c: i for i, c in enumerate(peers)} for peers in peers_in_order(classic)]
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        check_size(state)
+        for pivot, hits in groupby(_xyz_hits(state) if xyz else _xy_hits(state), key=lambda h: h[0]):
+            order = rank[pivot]
+            for _, a, b, z, removed in sorted(hits, key=lambda h: sorted((order[h[1]], order[h[2]]))):
+                yield rated(ctx, "xyz wing" if xyz else "xy wing", 4.4 if xyz else 4.2,
+                            partial(_wing_step, state, xyz, pivot, a, b, z, removed),
+                            eliminate=[(c, z) for c in bits(removed)])
+
+    return find_se
 
 
 def _union(table: list[int] | tuple[int, ...], mask: int) -> int:

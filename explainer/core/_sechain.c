@@ -913,6 +913,21 @@ static int is_parent(const engine_t *E, int node, int key) {
     return 0;
 }
 
+/* a consequence of node p (its key and cause) in a search from a start: a hit (a cycle's or a
+   chain's end) goes on ends; a key not reached yet is marked and queued on next */
+static int reach(engine_t *E, int p, int key, int cause, int hit, ivec *ends, ivec *marked, ivec *next) {
+    int fresh = E->at[key] < 0;
+    if (!hit && !fresh) return 0;
+    int q = new_node(E, key, cause, p);
+    if (q < 0) return -1;
+    if (hit && iv_push(ends, q) < 0) return -1;
+    if (fresh) {
+        E->at[key] = q;
+        if (iv_push(marked, key) < 0 || iv_push(next, q) < 0) return -1;
+    }
+    return 0;
+}
+
 /* SE's doCycles from source (an "on" node): the cycle ends into cycles */
 static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *marked) {
     const grid_t *g = E->g;
@@ -941,17 +956,24 @@ static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *
             int k = off_to_on(E, g, NULL, E->nd[p].key, y, x, cons);
             for (int i = 0; i < k; i++) {
                 int kon = KEY(n, cons[i].cell, cons[i].value, 1);
-                int cyc = length >= 4 && kon == skey, fresh = E->at[kon] < 0;
-                if (!cyc && !fresh) continue;
-                int q = new_node(E, kon, cons[i].cause, p);
-                if (q < 0) return -1;
-                if (cyc && iv_push(cycles, q) < 0) return -1;
-                if (fresh) {
-                    E->at[kon] = q;
-                    if (iv_push(marked, kon) < 0 || iv_push(qon, q) < 0) return -1;
-                }
+                if (reach(E, p, kon, cons[i].cause, length >= 4 && kon == skey, cycles, marked, qon) < 0) return -1;
             }
         }
+    }
+    return 0;
+}
+
+/* one step of do_forcing from node p: each consequence cons[0..k) (on: turned on) that reaches the
+   start's negation, unless a chain already ends there, becomes a chain; a fresh one is queued on next */
+static int forcing_step(engine_t *E, int p, const cons_t *cons, int k, int on, int skey, ivec *chains,
+                        ivec *marked, ivec *next) {
+    int n = E->G->n;
+    for (int i = 0; i < k; i++) {
+        int key = KEY(n, cons[i].cell, cons[i].value, on);
+        int target = (on ? (key & ~1) : (key | 1)) == skey;
+        if (target)
+            for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != key;
+        if (reach(E, p, key, cons[i].cause, target, chains, marked, next) < 0) return -1;
     }
     return 0;
 }
@@ -959,7 +981,7 @@ static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *
 /* SE's doForcingChains from one start: targets (the start's negation) into chains */
 static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked) {
     const grid_t *g = E->g;
-    int n = E->G->n, skey = E->nd[source].key;
+    int skey = E->nd[source].key;
     ivec *qon = &E->q1, *qoff = &E->q2;
     qon->n = qoff->n = 0;
     int hon = 0, hoff = 0;
@@ -970,38 +992,12 @@ static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked
         while (hon < qon->n) {
             int p = qon->a[hon++];
             int k = on_to_off(E, g, E->nd[p].key, y, cons);
-            for (int i = 0; i < k; i++) {
-                int koff = KEY(n, cons[i].cell, cons[i].value, 0);
-                int target = (koff | 1) == skey, fresh = E->at[koff] < 0;
-                if (target)
-                    for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != koff;
-                if (!target && !fresh) continue;
-                int q = new_node(E, koff, cons[i].cause, p);
-                if (q < 0) return -1;
-                if (target && iv_push(chains, q) < 0) return -1;
-                if (fresh) {
-                    E->at[koff] = q;
-                    if (iv_push(marked, koff) < 0 || iv_push(qoff, q) < 0) return -1;
-                }
-            }
+            if (forcing_step(E, p, cons, k, 0, skey, chains, marked, qoff) < 0) return -1;
         }
         while (hoff < qoff->n) {
             int p = qoff->a[hoff++];
             int k = off_to_on(E, g, NULL, E->nd[p].key, y, 1, cons);
-            for (int i = 0; i < k; i++) {
-                int kon = KEY(n, cons[i].cell, cons[i].value, 1);
-                int target = (kon & ~1) == skey, fresh = E->at[kon] < 0;
-                if (target)
-                    for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != kon;
-                if (!target && !fresh) continue;
-                int q = new_node(E, kon, cons[i].cause, p);
-                if (q < 0) return -1;
-                if (target && iv_push(chains, q) < 0) return -1;
-                if (fresh) {
-                    E->at[kon] = q;
-                    if (iv_push(marked, kon) < 0 || iv_push(qon, q) < 0) return -1;
-                }
-            }
+            if (forcing_step(E, p, cons, k, 1, skey, chains, marked, qon) < 0) return -1;
         }
     }
     return 0;
@@ -1287,6 +1283,15 @@ static int locking_rules(engine_t *E, const grid_t *g, const grid_t *src, const 
     return 0;
 }
 
+/* a hidden or naked pair rule of house h (values v0, v1 in cells c0, c1), its removals and parents
+   already in r: named and applied */
+static int pair_rule(engine_t *E, rule_t *r, int name, int h, int v0, int v1, int c0, int c1, ivec *out) {
+    r->name = name, r->value = 0, r->values[0] = v0, r->values[1] = v1;
+    r->houses[0] = h, r->houses[1] = r->houses[2] = r->houses[3] = -1, r->nh = 1;
+    r->ncells = 2, r->cells[0] = (int16_t)c0, r->cells[1] = (int16_t)c1;
+    return rule_apply(E, r, out);
+}
+
 /* SE's Permutations(2, n) visit pairs by increasing mask: the higher index, then the lower */
 static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const uint32_t *lost, ivec *out) {
     const uint32_t *hpos = g->hpos;
@@ -1319,10 +1324,7 @@ static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const u
                         if (g_has(src, c, b + 1)) r.par[r.npar++] = KEY(n, c, b + 1, 0);
                     }
                     if (!r.npar) continue;
-                    r.name = R_HIDDEN, r.value = 0, r.values[0] = a + 1, r.values[1] = b + 1;
-                    r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
-                    r.ncells = 2, r.cells[0] = (int16_t)pair[0], r.cells[1] = (int16_t)pair[1];
-                    if (rule_apply(E, &r, out) < 0) return -1;
+                    if (pair_rule(E, &r, R_HIDDEN, h, a + 1, b + 1, pair[0], pair[1], out) < 0) return -1;
                 }
             }
         }
@@ -1358,11 +1360,8 @@ static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, const ui
                         for (uint32_t mm = src->cand[pc[j]] & ~both; mm; mm &= mm - 1)
                             r.par[r.npar++] = KEY(n, pc[j], __builtin_ctz(mm) + 1, 0);
                     if (!r.npar) continue;
-                    r.name = R_NAKED, r.value = 0, r.values[0] = __builtin_ctz(both) + 1;
-                    r.values[1] = 32 - __builtin_clz(both);
-                    r.houses[0] = h, r.houses[1] = r.houses[2] = r.houses[3] = -1, r.nh = 1;
-                    r.ncells = 2, r.cells[0] = (int16_t)ca, r.cells[1] = (int16_t)cb;
-                    if (rule_apply(E, &r, out) < 0) return -1;
+                    if (pair_rule(E, &r, R_NAKED, h, __builtin_ctz(both) + 1, 32 - __builtin_clz(both), ca, cb, out) < 0)
+                        return -1;
                 }
             }
         }

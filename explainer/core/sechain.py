@@ -832,53 +832,63 @@ def _locking(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
 
 
 def _hidden_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
-    n, geo = t.geo.n, t.geo
-    blocks, rows, cols = t.types
-    out: list[Rule] = []
-    for kind in (blocks, cols, rows):
-        for h in kind:
-            cells = geo.houses[h]
-            if sum(1 for c in cells if not g.values[c]) <= 4:
-                continue
-            hmask = geo.house_mask[h]
-            for i, j in t.pairs:
-                a, b = i + 1, j + 1
-                pa, pb = g.pos[i] & hmask, g.pos[j] & hmask
-                if pa.bit_count() < 2 or pb.bit_count() < 2 or (pa | pb).bit_count() != 2:
-                    continue
-                both = (1 << i) | (1 << j)
-                pair = tuple(bits(pa | pb))
-                rem = [(c, w + 1) for c in pair for w in bits(g.cand[c] & ~both)]
-                if not rem:
-                    continue
-                parents = [((c * n + w - 1) << 1) for c in cells if not (pa | pb) >> c & 1
-                           for w in (a, b) if source.has(c, w)]
-                out.append(_rule(t, "hidden pair", 0, (a, b), (h,), pair, rem, parents, classic))
-    return out
+    return _pairs(t, g, source, classic, hidden=True)
 
 
 def _naked_pairs(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:
-    n, geo = t.geo.n, t.geo
+    return _pairs(t, g, source, classic, hidden=False)
+
+
+def _pairs(t: Tables, g: Grid, source: Grid, classic: bool, hidden: bool) -> list[Rule]:
+    """SE's hidden (``hidden``) or naked pairs in its scan order: blocks, columns, rows, then the
+    pairs of places (hidden: of values) in its order; a hidden pair needs more than four empty
+    cells in its region, a naked one four."""
     blocks, rows, cols = t.types
     out: list[Rule] = []
     for kind in (blocks, cols, rows):
         for h in kind:
-            cells = geo.houses[h]
-            if sum(1 for c in cells if not g.values[c]) < 4:
+            empty = sum(1 for c in t.geo.houses[h] if not g.values[c])
+            if empty < 4 or (hidden and empty == 4):
                 continue
             for i, j in t.pairs:
-                ca, cb = cells[i], cells[j]
-                ma, mb = g.cand[ca], g.cand[cb]
-                if ma.bit_count() < 2 or mb.bit_count() < 2 or (ma | mb).bit_count() != 2:
-                    continue
-                both = ma | mb
-                rem = [(c, w + 1) for c in cells if c not in (ca, cb) for w in bits(g.cand[c] & both)]
-                if not rem:
-                    continue
-                values = tuple(w + 1 for w in bits(both))
-                parents = [((c * n + w) << 1) for c in (ca, cb) for w in bits(source.cand[c] & ~both)]
-                out.append(_rule(t, "naked pair", 0, values, (h,), (ca, cb), rem, parents, classic))
+                rule = (_hidden_pair if hidden else _naked_pair)(t, g, source, classic, h, i, j)
+                if rule is not None:
+                    out.append(rule)
     return out
+
+
+def _hidden_pair(t: Tables, g: Grid, source: Grid, classic: bool, h: int, i: int, j: int) -> Rule | None:
+    """The hidden pair of values i + 1, j + 1 in house h, if they make one that removes something."""
+    n, geo = t.geo.n, t.geo
+    a, b = i + 1, j + 1
+    hmask = geo.house_mask[h]
+    pa, pb = g.pos[i] & hmask, g.pos[j] & hmask
+    if pa.bit_count() < 2 or pb.bit_count() < 2 or (pa | pb).bit_count() != 2:
+        return None
+    both = (1 << i) | (1 << j)
+    pair = tuple(bits(pa | pb))
+    rem = [(c, w + 1) for c in pair for w in bits(g.cand[c] & ~both)]
+    if not rem:
+        return None
+    parents = [((c * n + w - 1) << 1) for c in geo.houses[h] if not (pa | pb) >> c & 1
+               for w in (a, b) if source.has(c, w)]
+    return _rule(t, "hidden pair", 0, (a, b), (h,), pair, rem, parents, classic)
+
+
+def _naked_pair(t: Tables, g: Grid, source: Grid, classic: bool, h: int, i: int, j: int) -> Rule | None:
+    """The naked pair of the house's i-th and j-th cells, if they make one that removes something."""
+    n, cells = t.geo.n, t.geo.houses[h]
+    ca, cb = cells[i], cells[j]
+    ma, mb = g.cand[ca], g.cand[cb]
+    if ma.bit_count() < 2 or mb.bit_count() < 2 or (ma | mb).bit_count() != 2:
+        return None
+    both = ma | mb
+    rem = [(c, w + 1) for c in cells if c not in (ca, cb) for w in bits(g.cand[c] & both)]
+    if not rem:
+        return None
+    values = tuple(w + 1 for w in bits(both))
+    parents = [((c * n + w) << 1) for c in (ca, cb) for w in bits(source.cand[c] & ~both)]
+    return _rule(t, "naked pair", 0, values, (h,), (ca, cb), rem, parents, classic)
 
 
 def _x_wings(t: Tables, g: Grid, source: Grid, classic: bool) -> list[Rule]:

@@ -14,10 +14,13 @@ lists them (the first cell's excluders, then the second's new ones; a cell's
 peers in increasing index for Sukaku Explainer, block, row, column for
 classic SE). The first base set that removes something is SE's hint; the
 rest of the grid does not matter (no sorting).
+
+Kept apart from the registry: the registry has no aligned exclusion (its
+eliminations come from chains and ALS there), so this is SE's rule alone.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from explainer.core import sepattern
@@ -26,10 +29,10 @@ from explainer.model.grid import bits, values_of
 from explainer.model.i18n import Cells, Words, say
 from explainer.model.roles import on_cands, on_cells
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Finder
 
 from ..deadly import Removed
-from .base import check_size, step
+from ..seorder import check_size, step
 
 NAMES = {2: "aligned pair exclusion", 3: "aligned triplet exclusion"}
 RATING = {2: 6.2, 3: 7.5}
@@ -47,7 +50,7 @@ TITLES = {2: {"en": "Aligned pair exclusion", "fr": "Exclusion de paire alignée
           3: {"en": "Aligned triplet exclusion", "fr": "Exclusion de triplet aligné"}}
 
 
-def finder(degree: int, classic: bool) -> Callable[[State, Context], Iterator[Explanation]]:
+def finder(degree: int, classic: bool) -> Finder:
     """SE's aligned pair (``degree`` 2) or triplet (3) exclusion of one flavour: its first hint
     (``explainer.core.sepattern.aligned``, compiled)."""
 

@@ -8,6 +8,11 @@ four nesting limits where classic SE 1.2.1.3 has levels 4 and 5; each producer
 here is one of SE's, named as SE names it (the level-4 variants by their nesting
 limit, since SE gives them one name), so the SE order tries them one at a time,
 as SE does, and ``--only`` or a step's record can name any of them.
+
+Kept apart from the registry's chains: SE's engine is its own search (its
+implication order, its Dynamic Plus rules, its nesting, the chain it keeps
+among equals), which SE's ratings rest on; the registry's forcing chains
+(``techniques.forcing``) search and rate otherwise. Only these records live here.
 """
 from __future__ import annotations
 

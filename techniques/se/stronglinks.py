@@ -21,6 +21,10 @@ Ratings: 5.4 (three parallel lines: "3 skyscrapers"), 5.5 (a block among the
 links), 5.6 (rows and columns: "3-string kite"), 5.7 with a grouped link.
 Sukaku Explainer collects every hint, sorts them by rating, then by more
 removals, then by a name of the links' types, and takes the first.
+
+Kept apart from the registry: it has no three-strong-link fish (the registry
+reaches these eliminations with longer X-chains, rated and ordered otherwise),
+and the links are split by Sukaku Explainer's own rules above.
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ from explainer.model.roles import chain, on_houses
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import BLOCK, Group, N, by_value, check_size, end_regions, end_seen, first_region, region, step
+from ..seorder import BLOCK, N, check_size, region, step
+from .turbot import Group, block_patterns, by_digit, end_regions, end_seen, first_region, indexes, line_patterns
 
 LINKS = 3
 BASE_RATING = 5.4
@@ -47,30 +52,6 @@ CONFIGURATIONS = ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2), (0, 2, 
 End = tuple[int, int | None]
 
 
-@cache
-def _block_patterns() -> tuple[tuple[int, int, int, int], ...]:
-    """Sukaku Explainer's block patterns: (empty area, blade 1, blade 2, heart or -1) as masks of
-    block indexes: a cross through each heart cell, then pairs of rows and pairs of columns."""
-    out = []
-    for heart in range(9):
-        hr, hc = divmod(heart, 3)
-        rect = sum(1 << i for i in range(9) if i // 3 != hr and i % 3 != hc)
-        col = sum(1 << i for i in range(9) if i % 3 == hc and i // 3 != hr)
-        row = sum(1 << i for i in range(9) if i // 3 == hr and i % 3 != hc)
-        out.append((rect, col, row, heart))
-    rows = [0b111 << (3 * r) for r in range(3)]
-    cols = [sum(1 << (3 * r + c) for r in range(3)) for c in range(3)]
-    for lines in (rows, cols):
-        for empty in (2, 1, 0):
-            a, b = (lines[i] for i in range(3) if i != empty)
-            out.append((lines[empty], a, b, -1))
-    return tuple(out)
-
-
-def _indexes(mask: int) -> list[int]:
-    return [i for i in range(9) if mask >> i & 1]
-
-
 def _same_line(a: int, b: int) -> bool:
     return a // 9 == b // 9 or a % 9 == b % 9
 
@@ -80,20 +61,19 @@ def _links(kind: int, h: int, places: int) -> list[tuple[End, End, bool]]:
     cells = geometry(N).houses[h]
     k = places.bit_count()
     if k == 2:
-        p0, p1 = (cells[i] for i in _indexes(places))
+        p0, p1 = (cells[i] for i in indexes(places))
         if kind == BLOCK and _same_line(p0, p1):
             return []
         return [((p0, None), (p1, None), False)]
     block = kind == BLOCK
-    patterns = _block_patterns() if block else tuple(
-        (0b111 << (3 * e), *(0b111 << (3 * s) for s in range(3) if s != e), -1) for e in range(3))
+    patterns = block_patterns() if block else line_patterns()
     found: tuple[int, list[int], list[int], int] | None = None
     for e, (area, blade1, blade2, heart) in enumerate(patterns):
         if e > 8 and k < 4:
             continue
         if not places & area:
             if places & blade1 and places & blade2:
-                found = (e, _indexes(places & blade1), _indexes(places & blade2), heart)
+                found = (e, indexes(places & blade1), indexes(places & blade2), heart)
             break
     if found is None:
         return []
@@ -172,16 +152,6 @@ def _region_links(state: State, v: int) -> dict[int, list[tuple[int, list[Link]]
 def _share(a: Link, i: int, b: Link, j: int) -> int:
     """The region holding end ``i`` of link a and end ``j`` of link b, every cell of both; -1 if none."""
     return first_region((a[6] if i else a[5]) & (b[6] if j else b[5]))
-
-
-def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
-    """Every hint, in Sukaku Explainer's discovery order (configuration, then digit). A digit's
-    hints depend on its places only: the session keeps them per digit with the places they were
-    found from, so a step recomputes only the digits it changed."""
-    per_digit = by_value(state, ctx, "se.stronglinks", lambda v: _digit_hints(state, v))
-    for c in range(len(CONFIGURATIONS)):
-        for found in per_digit:
-            yield from found[c]
 
 
 def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
@@ -276,7 +246,7 @@ def rating(suffix_: str, grouped: int) -> float:
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
     found = []
-    for i, hint in enumerate(_hints(state, ctx)):
+    for i, hint in enumerate(by_digit(state, ctx, "se.stronglinks", _digit_hints, len(CONFIGURATIONS))):
         sfx = suffix(hint[4], hint[5])
         found.append((rating(sfx, hint[5]), -hint[-1].bit_count(), sfx, i, hint))
     found.sort(key=lambda t: t[:4])

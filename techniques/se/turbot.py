@@ -19,31 +19,33 @@ Ratings: rows-rows or columns-columns 4.0, a row and a column 4.1, a line
 and a block 4.2; any grouped link 4.3. Sukaku Explainer collects every hint,
 sorts them by rating, then by more removals, then by how many links are
 grouped (none first), and takes the first.
+
+Kept apart from the registry: the registry finds skyscrapers, kites and turbot
+fish as short X-chains (``techniques.chains``) and grouped ones among grouped
+chains, a search with other ends and other groups (a block's groups here are
+SE's "heart" crosses only), so it neither finds the same hints nor orders
+them as SE does; which one SE takes first decides its rating path.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, house_keys
 from explainer.model.grid import bits, geometry
-from explainer.model.i18n import Cells, House, Value, Words, say
+from explainer.model.i18n import Arg, Cells, House, Value, Words, say
 from explainer.model.roles import chain, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .base import (
+from ..seorder import (
     BLOCK,
     COLUMN,
     ROW,
-    Group,
     N,
-    by_value,
     check_size,
-    end_regions,
-    end_seen,
-    first_region,
     kind_of,
     region,
     step,
@@ -54,6 +56,8 @@ PAIRS = ((ROW, ROW), (COLUMN, COLUMN), (COLUMN, ROW), (ROW, BLOCK), (COLUMN, BLO
 PLAIN_RATING = {(ROW, ROW): 4.0, (COLUMN, COLUMN): 4.0, (COLUMN, ROW): 4.1, (ROW, BLOCK): 4.2, (COLUMN, BLOCK): 4.2}
 GROUPED = 4.3
 
+# a hint as a producer finds it (the step reads it)
+Hint = tuple[Any, ...]
 # a link end: its cell and up to two more cells of its group (None when absent), as region indexes
 # (``link_ends``) or cells (``_to_cells``)
 End = tuple[int, int | None, int | None]
@@ -64,32 +68,86 @@ Side = tuple[End, End, int, int]
 Link = tuple[End, End, bool, int, int, int, int]
 
 
-@cache
-def _block_cross(heart: int) -> tuple[int, int, int]:
-    """For a heart cell (index 0..8 in a block): the block indexes off its row and column, those
-    in its column (blade 1) and those in its row (blade 2), as bit masks."""
-    hr, hc = divmod(heart, 3)
-    rect = blade1 = blade2 = 0
-    for i in range(9):
-        r, c = divmod(i, 3)
-        if r != hr and c != hc:
-            rect |= 1 << i
-        elif c == hc and r != hr:
-            blade1 |= 1 << i
-        elif r == hr and c != hc:
-            blade2 |= 1 << i
-    return rect, blade1, blade2
+def end_regions(end: Iterable[int | None], hmask: Sequence[int]) -> int:
+    """The regions (house index bits) holding every cell of a link end (None: no such cell)."""
+    cells = [c for c in end if c is not None]
+    mask = sum(1 << c for c in cells)
+    out = 0
+    for h in geometry(N).cell_houses[cells[0]]:
+        if not mask & ~hmask[h]:
+            out |= 1 << h
+    return out
+
+
+_ROWS, _COLUMNS = (1 << N) - 1, ((1 << N) - 1) << N
+
+
+def first_region(common: int) -> int:
+    """The region two link ends share, from the regions holding both (``end_regions``' bits): the
+    column, then the row, then the block, as Sukaku Explainer's strong-link producers look; -1 if
+    none."""
+    if not common:
+        return -1
+    return ((common & _COLUMNS) or (common & _ROWS) or common).bit_length() - 1
+
+
+def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
+    """The cells that see every cell of a link end."""
+    seen = -1
+    for c in end:
+        if c is not None:
+            seen &= peer[c]
+    return seen
+
+
+class Group(Arg):
+    """A group of cells named as players write it: 'r4c9' for one cell, 'r45c9' for cells of one
+    column, 'r4c78' for cells of one row (the same in every language)."""
+
+    def __init__(self, cells: Iterable[int]) -> None:
+        self.cells = sorted(set(cells))
+
+    def fmt(self, lang: str) -> str:
+        rows = sorted({c // N + 1 for c in self.cells})
+        cols = sorted({c % N + 1 for c in self.cells})
+        if len(rows) == 1 or len(cols) == 1:
+            return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
+        return ",".join(f"r{c // N + 1}c{c % N + 1}" for c in self.cells)
 
 
 @cache
-def _line_segments(empty: int) -> tuple[int, int, int]:
-    """For a line's empty segment (0..2): its indexes, then the other two segments in order."""
+def block_patterns() -> tuple[tuple[int, int, int, int], ...]:
+    """Sukaku Explainer's block patterns: (empty area, blade 1, blade 2, heart or -1) as masks of
+    block indexes: a cross through each heart cell, then pairs of rows and pairs of columns."""
+    out = []
+    for heart in range(9):
+        hr, hc = divmod(heart, 3)
+        rect = sum(1 << i for i in range(9) if i // 3 != hr and i % 3 != hc)
+        col = sum(1 << i for i in range(9) if i % 3 == hc and i // 3 != hr)
+        row = sum(1 << i for i in range(9) if i // 3 == hr and i % 3 != hc)
+        out.append((rect, col, row, heart))
+    rows = [0b111 << (3 * r) for r in range(3)]
+    cols = [sum(1 << (3 * r + c) for r in range(3)) for c in range(3)]
+    for lines in (rows, cols):
+        for empty in (2, 1, 0):
+            a, b = (lines[i] for i in range(3) if i != empty)
+            out.append((lines[empty], a, b, -1))
+    return tuple(out)
+
+
+@cache
+def line_patterns() -> tuple[tuple[int, int, int, int], ...]:
+    """A line's patterns, as ``block_patterns``: its empty segment (0..2, its indexes), then the
+    other two segments in order, and no heart (-1)."""
     segs = [0b111 << (3 * s) for s in range(3)]
-    others = [segs[s] for s in range(3) if s != empty]
-    return segs[empty], others[0], others[1]
+    out = []
+    for e in range(3):
+        a, b = (segs[s] for s in range(3) if s != e)
+        out.append((segs[e], a, b, -1))
+    return tuple(out)
 
 
-def _indexes(mask: int) -> list[int]:
+def indexes(mask: int) -> list[int]:
     return [i for i in range(9) if mask >> i & 1]
 
 
@@ -99,18 +157,15 @@ def link_ends(kind: int, places: int) -> list[tuple[End, End, bool]]:
     a (cell index, group index, group index) triple of region indexes (None: no such cell)."""
     k = places.bit_count()
     if k == 2:
-        p0, p1 = _indexes(places)
+        p0, p1 = indexes(places)
         return [((p0, None, None), (p1, None, None), False)]
     block = kind == BLOCK
     found: tuple[int, list[int], list[int]] | None = None
     for e in range(9 if block else 3):
-        if block:
-            area, blade1, blade2 = _block_cross(e)
-        else:
-            area, blade1, blade2 = _line_segments(e)
+        area, blade1, blade2, _ = (block_patterns() if block else line_patterns())[e]
         if not places & area:
             if places & blade1 and places & blade2:
-                found = (e, _indexes(places & blade1), _indexes(places & blade2))
+                found = (e, indexes(places & blade1), indexes(places & blade2))
             break
     if found is None:
         return []
@@ -138,14 +193,18 @@ def _to_cells(h: int, end: End) -> End:
     return cells[a], None if b is None else cells[b], None if c is None else cells[c]
 
 
-def _hints(state: State, ctx: Context = NO_CONTEXT) -> Iterator[tuple[Any, ...]]:
-    """Every hint of Sukaku Explainer's TurbotFish, in its discovery order (region pair, then
-    digit). A digit's hints depend on its places only: the session keeps them per digit with the
-    places they were found from, so a step recomputes only the digits it changed."""
-    per_digit = by_value(state, ctx, "se.turbot", lambda v: _digit_hints(state, v))
-    for p in range(len(PAIRS)):
+def by_digit(state: State, ctx: Context, owner: str, digit_hints: Callable[[State, int], list[list[Hint]]],
+             groups: int) -> Iterator[Hint]:
+    """Every hint of a producer whose hints on a digit depend on the digit's places only, in its
+    discovery order: its group (region pair, configuration …), then the digit. The session keeps
+    each digit's with the places they were found from (``Session.part``), so a step recomputes
+    only the digits it changed."""
+    session = session_of(state, ctx)
+    per_digit = [session.part(owner, v, state.pos[v - 1], lambda: digit_hints(state, v))  # noqa: B023
+                 for v in range(1, N + 1)]
+    for g in range(groups):
         for found in per_digit:
-            yield from found[p]
+            yield from found[g]
 
 
 def _digit_hints(state: State, v: int) -> list[list[tuple[Any, ...]]]:
@@ -209,7 +268,8 @@ def _rating(hint: tuple[Any, ...]) -> float:
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     check_size(state)
-    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(_hints(state, ctx))]
+    hints = by_digit(state, ctx, "se.turbot", _digit_hints, len(PAIRS))
+    found = [(_rating(h), -h[-1].bit_count(), int(h[5]) + int(h[6]), k, h) for k, h in enumerate(hints)]
     found.sort(key=lambda t: t[:4])
     for rating, *_, hint in found:
         yield _step(ctx, state, rating, hint)

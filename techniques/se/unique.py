@@ -32,28 +32,37 @@ type 4 then type 3 (5.7 + 0.1 per naked value past one). Sukaku Explainer's
 default (lkSudoku's fix) also takes, when every violation is on one value, the
 cells holding it beyond those found one region at a time, and searches type 3
 by degree first.
+
+Kept apart from the registry: its unique rectangles (``techniques.uniqueness``)
+and loops (``techniques.uniqueloops``, six cells and more, found by thinning the
+pair's cells and closing cycles) are other searches with other types and
+conditions, and SE's walk decides by its quirks (classic SE's extras shared
+between siblings, the order of its type-3 degrees, its rating sort) which loop
+it takes first; its BUG keeps SE's detection (one region at a time, giving up
+when the BUG cells share no peer, lkSudoku's one-value extension), which the
+registry's BUG (``techniques.bugs``) does not have.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.model.grid import Geometry, bits, values_of
+from explainer.model.grid import Geometry, bits, geometry, values_of
 from explainer.model.i18n import OR, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Finder
 
 from ..bugs import TYPE_2 as BUG_2
 from ..bugs import TYPE_3 as BUG_3
 from ..bugs import TYPE_4 as BUG_4
-from ..bugs import _BugCandidates
+from ..bugs import _BugCandidates, se_bug_candidates
 from ..deadly import Removed, detail, pattern_step, split
+from ..seorder import N, check_size, step, subsets
 from ..uniqueloops import TYPE_1, TYPE_2, TYPE_3, TYPE_4, _Path
 from ..uniqueness import ONE
-from .base import N, check_size, region_of, step, subsets
 
 KINDS = (0, 1, 2)  # SE's region types in the order these producers visit them: block, row, column
 
@@ -93,6 +102,12 @@ def _loop_rating(size: int) -> float:
     elif size >= 6:
         result += 0.1
     return result
+
+
+def region_of(kind: int, cell: int) -> int:
+    """The house of type ``kind`` holding ``cell``."""
+    geo = geometry(N)
+    return geo.cell_houses[cell][(2, 0, 1)[kind]]
 
 
 @cache
@@ -159,7 +174,7 @@ def _valid(loop: list[int]) -> bool:
     return seen[0] == seen[1]
 
 
-def loops_finder(lk: bool) -> Callable[[State, Context], Iterator[Explanation]]:
+def loops_finder(lk: bool) -> Finder:
     """SE's unique rectangles and loops (``lk``: Sukaku Explainer's default fixes)."""
 
     def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
@@ -377,7 +392,7 @@ class _LoopWords(Arg):
 
 # ---- BUG -----------------------------------------------------------------------------------
 
-def bug_finder(lk: bool) -> Callable[[State, Context], Iterator[Explanation]]:
+def bug_finder(lk: bool) -> Finder:
     """SE's BUG producer (``lk``: Sukaku Explainer's default fixes)."""
 
     def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
@@ -392,78 +407,22 @@ def bug_finder(lk: bool) -> Callable[[State, Context], Iterator[Explanation]]:
 
 def _bug(state: State, lk: bool) -> tuple[list[int], dict[int, int], int, int | None] | None:
     """(BUG cells, their BUG values, every BUG value, the cells seeing every BUG cell) as SE
-    finds them, or None when the grid is no BUG."""
+    finds them (``bugs.se_bug_candidates``), or None when the grid is no BUG or SE gives up:
+    two BUG cells or more, two BUG values or more, and no cell seeing them all."""
     geo = state.geo
-    cand, pos = state.cand, state.pos
-    bug_cells: list[int] = []
-    bug_values: dict[int, int] = {}
+    bug_values = se_bug_candidates(state, lk)
+    if bug_values is None:
+        return None
+    bug_cells = list(bug_values)
     all_values = 0
     common: int | None = None
-    removed = [0] * 9  # per value, the cells losing it in SE's copy of the grid
-    all_extra: int | None = None
-    only_value = 0
-    one_value = True
-
-    def add(cell: int) -> bool:
-        """Narrow the common cells by a BUG cell; False when SE gives up (no type 1, 2 or 3)."""
-        nonlocal common
+    for cell, m in bug_values.items():
+        all_values |= m
         common = geo.peer_mask[cell] if common is None else common & geo.peer_mask[cell]
-        for c in bug_cells:
-            common &= ~(1 << c)
-        return not (len(bug_cells) > 1 and all_values.bit_count() > 1 and not common)
-
-    for kind in KINDS:
-        for h in (range(18, 27), range(0, 9), range(9, 18))[kind]:
-            hm = geo.house_mask[h]
-            for v in range(1, 10):
-                where = pos[v - 1] & hm
-                k = where.bit_count()
-                if k == 0 or k == 2:
-                    continue
-                new = [c for c in bits(where) if cand[c].bit_count() >= 3]
-                if lk:
-                    if all_extra is None:
-                        all_extra = sum(1 << c for c in new)
-                        only_value = v
-                    elif one_value:
-                        if only_value == v:
-                            all_extra |= sum(1 << c for c in new)
-                        else:
-                            one_value = False
-                if len(new) == 1:
-                    cell = new[0]
-                    if cell not in bug_cells:
-                        bug_cells.append(cell)
-                    bug_values[cell] = bug_values.get(cell, 0) | 1 << (v - 1)
-                    all_values |= 1 << (v - 1)
-                    removed[v - 1] |= 1 << cell
-                    if not add(cell):
-                        return None
-                if not new:
-                    return None
-    if lk and one_value and all_extra is not None and all_extra.bit_count() > len(bug_cells):
-        for cell in bits(all_extra):
-            if cell in bug_cells:
-                continue
-            bug_cells.append(cell)
-            bug_values[cell] = 1 << (only_value - 1)
-            removed[only_value - 1] |= 1 << cell
-            if not add(cell):
-                return None
-    for c in range(81):
-        if not state.values[c]:
-            left = cand[c]
-            for v in range(9):
-                if removed[v] >> c & 1:
-                    left &= ~(1 << v)
-            if left.bit_count() != 2:
-                return None
-    for kind in KINDS:
-        for h in (range(18, 27), range(0, 9), range(9, 18))[kind]:
-            hm = geo.house_mask[h]
-            for v in range(9):
-                if (pos[v] & ~removed[v] & hm).bit_count() not in (0, 2):
-                    return None
+    if common is not None:
+        common &= ~sum(1 << c for c in bug_cells)
+    if len(bug_cells) > 1 and all_values.bit_count() > 1 and not common:
+        return None
     return bug_cells, bug_values, all_values, common
 
 

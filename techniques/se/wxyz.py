@@ -15,6 +15,12 @@ cell holds three candidates; 6.2 for a VWXYZ-wing, + 0.1 for a largest cell
 of two or four candidates, + 0.2 for three. It collects every hint, sorts
 them by rating, then by more removals, then by its suffix (doubly linked, the
 largest cell, the candidates of the set: larger first), and takes the first.
+
+Kept apart from the registry: the registry's WXYZ-wing (``techniques.xywings``)
+is the general rule (four cells, four values, one value not restricted) without
+a bivalue wing or a mutually seeing set, and it removes only z; Sukaku
+Explainer's wing finds other hints (and, doubly linked, more removals), and the
+registry has no VWXYZ-wing.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
 from ..deadly import Removed
-from .base import N, check_size, step
+from ..seorder import N, check_size, step
 
 TEMPLATE = {
     "en": "{title} on {values}: {cells} hold only {set_values}, {k1} values for {k} cells that see each other, "

@@ -101,3 +101,20 @@ def test_type_3_tints_its_set_and_type_4_links_its_value():
     row = next(s for s in found if s.get("type") == 3 and s.houses == (("row", 0),) and s.get("size") == 3)
     assert f"set#0 {where(1, 5)} {where(1, 6)}" in [str(r) for r in row.roles]
     assert not any(r.role in ("pincer", "value") for r in row.roles)
+
+
+def test_se_mode_finds_the_same_bug_candidates_and_sukaku_s_one_value_extension():
+    """Sudoku Explainer's BUG (``techniques.se.unique``) reads the registry's search in its own
+    mode: the same BUG candidates, and with Sukaku Explainer's one-value extension the cells that
+    no house singles out when every broken house breaks on one value."""
+    from techniques.bugs import _bug_candidates, se_bug_candidates
+
+    two = marks(with_extra(r1c1="9", r1c5="9"))
+    multi = [c for c, m in enumerate(two.cand) if m.bit_count() > 2]
+    assert se_bug_candidates(two, False) == se_bug_candidates(two, True) == _bug_candidates(two, multi)
+    assert sorted(se_bug_candidates(two, False) or {}) == [0, 4]
+    # four cells of box 1 gain a 9: every row, column and box breaking the rule holds two of them
+    square = marks(with_extra(r1c1="9", r1c2="9", r2c1="9", r2c2="9"))
+    multi = [c for c, m in enumerate(square.cand) if m.bit_count() > 2]
+    assert _bug_candidates(square, multi) is None and se_bug_candidates(square, False) is None
+    assert se_bug_candidates(square, True) == {c: 1 << 8 for c in (0, 1, 9, 10)}

@@ -19,7 +19,8 @@ from explainer.model.explanation import Explanation
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Technique
 from techniques import REGISTRY
-from techniques.se.base import Group, subsets
+from techniques.se.turbot import Group
+from techniques.seorder import subsets
 from techniques.subsets import find_hidden
 from tests.helpers import se_state as state_of
 
@@ -166,3 +167,37 @@ def test_producer_lists() -> None:
     for t in se.SUKAKU + se.CLASSIC:
         for k in t.kinds:
             assert k.rule.exact and set(k.titles) == {"en", "fr"}
+
+
+# SE's producers whose family the registry has: the registry's module searches it once and
+# offers SE's scan order as a mode (issue 40: one finder per family)
+REGISTRY_MODES = {"hidden singles": "singles", "naked singles": "singles", "direct intersections": "intersections",
+                  "intersections": "intersections", "direct hidden pairs": "subsets",
+                  "direct hidden triplets": "subsets", "naked pairs": "subsets", "hidden pairs": "subsets",
+                  "naked triplets": "subsets", "hidden triplets": "subsets", "naked quads": "subsets",
+                  "hidden quads": "subsets", "x-wings": "fish", "swordfishes": "fish", "jellyfishes": "fish",
+                  "xy-wings": "xywings", "xyz-wings": "xywings"}
+
+
+def test_se_scan_order_is_a_mode_of_the_registry_finder() -> None:
+    for t in se.SUKAKU + se.CLASSIC:
+        if t.name in REGISTRY_MODES:
+            assert t.find.__module__ == f"techniques.{REGISTRY_MODES[t.name]}", t.name
+        else:
+            assert t.find.__module__.startswith(("techniques.se.", "techniques.sechains")), t.name
+
+
+def test_se_modes_share_the_registry_searches_session_tables() -> None:
+    """SE's fish read the table the registry's fish finder keeps in the session: one search, and
+    the registry's finder then reuses what SE's mode built."""
+    from explainer.model.session import session_of
+    from techniques.fish import find_fish
+
+    s = state_of(*next((v, c) for f, n, v, c, _ in POSITIONS if n == "swordfishes"))
+    session = session_of(s, NO_CONTEXT)
+    ctx = Context(session=session)
+    list(next(t for t in se.SUKAKU if t.name == "swordfishes").find(s, ctx))
+    built = dict(session.parts("fish"))
+    assert built
+    list(find_fish(s, ctx))
+    assert all(session.parts("fish")[v][1] is found for v, (_, found) in built.items())

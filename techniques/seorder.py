@@ -1,4 +1,11 @@
-"""What every Sudoku Explainer producer shares: SE's regions and scan orders, and the step it records.
+"""Sudoku Explainer's scan order: the mode the registry's finders run in for the ``se`` orders.
+
+One finder per family: where SE's technique is the registry's (singles,
+intersections, tuples, fish, XY- and XYZ-wings), the registry's module searches
+it once and offers SE's scan order as a mode of its finder (``se_finder``:
+SE's conditions on top of the registry's search, its finds sorted in SE's
+order, SE's rating recorded). ``techniques.se`` keeps only the producers SE has
+and the registry has not. This module holds what those modes and producers share.
 
 SE (Sudoku Explainer 1.2.1.3 and Sukaku Explainer 1.15.10) is a 9×9 program.
 Its producers scan regions by type — **block, row, column** numbered 0, 1, 2;
@@ -18,25 +25,21 @@ asked.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any
 
 from explainer.model.explanation import Explanation
-from explainer.model.grid import Geometry, PuzzleError, bits, geometry
-from explainer.model.i18n import Arg
+from explainer.model.grid import Geometry, PuzzleError, geometry
 from explainer.model.rating import SE_RATING
-from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import Context
 
 N = 9  # SE's grids are 9×9
 BLOCK, ROW, COLUMN = 0, 1, 2  # SE's region types
 
-
-T = TypeVar("T")
 
 def check_size(state: State) -> Geometry:
     """The 9×9 geometry of ``state`` (SE's producers know no other size)."""
@@ -54,12 +57,6 @@ def regions(kind: int) -> range:
     """The house indexes of SE's regions of one type, in SE's order."""
     first = (2 * N, 0, N)[kind]
     return range(first, first + N)
-
-
-def region_of(kind: int, cell: int) -> int:
-    """The house of type ``kind`` holding ``cell``."""
-    geo = geometry(N)
-    return geo.cell_houses[cell][(2, 0, 1)[kind]]
 
 
 def kind_of(house: int) -> int:
@@ -82,66 +79,6 @@ def crossing(h1: int, h2: int) -> bool:
     return h1 != h2 and bool(geo.house_mask[h1] & geo.house_mask[h2])
 
 
-def end_regions(end: Iterable[int | None], hmask: Sequence[int]) -> int:
-    """The regions (house index bits) holding every cell of a link end (None: no such cell)."""
-    cells = [c for c in end if c is not None]
-    mask = sum(1 << c for c in cells)
-    out = 0
-    for h in geometry(N).cell_houses[cells[0]]:
-        if not mask & ~hmask[h]:
-            out |= 1 << h
-    return out
-
-
-_ROWS, _COLUMNS = (1 << N) - 1, ((1 << N) - 1) << N
-
-
-def first_region(common: int) -> int:
-    """The region two link ends share, from the regions holding both (``end_regions``' bits): the
-    column, then the row, then the block, as Sukaku Explainer's strong-link producers look; -1 if
-    none."""
-    if not common:
-        return -1
-    return ((common & _COLUMNS) or (common & _ROWS) or common).bit_length() - 1
-
-
-def end_seen(end: Iterable[int | None], peer: Sequence[int]) -> int:
-    """The cells that see every cell of a link end."""
-    seen = -1
-    for c in end:
-        if c is not None:
-            seen &= peer[c]
-    return seen
-
-
-def by_value(state: State, ctx: Context, owner: str, build: Callable[[int], T],
-             values: Iterable[int] = range(1, N + 1)) -> list[T]:
-    """Each value's table (``build(v)``) for a producer whose findings for a value depend on that
-    value's places only: the solving session keeps each with the places it was built from, so a
-    step rebuilds only the values it changed."""
-    parts = session_of(state, ctx).parts(owner)
-    out = []
-    for v in values:
-        where = state.pos[v - 1]
-        got = parts.get(v)
-        if got is None or got[0] != where:
-            got = parts[v] = (where, build(v))
-        out.append(got[1])
-    return out
-
-
-def popcount(x: int) -> int:
-    return x.bit_count()
-
-
-def first_bit(x: int) -> int:
-    return (x & -x).bit_length() - 1
-
-
-def cells_of(mask: int) -> list[int]:
-    return list(bits(mask))
-
-
 def pairs_of(eliminate: Iterable[tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
     """(cell, value) pairs as a step's sorted (row, col, value) candidates."""
     return tuple(sorted({(c // N, c % N, v) for c, v in eliminate}))
@@ -161,25 +98,18 @@ def step(ctx: Context, name: str, rating: float, place: tuple[int, int] | None =
 
 
 def rated(ctx: Context, name: str, rating: float, make: Callable[[], Explanation],
-          place: tuple[int, int] | None = None, eliminate: Iterable[tuple[int, int]] = ()) -> Explanation:
-    """A step another finder's builder makes (``make``), with SE's ``rating`` recorded; bare (what
+          place: tuple[int, int] | None = None, eliminate: Iterable[tuple[int, int]] = (), *,
+          first: bool = False, detail: tuple[tuple[str, Any], ...] = ()) -> Explanation:
+    """A step the registry's builder makes (``make``), with SE's ``rating`` recorded after its
+    detail (before it when ``first``, as ``step`` records it), then ``detail``; bare (what
     ``step`` gives) when the run wants ratings only."""
     if ctx.rating_only:
         return step(ctx, name, rating, place, eliminate)
     full = make()
-    return replace(full, detail=full.detail + ((SE_RATING, round(rating, 1)),))
+    recorded = ((SE_RATING, round(rating, 1)),)
+    return replace(full, detail=(recorded + full.detail if first else full.detail + recorded) + detail)
 
 
-class Group(Arg):
-    """A group of cells named as players write it: 'r4c9' for one cell, 'r45c9' for cells of one
-    column, 'r4c78' for cells of one row (the same in every language)."""
-
-    def __init__(self, cells: Iterable[int]) -> None:
-        self.cells = sorted(set(cells))
-
-    def fmt(self, lang: str) -> str:
-        rows = sorted({c // N + 1 for c in self.cells})
-        cols = sorted({c % N + 1 for c in self.cells})
-        if len(rows) == 1 or len(cols) == 1:
-            return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
-        return ",".join(f"r{c // N + 1}c{c % N + 1}" for c in self.cells)
+def colex(members: Iterable[int]) -> int:
+    """A set's rank in SE's ``Permutations`` order (``subsets``): its bit mask."""
+    return sum(1 << i for i in members)
