@@ -691,12 +691,33 @@ def _shorten(points: Sequence[Point], by: float) -> list[Point]:
 
 # ---- renderer ----------------------------------------------------------------------
 
+LAYER_ROLES = ("given", "earlier")  # the values kept from frame to frame (FrameRenderer.keep_values)
+UNDER_VALUES = ("fill", "square")  # what a frame draws under a value's digit, in its cell
+
+
+def _cells_under_values(scene: Scene) -> set[tuple[int, int]] | None:
+    """The cells where the frame draws something under the big digit (a fill, a struck
+    square); None: anywhere (a band, a broad line from cell to cell, may pass over any)."""
+    out: set[tuple[int, int]] = set()
+    for s in scene:
+        if s.kind == "band":
+            return None
+        if s.kind in UNDER_VALUES:
+            out.add((s.row, s.col))
+    return out
+
+
 class FrameRenderer:
     """One figure per grid size and theme, reused for every frame."""
 
     def __init__(self, n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None,
-                 size: int | None = None) -> None:
+                 size: int | None = None, keep_values: bool = False) -> None:
         self.n = n
+        # keep_values: the pixels of the grid with the last frame's givens and earlier values
+        # are kept and the next frame starts from them (a run's renderer; not the shared
+        # ``renderer()``s, which would hold a puzzle's state between unrelated calls)
+        self.keep_values = keep_values
+        self._values: tuple[frozenset[Shape], Any] | None = None
         self.theme = theme
         self.layout = Layout(n, dpi, size)
         L = self.layout
@@ -724,7 +745,10 @@ class FrameRenderer:
         if self._background is None:
             self._prime()
         plain = scene_view(scene, self.layout).is_plain
-        self.canvas.restore_region(self._background if plain else self._blank)
+        if plain and self.keep_values:
+            scene = self._restore_values(scene)
+        else:
+            self.canvas.restore_region(self._background if plain else self._blank)
         artists = draw(self.ax, scene, self.theme, self.layout)
         try:
             for a in artists:
@@ -733,6 +757,44 @@ class FrameRenderer:
         finally:
             for a in artists:
                 a.remove()
+
+    def _restore_values(self, scene: Scene) -> Scene:
+        """The canvas holding the static grid and the frame's givens and earlier values; the
+        scene left to draw over it. Those values are the same from frame to frame but for the
+        ones each step adds: the values layer kept from the last frame (``_values``) is
+        restored and only the values it lacks are drawn on it (a frame that lacks one of the
+        layer's values, from another puzzle or an earlier step, starts from the bare grid).
+        A value is drawn below the frame's other artists, never over them: those of cells the
+        frame fills (``UNDER_VALUES``, drawn before the values; every value under a band)
+        stay in the scene, drawn in their order; the other artists drawn before the values (houses, outlines,
+        circles) never reach a big digit, so the pixels are those of a full draw."""
+        under = _cells_under_values(scene)
+        layer = [s for s in scene if s.kind == "value" and s.role in LAYER_ROLES and under is not None
+                 and (s.row, s.col) not in under]
+        key = frozenset(layer)
+        done, pixels = self._values or (frozenset(), None)
+        if pixels is None or not done <= key:
+            done = frozenset()
+            pixels = self._background
+        self.canvas.restore_region(pixels)
+        new = [s for s in layer if s not in done]
+        if new:
+            artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False)
+            for a in artists:
+                self.fig.draw_artist(a)
+                a.remove()
+            self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
+        return Scene(scene.n, [s for s in scene if s not in key], scene.suffix, scene.level)
+
+    @contextmanager
+    def rgba(self, scene: Scene) -> Iterator[Any]:
+        """The frame as a Pillow RGBA image over the canvas's own buffer, no copy made: valid
+        only inside the ``with`` block (the next frame draws over the same pixels)."""
+        from PIL import Image
+
+        with self._drawn(scene) as canvas:
+            w, h = canvas.get_width_height(physical=True)
+            yield Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
 
     def image(self, scene: Scene) -> Any:
         """The frame as a Pillow RGB image (straight from the Agg buffer: its alpha byte
@@ -851,6 +913,7 @@ def _palette(theme: Theme, steps: int | None) -> Any:
     pal = _PALETTES.get(key)
     if pal is None:
         pal = _PALETTES[key] = theme_palette(theme, steps)
+        pal.load()  # the palette put into the image's core, once (``quantize_image`` reads it there)
     return pal
 
 
@@ -859,7 +922,15 @@ def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    return im.quantize(palette=_palette(theme, steps), dither=Image.Dither.NONE)
+    pal = _palette(theme, steps)
+    if im.mode != "RGBA":
+        return im.quantize(palette=pal, dither=Image.Dither.NONE)
+    # a frame read straight off the canvas (``FrameRenderer.rgba``): Pillow's quantize takes
+    # RGB only, its conversion reads any RGB-like pixels (the alpha byte is not looked at),
+    # so the same palette lookup runs without first copying the frame into an RGB image
+    out = im._new(im.im.convert("P", Image.Dither.NONE, pal.im))
+    out.palette = pal.palette.copy()
+    return out
 
 
 def remap(im: Any, theme: Theme, steps: int | None) -> Any:
