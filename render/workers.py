@@ -31,7 +31,7 @@ _JOB: dict[str, Any] = {}
 WINDOW = 3  # frames on their way per worker: the parent holds at most this many results
 # zlib's run-length strategy for the frame files: a frame is long runs of a few palette
 # colours; at compression level 1 the files are within 0.2 % of the default strategy's and
-# written about 10 % faster (benchmarks/bench_frames.py)
+# written about 10 % faster (the seed's 89 frames: 2.7 -> 2.4 ms a frame, 53.6 -> 53.6 kB)
 PNG_STRATEGY = 3  # Z_RLE
 
 
