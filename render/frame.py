@@ -40,7 +40,7 @@ from .shapes import Scene, Shape, spot
 from .sizes import LINK_CLEAR, VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
 from .theme import DEFAULT_THEME, Theme
-from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, focus, legible_height
+from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, legible_height, zoomed
 
 # Cell side in inches at the default 100 dpi, per grid size.
 CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
@@ -254,8 +254,7 @@ def draw_static(ax: Any, n: int, theme: Mapping[str, Any], layout: Layout) -> li
 
 def draw_labels(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
     """The row and column numbers along the top and left edges, centred on their rows and
-    columns (widened or narrow: a narrow one is never thinner than its number, see
-    ``view.narrow_width``), all of one legible size."""
+    columns (of any width: ``View.xs``, ``View.ys``), all of one legible size."""
     n, xs, ys = view.n, view.xs, view.ys
     h = layout.label_pt * LABEL_DIGIT / layout.cell_pt  # a number's digit height, in cells
     items: list[tuple[float, float, str]] = []
@@ -305,10 +304,14 @@ def _text_items_path(items: list[tuple[float, float, str]], heights: list[float]
     return Path(np.concatenate(verts), np.concatenate(codes))
 
 
+DETAIL_KINDS = ("fill", "outline", "square")  # a cell a big grid shows in detail (with MARK_KINDS)
+
+
 def scene_view(scene: Scene, layout: Layout) -> View:
     """The view a frame is drawn through (``render.view``): the plain grid, or on a big grid
-    the rows and columns of its marked candidates widened until their digits are legible."""
-    n, m = scene.n, scene.m
+    that marks candidates the same grid with its marks drawn large enough for their digits
+    to stay legible (``view.zoomed``)."""
+    n = scene.n
     if not any(s.kind in DIGIT_KINDS for s in scene):
         return View.plain(n)
     # the cells whose marks need their digits, most important first: what the step removes
@@ -324,12 +327,15 @@ def scene_view(scene: Scene, layout: Layout) -> View:
                 must.append((min(n - 1, int(y)), min(n - 1, int(x))))
     if not must:  # a pencil-mark grid (no step marks a candidate): every candidate, at its plain size
         return View.plain(n)
-    nice = {(s.row, s.col) for s in scene if s.row >= 0 and s.role not in ("candidate", "given", "earlier")}
+    # the cells a big grid shows in detail: those the step marks, with their candidates
+    solved = {(s.row, s.col) for s in scene if s.kind == "value"}
+    marked = {(s.row, s.col) for s in scene if s.row >= 0 and (s.kind in DETAIL_KINDS or s.kind in MARK_KINDS)
+              and s.role not in ("candidate", "given", "earlier")} - solved
+    detail: dict[tuple[int, int], set[int]] = {cell: set() for cell in marked}
     for s in scene:
-        if s.house is not None and s.house[0] == "box":
-            k = s.house[1]
-            nice |= {(m * (k // m) + i, m * (k % m) + j) for i in range(m) for j in range(m)}
-    return focus(n, layout.width_in / layout.cell_in, list(dict.fromkeys(must)), sorted(nice - set(must)))
+        if (s.row, s.col) in detail and s.value and (s.kind == "candidate" or s.kind in DIGIT_KINDS):
+            detail[s.row, s.col].add(s.value)
+    return zoomed(n, layout.width_in / layout.cell_in, detail)
 
 
 def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
@@ -342,6 +348,7 @@ def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
     m = scene.m
     digits = [view.scale(s.row, s.col) * cand_h(m) for s in scene
               if s.kind == "candidate" and view.whole(s.row, s.col)]
+    digits += [view.full * mark_h(m) for s in scene if s.kind == "candidate" and (s.row, s.col) in view.detail]
     digits += [view.mark_scale(s.row, s.col) * mark_h(m) for s in scene if s.kind in DIGIT_KINDS[1:]]
     digit = min(digits) * per_cell if digits else float("inf")
     _, _, fs = fit_caption(scene.text("caption"), scene.text("legend"), layout)
@@ -361,7 +368,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     cp = layout.cell_pt
     art: list[Artist] = []
     view = scene_view(scene, layout) if focus else View.plain(n)
-    if not view.is_plain:
+    if not view.uniform:
         art += draw_grid(ax, view, theme, layout)
     z = [10]
 
@@ -414,8 +421,17 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         return view.mark_scale(s.row, s.col)
 
     def shown(shapes: list[Shape]) -> list[Shape]:
-        """Plain candidates of cells shown whole (a narrow cell shows its big digit and its marks)."""
-        return [s for s in shapes if view.whole(s.row, s.col)]
+        """Plain candidates of cells shown whole or in detail (another cell of a big grid
+        shows its big digit and its marks)."""
+        return [s for s in shapes if view.whole(s.row, s.col) or (s.row, s.col) in view.detail]
+
+    def cand_at(s: Shape) -> tuple[float, float]:
+        return view.packed(s.row, s.col, s.value) if (s.row, s.col) in view.detail else sp(s)
+
+    def cand_h_of(s: Shape) -> float:
+        """A plain candidate's height: its cell's scale, or in a cell shown in detail the
+        height of the marks' digits beside it (legible, and clear of its neighbours)."""
+        return h_disk * view.full if (s.row, s.col) in view.detail else h_cand * k(s)
 
     # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
     for (key, _), shapes in by_colour(get("fill")):
@@ -456,7 +472,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     for (key, _), shapes in by_colour(get("circle")):
         add_path(circles_path([centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]), facecolor="none",
                  edgecolor=col(key), linewidth=cp * 0.045)
-    # values (a narrow row or column is never too thin for its digits: view.narrow_width)
+    # values
     for (key, _), shapes in by_colour(get("value")):
         items = [(*centre(s), s.char) for s in shapes]
         add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed"),
@@ -466,8 +482,8 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"], gid="order")
     # plain candidates
     plain = shown(get("candidate"))
-    add_path(glyphs_path([(*sp(s), s.char) for s in plain], h_cand, bold=bold_cand,
-                         heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
+    add_path(glyphs_path([(*cand_at(s), s.char) for s in plain], h_cand, bold=bold_cand,
+                         heights=[cand_h_of(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
     # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     heads: dict[tuple[str, bool], list[list[Point]]] = {}
@@ -485,8 +501,14 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         return FAINT if faint else 1.0
 
     # candidate marks
+    def dk(s: Any) -> float:
+        """A mark's disk scale (no wider than a packed cell's pitch: ``View.disk_scale``)."""
+        return view.disk_scale(s.row, s.col)
+
     def circles(shapes: list[Shape], radius: float, **kw: Any) -> None:
-        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * mk(s) for s in shapes]), **kw)
+        # a candidate's ring only: "thick" also outlines a house (drawn above), not a candidate
+        shapes = [s for s in shapes if s.row >= 0]
+        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * dk(s) for s in shapes]), **kw)
 
     def digits(shapes: list[Shape], colour: Any, faint: bool) -> None:
         add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True,
@@ -512,7 +534,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         segs = []
         for s in shapes:
             x, y = sp(s)
-            d = r_small * 0.92 * mk(s)
+            d = r_small * 0.92 * dk(s)
             segs.append(((x - d, y + d), (x + d, y - d)))
         add_path(segments_path(segs), facecolor="none", edgecolor=colour,
                  linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
@@ -744,7 +766,7 @@ class FrameRenderer:
         on it; the artists are removed again afterwards."""
         if self._background is None:
             self._prime()
-        plain = scene_view(scene, self.layout).is_plain
+        plain = scene_view(scene, self.layout).uniform
         if plain and self.keep_values:
             scene = self._restore_values(scene)
         else:
@@ -818,7 +840,7 @@ class FrameRenderer:
     def svg(self, scene: Scene) -> bytes:
         """A vector frame (every artist drawn again, through the SVG backend)."""
         artists = draw(self.ax, scene, self.theme, self.layout)
-        plain = scene_view(scene, self.layout).is_plain
+        plain = scene_view(scene, self.layout).uniform
         for a in self._static:
             a.set_visible(plain)
         try:
