@@ -714,6 +714,7 @@ def _shorten(points: Sequence[Point], by: float) -> list[Point]:
 # ---- renderer ----------------------------------------------------------------------
 
 LAYER_ROLES = ("given", "earlier")  # the values kept from frame to frame (FrameRenderer.keep_values)
+LAYER_REFRESH = 8  # values drawn on the kept layer before it is kept again
 UNDER_VALUES = ("fill", "square")  # what a frame draws under a value's digit, in its cell
 
 
@@ -805,18 +806,23 @@ class FrameRenderer:
             for a in artists:
                 self.fig.draw_artist(a)
                 a.remove()
-            self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
+            # the layer is kept again only once enough values are new: a copy of the whole
+            # canvas costs more than drawing a few big digits (a step places one at a time)
+            if self._values is None or len(new) >= LAYER_REFRESH:
+                self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
         return Scene(scene.n, [s for s in scene if s not in key], scene.suffix, scene.level)
 
     @contextmanager
     def rgba(self, scene: Scene) -> Iterator[Any]:
-        """The frame as a Pillow RGBA image over the canvas's own buffer, no copy made: valid
+        """The frame as a Pillow RGBX image over the canvas's own buffer, no copy made: valid
         only inside the ``with`` block (the next frame draws over the same pixels)."""
         from PIL import Image
 
         with self._drawn(scene) as canvas:
             w, h = canvas.get_width_height(physical=True)
-            yield Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+            # RGBX: the alpha byte (always opaque) is padding, so Pillow's reduce does not
+            # premultiply and un-premultiply it (two conversions of the whole frame)
+            yield Image.frombuffer("RGBX", (w, h), canvas.buffer_rgba(), "raw", "RGBX", 0, 1)
 
     def image(self, scene: Scene) -> Any:
         """The frame as a Pillow RGB image (straight from the Agg buffer: its alpha byte
@@ -945,7 +951,7 @@ def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     from PIL import Image
 
     pal = _palette(theme, steps)
-    if im.mode != "RGBA":
+    if im.mode not in ("RGBA", "RGBX"):
         return im.quantize(palette=pal, dither=Image.Dither.NONE)
     # a frame read straight off the canvas (``FrameRenderer.rgba``): Pillow's quantize takes
     # RGB only, its conversion reads any RGB-like pixels (the alpha byte is not looked at),
