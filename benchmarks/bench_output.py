@@ -137,6 +137,8 @@ def ab(trees: list[tuple[str, str]], repeat: int, once: Callable[[str], dict[str
     for _ in range(repeat):
         for label, exe in trees:
             runs[label].append(once(exe))
+            if repeat > 1:  # each run as it ends (a long one is not lost if the rest is cut short)
+                show_one(f"{label} run {len(runs[label])}", runs[label][-1])
     med = {label: medians(r) for label, r in runs.items()}
     for label, _ in trees:
         show_one(label + (f" median of {repeat}" if repeat > 1 else ""), med[label])

@@ -452,7 +452,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
             continue
         x0, y0, w0, h0 = house_rect(n, m, *s.house)
         x, y, w, h = view.rect(x0, y0, x0 + w0, y0 + h0)
-        inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
+        if view.is_plain or not view.uniform:
+            inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
+        else:  # a big grid's marks fill its cells (View.packed): the outlines hug the grid lines
+            inset = 0.03 + 0.025 * (i % 3)
         ls, lw = styles[s.kind]
         patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                                boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False, edgecolor=col(s.colour),

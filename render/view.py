@@ -164,7 +164,8 @@ class View:
         return disk_r(math.isqrt(self.n)) * self.disk_scale(r, c)
 
 
-PACK_ROOM = 0.96  # the share of a cell its packed candidates' disks may span (clear of the grid lines)
+PACK_ROOM = 0.9  # the share of a cell its packed candidates' disks may span (clear of the grid lines
+                 # and of the house outlines hugging them)
 PACK_DISK = 0.48  # a packed mark's disk radius, in pitches: neighbouring disks never touch
 PACK_GAP = 1.1  # a pitch at least this many glyph heights: packed candidates stay apart
 
