@@ -813,7 +813,8 @@ class FrameRenderer:
             # canvas costs more than drawing a few big digits (a step places one at a time)
             if self._values is None or len(new) >= LAYER_REFRESH:
                 self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
-        return Scene(scene.n, [s for s in scene if s not in key], scene.suffix, scene.level)
+        drawn = {id(s) for s in layer}  # by identity: hashing every shape of a 25×25 scene costs more
+        return Scene(scene.n, [s for s in scene if id(s) not in drawn], scene.suffix, scene.level)
 
     @contextmanager
     def rgba(self, scene: Scene) -> Iterator[Any]:
