@@ -2,6 +2,7 @@
 
     python benchmarks/bench_output.py [--ref OTHER/.venv/bin/explain-sudoku] [--case NAME ...]
     python benchmarks/bench_output.py --fps [--sizes 4 9 16 25] [--ref ...]
+    nice python benchmarks/bench_output.py --fps --sizes 9 --repeat 5 --ref ../main/.venv/bin/explain-sudoku
 
 Each case runs ``explain-sudoku`` in a child process; its CPU (user + system) and
 peak RSS come from ``os.wait4`` on it (the CPU of the command and of every worker it
@@ -11,7 +12,10 @@ case and per tree: CPU, peak RSS, files written, the GIF's size, frames and play
 time; for the "pictures" cases also the CPU of the same run with ``--json-only``
 and the difference (the CPU spent on pictures). ``--fps``: frames per CPU second
 per grid size (4, 9, 16, 25): frames written over the CPU of the frames alone
-(``--no-gif``, contact sheet included) minus ``--json-only``.
+(``--no-gif``, contact sheet included) minus ``--json-only``. ``--repeat R``: R rounds,
+the two trees taking turns in each round; the median of each tree and the ratio this / ref
+(CPU, pictures' CPU, peak RSS; frames per CPU second) are printed. Everything a run writes
+goes to a temporary folder, removed at the end.
 
 Cases (the targets of issue 34):
   hardest  hardest300 line 2, default output: <= 60 files, GIF <= 3 MB, <= 5 min of play
@@ -24,9 +28,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,16 +113,38 @@ def show(label: str, case: str, f: dict[str, float]) -> None:
     print(line, flush=True)
 
 
-def fps(exe: str, tmp: Path, sizes: list[int]) -> None:
-    for n in sizes:
-        spec = FPS_CASES[n]
-        puzzle = puzzle_file(spec, tmp)
-        out = Path(tempfile.mkdtemp(dir=tmp))
-        drawn = run(exe, puzzle, ["--no-gif"], out)["cpu"]
-        base = run(exe, puzzle, ["--json-only"], Path(tempfile.mkdtemp(dir=tmp)))["cpu"]
-        frames = sum(1 for p in out.rglob("*.png") if not p.name.startswith("EXPLANATIONS"))
-        print(f"  {n:2}x{n:<2} {frames:4} frames, {drawn - base:6.1f} CPU s on pictures: "
-              f"{frames / max(1e-9, drawn - base):5.1f} frames per CPU second", flush=True)
+def fps_once(exe: str, n: int, tmp: Path) -> dict[str, float]:
+    """Frames per CPU second on an n×n grid: frames written over the CPU of the frames
+    alone (``--no-gif``, contact sheet included, minus ``--json-only``)."""
+    puzzle = puzzle_file(FPS_CASES[n], tmp)
+    out = Path(tempfile.mkdtemp(dir=tmp))
+    drawn = run(exe, puzzle, ["--no-gif"], out)
+    base = run(exe, puzzle, ["--json-only"], Path(tempfile.mkdtemp(dir=tmp)))["cpu"]
+    frames = sum(1 for p in out.rglob("*.png") if not p.name.startswith("EXPLANATIONS"))
+    cpu = max(1e-9, drawn["cpu"] - base)
+    return {"frames": frames, "picture_cpu": cpu, "fps": frames / cpu, "rss": drawn["rss"]}
+
+
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
+def ab(trees: list[tuple[str, str]], repeat: int, once: Callable[[str], dict[str, float]],
+       show_one: Callable[[str, dict[str, float]], None], keys: Sequence[str]) -> None:
+    """``repeat`` rounds, the trees taking turns in each; the median of each tree, then the
+    ratio this / ref of ``keys`` (the machine may be shared: medians of runs side by side)."""
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label, _ in trees}
+    for _ in range(repeat):
+        for label, exe in trees:
+            runs[label].append(once(exe))
+            if repeat > 1:  # each run as it ends (a long one is not lost if the rest is cut short)
+                show_one(f"{label} run {len(runs[label])}", runs[label][-1])
+    med = {label: medians(r) for label, r in runs.items()}
+    for label, _ in trees:
+        show_one(label + (f" median of {repeat}" if repeat > 1 else ""), med[label])
+    if "ref" in med:
+        print("  ratio this/ref: " + ", ".join(
+            f"{k} {med['this'][k] / med['ref'][k]:.2f}" for k in keys if med["ref"].get(k)), flush=True)
 
 
 def main() -> None:
@@ -125,6 +153,8 @@ def main() -> None:
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="cases to run (default: all)")
     ap.add_argument("--ref-case", action="append", choices=sorted(CASES),
                     help="cases the other tree runs (default: the same)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds, the trees taking turns in each: medians and ratios printed (default 1)")
     ap.add_argument("--fps", action="store_true", help="frames per CPU second per grid size")
     ap.add_argument("--sizes", type=int, nargs="+", choices=sorted(FPS_CASES), default=sorted(FPS_CASES),
                     help="the grid sizes --fps measures (default: all)")
@@ -135,16 +165,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
         if args.fps:
-            for label, exe in trees:
-                print(f"{label}: {exe}")
-                fps(exe, tmp, args.sizes)
+            for n in args.sizes:
+                ab(trees, args.repeat, lambda exe, n=n: fps_once(exe, n, tmp),
+                   lambda label, f, n=n: print(
+                       f"  {n:2}x{n:<2} {label:16} {f['frames']:4.0f} frames, {f['picture_cpu']:6.1f} CPU s on "
+                       f"pictures: {f['fps']:5.1f} frames per CPU second, peak RSS {f['rss']:.0f} MB", flush=True),
+                   ("picture_cpu", "fps", "rss"))
             return
         for case in args.case or list(CASES):
-            for label, exe in trees:
-                if label == "ref" and args.ref_case and case not in args.ref_case:
-                    continue
-                show(label, case, measure(exe, case, tmp))
-
+            chosen = [(label, exe) for label, exe in trees
+                      if not (label == "ref" and args.ref_case and case not in args.ref_case)]
+            ab(chosen, args.repeat, lambda exe, case=case: measure(exe, case, tmp),
+               lambda label, f, case=case: show(label, case, f), ("cpu", "picture_cpu", "rss"))
 
 if __name__ == "__main__":
     main()

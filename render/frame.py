@@ -40,7 +40,7 @@ from .shapes import Scene, Shape, spot
 from .sizes import LINK_CLEAR, VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
 from .theme import DEFAULT_THEME, Theme
-from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, focus, legible_height
+from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, legible_height, zoomed
 
 # Cell side in inches at the default 100 dpi, per grid size.
 CELL_IN = {4: 1.0, 9: 0.8, 16: 0.85, 25: 1.0}  # >= 12 px candidates at 100 dpi (test_frame)
@@ -254,8 +254,7 @@ def draw_static(ax: Any, n: int, theme: Mapping[str, Any], layout: Layout) -> li
 
 def draw_labels(ax: Any, view: View, theme: Mapping[str, Any], layout: Layout) -> list[Artist]:
     """The row and column numbers along the top and left edges, centred on their rows and
-    columns (widened or narrow: a narrow one is never thinner than its number, see
-    ``view.narrow_width``), all of one legible size."""
+    columns (of any width: ``View.xs``, ``View.ys``), all of one legible size."""
     n, xs, ys = view.n, view.xs, view.ys
     h = layout.label_pt * LABEL_DIGIT / layout.cell_pt  # a number's digit height, in cells
     items: list[tuple[float, float, str]] = []
@@ -305,10 +304,14 @@ def _text_items_path(items: list[tuple[float, float, str]], heights: list[float]
     return Path(np.concatenate(verts), np.concatenate(codes))
 
 
+DETAIL_KINDS = ("fill", "outline", "square")  # a cell a big grid shows in detail (with MARK_KINDS)
+
+
 def scene_view(scene: Scene, layout: Layout) -> View:
     """The view a frame is drawn through (``render.view``): the plain grid, or on a big grid
-    the rows and columns of its marked candidates widened until their digits are legible."""
-    n, m = scene.n, scene.m
+    that marks candidates the same grid with its marks drawn large enough for their digits
+    to stay legible (``view.zoomed``)."""
+    n = scene.n
     if not any(s.kind in DIGIT_KINDS for s in scene):
         return View.plain(n)
     # the cells whose marks need their digits, most important first: what the step removes
@@ -324,12 +327,15 @@ def scene_view(scene: Scene, layout: Layout) -> View:
                 must.append((min(n - 1, int(y)), min(n - 1, int(x))))
     if not must:  # a pencil-mark grid (no step marks a candidate): every candidate, at its plain size
         return View.plain(n)
-    nice = {(s.row, s.col) for s in scene if s.row >= 0 and s.role not in ("candidate", "given", "earlier")}
+    # the cells a big grid shows in detail: those the step marks, with their candidates
+    solved = {(s.row, s.col) for s in scene if s.kind == "value"}
+    marked = {(s.row, s.col) for s in scene if s.row >= 0 and (s.kind in DETAIL_KINDS or s.kind in MARK_KINDS)
+              and s.role not in ("candidate", "given", "earlier")} - solved
+    detail: dict[tuple[int, int], set[int]] = {cell: set() for cell in marked}
     for s in scene:
-        if s.house is not None and s.house[0] == "box":
-            k = s.house[1]
-            nice |= {(m * (k // m) + i, m * (k % m) + j) for i in range(m) for j in range(m)}
-    return focus(n, layout.width_in / layout.cell_in, list(dict.fromkeys(must)), sorted(nice - set(must)))
+        if (s.row, s.col) in detail and s.value and (s.kind == "candidate" or s.kind in DIGIT_KINDS):
+            detail[s.row, s.col].add(s.value)
+    return zoomed(n, layout.width_in / layout.cell_in, detail)
 
 
 def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
@@ -342,6 +348,7 @@ def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
     m = scene.m
     digits = [view.scale(s.row, s.col) * cand_h(m) for s in scene
               if s.kind == "candidate" and view.whole(s.row, s.col)]
+    digits += [view.full * mark_h(m) for s in scene if s.kind == "candidate" and (s.row, s.col) in view.detail]
     digits += [view.mark_scale(s.row, s.col) * mark_h(m) for s in scene if s.kind in DIGIT_KINDS[1:]]
     digit = min(digits) * per_cell if digits else float("inf")
     _, _, fs = fit_caption(scene.text("caption"), scene.text("legend"), layout)
@@ -361,7 +368,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     cp = layout.cell_pt
     art: list[Artist] = []
     view = scene_view(scene, layout) if focus else View.plain(n)
-    if not view.is_plain:
+    if not view.uniform:
         art += draw_grid(ax, view, theme, layout)
     z = [10]
 
@@ -414,8 +421,17 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         return view.mark_scale(s.row, s.col)
 
     def shown(shapes: list[Shape]) -> list[Shape]:
-        """Plain candidates of cells shown whole (a narrow cell shows its big digit and its marks)."""
-        return [s for s in shapes if view.whole(s.row, s.col)]
+        """Plain candidates of cells shown whole or in detail (another cell of a big grid
+        shows its big digit and its marks)."""
+        return [s for s in shapes if view.whole(s.row, s.col) or (s.row, s.col) in view.detail]
+
+    def cand_at(s: Shape) -> tuple[float, float]:
+        return view.packed(s.row, s.col, s.value) if (s.row, s.col) in view.detail else sp(s)
+
+    def cand_h_of(s: Shape) -> float:
+        """A plain candidate's height: its cell's scale, or in a cell shown in detail the
+        height of the marks' digits beside it (legible, and clear of its neighbours)."""
+        return h_disk * view.full if (s.row, s.col) in view.detail else h_cand * k(s)
 
     # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
     for (key, _), shapes in by_colour(get("fill")):
@@ -436,7 +452,10 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
             continue
         x0, y0, w0, h0 = house_rect(n, m, *s.house)
         x, y, w, h = view.rect(x0, y0, x0 + w0, y0 + h0)
-        inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
+        if view.is_plain or not view.uniform:
+            inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
+        else:  # a big grid's marks fill its cells (View.packed): the outlines hug the grid lines
+            inset = 0.03 + 0.025 * (i % 3)
         ls, lw = styles[s.kind]
         patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
                                boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False, edgecolor=col(s.colour),
@@ -456,7 +475,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     for (key, _), shapes in by_colour(get("circle")):
         add_path(circles_path([centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]), facecolor="none",
                  edgecolor=col(key), linewidth=cp * 0.045)
-    # values (a narrow row or column is never too thin for its digits: view.narrow_width)
+    # values
     for (key, _), shapes in by_colour(get("value")):
         items = [(*centre(s), s.char) for s in shapes]
         add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed"),
@@ -466,8 +485,8 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"], gid="order")
     # plain candidates
     plain = shown(get("candidate"))
-    add_path(glyphs_path([(*sp(s), s.char) for s in plain], h_cand, bold=bold_cand,
-                         heights=[h_cand * k(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
+    add_path(glyphs_path([(*cand_at(s), s.char) for s in plain], h_cand, bold=bold_cand,
+                         heights=[cand_h_of(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
     # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
     lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
     heads: dict[tuple[str, bool], list[list[Point]]] = {}
@@ -485,8 +504,14 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         return FAINT if faint else 1.0
 
     # candidate marks
+    def dk(s: Any) -> float:
+        """A mark's disk scale (no wider than a packed cell's pitch: ``View.disk_scale``)."""
+        return view.disk_scale(s.row, s.col)
+
     def circles(shapes: list[Shape], radius: float, **kw: Any) -> None:
-        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * mk(s) for s in shapes]), **kw)
+        # a candidate's ring only: "thick" also outlines a house (drawn above), not a candidate
+        shapes = [s for s in shapes if s.row >= 0]
+        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * dk(s) for s in shapes]), **kw)
 
     def digits(shapes: list[Shape], colour: Any, faint: bool) -> None:
         add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True,
@@ -512,7 +537,7 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
         segs = []
         for s in shapes:
             x, y = sp(s)
-            d = r_small * 0.92 * mk(s)
+            d = r_small * 0.92 * dk(s)
             segs.append(((x - d, y + d), (x + d, y - d)))
         add_path(segments_path(segs), facecolor="none", edgecolor=colour,
                  linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
@@ -691,12 +716,34 @@ def _shorten(points: Sequence[Point], by: float) -> list[Point]:
 
 # ---- renderer ----------------------------------------------------------------------
 
+LAYER_ROLES = ("given", "earlier")  # the values kept from frame to frame (FrameRenderer.keep_values)
+LAYER_REFRESH = 8  # values drawn on the kept layer before it is kept again
+UNDER_VALUES = ("fill", "square")  # what a frame draws under a value's digit, in its cell
+
+
+def _cells_under_values(scene: Scene) -> set[tuple[int, int]] | None:
+    """The cells where the frame draws something under the big digit (a fill, a struck
+    square); None: anywhere (a band, a broad line from cell to cell, may pass over any)."""
+    out: set[tuple[int, int]] = set()
+    for s in scene:
+        if s.kind == "band":
+            return None
+        if s.kind in UNDER_VALUES:
+            out.add((s.row, s.col))
+    return out
+
+
 class FrameRenderer:
     """One figure per grid size and theme, reused for every frame."""
 
     def __init__(self, n: int, theme: Theme = DEFAULT_THEME, dpi: float | None = None,
-                 size: int | None = None) -> None:
+                 size: int | None = None, keep_values: bool = False) -> None:
         self.n = n
+        # keep_values: the pixels of the grid with the last frame's givens and earlier values
+        # are kept and the next frame starts from them (a run's renderer; not the shared
+        # ``renderer()``s, which would hold a puzzle's state between unrelated calls)
+        self.keep_values = keep_values
+        self._values: tuple[frozenset[Shape], Any] | None = None
         self.theme = theme
         self.layout = Layout(n, dpi, size)
         L = self.layout
@@ -723,8 +770,11 @@ class FrameRenderer:
         on it; the artists are removed again afterwards."""
         if self._background is None:
             self._prime()
-        plain = scene_view(scene, self.layout).is_plain
-        self.canvas.restore_region(self._background if plain else self._blank)
+        plain = scene_view(scene, self.layout).uniform
+        if plain and self.keep_values:
+            scene = self._restore_values(scene)
+        else:
+            self.canvas.restore_region(self._background if plain else self._blank)
         artists = draw(self.ax, scene, self.theme, self.layout)
         try:
             for a in artists:
@@ -733,6 +783,50 @@ class FrameRenderer:
         finally:
             for a in artists:
                 a.remove()
+
+    def _restore_values(self, scene: Scene) -> Scene:
+        """The canvas holding the static grid and the frame's givens and earlier values; the
+        scene left to draw over it. Those values are the same from frame to frame but for the
+        ones each step adds: the values layer kept from the last frame (``_values``) is
+        restored and only the values it lacks are drawn on it (a frame that lacks one of the
+        layer's values, from another puzzle or an earlier step, starts from the bare grid).
+        A value is drawn below the frame's other artists, never over them: those of cells the
+        frame fills (``UNDER_VALUES``, drawn before the values; every value under a band)
+        stay in the scene, drawn in their order; the other artists drawn before the values (houses, outlines,
+        circles) never reach a big digit, so the pixels are those of a full draw."""
+        under = _cells_under_values(scene)
+        layer = [s for s in scene if s.kind == "value" and s.role in LAYER_ROLES and under is not None
+                 and (s.row, s.col) not in under]
+        key = frozenset(layer)
+        done, pixels = self._values or (frozenset(), None)
+        if pixels is None or not done <= key:
+            done = frozenset()
+            pixels = self._background
+        self.canvas.restore_region(pixels)
+        new = [s for s in layer if s not in done]
+        if new:
+            artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False)
+            for a in artists:
+                self.fig.draw_artist(a)
+                a.remove()
+            # the layer is kept again only once enough values are new: a copy of the whole
+            # canvas costs more than drawing a few big digits (a step places one at a time)
+            if self._values is None or len(new) >= LAYER_REFRESH:
+                self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
+        drawn = {id(s) for s in layer}  # by identity: hashing every shape of a 25×25 scene costs more
+        return Scene(scene.n, [s for s in scene if id(s) not in drawn], scene.suffix, scene.level)
+
+    @contextmanager
+    def rgba(self, scene: Scene) -> Iterator[Any]:
+        """The frame as a Pillow RGBX image over the canvas's own buffer, no copy made: valid
+        only inside the ``with`` block (the next frame draws over the same pixels)."""
+        from PIL import Image
+
+        with self._drawn(scene) as canvas:
+            w, h = canvas.get_width_height(physical=True)
+            # RGBX: the alpha byte (always opaque) is padding, so Pillow's reduce does not
+            # premultiply and un-premultiply it (two conversions of the whole frame)
+            yield Image.frombuffer("RGBX", (w, h), canvas.buffer_rgba(), "raw", "RGBX", 0, 1)
 
     def image(self, scene: Scene) -> Any:
         """The frame as a Pillow RGB image (straight from the Agg buffer: its alpha byte
@@ -756,7 +850,7 @@ class FrameRenderer:
     def svg(self, scene: Scene) -> bytes:
         """A vector frame (every artist drawn again, through the SVG backend)."""
         artists = draw(self.ax, scene, self.theme, self.layout)
-        plain = scene_view(scene, self.layout).is_plain
+        plain = scene_view(scene, self.layout).uniform
         for a in self._static:
             a.set_visible(plain)
         try:
@@ -851,6 +945,7 @@ def _palette(theme: Theme, steps: int | None) -> Any:
     pal = _QUANTISER_PALETTES.get(key)
     if pal is None:
         pal = _QUANTISER_PALETTES[key] = theme_palette(theme, steps)
+        pal.load()  # the palette put into the image's core, once (``quantize_image`` reads it there)
     return pal
 
 
@@ -859,7 +954,15 @@ def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     colours make a much smaller GIF: 4 steps, ~80 colours, a third of the size)."""
     from PIL import Image
 
-    return im.quantize(palette=_palette(theme, steps), dither=Image.Dither.NONE)
+    pal = _palette(theme, steps)
+    if im.mode not in ("RGBA", "RGBX"):
+        return im.quantize(palette=pal, dither=Image.Dither.NONE)
+    # a frame read straight off the canvas (``FrameRenderer.rgba``): Pillow's quantize takes
+    # RGB only, its conversion reads any RGB-like pixels (the alpha byte is not looked at),
+    # so the same palette lookup runs without first copying the frame into an RGB image
+    out = im._new(im.im.convert("P", Image.Dither.NONE, pal.im))
+    out.palette = pal.palette.copy()
+    return out
 
 
 def remap(im: Any, theme: Theme, steps: int | None) -> Any:

@@ -1,25 +1,24 @@
-"""Which rows and columns a frame shows at full size (legible at class size).
+"""How a frame places its candidates and marks so that they stay legible at class size.
 
 A 16×16 or 25×25 grid shown 1024 pixels wide leaves a candidate digit well
-under 12 pixels. Such a frame (one that draws candidate digits) is drawn
-through a ``View``: the rows and columns the step touches are widened until
-their candidates reach ``LEGIBLE_PX`` at ``SHOWN_WIDTH`` pixels (``scale``),
-the others share what is left, narrower, with their big digits but without
-their plain candidates. A narrow row or column never gets thinner than its
-big digits and its number need to stay ``LEGIBLE_PX`` high (``narrow_width``),
-and the marks of a narrow cell are still drawn at the full scale, digit
-included, laid out side by side inside the cell (``places``). The figure keeps
-its size, so every frame of a puzzle has the same pixels. Pure Python: the
-frame maps grid units through ``x`` / ``y``.
+under 12 pixels. A frame that marks candidates is drawn through a ``View``
+(``zoomed``): every row and column keeps its size (the grid reads as a grid,
+every given of one size), the marks are drawn at the scale where their digits
+reach ``LEGIBLE_PX`` at ``SHOWN_WIDTH`` pixels (``full``), laid out inside
+their cell (``places``); the cells the step marks show every candidate at that
+scale where the smallest square grid of them fits in the cell (``packed``),
+the others only their marks. Rows and columns of different sizes (``xs``,
+``ys``) remain possible. The figure keeps its size, so every frame of a puzzle
+has the same pixels. Pure Python: the frame maps grid units through ``x`` / ``y``.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from .shapes import spot
-from .sizes import VALUE_H, disk_r, mark_h
+from .sizes import disk_r, mark_h
 
 SHOWN_WIDTH = 1024  # a frame shown this many pixels wide (a projector) ...
 LEGIBLE_PX = 12     # ... keeps its captions and candidate digits at least this high
@@ -37,11 +36,6 @@ def legible_height(width_cells: float) -> float:
     """The least height, in grid units, of a glyph ``LEGIBLE_PX`` high when a frame
     ``width_cells`` cells wide is shown ``SHOWN_WIDTH`` pixels wide (with ``MARGIN``)."""
     return LEGIBLE_PX * MARGIN * width_cells / SHOWN_WIDTH
-
-
-def narrow_width(width_cells: float) -> float:
-    """The least width of a row or column left narrow: its big digits stay legible."""
-    return legible_height(width_cells) / VALUE_H
 
 
 def needed_scale(n: int, width_cells: float) -> float:
@@ -62,11 +56,21 @@ class View:
     full: float = 1.0
     rows: frozenset[int] = frozenset()
     cols: frozenset[int] = frozenset()
+    # cells whose every candidate is drawn at the full scale: the cell's candidates (in value
+    # order) and the pitch of the smallest square grid holding them inside the cell (a big
+    # grid's cells the step marks, where they fit: ``zoomed``)
+    detail: Mapping[tuple[int, int], tuple[tuple[int, ...], float]] = field(default_factory=dict, compare=False,
+                                                                          hash=False)
 
     @classmethod
     def plain(cls, n: int) -> View:
         b = tuple(float(i) for i in range(n + 1))
         return cls(n, b, b, 1.0, frozenset(range(n)), frozenset(range(n)))
+
+    @property
+    def uniform(self) -> bool:
+        """Every row and column of the same size (the plain grid's lines and numbers)."""
+        return self.xs == self.ys == tuple(float(i) for i in range(self.n + 1))
 
     @property
     def is_plain(self) -> bool:
@@ -101,6 +105,17 @@ class View:
         full scale (a narrow cell's marks keep legible digits)."""
         return self.scale(r, c) if self.whole(r, c) else self.full
 
+    def packed(self, r: int, c: int, v: int) -> Point:
+        """Where candidate v of a ``detail`` cell is drawn: the cell's candidates in value
+        order, row by row in the smallest square grid that holds them, ``pitch`` apart
+        around the cell's centre."""
+        values, pitch = self.detail[r, c]
+        g = math.isqrt(len(values) - 1) + 1 if values else 1
+        i, j = divmod(values.index(v) if v in values else 0, g)
+        rows = (len(values) + g - 1) // g
+        x, y, w, h = self.rect(c, r, c + 1, r + 1)
+        return x + w / 2 + (j - (g - 1) / 2) * pitch, y + h / 2 + (i - (rows - 1) / 2) * pitch
+
     def places(self, marks: Iterable[Cand]) -> dict[Cand, Point]:
         """Where each candidate mark is drawn, in view units: at its candidate's spot in a cell
         shown whole; in a narrow cell, the cell's marks in value order, evenly spread along
@@ -112,6 +127,8 @@ class View:
         for r, c, v in marks:
             if self.whole(r, c):
                 out[r, c, v] = self.point(spot(n, r, c, v))
+            elif (r, c) in self.detail:
+                out[r, c, v] = self.packed(r, c, v)
             else:
                 narrow.setdefault((r, c), []).append(v)
         for (r, c), values in narrow.items():
@@ -134,40 +151,46 @@ class View:
         v = min(range(1, n + 1), key=lambda v: math.dist(spot(n, r, c, v), p))
         return r, c, v
 
+    def disk_scale(self, r: int, c: int) -> float:
+        """The scale of a candidate's disk (and its strike) in cell (r, c): its mark's, but
+        never wider than the pitch of a cell shown in detail (its digit keeps its size)."""
+        k = self.mark_scale(r, c)
+        if (r, c) in self.detail:
+            k = min(k, PACK_DISK * self.detail[r, c][1] / disk_r(math.isqrt(self.n)))
+        return k
+
     def disk(self, r: int, c: int) -> float:
         """The radius of a candidate's disk in cell (r, c), in view units."""
-        return disk_r(math.isqrt(self.n)) * self.mark_scale(r, c)
+        return disk_r(math.isqrt(self.n)) * self.disk_scale(r, c)
 
 
-def _bounds(n: int, wide: set[int], full: float) -> tuple[float, ...]:
-    """n + 1 boundaries: the ``wide`` indexes ``full`` each, the others sharing the rest."""
-    rest = n - full * len(wide)
-    narrow = rest / (n - len(wide)) if len(wide) < n else 0.0
-    out = [0.0]
-    for i in range(n):
-        out.append(out[-1] + (full if i in wide else narrow))
-    out[-1] = float(n)
-    return tuple(out)
+PACK_ROOM = 0.9  # the share of a cell its packed candidates' disks may span (clear of the grid lines
+                 # and of the house outlines hugging them)
+PACK_DISK = 0.48  # a packed mark's disk radius, in pitches: neighbouring disks never touch
+PACK_GAP = 1.1  # a pitch at least this many glyph heights: packed candidates stay apart
 
 
-def focus(n: int, width_cells: float, must: Iterable[tuple[int, int]], nice: Iterable[tuple[int, int]] = ()) -> View:
-    """The view of a frame whose marked candidates lie in the ``must`` cells (most important
-    first): their rows and columns at the legible scale as long as they fit, then as many
-    ``nice`` ones (context: the rest of a box) as still fit; the others narrow, never below
-    ``narrow_width``. A mark whose row or column did not fit keeps its legible digit in its
-    narrow cell (``View.places``); only the cell's plain candidates are left out (a step
-    marking more columns than a frame shown 1024 pixels wide can hold whole: 5 on 25×25,
-    10 on 16×16)."""
+def zoomed(n: int, width_cells: float, detail: Mapping[tuple[int, int], Iterable[int]] | None = None) -> View:
+    """The view of a big grid's frame that marks candidates: every row and column of the
+    same size (the grid reads as a grid, every given of one size), its marks drawn at the
+    scale where their digits reach ``LEGIBLE_PX`` when the frame is shown ``SHOWN_WIDTH``
+    pixels wide. Each ``detail`` cell (a cell the step marks, with its candidates) shows
+    every candidate at that scale when the smallest square grid of them fits in the cell
+    (``View.packed``: up to 16 on 16×16, 4 on 25×25); another cell shows its marks alone,
+    side by side (``View.places``), and its big digit; plain candidates, too small there,
+    are left out. The plain grid when the candidates are legible at their own size (9×9
+    and smaller)."""
     full = max(1.0, needed_scale(n, width_cells) * MARGIN)
     if full <= 1.0:
         return View.plain(n)
-    thin = narrow_width(width_cells)
-    room = int((n - n * thin) / (full - thin))  # rows (or columns) that fit at full size
-    rows: set[int] = set()
-    cols: set[int] = set()
-    for r, c in [*must, *nice]:  # a row may fit where its cell's column does not, and the other way round
-        if len(rows) < room:
-            rows.add(r)
-        if len(cols) < room:
-            cols.add(c)
-    return View(n, _bounds(n, cols, full), _bounds(n, rows, full), full, frozenset(rows), frozenset(cols))
+    b = tuple(float(i) for i in range(n + 1))
+    glyph = mark_h(math.isqrt(n)) * full  # a packed candidate is drawn as high as a mark's digit
+    shown: dict[tuple[int, int], tuple[tuple[int, ...], float]] = {}
+    for cell, values in (detail or {}).items():
+        vs = tuple(sorted(set(values)))
+        g = math.isqrt(len(vs) - 1) + 1 if vs else 1
+        # g rows of disks, each 2 * PACK_DISK pitches across, inside PACK_ROOM of the cell
+        pitch = PACK_ROOM / (g - 1 + 2 * PACK_DISK)
+        if vs and pitch >= glyph * PACK_GAP:
+            shown[cell] = vs, pitch
+    return View(n, b, b, full, detail=shown)

@@ -75,8 +75,8 @@ def test_small_grids_legible_at_1024(n):
 
 
 def test_big_grids_legible_at_1024():
-    """16×16 and 25×25 frames widen the rows and columns their step marks until the candidate
-    digits reach 12 px at 1024 px wide (the others narrow, big digits only)."""
+    """16×16 and 25×25 frames draw their marks, and the candidates of the cells their step
+    marks where they fit, at the scale where their digits reach 12 px at 1024 px wide."""
     from explainer.model.grid import parse_grid
     from render.scene import step_scenes
     from tests.render.test_roles import _step_of
@@ -91,7 +91,7 @@ def test_big_grids_legible_at_1024():
 
 
 def test_focused_frame_measured_on_the_pixels():
-    """The metric agrees with the pixels: a 25×25 frame's widened candidate, shown 1024 px wide."""
+    """The metric agrees with the pixels: a 25×25 frame's marked candidate, shown 1024 px wide."""
     from explainer.model.grid import parse_grid
     from render.frame import scene_view
     from render.scene import scene as make_scene
@@ -102,21 +102,65 @@ def test_focused_frame_measured_on_the_pixels():
     sc = make_scene(state, step, number=1, givens=parse_grid(givens).values)
     r = FrameRenderer(25)
     view = scene_view(sc, r.layout)
-    assert not view.is_plain
-    mark = next(s for s in sc if s.kind == "disk" and view.whole(s.row, s.col))
+    assert not view.is_plain and view.uniform
+    marks = [s for s in sc if s.kind == "disk" and s.row >= 0]
+    places = view.places((s.row, s.col, s.value) for s in marks)
     px = np.asarray(r.image(sc)).astype(int)
     L = r.layout
     x0, y0, w, h = L.ax_rect
     W, H = L.pixels
     unit = w * W / 25
-    gx, gy = view.point(spot(25, mark.row, mark.col, mark.value))
-    cx, cy = x0 * W + gx * unit, H - (y0 * H + (25 - gy) * unit)
-    half = int(unit * view.full / 10)
-    box = px[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half]
-    # the digit is drawn light on the dark disk: its rows are those with near-white pixels
-    light = np.where(box.min(axis=2) > 200)[0]
-    height = (light.max() - light.min() + 1) * 1024 / W
-    assert height >= 11.5, height
+    heights = []
+    for mark in marks:
+        gx, gy = places[mark.row, mark.col, mark.value]
+        cx, cy = x0 * W + gx * unit, H - (y0 * H + (25 - gy) * unit)
+        half = int(view.disk(mark.row, mark.col) * unit * 0.9)
+        box = px[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half]
+        # the digit is drawn light on the dark disk: its rows are those with near-white pixels
+        light = np.where(box.min(axis=2) > 200)[0]
+        heights.append((light.max() - light.min() + 1) * 1024 / W)
+    assert min(heights) >= 11.5, heights
+
+
+def test_big_grids_read_as_grids():
+    """Issue 41 item 5: a big grid's marked frame keeps every row and column of one size (its
+    givens all of one size, at least 12 px at 1024 px), and shows the candidates of the cells
+    its step marks where they fit (every one on 16×16; cells of up to 4 on 25×25)."""
+    from explainer.model.grid import parse_grid
+    from render.frame import Layout, frame_metrics, scene_view
+    from render.scene import step_scenes
+    from tests.render.test_roles import _step_of
+
+    shown = {16: 0, 25: 0}
+    for kind, (givens, state) in _big_positions():
+        n = state.geo.n
+        layout = Layout(n)
+        for sc in step_scenes(state, _step_of(kind, state), number=1, givens=parse_grid(givens).values):
+            view = scene_view(sc, layout)
+            assert view.uniform, (n, kind)
+            assert {view.scale(s.row, s.col) for s in sc if s.kind == "value"} == {1.0}
+            assert frame_metrics(sc, layout)["digit"] >= 12
+            cands = [s for s in sc if s.kind == "candidate" and (s.row, s.col) in view.detail]
+            shown[n] += len(cands)
+            if n == 16:  # every marked cell of a 16×16 frame shows its candidates
+                marked = {(s.row, s.col) for s in sc if s.kind in ("disk", "light", "ring") and s.row >= 0}
+                assert marked <= set(view.detail), (kind, marked - set(view.detail))
+    assert shown[16] > 20 and shown[25] > 20, shown
+
+
+def test_a_house_outline_is_not_also_a_ring():
+    """A "thick" house outline (a proof's deciding house) drew a stray ring at the figure's
+    top-left corner too, as if it were a candidate's thick ring."""
+    from render.scene import Scene, Shape
+
+    r = FrameRenderer(9)
+    sc = Scene(9, [Shape("contradiction", "thick", house=("col", 8), colour="contradiction")])
+    px = np.asarray(r.image(sc)).astype(int)
+    bg = np.asarray(r.image(Scene(9, []))).astype(int)
+    x0, y0, w, h = r.layout.ax_rect
+    W, H = r.layout.pixels
+    corner = (slice(0, int(H * (1 - y0 - h))), slice(0, int(W * x0)))  # above and left of the grid
+    assert (px[corner] == bg[corner]).all()
 
 
 # ---- every glyph, measured on the drawn artists (issue 34) ---------------------------------
@@ -171,7 +215,7 @@ def drawn_sizes(sc, renderer=None):
         lines, legend, _ = fit_caption(sc.text("caption"), sc.text("legend"), r.layout)
         texts = {"title": ([sc.text("title")], True), "caption": (lines, False), "legend": (legend, False)}
         out = {}
-        plain = scene_view(sc, r.layout).is_plain
+        plain = scene_view(sc, r.layout).uniform  # the static grid (its numbers) drawn under the frame
         for a in artists + (r._static if plain else []):
             gid = a.get_gid()
             if gid in texts:

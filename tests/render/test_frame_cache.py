@@ -1,0 +1,116 @@
+"""Frames drawn from a kept layer (``FrameRenderer(keep_values=True)``: the grid with its
+givens and earlier values kept from frame to frame, issue 43 item 4) have the pixels of a
+full draw; the layer is the renderer's own (its theme, its size), rebuilt when a frame
+lacks one of its values; a frame read straight off the canvas quantises as a copied one."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explainer import Puzzle
+from render.frame import FrameRenderer, quantize_image
+from render.scene import initial_scene, step_scenes
+from render.theme import THEMES
+from tests.conftest import ROOT, SEED
+
+
+def _scenes(line: str, steps: int, lang: str = "en") -> list:
+    p = Puzzle(line, max_steps=steps)
+    out = [initial_scene(p.initial_state(), givens=p.grid.values, lang=lang)]
+    for k, st in enumerate(p.steps):
+        out += step_scenes(st.before, st, number=k + 1, givens=p.grid.values, lang=lang, kinds=p.kinds)
+    return out
+
+
+def _first_line(name: str) -> str:
+    return next(x.strip() for x in (ROOT / "examples" / name).read_text().splitlines()
+                if x.strip() and not x.startswith("#"))
+
+
+def _pixels(r: FrameRenderer, sc) -> np.ndarray:
+    return np.asarray(r.image(sc)).astype(int)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> None:
+    diff = np.abs(a - b).max(axis=2)
+    assert diff.max() == 0, (int(diff.max()), int((diff > 0).sum()))
+
+
+@pytest.fixture(scope="module")
+def seed_scenes():
+    return _scenes(SEED, 40)
+
+
+def test_kept_layer_draws_the_pixels_of_a_full_draw_9x9(seed_scenes):
+    # in order, then back to an earlier frame (the layer holds values that frame lacks: rebuilt)
+    frames = seed_scenes[:30:3] + seed_scenes[30:] + [seed_scenes[2], seed_scenes[12]]
+    fast, full = FrameRenderer(9, keep_values=True), FrameRenderer(9)
+    for sc in frames:
+        _same(_pixels(fast, sc), _pixels(full, sc))
+    assert fast._values is not None and full._values is None  # the layer was used, and only there
+
+
+def test_kept_layer_draws_the_pixels_of_a_full_draw_16x16():
+    frames = _scenes(_first_line("16x16.txt"), 6)
+    fast, full = FrameRenderer(16, keep_values=True), FrameRenderer(16)
+    for sc in frames:
+        _same(_pixels(fast, sc), _pixels(full, sc))
+
+
+def test_a_new_puzzle_does_not_reuse_the_last_ones_values(seed_scenes):
+    other = _scenes("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", 3)
+    fast, full = FrameRenderer(9, keep_values=True), FrameRenderer(9)
+    for sc in [seed_scenes[5], other[1], other[2], seed_scenes[6]]:
+        _same(_pixels(fast, sc), _pixels(full, sc))
+
+
+def test_two_palettes_in_one_run_keep_their_own_colours(seed_scenes):
+    """Two renderers of one run, frames taking turns: each frame has its own palette's
+    pixels (the layer is the renderer's, drawn in its theme)."""
+    themes = [THEMES["default"], THEMES["high-contrast"]]
+    fast = [FrameRenderer(9, t, keep_values=True) for t in themes]
+    full = [FrameRenderer(9, t) for t in themes]
+    shots = []
+    for sc in seed_scenes[:8]:
+        for f, g in zip(fast, full, strict=True):
+            a = _pixels(f, sc)
+            _same(a, _pixels(g, sc))
+            shots.append(a)
+    # and the two palettes really differ on the same frame
+    assert np.abs(shots[0] - shots[1]).max() > 0
+
+
+def test_frame_read_off_the_canvas_quantises_like_a_copy(seed_scenes):
+    r = FrameRenderer(9, keep_values=True)
+    for sc in seed_scenes[:4]:
+        copied = np.asarray(quantize_image(r.image(sc), r.theme))
+        with r.rgba(sc) as im:
+            direct = np.asarray(quantize_image(im, r.theme))
+            reduced = np.asarray(quantize_image(im.reduce(2), r.theme, 4))
+        assert (copied == direct).all()
+        assert (reduced == np.asarray(quantize_image(r.image(sc).reduce(2), r.theme, 4))).all()
+
+
+def test_givens_at_least_12_px_on_25x25_at_1024():
+    """Every given of a 25×25 frame, plain or through a widened view, is at least LEGIBLE_PX
+    high when the frame is shown SHOWN_WIDTH pixels wide (from the layout and the view)."""
+    from explainer.model.grid import parse_grid
+    from render.frame import Layout, scene_view
+    from render.sizes import VALUE_H
+    from render.view import LEGIBLE_PX, SHOWN_WIDTH
+    from tests.render.test_legibility import _big_positions
+    from tests.render.test_roles import _step_of
+
+    layout = Layout(25)
+    per_cell = SHOWN_WIDTH / (layout.width_in / layout.cell_in)
+    measured = 0
+    for kind, (givens, state) in _big_positions():
+        if state.geo.n != 25:
+            continue
+        for sc in step_scenes(state, _step_of(kind, state), number=1, givens=parse_grid(givens).values):
+            view = scene_view(sc, layout)
+            for s in sc:
+                if s.kind == "value":
+                    assert VALUE_H * view.scale(s.row, s.col) * per_cell >= LEGIBLE_PX, (kind, s)
+                    measured += 1
+    assert measured > 1000
