@@ -18,8 +18,11 @@ from tests.conftest import ROOT, SEED, SHARED, top1465, verify_documents
 # ``every`` finders: tests/techniques/test_niceloops.py, test_templates.py); the engine
 # reaches templates only after the forcing chains, which always have a step on 9×9.
 SAMPLE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1465, 537, 819, 465, 1148, 580, 1375, 936, 1398, 638, 739)
+# y wing: a y wing of three bivalue cells is named and told as the xy wing it also is (issue 41,
+# item 0c), so with xy wing in the run the name never comes first (tests/techniques/ draw it
+# with xy wing left out)
 NEVER_FIRST_ON_TOP1465 = {"skyscraper", "turbot fish", "remote pair", "brutal",
-                          "discontinuous loop", "template set", "template delete"}
+                          "discontinuous loop", "template set", "template delete", "y wing"}
 
 
 def test_explain_returns_steps_that_solve():

@@ -440,7 +440,7 @@ def test_steps_json_has_one_writer(tmp_path, capsys):
     for extra in (["--json-only"], ["--no-gif"]):
         out = tmp_path / "-".join(extra)
         assert main([SEED, "--out", str(out), "-q", *extra]) == 0
-        assert (out / "steps.json").read_text(encoding="utf-8") == steps_json_text(Puzzle(SEED))
+        assert (out / "steps.json").read_text(encoding="utf-8") == steps_json_text(Puzzle(SEED, with_se_rating=True))
 
 
 def test_6_file_order_is_file_order_not_completion_order(built_db, tmp_path, capsys):

@@ -19,7 +19,7 @@ from explainer import Puzzle
 from tests.conftest import explained_top1465, techniques_used, verify_documents
 
 LINES = (537, 475, 739, 129)
-MINE = ("y wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
+MINE = ("xy wing", "ny wing", "w wing", "x wing", "swordfish", "jellyfish", "finned x wing",
         "finned swordfish", "finned jellyfish", "suedecoq", "suedecoq bis")
 
 
