@@ -253,16 +253,42 @@ class Tracer:
                 done = True
             return done
 
+        def start_singles() -> bool:
+            """Nested: the singles the step-start state already has (a cell with one candidate, a
+            value with one place in a house) as premise-free ``cell``/``house`` facts. The batch
+            that finds the nested facts decides them from the branch's row, so the branch must
+            hold them too, or a nested proof would rest on a single its tracer never makes (a
+            learner's position is not closed under singles; the engine's states are, and
+            there this adds nothing)."""
+            added = False
+            for c in range(geo.ncells):
+                m = start[c]
+                if not vals[c] and true_of[c] < 0 and m and not m & (m - 1):
+                    add_true(c, m.bit_length(), "cell", ())
+                    added = True
+            for h in range(len(geo.houses)):
+                for u in _bits(((1 << n) - 1) & ~given[h]):
+                    w = st.pos[u] & hmask[h]
+                    if w and not w & (w - 1) and (h, u + 1) not in htrue:
+                        add_true(w.bit_length() - 1, u + 1, "house", (), h)
+                        added = True
+            return added
+
         try:
             if truth:
                 add_true(cell, value, "assume", ())
             else:
                 add_false(cell, value, "assume", ())
+            seeded = False
             while True:
                 while queue:
                     expand(queue.popleft())
                 if dynamic and locked_facts():
                     continue
+                if level > 0 and not seeded:
+                    seeded = True
+                    if start_singles():
+                        continue
                 if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
                     break
                 # nested: candidates that contradict at level-1 in this branch's state
