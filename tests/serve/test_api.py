@@ -323,3 +323,25 @@ def test_why_answers_every_mistake_over_puzzles(tmp_path: object) -> None:
                 for line in (ROOT / "examples" / name).read_text().splitlines() if line and not line.startswith("#")]
     top = (SHARED / "data" / "top1465.txt").read_text().split()[:40:8]
     why_replays([*examples, *top, HARD2], 6, tmp_path)
+
+
+def test_a_position_s_step_is_found_once_for_its_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Levels 1, 2, 3 of one position search the step once (the worker's bounded ``STEPS``); another
+    position, order or techniques searches again, and the oldest positions leave the cache."""
+    calls: list[int] = []
+    real = api.next_step_from
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "next_step_from", counted)
+    monkeypatch.setattr(api, "STEPS", api.StepCache(size=2))
+    answers = [api.hint({"puzzle": HARD2, "level": k}) for k in (1, 2, 3)]
+    assert len(calls) == 1 and len({a["technique"] for a in answers}) == 1
+    assert answers[2]["texts"]["1"] == answers[0]["text"]
+    api.hint({"puzzle": HARD2, "level": 1, "order": "se"})
+    api.hint({"puzzle": EASY, "level": 1})
+    assert len(calls) == 3
+    api.hint({"puzzle": HARD2, "level": 3})  # the oldest, gone from a cache of 2
+    assert len(calls) == 4
