@@ -80,3 +80,29 @@ def test_route_is_straight_in_free_space_and_bends_around_a_digit():
     pts = route(a, b, ob)
     assert len(pts) > 2 or pts != (a, b)
     assert ob.cost(pts)[0] == 0
+
+
+def test_clear_is_cost_zero_on_random_routes() -> None:
+    """``Obstacles.clear`` (the routing's fast hit test) answers exactly ``cost(..., stop=0) == 0``
+    for straight, curved and two-piece routes, with and without ignored keys."""
+    import random
+
+    rnd = random.Random(39)
+    for n in (4, 9, 16):
+        obs = Obstacles(n)
+        for r in range(n):
+            for c in range(n):
+                if rnd.random() < 0.2:
+                    obs.add_value(r, c)
+                else:
+                    for k in range(n):
+                        if rnd.random() < 0.4:
+                            obs.add_candidate(c + (k % 3 + 0.5) / 3, r + (k // 3 % 3 + 0.5) / 3, (r, c, k + 1))
+        for _ in range(600):
+            pts = tuple((rnd.uniform(-0.2, n + 0.2), rnd.uniform(-0.2, n + 0.2)) for _ in range(rnd.choice((2, 3, 5))))
+            ignore = frozenset(rnd.sample(list(obs.cells), 2)) if rnd.random() < 0.5 else frozenset()
+            assert obs.clear(pts, ignore) == (obs.cost(pts, ignore, stop=0)[0] == 0), pts
+    fresh = Obstacles(9)
+    assert fresh.clear(((0.1, 0.5), (0.9, 0.5)))
+    fresh.add_value(0, 0)  # a box added after the first ``clear`` counts too
+    assert not fresh.clear(((0.1, 0.5), (0.9, 0.5)))
