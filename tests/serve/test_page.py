@@ -698,3 +698,25 @@ def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang:
 
 if __name__ == "__main__":  # python tests/serve/test_page.py URL OUT.png [palette] [lang]
     screenshot_chain_hint(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:5])
+
+
+def test_hint_levels_ask_the_server_once(server, browser) -> None:
+    """Levels 1, 2 and the drawn step of one position come from one level-3 answer (its "texts"):
+    one request; a move asks again."""
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        sent: list[dict] = []
+        p.page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}")) if "/api/hint" in r.url else None)
+        p.activate("#hint")
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        first = p.text("#caption")
+        p.activate("#hint")
+        p.wait(f"document.getElementById('caption').textContent !== {json.dumps(first)}")
+        p.activate("#show-step")
+        p.page.wait_for_selector("#apply:visible")
+        assert [b["level"] for b in sent] == [3], sent
+        p.activate("#apply")
+        p.page.wait_for_selector("#result", state="hidden")
+        p.activate("#hint")
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        assert len(sent) == 2
