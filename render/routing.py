@@ -34,10 +34,42 @@ class Obstacles:
         self.n = n
         self.m = math.isqrt(n)
         self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int, Hashable]]] = {}
+        # the cells' box lists by index r·n + c, for ``clear`` (made on first use)
+        self._by_index: list[list[tuple[float, float, float, float, int, Hashable]]] | None = None
 
     def add(self, x: float, y: float, hw: float, hh: float, weight: int, key: Hashable = None) -> None:
         cell = (int(y), int(x))
         self.cells.setdefault(cell, []).append((x, y, hw, hh, weight, key))
+
+    def clear(self, pts: Sequence[Point], ignore: Keys = frozenset()) -> bool:
+        """``cost(pts, ignore, stop=0)[0] == 0``: the same samples and the same comparisons,
+        inlined for one straight or curved piece (routing a proof's arrows asks this thousands
+        of times, and the page's hint waits for it; a cell's boxes by index, no generator).
+        Longer routes through ``cost``."""
+        if len(pts) > 3:
+            return self.cost(pts, ignore, stop=0)[0] == 0
+        n = self.n
+        if self._by_index is None:  # the cells' own lists: boxes added later are in them too
+            self._by_index = [self.cells.setdefault((r, c), []) for r in range(n) for c in range(n)]
+        boxes = self._by_index
+        length = sum(math.dist(pts[i], pts[i + 1]) for i in range(len(pts) - 1))
+        k = max(6, int(length * 10 * self.m))
+        curved = len(pts) == 3
+        (ax, ay), (bx, by) = pts[0], pts[-1]
+        cx, cy = pts[1] if curved else (0.0, 0.0)
+        dx, dy = bx - ax, by - ay
+        for i in range(1, k):
+            t = i / k
+            if curved:
+                u = 1 - t
+                x, y = u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
+            else:
+                x, y = ax + dx * t, ay + dy * t
+            if 0 <= x < n and 0 <= y < n:
+                for ox, oy, hw, hh, _, key in boxes[int(y) * n + int(x)]:
+                    if abs(x - ox) < hw and abs(y - oy) < hh and key not in ignore:
+                        return False
+        return True
 
     def add_value(self, r: int, c: int, key: Hashable = None) -> None:
         """A big digit plus the line's half width."""
@@ -184,7 +216,7 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
     for pts in candidates(a, b, n, corners=False):
         if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
             continue  # stay on the grid
-        if obstacles.cost(pts, ignore, stop=0)[0] == 0 and not hides_grid_line(pts, obstacles.m):
+        if obstacles.clear(pts, ignore) and not hides_grid_line(pts, obstacles.m):
             return pts  # the first clear one: only clear ones matter here, so stop at the first hit
     found = lattice_route(a, b, obstacles, ignore)
     if found is not None:
@@ -223,7 +255,7 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     # starting and ending a fraction f along its two segments (f = 0.5: all curve)
     for f in (0.5, 0.35, 0.2, 0.0):
         pts = _rounded(taut, f)
-        if obstacles.cost(pts, ignore, stop=0)[0] == 0:
+        if obstacles.clear(pts, ignore):
             return pts
     return _rounded(taut, 0.0)
 
@@ -260,7 +292,7 @@ class _Lattice:
         return v
 
     def clear(self, p: Point, r: Point) -> bool:
-        return self.obstacles.cost((p, r), self.ignore, stop=0)[0] == 0
+        return self.obstacles.clear((p, r), self.ignore)
 
     def near(self, p: Point, toward: Point) -> list[tuple[int, int]]:
         """Lattice points a clear straight step from p, those facing ``toward``

@@ -194,11 +194,16 @@ class _Branch:
                 self.add_true(cell, value, "assume", ())
             else:
                 self.add_false(cell, value, "assume", ())
+            seeded = False
             while True:
                 while self.queue:
                     self.expand(self.queue.popleft())
                 if dynamic and self.locked_facts():
                     continue
+                if level > 0 and not seeded:
+                    seeded = True
+                    if self.start_singles():
+                        continue
                 if level <= 0 or all(true_of[c] >= 0 or vals[c] for c in range(geo.ncells)):
                     break
                 if not self.nested_facts(level):
@@ -316,6 +321,29 @@ class _Branch:
                 add_false(c, u + 1, "peer", (i,))
         for y in _bits(self.geo.peer_mask[c] & self.st.pos[v - 1]):
             add_false(y, v, "peer", (i,))
+
+    def start_singles(self) -> bool:
+        """Nested: the singles the step-start state already has (a cell with one candidate, a
+        value with one place in a house) as premise-free ``cell``/``house`` facts. The batch
+        that finds the nested facts decides them from the branch's row, so the branch must
+        hold them too, or a nested proof would rest on a single its tracer never makes (a
+        learner's position is not closed under singles; the engine's states are, and
+        there this adds nothing)."""
+        geo, st, start, vals, true_of, htrue = self.geo, self.st, self.start, self.vals, self.true_of, self.htrue
+        n, hmask = geo.n, geo.house_mask
+        added = False
+        for c in range(geo.ncells):
+            m = start[c]
+            if not vals[c] and true_of[c] < 0 and m and not m & (m - 1):
+                self.add_true(c, m.bit_length(), "cell", ())
+                added = True
+        for h in range(len(geo.houses)):
+            for u in _bits(((1 << n) - 1) & ~self.given[h]):
+                w = st.pos[u] & hmask[h]
+                if w and not w & (w - 1) and (h, u + 1) not in htrue:
+                    self.add_true(w.bit_length() - 1, u + 1, "house", (), h)
+                    added = True
+        return added
 
     def locked_facts(self) -> bool:
         """Dynamic: locked candidates of the branch's state, as ``step`` facts resting on

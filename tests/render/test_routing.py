@@ -104,3 +104,29 @@ def test_links_go_around_marked_cells_they_do_not_join():
             cell = (int(y), int(x))
             inside = 0.1 < x - int(x) < 0.9 and 0.1 < y - int(y) < 0.9
             assert not (inside and cell in marked - ends), (s.points, cell)
+
+
+def test_clear_is_cost_zero_on_random_routes() -> None:
+    """``Obstacles.clear`` (the routing's fast hit test) answers exactly ``cost(..., stop=0) == 0``
+    for straight, curved and two-piece routes, with and without ignored keys."""
+    import random
+
+    rnd = random.Random(39)
+    for n in (4, 9, 16):
+        obs = Obstacles(n)
+        for r in range(n):
+            for c in range(n):
+                if rnd.random() < 0.2:
+                    obs.add_value(r, c)
+                else:
+                    for k in range(n):
+                        if rnd.random() < 0.4:
+                            obs.add_candidate(c + (k % 3 + 0.5) / 3, r + (k // 3 % 3 + 0.5) / 3, (r, c, k + 1))
+        for _ in range(600):
+            pts = tuple((rnd.uniform(-0.2, n + 0.2), rnd.uniform(-0.2, n + 0.2)) for _ in range(rnd.choice((2, 3, 5))))
+            ignore = frozenset(rnd.sample(list(obs.cells), 2)) if rnd.random() < 0.5 else frozenset()
+            assert obs.clear(pts, ignore) == (obs.cost(pts, ignore, stop=0)[0] == 0), pts
+    fresh = Obstacles(9)
+    assert fresh.clear(((0.1, 0.5), (0.9, 0.5)))
+    fresh.add_value(0, 0)  # a box added after the first ``clear`` counts too
+    assert not fresh.clear(((0.1, 0.5), (0.9, 0.5)))

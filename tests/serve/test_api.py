@@ -267,3 +267,81 @@ def _without(state: State, c: int, v: int) -> str:
     s = state.copy()
     s.eliminate(c, v)
     return s.to_candidates_line()
+
+
+def mistakes_bodies(puzzle: str, cells: int) -> list[dict[str, object]]:
+    """Every wrong value of a few empty cells (spread over the grid), and the true candidate of
+    each removed from the learner's marks."""
+    st = read_position({"puzzle": puzzle}).state
+    sol = unique_solution(parse_grid(puzzle)).values
+    empty = [k for k in range(81) if not st.values[k]]
+    bodies: list[dict[str, object]] = []
+    for c in empty[::max(1, len(empty) // cells)][:cells]:
+        name = f"r{c // 9 + 1}c{c % 9 + 1}"
+        bodies += [{"puzzle": puzzle, "grid": puzzle[:c] + str(v) + puzzle[c + 1:],
+                    "mistake": {"cell": name, "value": v, "kind": "value"}} for v in range(1, 10) if v != sol[c]]
+        bodies.append({"puzzle": puzzle, "marks": _without(st, c, sol[c]),
+                       "mistake": {"cell": name, "value": sol[c], "kind": "removed"}})
+    return bodies
+
+
+def why_replays(puzzles: list[str], cells: int, tmp_path: object) -> None:
+    """Each mistake gets an answer (the server's 200: no exception), a proof or the house that
+    already shows it, and every proof replays in the independent checker."""
+    from pathlib import Path
+
+    from tests.conftest import verify_documents
+
+    docs = []
+    for puzzle in puzzles:
+        sol = "".join(map(str, unique_solution(parse_grid(puzzle)).values))
+        for body in mistakes_bodies(puzzle, cells):
+            w = more.why(body)
+            if w["step"] is None:
+                assert body["mistake"]["kind"] == "value" and "already holds" in w["text"], (body, w["text"])  # type: ignore[index]
+                continue
+            assert w["step"]["proof"] and w["scenes"], w["text"]
+            docs.append({"size": 9, "puzzle": puzzle, "solution": sol, "complete": False, "steps": [w["step"]]})
+    verify_documents(docs, Path(str(tmp_path)))
+
+
+def test_why_answers_every_mistake_of_a_few_cells(tmp_path: object) -> None:
+    """The seed's mistakes (r1c2=5 and the removed 2 of r1c8 were 500s: a nested proof through a
+    single the position had not placed yet) and top1465's first puzzle."""
+    from tests.conftest import ROOT
+
+    seed = (ROOT / "examples" / "seed.txt").read_text().split()[0]
+    top = (SHARED / "data" / "top1465.txt").read_text().split()[:1]
+    why_replays([seed, *top], 3, tmp_path)
+
+
+@pytest.mark.slow
+def test_why_answers_every_mistake_over_puzzles(tmp_path: object) -> None:
+    from tests.conftest import ROOT
+
+    examples = [line.split()[0] for name in ("seed.txt", "top1465-sample.txt")
+                for line in (ROOT / "examples" / name).read_text().splitlines() if line and not line.startswith("#")]
+    top = (SHARED / "data" / "top1465.txt").read_text().split()[:40:8]
+    why_replays([*examples, *top, HARD2], 6, tmp_path)
+
+
+def test_a_position_s_step_is_found_once_for_its_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Levels 1, 2, 3 of one position search the step once (the worker's bounded ``STEPS``); another
+    position, order or techniques searches again, and the oldest positions leave the cache."""
+    calls: list[int] = []
+    real = api.next_step_from
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "next_step_from", counted)
+    monkeypatch.setattr(api, "STEPS", api.StepCache(size=2))
+    answers = [api.hint({"puzzle": HARD2, "level": k}) for k in (1, 2, 3)]
+    assert len(calls) == 1 and len({a["technique"] for a in answers}) == 1
+    assert answers[2]["texts"]["1"] == answers[0]["text"]
+    api.hint({"puzzle": HARD2, "level": 1, "order": "se"})
+    api.hint({"puzzle": EASY, "level": 1})
+    assert len(calls) == 3
+    api.hint({"puzzle": HARD2, "level": 3})  # the oldest, gone from a cache of 2
+    assert len(calls) == 4

@@ -292,7 +292,8 @@ def test_check_names_a_wrong_value_and_a_removed_candidate(server, browser) -> N
         label = p.label(*divmod(wrong_cell, n))
         options = [ch for ch in label.split("marks ")[1].split() if ch != sol[wrong_cell]]
         p.to_cell(*divmod(wrong_cell, n))
-        p.press(options[-1])  # r1c2=7 (see docs/serve.md, Page asks: "why" of r1c2=5 is a 500)
+        assert "5" in options, options
+        p.press("5")  # r1c2=5: its "why" needs a nested chain through the seed's pending singles (was a 500)
         # a true candidate removed: leave only the other marks in a cell
         p.to_cell(*divmod(marked_cell, n))
         p.press(" ")
@@ -697,3 +698,25 @@ def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang:
 
 if __name__ == "__main__":  # python tests/serve/test_page.py URL OUT.png [palette] [lang]
     screenshot_chain_hint(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:5])
+
+
+def test_hint_levels_ask_the_server_once(server, browser) -> None:
+    """Levels 1, 2 and the drawn step of one position come from one level-3 answer (its "texts"):
+    one request; a move asks again."""
+    with learner(browser, server + "/") as p:
+        p.start(SEED)
+        sent: list[dict] = []
+        p.page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}")) if "/api/hint" in r.url else None)
+        p.activate("#hint")
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        first = p.text("#caption")
+        p.activate("#hint")
+        p.wait(f"document.getElementById('caption').textContent !== {json.dumps(first)}")
+        p.activate("#show-step")
+        p.page.wait_for_selector("#apply:visible")
+        assert [b["level"] for b in sent] == [3], sent
+        p.activate("#apply")
+        p.page.wait_for_selector("#result", state="hidden")
+        p.activate("#hint")
+        p.wait("document.getElementById('caption').textContent.length > 0")
+        assert len(sent) == 2

@@ -6,7 +6,7 @@ from explainer.model.proof import Proof
 from techniques.forcing import prover
 from techniques.implication import extract, needed_closure
 from tests.techniques.chain_fixtures import cell_index, open_grid
-from tests.techniques.forcing_helpers import check_proof
+from tests.techniques.forcing_helpers import check_proof, check_step
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +139,23 @@ def test_compiled_minimisation_is_the_twin_of_shortest(hard_state):
                 assert tr.record.shortest(roots) == twin, (c, v, truth, kw)
                 checked += 1
     assert checked > 100
+
+
+def test_nested_branch_holds_the_start_states_pending_singles():
+    """A position not closed under singles (a learner's: the seed's givens leave r1c6=1 a hidden
+    single) gave a nested fact the batch found through that single but the nested tracer could not
+    prove (AssertionError "nested branch does not contradict"). The nested branch now holds the
+    start state's singles as premise-free facts, and its proof replays with the checker."""
+    from explainer.model.grid import parse_grid
+    from explainer.model.state import State
+    from techniques.forcing import make_step
+
+    seed = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+    state = State.from_grid(parse_grid(seed))
+    tr = prover(state).run(1, 5, True, 1)  # r1c2=5, false; nested level 1
+    assert tr.end is not None
+    br = extract(tr)
+    starts = [f for f in br.facts if f.rule in ("cell", "house") and not f.premises]
+    assert starts, "a start-state single among the facts"
+    step = make_step(state.geo, Proof("contradiction", 1, (br,)), [], [(1, 5)])
+    assert check_step(state, step) == []

@@ -9,6 +9,7 @@ position, calls them and shapes the answer (docs/serve.md).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -105,8 +106,39 @@ def step_dict(step: Explanation) -> dict[str, Any]:
     return step.to_dict()
 
 
+class StepCache:
+    """The last positions' next steps, in this worker process only (bounded, least recently used
+    out): the page asks a hint at level 1, 2, then 3 on one position, and the step (on hardest
+    positions a forcing-chain search of up to seconds) is found once. A step depends only on the
+    position (values, candidates, puzzle) and the order and techniques asked, the key."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self.steps: OrderedDict[tuple[object, ...], Explanation | None] = OrderedDict()
+
+    @staticmethod
+    def key(pos: Position, state: State) -> tuple[object, ...]:
+        names = None if pos.techniques is None else tuple(t.name for t in pos.techniques)
+        return (pos.puzzle.to_line(), bytes(state.values), tuple(state.cand), pos.order.name, names)
+
+    def step(self, pos: Position, state: State) -> Explanation | None:
+        key = self.key(pos, state)
+        if key in self.steps:
+            self.steps.move_to_end(key)
+            return self.steps[key]
+        found = next_step_from(state, pos.solution, pos.order, pos.techniques)
+        self.steps[key] = found
+        if len(self.steps) > self.size:
+            self.steps.popitem(last=False)
+        return found
+
+
+STEPS = StepCache()
+
+
 def next_step(pos: Position, state: State | None = None) -> Explanation | None:
-    return next_step_from(state if state is not None else pos.state, pos.solution, pos.order, pos.techniques)
+    """The engine's next step from the position (or ``state``), through the worker's ``STEPS``."""
+    return STEPS.step(pos, state if state is not None else pos.state)
 
 
 # ---- the handlers ------------------------------------------------------------------------

@@ -25,6 +25,7 @@ const app = {
   claimMode: false,
   hintLevel: 0,
   hintKey: "",
+  hintAnswer: null, // {asked: the position's request, ans: its level-3 answer}
   step: null, // the step "apply" plays
   claim: null, // the claim "play it" plays
   refresh: null, // asks the server again (a language change)
@@ -266,8 +267,15 @@ async function hint(level) {
   if (!needGame()) return;
   const key = JSON.stringify(app.game.position());
   if (level === undefined) level = key === app.hintKey ? Math.min(3, app.hintLevel + 1) : 1;
-  const ans = await request("/api/hint", {...position(), level});
-  if (!ans) return;
+  // one request per position: a level-3 answer carries the words of levels 1-3 ("texts"),
+  // revealed one by one; a move, another language, order or ticked techniques ask again
+  const asked = JSON.stringify(position());
+  let ans = app.hintAnswer && app.hintAnswer.asked === asked ? app.hintAnswer.ans : null;
+  if (!ans) {
+    ans = await request("/api/hint", {...position(), level: 3});
+    if (!ans) return;
+    app.hintAnswer = {asked, ans};
+  }
   app.hintKey = key;
   app.refresh = () => hint(level);
   if (ans.mistakes) {
@@ -283,12 +291,12 @@ async function hint(level) {
     return;
   }
   if (level < 3 || !ans.scenes || !ans.scenes.length) {
-    $("caption").textContent = ans.text;
+    $("caption").textContent = ans.texts ? ans.texts[String(level)] : ans.text;
     return;
   }
   app.step = ans.step;
   $("apply").hidden = false;
-  const body = {...position(), level};
+  const body = {...position(), level: 3};
   walker.show(ans.scenes, ans.rating != null ? t("stepRating", {er: ans.rating}) : "", deeper(ans, "/api/hint", body));
 }
 
