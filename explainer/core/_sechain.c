@@ -272,6 +272,8 @@ typedef struct engine {
     ivec imp;
     int kw;             /* words of a key set */
     uint64_t *vis;      /* [kw] scratch */
+    uint64_t *anc;      /* do_cycles: per queued "on", the keys of the "off"s it rests on ([kw] each) */
+    int anccap;         /* in sets */
     ivec q1, q2, tmp1, tmp2, tmp3;
     hcand_t *hl;
     int nh, hcap;
@@ -919,15 +921,6 @@ static int multiple_hints(engine_t *E) {
 
 /* ---- cycles and forcing chains (static) ---------------------------------------------------------- */
 
-static int is_parent(const engine_t *E, int node, int key) {
-    const node_t *p = &E->nd[node];
-    while (p->npar) {
-        p = &E->nd[E->pp.a[p->par]];
-        if (p->key == key) return 1;
-    }
-    return 0;
-}
-
 /* a consequence of node p (its key and cause) in a search from a start: a hit (a cycle's or a
    chain's end) goes on ends; a key not reached yet is marked and queued on next */
 static inline int reach(engine_t *E, int p, int key, int cause, int hit, ivec *ends, ivec *marked, ivec *next) {
@@ -945,34 +938,58 @@ static inline int reach(engine_t *E, int p, int key, int cause, int hit, ivec *e
 
 /* the searches below run in static engines only: they read the implication table in place */
 
-/* SE's doCycles from source (an "on" node): the cycle ends into cycles */
+/* the ancestor set of the ``slot``-th queued "on" of do_cycles (the arena grown as needed) */
+static uint64_t *anc_slot(engine_t *E, int slot) {
+    if (slot >= E->anccap) {
+        int cap = E->anccap;
+        while (slot >= cap) cap = cap ? 2 * cap : 256;
+        uint64_t *p = realloc(E->anc, sizeof(uint64_t) * (size_t)cap * (size_t)E->kw);
+        if (!p) return NULL;
+        E->anc = p, E->anccap = cap;
+    }
+    return E->anc + (size_t)slot * (size_t)E->kw;
+}
+
+/* SE's doCycles from source (an "on" node): the cycle ends into cycles. SE's isParent (is an
+ * "off" an ancestor of the "on" it would follow) is a bit test: each queued "on" carries the set
+ * of the "off"s on its line (its parent's set and its parent), indexed by its place in the queue. */
 static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *marked) {
-    int skey = E->nd[source].key;
+    int skey = E->nd[source].key, kw = E->kw;
     const int32_t *imp = E->imp.a;
-    ivec *qon = &E->q1, *qoff = &E->q2;
-    qon->n = qoff->n = 0;
+    ivec *qon = &E->q1, *qoff = &E->q2, *qpos = &E->tmp3; /* qpos: an "off"'s parent's place in qon */
+    qon->n = qoff->n = qpos->n = 0;
     int hon = 0, hoff = 0, length = 0;
     E->at[skey] = source;
     if (iv_push(marked, skey) < 0 || iv_push(qon, source) < 0) return -1;
+    uint64_t *a0 = anc_slot(E, 0);
+    if (!a0) return -1;
+    memset(a0, 0, sizeof(uint64_t) * (size_t)kw);
     while (hon < qon->n || hoff < qoff->n) {
         length++;
         while (hon < qon->n) {
-            int p = qon->a[hon++], a, b;
+            int slot = hon, p = qon->a[hon++], a, b;
+            const uint64_t *anc = E->anc + (size_t)slot * (size_t)kw;
             tab_range(E, E->nd[p].key, y, 1, &a, &b);
             for (int i = a; i < b; i++) {
                 int koff = (imp[i] >> 3) << 1;
-                if (is_parent(E, p, koff)) continue;
+                if (anc[koff >> 6] >> (koff & 63) & 1) continue;
                 int q = new_node(E, koff, imp[i] & 7, p);
-                if (q < 0 || iv_push(qoff, q) < 0) return -1;
+                if (q < 0 || iv_push(qoff, q) < 0 || iv_push(qpos, slot) < 0) return -1;
             }
         }
         length++;
         while (hoff < qoff->n) {
-            int p = qoff->a[hoff++], a, b;
-            tab_range(E, E->nd[p].key, y, x, &a, &b);
+            int from = qpos->a[hoff], p = qoff->a[hoff++], a, b, pkey = E->nd[p].key;
+            tab_range(E, pkey, y, x, &a, &b);
             for (int i = a; i < b; i++) {
-                int kon = ((imp[i] >> 3) << 1) | 1;
+                int kon = ((imp[i] >> 3) << 1) | 1, before = qon->n;
                 if (reach(E, p, kon, imp[i] & 7, length >= 4 && kon == skey, cycles, marked, qon) < 0) return -1;
+                if (qon->n > before) {
+                    uint64_t *dst = anc_slot(E, before);
+                    if (!dst) return -1;
+                    memcpy(dst, E->anc + (size_t)from * (size_t)kw, sizeof(uint64_t) * (size_t)kw);
+                    dst[pkey >> 6] |= (uint64_t)1 << (pkey & 63);
+                }
             }
         }
     }
@@ -981,7 +998,8 @@ static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *
 
 /* one step of do_forcing from node p: each consequence (table entries [a, b); on: turned on) that
    reaches the start's negation, unless a chain already ends there, becomes a chain; a fresh one is
-   queued on next */
+   queued on next. 1 when a chain was found (nothing further can be: SE's later hits of the same
+   key are dropped as duplicates), 0, or -1 on error */
 static inline int forcing_step(engine_t *E, int p, int a, int b, int on, int skey, ivec *chains, ivec *marked,
                                ivec *next) {
     const int32_t *imp = E->imp.a;
@@ -991,6 +1009,7 @@ static inline int forcing_step(engine_t *E, int p, int a, int b, int on, int ske
         if (target)
             for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != key;
         if (reach(E, p, key, imp[i] & 7, target, chains, marked, next) < 0) return -1;
+        if (target) return 1; /* the start's negation is the only target: the search is over */
     }
     return 0;
 }
@@ -1007,12 +1026,14 @@ static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked
         while (hon < qon->n) {
             int p = qon->a[hon++], a, b;
             tab_range(E, E->nd[p].key, y, 1, &a, &b);
-            if (forcing_step(E, p, a, b, 0, skey, chains, marked, qoff) < 0) return -1;
+            int rc = forcing_step(E, p, a, b, 0, skey, chains, marked, qoff);
+            if (rc) return rc < 0 ? -1 : 0;
         }
         while (hoff < qoff->n) {
             int p = qoff->a[hoff++], a, b;
             tab_range(E, E->nd[p].key, y, 1, &a, &b);
-            if (forcing_step(E, p, a, b, 1, skey, chains, marked, qon) < 0) return -1;
+            int rc = forcing_step(E, p, a, b, 1, skey, chains, marked, qon);
+            if (rc) return rc < 0 ? -1 : 0;
         }
     }
     return 0;
@@ -1756,7 +1777,7 @@ static void engine_free(engine_t *E) {
     for (int i = 0; i < E->ninner; i++) engine_free(E->inner[i]);
     free(E->nd), free(E->pp.a), free(E->lp.a), free(E->hp.a), free(E->bp), free(E->ch);
     free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
-    free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl);
+    free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl), free(E->anc);
     free(E);
 }
 
