@@ -6,6 +6,11 @@
  *   potentials  a key per candidate and state, ((cell * n + value - 1) << 1) | on; a node is a
  *               key, a cause and its parents (indexes into one parent pool), in an arena that
  *               lives for one producer call (no object per potential);
+ *   searches    a static engine's implications are one packed table per call (candidate index
+ *               and cause per entry), read in place by the searches; SE's isParent in doCycles is
+ *               a bit test on the set of "off"s each queued "on" rests on (an arena of sets per
+ *               engine, grown geometrically, reused between calls); doForcingChains stops at its
+ *               one target;
  *   chains      each propagation is a record (its nodes in insertion order, a bit set of its
  *               keys, its contradiction); a chain from a start is run once per producer call and
  *               shared by the binary, region and cell hints that read it;
