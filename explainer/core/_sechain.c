@@ -6,6 +6,11 @@
  *   potentials  a key per candidate and state, ((cell * n + value - 1) << 1) | on; a node is a
  *               key, a cause and its parents (indexes into one parent pool), in an arena that
  *               lives for one producer call (no object per potential);
+ *   searches    a static engine's implications are one packed table per call (candidate index
+ *               and cause per entry), read in place by the searches; SE's isParent in doCycles is
+ *               a bit test on the set of "off"s each queued "on" rests on (an arena of sets per
+ *               engine, grown geometrically, reused between calls); doForcingChains stops at its
+ *               one target;
  *   chains      each propagation is a record (its nodes in insertion order, a bit set of its
  *               keys, its contradiction); a chain from a start is run once per producer call and
  *               shared by the binary, region and cell hints that read it;
@@ -63,12 +68,15 @@ static inline int pc64(uint64_t x) {
 
 typedef struct { int32_t *a; int n, cap; } ivec;
 
-static int iv_push(ivec *v, int32_t x) {
-    if (v->n == v->cap) {
-        int32_t *p = grown(v->a, &v->cap, 256, sizeof *p);
-        if (!p) return -1;
-        v->a = p;
-    }
+/* the slow path of iv_push: the array doubled (out of line, so the push itself inlines) */
+static __attribute__((noinline)) int iv_grow(ivec *v) {
+    int32_t *p = grown(v->a, &v->cap, 256, sizeof *p);
+    if (!p) return -1;
+    v->a = p;
+    return 0;
+}
+static inline int iv_push(ivec *v, int32_t x) {
+    if (__builtin_expect(v->n == v->cap, 0) && iv_grow(v) < 0) return -1;
     v->a[v->n++] = x;
     return 0;
 }
@@ -269,6 +277,8 @@ typedef struct engine {
     ivec imp;
     int kw;             /* words of a key set */
     uint64_t *vis;      /* [kw] scratch */
+    uint64_t *anc;      /* do_cycles: per queued "on", the keys of the "off"s it rests on ([kw] each) */
+    int anccap;         /* in sets */
     ivec q1, q2, tmp1, tmp2, tmp3;
     hcand_t *hl;
     int nh, hcap;
@@ -283,12 +293,16 @@ static engine_t *engine_new(const geo_t *G, store_t *S, int prod, int keep_all);
 static void engine_free(engine_t *E);
 static int engine_hints(engine_t *E, grid_t *g);
 
-static int new_node(engine_t *E, int key, int cause, int parent) {
-    if (E->nn == E->ncap) {
-        node_t *p = grown(E->nd, &E->ncap, 1024, sizeof *p);
-        if (!p) return -1;
-        E->nd = p;
-    }
+/* the slow path of new_node: the node arena doubled (nodes are indexes, so moving them is safe) */
+static __attribute__((noinline)) int nodes_grow(engine_t *E) {
+    node_t *p = grown(E->nd, &E->ncap, 1024, sizeof *p);
+    if (!p) return -1;
+    E->nd = p;
+    return 0;
+}
+
+static inline int new_node(engine_t *E, int key, int cause, int parent) {
+    if (__builtin_expect(E->nn == E->ncap, 0) && nodes_grow(E) < 0) return -1;
     node_t *x = &E->nd[E->nn];
     x->key = key, x->cause = (uint8_t)cause, x->rule = -1, x->cnt = 0, x->tmp = -1;
     x->par = E->pp.n, x->npar = 0;
@@ -319,7 +333,8 @@ static int on_to_off_grid(const engine_t *E, const grid_t *g, int key, int cell_
 static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src, int key, int cell_rule,
                           int house_rule, cons_t *out);
 
-#define PACK(c, v, cause) (((c) << 10) | ((v) << 3) | (cause))
+/* a table entry: the consequence's candidate index and cause; (x >> 3) << 1 is its "off" key */
+#define PACK(c, v, cause) ((((c) * G->n + (v) - 1) << 3) | (cause))
 
 /* a static engine's implications of every candidate, on and off (its grid never changes) */
 static int static_tables(engine_t *E) {
@@ -348,15 +363,22 @@ static int static_tables(engine_t *E) {
     return 0;
 }
 
+/* the table entries of a key under the rules asked for: entries [*a, *b) (cell rule ones come
+ * first, so the range is contiguous) */
+static inline void tab_range(const engine_t *E, int key, int cell_rule, int house_rule, int *a, int *b) {
+    int s = E->imp_at[key], nc = E->imp_ncell[key];
+    *a = cell_rule ? s : s + nc;
+    *b = house_rule ? E->imp_at[key + 1] : s + nc;
+}
+
 static int from_table(const engine_t *E, int key, int cell_rule, int house_rule, cons_t *out) {
-    int a = E->imp_at[key], b = E->imp_at[key + 1], nc = E->imp_ncell[key], k = 0;
-    for (int i = a; i < b; i++) {
-        int cell = i < a + nc;
-        if ((cell && !cell_rule) || (!cell && !house_rule)) continue;
+    const geo_t *G = E->G;
+    int a, b, k = 0;
+    tab_range(E, key, cell_rule, house_rule, &a, &b);
+    for (int i = a; i < b; i++, k++) {
         int32_t x = E->imp.a[i];
-        out[k].cell = (int16_t)(x >> 10), out[k].value = (int16_t)((x >> 3) & 127), out[k].cause = (int16_t)(x & 7);
+        out[k].cell = G->cell_of[x >> 3], out[k].value = G->value_of[x >> 3], out[k].cause = (int16_t)(x & 7);
         out[k].nh = 0;
-        k++;
     }
     return k;
 }
@@ -904,18 +926,9 @@ static int multiple_hints(engine_t *E) {
 
 /* ---- cycles and forcing chains (static) ---------------------------------------------------------- */
 
-static int is_parent(const engine_t *E, int node, int key) {
-    const node_t *p = &E->nd[node];
-    while (p->npar) {
-        p = &E->nd[E->pp.a[p->par]];
-        if (p->key == key) return 1;
-    }
-    return 0;
-}
-
 /* a consequence of node p (its key and cause) in a search from a start: a hit (a cycle's or a
    chain's end) goes on ends; a key not reached yet is marked and queued on next */
-static int reach(engine_t *E, int p, int key, int cause, int hit, ivec *ends, ivec *marked, ivec *next) {
+static inline int reach(engine_t *E, int p, int key, int cause, int hit, ivec *ends, ivec *marked, ivec *next) {
     int fresh = E->at[key] < 0;
     if (!hit && !fresh) return 0;
     int q = new_node(E, key, cause, p);
@@ -928,76 +941,104 @@ static int reach(engine_t *E, int p, int key, int cause, int hit, ivec *ends, iv
     return 0;
 }
 
-/* SE's doCycles from source (an "on" node): the cycle ends into cycles */
+/* the searches below run in static engines only: they read the implication table in place */
+
+/* the ancestor set of the ``slot``-th queued "on" of do_cycles (the arena grown as needed) */
+static uint64_t *anc_slot(engine_t *E, int slot) {
+    if (slot >= E->anccap) {
+        int cap = E->anccap;
+        while (slot >= cap) cap = cap ? 2 * cap : 256;
+        uint64_t *p = realloc(E->anc, sizeof(uint64_t) * (size_t)cap * (size_t)E->kw);
+        if (!p) return NULL;
+        E->anc = p, E->anccap = cap;
+    }
+    return E->anc + (size_t)slot * (size_t)E->kw;
+}
+
+/* SE's doCycles from source (an "on" node): the cycle ends into cycles. SE's isParent (is an
+ * "off" an ancestor of the "on" it would follow) is a bit test: each queued "on" carries the set
+ * of the "off"s on its line (its parent's set and its parent), indexed by its place in the queue. */
 static int do_cycles(engine_t *E, int source, int y, int x, ivec *cycles, ivec *marked) {
-    const grid_t *g = E->g;
-    int n = E->G->n, skey = E->nd[source].key;
-    ivec *qon = &E->q1, *qoff = &E->q2;
-    qon->n = qoff->n = 0;
+    int skey = E->nd[source].key, kw = E->kw;
+    const int32_t *imp = E->imp.a;
+    ivec *qon = &E->q1, *qoff = &E->q2, *qpos = &E->tmp3; /* qpos: an "off"'s parent's place in qon */
+    qon->n = qoff->n = qpos->n = 0;
     int hon = 0, hoff = 0, length = 0;
     E->at[skey] = source;
     if (iv_push(marked, skey) < 0 || iv_push(qon, source) < 0) return -1;
-    cons_t cons[4 * MAXN];
+    uint64_t *a0 = anc_slot(E, 0);
+    if (!a0) return -1;
+    memset(a0, 0, sizeof(uint64_t) * (size_t)kw);
     while (hon < qon->n || hoff < qoff->n) {
         length++;
         while (hon < qon->n) {
-            int p = qon->a[hon++];
-            int k = on_to_off(E, g, E->nd[p].key, y, cons);
-            for (int i = 0; i < k; i++) {
-                int koff = KEY(n, cons[i].cell, cons[i].value, 0);
-                if (is_parent(E, p, koff)) continue;
-                int q = new_node(E, koff, cons[i].cause, p);
-                if (q < 0 || iv_push(qoff, q) < 0) return -1;
+            int slot = hon, p = qon->a[hon++], a, b;
+            const uint64_t *anc = E->anc + (size_t)slot * (size_t)kw;
+            tab_range(E, E->nd[p].key, y, 1, &a, &b);
+            for (int i = a; i < b; i++) {
+                int koff = (imp[i] >> 3) << 1;
+                if (anc[koff >> 6] >> (koff & 63) & 1) continue;
+                int q = new_node(E, koff, imp[i] & 7, p);
+                if (q < 0 || iv_push(qoff, q) < 0 || iv_push(qpos, slot) < 0) return -1;
             }
         }
         length++;
         while (hoff < qoff->n) {
-            int p = qoff->a[hoff++];
-            int k = off_to_on(E, g, NULL, E->nd[p].key, y, x, cons);
-            for (int i = 0; i < k; i++) {
-                int kon = KEY(n, cons[i].cell, cons[i].value, 1);
-                if (reach(E, p, kon, cons[i].cause, length >= 4 && kon == skey, cycles, marked, qon) < 0) return -1;
+            int from = qpos->a[hoff], p = qoff->a[hoff++], a, b, pkey = E->nd[p].key;
+            tab_range(E, pkey, y, x, &a, &b);
+            for (int i = a; i < b; i++) {
+                int kon = ((imp[i] >> 3) << 1) | 1, before = qon->n;
+                if (reach(E, p, kon, imp[i] & 7, length >= 4 && kon == skey, cycles, marked, qon) < 0) return -1;
+                if (qon->n > before) {
+                    uint64_t *dst = anc_slot(E, before);
+                    if (!dst) return -1;
+                    memcpy(dst, E->anc + (size_t)from * (size_t)kw, sizeof(uint64_t) * (size_t)kw);
+                    dst[pkey >> 6] |= (uint64_t)1 << (pkey & 63);
+                }
             }
         }
     }
     return 0;
 }
 
-/* one step of do_forcing from node p: each consequence cons[0..k) (on: turned on) that reaches the
-   start's negation, unless a chain already ends there, becomes a chain; a fresh one is queued on next */
-static int forcing_step(engine_t *E, int p, const cons_t *cons, int k, int on, int skey, ivec *chains,
-                        ivec *marked, ivec *next) {
-    int n = E->G->n;
-    for (int i = 0; i < k; i++) {
-        int key = KEY(n, cons[i].cell, cons[i].value, on);
+/* one step of do_forcing from node p: each consequence (table entries [a, b); on: turned on) that
+   reaches the start's negation, unless a chain already ends there, becomes a chain; a fresh one is
+   queued on next. 1 when a chain was found (nothing further can be: SE's later hits of the same
+   key are dropped as duplicates), 0, or -1 on error */
+static inline int forcing_step(engine_t *E, int p, int a, int b, int on, int skey, ivec *chains, ivec *marked,
+                               ivec *next) {
+    const int32_t *imp = E->imp.a;
+    for (int i = a; i < b; i++) {
+        int key = ((imp[i] >> 3) << 1) | on;
         int target = (on ? (key & ~1) : (key | 1)) == skey;
         if (target)
             for (int j = 0; j < chains->n && target; j++) target = E->nd[chains->a[j]].key != key;
-        if (reach(E, p, key, cons[i].cause, target, chains, marked, next) < 0) return -1;
+        if (reach(E, p, key, imp[i] & 7, target, chains, marked, next) < 0) return -1;
+        if (target) return 1; /* the start's negation is the only target: the search is over */
     }
     return 0;
 }
 
 /* SE's doForcingChains from one start: targets (the start's negation) into chains */
 static int do_forcing(engine_t *E, int source, int y, ivec *chains, ivec *marked) {
-    const grid_t *g = E->g;
     int skey = E->nd[source].key;
     ivec *qon = &E->q1, *qoff = &E->q2;
     qon->n = qoff->n = 0;
     int hon = 0, hoff = 0;
     E->at[skey] = source;
     if (iv_push(marked, skey) < 0 || iv_push((skey & 1) ? qon : qoff, source) < 0) return -1;
-    cons_t cons[4 * MAXN];
     while (hon < qon->n || hoff < qoff->n) {
         while (hon < qon->n) {
-            int p = qon->a[hon++];
-            int k = on_to_off(E, g, E->nd[p].key, y, cons);
-            if (forcing_step(E, p, cons, k, 0, skey, chains, marked, qoff) < 0) return -1;
+            int p = qon->a[hon++], a, b;
+            tab_range(E, E->nd[p].key, y, 1, &a, &b);
+            int rc = forcing_step(E, p, a, b, 0, skey, chains, marked, qoff);
+            if (rc) return rc < 0 ? -1 : 0;
         }
         while (hoff < qoff->n) {
-            int p = qoff->a[hoff++];
-            int k = off_to_on(E, g, NULL, E->nd[p].key, y, 1, cons);
-            if (forcing_step(E, p, cons, k, 1, skey, chains, marked, qon) < 0) return -1;
+            int p = qoff->a[hoff++], a, b;
+            tab_range(E, E->nd[p].key, y, 1, &a, &b);
+            int rc = forcing_step(E, p, a, b, 1, skey, chains, marked, qon);
+            if (rc) return rc < 0 ? -1 : 0;
         }
     }
     return 0;
@@ -1741,7 +1782,7 @@ static void engine_free(engine_t *E) {
     for (int i = 0; i < E->ninner; i++) engine_free(E->inner[i]);
     free(E->nd), free(E->pp.a), free(E->lp.a), free(E->hp.a), free(E->bp), free(E->ch);
     free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
-    free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl);
+    free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl), free(E->anc);
     free(E);
 }
 
