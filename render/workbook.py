@@ -185,9 +185,6 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
     appendix = [f for f in plan if f.kind == "step" and f.level >= APPENDIX_LEVEL]
     w_in, h_in = PAPER_IN[paper]
     total = page_count(len(steps), len(appendix))
-    inner_w = w_in - 2 * MARGIN_IN
-    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
-    words = WORDS.get(lang, WORDS["en"])
     renderers: dict[int, FrameRenderer] = {}
 
     def renderer(dpi: int) -> FrameRenderer:  # one: the steps' boxes are all of one size
@@ -197,6 +194,27 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         return renderers[dpi]
 
     raster = None if vector else renderer
+    try:
+        _write_pages(PdfPages, Figure, path, initial, solution, steps, appendix, theme=theme, lang=lang,
+                     heading=heading, total=total, raster=raster, size=(w_in, h_in))
+    except Exception as e:  # matplotlib's close masks a full disk with zlib's "Error -2 while flushing"
+        cause: BaseException | None = e
+        while cause is not None and not isinstance(cause, OSError):
+            cause = cause.__context__
+        if cause is not None and cause is not e:
+            raise cause from None
+        raise
+    return total
+
+
+def _write_pages(PdfPages: Any, Figure: Any, path: str | Path, initial: Frame, solution: Frame,  # noqa: N803
+                 steps: Sequence[Frame], appendix: Sequence[Frame], *, theme: Mapping[str, Any], lang: str,
+                 heading: str, total: int, raster: Any, size: tuple[float, float]) -> None:
+    """The pages, in order, into ``path`` (write_workbook's body)."""
+    w_in, h_in = size
+    inner_w = w_in - 2 * MARGIN_IN
+    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
+    words = WORDS.get(lang, WORDS["en"])
     with PdfPages(str(path), metadata={"Title": "Sudoku workbook", "Creator": "sudoku-explainer"}) as pdf:
         def page() -> Any:
             return Figure(figsize=(w_in, h_in), facecolor=theme["background"])
@@ -239,4 +257,3 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         finish(fig, solution_page)
         # 4. the deeper sub-frames asked for
         two_per_page(appendix, solution_page + 1, words["appendix"])
-    return total
