@@ -8,7 +8,9 @@ here: it belongs to the hints' own change.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,161 @@ def test_2_a_refused_build_keeps_the_file_another_build_made(tmp_path: Path, mon
         assert db.exists()
         with PuzzleDB(db, read_only=True) as kept:
             assert len(kept) == 1
+
+
+# ---- items 10 and 11: a failing standard error never stops the work; full disks are status 3 ----
+
+BAD = EXAMPLES / "bad.txt"  # 2 good puzzles (lines 2 and 5), 2 bad ones
+
+
+def _run(argv: list[str], cwd: Path, redirect: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    import shlex
+
+    return subprocess.run(" ".join([*map(shlex.quote, CLI + argv), redirect]), shell=True, cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("redirect", ["2>/dev/full", "2>&-"])
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_10_a_full_or_closed_stderr_does_not_stop_a_run(command: str, redirect: str, tmp_path: Path) -> None:
+    r = _run([command, str(BAD)], tmp_path, redirect)
+    assert r.returncode == 2
+    assert len([line for line in r.stdout.splitlines() if line.strip()]) == 2, r.stdout  # the 2 good puzzles
+
+
+@needs_dev_full
+def test_10_the_main_command_writes_every_good_puzzle_with_a_full_stderr(tmp_path: Path) -> None:
+    r = _run([str(BAD), "--json-only", "--out", "o"], tmp_path, "2>/dev/full")
+    assert r.returncode == 2
+    assert sorted(p.name for p in (tmp_path / "o").iterdir() if not p.name.startswith(".")) == [
+        "001", "004", "index.json"]
+
+
+@needs_dev_full
+def test_10_a_usage_error_with_a_full_stderr_is_still_2(tmp_path: Path) -> None:
+    assert _run(["generate", "--bogus"], tmp_path, "2>/dev/full").returncode == 2
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [["--help"], ["db", "stats", "--help"]])
+def test_11_help_on_a_full_disk_is_3(argv: list[str], tmp_path: Path) -> None:
+    r = _run(argv, tmp_path, ">/dev/full")
+    assert r.returncode == 3
+    assert r.stderr == "explain-sudoku: error: standard output: cannot write (No space left on device)\n"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> object:
+    """A tmpfs of 300 KB (root only: skipped elsewhere), unmounted after."""
+    import os
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("no tmpfs mount here (needs root)")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [
+    [str(EXAMPLES / "easy.txt"), "--pdf", "--no-frames", "--no-gif", "-q"],
+    [str(EXAMPLES / "easy.txt"), "--video", "film.mp4", "--no-frames", "--no-gif", "-q"],
+], ids=["pdf", "video"])
+def test_11_a_full_disk_is_3_in_one_line_naming_the_output(argv: list[str], small_disk: Path) -> None:
+    if "--video" in argv:
+        pytest.importorskip("imageio_ffmpeg")
+    r = _run([*argv, "--out", str(small_disk / "o")], small_disk, "")
+    assert r.returncode == 3, r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"explain-sudoku: error: {small_disk / 'o'}"), r.stderr
+    assert "No space left on device" in r.stderr
+    assert not (small_disk / "o" / "film.mp4").exists()  # no truncated film under its final name
+
+
+@pytest.mark.slow
+def test_11_db_build_into_a_new_file_on_a_full_disk_is_3(small_disk: Path) -> None:
+    (small_disk / "pad").write_bytes(b"\0" * 290_000)
+    r = _run(["db", "build", str(EXAMPLES / "easy.txt"), "--db", "n.sqlite", "--jobs", "1", "--no-progress"],
+             small_disk, "")
+    assert r.returncode == 3, r.stderr
+    assert r.stderr == "explain-sudoku: error: n.sqlite: cannot make the database (No space left on device)\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["pad"]
+
+
+# ---- items 8 and 12: no child outlives the run, no truncated film under its final name ----------
+
+def _children(pid: int) -> list[int]:
+    r = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(x) for x in r.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[-1][:1] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def _started(argv: list[str], cwd: Path, group: bool) -> subprocess.Popen[str]:
+    return subprocess.Popen([*CLI, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=group)
+
+
+def _wait_for_children(p: subprocess.Popen[str], want: Callable[[list[int]], bool], limit: float = 60) -> list[int]:
+    import time
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and p.poll() is None:
+        kids = _children(p.pid)
+        if want(kids):
+            return kids
+        time.sleep(0.2)
+    pytest.skip("the run ended before its children were seen")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+def test_8_kill_9_of_the_group_during_video_leaves_no_ffmpeg_and_no_truncated_film(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    pytest.importorskip("imageio_ffmpeg")
+    p = _started([str(EXAMPLES / "top1465-sample.txt"), "--video", "film.mp4", "--no-gif", "--out", "o", "-q"],
+                 tmp_path, group=True)
+
+    def has_ffmpeg(kids: list[int]) -> bool:
+        return any("ffmpeg" in Path(f"/proc/{k}/comm").read_text() for k in kids if _alive(k))
+
+    kids = _wait_for_children(p, lambda kids: has_ffmpeg(kids) and bool(list(tmp_path.rglob("*.mp4"))))
+    time.sleep(0.5)  # frames on their way to ffmpeg
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait(10)
+    time.sleep(2.0)  # an ffmpeg that survived would finish the film by now
+    assert not [k for k in kids if _alive(k)]
+    assert p.stderr is not None and p.stderr.read() == ""
+    assert not list((tmp_path / "o").rglob("film.mp4"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+def test_12_orphaned_drawing_workers_end_quietly(tmp_path: Path) -> None:
+    import time
+
+    p = _started([str(EXAMPLES / "top1465-sample.txt"), "--pdf", "--out", "o", "-q"], tmp_path,
+                 group=False)
+    kids = _wait_for_children(p, lambda kids: len(kids) >= 2)
+    time.sleep(2.0)
+    p.kill()  # the main process alone
+    p.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(k) for k in kids):
+        time.sleep(0.2)
+    assert not [k for k in kids if _alive(k)]
+    assert p.stderr is not None and "Traceback" not in p.stderr.read()
