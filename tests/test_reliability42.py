@@ -249,3 +249,44 @@ def test_12_orphaned_drawing_workers_end_quietly(tmp_path: Path) -> None:
         time.sleep(0.2)
     assert not [k for k in kids if _alive(k)]
     assert p.stderr is not None and "Traceback" not in p.stderr.read()
+
+
+# ---- items 3 and 15: generation ranges refused when read, searches bounded, codes checked --------
+
+@pytest.mark.parametrize("rating", ["0-1", "0.5-1.0", "0-12", "1-1", "1.0-1.1", "12-12", "0-20", "1.0-13", "0.5-2"])
+def test_3_15_an_unreachable_rating_is_refused_when_read(rating: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", f"--rating={rating}", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--rating" in err and "within 1-12" in err, err
+
+
+@pytest.mark.parametrize("rating", ["1.2-2", "9-", "-2", "7.0-8.5"])
+def test_3_a_reachable_rating_is_accepted(rating: str) -> None:
+    from explainer.app.cli.generate import reachable_rating
+
+    low, high = reachable_rating(rating)
+    assert 1.0 <= low <= high <= 12.0
+
+
+def test_3_a_target_is_bounded_in_time_by_default(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.app.cli import generate
+
+    monkeypatch.setattr(generate, "TARGET_SECONDS", 0.3)
+    monkeypatch.setattr(generate, "PROGRESS_SECONDS", 0.0)
+    assert main(["generate", "--rating", "11.8-11.9", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "in 0.3 s; raise --time-limit" in err
+    assert "explain-sudoku generate: puzzle 1/1, try " in err  # progress, stderr not a terminal
+
+
+def test_15_steps_refuses_a_code_with_trailing_letters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["steps", FOUR, "-t", "0300x"]) == 2
+    assert "'0300x' is neither a technique nor a HoDoKu code" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value"), [("--size", "10000"), ("--dpi", "1200")])
+def test_15_frames_that_take_a_minute_to_draw_are_refused(option: str, value: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([FOUR, option, value]) == 2
+    assert "out of range" in capsys.readouterr().err

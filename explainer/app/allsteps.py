@@ -121,6 +121,11 @@ def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Techniqu
             continue
         name = item.strip()
         if name.isdigit() or (len(name) > 4 and name[:4].isdigit()):
+            from .hodoku import CODE
+
+            if not CODE.match(name):  # '0300x' is no code: never read as its first four digits
+                raise UnknownNameError(f"{name!r} is neither a technique nor a HoDoKu code (4 digits, "
+                                       f"optionally -N, -x or a 5th digit)")
             kinds = code_kinds(name)
             if not kinds:
                 raise UnknownNameError(f"no technique answers to HoDoKu code {name!r}")
