@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from explainer.model.grid import PuzzleError
+
 from .proofdraw import ALL
 from .theme import DEFAULT_THEME, Theme, theme
 
@@ -36,8 +38,10 @@ DEPTH_RANGE = (0, ALL)
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov")
 
 
-class OptionError(ValueError):
-    """A rendering option out of its range or of the wrong type (one-line message)."""
+class OptionError(PuzzleError):
+    """A rendering option out of its range or of the wrong type (one-line message): the library's
+    ``PuzzleError`` (so one ``except explainer.PuzzleError`` catches every misuse), still the
+    ``ValueError`` it always was."""
 
 
 def _integer(name: str, value: Any, low: int, high: int, *, optional: bool = False) -> int | None:

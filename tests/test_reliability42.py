@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from explainer import PuzzleError
 from explainer.app.cli import main
 from tests.conftest import ROOT
 
@@ -290,3 +291,48 @@ def test_15_frames_that_take_a_minute_to_draw_are_refused(option: str, value: st
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main([FOUR, option, value]) == 2
     assert "out of range" in capsys.readouterr().err
+
+
+# ---- items 6 and 17: the library's flags and options are checked, every misuse a PuzzleError -----
+
+GOOD = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."  # examples/easy.txt
+NO_SOLUTION = "31.....2..1..3.."  # 4x4, no clash among the givens, no solution
+
+
+def library_misuse(tmp: Path) -> dict[str, Callable[[], object]]:
+    import explainer
+    from explainer import Puzzle
+    from explainer.app.allsteps import all_steps
+    from explainer.app.bank.db import PuzzleDB
+    from render.export import write_puzzle
+    from render.options import RenderOptions
+
+    return {
+        'check="yes"': lambda: Puzzle(FOUR, check="yes"),  # type: ignore[arg-type]
+        'easiest="x"': lambda: Puzzle(FOUR, easiest="x"),  # type: ignore[arg-type]
+        'profile="x"': lambda: Puzzle(FOUR, profile="x"),  # type: ignore[arg-type]
+        'rate(classic="x")': lambda: explainer.rate(GOOD, classic="x"),  # type: ignore[arg-type]
+        "techniques=[]": lambda: Puzzle(FOUR, techniques=[]),
+        "PuzzleDB(create='yes')": lambda: PuzzleDB(tmp / "x.sqlite", create="yes"),  # type: ignore[arg-type]
+        "all_steps(no solution)": lambda: all_steps(NO_SOLUTION),
+        "RenderOptions(size=-1)": lambda: RenderOptions(size=-1),
+        "RenderOptions(fmt='jpg')": lambda: RenderOptions(fmt="jpg"),
+        "RenderOptions(theme='nope')": lambda: RenderOptions(theme="nope"),
+        "write_puzzle(bogus=1)": lambda: write_puzzle(Puzzle(FOUR), tmp / "o", bogus=1),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(library_misuse(Path("unused"))))
+def test_6_17_library_misuse_is_a_puzzle_error(case: str, tmp_path: Path) -> None:
+    with pytest.raises(PuzzleError) as info:
+        library_misuse(tmp_path)[case]()
+    assert str(info.value) and "\n" not in str(info.value)
+    assert list(tmp_path.iterdir()) == []  # nothing made
+
+
+def test_17_option_error_is_still_a_value_error() -> None:
+    from render.options import OptionError, RenderOptions
+
+    with pytest.raises(ValueError):
+        RenderOptions(size=-1)
+    assert issubclass(OptionError, PuzzleError)

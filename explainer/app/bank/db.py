@@ -553,6 +553,9 @@ class PuzzleDB:
             raise PuzzleTypeError(f"a database is a file name (a string or a Path), not {type_name(path)}")
         if not str(os.fspath(path)).strip():
             raise DatabaseError("a database file name is needed, not an empty one")
+        for name, flag in (("create", create), ("read_only", read_only)):
+            if not isinstance(flag, bool):  # create="no" would make a file
+                raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first, or open it with "

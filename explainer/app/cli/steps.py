@@ -192,33 +192,11 @@ def _limits(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
 
-def has_solution(pos: Any) -> bool:
-    """Whether some solution agrees with the position's values and pencil marks (a position
-    drawn by hand may have many; one with none has no true step to list). True when the
-    search is too long to tell (a nearly empty 25×25 grid)."""
-    from explainer.core.solver import SearchLimit, solve_bitmask
-
-    state = pos.state
-    geo = state.geo
-    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
-              for v in range(1, geo.n + 1) if not state.has(c, v)]
-    try:
-        return bool(solve_bitmask(geo.n, state.values, 1, forbid=forbid, max_nodes=200_000))
-    except SearchLimit:
-        return True
-
-
 def read_solvable(text: str, where: str) -> Any:
     """``allsteps.read_position``, refusing a position without solution (as explain and hint do)."""
-    from explainer.app.allsteps import read_position
-    from explainer.core.solver import NO_SOLUTION
+    from explainer.app.allsteps import check_solvable, read_position
 
-    pos = read_position(text, where)
-    if not has_solution(pos):
-        marks = any(not pos.state.values[c] and pos.state.candidates(c) != list(range(1, pos.state.geo.n + 1))
-                    for c in range(pos.state.geo.ncells))
-        raise PuzzleError(NO_SOLUTION + (" agreeing with its pencil marks" if marks else ""), where)
-    return pos
+    return check_solvable(read_position(text, where), where)
 
 
 def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namespace,
