@@ -336,3 +336,28 @@ def test_17_option_error_is_still_a_value_error() -> None:
     with pytest.raises(ValueError):
         RenderOptions(size=-1)
     assert issubclass(OptionError, PuzzleError)
+
+
+# ---- item 16: a claims file the program did not write is refused, never consumed ------------------
+
+def test_16_a_users_claims_file_is_refused_and_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "mine.txt").write_text("mine\n")
+    claims = out / ".explain-sudoku-manifest.claims"
+    claims.write_text('"mine.txt"\n')
+    assert main([str(EXAMPLES / "4x4.txt"), "--json-only", "--out", str(out), "--force", "-q"]) == 3
+    assert "not a list of claims written by explain-sudoku" in capsys.readouterr().err
+    assert claims.read_text() == '"mine.txt"\n' and (out / "mine.txt").read_text() == "mine\n"
+
+
+def test_16_a_killed_runs_own_claims_are_still_taken(tmp_path: Path) -> None:
+    from explainer.app.cli.output import OutputFolder
+
+    out = tmp_path / "o"
+    killed = OutputFolder(out).open()
+    killed.guard(out / "steps.json")
+    (out / "steps.json").write_text("{}\n")  # then SIGKILL: no close, the claims file stays
+    again = OutputFolder(out).open()
+    assert "steps.json" in again.previous
+    again.close()
