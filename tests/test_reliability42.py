@@ -361,3 +361,36 @@ def test_16_a_killed_runs_own_claims_are_still_taken(tmp_path: Path) -> None:
     again = OutputFolder(out).open()
     assert "steps.json" in again.previous
     again.close()
+
+
+# ---- item 7: a pencil-mark file given to the main command is one line ---------------------------
+
+def test_7_a_pencil_mark_file_to_the_main_command_is_one_line(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.app.hints.pencilmarks import format_pencilmarks
+    from explainer.model.grid import parse_grid
+    from explainer.model.state import State
+
+    marks = tmp_path / "pm.txt"
+    marks.write_text(format_pencilmarks(State.from_grid(parse_grid(GOOD))) + "\n")
+    assert main([str(marks), "--json-only", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a pencil-mark grid" in err and "'explain-sudoku hint'" in err, err
+    assert not (tmp_path / "o").exists()
+
+
+# ---- item 9: the README's PuzzleDB snippet works when the query finds nothing --------------------
+
+def test_9_the_readme_puzzledb_snippet_runs_on_a_bank_without_chains(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "PuzzleDB(" in block)
+    (tmp_path / "output").mkdir()
+    with PuzzleDB(tmp_path / "output" / "puzzles.sqlite", create=True) as db:
+        db.add(explain_record(FOUR, "x:1"))  # singles only: no chain
+    monkeypatch.chdir(tmp_path)
+    exec(compile(snippet, "README.md", "exec"), {})
