@@ -394,3 +394,50 @@ def test_9_the_readme_puzzledb_snippet_runs_on_a_bank_without_chains(tmp_path: P
         db.add(explain_record(FOUR, "x:1"))  # singles only: no chain
     monkeypatch.chdir(tmp_path)
     exec(compile(snippet, "README.md", "exec"), {})
+
+
+# ---- items 5 and 13: messages that name the option, the output, the database -------------------
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    path = tmp_path_factory.mktemp("db") / "b.sqlite"
+    with PuzzleDB(path, create=True) as db:
+        db.add(explain_record(FOUR, "x:1"))
+    return path
+
+
+@pytest.mark.parametrize(("argv", "option"), [(["export", "-o"], "--output"), (["stats", "--plot"], "--plot")])
+def test_5_an_existing_folder_as_a_file_option_names_the_option(argv: list[str], option: str, bank: Path,
+                                                                tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert main(["db", *argv, str(folder), "--db", str(bank)]) == 3
+    assert capsys.readouterr().err == f"explain-sudoku: error: {option} {folder}: is a folder, not a file (give a " \
+                                      f"file name)\n"
+
+
+@needs_dev_full
+@pytest.mark.parametrize(("argv", "where"), [
+    (["export", "-o", "/dev/full", "--force"], "/dev/full"),
+    (["stats", "--plot", "/dev/full", "--force"], "/dev/full"),
+    (["stats"], "standard output"),
+    (["export"], "standard output"),
+])
+def test_13_a_full_output_is_named(argv: list[str], where: str, bank: Path, tmp_path: Path) -> None:
+    r = _run(["db", *argv, "--db", str(bank)], tmp_path, ">/dev/full")
+    assert r.returncode == 3
+    assert r.stderr == f"explain-sudoku: error: {where}: cannot write (No space left on device)\n"
+
+
+def test_13_a_missing_database_says_how_to_make_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "stats", "--db", str(tmp_path / "missing.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert "create=True" not in err and "explain-sudoku db build FILE --db" in err
+
+
+def test_13_a_query_without_match_says_who_speaks(bank: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "query", "--technique", "x wing", "--db", str(bank)]) == 0
+    assert capsys.readouterr().err == "explain-sudoku db query: no matching step\n"
