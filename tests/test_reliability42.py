@@ -441,3 +441,24 @@ def test_13_a_missing_database_says_how_to_make_it(tmp_path: Path, capsys: pytes
 def test_13_a_query_without_match_says_who_speaks(bank: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["db", "query", "--technique", "x wing", "--db", str(bank)]) == 0
     assert capsys.readouterr().err == "explain-sudoku db query: no matching step\n"
+
+
+# ---- item 14: hint's --puzzle errors say so -------------------------------------------------------
+
+UNRELATED = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.mark.parametrize(("original", "fragment"), [
+    ("", "--puzzle"),
+    ("1" * 81, "--puzzle: two 1s in row 1"),
+    (UNRELATED, "this grid is not from that puzzle"),
+])
+def test_14_hint_names_the_original_puzzle_when_it_is_the_problem(original: str, fragment: str,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", GOOD, "--puzzle", original]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err, err
+
+
+def test_14_hint_with_its_own_puzzle_still_works(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", GOOD, "--puzzle", GOOD]) == 0
