@@ -462,3 +462,13 @@ def test_14_hint_names_the_original_puzzle_when_it_is_the_problem(original: str,
 
 def test_14_hint_with_its_own_puzzle_still_works(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", GOOD, "--puzzle", GOOD]) == 0
+
+
+def test_14_steps_on_a_damaged_multi_line_grid_is_one_line(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [GOOD[9 * r:9 * r + 9] for r in range(9)]
+    rows[1] = rows[1][:8]  # one row a cell short
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(rows) + "\n")
+    assert main(["steps", str(grid)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

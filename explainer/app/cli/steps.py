@@ -123,7 +123,7 @@ def read_items(arg: str) -> list[Item]:
     if not lines:
         raise PuzzleError("no position in file (empty or only comments)", name)
     library = any(ln.startswith(":") for _, ln in lines)
-    if library or (all(" " not in ln for _, ln in lines) and not _one_grid(lines)):
+    if library or (all(" " not in ln for _, ln in lines) and not _one_grid(lines) and not _rows(lines)):
         return [Item(ln, f"{name}:{k}", k) for k, ln in lines]
     k = lines[0][0]
     return [Item("\n".join(ln for _, ln in lines), f"{name}:{k}", k)]
@@ -134,6 +134,12 @@ def _is_file(arg: str) -> bool:
         return Path(arg).exists()
     except OSError:  # a position too long to be a file name
         return False
+
+
+def _rows(lines: list[tuple[int, str]]) -> bool:
+    """Lines too short to be positions of their own (a damaged multi-line grid, a row a cell
+    short): one position, so one error, not one for each row."""
+    return len(lines) > 1 and all(len(re.sub(r"[|+\-*]", "", ln)) < 16 for _, ln in lines)
 
 
 def _one_grid(lines: list[tuple[int, str]]) -> bool:
