@@ -472,3 +472,20 @@ def test_14_steps_on_a_damaged_multi_line_grid_is_one_line(tmp_path: Path,
     grid.write_text("\n".join(rows) + "\n")
     assert main(["steps", str(grid)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["export", "-o", "-"], ["query", "--technique", "single position", "--limit", "50"]])
+def test_13_a_damaged_payload_names_the_database_and_the_puzzle(argv: list[str], tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    db = tmp_path / "b.sqlite"
+    with PuzzleDB(db, create=True) as bank:
+        bank.add(explain_record(FOUR, "x.txt:7"))
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE payloads SET data = substr(data, 1, 10)")
+    conn.commit()
+    conn.close()
+    assert main(["db", *argv, "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{db}: puzzle 1 (x.txt:7): its stored steps are damaged" in err, err

@@ -53,6 +53,7 @@ import sqlite3
 import statistics as pystats
 import tempfile
 import urllib.parse
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -723,8 +724,25 @@ class PuzzleDB:
 
     def document(self, puzzle_id: int) -> dict[str, Any] | None:
         """The steps-JSON document of a stored puzzle (None for a failed one)."""
-        packed = self.payloads.load(puzzle_id)
-        return None if packed is None else packed.document()
+        packed = self._payload(puzzle_id)
+        try:
+            return None if packed is None else packed.document()
+        except (ValueError, KeyError, zlib.error) as e:
+            raise self._damaged(puzzle_id, e) from None
+
+    def _payload(self, puzzle_id: int) -> Packed | None:
+        """``payloads.load``; a damaged payload is a DatabaseError naming the database and the puzzle."""
+        try:
+            return self.payloads.load(puzzle_id)
+        except (ValueError, KeyError, zlib.error) as e:
+            raise self._damaged(puzzle_id, e) from None
+
+    def _damaged(self, puzzle_id: int, e: BaseException) -> DatabaseError:
+        row = self.conn.execute("SELECT source, text FROM puzzles WHERE id = ?", (puzzle_id,)).fetchone()
+        which = f"puzzle {puzzle_id}" + (f" ({row[0] or row[1]})" if row else "")
+        why = e.args[0] if isinstance(e, KeyError) and e.args else e
+        return DatabaseError(f"{self.path}: {which}: its stored steps are damaged ({why}); build it again into "
+                             f"a new database")
 
     def documents(self) -> Iterator[dict[str, Any]]:
         """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
@@ -838,7 +856,7 @@ class PuzzleDB:
             pid = row[R_ID]
             packed = opened.get(pid)
             if packed is None:
-                packed = self.payloads.load(pid)
+                packed = self._payload(pid)
                 if packed is None:
                     raise DatabaseError(f"{self.path}: puzzle {pid} has steps but no payload")
                 opened[pid] = packed
