@@ -489,3 +489,9 @@ def test_13_a_damaged_payload_names_the_database_and_the_puzzle(argv: list[str],
     assert main(["db", *argv, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{db}: puzzle 1 (x.txt:7): its stored steps are damaged" in err, err
+
+
+def test_14_hint_on_a_file_of_several_puzzles_one_damaged_counts_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", str(BAD)]) == 2
+    err = capsys.readouterr().err
+    assert "4 puzzles in the file; a hint is for one grid" in err and "cells is not a sudoku size" not in err

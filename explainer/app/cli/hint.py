@@ -134,7 +134,9 @@ def _original(arg: str, grid: str, where: str) -> str:
 def _is_one_grid(text: str) -> bool:
     """True unless the text is several one-line puzzles."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return not (len(lines) > 1 and all(len(ln) in (16, 81, 256, 625) and " " not in ln for ln in lines))
+    # a line longer than a 25×25 grid's row is a puzzle of its own, even a damaged one (80 cells)
+    return not (len(lines) > 1 and all((len(ln) in (16, 81, 256, 625) or len(ln) > 25) and " " not in ln
+                                       for ln in lines))
 
 
 if __name__ == "__main__":
