@@ -30,6 +30,7 @@ import argparse
 import hashlib
 import os
 import random
+import re
 import signal
 import stat
 import subprocess
@@ -316,7 +317,12 @@ def process_groups(timeout: float) -> list[tuple[str, str, str]]:
     return out
 
 
+PROGRESS = re.compile(r"^explain-sudoku generate: (puzzle \d+/\d+, try \d+, \d+ s|seed \d+ .*)\n", re.M)
+
+
 def one_line_error(err: str) -> bool:
+    """One line ``explain-sudoku ...`` (generate's progress and seed notes are not errors)."""
+    err = PROGRESS.sub("", err)
     return err.count("\n") == 1 and err.startswith("explain-sudoku")
 
 
