@@ -1,6 +1,12 @@
 """Bad input, signals, devices and library misuse, each case classified.
 
-    python benchmarks/fuzz_cli.py [--seed N] [--signals K] [--timeout S]
+    python benchmarks/fuzz_cli.py [--seed N] [--signals K] [--timeout S] [--builds K]
+
+Issue 42's classes are covered too: refused databases, generation ranges,
+a full standard error, the main command's inputs and the output folder's
+bookkeeping, concurrent builds into one new file (``--builds`` pairs),
+process groups of children (``kill -9`` during --video and --pdf) and the
+library's flags; the table gives cases, clean and not clean per class.
 
 Every case runs in a fresh folder holding a user's file (``mine.txt``) and
 is put in one class:
@@ -24,6 +30,7 @@ import argparse
 import hashlib
 import os
 import random
+import re
 import signal
 import stat
 import subprocess
@@ -34,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -52,6 +60,9 @@ class Case:
     close_stderr: bool = False
     outputs: list[str] = field(default_factory=list)  # devices / FIFOs the case writes to (checked after)
     setup: Callable[[Path], None] | None = None
+    group: str = "commands"            # the class of the issue it covers (the table's rows)
+    full_stderr: bool = False          # standard error on /dev/full (2>/dev/full)
+    check: Callable[[Path, str], str | None] | None = None  # (folder, stdout) -> what is wrong, or None
 
 
 def bad_files(d: Path) -> None:
@@ -128,7 +139,190 @@ def device_cases() -> list[Case]:
     ]
 
 
+def _v4_without_tables(d: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(d / "n.db")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    (d / "n.db.sha").write_text(hashlib.sha256((d / "n.db").read_bytes()).hexdigest())
+
+
+def _db_unchanged(d: Path, out: str) -> str | None:
+    same = hashlib.sha256((d / "n.db").read_bytes()).hexdigest() == (d / "n.db.sha").read_text()
+    extra = sorted(p.name for p in d.iterdir() if p.name.startswith("n.db") and p.name not in ("n.db", "n.db.sha"))
+    return None if same and not extra else f"the refused database changed ({extra or 'its bytes'})"
+
+
+def _lines(n: int) -> Callable[[Path, str], str | None]:
+    def check(d: Path, out: str) -> str | None:
+        got = len([line for line in out.splitlines() if line.strip()])
+        return None if got == n else f"{got} lines on stdout, {n} expected (the work stopped)"
+    return check
+
+
+def _as_with_stderr(*argv: str) -> Callable[[Path, str], str | None]:
+    """The standard output the same command gives when its stderr works."""
+    def check(d: Path, out: str) -> str | None:
+        usual = subprocess.run([*CLI, *argv], cwd=d, capture_output=True, text=True, timeout=300).stdout
+        return None if out == usual else "stdout differs from the run with a working stderr (the work stopped)"
+    return check
+
+
+def _folders(*names: str) -> Callable[[Path, str], str | None]:
+    def check(d: Path, out: str) -> str | None:
+        got = sorted(p.name for p in (d / "o").iterdir() if not p.name.startswith(".")) if (d / "o").is_dir() else []
+        return None if got == sorted(names) else f"output {got}, expected {sorted(names)}"
+    return check
+
+
+def _claims(d: Path) -> None:
+    (d / "o").mkdir()
+    (d / "o" / ".explain-sudoku-manifest.claims").write_text('"mine.txt"\n')
+
+
+def _claims_kept(d: Path, out: str) -> str | None:
+    kept = (d / "o" / ".explain-sudoku-manifest.claims").read_text() == '"mine.txt"\n'
+    return None if kept else "the user's claims file was consumed"
+
+
+def _pencil_marks(d: Path) -> None:
+    (d / "pm.txt").write_text("\n".join(" ".join("123456789" if (r + c) % 3 else str(1 + (r * 3 + r // 3 + c) % 9)
+                                                 for c in range(9)) for r in range(9)) + "\n")
+
+
+def issue42_cases() -> list[Case]:
+    """Issue 42's classes: refused databases, generation ranges, full standard error, the main
+    command's inputs, the output folder's bookkeeping."""
+    e = str(EX)
+    db = ["--db", "n.db"]
+    cases = [Case(f"v4 without tables: {' '.join(a)}", ["db", *a, *db], {2}, setup=_v4_without_tables,
+                  check=_db_unchanged, group="refused databases")
+             for a in (["build", f"{e}/4x4.txt", "--jobs", "1", "--no-progress"], ["migrate"], ["stats"],
+                       ["query", "--technique", "naked single"], ["export", "-o", "-"])]
+    for rating in ("0-1", "0.5-1.0", "0-12", "1-1", "1.0-1.1", "12-12", "0-20", "1.0-13", "0.5-2", "abc", "9-8"):
+        cases.append(Case(f"generate --rating={rating}", ["generate", f"--rating={rating}", "--seed", "1"], {2},
+                          group="generation ranges"))
+    for rating in ("1.2-3", "7.0-8.5", "11.8-11.9"):
+        cases.append(Case(f"generate --rating={rating} --time-limit 5",
+                          ["generate", f"--rating={rating}", "--seed", "1", "--time-limit", "5"], {0, 1},
+                          group="generation ranges"))
+    cases.append(Case("steps -t 0300x", ["steps", FOUR, "-t", "0300x"], {2}, group="generation ranges"))
+    cases.append(Case("--size 10000", [FOUR, "--size", "10000"], {2}, group="generation ranges"))
+    full = [
+        Case("solve bad.txt 2>/dev/full", ["solve", f"{e}/bad.txt"], {2}, check=_lines(2)),
+        Case("rate bad.txt 2>/dev/full", ["rate", f"{e}/bad.txt"], {2}, check=_lines(2)),
+        Case("explain bad.txt 2>/dev/full", [f"{e}/bad.txt", "--json-only", "--out", "o"], {2},
+             check=_folders("001", "004", "index.json")),
+        Case("generate --bogus 2>/dev/full", ["generate", "--bogus"], {2}),
+        Case("db build bad.txt 2>/dev/full", ["db", "build", f"{e}/bad.txt", "--db", "b.sqlite", "--jobs", "1"], {2}),
+        Case("steps 2>/dev/full", ["steps", FOUR], {0}, check=_as_with_stderr("steps", FOUR)),
+    ]
+    for c in full:
+        c.full_stderr, c.group = True, "full stderr"
+    cases += full
+    cases += [
+        Case("pencil marks to the main command", ["pm.txt", "--json-only", "--out", "o"], {2}, setup=_pencil_marks,
+             group="inputs and bookkeeping"),
+        Case("a user's claims file", [f"{e}/4x4.txt", "--json-only", "--out", "o", "--force"], {3}, setup=_claims,
+             check=_claims_kept, group="inputs and bookkeeping"),
+    ]
+    return cases
+
+
+def concurrent_builds(tries: int, timeout: float) -> list[tuple[str, str, str]]:
+    """Two ``db build`` into one new file at once, ``tries`` times: one stores, the other stores
+    too or is refused (3); the file is never lost."""
+    out = []
+    for k in range(tries):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp)
+            argv = [*CLI, "db", "build", str(EX / "top1465-sample.txt"), str(EX / "easy.txt"), "--db", "c.sqlite",
+                    "--jobs", "1", "--no-progress"]
+            a = subprocess.Popen(argv, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            b = subprocess.Popen(argv, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                ra, rb = a.wait(timeout), b.wait(timeout)
+            except subprocess.TimeoutExpired:
+                a.kill()
+                b.kill()
+                out.append(("concurrent builds", "hang", f"try {k}: not ended in {timeout:g} s"))
+                continue
+            errs = (a.stderr.read() if a.stderr else "") + (b.stderr.read() if b.stderr else "")
+            name = f"try {k}: statuses {ra}, {rb}"
+            if "Traceback" in errs:
+                out.append(("concurrent builds", "traceback", name))
+            elif not (d / "c.sqlite").is_file():
+                out.append(("concurrent builds", "changed file", f"{name}: the database is gone: {errs.strip()}"))
+            elif sorted((ra, rb)) not in ([0, 0], [0, 3]):
+                out.append(("concurrent builds", "wrong exit code", f"{name}: {errs.strip()}"))
+            else:
+                out.append(("concurrent builds", "clean", name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][:1] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def process_groups(timeout: float) -> list[tuple[str, str, str]]:
+    """``kill -9`` of a run's group during --video (ffmpeg must go too, no film under its final
+    name) and of its main process alone during --pdf (the drawing workers end, quietly)."""
+    runs = [("kill -9 group during --video", ["--video", "film.mp4", "--no-gif"], True),
+            ("kill -9 main during --pdf", ["--pdf"], False)]
+    out = []
+    for name, extra, group in runs:
+        if "--video" in extra:
+            try:
+                import imageio_ffmpeg  # noqa: F401
+            except ImportError:
+                continue
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp)
+            p = subprocess.Popen([*CLI, str(EX / "top1465-sample.txt"), "--out", "o", "-q", *extra], cwd=d,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            deadline = time.monotonic() + timeout
+            kids: list[int] = []
+            while time.monotonic() < deadline and p.poll() is None:
+                r = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True)
+                kids = [int(x) for x in r.stdout.split()]
+                if len(kids) >= (1 if group else 2) and (not group or list(d.rglob("*.mp4"))):
+                    break
+                time.sleep(0.2)
+            time.sleep(1.0)
+            if p.poll() is not None:
+                out.append(("process groups", "clean", f"{name}: (ended before the kill)"))
+                continue
+            (os.killpg if group else os.kill)(p.pid, signal.SIGKILL)
+            p.wait()
+            time.sleep(3.0)
+            err = p.stderr.read() if p.stderr else ""
+            left = [k for k in kids if _alive(k)]
+            for k in left:
+                os.kill(k, signal.SIGKILL)
+            if left:
+                out.append(("process groups", "hang", f"{name}: {len(left)} children outlived the run"))
+            elif "Traceback" in err:
+                out.append(("process groups", "traceback", f"{name}: {err.strip().splitlines()[-1]}"))
+            elif err.strip():
+                out.append(("process groups", "unclear message", f"{name}: {err!r}"))
+            elif list(d.rglob("film.mp4")):
+                out.append(("process groups", "changed file", f"{name}: a truncated film under its final name"))
+            else:
+                out.append(("process groups", "clean", name))
+    return out
+
+
+PROGRESS = re.compile(r"^explain-sudoku generate: (puzzle \d+/\d+, try \d+, \d+ s|seed \d+ .*)\n", re.M)
+
+
 def one_line_error(err: str) -> bool:
+    """One line ``explain-sudoku ...`` (generate's progress and seed notes are not errors)."""
+    err = PROGRESS.sub("", err)
     return err.count("\n") == 1 and err.startswith("explain-sudoku")
 
 
@@ -164,29 +358,35 @@ def run_case(case: Case, timeout: float) -> tuple[str, str]:
                     os.close(0)
                 if case.close_stderr:
                     os.close(2)
-        stdout = subprocess.DEVNULL
+        stdout: Any = subprocess.PIPE if case.check is not None else subprocess.DEVNULL
         if case.name.endswith("to /dev/full") and case.argv[0] == "solve":
             stdout = open("/dev/full", "w")  # noqa: SIM115 (closed below)
-        p = subprocess.Popen([*CLI, *case.argv], cwd=d, stdin=stdin, stdout=stdout,
-                             stderr=subprocess.DEVNULL if case.close_stderr else subprocess.PIPE, text=True,
+        stderr: Any = subprocess.DEVNULL if case.close_stderr else subprocess.PIPE
+        if case.full_stderr:
+            stderr = open("/dev/full", "w")  # noqa: SIM115 (closed below)
+        p = subprocess.Popen([*CLI, *case.argv], cwd=d, stdin=stdin, stdout=stdout, stderr=stderr, text=True,
                              preexec_fn=pre, start_new_session=True)
         try:
-            _, err = p.communicate(None if case.stdin is None else case.stdin, timeout=timeout)
+            out, err = p.communicate(None if case.stdin is None else case.stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.communicate()
             return "hang", f"{case.name}: not ended in {timeout:g} s"
         finally:
-            if stdout is not subprocess.DEVNULL:
-                stdout.close()
+            for stream in (stdout, stderr):
+                if hasattr(stream, "close"):
+                    stream.close()
         err = err or ""
         if "Traceback" in err or "KeyboardInterrupt" in err:
             return "traceback", f"{case.name}: {err.strip().splitlines()[-1]}"
         if digest(d / "mine.txt") != before or any(kind_of(o, d) != k for o, k in kinds.items()):
             return "changed file", f"{case.name}: a user's file or an output device changed"
+        wrong = case.check(d, out or "") if case.check is not None else None
+        if wrong:
+            return "changed file", f"{case.name}: {wrong}"
         if p.returncode not in case.ok:
             return "wrong exit code", f"{case.name}: status {p.returncode}, expected {sorted(case.ok)}: {err.strip()}"
-        if p.returncode and not case.close_stderr and not one_line_error(err):
+        if p.returncode and not (case.close_stderr or case.full_stderr) and not one_line_error(err):
             return "unclear message", f"{case.name}: {err!r}"
         return "clean", case.name
 
@@ -276,11 +476,39 @@ def library_cases() -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
-def run_library() -> list[tuple[str, str]]:
+def library_flag_cases() -> list[tuple[str, Callable[[], object]]]:
+    """Issue 42's library flags and options: each must be a one-line PuzzleError."""
+    import explainer
+    from explainer import Puzzle
+    from explainer.app.allsteps import all_steps
+    from explainer.app.bank import PuzzleDB
+    from render.export import write_puzzle
+    from render.options import RenderOptions
+
+    good = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    cases: list[tuple[str, Callable[[], object]]] = []
+    for flag in ("check", "easiest", "brutal", "uniqueness", "profile", "rating_only"):
+        for value in ("yes", "x", 1, 0.0):
+            cases.append((f"Puzzle({flag}={value!r})", lambda f=flag, v=value: Puzzle(FOUR, **{f: v})))  # type: ignore[misc]
+    cases += [
+        ("rate(classic='x')", lambda: explainer.rate(good, classic="x")),  # type: ignore[arg-type]
+        ("Puzzle(techniques=[])", lambda: Puzzle(FOUR, techniques=[])),
+        ("PuzzleDB(create='yes')", lambda: PuzzleDB(Path(tempfile.gettempdir()) / "nope-42.sqlite",
+                                                    create="yes")),  # type: ignore[arg-type]
+        ("all_steps(no solution)", lambda: all_steps("31.....2..1..3..")),
+        ("RenderOptions(size=-1)", lambda: RenderOptions(size=-1)),
+        ("RenderOptions(fmt='jpg')", lambda: RenderOptions(fmt="jpg")),
+        ("RenderOptions(theme='nope')", lambda: RenderOptions(theme="nope")),  # type: ignore[arg-type]
+        ("write_puzzle(bogus=1)", lambda: write_puzzle(Puzzle(FOUR), "d", bogus=1)),
+    ]
+    return cases
+
+
+def run_library(cases: list[tuple[str, Callable[[], object]]]) -> list[tuple[str, str]]:
     from explainer import PuzzleError
 
     out = []
-    for name, call in library_cases():
+    for name, call in cases:
         try:
             call()
         except PuzzleError as e:
@@ -297,23 +525,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--signals", type=int, default=8, help="signalled runs (default 8)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a case is a hang (default 60)")
+    ap.add_argument("--builds", type=int, default=20, help="pairs of concurrent db builds (default 20)")
     args = ap.parse_args(argv)
     start = time.monotonic()
-    results = [run_case(c, args.timeout) for c in command_cases() + device_cases()]
-    results += signal_cases(random.Random(args.seed), args.signals, args.timeout)
+    results = [(c.group, *run_case(c, args.timeout)) for c in command_cases() + device_cases() + issue42_cases()]
+    results += [("signals", *r) for r in signal_cases(random.Random(args.seed), args.signals, args.timeout)]
+    results += concurrent_builds(args.builds, args.timeout)
+    results += process_groups(args.timeout)
     with tempfile.TemporaryDirectory() as tmp:
         here = os.getcwd()
         os.chdir(tmp)  # a library call that writes would write here
         try:
-            results += run_library()
+            results += [("library", *r) for r in run_library(library_cases())]
+            results += [("library flags", *r) for r in run_library(library_flag_cases())]
         finally:
             os.chdir(here)
-    counts = Counter(kind for kind, _ in results)
+    counts = Counter(kind for _, kind, _ in results)
     print(f"{len(results)} cases in {time.monotonic() - start:.0f} s: "
           + ", ".join(f"{c} {counts.get(c, 0)}" for c in CLASSES))
-    for kind, what in results:
+    groups = list(dict.fromkeys(g for g, _, _ in results))
+    print(f"\n{'class':<24} {'cases':>6} {'clean':>6} {'not clean':>10}")
+    for g in groups:
+        kinds = [k for gg, k, _ in results if gg == g]
+        print(f"{g:<24} {len(kinds):>6} {kinds.count('clean'):>6} {len(kinds) - kinds.count('clean'):>10}")
+    for group, kind, what in results:
         if kind != "clean":
-            print(f"  {kind}: {what}")
+            print(f"  {group}: {kind}: {what}")
     return 0 if counts["clean"] == len(results) else 1
 
 

@@ -50,9 +50,13 @@ class Puzzle(engine.Puzzle):
                  max_steps: int | None = None, profile: bool = False, easiest: bool | None = None,
                  order: str | Order | None = None, uniqueness: bool = True, brutal: bool = True,
                  check: bool | None = None, rating_only: bool = False, with_se_rating: bool = False) -> None:
-        for name, flag in (("brutal", brutal), ("uniqueness", uniqueness), ("with_se_rating", with_se_rating)):
-            if not isinstance(flag, bool):  # "no" would be taken as true
-                raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
+        check_flags(brutal=brutal, uniqueness=uniqueness, profile=profile, rating_only=rating_only,
+                    with_se_rating=with_se_rating)
+        check_flags(optional=True, easiest=easiest, check=check)
+        if techniques is not None and not isinstance(techniques, (str, bytes)) and hasattr(techniques, "__iter__"):
+            techniques = list(techniques)
+            if not techniques:  # as the command line refuses --techniques ''
+                raise PuzzleError("techniques names no technique: give one or more, or None for every technique")
         order = order_or_easiest(order, easiest)
         chosen = chosen_records(techniques, order, uniqueness, brutal)
         if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool)
@@ -153,6 +157,13 @@ def order_or_easiest(order: str | Order | None, easiest: bool | None) -> str | O
     return wanted
 
 
+def check_flags(*, optional: bool = False, **flags: Any) -> None:
+    """Each flag True or False (or None when ``optional``): \"no\" or \"x\" would be taken as true."""
+    for name, flag in flags.items():
+        if not isinstance(flag, bool) and not (optional and flag is None):
+            raise PuzzleTypeError(f"{name} is True or False{', or None' if optional else ''}, not {flag!r}")
+
+
 def chosen_records(techniques: Iterable[str | Technique] | None, order: str | Order | None,
                    uniqueness: bool = True, brutal: bool = True) -> list[Technique]:
     """The techniques a run explains with: the order's own list when it brings one (Sudoku
@@ -212,6 +223,7 @@ def rate(puzzle: str | Grid | Sequence[Sequence[int]], *, classic: bool = False,
 
     A puzzle SE's techniques cannot finish gets ER 20.0, as SE's serate prints it; a bad puzzle
     (no or several solutions, another size) is a ``PuzzleError``."""
+    check_flags(classic=classic)
     return Puzzle(puzzle, order=orders.SE_CLASSIC_ORDER if classic else orders.SE_ORDER, uniqueness=uniqueness,
                   rating_only=True, where=where).rating
 

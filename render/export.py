@@ -221,23 +221,34 @@ class VideoExporter(Exporter):
     needs_plan = streams = True
 
     def names(self, job: Job) -> list[str]:
-        return [job.options.video] if job.options.video else []
+        from .video import partial_name
+
+        # the partial name is claimed too: a film cut short by a kill is the run's, removed by the next
+        return [job.options.video, partial_name(job.options.video)] if job.options.video else []
 
     def start(self, job: Job) -> Sink:
         from .frame import palette_bytes
-        from .video import VideoStream
+        from .video import VideoStream, partial_name
 
         assert job.options.video is not None  # chosen only with a video name
         path = job.out / job.options.video
+        partial = job.out / partial_name(job.options.video)  # renamed to ``path`` once complete
         palette = palette_bytes(job.options.theme)
 
         class Film(_Animation):
             def finish(self, rec: Written) -> list[Path]:
                 self.close()
+                os.replace(partial, path)
                 rec.video = str(path)
                 return [path]
 
-        return Film(job, lambda size: VideoStream(str(path), palette), "video")
+            def abort(self) -> None:
+                try:
+                    self.close()
+                finally:
+                    partial.unlink(missing_ok=True)
+
+        return Film(job, lambda size: VideoStream(str(partial), palette), "video")
 
 
 class HtmlExporter(Exporter):

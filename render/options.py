@@ -14,14 +14,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from explainer.model.grid import PuzzleError
+
 from .proofdraw import ALL
 from .theme import DEFAULT_THEME, Theme, theme
 
 LANGS = ("en", "fr")
 FORMATS = ("png", "svg")
 PAPERS = ("a4", "letter")
-DPI_RANGE = (10.0, 1200.0)
-SIZE_RANGE = (100, 10000)
+# a frame at most about 4000 px wide: one takes a few seconds to draw (10000 px took 40 s, and
+# 1200 dpi made a 25x25 frame 31000 px wide); 400 dpi is a 9x9 frame 3150 px wide
+DPI_RANGE = (10.0, 400.0)
+SIZE_RANGE = (100, 4000)
 # GIF frame delays are stored in hundredths of a second in 16 bits; loop counts in 16 bits
 DURATION_RANGE = (10, 655350)
 LOOP_RANGE = (0, 65535)
@@ -34,8 +38,10 @@ DEPTH_RANGE = (0, ALL)
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov")
 
 
-class OptionError(ValueError):
-    """A rendering option out of its range or of the wrong type (one-line message)."""
+class OptionError(PuzzleError):
+    """A rendering option out of its range or of the wrong type (one-line message): the library's
+    ``PuzzleError`` (so one ``except explainer.PuzzleError`` catches every misuse), still the
+    ``ValueError`` it always was."""
 
 
 def _integer(name: str, value: Any, low: int, high: int, *, optional: bool = False) -> int | None:

@@ -12,7 +12,10 @@ needs them).
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -41,13 +44,47 @@ def video_factor(height: int) -> int:
     return max(1, math.ceil(height / VIDEO_HEIGHT))
 
 
+def partial_name(name: str) -> str:
+    """The name a film is written under until it is complete (``film.mp4``: ``.film.partial.mp4``,
+    the same extension, which tells ffmpeg the container): a run that stops never leaves a
+    truncated film under the final name."""
+    stem, dot, ext = name.rpartition(".")
+    return f".{stem}.partial.{ext}" if dot else f".{name}.partial"
+
+
+_ERRNOS = ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EACCES", "EROFS")
+
+
+def ffmpeg_failure(path: str, report: str) -> OSError:
+    """The error of an ffmpeg that stopped writing ``path``: the system's reason read off its
+    report (a full disk: ENOSPC, status 3 like any output), else a plain one."""
+    import errno
+    import os
+
+    for name in _ERRNOS:
+        n = getattr(errno, name, None)
+        if n is not None and os.strerror(n) in report:
+            return OSError(n, os.strerror(n), path)
+    return OSError(errno.EIO, "ffmpeg stopped before the end of the video", path)
+
+
 class VideoStream:
     """An H.264 film written frame by frame: ``write(indices, duration=ms)`` with ``indices``
-    an (height, width) array of indices on ``palette`` (RGB bytes); ``close()``."""
+    an (height, width) array of indices on ``palette`` (RGB bytes); ``close()``.
+
+    ffmpeg runs in the run's own process group (imageio would start it in a group of its own,
+    which a ``kill`` of the run's group does not reach: it then wrote to the terminal after the
+    run had gone), and writes its messages to a report file, not to the user's terminal: a
+    failure is one line of ours (``ffmpeg_failure``)."""
 
     def __init__(self, path: str, palette: bytes, fps: int = VIDEO_FPS) -> None:
+        import tempfile
+
         import imageio.v2 as iio
 
+        self.path = path
+        fd, self.report = tempfile.mkstemp(prefix="explain-sudoku-ffmpeg-", suffix=".log")
+        os.close(fd)
         self.fps = fps
         self.frames = 0  # film frames written
         self._debt = 0.0  # ms still to show (rounding carried over)
@@ -55,7 +92,7 @@ class VideoStream:
         self._rgb = colours.reshape(256, 3)
         self.writer: Any = iio.get_writer(
             path, format="FFMPEG", mode="I", fps=fps, codec="libx264", pixelformat="yuv420p", quality=None,
-            macro_block_size=1, ffmpeg_log_level="error",
+            macro_block_size=1, ffmpeg_log_level="quiet",
             output_params=["-preset", "veryfast", "-tune", "stillimage", "-crf", "20", "-movflags", "+faststart"])
 
     def write(self, indices: Any, *, duration: int) -> None:
@@ -66,13 +103,49 @@ class VideoStream:
         self._debt += duration
         repeat = max(1, round(self._debt * self.fps / 1000))
         self._debt -= repeat * 1000 / self.fps
-        for _ in range(repeat):
-            self.writer.append_data(frame)
+        with self._ffmpeg():
+            for _ in range(repeat):
+                self.writer.append_data(frame)
         self.frames += repeat
+
+    @contextlib.contextmanager
+    def _ffmpeg(self) -> Iterator[None]:
+        """ffmpeg's environment while it may be started (on the first frame): in our process
+        group, its errors in ``self.report``; an ffmpeg that stopped is ``ffmpeg_failure``."""
+        saved = {k: os.environ.get(k) for k in ("IMAGEIO_FFMPEG_NO_PREVENT_SIGINT", "FFREPORT")}
+        os.environ["IMAGEIO_FFMPEG_NO_PREVENT_SIGINT"] = "1"
+        os.environ["FFREPORT"] = f"file={self.report.replace(':', chr(92) + ':')}:level=16"
+        try:
+            yield
+        except OSError as e:
+            raise self._failure() from e
+        except RuntimeError as e:  # imageio: "... ffmpeg returned error code"
+            raise self._failure() from e
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    def _failure(self) -> OSError:
+        try:
+            with open(self.report, encoding="utf-8", errors="replace") as f:
+                report = f.read()
+        except OSError:
+            report = ""
+        return ffmpeg_failure(self.path, report)
 
     @property
     def ms(self) -> int:
         return round(self.frames * 1000 / self.fps)
 
     def close(self) -> None:
-        self.writer.close()
+        try:
+            with self._ffmpeg():
+                self.writer.close()
+        finally:
+            try:
+                os.unlink(self.report)
+            except OSError:
+                pass

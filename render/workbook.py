@@ -297,9 +297,6 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
     steps = [f for f in plan if f.kind == "step" and f.level < APPENDIX_LEVEL]
     appendix = [f for f in plan if f.kind == "step" and f.level >= APPENDIX_LEVEL]
     w_in, h_in = PAPER_IN[paper]
-    inner_w = w_in - 2 * MARGIN_IN
-    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
-    words = WORDS.get(lang, WORDS["en"])
     box = step_box(initial.scene.n, paper)
     step_pages = paginate(steps, box)
     appendix_pages = paginate(appendix, box, box.inner_h - 0.3)
@@ -313,6 +310,28 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         return renderers[dpi]
 
     raster = None if vector else renderer
+    try:
+        _write_pages(PdfPages, Figure, path, initial, solution, step_pages, appendix_pages, box, theme=theme,
+                     lang=lang, heading=heading, total=total, raster=raster, size=(w_in, h_in))
+    except Exception as e:  # matplotlib's close masks a full disk with zlib's "Error -2 while flushing"
+        cause: BaseException | None = e
+        while cause is not None and not isinstance(cause, OSError):
+            cause = cause.__context__
+        if cause is not None and cause is not e:
+            raise cause from None
+        raise
+    return total
+
+
+def _write_pages(PdfPages: Any, Figure: Any, path: str | Path, initial: Frame, solution: Frame,  # noqa: N803
+                 step_pages: Sequence[Sequence[Frame]], appendix_pages: Sequence[Sequence[Frame]], box: Box, *,
+                 theme: Mapping[str, Any], lang: str, heading: str, total: int, raster: Any,
+                 size: tuple[float, float]) -> None:
+    """The pages, in order, into ``path`` (write_workbook's body)."""
+    w_in, h_in = size
+    inner_w = w_in - 2 * MARGIN_IN
+    inner_h = h_in - 2 * MARGIN_IN - FOOTER_IN
+    words = WORDS.get(lang, WORDS["en"])
     with PdfPages(str(path), metadata={"Title": "Sudoku workbook", "Creator": "sudoku-explainer"}) as pdf:
         def page() -> Any:
             return Figure(figsize=(w_in, h_in), facecolor=theme["background"])
@@ -355,4 +374,3 @@ def write_workbook(path: str | Path, plan: Sequence[Frame], *, theme: Mapping[st
         finish(fig, solution_page)
         # 4. the deeper sub-frames asked for
         flow(appendix_pages, solution_page + 1, words["appendix"])
-    return total

@@ -101,7 +101,7 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
             if progress:
                 progress(1, total)
             gc.freeze()
-            pool = mp.get_context("fork").Pool(workers)
+            pool = mp.get_context("fork").Pool(workers, initializer=end_with_parent, initargs=(os.getpid(),))
             started = list(getattr(pool, "_pool", ()))  # its workers: one ending before close died
             waiting = {k: pool.apply_async(_export_one, (k,)) for k in side}
             pending: deque[Any] = deque()
@@ -127,6 +127,22 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
             end_pool(pool, failed=sys.exc_info()[0] is not None)
             gc.unfreeze()
         _JOB = {}
+
+
+def end_with_parent(parent: int) -> None:
+    """A drawing worker ends, silently, when the run that started it is gone (``kill -9`` of the
+    main process alone): Linux's parent-death signal, SIGKILL. Without it the orphan went on
+    drawing and printed a BrokenPipeError traceback for each result it could not send."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the orphan's own broken pipe ends it
+        return
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(0)
 
 
 class WorkerLost(RuntimeError):

@@ -121,6 +121,11 @@ def resolve(techniques: Iterable[str | Technique] | None) -> list[tuple[Techniqu
             continue
         name = item.strip()
         if name.isdigit() or (len(name) > 4 and name[:4].isdigit()):
+            from .hodoku import CODE
+
+            if not CODE.match(name):  # '0300x' is no code: never read as its first four digits
+                raise UnknownNameError(f"{name!r} is neither a technique nor a HoDoKu code (4 digits, "
+                                       f"optionally -N, -x or a 5th digit)")
             kinds = code_kinds(name)
             if not kinds:
                 raise UnknownNameError(f"no technique answers to HoDoKu code {name!r}")
@@ -167,9 +172,37 @@ def all_steps(position: str | State | Snapshot | LibraryEntry | Position,
                                 or not seconds > 0):
         raise PuzzleTypeError(f"seconds is a number above 0, or None, not {seconds!r}")
     chosen_order = order_named(order)
-    pos = read_position(position, where)
+    pos = check_solvable(read_position(position, where), where)
     return every_step(pos.state, resolve(techniques), REGISTRY, cap=cap, seconds=seconds, order=chosen_order,
                       distinct=distinct, named=techniques is not None)
+
+
+def has_solution(pos: Position) -> bool:
+    """Whether some solution agrees with the position's values and pencil marks (a position
+    drawn by hand may have many; one with none has no true step to list). True when the
+    search is too long to tell (a nearly empty 25×25 grid)."""
+    from explainer.core.solver import SearchLimit
+
+    state = pos.state
+    geo = state.geo
+    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
+              for v in range(1, geo.n + 1) if not state.has(c, v)]
+    try:
+        return bool(solve_bitmask(geo.n, state.values, 1, forbid=forbid, max_nodes=200_000))
+    except SearchLimit:
+        return True
+
+
+def check_solvable(pos: Position, where: str = "") -> Position:
+    """``pos``, or a PuzzleError when no solution agrees with it: every step listed from such a
+    position would rest on a contradiction (the command line's status 2, the library's error)."""
+    from explainer.core.solver import NO_SOLUTION
+
+    if not has_solution(pos):
+        marks = any(not pos.state.values[c] and pos.state.candidates(c) != list(range(1, pos.state.geo.n + 1))
+                    for c in range(pos.state.geo.ncells))
+        raise PuzzleError(NO_SOLUTION + (" agreeing with its pencil marks" if marks else ""), where)
+    return pos
 
 
 # ---- steps JSON ------------------------------------------------------------------------

@@ -70,7 +70,7 @@ from explainer.model.values import Candidate
 __all__ = ["VARIANTS", "LibraryEntry", "format_library", "is_library_line", "parse_library", "read_library"]
 
 N = 9
-_CODE = re.compile(r"^(\d{4})(?:(\d)|-(\d+|x))?$")
+CODE = re.compile(r"^(\d{4})(?:(\d)|-(\d+|x))?$")  # a step code: 0300, 03001, 0300-1, 0300-x
 _ONLY_9 = "the HoDoKu library format is for 9×9 grids only"
 _UNIQUENESS = ("0600", "0601", "0602", "0603", "0604", "0605", "0606", "0607", "0608")
 _ALS = ("0901", "0902", "0903", "0904")
@@ -164,7 +164,7 @@ def parse_library(line: str, where: str = "") -> LibraryEntry:
         raise PuzzleError(f"a library line has 7 fields, found {len(parts)}", where)
     parts += [""] * (7 - len(parts))
     raw_code, digits, grid, deleted, elims, places, extra = (p.strip() for p in parts)
-    m = _CODE.match(raw_code)
+    m = CODE.match(raw_code)
     if not m:
         raise PuzzleError(f"bad step code {raw_code!r} (want 4 digits, optionally -N, -x or a 5th digit)", where)
     code, variant = m.group(1), m.group(2) or m.group(3) or ""

@@ -41,7 +41,7 @@ from explainer.engine.orders import DEFAULT_ORDER, order_named
 from explainer.model.grid import Source, read_sources
 from explainer.model.order import Order
 
-from .db import PATH, RATINGS, PuzzleDB, WriterLock, error_record, explain_record, make_folder, puzzle_key
+from .db import PATH, RATINGS, PuzzleDB, WriterLock, create_new, error_record, explain_record, make_folder, puzzle_key
 
 
 @dataclass
@@ -383,13 +383,16 @@ def build(inputs: str | Path | Iterable[str | Path] | Sequence[Source], db: Puzz
     client = dask_client(dask) if dask is not None else None  # an unreachable cluster: before any file
     own = not isinstance(db, PuzzleDB)
     path = db.path if isinstance(db, PuzzleDB) else Path(db)
-    new_file = own and not path.exists()
+    new_file = False
     new_dirs = [p for p in path.parents if not p.exists()]
     report = BuildReport()
     try:
         if own:
             make_folder(path.parent)
         with WriterLock(path) if own else nullcontext():
+            # made here, under the lock and exclusively: a build refused by the lock (or one that lost
+            # the race to make the file) never removes a database another build made
+            new_file = own and create_new(path)
             store = db if isinstance(db, PuzzleDB) else PuzzleDB(db, create=True)
             try:
                 _build(store, sources, report, jobs=jobs, timeout=timeout, techniques=techniques,

@@ -53,6 +53,7 @@ import sqlite3
 import statistics as pystats
 import tempfile
 import urllib.parse
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -299,6 +300,73 @@ class WriterLock:
         self.fd = None
 
 
+TABLES = ("puzzles", "payloads", "codecs", "techniques", "step_index", "meta")  # every table of SCHEMA
+
+
+def check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file whose header says this schema but whose tables are not all there (a file
+    another program marked, or a damaged one): SQLite would only say "no such table" later, after
+    a build had already switched the file's journal mode."""
+    have = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing = [t for t in TABLES if t not in have]
+    if len(missing) == len(TABLES):
+        raise DatabaseError(f"{path}: schema version {SCHEMA_VERSION} but none of its tables: not a puzzle "
+                            f"database (left unchanged)")
+    if missing:
+        raise DatabaseError(f"{path}: schema version {SCHEMA_VERSION} but without its table{'s' * (len(missing) > 1)} "
+                            f"{', '.join(missing)}: not a puzzle database (left unchanged)")
+
+
+def create_new(path: Path) -> bool:
+    """Make an empty puzzle database at ``path`` if no file of that name exists; True when this
+    call made it.
+
+    Exclusive: the tables are made in a private file beside it, which is then hard-linked to the
+    final name (``link`` fails when the name exists), so two builds that both saw no file cannot
+    both believe they made it, and the one refused never removes the other's database. Where the
+    file system has no hard links, an ``O_EXCL`` placeholder claims the name first."""
+    if path.exists() or path.is_symlink():
+        return False
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.new")
+    try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        conn = sqlite3.connect(str(tmp), timeout=30, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            with _Transaction(conn):
+                create_tables(conn)
+        finally:
+            conn.close()  # the last connection: checkpoints and removes the -wal and -shm
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links here: claim the name, then put the database over our own claim
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except FileExistsError:
+                return False
+            os.replace(tmp, path)
+        return True
+    except sqlite3.Error as e:
+        raise DatabaseWriteError(f"{path}: cannot make the database ({_disk_words(e)})") from None
+    except OSError as e:
+        raise DatabaseWriteError(f"{path}: cannot make the database ({e.strerror or e})") from None
+    finally:
+        for p in (tmp, *(tmp.with_name(tmp.name + s) for s in ("-wal", "-shm", "-journal"))):
+            try:
+                p.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+def _disk_words(e: sqlite3.Error) -> str:
+    """SQLite's message for a full disk ("database or disk is full", or "disk I/O error" when the
+    journal could not grow) said as the system says it."""
+    text = str(e)
+    return "No space left on device" if "full" in text or "I/O" in text else text
+
+
 def make_folder(folder: Path) -> None:
     """The database's folder, made when missing (DatabaseWriteError when it cannot be)."""
     try:
@@ -486,6 +554,9 @@ class PuzzleDB:
             raise PuzzleTypeError(f"a database is a file name (a string or a Path), not {type_name(path)}")
         if not str(os.fspath(path)).strip():
             raise DatabaseError("a database file name is needed, not an empty one")
+        for name, flag in (("create", create), ("read_only", read_only)):
+            if not isinstance(flag, bool):  # create="no" would make a file
+                raise PuzzleTypeError(f"{name} is True or False, not {flag!r}")
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DatabaseError(f"{self.path}: no such database (run 'db build' first, or open it with "
@@ -540,14 +611,15 @@ class PuzzleDB:
         try:
             (version,) = conn.execute("PRAGMA user_version").fetchone()
             tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+            if version == 0:
+                what = "has tables of its own" if tables else "has no tables"
+                raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database ({what}; left "
+                                    f"unchanged)")
+            self._check_version(version)
+            check_tables(conn, self.path)
         finally:
             conn.close()
-        # a schema-3 file in rollback mode (copied, vacuumed into) is ours: switching it to WAL is fine
-        if version == 0:
-            what = "has tables of its own" if tables else "has no tables"
-            raise DatabaseError(f"{self.path}: an SQLite file but not a puzzle database ({what}; left unchanged)")
-        if version:
-            self._check_version(version)
+        # a schema-4 file in rollback mode (copied, vacuumed into) is ours: switching it to WAL is fine
 
     def _check_ours(self) -> None:
         """Refuse (without writing) a file that is not a puzzle database of this program."""
@@ -555,6 +627,7 @@ class PuzzleDB:
         if version == 0:
             raise DatabaseError(f"{self.path}: not a puzzle database (no schema; left unchanged)")
         self._check_version(version)
+        check_tables(self.conn, self.path)
 
     def _check_version(self, version: int) -> None:
         if version > SCHEMA_VERSION:
@@ -651,8 +724,25 @@ class PuzzleDB:
 
     def document(self, puzzle_id: int) -> dict[str, Any] | None:
         """The steps-JSON document of a stored puzzle (None for a failed one)."""
-        packed = self.payloads.load(puzzle_id)
-        return None if packed is None else packed.document()
+        packed = self._payload(puzzle_id)
+        try:
+            return None if packed is None else packed.document()
+        except (ValueError, KeyError, zlib.error) as e:
+            raise self._damaged(puzzle_id, e) from None
+
+    def _payload(self, puzzle_id: int) -> Packed | None:
+        """``payloads.load``; a damaged payload is a DatabaseError naming the database and the puzzle."""
+        try:
+            return self.payloads.load(puzzle_id)
+        except (ValueError, KeyError, zlib.error) as e:
+            raise self._damaged(puzzle_id, e) from None
+
+    def _damaged(self, puzzle_id: int, e: BaseException) -> DatabaseError:
+        row = self.conn.execute("SELECT source, text FROM puzzles WHERE id = ?", (puzzle_id,)).fetchone()
+        which = f"puzzle {puzzle_id}" + (f" ({row[0] or row[1]})" if row else "")
+        why = e.args[0] if isinstance(e, KeyError) and e.args else e
+        return DatabaseError(f"{self.path}: {which}: its stored steps are damaged ({why}); build it again into "
+                             f"a new database")
 
     def documents(self) -> Iterator[dict[str, Any]]:
         """Every stored steps-JSON document, in build order; failed puzzles are skipped."""
@@ -766,7 +856,7 @@ class PuzzleDB:
             pid = row[R_ID]
             packed = opened.get(pid)
             if packed is None:
-                packed = self.payloads.load(pid)
+                packed = self._payload(pid)
                 if packed is None:
                     raise DatabaseError(f"{self.path}: puzzle {pid} has steps but no payload")
                 opened[pid] = packed

@@ -27,7 +27,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation
 
-from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, index_steps, read_connection
+from .db import SCHEMA, SCHEMA_VERSION, DatabaseError, WriterLock, check_tables, index_steps, read_connection
 from .pack import compact, pack, unpack
 from .payloads import Payloads
 
@@ -111,6 +111,7 @@ def _current(path: Path) -> bool:
             (version,) = conn.execute("PRAGMA user_version").fetchone()
             if version != SCHEMA_VERSION:
                 return False
+            check_tables(conn, path)  # a header that says 4 over no tables is not "nothing to do"
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
     except sqlite3.DatabaseError as e:
         raise DatabaseError(f"{path}: not a database SQLite can read ({e}); the file is unchanged") from None

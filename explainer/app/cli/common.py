@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 PROG = "explain-sudoku"
 
@@ -40,6 +40,11 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) raised as UsageError, never SystemExit(2)."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """argparse ignores a failed write: here ``--help >/dev/full`` fails as any output does (3)."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
         # "argument --jobs/-j: --jobs must be ..." -> "--jobs must be ..." (our types name the option),
@@ -77,11 +82,53 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = Fal
     Signals end the run through the commands' clean-up (``signals``); a closed standard
     output ends it quietly; an unexpected exception is one line (``EXPLAIN_SUDOKU_DEBUG=1``
     shows its traceback instead)."""
-    from . import signals
-
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with it closed (2>&-): what it would show is dropped
             setattr(sys, name, open(os.devnull, "w"))  # kept for the rest of the process
+    stderr = sys.stderr
+    sys.stderr = QuietStream(stderr)
+    try:
+        return _invoke(parser, argv, program)
+    finally:
+        if sys.stderr.__class__ is QuietStream:
+            sys.stderr = stderr
+
+
+class QuietStream:
+    """Standard error that never stops the work: a message it cannot show (``2>/dev/full``, a
+    closed terminal) is dropped, the stream pointed at /dev/null for the rest of the run (the
+    workers that share it included), and the command goes on to its own status."""
+
+    def __init__(self, stream: object) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))  # type: ignore[attr-defined]
+        except (OSError, ValueError):
+            self._drop()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()  # type: ignore[attr-defined]
+        except (OSError, ValueError):
+            self._drop()
+
+    def _drop(self) -> None:
+        _discard(self._stream)
+        try:  # what the stream still buffers went nowhere: forget it
+            self._stream.flush()  # type: ignore[attr-defined]
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool) -> int:
+    from . import signals
+
     with signals.handled(program):
         try:
             args = parser.parse_args(argv)
@@ -92,6 +139,7 @@ def invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool = Fal
             print(str(e), file=sys.stderr)
             return EXIT_BAD_INPUT
         except SystemExit as e:  # --help / --version
+            sys.stdout.flush()  # what --help printed, written now (a full disk: status 3 below)
             return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
         except KeyboardInterrupt as e:
             return interrupted(e)

@@ -181,8 +181,7 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `db export | head`: common.invoke ends it quietly
         raise
     except OSError as e:
-        where = f"{e.filename}: " if e.filename else ""
-        error(f"{where}{e.strerror or e}")
+        error(f"{e.filename or _output_of(args)}: cannot write ({e.strerror or e})")
         return EXIT_OUTPUT
     except KeyboardInterrupt as e:
         if args.db_command == "build":
@@ -230,8 +229,20 @@ def _build(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if report.errors else EXIT_OK
 
 
+def _output_of(args: argparse.Namespace) -> str:
+    """The output a failed write without a file name went to: the file an option named, else
+    standard output (``> /dev/full``)."""
+    for option in ("output", "plot"):
+        value = getattr(args, option, None)
+        if value is not None and str(value) != "-":
+            return str(value)
+    return "standard output"
+
+
 def _open(args: argparse.Namespace) -> PuzzleDB:
-    """The database, read-only (stats, query, export)."""
+    """The database, read-only (stats, query, export); a missing one says how to make it."""
+    if not Path(args.db).exists() and not Path(args.db).is_symlink():
+        raise DatabaseError(f"{args.db}: no such database (make it with: explain-sudoku db build FILE --db {args.db})")
     return PuzzleDB(args.db, create=False, read_only=True)
 
 
@@ -241,7 +252,7 @@ def _stats(args: argparse.Namespace) -> int:
     with _open(args) as db:
         st = db.stats()
         if args.plot is not None:
-            with replacing(args.plot, args.force, args.db) as tmp:
+            with replacing(args.plot, args.force, args.db, option="--plot") as tmp:
                 db.plot(tmp, format=_plot_format(args.plot))
     if args.json:
         print(json.dumps(st, indent=2))
@@ -325,8 +336,9 @@ class replacing:
     replacing ``/dev/null`` by a regular file as root would break the system); any other file
     that is not a regular one (a socket, a block device) is refused."""
 
-    def __init__(self, path: Path, force: bool, db_path: Path | None = None) -> None:
+    def __init__(self, path: Path, force: bool, db_path: Path | None = None, option: str = "") -> None:
         self.path = Path(path)
+        self.option = option  # the option that named it (--plot, --output): said when it is refused
         if db_path is not None:
             db = Path(db_path).resolve()
             ours = {db, *(db.with_name(db.name + c) for c in COMPANIONS)}
@@ -336,7 +348,8 @@ class replacing:
         self.stream = _stream_target(self.path)
         if (self.path.exists() or self.path.is_symlink()) and not self.stream:
             if self.path.is_dir():
-                raise OutputError(f"{self.path}: is a folder, not a file")
+                named = f"{self.option} {self.path}" if self.option else str(self.path)
+                raise OutputError(f"{named}: is a folder, not a file (give a file name)")
             if self.path.exists() and not self.path.is_file():
                 raise OutputError(f"{self.path}: is not a regular file (a socket or a device); not replaced")
             if not force:
@@ -399,7 +412,7 @@ def _query(args: argparse.Namespace) -> int:
             print(f"puzzle {r.puzzle_id} ({r.puzzle}) step {r.index + 1} [{r.technique}, length {r.length}]: {r.text}")
         if args.out is None:
             if not records:
-                print("no matching step", file=sys.stderr)
+                print("explain-sudoku db query: no matching step", file=sys.stderr)
             return 0
         from render.plan import technique_stem
         from techniques import known_kinds
@@ -435,7 +448,7 @@ def _export(args: argparse.Namespace) -> int:
         if args.output is None or str(args.output) == "-":  # -o -: standard output
             n = db.export_jsonl(sys.stdout)
         else:
-            with replacing(args.output, args.force, args.db) as tmp:
+            with replacing(args.output, args.force, args.db, option="--output") as tmp:
                 n = db.export_jsonl(tmp)
             print(f"{args.output}: {n} documents", file=sys.stderr)
     return 0

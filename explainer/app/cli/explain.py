@@ -146,8 +146,27 @@ def load_sources(arg: str) -> tuple[list[Source], str]:
         digest = hashlib.sha256("\n".join(s.text for s in sources).encode()).hexdigest()[:8]
         return sources, f"puzzle-{digest}"
     sources = read_sources(arg)
+    refuse_pencil_marks(sources, "<stdin>" if arg == "-" else arg)
     stem = "stdin" if arg == "-" else safe_component(path.stem)
     return sources, stem
+
+
+def refuse_pencil_marks(sources: list[Source], where: str) -> None:
+    """A pencil-mark grid (the multi-line layout, or a candidates line) is one error naming the
+    commands that read it, not an error for each of its rows."""
+    from explainer.app.hints.pencilmarks import looks_like_pencilmarks
+    from explainer.model.grid import parse_grid
+
+    if not sources:
+        return
+    try:
+        parse_grid(sources[0].text)
+        return  # puzzles (a file of solved grids can look like marks: it is not read as them)
+    except PuzzleError:
+        pass
+    if looks_like_pencilmarks("\n".join(s.text for s in sources)):
+        raise PuzzleError("a pencil-mark grid, not puzzles to explain: 'explain-sudoku hint' gives its next "
+                          "step, 'explain-sudoku steps' every step from it", where)
 
 
 def progress_bar(total: int, enabled: bool | None, desc: str) -> Any:

@@ -36,15 +36,27 @@ seed_number = integer(0, SEEDS - 1, name="--seed")
 # ER (Sudoku Explainer's scale) that a puzzle can be rated: a single gives 1.0, and no explanation
 # here rates above 12 (the hardest known puzzles rate about 11.9; hardest300's hardest step: 10.5).
 ER_LOWEST, ER_HIGHEST = 1.0, 12.0
+# What a generated puzzle can be rated: dug until its solution would no longer be unique, it always
+# needs a hidden single (1.2) somewhere, never only full houses (1.0); nothing known rates above 11.9.
+GEN_LOWEST, GEN_HIGHEST = 1.2, 11.9
+TARGET_SECONDS = 120.0  # the default --time-limit of a target, per puzzle asked (9x9, 16x16)
+PROGRESS_SECONDS = 10.0  # a progress line this often when stderr is not a terminal
 
 
 def reachable_rating(text: str) -> tuple[float, float]:
-    """An ER range that a puzzle can have (``rating_range``, then within ER_LOWEST..ER_HIGHEST)."""
+    """An ER range that a generated puzzle can have: within ER_LOWEST..ER_HIGHEST (an open end,
+    ``9-`` or ``-2``, runs to the scale's end), reaching GEN_LOWEST..GEN_HIGHEST somewhere. Refused
+    when the command is read: a range nothing reaches would only run until --max-tries."""
     low, high = rating_range(text)
-    if low > ER_HIGHEST or high < ER_LOWEST:
+    if text.strip().startswith("-"):
+        low = ER_LOWEST
+    if text.strip().endswith("-"):
+        high = ER_HIGHEST
+    if low < ER_LOWEST or high > ER_HIGHEST or high < GEN_LOWEST or low > GEN_HIGHEST:
         raise argparse.ArgumentTypeError(
-            f"no puzzle is rated {text}: ER runs from {ER_LOWEST:g} (a single) to about {ER_HIGHEST:g} "
-            f"(the hardest known puzzles); ask for a range within it, e.g. 7.0-8.5")
+            f"no generated puzzle is rated {text}: ask for LOW-HIGH within {ER_LOWEST:g}-{ER_HIGHEST:g}, with HIGH "
+            f"at least {GEN_LOWEST:g} (every generated puzzle needs a hidden single) and LOW at most "
+            f"{GEN_HIGHEST:g} (the hardest known puzzles), e.g. 7.0-8.5")
     return low, high
 
 
@@ -94,23 +106,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "and easy draw whole new puzzles, which is slow for 16x16/25x25 targets")
     parser.add_argument("--time-limit", type=real(0, open_low=True), metavar="SECONDS", default=None,
                         help=f"stop after this many seconds in all (exit 1, the puzzles made so far kept on "
-                             f"stdout; default: none, except {LARGE_TARGET_SECONDS:g} s for a target on 25x25, "
-                             f"where judging one try can take minutes)")
+                             f"stdout; default: none without a target; with one {TARGET_SECONDS:g} s per puzzle "
+                             f"asked, or {LARGE_TARGET_SECONDS:g} s in all on 25x25, where judging one try can "
+                             f"take minutes)")
     parser.epilog = ("exit status: 0 every puzzle made; 1 no puzzle met the target within --max-tries or "
                      "--time-limit; "
                      "2 a bad option; a closed output (| head) ends quietly")
 
 
 def progress_printer(count: int) -> Callable[[int], None]:
-    """Show 'puzzle i/count, try k' on stderr, only on a terminal."""
-    if not sys.stderr.isatty():
-        return lambda attempt: None
-    state = {"puzzle": 0}
+    """Show 'puzzle i/count, try k' on stderr: on a terminal at every try, else one line every
+    PROGRESS_SECONDS (a long search in a log or a pipe says it is alive)."""
+    import time
+
+    tty = sys.stderr.isatty()
+    state = {"puzzle": 0, "start": time.monotonic(), "next": time.monotonic() + PROGRESS_SECONDS}
 
     def show(attempt: int) -> None:
         if attempt == 1:
             state["puzzle"] += 1
-        print(f"\rpuzzle {state['puzzle']}/{count}, try {attempt}   ", end="", file=sys.stderr, flush=True)
+        if tty:
+            print(f"\rpuzzle {state['puzzle']}/{count}, try {attempt}   ", end="", file=sys.stderr, flush=True)
+            return
+        now = time.monotonic()
+        if now >= state["next"]:
+            state["next"] = now + PROGRESS_SECONDS
+            print(f"explain-sudoku generate: puzzle {state['puzzle']}/{count}, try {attempt}, "
+                  f"{now - state['start']:.0f} s", file=sys.stderr, flush=True)
 
     return show
 
@@ -156,8 +178,8 @@ def run(args: argparse.Namespace) -> int:
         seed = secrets.randbelow(10**9)  # short enough to type again
         print(f"explain-sudoku generate: seed {seed} (--seed {seed} repeats this run)", file=sys.stderr)
     limit = args.time_limit
-    if limit is None and args.size >= 25 and (goal is not None or accept is not None):
-        limit = LARGE_TARGET_SECONDS
+    if limit is None and (goal is not None or accept is not None):  # a target: bounded by default
+        limit = LARGE_TARGET_SECONDS if args.size >= 25 else TARGET_SECONDS * args.count
     try:
         with time_limit(limit):
             for puzzle in gen.generate_many(args.size, args.count, seed, dig=args.dig, symmetry=args.symmetry,

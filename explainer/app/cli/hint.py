@@ -71,11 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         text, where = _input_text(args.puzzle)
-        original = None
-        if args.original is not None:
-            original, _ = _input_text(args.original)
-            if "\n" in original and not _is_one_grid(original):
-                original = original.splitlines()[0].strip()
+        original = None if args.original is None else _original(args.original, text, where)
         h = hint(text, args.level, args.lang, where, puzzle=original, order=args.order)
     except GridMistake as e:
         error(e)
@@ -105,10 +101,42 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _original(arg: str, grid: str, where: str) -> str:
+    """The ``--puzzle`` text, checked on its own first (its errors name ``--puzzle``, not the
+    grid), then against the grid: a given of the puzzle the grid does not hold means the grid is
+    not from that puzzle (rather than a learner's mistake in every cell)."""
+    from explainer.app.allsteps import read_position
+    from explainer.model.grid import parse_grid, value_char
+
+    try:
+        original, name = _input_text(arg)
+        if "\n" in original and not _is_one_grid(original):
+            original = original.splitlines()[0].strip()
+        givens = parse_grid(original)
+    except PuzzleError as e:
+        named = "--puzzle" if not e.where or e.where == "<argument>" else f"--puzzle {e.where}"
+        raise PuzzleError(e.message, named) from None
+    try:
+        values = read_position(grid, where).state.values
+    except PuzzleError:
+        return original  # the grid's own error is said by hint()
+    n = givens.n
+    if len(values) != len(givens.values):
+        raise PuzzleError(f"this grid is not from that puzzle ({n}×{n} puzzle, another size of grid)", where)
+    for c, v in enumerate(givens.values):
+        if v and values[c] != v:
+            held = f"holds {value_char(values[c])}" if values[c] else "is empty"
+            raise PuzzleError(f"this grid is not from that puzzle (--puzzle): r{c // n + 1}c{c % n + 1} {held} where "
+                              f"the puzzle gives {value_char(v)}", where)
+    return original
+
+
 def _is_one_grid(text: str) -> bool:
     """True unless the text is several one-line puzzles."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return not (len(lines) > 1 and all(len(ln) in (16, 81, 256, 625) and " " not in ln for ln in lines))
+    # a line longer than a 25×25 grid's row is a puzzle of its own, even a damaged one (80 cells)
+    return not (len(lines) > 1 and all((len(ln) in (16, 81, 256, 625) or len(ln) > 25) and " " not in ln
+                                       for ln in lines))
 
 
 if __name__ == "__main__":

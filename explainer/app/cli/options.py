@@ -276,9 +276,11 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     add_lang_option(g)
     g.add_argument("--format", dest="fmt", default="png", choices=["png", "svg"],
                    help="frame format: png, or svg (vector frames for print); the contact sheet and GIF stay raster")
-    g.add_argument("--dpi", type=real(*DPI_RANGE), help="frame resolution in dots per inch (default 100)")
+    g.add_argument("--dpi", type=real(*DPI_RANGE),
+                   help=f"frame resolution in dots per inch (default 100, at most {DPI_RANGE[1]:g})")
     g.add_argument("--size", type=integer(*SIZE_RANGE, what=" pixels"), metavar="PIXELS",
-                   help="frame width in pixels (overrides --dpi)")
+                   help=f"frame width in pixels, {SIZE_RANGE[0]} to {SIZE_RANGE[1]} (overrides --dpi; a "
+                        f"{SIZE_RANGE[1]} px frame takes a few seconds to draw)")
     g.add_argument("--group-singles", action="store_true",
                    help="fold each run of consecutive singles into one frame showing all their values")
     g.add_argument("--only", metavar="TECHNIQUE[,...]", type=only_list,

@@ -42,6 +42,7 @@ from explainer.model.grid import one_line
 
 MANIFEST = ".explain-sudoku-manifest.json"
 CLAIMS = ".explain-sudoku-manifest.claims"  # names claimed by a run still writing (one JSON string a line)
+CLAIMS_MARK = '"sudoku-explainer/claims@1"\n'  # the first line of a claims file of ours
 FORMAT = "sudoku-explainer/manifest@1"
 
 
@@ -169,12 +170,20 @@ class OutputFolder:
 
     def _killed_runs_files(self) -> dict[str, dict[str, object]]:
         """The files a run killed outright wrote: the names it claimed (CLAIMS) that are plain files
-        now, with their size and hash (they were free when claimed: nobody else's)."""
+        now, with their size and hash (they were free when claimed: nobody else's). A file of that
+        name we did not write (no mark on its first line, a link, a folder) is refused, never read
+        nor removed: its names would otherwise be taken as ours."""
         path = self.root / CLAIMS
-        if path.is_symlink() or not path.is_file():
+        if not path.exists() and not path.is_symlink():
             return {}
+        foreign = OutputError(f"{path}: not a list of claims written by {self.tool}; it is left alone "
+                              f"(move it away or choose another folder)")
+        if path.is_symlink() or not path.is_file():
+            raise foreign
         found: dict[str, dict[str, object]] = {}
         with open(path, encoding="utf-8", errors="replace") as f:
+            if f.readline() != CLAIMS_MARK:
+                raise foreign
             for line in f:
                 try:
                     rel = json.loads(line)
@@ -311,8 +320,9 @@ class OutputFolder:
 
         try:
             with critical():
-                if self._claims is None:
-                    self._claims = open(self.root / CLAIMS, "a", encoding="utf-8")  # closed in close()
+                if self._claims is None:  # a new file (open() took a killed run's): ours, marked
+                    self._claims = open(self.root / CLAIMS, "x", encoding="utf-8")  # closed in close()
+                    self._claims.write(CLAIMS_MARK)
                 self._claims.write(json.dumps(rel) + "\n")
                 self._claims.flush()
         except OSError as e:

@@ -127,7 +127,7 @@ def read_items(arg: str) -> list[Item]:
     if not lines:
         raise PuzzleError("no position in file (empty or only comments)", name)
     library = any(ln.startswith(":") for _, ln in lines)
-    if library or (all(" " not in ln for _, ln in lines) and not _one_grid(lines)):
+    if library or (all(" " not in ln for _, ln in lines) and not _one_grid(lines) and not _rows(lines)):
         return [Item(ln, f"{name}:{k}", k) for k, ln in lines]
     k = lines[0][0]
     return [Item("\n".join(ln for _, ln in lines), f"{name}:{k}", k)]
@@ -138,6 +138,12 @@ def _is_file(arg: str) -> bool:
         return Path(arg).exists()
     except OSError:  # a position too long to be a file name
         return False
+
+
+def _rows(lines: list[tuple[int, str]]) -> bool:
+    """Lines too short to be positions of their own (a damaged multi-line grid, a row a cell
+    short): one position, so one error, not one for each row."""
+    return len(lines) > 1 and all(len(re.sub(r"[|+\-*]", "", ln)) < 16 for _, ln in lines)
 
 
 def _one_grid(lines: list[tuple[int, str]]) -> bool:
@@ -196,33 +202,11 @@ def _limits(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": args.seconds if args.seconds is not None else SECONDS}
 
 
-def has_solution(pos: Position) -> bool:
-    """Whether some solution agrees with the position's values and pencil marks (a position
-    drawn by hand may have many; one with none has no true step to list). True when the
-    search is too long to tell (a nearly empty 25×25 grid)."""
-    from explainer.core.solver import SearchLimit, solve_bitmask
-
-    state = pos.state
-    geo = state.geo
-    forbid = [(c, v) for c in range(geo.ncells) if not state.values[c]
-              for v in range(1, geo.n + 1) if not state.has(c, v)]
-    try:
-        return bool(solve_bitmask(geo.n, state.values, 1, forbid=forbid, max_nodes=200_000))
-    except SearchLimit:
-        return True
-
-
 def read_solvable(text: str, where: str) -> Position:
     """``allsteps.read_position``, refusing a position without solution (as explain and hint do)."""
-    from explainer.app.allsteps import read_position
-    from explainer.core.solver import NO_SOLUTION
+    from explainer.app.allsteps import check_solvable, read_position
 
-    pos = read_position(text, where)
-    if not has_solution(pos):
-        marks = any(not pos.state.values[c] and pos.state.candidates(c) != list(range(1, pos.state.geo.n + 1))
-                    for c in range(pos.state.geo.ncells))
-        raise PuzzleError(NO_SOLUTION + (" agreeing with its pencil marks" if marks else ""), where)
-    return pos
+    return check_solvable(read_position(text, where), where)
 
 
 def _list(items: list[Item], techniques: list[str] | None, args: argparse.Namespace,
