@@ -249,7 +249,7 @@ def test_6_an_impossible_rating_is_refused_at_once(rating, capsys):
     start = time.monotonic()
     assert main(["generate", "--rating", rating]) == 2
     assert time.monotonic() - start < 10
-    one_line(capsys.readouterr().err, "--rating: no puzzle is rated")
+    one_line(capsys.readouterr().err, "--rating: no generated puzzle is rated")
 
 
 # ---- 7. library misuse: one documented error type ----------------------------------------------
