@@ -78,11 +78,12 @@ def test_a_forcing_chain_hint_with_its_proof_scenes() -> None:
     h = api.hint({"puzzle": HARD2, "level": 3})
     assert h["technique"] == "forcing chain" and h["step"]["proof"]
     scenes = h["scenes"]
-    assert [s["suffix"] for s in scenes][:3] == ["", "a", "b"]
+    # level 1 is what the end rests on (issue 41 item 1): for H2's first step one sub-frame
+    assert [s["suffix"] for s in scenes] == ["", "a"]
     assert scenes[0]["level"] == 0 and all(s["level"] == 1 for s in scenes[1:])
     assert h["depth"] == 1 and h["deeper"] is True
     # the frame whose nested frames were left out says so, and only it
-    assert [s["suffix"] for s in scenes if s["opens"]] == ["b"]
+    assert [s["suffix"] for s in scenes if s["opens"]] == ["a"]
     assert any(sh["role"] == "assumption" for sh in scenes[1]["shapes"])
     assert scenes[1]["title"] == "forcing chain (a)"
     two = api.hint({"puzzle": HARD2, "level": 3, "depth": 2})
