@@ -277,7 +277,10 @@ def test_3_a_target_is_bounded_in_time_by_default(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(generate, "TARGET_SECONDS", 0.3)
     monkeypatch.setattr(generate, "PROGRESS_SECONDS", 0.0)
-    assert main(["generate", "--rating", "11.8-11.9", "--seed", "1"]) == 1
+    # a 16×16 "difficult" target: one the generator does not reach, whose tries the limit interrupts
+    # (a 9×9 --rating 11.8-11.9 try rates a dug puzzle near the hardest known, which can take minutes
+    # before the limit is looked at again: issue 42 item 3's bound holds between tries only there)
+    assert main(["generate", "--size", "16", "--difficulty", "difficult", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert "in 0.3 s; raise --time-limit" in err
     assert "explain-sudoku generate: puzzle 1/1, try " in err  # progress, stderr not a terminal
