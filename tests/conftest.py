@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 TOP1465 = SHARED / "data" / "top1465.txt"
 VERIFY = SHARED / "tools" / "verify_steps.py"
+FOUR = "3..22.....4....."  # examples/4x4.txt's first puzzle
 SEED = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
 
 
@@ -126,3 +127,14 @@ def _checkout_stays_clean():
     written = sorted(after - before)
     assert not written, ("the tests wrote into the checkout (write under tmp_path, or output/ for a run's "
                          "files): " + "; ".join(written))
+
+
+@pytest.fixture(scope="module")
+def four_bank(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle bank of one explained record (FOUR: singles only, no chain), made once a module."""
+    from explainer.app.bank.db import PuzzleDB, explain_record
+
+    path = tmp_path_factory.mktemp("db") / "b.sqlite"
+    with PuzzleDB(path, create=True) as db:
+        db.add(explain_record(FOUR, "x:1"))
+    return path

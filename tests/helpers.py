@@ -1,6 +1,15 @@
 """Build candidate states for technique tests from text that reads like a puzzle."""
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import sys
+import traceback
+from collections import Counter
+from pathlib import Path
+from unittest import mock
+
 from explainer.app.hints.pencilmarks import parse_pencilmarks
 from explainer.model.grid import LETTERS, geometry
 from explainer.model.state import State
@@ -74,3 +83,28 @@ def se_state(values: str, cands: str) -> State:
             if m >> v & 1:
                 pos[v] |= 1 << c
     return State._of(geo, vals, cand, pos, sum(1 for v in vals if not v))
+
+
+def run_main(argv: list[str], cwd: Path, stats: Counter[str], counted: str,
+             stdin: bytes = b"") -> tuple[int, str, str]:
+    """The command line's main(argv) in ``cwd`` with ``stdin`` as standard input: (status, stdout,
+    stderr). For property tests: an exception is a failure of the property, re-raised as an
+    AssertionError with its traceback and counted in ``stats["tracebacks"]``; a run that returns
+    is counted in ``stats[counted]``."""
+    from explainer.app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                mock.patch.object(sys, "stdin", fake_stdin):
+            status = main(argv)
+    except BaseException:
+        stats["tracebacks"] += 1
+        raise AssertionError(f"exception from main({argv!r}):\n{traceback.format_exc()}") from None
+    finally:
+        os.chdir(old)
+    stats[counted] += 1
+    return status, out.getvalue(), err.getvalue()

@@ -11,13 +11,10 @@ files touched) written as JSON at the end.
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
 import tempfile
-import traceback
 from collections import Counter
 from pathlib import Path
 
@@ -27,7 +24,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from explainer.app.cli import main  # noqa: E402
+from tests.helpers import run_main  # noqa: E402
 
 STATS: Counter[str] = Counter()
 # PROPERTY_SCALE=10 PROPERTY_RANDOM=1: a longer, freshly random exploration (by hand, not in CI)
@@ -182,26 +179,9 @@ def snapshot(root: Path, skip: Path | None = None) -> dict[str, bytes]:
     return out
 
 
-def run_cli(argv: list[str], cwd: Path, stdin: str = "") -> tuple[int, str, str]:
+def run_cli(argv: list[str], cwd: Path) -> tuple[int, str, str]:
     """main(argv) in ``cwd``; an exception is a failure of the property (counted, re-raised)."""
-    out, err = io.StringIO(), io.StringIO()
-    old = Path.cwd()
-    import sys
-
-    old_stdin = sys.stdin
-    os.chdir(cwd)
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main(argv)
-    except BaseException:
-        STATS["tracebacks"] += 1
-        raise AssertionError(f"exception from main({argv!r}):\n{traceback.format_exc()}") from None
-    finally:
-        os.chdir(old)
-        sys.stdin = old_stdin
-    STATS["cases"] += 1
-    return status, out.getvalue(), err.getvalue()
+    return run_main(argv, cwd, STATS, "cases")
 
 
 def check_errors(status: int, err: str) -> None:

@@ -21,7 +21,6 @@ tried, per outcome) as JSON, under the key ``cli``, beside those of
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
@@ -30,7 +29,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from collections import Counter
 from pathlib import Path
 from unittest import mock
@@ -41,9 +39,9 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from explainer.app.cli import main  # noqa: E402
 from explainer.app.cli.output import CLAIMS, MANIFEST  # noqa: E402
 from tests.conftest import ROOT, SEED  # noqa: E402
+from tests.helpers import run_main  # noqa: E402
 from tests.test_properties import FAST, examples, puzzle_texts, snapshot, user_folder  # noqa: E402
 
 STATS: Counter[str] = Counter()
@@ -75,21 +73,7 @@ def check(status: int, err: str, allowed: set[int] = DOCUMENTED) -> None:
 
 def run_cli(argv: list[str], cwd: Path, stdin: bytes = b"") -> tuple[int, str, str]:
     """main(argv) in ``cwd`` with ``stdin`` as standard input; an exception fails the property."""
-    out, err = io.StringIO(), io.StringIO()
-    old = Path.cwd()
-    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                mock.patch.object(sys, "stdin", fake_stdin):
-            status = main(argv)
-    except BaseException:
-        STATS["tracebacks"] += 1
-        raise AssertionError(f"exception from main({argv!r}):\n{traceback.format_exc()}") from None
-    finally:
-        os.chdir(old)
-    STATS["inputs tried"] += 1
-    return status, out.getvalue(), err.getvalue()
+    return run_main(argv, cwd, STATS, "inputs tried", stdin)
 
 
 # ---- random bad files, every command that reads puzzles ------------------------------------------

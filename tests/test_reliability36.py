@@ -16,10 +16,9 @@ import pytest
 
 from explainer import PuzzleError
 from explainer.app.cli import main
-from tests.conftest import ROOT
+from tests.conftest import FOUR, ROOT
 
 EXAMPLES = ROOT / "examples"
-FOUR = "3..22.....4....."  # examples/4x4.txt's first puzzle
 TWO_ONES = "11" + "." * 14  # two 1s in row 1
 
 
@@ -119,16 +118,6 @@ def test_10_closed_standard_error_keeps_the_status(argv: list[str], status: int,
 
 # ---- item 11: library misuse raises clean PuzzleError subclasses, importable from explainer -----
 
-@pytest.fixture(scope="module")
-def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from explainer.app.bank.db import PuzzleDB, explain_record
-
-    path = tmp_path_factory.mktemp("db") / "b.sqlite"
-    with PuzzleDB(path, create=True) as db:
-        db.add(explain_record(FOUR, "x:1"))
-    return path
-
-
 def misuse_cases(db_path: Path) -> dict[str, tuple[Callable[[], object], type[Exception]]]:
     from explainer import Puzzle, PuzzleTypeError, UnknownNameError
     from explainer.app.bank.db import DatabaseError, PuzzleDB
@@ -160,8 +149,8 @@ CASES = sorted(misuse_cases(Path("unused")))
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_11_library_misuse_is_a_puzzle_error(case: str, small_db: Path) -> None:
-    call, kind = misuse_cases(small_db)[case]
+def test_11_library_misuse_is_a_puzzle_error(case: str, four_bank: Path) -> None:
+    call, kind = misuse_cases(four_bank)[case]
     with pytest.raises(kind) as info:
         call()
     assert isinstance(info.value, PuzzleError) and str(info.value) and "\n" not in str(info.value)
@@ -255,19 +244,19 @@ def _device_copy(folder: Path, device: str = "/dev/null") -> Path:
 
 
 @pytest.mark.parametrize("command", ["export", "plot"])
-def test_1_a_character_device_is_written_in_place_never_replaced(command: str, small_db: Path,
+def test_1_a_character_device_is_written_in_place_never_replaced(command: str, four_bank: Path,
                                                                  tmp_path: Path) -> None:
     import stat
 
     node = _device_copy(tmp_path)
-    argv = (["db", "export", "--db", str(small_db), "-o", str(node), "--force"] if command == "export" else
-            ["db", "stats", "--db", str(small_db), "--plot", str(node), "--force"])
+    argv = (["db", "export", "--db", str(four_bank), "-o", str(node), "--force"] if command == "export" else
+            ["db", "stats", "--db", str(four_bank), "--plot", str(node), "--force"])
     assert main(argv) == 0
     assert stat.S_ISCHR(node.stat().st_mode)  # still the device
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary file left
 
 
-def test_1_a_fifo_gets_the_export_as_a_stream(small_db: Path, tmp_path: Path) -> None:
+def test_1_a_fifo_gets_the_export_as_a_stream(four_bank: Path, tmp_path: Path) -> None:
     import os
     import stat
     import threading
@@ -277,23 +266,23 @@ def test_1_a_fifo_gets_the_export_as_a_stream(small_db: Path, tmp_path: Path) ->
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    assert main(["db", "export", "--db", str(small_db), "-o", str(fifo)]) == 0
+    assert main(["db", "export", "--db", str(four_bank), "-o", str(fifo)]) == 0
     reader.join(30)
     assert stat.S_ISFIFO(fifo.stat().st_mode) and got and got[0].count(b"\n") == 1
 
 
-def test_1_dash_is_standard_output(small_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+def test_1_dash_is_standard_output(four_bank: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["db", "export", "--db", str(small_db), "-o", "-"]) == 0
+    assert main(["db", "export", "--db", str(four_bank), "-o", "-"]) == 0
     assert capsys.readouterr().out.count("\n") == 1 and list(tmp_path.iterdir()) == []
-    assert main(["db", "stats", "--db", str(small_db), "--plot", "-"]) == 2
+    assert main(["db", "stats", "--db", str(four_bank), "--plot", "-"]) == 2
     assert "--plot -" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
 
 
-def test_1_a_full_device_is_status_3(small_db: Path, tmp_path: Path) -> None:
+def test_1_a_full_device_is_status_3(four_bank: Path, tmp_path: Path) -> None:
     full = _device_copy(tmp_path, "/dev/full")
-    assert main(["db", "export", "--db", str(small_db), "-o", str(full), "--force"]) == 3
+    assert main(["db", "export", "--db", str(four_bank), "-o", str(full), "--force"]) == 3
     assert full.is_char_device() and sorted(p.name for p in tmp_path.iterdir()) == ["full"]
 
 
@@ -566,7 +555,7 @@ def test_6_sigterm_during_pdf_ends_within_10_s(moment: float, tmp_path: Path) ->
     assert err.count("\n") == 1 and "interrupted by SIGTERM" in err, err
 
 
-def test_7_a_fifo_nothing_reads_from_is_refused_in_bounded_time(small_db: Path, tmp_path: Path,
+def test_7_a_fifo_nothing_reads_from_is_refused_in_bounded_time(four_bank: Path, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """db export -o FIFO with no reader waited for ever in open(2); now refused (exit 3, one line)."""
@@ -580,7 +569,7 @@ def test_7_a_fifo_nothing_reads_from_is_refused_in_bounded_time(small_db: Path, 
     fifo = tmp_path / "f"
     os.mkfifo(fifo)
     start = time.monotonic()
-    assert main(["db", "export", "--db", str(small_db), "-o", str(fifo), "--force"]) == 3
+    assert main(["db", "export", "--db", str(four_bank), "-o", str(fifo), "--force"]) == 3
     assert time.monotonic() - start < 5
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "FIFO nothing read from" in err, err

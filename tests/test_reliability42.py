@@ -17,10 +17,9 @@ import pytest
 
 from explainer import PuzzleError
 from explainer.app.cli import main
-from tests.conftest import ROOT
+from tests.conftest import FOUR, ROOT
 
 EXAMPLES = ROOT / "examples"
-FOUR = "3..22.....4....."  # examples/4x4.txt's first puzzle
 CLI = [sys.executable, "-m", "explain_sudoku"]  # the console script's module
 
 
@@ -403,23 +402,13 @@ def test_9_the_readme_puzzledb_snippet_runs_on_a_bank_without_chains(tmp_path: P
 
 # ---- items 5 and 13: messages that name the option, the output, the database -------------------
 
-@pytest.fixture(scope="module")
-def bank(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from explainer.app.bank.db import PuzzleDB, explain_record
-
-    path = tmp_path_factory.mktemp("db") / "b.sqlite"
-    with PuzzleDB(path, create=True) as db:
-        db.add(explain_record(FOUR, "x:1"))
-    return path
-
-
 @pytest.mark.parametrize(("argv", "option"), [(["export", "-o"], "--output"), (["stats", "--plot"], "--plot")])
-def test_5_an_existing_folder_as_a_file_option_names_the_option(argv: list[str], option: str, bank: Path,
+def test_5_an_existing_folder_as_a_file_option_names_the_option(argv: list[str], option: str, four_bank: Path,
                                                                 tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "adir"
     folder.mkdir()
-    assert main(["db", *argv, str(folder), "--db", str(bank)]) == 3
+    assert main(["db", *argv, str(folder), "--db", str(four_bank)]) == 3
     assert capsys.readouterr().err == f"explain-sudoku: error: {option} {folder}: is a folder, not a file (give a " \
                                       f"file name)\n"
 
@@ -431,8 +420,8 @@ def test_5_an_existing_folder_as_a_file_option_names_the_option(argv: list[str],
     (["stats"], "standard output"),
     (["export"], "standard output"),
 ])
-def test_13_a_full_output_is_named(argv: list[str], where: str, bank: Path, tmp_path: Path) -> None:
-    r = _run(["db", *argv, "--db", str(bank)], tmp_path, ">/dev/full")
+def test_13_a_full_output_is_named(argv: list[str], where: str, four_bank: Path, tmp_path: Path) -> None:
+    r = _run(["db", *argv, "--db", str(four_bank)], tmp_path, ">/dev/full")
     assert r.returncode == 3
     assert r.stderr == f"explain-sudoku: error: {where}: cannot write (No space left on device)\n"
 
@@ -443,8 +432,8 @@ def test_13_a_missing_database_says_how_to_make_it(tmp_path: Path, capsys: pytes
     assert "create=True" not in err and "explain-sudoku db build FILE --db" in err
 
 
-def test_13_a_query_without_match_says_who_speaks(bank: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["db", "query", "--technique", "x wing", "--db", str(bank)]) == 0
+def test_13_a_query_without_match_says_who_speaks(four_bank: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "query", "--technique", "x wing", "--db", str(four_bank)]) == 0
     assert capsys.readouterr().err == "explain-sudoku db query: no matching step\n"
 
 

@@ -251,8 +251,19 @@ def _parse_text(text: str) -> Grid:
     if not cleaned:
         raise PuzzleError("empty puzzle")
     n = _size_for(len(cleaned))
+    return Grid(n, tuple(text_values(cleaned, n)))
+
+
+def text_values(text: str, n: int) -> list[int]:
+    """The values of the cells a run of puzzle characters stands for in an n×n grid.
+
+    One character a cell: '.', '0' or '_' is an empty cell (0), '1'..'9' and then 'A'..'P'
+    (either case) the values 1..25. Every way a puzzle comes in (a file, a string, the
+    page's request) reads its characters here, so that they cannot disagree. A character
+    that is no value of an n×n grid raises a PuzzleError naming it and its cell.
+    """
     values = []
-    for i, ch in enumerate(cleaned):
+    for i, ch in enumerate(text):
         if ch in EMPTY_CHARS:
             values.append(0)
             continue
@@ -264,7 +275,7 @@ def _parse_text(text: str) -> Grid:
                 f"value {ch!r} ({v}) is too large for a {n}×{n} grid at r{i // n + 1}c{i % n + 1}"
             )
         values.append(v)
-    return Grid(n, tuple(values))
+    return values
 
 
 def _parse_rows(rows: Sequence[Sequence[int]]) -> Grid:

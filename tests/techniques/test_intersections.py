@@ -1,15 +1,11 @@
-from explainer.app.hints.pencilmarks import parse_pencilmarks
 from techniques.intersections import find
+from tests.helpers import marks
 
-POINTING = """
-1234 1234 1234 1234
-234  234  1234 1234
-1234 1234 1234 1234
-1234 1234 1234 1234"""
+POINTING = {"r2c1": "234", "r2c2": "234"}  # 4×4: box 1 holds its 1 in row 1 only
 
 
 def test_pointing_removes_from_the_line():
-    step = next(find(parse_pencilmarks(POINTING)))
+    step = next(find(marks(POINTING, n=4)))
     assert step.technique == "locked candidate"
     assert step.eliminate == ((0, 2, 1), (0, 3, 1))
     assert step.houses == (("box", 0), ("row", 0))
@@ -20,11 +16,7 @@ def test_pointing_removes_from_the_line():
 
 def test_claiming_removes_from_the_box():
     # in column 1, 1 can only go in box 1 (r1c1, r2c1): it leaves r1c2 and r2c2
-    state = parse_pencilmarks("""
-        1234 1234 1234 1234
-        1234 1234 1234 1234
-        234  1234 1234 1234
-        234  1234 1234 1234""")
+    state = marks({"r3c1": "234", "r4c1": "234"}, n=4)
     steps = list(find(state))
     claim = [s for s in steps if s.houses == (("col", 0), ("box", 0))]
     assert claim and claim[0].eliminate == ((0, 1, 1), (1, 1, 1))
@@ -32,15 +24,11 @@ def test_claiming_removes_from_the_box():
 
 
 def test_nothing_locked_on_an_open_grid():
-    state = parse_pencilmarks("\n".join(["1234 1234 1234 1234"] * 4))
+    state = marks({}, n=4)
     assert list(find(state)) == []
 
 
 def test_locked_but_nothing_to_remove():
     # 1 confined to row 1 in box 1, but row 1 has no other 1 left: no step
-    state = parse_pencilmarks("""
-        1234 1234 234  234
-        234  234  1234 1234
-        1234 1234 1234 1234
-        1234 1234 1234 1234""")
+    state = marks({"r1c3": "234", "r1c4": "234", "r2c1": "234", "r2c2": "234"}, n=4)
     assert all(s.houses[0] != ("box", 0) or s.marked[0][2] != 1 for s in find(state))

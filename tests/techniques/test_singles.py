@@ -1,10 +1,8 @@
-from explainer.app.hints.pencilmarks import parse_pencilmarks
 from explainer.model.grid import parse_grid
 from explainer.model.state import State
 from techniques.singles import find_single_candidate, find_single_position
 from tests.conftest import SEED
-
-EMPTY4 = "\n".join(["1234 1234 1234 1234"] * 4)
+from tests.helpers import marks
 
 
 def first(gen):
@@ -26,18 +24,14 @@ def test_single_position_with_smallest_cover():
 
 
 def test_single_position_from_eliminations_shows_candidates():
-    state = parse_pencilmarks("""
-        1234 234 234 234
-        1234 1234 1234 1234
-        1234 1234 1234 1234
-        1234 1234 1234 1234""")
+    state = marks({"r1c2": "234", "r1c3": "234", "r1c4": "234"}, n=4)
     step = first(find_single_position(state))
     assert step.place == ((0, 0, 1),)
     assert step.show_candidates is True and step.houses == (("row", 0),)
 
 
 def test_no_single_on_an_open_grid():
-    state = parse_pencilmarks(EMPTY4)
+    state = marks({}, n=4)
     assert first(find_single_position(state)) is None
     assert first(find_single_candidate(state)) is None
 

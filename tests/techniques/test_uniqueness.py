@@ -1,6 +1,8 @@
 """Unique rectangle (types 1-6, hidden) and bug+1: exact steps, near misses, switching off."""
 from __future__ import annotations
 
+import pytest
+
 from techniques import select
 from techniques.uniqueness import find_bug_plus_one, find_unique_rectangle
 from tests.helpers import assert_pure, elims, marks, rc
@@ -157,30 +159,31 @@ def test_types_4_6_and_hidden_link_the_rectangle_value_never_an_extra():
         "removed 2r2c4"]
 
 
-def test_types_2_and_5_say_and_where_both_roof_corners_hold_the_extra():
+@pytest.mark.parametrize(("cells", "en", "fr"), [
+    (TYPE_2,
+     "Unique rectangle type 2 on 1 and 2: r1c1 and r1c4 hold only 1 and 2; r2c1 and r2c4 hold only 1, 2 "
+     "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r2c1 or r2c4 is 3 and we "
+     "remove 3 from r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 and r2c9. This step relies on the puzzle having a "
+     "single solution.",
+     "Rectangle unique type 2 sur 1 et 2 : L1C1 et L1C4 ne contiennent que 1 et 2 ; L2C1 et L2C4 ne "
+     "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L2C1 ou "
+     "L2C4 vaut 3 et on retire 3 de L2C2, L2C3, L2C5, L2C6, L2C7, L2C8 et L2C9. Cette étape suppose que la "
+     "grille a une seule solution."),
+    (TYPE_5,
+     "Unique rectangle type 5 on 1 and 2: r1c1 and r2c4 hold only 1 and 2; r1c4 and r2c1 hold only 1, 2 "
+     "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r1c4 or r2c1 is 3 and we "
+     "remove 3 from r1c2, r1c3, r2c5 and r2c6, which see all of them. This step relies on the puzzle "
+     "having a single solution.",
+     "Rectangle unique type 5 sur 1 et 2 : L1C1 et L2C4 ne contiennent que 1 et 2 ; L1C4 et L2C1 ne "
+     "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L1C4 ou "
+     "L2C1 vaut 3 et on retire 3 de L1C2, L1C3, L2C5 et L2C6, qui les voient tous. Cette étape suppose que "
+     "la grille a une seule solution."),
+])
+def test_types_2_and_5_say_and_where_both_roof_corners_hold_the_extra(cells, en, fr):
     """Issue 34: "r1c3 or r1c9 only 3, 5 and 8" though both hold them."""
-    s = only(TYPE_2)
-    assert s.text == (
-        "Unique rectangle type 2 on 1 and 2: r1c1 and r1c4 hold only 1 and 2; r2c1 and r2c4 hold only 1, 2 "
-        "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r2c1 or r2c4 is 3 and we "
-        "remove 3 from r2c2, r2c3, r2c5, r2c6, r2c7, r2c8 and r2c9. This step relies on the puzzle having a "
-        "single solution.")
-    assert dict(s.translations)["fr"] == (
-        "Rectangle unique type 2 sur 1 et 2 : L1C1 et L1C4 ne contiennent que 1 et 2 ; L2C1 et L2C4 ne "
-        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L2C1 ou "
-        "L2C4 vaut 3 et on retire 3 de L2C2, L2C3, L2C5, L2C6, L2C7, L2C8 et L2C9. Cette étape suppose que la "
-        "grille a une seule solution.")
-    s = only(TYPE_5)
-    assert s.text == (
-        "Unique rectangle type 5 on 1 and 2: r1c1 and r2c4 hold only 1 and 2; r1c4 and r2c1 hold only 1, 2 "
-        "and 3. Without 3 the rectangle would be deadly (two solutions), so one of r1c4 or r2c1 is 3 and we "
-        "remove 3 from r1c2, r1c3, r2c5 and r2c6, which see all of them. This step relies on the puzzle "
-        "having a single solution.")
-    assert dict(s.translations)["fr"] == (
-        "Rectangle unique type 5 sur 1 et 2 : L1C1 et L2C4 ne contiennent que 1 et 2 ; L1C4 et L2C1 ne "
-        "contiennent que 1, 2 et 3. Sans 3 le rectangle serait mortel (deux solutions), donc l'un de L1C4 ou "
-        "L2C1 vaut 3 et on retire 3 de L1C2, L1C3, L2C5 et L2C6, qui les voient tous. Cette étape suppose que "
-        "la grille a une seule solution.")
+    s = only(cells)
+    assert s.text == en
+    assert dict(s.translations)["fr"] == fr
 
 
 def test_type_3_marks_the_naked_set_it_names():

@@ -13,7 +13,7 @@ from typing import Any
 
 from explainer.core.solver import unique_solution
 from explainer.engine.orders import ORDERS, order_named
-from explainer.model.grid import EMPTY_CHARS, LETTERS, SIZES, Grid, PuzzleError, geometry, parse_grid
+from explainer.model.grid import EMPTY_CHARS, LETTERS, SIZES, Grid, PuzzleError, geometry, parse_grid, text_values
 from explainer.model.order import Order
 from explainer.model.state import State
 from explainer.model.technique import Technique
@@ -87,16 +87,10 @@ def read_puzzle(text: str, where: str = "puzzle") -> tuple[Grid, tuple[int, ...]
 def _values(line: str, n: int, name: str) -> list[int]:
     if len(line) != n * n:
         raise BadRequest(f"{name}: {len(line)} characters, expected {n * n} for a {n}×{n} puzzle")
-    out = []
-    for i, ch in enumerate(line):
-        if ch in EMPTY_CHARS:
-            out.append(0)
-            continue
-        v = LETTERS.find(ch.upper()) + 1
-        if not 1 <= v <= n:
-            raise BadRequest(f"{name}: {ch!r} at r{i // n + 1}c{i % n + 1} is not a value of a {n}×{n} grid")
-        out.append(v)
-    return out
+    try:
+        return text_values(line, n)
+    except PuzzleError as e:
+        raise BadRequest(f"{name}: {e}") from None
 
 
 def learner_state(puzzle: Grid, grid: str | None, marks: str | None) -> State:
