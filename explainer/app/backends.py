@@ -93,6 +93,17 @@ class _Cover:
             return []
         return None if self.empty else [self.values[:]]
 
+    def solutions(self, limit: int, solve: Callable[[], Callable[[int, int], bool] | None],
+                  forbid: Callable[[list[int]], None]) -> list[list[int]]:
+        """Up to ``limit`` solutions, the one loop of every back-end: ``solve()`` says which
+        (cell, value) booleans its next model sets (None: no model left), and ``forbid(grid)``
+        rules that grid out before the next call."""
+        found: list[list[int]] = []
+        while len(found) < limit and (chosen := solve()) is not None:
+            found.append(self.solution(chosen))
+            forbid(found[-1])
+        return found
+
     def solution(self, chosen: Callable[[int, int], bool]) -> list[int]:
         grid = self.values[:]
         for c in self.empty:
@@ -112,22 +123,21 @@ def solve_ortools(n: int, values: Sequence[int], limit: int = 2) -> list[list[in
     x = {(c, v): model.NewBoolVar(f"c{c}v{v}") for c in cover.empty for v in cover.cands[c]}
     for group in cover.groups:
         model.AddExactlyOne(x[key] for key in group)
-    solutions: list[list[int]] = []
-    while len(solutions) < limit:
+
+    def solve() -> Callable[[int, int], bool] | None:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         status = solver.Solve(model)
         if status == cp_model.INFEASIBLE:
-            break
+            return None
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise RuntimeError(f"OR-tools CP-SAT gave up ({solver.StatusName(status)})")
-        def chosen(c: int, v: int, s: Any = solver) -> bool:
-            return bool(s.BooleanValue(x[c, v]))
+        return lambda c, v: bool(solver.BooleanValue(x[c, v]))
 
-        grid = cover.solution(chosen)
-        solutions.append(grid)
+    def forbid(grid: list[int]) -> None:
         model.AddBoolOr([x[c, grid[c]].Not() for c in cover.empty])
-    return solutions
+
+    return cover.solutions(limit, solve, forbid)
 
 
 def solve_z3(n: int, values: Sequence[int], limit: int = 2) -> list[list[int]]:
@@ -145,21 +155,20 @@ def solve_z3(n: int, values: Sequence[int], limit: int = 2) -> list[list[int]]:
             solver.add(literals[0])
         else:
             solver.add(z3.PbEq([(lit, 1) for lit in literals], 1))
-    solutions: list[list[int]] = []
-    while len(solutions) < limit:
+
+    def solve() -> Callable[[int, int], bool] | None:
         status = solver.check()
         if status == z3.unsat:
-            break
+            return None
         if status != z3.sat:
             raise RuntimeError(f"Z3 gave up ({solver.reason_unknown()})")
         model = solver.model()
-        def holds(c: int, v: int, m: Any = model) -> bool:
-            return bool(z3.is_true(m.eval(x[c, v], model_completion=True)))
+        return lambda c, v: bool(z3.is_true(model.eval(x[c, v], model_completion=True)))
 
-        grid = cover.solution(holds)
-        solutions.append(grid)
+    def forbid(grid: list[int]) -> None:
         solver.add(z3.Or([z3.Not(x[c, grid[c]]) for c in cover.empty]))
-    return solutions
+
+    return cover.solutions(limit, solve, forbid)
 
 
 SOLVE: dict[str, Callable[[int, Sequence[int], int], list[list[int]]]] = {

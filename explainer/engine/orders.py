@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -145,11 +146,23 @@ def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int]
     return found
 
 
-def _close(found: Iterator[Explanation | Lead]) -> None:
-    """Close a finder the engine stopped reading (a generator's cleanup runs now, not later)."""
-    close = getattr(found, "close", None)
-    if close is not None:
-        close()
+@contextmanager
+def _reading(t: Technique, state: State, ctx: Context, check: bool | Sequence[int],
+             timings: dict[str, list[float]] | None,
+             rater: Rater | None = None) -> Iterator[Iterator[Explanation | Lead]]:
+    """The finder's steps (``_found``) for the time of a ``with`` block: closed when the engine
+    stops reading them (a generator's cleanup runs now, not later), and the time they took
+    added to ``timings`` when a caller keeps them."""
+    start = time.perf_counter() if timings is not None else 0.0
+    found = _found(t, state, ctx, check, rater)
+    try:
+        yield found
+    finally:
+        close = getattr(found, "close", None)
+        if close is not None:
+            close()
+        if timings is not None:
+            timings.setdefault(t.name, []).append(time.perf_counter() - start)
 
 
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
@@ -170,22 +183,12 @@ def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[
     for t, ctx in zip(techniques, ctxs, strict=True):
         if ctx is None:
             continue
-        start = time.perf_counter() if timings is not None else 0.0
-        step = None
-        found = _found(t, state, ctx, check)
-        try:
+        with _reading(t, state, ctx, check, timings) as found:
             for candidate in found:
                 if isinstance(candidate, Lead):  # a finder called with a context that takes leads
                     candidate = candidate.build()
                 if live(state, candidate) and ctx.allows(candidate.technique):
-                    step = candidate
-                    break
-        finally:
-            _close(found)
-        if timings is not None:
-            timings.setdefault(t.name, []).append(time.perf_counter() - start)
-        if step is not None:
-            return step
+                    return candidate
     return None
 
 
@@ -284,10 +287,8 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 if low > best_key[0] or (low == best_key[0] and not can_tie(best_key)):
                     break
                 ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
-            start = time.perf_counter() if timings is not None else 0.0
             passed = 0
-            found = _found(t, state, ctx, check, rater)
-            try:
+            with _reading(t, state, ctx, check, timings, rater) as found:
                 for candidate in found:
                     if isinstance(candidate, Lead):
                         # a step found but not built: built only if it may beat the best so far
@@ -311,10 +312,6 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         passed += 1
                         if passed >= SCAN:
                             break
-            finally:
-                _close(found)
-            if timings is not None:
-                timings.setdefault(t.name, []).append(time.perf_counter() - start)
         if best is not None:
             break
     return best

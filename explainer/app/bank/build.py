@@ -65,6 +65,20 @@ class BuildReport:
 DEFAULT = DEFAULT_ORDER.name
 
 
+def received(conn: Connection) -> Iterator[Any]:
+    """A worker process's tasks, one at a time as its parent sends them, until the parent
+    sends None (stop) or the pipe closes (the parent is gone): the one loop of every worker
+    (the bank's builders, the page's server)."""
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        yield task
+
+
 def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEFAULT, rating: str = PATH) -> None:
     """Worker loop: receive (text, where), send back the record; stop on None or EOF.
 
@@ -75,13 +89,7 @@ def _worker(conn: Connection, techniques: Sequence[str] | None, order: str = DEF
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
+    for task in received(conn):
         try:
             conn.send("started")  # the timeout counts from here, not from process start-up
             rec = explain_record(task[0], task[1], techniques, order, rating)

@@ -26,6 +26,7 @@ from typing import Any
 
 from explainer.model.grid import PuzzleError
 
+from ..bank.build import received
 from .position import BadRequest
 
 
@@ -70,14 +71,7 @@ def _serve(conn: Connection, bank: str | None, factory: Handlers) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     table = factory(bank)
     conn.send(("ready",))
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        name, body = job
+    for name, body in received(conn):
         try:
             # encoded here, in the worker: the server's event loop only passes the bytes on
             answer: tuple[Any, ...] = ("ok", json.dumps(table[name](body), ensure_ascii=False, allow_nan=False,
