@@ -356,6 +356,11 @@ def frame_metrics(scene: Scene, layout: Layout) -> dict[str, float]:
     return {"digit": digit, "caption": caption}
 
 
+FAINT = 0.3  # the opacity of a faint shape (a proof's earlier facts)
+HOUSE_LINES = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": ((0, (1.5, 2.5)), 0.04),
+               "thick": ("-", 0.07)}  # a house outline's line style and width (in cells)
+
+
 def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None = None,
          origin: tuple[float, float] = (0.0, 0.0), focus: bool = True) -> list[Artist]:
     """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
@@ -363,207 +368,231 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
     workbook page holds two frames). ``focus``: a big grid's frame widens the rows and
     columns the step marks (``scene_view``); without it, the plain grid."""
-    n, m = scene.n, scene.m
-    layout = layout or Layout(n)
-    cp = layout.cell_pt
-    art: list[Artist] = []
-    view = scene_view(scene, layout) if focus else View.plain(n)
-    if not view.uniform:
-        art += draw_grid(ax, view, theme, layout)
-    z = [10]
+    layout = layout or Layout(scene.n)
+    view = scene_view(scene, layout) if focus else View.plain(scene.n)
+    art: list[Artist] = [] if view.uniform else draw_grid(ax, view, theme, layout)
+    painter = _Painter(ax, scene, theme, layout, view, art)
+    painter.cells()
+    painter.houses()
+    painter.digits()
+    heads = painter.links()
+    painter.marks()
+    painter.heads(heads)
+    art += draw_texts(ax.figure, scene, theme, layout, origin)
+    return art
 
-    def add_path(path: Path | None, **kw: Any) -> None:
+
+class _Painter:
+    """The grid's layers of one frame, drawn bottom to top (each shape one more z): cells,
+    houses, values and candidates, links, candidate marks, arrowheads. It keeps what every
+    layer shares: the view, the sizes, the shapes by kind and the artists drawn so far."""
+
+    def __init__(self, ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout, view: View,
+                 art: list[Artist]) -> None:
+        self.ax, self.theme, self.view, self.art = ax, theme, view, art
+        self.n, self.m = scene.n, scene.m
+        m = scene.m
+        self.cp = layout.cell_pt
+        self.z = 10
+        self.by_kind: dict[str, list[Shape]] = {}
+        for s in scene:
+            self.by_kind.setdefault(s.kind, []).append(s)
+        self.r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
+        self.h_cand = cand_h(m)
+        self.h_disk = mark_h(m)  # a digit on a disk (big grids: the disk is small)
+        # where each candidate mark goes: its spot, or side by side in a narrow cell (view.places)
+        self.places = view.places((s.row, s.col, s.value) for s in scene if s.kind in MARK_KINDS and s.row >= 0)
+
+    # ---- what every layer uses ----
+
+    def add_path(self, path: Path | None, **kw: Any) -> None:
         if path is None:
             return
         kw.setdefault("linewidth", 0)
-        p = PathPatch(path, zorder=z[0], **kw)
+        p = PathPatch(path, zorder=self.z, **kw)
         p.set_clip_on(False)
-        z[0] += 1
-        ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
-        art.append(p)
+        self.z += 1
+        self.ax.add_artist(p)  # add_artist: no data-limit update (add_patch walks every Bézier)
+        self.art.append(p)
 
-    by_kind: dict[str, list[Shape]] = {}
-    for s in scene:
-        by_kind.setdefault(s.kind, []).append(s)
+    def get(self, *kinds: str) -> list[Shape]:
+        return [s for k in kinds for s in self.by_kind.get(k, ())]
 
-    def get(*kinds: str, faint: bool | None = None) -> list[Shape]:
-        out = [s for k in kinds for s in by_kind.get(k, ())]
-        return out if faint is None else [s for s in out if s.faint == faint]
-
-    def by_colour(shapes: list[Shape]) -> list[tuple[tuple[str, bool], list[Shape]]]:
+    def by_colour(self, shapes: list[Shape]) -> list[tuple[tuple[str, bool], list[Shape]]]:
         groups: dict[tuple[str, bool], list[Shape]] = {}
         for s in shapes:
             groups.setdefault((s.colour, s.faint), []).append(s)
         return sorted(groups.items())
 
-    def col(key: str) -> Any:
-        return theme.get(key, theme["label"])
+    def col(self, key: str) -> Any:
+        return self.theme.get(key, self.theme["label"])
 
-    FAINT = 0.3
-    r_small = disk_r(m)  # disk radius of a candidate: neighbouring disks never touch
-    h_value, h_cand = VALUE_H, cand_h(m)
-    bold_cand = m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
-    h_disk = mark_h(m)  # a digit on a disk (big grids: the disk is small)
-    alpha_fill = float(theme.get("cells_alpha", 0.35))
-    alpha_tint = float(theme.get("tint_alpha", 0.45))
+    def sp(self, s: Shape) -> tuple[float, float]:
+        return self.places.get((s.row, s.col, s.value)) or self.view.point(spot(self.n, s.row, s.col, s.value))
 
-    # where each candidate mark goes: its spot, or side by side in a narrow cell (view.places)
-    places = view.places((s.row, s.col, s.value) for s in scene if s.kind in MARK_KINDS and s.row >= 0)
+    def k(self, s: Shape) -> float:
+        return self.view.scale(s.row, s.col)
 
-    def sp(s: Any) -> tuple[float, float]:
-        return places.get((s.row, s.col, s.value)) or view.point(spot(n, s.row, s.col, s.value))
+    def centre(self, s: Shape) -> tuple[float, float]:
+        return self.view.point((s.col + 0.5, s.row + 0.5))
 
-    def k(s: Any) -> float:
-        return view.scale(s.row, s.col)
+    # ---- the layers, bottom to top ----
 
-    def mk(s: Any) -> float:
-        """A mark's scale: its cell's, or the full one in a narrow cell (its digit legible)."""
-        return view.mark_scale(s.row, s.col)
+    def cells(self) -> None:
+        """Translucent squares (one fill per cell), the struck-out cell of a contradiction, and
+        bands: a translucent closed line through cell centres (a unique loop), under the digits."""
+        theme, view, cp = self.theme, self.view, self.cp
+        alpha_fill = float(theme.get("cells_alpha", 0.35))
+        alpha_tint = float(theme.get("tint_alpha", 0.45))
+        for (key, _), shapes in self.by_colour(self.get("fill")):
+            self.add_path(squares_path([(s.row, s.col) for s in shapes], 0.06, view), facecolor=self.col(key),
+                          alpha=alpha_tint if key.startswith("tint") else alpha_fill, edgecolor="none")
+        self.add_path(squares_path([(s.row, s.col) for s in self.get("square")], 0.04, view),
+                      facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"],
+                      linewidth=cp * 0.06)
+        for s in self.get("band"):
+            pts = [view.point(p) for p in s.points]
+            self.add_path(Path(pts, [Path.MOVETO] + [Path.LINETO] * (len(pts) - 2) + [Path.CLOSEPOLY]),
+                          facecolor="none", edgecolor=self.col(s.colour), linewidth=cp * 0.22, alpha=0.35,
+                          joinstyle="round", capstyle="round")
 
-    def shown(shapes: list[Shape]) -> list[Shape]:
-        """Plain candidates of cells shown whole or in detail (another cell of a big grid
-        shows its big digit and its marks)."""
-        return [s for s in shapes if view.whole(s.row, s.col) or (s.row, s.col) in view.detail]
+    def houses(self) -> None:
+        """Inset rounded outlines (overlapping ones stay apart)."""
+        n, m, view = self.n, self.m, self.view
+        for i, s in enumerate(self.get("solid", "dashed", "dotted", "thick")):
+            if s.house is None:
+                continue
+            x0, y0, w0, h0 = house_rect(n, m, *s.house)
+            x, y, w, h = view.rect(x0, y0, x0 + w0, y0 + h0)
+            if view.is_plain or not view.uniform:
+                inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
+            else:  # a big grid's marks fill its cells (View.packed): the outlines hug the grid lines
+                inset = 0.03 + 0.025 * (i % 3)
+            ls, lw = HOUSE_LINES[s.kind]
+            patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
+                                   boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False,
+                                   edgecolor=self.col(s.colour), linewidth=self.cp * lw, linestyle=ls, zorder=self.z,
+                                   clip_on=False, alpha=FAINT if s.faint else 1.0)
+            self.z += 1
+            self.ax.add_artist(patch)  # add_artist: no data-limit update (add_patch walks every Bézier)
+            self.art.append(patch)
 
-    def cand_at(s: Shape) -> tuple[float, float]:
-        return view.packed(s.row, s.col, s.value) if (s.row, s.col) in view.detail else sp(s)
+    def digits(self) -> None:
+        """Cell outlines and rings around solved cells, the values, the order of grouped
+        singles, the plain candidates."""
+        theme, view, cp, k = self.theme, self.view, self.cp, self.k
+        for (key, _), shapes in self.by_colour(self.get("outline")):
+            self.add_path(squares_path([(s.row, s.col) for s in shapes], 0.07, view), facecolor="none",
+                          edgecolor=self.col(key), linewidth=cp * 0.07)
+        for (key, _), shapes in self.by_colour(self.get("circle")):
+            self.add_path(circles_path([self.centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]),
+                          facecolor="none", edgecolor=self.col(key), linewidth=cp * 0.045)
+        for (key, _), shapes in self.by_colour(self.get("value")):
+            items = [(*self.centre(s), s.char) for s in shapes]
+            self.add_path(glyphs_path(items, VALUE_H, bold=(shapes[0].role == "placed"),
+                                      heights=[VALUE_H * k(s) for s in shapes]), facecolor=self.col(key), gid="value")
+        # grouped singles: the order of the placed values, small in the cell's top-left corner
+        order = [(*view.point((s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16)), s.text) for s in self.get("label")]
+        self.add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"], gid="order")
+        # plain candidates of cells shown whole or in detail (another cell of a big grid shows
+        # its big digit and its marks); in a cell shown in detail, packed beside it at the
+        # height of the marks' digits (legible, and clear of its neighbours)
+        plain = [s for s in self.get("candidate") if view.whole(s.row, s.col) or (s.row, s.col) in view.detail]
+        at = [view.packed(s.row, s.col, s.value) if (s.row, s.col) in view.detail else self.sp(s) for s in plain]
+        heights = [self.h_disk * view.full if (s.row, s.col) in view.detail else self.h_cand * k(s) for s in plain]
+        bold_cand = self.m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
+        self.add_path(glyphs_path([(*xy, s.char) for xy, s in zip(at, plain, strict=True)], self.h_cand,
+                                  bold=bold_cand, heights=heights), facecolor=theme["candidate"], gid="candidate")
 
-    def cand_h_of(s: Shape) -> float:
-        """A plain candidate's height: its cell's scale, or in a cell shown in detail the
-        height of the marks' digits beside it (legible, and clear of its neighbours)."""
-        return h_disk * view.full if (s.row, s.col) in view.detail else h_cand * k(s)
+    def links(self) -> dict[tuple[str, bool], list[list[Point]]]:
+        """Links (solid strong, dashed weak) and a proof's arrows; the heads of the directed
+        ones, by colour, drawn last (``heads``)."""
+        view, m = self.view, self.m
+        lw_link = self.cp * 0.035 * min(1.0, (3 / m) ** 0.5)
+        heads: dict[tuple[str, bool], list[list[Point]]] = {}
+        for s in self.get("weak", "strong", "arrow"):
+            pts = _link_points(s.points, view, self.places, 1.2 if s.kind == "arrow" else LINK_CLEAR)
+            ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
+            self.add_path(_curve(pts), facecolor="none", edgecolor=self.col(s.colour),
+                          linewidth=lw_link * (1.15 if s.kind == "arrow" else 1.0),
+                          linestyle=ls, capstyle="round", alpha=FAINT if s.faint else 1.0)
+            if s.directed:
+                # a short link (inside a cell) gets a head in proportion, never one longer than its line
+                length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:], strict=False))
+                heads.setdefault((s.colour, s.faint), []).append(
+                    _head(pts, min(self.r_small * 1.1 * view.full, 0.4 * length)))
+        return heads
 
-    # cells: translucent squares (one fill per cell), the struck-out cell of a contradiction
-    for (key, _), shapes in by_colour(get("fill")):
-        add_path(squares_path([(s.row, s.col) for s in shapes], 0.06, view), facecolor=col(key),
-                 alpha=alpha_tint if key.startswith("tint") else alpha_fill, edgecolor="none")
-    add_path(squares_path([(s.row, s.col) for s in get("square")], 0.04, view),
-             facecolor=theme["contradiction"], alpha=0.22, edgecolor=theme["contradiction"], linewidth=cp * 0.06)
-    # bands: a translucent closed line through cell centres (a unique loop), under the digits
-    for s in get("band"):
-        pts = [view.point(p) for p in s.points]
-        add_path(Path(pts, [Path.MOVETO] + [Path.LINETO] * (len(pts) - 2) + [Path.CLOSEPOLY]), facecolor="none",
-                 edgecolor=col(s.colour), linewidth=cp * 0.22, alpha=0.35, joinstyle="round", capstyle="round")
-    # houses: inset rounded outlines (overlapping ones stay apart)
-    styles = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": ((0, (1.5, 2.5)), 0.04),
-              "thick": ("-", 0.07)}
-    for i, s in enumerate(get("solid", "dashed", "dotted", "thick")):
-        if s.house is None:
-            continue
-        x0, y0, w0, h0 = house_rect(n, m, *s.house)
-        x, y, w, h = view.rect(x0, y0, x0 + w0, y0 + h0)
-        if view.is_plain or not view.uniform:
-            inset = (0.05 + 0.04 * (i % 3)) * (1.0 if view.is_plain else min(1.5, view.full))
-        else:  # a big grid's marks fill its cells (View.packed): the outlines hug the grid lines
-            inset = 0.03 + 0.025 * (i % 3)
-        ls, lw = styles[s.kind]
-        patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
-                               boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False, edgecolor=col(s.colour),
-                               linewidth=cp * lw, linestyle=ls, zorder=z[0], clip_on=False,
-                               alpha=FAINT if s.faint else 1.0)
-        z[0] += 1
-        ax.add_artist(patch)  # add_artist: no data-limit update (add_patch walks every Bézier)
-        art.append(patch)
-    # cell outlines, rings around solved cells
-    for (key, _), shapes in by_colour(get("outline")):
-        add_path(squares_path([(s.row, s.col) for s in shapes], 0.07, view), facecolor="none", edgecolor=col(key),
-                 linewidth=cp * 0.07)
-
-    def centre(s: Any) -> tuple[float, float]:
-        return view.point((s.col + 0.5, s.row + 0.5))
-
-    for (key, _), shapes in by_colour(get("circle")):
-        add_path(circles_path([centre(s) for s in shapes], 0.4, [0.4 * k(s) for s in shapes]), facecolor="none",
-                 edgecolor=col(key), linewidth=cp * 0.045)
-    # values
-    for (key, _), shapes in by_colour(get("value")):
-        items = [(*centre(s), s.char) for s in shapes]
-        add_path(glyphs_path(items, h_value, bold=(shapes[0].role == "placed"),
-                             heights=[h_value * k(s) for s in shapes]), facecolor=col(key), gid="value")
-    # grouped singles: the order of the placed values, small in the cell's top-left corner
-    order = [(*view.point((s.col + 0.06 + 0.075 * len(s.text), s.row + 0.16)), s.text) for s in get("label")]
-    add_path(glyphs_path(order, 0.17, bold=True), facecolor=theme["place"], gid="order")
-    # plain candidates
-    plain = shown(get("candidate"))
-    add_path(glyphs_path([(*cand_at(s), s.char) for s in plain], h_cand, bold=bold_cand,
-                         heights=[cand_h_of(s) for s in plain]), facecolor=theme["candidate"], gid="candidate")
-    # links (solid strong, dashed weak, an arrowhead when directed) and a proof's arrows
-    lw_link = cp * 0.035 * min(1.0, (3 / m) ** 0.5)
-    heads: dict[tuple[str, bool], list[list[Point]]] = {}
-    for s in get("weak", "strong", "arrow"):
-        pts = _link_points(s.points, view, places, 1.2 if s.kind == "arrow" else LINK_CLEAR)
-        ls = (0, (4, 2.5)) if s.kind == "weak" else "-"
-        add_path(_curve(pts), facecolor="none", edgecolor=col(s.colour), linewidth=lw_link * (1.15 if s.kind == "arrow"
-                                                                                                else 1.0),
-                 linestyle=ls, capstyle="round", alpha=FAINT if s.faint else 1.0)
-        if s.directed:
-            # a short link (inside a cell) gets a head in proportion, never one longer than its line
-            length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:], strict=False))
-            heads.setdefault((s.colour, s.faint), []).append(_head(pts, min(r_small * 1.1 * view.full, 0.4 * length)))
-    def alpha(faint: bool) -> float:
-        return FAINT if faint else 1.0
-
-    # candidate marks
-    def dk(s: Any) -> float:
-        """A mark's disk scale (no wider than a packed cell's pitch: ``View.disk_scale``)."""
-        return view.disk_scale(s.row, s.col)
-
-    def circles(shapes: list[Shape], radius: float, **kw: Any) -> None:
+    def circles(self, shapes: list[Shape], radius: float, **kw: Any) -> None:
+        """Candidate marks' disks or rings (no wider than a packed cell's pitch: ``View.disk_scale``)."""
         # a candidate's ring only: "thick" also outlines a house (drawn above), not a candidate
         shapes = [s for s in shapes if s.row >= 0]
-        add_path(circles_path([sp(s) for s in shapes], 1.0, [radius * dk(s) for s in shapes]), **kw)
+        self.add_path(circles_path([self.sp(s) for s in shapes], 1.0,
+                                   [radius * self.view.disk_scale(s.row, s.col) for s in shapes]), **kw)
 
-    def digits(shapes: list[Shape], colour: Any, faint: bool) -> None:
-        add_path(glyphs_path([(*sp(s), s.char) for s in shapes], h_disk, bold=True,
-                             heights=[h_disk * mk(s) for s in shapes]), facecolor=colour, alpha=alpha(faint),
-                 gid="mark")
+    def mark_digits(self, shapes: list[Shape], colour: Any, faint: bool) -> None:
+        """The digits on candidate marks, at their cell's scale or the full one in a narrow cell."""
+        self.add_path(glyphs_path([(*self.sp(s), s.char) for s in shapes], self.h_disk, bold=True,
+                                  heights=[self.h_disk * self.view.mark_scale(s.row, s.col) for s in shapes]),
+                      facecolor=colour, alpha=_alpha(faint), gid="mark")
 
-    for (key, faint), shapes in by_colour(get("disk")):
-        circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
-        digits(shapes, digit_on(theme, key), faint)
-    for (key, faint), shapes in by_colour(get("light")):
-        circles(shapes, r_small, facecolor=col(key), edgecolor=theme["off_ring"], linewidth=cp * 0.025,
-                alpha=alpha(faint))
-        digits(shapes, digit_on(theme, key), faint)
-    for (key, faint), shapes in by_colour(get("ring", "struck-ring")):
-        circles(shapes, r_small * 0.92, facecolor=theme["background"], edgecolor=col(key), linewidth=cp * 0.03,
-                alpha=alpha(faint))
-        digits(shapes, col(key), faint)
-    for (key, faint), shapes in by_colour(get("struck")):
-        circles(shapes, r_small, facecolor=col(key), alpha=alpha(faint))
-        digits(shapes, digit_on(theme, key), faint)
-
-    def strikes(shapes: list[Shape], colour: Any, faint: bool) -> None:
+    def strikes(self, shapes: list[Shape], colour: Any, faint: bool) -> None:
         segs = []
         for s in shapes:
-            x, y = sp(s)
-            d = r_small * 0.92 * dk(s)
+            x, y = self.sp(s)
+            d = self.r_small * 0.92 * self.view.disk_scale(s.row, s.col)
             segs.append(((x - d, y + d), (x + d, y - d)))
-        add_path(segments_path(segs), facecolor="none", edgecolor=colour,
-                 linewidth=max(1.0, cp * 0.032 * (3 / m) ** 0.5), capstyle="round", alpha=alpha(faint))
+        self.add_path(segments_path(segs), facecolor="none", edgecolor=colour,
+                      linewidth=max(1.0, self.cp * 0.032 * (3 / self.m) ** 0.5), capstyle="round", alpha=_alpha(faint))
 
-    for (_, faint), shapes in by_colour(get("struck")):
-        strikes(shapes, theme["strike"], faint)
-    for (key, faint), shapes in by_colour(get("struck-ring")):
-        strikes(shapes, col(key), faint)
-    # rings around a candidate: the assumption (thick), a contradiction or a conclusion (halo)
-    for (key, faint), shapes in by_colour(get("thick")):
-        circles(shapes, r_small * 1.3, facecolor="none", edgecolor=col(key), linewidth=cp * 0.07 * min(1.0, 3 / m),
-                alpha=alpha(faint))
-    for (key, faint), shapes in by_colour(get("halo")):
-        circles(shapes, r_small * 1.18, facecolor="none", edgecolor=col(key), linewidth=cp * 0.06, alpha=alpha(faint))
+    def marks(self) -> None:
+        """Candidate marks (disks, lights, rings, struck ones), then the rings around a
+        candidate: the assumption (thick), a contradiction or a conclusion (halo)."""
+        theme, cp, r_small, col = self.theme, self.cp, self.r_small, self.col
+        for (key, faint), shapes in self.by_colour(self.get("disk")):
+            self.circles(shapes, r_small, facecolor=col(key), alpha=_alpha(faint))
+            self.mark_digits(shapes, digit_on(theme, key), faint)
+        for (key, faint), shapes in self.by_colour(self.get("light")):
+            self.circles(shapes, r_small, facecolor=col(key), edgecolor=theme["off_ring"], linewidth=cp * 0.025,
+                         alpha=_alpha(faint))
+            self.mark_digits(shapes, digit_on(theme, key), faint)
+        for (key, faint), shapes in self.by_colour(self.get("ring", "struck-ring")):
+            self.circles(shapes, r_small * 0.92, facecolor=theme["background"], edgecolor=col(key),
+                         linewidth=cp * 0.03, alpha=_alpha(faint))
+            self.mark_digits(shapes, col(key), faint)
+        for (key, faint), shapes in self.by_colour(self.get("struck")):
+            self.circles(shapes, r_small, facecolor=col(key), alpha=_alpha(faint))
+            self.mark_digits(shapes, digit_on(theme, key), faint)
+        for (_, faint), shapes in self.by_colour(self.get("struck")):
+            self.strikes(shapes, theme["strike"], faint)
+        for (key, faint), shapes in self.by_colour(self.get("struck-ring")):
+            self.strikes(shapes, col(key), faint)
+        for (key, faint), shapes in self.by_colour(self.get("thick")):
+            self.circles(shapes, r_small * 1.3, facecolor="none", edgecolor=col(key),
+                         linewidth=cp * 0.07 * min(1.0, 3 / self.m), alpha=_alpha(faint))
+        for (key, faint), shapes in self.by_colour(self.get("halo")):
+            self.circles(shapes, r_small * 1.18, facecolor="none", edgecolor=col(key), linewidth=cp * 0.06,
+                         alpha=_alpha(faint))
 
-    # arrowheads on top: a head never hides under the disk it points at
-    for (key, faint), tris in sorted(heads.items()):
-        verts, codes = [], []
-        for tri in tris:
-            verts += tri + [tri[0]]
-            codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
-        add_path(Path(verts, codes), facecolor=col(key), alpha=FAINT if faint else 1.0)
+    def heads(self, heads: dict[tuple[str, bool], list[list[Point]]]) -> None:
+        """Arrowheads on top: a head never hides under the disk it points at."""
+        for (key, faint), tris in sorted(heads.items()):
+            verts, codes = [], []
+            for tri in tris:
+                verts += tri + [tri[0]]
+                codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+            self.add_path(Path(verts, codes), facecolor=self.col(key), alpha=FAINT if faint else 1.0)
 
-    # title and caption: glyph outlines too (matplotlib's Text lays out and
-    # rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)
-    fig = ax.figure
+
+def _alpha(faint: bool) -> float:
+    return FAINT if faint else 1.0
+
+
+def draw_texts(fig: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout,
+               origin: tuple[float, float]) -> list[Artist]:
+    """The title and the caption (with the legend): glyph outlines too (matplotlib's Text lays
+    out and rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)."""
+    art: list[Artist] = []
     W, H = layout.width_in, layout.height_in
     ox, oy = origin
     title = scene.text("title")
