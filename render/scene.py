@@ -452,9 +452,24 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     if lines and not show_candidates:  # the marked candidates are still in the way
         for (r, c, v) in covered:
             obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
-    # links go around the cells the step marks that they do not join (routing.Obstacles.add_cell)
+    out.extend(_link_shapes(n, links, cells + cands, obstacles, routed))
+    if proof is not None:
+        cands, proof_shapes = _proof_shapes(out, proof, state, free, place, cands, whole)
+    out.extend(cands)
+    out.extend(proof_shapes)
+
+    _add_words(out, step, number, title, caption, lang, depth, kinds, theme)
+    return out
+
+
+def _link_shapes(n: int, links: Sequence[Role], marked: Sequence[Shape], obstacles: Obstacles,
+                 routed: bool) -> list[Shape]:
+    """The step's links, each routed around the cells the step marks that it does not join
+    (``routing.Obstacles.add_cell``) and around the digits in ``obstacles``; straight when
+    not ``routed``."""
+    out: list[Shape] = []
     around = obstacles.copy() if links else obstacles
-    for r, c in sorted({(s.row, s.col) for s in cells + cands if s.row >= 0}):
+    for r, c in sorted({(s.row, s.col) for s in marked if s.row >= 0}):
         if links:
             around.add_cell(r, c, ("cell", r, c))
     for role in links:
@@ -470,26 +485,40 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
         else:
             pts = route(spot(n, *a), spot(n, *b), around, ends)
         out.append(Shape("link", shape, points=pts, colour=key, group=role.group, directed=role.directed))
-    if proof is not None:
-        removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
-        if whole:
-            proof_shapes = proofdraw.whole_shapes(n, proof, state, free, set(place))
-        else:  # the main chains, as far as the arrows allow; the roles keep the assumptions and ends
-            marked = {(s.row, s.col, s.value) for s in cands}
-            proof_shapes = [s for s in proofdraw.summary_shapes(n, proof, state, free, set(place))
-                            if (s.row, s.col, s.value) not in marked or s.kind == "dotted"]
-        # a removed candidate keeps its struck disk (the proof's rings go around it)
-        proof_shapes = [s for s in proof_shapes
-                        if (s.row, s.col, s.value) not in removed or s.kind in ("thick", "halo")]
-        drawn = proofdraw.fact_cands(proof_shapes)
-        # the proof draws its own facts: drop the plain digits and the role marks under them
-        out[:] = [s for s in out if not (s.role == "candidate" and (s.row, s.col, s.value) in drawn)]
-        if whole:
-            cands = [s for s in cands if s.role in ("removed", "placed")]
-    out.extend(cands)
-    out.extend(proof_shapes)
+    return out
 
-    # words
+
+def _proof_shapes(out: list[Shape], proof: Proof, state: AnyState, free: Obstacles | None,
+                  place: Mapping[tuple[int, int], int], cands: list[Shape],
+                  whole: bool) -> tuple[list[Shape], list[Shape]]:
+    """A forcing step's proof: drawn whole when it fits one frame, else the main chains as far
+    as the arrows allow (the roles keep the assumptions and ends). The proof draws its own
+    facts: the plain digits under them leave ``out``. Returns the role marks still drawn and
+    the proof's shapes."""
+    from . import proofdraw
+
+    n = state.geo.n
+    removed = {(s.row, s.col, s.value) for s in cands if s.role == "removed"}
+    if whole:
+        proof_shapes = proofdraw.whole_shapes(n, proof, state, free, set(place))
+    else:
+        marked = {(s.row, s.col, s.value) for s in cands}
+        proof_shapes = [s for s in proofdraw.summary_shapes(n, proof, state, free, set(place))
+                        if (s.row, s.col, s.value) not in marked or s.kind == "dotted"]
+    # a removed candidate keeps its struck disk (the proof's rings go around it)
+    proof_shapes = [s for s in proof_shapes
+                    if (s.row, s.col, s.value) not in removed or s.kind in ("thick", "halo")]
+    drawn = proofdraw.fact_cands(proof_shapes)
+    out[:] = [s for s in out if not (s.role == "candidate" and (s.row, s.col, s.value) in drawn)]
+    if whole:
+        cands = [s for s in cands if s.role in ("removed", "placed")]
+    return cands, proof_shapes
+
+
+def _add_words(out: list[Shape], step: Explanation | None, number: int | tuple[int, int] | None,
+               title: str | None, caption: str | None, lang: str, depth: int, kinds: Mapping[str, StepKind],
+               theme: Mapping[str, Any] | None) -> None:
+    """The frame's title, caption and legend (the roles its shapes show, in the theme's colour names)."""
     w = words(lang)
     if title is None:
         if step is None:
@@ -513,7 +542,6 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     lt = legend_text(names, lang, theme)
     if lt:
         out.append(Shape("legend", "text", text=lt))
-    return out
 
 
 def step_caption(step: Explanation, number: int | tuple[int, int] | None, lang: str = "en",
