@@ -3,8 +3,8 @@
 The page draws a step as SVG in the browser from the very ``Scene`` the PNG
 renderer draws (``render.frame``): one description, two back-ends, so the page
 and the frames cannot disagree. ``scene_dict`` writes a ``Scene`` as the dict
-docs/serve.md describes; ``palettes_dict`` every palette of ``render.theme`` so
-that the page colours the shapes' palette keys as the frames do.
+docs/serve.md describes; ``themes_dict`` every theme of ``render.theme`` so
+that the page colours the shapes' colour keys as the frames do.
 No reasoning and no drawing here: a straight translation.
 """
 from __future__ import annotations
@@ -48,6 +48,6 @@ def scene_of(data: dict[str, Any]) -> Scene:
     return Scene(data["n"], shapes, suffix=data["suffix"], level=data["level"])
 
 
-def palettes_dict() -> dict[str, dict[str, Any]]:
-    """Every palette of ``render.theme``: name -> {palette key: colour "#rrggbb" or a number (alphas)}."""
+def themes_dict() -> dict[str, dict[str, Any]]:
+    """Every theme of ``render.theme``: name -> {colour key: colour "#rrggbb" or a number (alphas)}."""
     return {name: dict(colours) for name, colours in THEME_COLOURS.items()}

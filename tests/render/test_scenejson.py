@@ -15,7 +15,7 @@ import pytest
 from explainer import Puzzle
 from explainer.model.explanation import Explanation
 from render.scene import scene, step_scenes
-from render.scenejson import palettes_dict, scene_dict, scene_of
+from render.scenejson import scene_dict, scene_of, themes_dict
 from render.shapes import Scene
 from render.theme import THEME_COLOURS
 from techniques import known_kinds
@@ -108,8 +108,8 @@ def test_a_16x16_step() -> None:
     check_frames(frames(p, 2), p, 2)
 
 
-def test_palettes_are_every_palette_of_the_theme() -> None:
-    pal = palettes_dict()
+def test_themes_are_every_theme_of_render_theme() -> None:
+    pal = themes_dict()
     assert set(pal) == set(THEME_COLOURS) and {"default", "colorblind", "high-contrast"} <= set(pal)
     assert all(set(p) == set(THEME_COLOURS["default"]) for p in pal.values())
     assert json.loads(json.dumps(pal)) == pal

@@ -443,8 +443,8 @@ def test_forcing_chain_hint_walks_its_proof(server, browser) -> None:
         seen = walk(p, levels=1)
         assert seen[0].startswith("Frame 1 of") and seen[-1].startswith("Frame 1 of")
         assert p.text("#caption") and p.text("#legend")
-        for palette in p.page.eval_on_selector_all("#palette option", "os => os.map(o => o.value)"):
-            p.page.select_option("#palette", palette)
+        for theme in p.page.eval_on_selector_all("#theme option", "os => os.map(o => o.value)"):
+            p.page.select_option("#theme", theme)
             assert_text_contrast(p)
 
 
@@ -509,7 +509,7 @@ def test_every_shape_kind_is_drawn(server, browser) -> None:
             text: kind === 'label' ? '3' : '', colour: 'tint' + (k % 6), group: null, faint: false,
             directed: kind !== 'weak', truth: true}));
           const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-          svg.innerHTML = sceneMarkup({n: 9, m: 3, shapes}, meta.palettes.default);
+          svg.innerHTML = sceneMarkup({n: 9, m: 3, shapes}, meta.themes.default);
           return {kinds: [...svg.querySelectorAll('[data-kind]')].map(e => e.dataset.kind),
                   cands: svg.querySelectorAll('text.cand').length};
         }""", kinds)
@@ -518,7 +518,7 @@ def test_every_shape_kind_is_drawn(server, browser) -> None:
         assert out["cands"] == 1 and "head" in drawn
 
 
-def test_french_and_another_palette(server, browser) -> None:
+def test_french_and_another_theme(server, browser) -> None:
     with learner(browser, server + "/") as p:
         p.tab_to("#lang")
         p.page.select_option("#lang", "fr")
@@ -537,14 +537,14 @@ def test_french_and_another_palette(server, browser) -> None:
         p.page.wait_for_selector("#apply:visible")
         placed = "#svg [data-role=placed] text"
         before = p.page.get_attribute(placed, "fill")
-        p.tab_to("#palette")
-        p.page.select_option("#palette", "colorblind")
+        p.tab_to("#theme")
+        p.page.select_option("#theme", "colorblind")
         after = p.page.get_attribute(placed, "fill")
         assert before != after
         assert_text_contrast(p)
         p.page.reload()
         p.page.wait_for_selector("body[data-ready]", state="attached")
-        assert p.page.input_value("#palette") == "colorblind" and p.text("#hint") == "Indice"
+        assert p.page.input_value("#theme") == "colorblind" and p.text("#hint") == "Indice"
         # every string of the page is French: no English word left on the buttons
         texts = p.page.eval_on_selector_all("button, label, summary, h1, h2", "es => es.map(e => e.textContent)")
         english = {"Hint", "Undo", "Redo", "Erase", "Check my grid", "Show the step", "Apply", "Dismiss"}
@@ -678,7 +678,21 @@ def test_every_string_in_both_languages(server, browser) -> None:
         assert keys["en"] == keys["fr"] and not keys["missing"], keys["missing"]
 
 
-def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang: str = "en") -> None:
+def test_a_setting_saved_under_the_old_name_palette_is_the_theme(server, browser) -> None:
+    """Issue 40 item 3: the page says "theme" (as --theme does); a choice an older page saved
+    as "palette" is read as the theme, and saved again under the new name."""
+    with learner(browser, server + "/") as p:
+        p.page.evaluate("localStorage.setItem('sudoku-explainer.settings', JSON.stringify({palette: 'colorblind'}))")
+        p.page.reload()
+        p.page.wait_for_selector("body[data-ready]", state="attached")
+        assert p.page.input_value("#theme") == "colorblind"
+        assert p.page.evaluate("document.body.dataset.theme") == "colorblind"
+        p.page.select_option("#theme", "high-contrast")
+        saved = p.page.evaluate("JSON.parse(localStorage.getItem('sudoku-explainer.settings'))")
+        assert saved["theme"] == "high-contrast" and "palette" not in saved
+
+
+def screenshot_chain_hint(base: str, path: Path, theme: str = "default", lang: str = "en") -> None:
     """The page showing the forcing-chain hint of hardest300 line 2 (docs/serve-chain-hint.png)."""
     from playwright.sync_api import sync_playwright
 
@@ -686,7 +700,7 @@ def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         p = Page(b, base + "/")
         p.page.select_option("#lang", lang)
-        p.page.select_option("#palette", palette)
+        p.page.select_option("#theme", theme)
         p.start(hardest(2))
         p.page.click("#show-step")
         p.page.wait_for_selector("#proof-nav:visible", timeout=120_000)
@@ -696,7 +710,7 @@ def screenshot_chain_hint(base: str, path: Path, palette: str = "default", lang:
         b.close()
 
 
-if __name__ == "__main__":  # python tests/serve/test_page.py URL OUT.png [palette] [lang]
+if __name__ == "__main__":  # python tests/serve/test_page.py URL OUT.png [theme] [lang]
     screenshot_chain_hint(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:5])
 
 

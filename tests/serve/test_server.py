@@ -78,7 +78,8 @@ def test_the_page_and_its_headers(client: TestClient) -> None:
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
     meta = client.get("/api/meta").json()
     assert meta["limits"] == {"hint_seconds": 30, "body_bytes": 65536}
-    assert {"default", "colorblind", "high-contrast"} <= set(meta["palettes"]) and meta["bank"]["available"] is False
+    assert {"default", "colorblind", "high-contrast"} <= set(meta["themes"]) and meta["bank"]["available"] is False
+    assert meta["palettes"] == meta["themes"]  # the deprecated older name, kept for pages that read it
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
     one_line_error(client.get("/nothing"), 404)

@@ -202,19 +202,24 @@ def version() -> str:
 
 
 def make_meta(config: Config) -> dict[str, Any]:
-    """What the page reads once: languages, orders, palettes, techniques, limits, the bank."""
+    """What the page reads once: languages, orders, themes, techniques, limits, the bank.
+
+    ``palettes`` is the themes' older name, kept (the same object) for pages written
+    against it; deprecated (docs/serve.md)."""
     from explainer.engine.orders import ORDERS
     from explainer.model.rating import DIFFICULTY_BANDS
-    from render.scenejson import palettes_dict
+    from render.scenejson import themes_dict
     from techniques import REGISTRY, title
 
     from .more import bank_info
 
+    themes = themes_dict()
     return {
         "version": version(),
         "languages": ["en", "fr"],
         "orders": list(ORDERS),
-        "palettes": palettes_dict(),
+        "themes": themes,
+        "palettes": themes,  # deprecated: the older name of "themes"
         "techniques": [{"name": t.name, "title": {"en": title(t.name, "en"), "fr": title(t.name, "fr")}}
                        for t in REGISTRY],
         "sizes": [4, 9, 16, 25],

@@ -18,8 +18,8 @@ const FALLBACK = {background: "#ffffff", grid: "#000000", label: "#666666", give
 
 const app = {
   meta: null,
-  palettes: {default: FALLBACK},
-  settings: {lang: "en", palette: "default", order: "simplest", techniques: null},
+  themes: {default: FALLBACK},
+  settings: {lang: "en", theme: "default", order: "simplest", techniques: null},
   game: null,
   markMode: false,
   claimMode: false,
@@ -38,7 +38,12 @@ let walker;
 
 function loadSettings() {
   try {
-    Object.assign(app.settings, JSON.parse(localStorage.getItem(SETTINGS) || "{}"));
+    const stored = JSON.parse(localStorage.getItem(SETTINGS) || "{}");
+    if (stored.palette !== undefined) {  // the setting's older name
+      if (stored.theme === undefined) stored.theme = stored.palette;
+      delete stored.palette;
+    }
+    Object.assign(app.settings, stored);
   } catch {
     // a damaged entry: the defaults
   }
@@ -54,8 +59,8 @@ function save() {
   history.replaceState(null, "", app.game.fragment());
 }
 
-function palette() {
-  return app.palettes[app.settings.palette] || Object.values(app.palettes)[0];
+function currentTheme() {
+  return app.themes[app.settings.theme] || Object.values(app.themes)[0];
 }
 
 // ---------------------------------------------------------------- messages
@@ -441,9 +446,9 @@ async function solution() {
 // ---------------------------------------------------------------- meta, selects, techniques
 
 function fillSelects() {
-  const pal = $("palette");
-  pal.replaceChildren(...Object.keys(app.palettes).map((name) => new Option(maybe(`palette.${name}`, name), name)));
-  pal.value = app.palettes[app.settings.palette] ? app.settings.palette : pal.options[0]?.value;
+  const select = $("theme");
+  select.replaceChildren(...Object.keys(app.themes).map((name) => new Option(maybe(`theme.${name}`, name), name)));
+  select.value = app.themes[app.settings.theme] ? app.settings.theme : select.options[0]?.value;
   const meta = app.meta || {};
   const ord = $("order");
   ord.replaceChildren(...(meta.orders || ["simplest"]).map((o) => new Option(maybe(`order.${o}`, o), o)));
@@ -489,10 +494,9 @@ function tickAll(on) {
   readTechniques();
 }
 
-function applyPalette() {
-  const pal = palette();
-  board.setPalette(pal);
-  document.body.dataset.palette = app.settings.palette;
+function applyTheme() {
+  board.setTheme(currentTheme());
+  document.body.dataset.theme = app.settings.theme;
 }
 
 function applyLang() {
@@ -601,10 +605,10 @@ function wire() {
     saveSettings();
     applyLang();
   });
-  $("palette").addEventListener("change", () => {
-    app.settings.palette = $("palette").value;
+  $("theme").addEventListener("change", () => {
+    app.settings.theme = $("theme").value;
     saveSettings();
-    applyPalette();
+    applyTheme();
   });
   $("order").addEventListener("change", () => {
     app.settings.order = $("order").value;
@@ -630,12 +634,13 @@ async function main() {
   wire();
   try {
     app.meta = await getJSON("/api/meta");
-    if (app.meta.palettes && Object.keys(app.meta.palettes).length) app.palettes = app.meta.palettes;
+    const themes = app.meta.themes || app.meta.palettes;  // "palettes": the older name, from an older server
+    if (themes && Object.keys(themes).length) app.themes = themes;
   } catch (e) {
     error(String(e.message || e));
   }
   applyLang();
-  applyPalette();
+  applyTheme();
   restore();
   modeStatus();
   document.body.dataset.ready = String(Math.round(performance.now())); // ms to interactive (tests, figures)

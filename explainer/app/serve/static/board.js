@@ -19,7 +19,7 @@ export class Board {
     this.highlight = 0;
     this.mistakes = new Set();
     this.scene = null;
-    this.palette = null;
+    this.theme = null;
     cells.addEventListener("keydown", (e) => this.key(e));
     cells.addEventListener("click", (e) => {
       const cell = e.target.closest("[role=gridcell]");
@@ -70,8 +70,8 @@ export class Board {
     this.cellEls[this.selected].tabIndex = 0;
   }
 
-  setPalette(pal) {
-    this.palette = pal;
+  setTheme(theme) {
+    this.theme = theme;
     this.render();
   }
 
@@ -81,20 +81,20 @@ export class Board {
   }
 
   render() {
-    if (!this.palette) return;
+    if (!this.theme) return;
     if (!this.game) { // no puzzle yet: an empty 9x9 grid, so the page shows what it is for
       this.svg.setAttribute("viewBox", viewBox(9));
-      this.svg.innerHTML = `<rect x="0" y="0" width="9" height="9" fill="${this.palette.background}"/>` +
-        gridMarkup(9, this.palette);
+      this.svg.innerHTML = `<rect x="0" y="0" width="9" height="9" fill="${this.theme.background}"/>` +
+        gridMarkup(9, this.theme);
       return;
     }
     const n = this.game.n;
     this.svg.setAttribute("viewBox", viewBox(n));
     this.svg.classList.toggle("scene", Boolean(this.scene));
     this.svg.innerHTML = (this.scene
-      ? sceneMarkup(this.scene, this.palette)
-      : boardMarkup(this.game, this.palette, {highlight: this.highlight, mistakes: this.mistakes})) +
-      `<rect id="sel" width="1" height="1" fill="${this.palette.on}" opacity="0.16" pointer-events="none"/>`;
+      ? sceneMarkup(this.scene, this.theme)
+      : boardMarkup(this.game, this.theme, {highlight: this.highlight, mistakes: this.mistakes})) +
+      `<rect id="sel" width="1" height="1" fill="${this.theme.on}" opacity="0.16" pointer-events="none"/>`;
     this.placeSelection();
     this.labels();
   }

@@ -1,7 +1,7 @@
 // Drawing as SVG markup, in grid units (a cell is 1x1, x = column, y = row): the learner's
 // board, and a step's scene (docs/serve.md, "The scene") with the sizes and shapes the PNG
 // renderer uses (render/frame.py, render/sizes.py, render/styles.py), so the page and the
-// frames draw one scene alike. Colours are palette keys looked up in /api/meta's palettes.
+// frames draw one scene alike. Colours are a theme's colour keys, looked up in /api/meta's themes.
 
 import {charOf} from "./model.js";
 
@@ -72,7 +72,7 @@ function text(x, y, h, ch, fill, {bold = false, opacity = 1, cls = ""} = {}) {
 }
 
 /** Grid lines and the row and column numbers. */
-export function gridMarkup(n, pal) {
+export function gridMarkup(n, theme) {
   const m = Math.round(Math.sqrt(n));
   let thin = "", thick = "";
   for (let i = 0; i <= n; i++) {
@@ -80,12 +80,12 @@ export function gridMarkup(n, pal) {
     if (i % m) thin += seg;
     else thick += seg;
   }
-  let out = `<path d="${thin}" stroke="${pal.grid}" stroke-width="0.012" fill="none"/>`;
-  out += `<path d="${thick}" stroke="${pal.grid}" stroke-width="0.05" fill="none" stroke-linecap="square"/>`;
+  let out = `<path d="${thin}" stroke="${theme.grid}" stroke-width="0.012" fill="none"/>`;
+  out += `<path d="${thick}" stroke="${theme.grid}" stroke-width="0.05" fill="none" stroke-linecap="square"/>`;
   const h = Math.min(0.3, 0.26 * 0.9);
   for (let i = 0; i < n; i++) {
-    out += text(i + 0.5, -0.3, h, String(i + 1), pal.label, {cls: "num"});
-    out += text(-0.3, i + 0.5, h, String(i + 1), pal.label, {cls: "num"});
+    out += text(i + 0.5, -0.3, h, String(i + 1), theme.label, {cls: "num"});
+    out += text(-0.3, i + 0.5, h, String(i + 1), theme.label, {cls: "num"});
   }
   return out;
 }
@@ -94,22 +94,22 @@ export function gridMarkup(n, pal) {
  * The learner's board: values (givens and their own in two colours), their pencil marks,
  * the highlighted value and the cells a check named (the selected cell: board.js).
  */
-export function boardMarkup(game, pal, {highlight = 0, mistakes = new Set()} = {}) {
+export function boardMarkup(game, theme, {highlight = 0, mistakes = new Set()} = {}) {
   const n = game.n, m = game.m;
   let under = "", over = "";
   const bit = highlight ? 1 << (highlight - 1) : 0;
   for (let i = 0; i < n * n; i++) {
     const r = Math.floor(i / n), c = i % n, v = game.values[i];
     if (highlight && v === highlight) {
-      under += `<rect x="${c}" y="${r}" width="1" height="1" fill="${pal.cells_fill}" opacity="0.35" class="hl"/>`;
+      under += `<rect x="${c}" y="${r}" width="1" height="1" fill="${theme.cells_fill}" opacity="0.35" class="hl"/>`;
     }
     if (mistakes.has(i)) {
       over += `<rect x="${f(c + 0.06)}" y="${f(r + 0.06)}" width="0.88" height="0.88" fill="none" ` +
-        `stroke="${pal.eliminate}" stroke-width="0.06" stroke-dasharray="0.12 0.08" class="mistake"/>`;
+        `stroke="${theme.eliminate}" stroke-width="0.06" stroke-dasharray="0.12 0.08" class="mistake"/>`;
     }
     if (v) {
       const given = game.isGiven(i);
-      over += text(c + 0.5, r + 0.5, VALUE_H, charOf(v), given ? pal.given : pal.earlier,
+      over += text(c + 0.5, r + 0.5, VALUE_H, charOf(v), given ? theme.given : theme.earlier,
         {bold: !given, cls: given ? "given" : "entry"});
       continue;
     }
@@ -118,22 +118,22 @@ export function boardMarkup(game, pal, {highlight = 0, mistakes = new Set()} = {
       if (!(mk & (1 << (x - 1)))) continue;
       const [sx, sy] = spot(n, r, c, x);
       if (bit && x === highlight) {
-        over += `<circle cx="${f(sx)}" cy="${f(sy)}" r="${f(diskR(m))}" fill="${pal.off}" stroke="${pal.off_ring}" ` +
+        over += `<circle cx="${f(sx)}" cy="${f(sy)}" r="${f(diskR(m))}" fill="${theme.off}" stroke="${theme.off_ring}" ` +
           `stroke-width="0.02" class="hl"/>`;
-        over += text(sx, sy, markH(m), charOf(x), digitOn(pal.off), {bold: true, cls: "mark"});
+        over += text(sx, sy, markH(m), charOf(x), digitOn(theme.off), {bold: true, cls: "mark"});
       } else {
-        over += text(sx, sy, candH(m), charOf(x), pal.candidate, {bold: m >= 4, cls: "mark"});
+        over += text(sx, sy, candH(m), charOf(x), theme.candidate, {bold: m >= 4, cls: "mark"});
       }
     }
   }
-  return `<rect x="0" y="0" width="${n}" height="${n}" fill="${pal.background}"/>` + under +
-    gridMarkup(n, pal) + over;
+  return `<rect x="0" y="0" width="${n}" height="${n}" fill="${theme.background}"/>` + under +
+    gridMarkup(n, theme) + over;
 }
 
 // ---- scenes ----
 
-function col(pal, key) {
-  return pal[key] !== undefined ? pal[key] : pal.label;
+function col(theme, key) {
+  return theme[key] !== undefined ? theme[key] : theme.label;
 }
 
 function nearestSpot(n, [x, y]) {
@@ -203,28 +203,28 @@ function tag(s) {
  * bands, houses, cell outlines and rings, values, order labels, plain candidates, links and
  * arrows, candidate marks (disk, light, ring, struck, struck-ring, thick, halo), arrowheads.
  */
-export function sceneMarkup(scene, pal) {
+export function sceneMarkup(scene, theme) {
   const n = scene.n, m = scene.m || Math.round(Math.sqrt(n));
   const shapes = scene.shapes || [];
   const by = (...kinds) => shapes.filter((s) => kinds.includes(s.kind));
   const op = (s) => (s.faint ? ` opacity="${FAINT}"` : "");
   const rS = diskR(m);
-  const alphaFill = Number(pal.cells_alpha ?? 0.35), alphaTint = Number(pal.tint_alpha ?? 0.45);
-  const ink = (c) => readable(c, pal.background);
-  let out = `<rect x="0" y="0" width="${n}" height="${n}" fill="${pal.background}"/>`;
+  const alphaFill = Number(theme.cells_alpha ?? 0.35), alphaTint = Number(theme.tint_alpha ?? 0.45);
+  const ink = (c) => readable(c, theme.background);
+  let out = `<rect x="0" y="0" width="${n}" height="${n}" fill="${theme.background}"/>`;
   for (const s of by("fill")) {
     const a = String(s.colour).startsWith("tint") ? alphaTint : alphaFill;
-    out += `<rect x="${f(s.col + 0.06)}" y="${f(s.row + 0.06)}" width="0.88" height="0.88" fill="${col(pal, s.colour)}"` +
+    out += `<rect x="${f(s.col + 0.06)}" y="${f(s.row + 0.06)}" width="0.88" height="0.88" fill="${col(theme, s.colour)}"` +
       ` opacity="${a}"${tag(s)}/>`;
   }
-  out += gridMarkup(n, pal);
+  out += gridMarkup(n, theme);
   for (const s of by("square")) {
-    out += `<rect x="${f(s.col + 0.04)}" y="${f(s.row + 0.04)}" width="0.92" height="0.92" fill="${pal.contradiction}"` +
-      ` fill-opacity="0.22" stroke="${pal.contradiction}" stroke-width="0.06"${tag(s)}/>`;
+    out += `<rect x="${f(s.col + 0.04)}" y="${f(s.row + 0.04)}" width="0.92" height="0.92" fill="${theme.contradiction}"` +
+      ` fill-opacity="0.22" stroke="${theme.contradiction}" stroke-width="0.06"${tag(s)}/>`;
   }
   for (const s of by("band")) {
     const pts = s.points.map((p) => `${f(p[0])},${f(p[1])}`).join(" ");
-    out += `<polygon points="${pts}" fill="none" stroke="${col(pal, s.colour)}" stroke-width="0.22" opacity="0.35"` +
+    out += `<polygon points="${pts}" fill="none" stroke="${col(theme, s.colour)}" stroke-width="0.22" opacity="0.35"` +
       ` stroke-linejoin="round"${tag(s)}/>`;
   }
   const houseStyles = {solid: [0.045, ""], dashed: [0.045, [5, 3]], dotted: [0.04, [1.5, 2.5]], thick: [0.07, ""]};
@@ -233,28 +233,28 @@ export function sceneMarkup(scene, pal) {
     const inset = 0.05 + 0.04 * (i % 3);
     const [lw, dash] = houseStyles[s.kind];
     out += `<rect x="${f(x + inset)}" y="${f(y + inset)}" width="${f(w - 2 * inset)}" height="${f(h - 2 * inset)}"` +
-      ` rx="0.3" fill="none" stroke="${col(pal, s.colour)}" stroke-width="${lw}"` +
+      ` rx="0.3" fill="none" stroke="${col(theme, s.colour)}" stroke-width="${lw}"` +
       (dash ? ` stroke-dasharray="${dash.map((d) => f(d * lw)).join(" ")}"` : "") + `${op(s)}${tag(s)}/>`;
   });
   for (const s of by("outline")) {
     out += `<rect x="${f(s.col + 0.07)}" y="${f(s.row + 0.07)}" width="0.86" height="0.86" fill="none"` +
-      ` stroke="${col(pal, s.colour)}" stroke-width="0.07"${tag(s)}/>`;
+      ` stroke="${col(theme, s.colour)}" stroke-width="0.07"${tag(s)}/>`;
   }
   for (const s of by("circle")) {
-    out += `<circle cx="${s.col + 0.5}" cy="${s.row + 0.5}" r="0.4" fill="none" stroke="${col(pal, s.colour)}"` +
+    out += `<circle cx="${s.col + 0.5}" cy="${s.row + 0.5}" r="0.4" fill="none" stroke="${col(theme, s.colour)}"` +
       ` stroke-width="0.045"${tag(s)}/>`;
   }
   for (const s of by("value")) {
-    out += `<g${tag(s)}>` + text(s.col + 0.5, s.row + 0.5, VALUE_H, charOf(s.value), ink(col(pal, s.colour)),
+    out += `<g${tag(s)}>` + text(s.col + 0.5, s.row + 0.5, VALUE_H, charOf(s.value), ink(col(theme, s.colour)),
       {bold: s.role === "placed"}) + "</g>";
   }
   for (const s of by("label")) {
-    out += `<g${tag(s)}>` + text(s.col + 0.1 + 0.075 * s.text.length, s.row + 0.16, 0.17, s.text, ink(pal.place),
+    out += `<g${tag(s)}>` + text(s.col + 0.1 + 0.075 * s.text.length, s.row + 0.16, 0.17, s.text, ink(theme.place),
       {bold: true}) + "</g>";
   }
   for (const s of by("candidate")) {
     const [x, y] = spot(n, s.row, s.col, s.value);
-    out += text(x, y, candH(m), charOf(s.value), pal.candidate, {bold: m >= 4, cls: "cand"});
+    out += text(x, y, candH(m), charOf(s.value), theme.candidate, {bold: m >= 4, cls: "cand"});
   }
   const lwLink = 0.035 * Math.min(1, Math.sqrt(3 / m));
   let heads = "";
@@ -263,32 +263,32 @@ export function sceneMarkup(scene, pal) {
     const pts = clipEnds(n, s.points, rS * (s.kind === "arrow" ? 1.2 : LINK_CLEAR));
     const lw = lwLink * (s.kind === "arrow" ? 1.15 : 1);
     const dash = s.kind === "weak" ? ` stroke-dasharray="${f(4 * lw)} ${f(2.5 * lw)}"` : "";
-    out += `<path d="${curve(pts)}" fill="none" stroke="${col(pal, s.colour)}" stroke-width="${f(lw)}"` +
+    out += `<path d="${curve(pts)}" fill="none" stroke="${col(theme, s.colour)}" stroke-width="${f(lw)}"` +
       ` stroke-linecap="round"${dash}${op(s)}${tag(s)}/>`;
     if (s.directed) {
       let length = 0;
       for (let k = 1; k < pts.length; k++) length += Math.hypot(pts[k][0] - pts[k - 1][0], pts[k][1] - pts[k - 1][1]);
-      heads += `<path d="${head(pts, Math.min(rS * 1.1, 0.4 * length))}" fill="${col(pal, s.colour)}"${op(s)}` +
+      heads += `<path d="${head(pts, Math.min(rS * 1.1, 0.4 * length))}" fill="${col(theme, s.colour)}"${op(s)}` +
         ` data-role="${esc(s.role)}" data-kind="head"/>`;
     }
   }
   const digit = (s, x, y, fill) => text(x, y, markH(m), charOf(s.value), fill, {bold: true});
   for (const s of by("disk", "light", "ring", "struck-ring", "struck")) {
     const [x, y] = spot(n, s.row, s.col, s.value);
-    const c = col(pal, s.colour);
+    const c = col(theme, s.colour);
     let g = `<g${tag(s)}${op(s)}>`;
     if (s.kind === "disk" || s.kind === "struck") {
       g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS)}" fill="${c}"/>` + digit(s, x, y, digitOn(c));
     } else if (s.kind === "light") {
-      g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS)}" fill="${c}" stroke="${pal.off_ring}" stroke-width="0.025"/>` +
+      g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS)}" fill="${c}" stroke="${theme.off_ring}" stroke-width="0.025"/>` +
         digit(s, x, y, digitOn(c));
     } else {
-      g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS * 0.92)}" fill="${pal.background}" stroke="${c}"` +
+      g += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(rS * 0.92)}" fill="${theme.background}" stroke="${c}"` +
         ` stroke-width="0.03"/>` + digit(s, x, y, ink(c));
     }
     if (s.kind === "struck" || s.kind === "struck-ring") {
       const d = rS * 0.92;
-      g += `<path d="M${f(x - d)} ${f(y + d)}L${f(x + d)} ${f(y - d)}" stroke="${s.kind === "struck" ? pal.strike : c}"` +
+      g += `<path d="M${f(x - d)} ${f(y + d)}L${f(x + d)} ${f(y - d)}" stroke="${s.kind === "struck" ? theme.strike : c}"` +
         ` stroke-width="${f(Math.max(0.02, 0.032 * Math.sqrt(3 / m)))}" stroke-linecap="round"/>`;
     }
     out += g + "</g>";
@@ -296,7 +296,7 @@ export function sceneMarkup(scene, pal) {
   for (const s of by("thick", "halo")) {
     const [x, y] = spot(n, s.row, s.col, s.value);
     const [r, lw] = s.kind === "thick" ? [rS * 1.3, 0.07 * Math.min(1, 3 / m)] : [rS * 1.18, 0.06];
-    out += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(r)}" fill="none" stroke="${col(pal, s.colour)}"` +
+    out += `<circle cx="${f(x)}" cy="${f(y)}" r="${f(r)}" fill="none" stroke="${col(theme, s.colour)}"` +
       ` stroke-width="${f(lw)}"${op(s)}${tag(s)}/>`;
   }
   return out + heads;
