@@ -1258,22 +1258,16 @@ class _AlsGraph:
         return self._near[r]
 
 
-def als_chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_size: int, max_chain: int,
-                        max_nodes: int, limit: int = 0, sets: Sequence[AlsLike] | None = None,
-                        pairs: Sequence[tuple[int, int, int]] | None = None) -> list[ChainOfSets]:
-    """``als_chain_events`` in Python."""
-    if sets is None:
-        sets = als_objects(n, cand, pos)
-    if pairs is None:
-        pairs = als_pairs_py(n, cand, pos, 1, max_size, None, sets)
-    graph = _AlsGraph(pos, n * n, sets, pairs)
+def _als_first_links(graph: _AlsGraph, sets: Sequence[AlsLike],
+                     anyw: Sequence[int]) -> list[tuple[int, int, int, int, int, int]]:
+    """The first links of an ALS chain worth a search: (i, j, x1, arrival, cells used, goal).
+
+    ``anyw``: per arrival, the arrivals some walk of 2 to max_chain - 2 edges from it reaches.
+    A chain from ALS i is searched only towards the later ALSs (each chain once), that do not
+    overlap i, that some chain from i could end at, and that see a value z of i which is not
+    the first link's x1 (a goal: the ends that eliminate)."""
     adj, overlap, same = graph.adj, graph.overlap, graph.same
-    near = [graph.near(r) for r in range(max_chain - 1)]
-    # per arrival: the arrivals some walk of 2 to max_chain - 2 edges from it reaches, and per
-    # arrival (i, x): what the walks from the ALSs linked to i by x reach (a chain's first link)
-    anyw = near[2] if len(near) > 2 else [0] * len(same)
-    for r in range(3, max_chain - 1):
-        anyw = [a | b for a, b in zip(anyw, near[r], strict=True)]
+    # per arrival (i, x): what the walks from the ALSs linked to i by x reach (a chain's first link)
     from_first = []
     for lst in same:
         m = 0
@@ -1288,7 +1282,7 @@ def als_chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_siz
         acc |= graph.every[i]
     for (i, _), sid in graph.arrivals.items():
         reached[i] = reached.get(i, 0) | from_first[sid]
-    firsts = []  # the first edges worth a search: (i, j, x1, arrival, cells used, goal)
+    firsts = []
     for i in sorted(adj):
         keep = later[i] & ~overlap[i] & reached[i]
         if not keep:
@@ -1319,6 +1313,25 @@ def als_chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_siz
                 goal &= ~overlap[j]
                 if goal:
                     firsts.append((i, j, x1, sid, cells | cj, goal))
+    return firsts
+
+
+def als_chain_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_size: int, max_chain: int,
+                        max_nodes: int, limit: int = 0, sets: Sequence[AlsLike] | None = None,
+                        pairs: Sequence[tuple[int, int, int]] | None = None) -> list[ChainOfSets]:
+    """``als_chain_events`` in Python."""
+    if sets is None:
+        sets = als_objects(n, cand, pos)
+    if pairs is None:
+        pairs = als_pairs_py(n, cand, pos, 1, max_size, None, sets)
+    graph = _AlsGraph(pos, n * n, sets, pairs)
+    overlap, same = graph.overlap, graph.same
+    near = [graph.near(r) for r in range(max_chain - 1)]
+    # per arrival: the arrivals some walk of 2 to max_chain - 2 edges from it reaches
+    anyw = near[2] if len(near) > 2 else [0] * len(same)
+    for r in range(3, max_chain - 1):
+        anyw = [a | b for a, b in zip(anyw, near[r], strict=True)]
+    firsts = _als_first_links(graph, sets, anyw)
     out: list[ChainOfSets] = []
     if not firsts:
         return out
