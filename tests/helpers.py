@@ -37,6 +37,19 @@ def value_picture(v: int, picture: str, n: int = 9) -> State:
     return parse_pencilmarks("\n".join(" ".join(row) for row in tokens))
 
 
+def picture_with(picture: str, *cells: str, mark: str = "x") -> str:
+    """A ``value_picture`` drawing with the named cells (``"r5c8"``) set to ``mark`` ("x": the
+    value is a candidate there, ".": it is not); the decoration is kept."""
+    lines = picture.split("\n")
+    rows = [i for i, line in enumerate(lines) if any(ch in "x." for ch in line)]
+    for name in cells:
+        r, c = rc(name)
+        line = lines[rows[r]]
+        at = [i for i, ch in enumerate(line) if ch in "x."][c]
+        lines[rows[r]] = line[:at] + mark + line[at + 1:]
+    return "\n".join(lines)
+
+
 def snapshot(state: State) -> tuple:
     return (list(state.values), list(state.cand), list(state.pos))
 

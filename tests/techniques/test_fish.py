@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from techniques.fish import find_finned_fish, find_fish
-from tests.helpers import elims, only_step, rc, snapshot, value_picture
+from tests.helpers import elims, only_step, picture_with, rc, snapshot, value_picture
 
 # Rows 2 and 5 hold their 4s only in columns 1 and 9.
 X_WING = """
@@ -50,19 +50,7 @@ x x x | x . x | x x x
 """
 
 # Finned x wing, case 1: rows 2 and 5, columns 1 and 9, fin r5c8 in box 6.
-FINNED_1 = """
-x x x | x x x | x x x
-x . . | . . . | . . x
-x x x | x x x | x x x
-------+-------+------
-x x x | x x x | x x x
-x . . | . . . | . x x
-x x x | x x x | x x x
-------+-------+------
-x x x | x x x | x x x
-x x x | x x x | x x x
-x x x | x x x | x x x
-"""
+FINNED_1 = picture_with(X_WING, "r5c8")
 
 # Finned swordfish, case 2: outside box 6, rows 2, 4 and 5 put their 7 in columns 1 and 4
 # only (two columns for three rows), so a fin (r4c8 or r5c9) is true: row 6 of box 6 loses 7.
@@ -132,12 +120,8 @@ def test_jellyfish_columns_as_base():
 
 
 def test_fish_cover_with_one_extra_column_does_not_fire():
-    picture = SWORDFISH.replace(". . . | . . x | . . x", ". . . | . . x | . x x")
-    assert list(find_fish(value_picture(4, picture))) == []
-    picture = X_WING.replace("x . . | . . . | . . x\nx x x | x x x | x x x\n------",
-                             "x . . | . x . | . . x\nx x x | x x x | x x x\n------", 1)
-    assert picture != X_WING
-    assert list(find_fish(value_picture(4, picture))) == []
+    assert list(find_fish(value_picture(4, picture_with(SWORDFISH, "r5c8")))) == []
+    assert list(find_fish(value_picture(4, picture_with(X_WING, "r2c5")))) == []
 
 
 def test_finned_x_wing_case_1():
@@ -160,7 +144,7 @@ def test_finned_x_wing_case_1():
 def test_sashimi_x_wing():
     # row 5 keeps no 4 on a cover column inside box 6 (r5c9 gone): without the fin r5c8,
     # row 5 would hold a single 4 and be no x wing line
-    state = value_picture(4, FINNED_1.replace("x . . | . . . | . x x", "x . . | . . . | . x ."))
+    state = value_picture(4, picture_with(FINNED_1, "r5c9", mark="."))
     steps = list(find_finned_fish(state))
     # the same shape read the other way round: fin r2c9 in box 3, removing 4 from column 8 there
     assert [s.technique for s in steps] == ["sashimi x wing"] * 2
@@ -190,8 +174,7 @@ def test_finned_swordfish_case_2():
 
 def test_finned_near_miss_fin_in_two_boxes():
     # a second fin outside box 6 (r5c5) leaves three cover columns: no finned x wing
-    picture = FINNED_1.replace("x . . | . . . | . x x", "x . . | . x . | . x x")
-    assert picture != FINNED_1
+    picture = picture_with(FINNED_1, "r5c5")
     assert [s for s in find_finned_fish(value_picture(4, picture)) if s.technique == "finned x wing"] == []
 
 

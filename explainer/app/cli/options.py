@@ -9,7 +9,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # the types only: the values are built when an option is read
     from explainer.model.order import Order
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the types only: the values are built when an option is read
 
 # what options are added to: a parser or one of its groups
 Container = argparse._ActionsContainer
+T = TypeVar("T")
 
 
 def integer(low: int | None = None, high: int | None = None, what: str = "",
@@ -25,10 +26,7 @@ def integer(low: int | None = None, high: int | None = None, what: str = "",
     """An argparse type: a whole number in [low, high] (``name``: the option, for the message)."""
 
     def convert(text: str) -> int:
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = _read(text, int, "a whole number")
         if (low is not None and value < low) or (high is not None and value > high):
             if name:
                 rng = _range(low, None) + (f" and at most {high}" if high is not None and low is not None else "")
@@ -58,10 +56,7 @@ def real(low: float | None = None, high: float | None = None, *, open_low: bool 
     """An argparse type: a finite number in [low, high] (``open_low``: strictly above low)."""
 
     def convert(text: str) -> float:
-        try:
-            value = float(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        value = _read(text, float, "a number")
         bad_low = low is not None and (value <= low if open_low else value < low)
         if not math.isfinite(value) or bad_low or (high is not None and value > high):
             if open_low and low is not None:
@@ -72,6 +67,14 @@ def real(low: float | None = None, high: float | None = None, *, open_low: bool 
         return value
 
     return convert
+
+
+def _read(text: str, kind: Callable[[str], T], name: str) -> T:
+    """``text`` read as ``kind`` (int, float), or the option's one-line refusal naming what it is not."""
+    try:
+        return kind(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {name}") from None
 
 
 def _range(low: float | None, high: float | None) -> str:
