@@ -346,3 +346,16 @@ def test_a_position_s_step_is_found_once_for_its_levels(monkeypatch: pytest.Monk
     assert len(calls) == 3
     api.hint({"puzzle": HARD2, "level": 3})  # the oldest, gone from a cache of 2
     assert len(calls) == 4
+
+
+@pytest.mark.parametrize(("char", "message"), [
+    ("x", "grid: unknown character 'x' at cell r1c2"),
+    ("A", "grid: value 'A' (10) is too large for a 9×9 grid at r1c2"),
+])
+def test_a_learners_grid_reads_its_characters_as_a_puzzle_does(char: str, message: str) -> None:
+    """Issue 40 item 6: the grid of a position is read by the model's text_values, the
+    parser's own reading (one rule for '.', '0', '_', digits and letters; one message)."""
+    grid = EASY[0] + char + EASY[2:]
+    with pytest.raises(BadRequest) as e:
+        read_position({"puzzle": EASY, "grid": grid})
+    assert str(e.value) == message
