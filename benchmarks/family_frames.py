@@ -62,44 +62,32 @@ def _forcing(kind: str, *, dynamic: bool | None = None, nested: bool = False) ->
     return test
 
 
+def _alone(*names: str) -> list[tuple[str, Callable[[Any], bool]]]:
+    """Families of one technique each, named as the technique."""
+    return [(name, _is(name)) for name in names]
+
+
 # (family, does a step belong to it); the order is the registry's
 FAMILIES: list[tuple[str, Callable[[Any], bool]]] = [
-    ("single position", _is("single position")),
-    ("single candidate", _is("single candidate")),
-    ("locked candidate", _is("locked candidate")),
-    ("naked tuple", _is("naked tuple")),
-    ("hidden tuple", _is("hidden tuple")),
-    ("y wing", _is("y wing")),
-    ("ny wing", _is("ny wing")),
-    ("w wing", _is("w wing")),
-    ("xy wing", _is("xy wing")),
-    ("xyz wing", _is("xyz wing")),
-    ("wxyz wing", _is("wxyz wing")),
+    *_alone("single position", "single candidate", "locked candidate", "naked tuple", "hidden tuple",
+            "y wing", "ny wing", "w wing", "xy wing", "xyz wing", "wxyz wing"),
     ("fish", _is("x wing", "swordfish", "jellyfish")),
     ("finned fish", _is("finned x wing", "finned swordfish", "finned jellyfish")),
     ("sashimi fish", _is("sashimi x wing", "sashimi swordfish", "sashimi jellyfish")),
     *((f"unique rectangle type {k}", _is("unique rectangle", type=k)) for k in range(1, 7)),
     ("hidden unique rectangle", _is("unique rectangle", type="hidden")),
-    ("unique loop", _is("unique loop")),
-    ("bug+1", _is("bug+1")),
+    *_alone("unique loop", "bug+1"),
     ("BUG", _is("bug")),
     ("Sue de Coq", _is("suedecoq", "suedecoq bis")),
     ("Medusa", _is("medusa")),
-    ("skyscraper", _is("skyscraper")),
-    ("2-string kite", _is("2-string kite")),
-    ("turbot fish", _is("turbot fish")),
-    ("x chain", _is("x chain")),
-    ("xy chain", _is("xy chain")),
-    ("remote pair", _is("remote pair")),
+    *_alone("skyscraper", "2-string kite", "turbot fish", "x chain", "xy chain", "remote pair"),
     ("chain (AIC)", _is("chain")),
     ("loop", _is("loop", "discontinuous loop")),
-    ("empty rectangle", _is("empty rectangle")),
-    ("grouped chain", _is("grouped chain")),
+    *_alone("empty rectangle", "grouped chain"),
     ("ALS-XZ", _is("als")),
     ("ALS XY wing", _is("als xy wing")),
     ("ALS chain", _is("als chain")),
-    ("death blossom", _is("death blossom")),
-    ("trial", _is("trial")),
+    *_alone("death blossom", "trial"),
     ("forcing chain: contradiction", _forcing("contradiction", dynamic=False)),
     ("forcing chain: double", _forcing("double")),
     ("forcing chain: cell", _forcing("cell")),

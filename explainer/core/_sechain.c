@@ -52,18 +52,6 @@ static const int PROD[NPROD][7] = {
     {1, 1, 0, 2, 1, 0, -1},  {1, 1, 0, 3, 1, 0, 2},   {1, 1, 0, 4, 1, 3, -1},  {1, 1, 0, 5, 1, 3, 12},
 };
 
-/* bit counts without the library call gcc emits for __builtin_popcount at -O2 on x86-64 */
-static inline int pc32(uint32_t x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-}
-static inline int pc64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
-
 /* ---- growable int arrays ------------------------------------------------------------------- */
 
 typedef struct { int32_t *a; int n, cap; } ivec;
@@ -145,7 +133,7 @@ static const geo_t *geo_of(int n) {
     for (int i = 0; i < g->P; i++) g->cell_of[i] = (int16_t)(i / n), g->value_of[i] = (int16_t)(i % n + 1);
     int k = 0;
     for (uint32_t mask = 3; mask < (1u << n); mask++)
-        if (pc32(mask) == 2) {
+        if (popc32(mask) == 2) {
             g->pairs[k][0] = (int8_t)__builtin_ctz(mask);
             g->pairs[k][1] = (int8_t)(31 - __builtin_clz(mask));
             k++;
@@ -197,7 +185,7 @@ static int cells_of(const geo_t *G, const cellset *a, const cellset *b, const ce
 
 static inline int and_count(const geo_t *G, const cellset *a, const cellset *b) {
     int k = 0;
-    for (int i = 0; i < G->nw; i++) k += pc64(a->w[i] & b->w[i]);
+    for (int i = 0; i < G->nw; i++) k += popc64(a->w[i] & b->w[i]);
     return k;
 }
 
@@ -429,7 +417,7 @@ static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src,
     int n = G->n, c = KCELL(G, key), v = KVAL(G, key), k = 0;
     if (cell_rule) {
         uint32_t m = g->cand[c];
-        if (pc32(m) == 2) {
+        if (popc32(m) == 2) {
             int low = __builtin_ctz(m) + 1;
             int other = low != v ? low : 32 - __builtin_clz(m);
             cons_t *o = &out[k++];
@@ -876,7 +864,7 @@ static int multiple_hints(engine_t *E) {
     int n = G->n;
     for (int c = 0; c < G->N; c++) {
         uint32_t m = g->cand[c];
-        int card = pc32(m);
+        int card = popc32(m);
         if (g->val[c] || !(card > 2 || (card > 1 && E->dynamic))) continue;
         int32_t on_chains[MAXN];
         int nv = 0;
@@ -1132,7 +1120,7 @@ static int unary_hints(engine_t *E, int y, int x) {
     int rc = 0;
     for (int c = 0; c < G->N && rc == 0; c++) {
         uint32_t m = g->cand[c];
-        int card = pc32(m);
+        int card = popc32(m);
         if (g->val[c] || card < 2 || (!x && card > 2)) continue;
         for (uint32_t mm = m; mm && rc == 0; mm &= mm - 1) {
             int v = __builtin_ctz(mm) + 1;
@@ -1347,7 +1335,7 @@ static int hidden_pairs(engine_t *E, const grid_t *g, const grid_t *src, const u
             const uint32_t *hp = hpos + h * n;
             for (int b = 1; b < n; b++) {
                 uint32_t pb = hp[b];
-                if (pc32(pb) != 2) continue;
+                if (popc32(pb) != 2) continue;
                 for (int a = 0; a < b; a++) {
                     if (hp[a] != pb || !(lost[h * n + a] | lost[h * n + b])) continue;
                     int pair[2] = {G->hcell[h][__builtin_ctz(pb)], G->hcell[h][31 - __builtin_clz(pb)]};
@@ -1384,7 +1372,7 @@ static int naked_pairs(engine_t *E, const grid_t *g, const grid_t *src, const ui
             for (int jb = 1; jb < n; jb++) {
                 int cb = G->hcell[h][jb];
                 uint32_t both = g->cand[cb];
-                if (pc32(both) != 2) continue;
+                if (popc32(both) != 2) continue;
                 for (int ja = 0; ja < jb; ja++) {
                     int ca = G->hcell[h][ja];
                     if (g->cand[ca] != both) continue;
@@ -1424,7 +1412,7 @@ static int x_wings(engine_t *E, const grid_t *g, const grid_t *src, const uint32
                 if (placed[v] + 4 > n) continue;
                 /* a line's places of v as cover-line bits are its house-index bits */
                 uint32_t l1 = hpos[b1 * n + v - 1], l2 = hpos[b2 * n + v - 1];
-                if (l1 != l2 || pc32(l1) != 2 || !(lost[b1 * n + v - 1] | lost[b2 * n + v - 1])) continue;
+                if (l1 != l2 || popc32(l1) != 2 || !(lost[b1 * n + v - 1] | lost[b2 * n + v - 1])) continue;
                 const cellset *pv = &g->pos[v - 1];
                 int c1 = cover + __builtin_ctz(l1), c2 = cover + 31 - __builtin_clz(l1);
                 cellset bases, covers;
