@@ -18,6 +18,7 @@ import pytest
 from explainer import PuzzleError
 from explainer.app.cli import main
 from tests.conftest import ROOT
+from tests.test_reliability36 import never_met
 
 EXAMPLES = ROOT / "examples"
 FOUR = "3..22.....4....."  # examples/4x4.txt's first puzzle
@@ -277,10 +278,8 @@ def test_3_a_target_is_bounded_in_time_by_default(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(generate, "TARGET_SECONDS", 0.3)
     monkeypatch.setattr(generate, "PROGRESS_SECONDS", 0.0)
-    # a 16×16 "difficult" target: one the generator does not reach, whose tries the limit interrupts
-    # (a 9×9 --rating 11.8-11.9 try rates a dug puzzle near the hardest known, which can take minutes
-    # before the limit is looked at again: issue 42 item 3's bound holds between tries only there)
-    assert main(["generate", "--size", "16", "--difficulty", "difficult", "--seed", "1"]) == 1
+    never_met(monkeypatch)  # real tries, none accepted: the default bound ends the run
+    assert main(["generate", "--rating", "11.8-11.9", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert "in 0.3 s; raise --time-limit" in err
     assert "explain-sudoku generate: puzzle 1/1, try " in err  # progress, stderr not a terminal
