@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -283,6 +284,39 @@ def test_3_a_target_is_bounded_in_time_by_default(monkeypatch: pytest.MonkeyPatc
     err = capsys.readouterr().err
     assert "in 0.3 s; raise --time-limit" in err
     assert "explain-sudoku generate: puzzle 1/1, try " in err  # progress, stderr not a terminal
+
+
+def test_3_a_time_up_swallowed_once_still_ends_the_run(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The alarm repeats: a TimeUp that lands where Python ignores it (a generator closed, a
+    __del__; here a judge that swallows it) does not leave the run going until --max-tries."""
+    import time
+
+    from explainer.app import generate as gen
+    from explainer.app.cli import generate
+
+    never_met(monkeypatch)
+    judged_goal = gen.engine_goal
+    swallowed: list[bool] = []
+
+    def goal(*args: Any, **kwargs: Any) -> Any:
+        judge = judged_goal(*args, **kwargs)
+
+        def swallowing(grid: Any) -> Any:
+            try:
+                return judge(grid)
+            except generate.TimeUp:
+                if swallowed:
+                    raise
+                swallowed.append(True)
+                return False, ()
+        return swallowing
+
+    monkeypatch.setattr(gen, "engine_goal", goal)
+    start = time.monotonic()
+    assert main(["generate", "--rating", "5-6", "--seed", "1", "--time-limit", "0.5"]) == 1
+    assert swallowed and time.monotonic() - start < 5
+    assert "in 0.5 s; raise --time-limit" in capsys.readouterr().err
 
 
 def test_15_steps_refuses_a_code_with_trailing_letters(capsys: pytest.CaptureFixture[str]) -> None:
