@@ -40,6 +40,7 @@ ER_LOWEST, ER_HIGHEST = 1.0, 12.0
 # needs a hidden single (1.2) somewhere, never only full houses (1.0); nothing known rates above 11.9.
 GEN_LOWEST, GEN_HIGHEST = 1.2, 11.9
 TARGET_SECONDS = 120.0  # the default --time-limit of a target, per puzzle asked (9x9, 16x16)
+REPEAT_SECONDS = 0.5  # the alarm again after --time-limit, until the run has stopped
 PROGRESS_SECONDS = 10.0  # a progress line this often when stderr is not a terminal
 
 
@@ -153,7 +154,9 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         raise TimeUp
 
     previous = signal.signal(signal.SIGALRM, up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # and again every REPEAT_SECONDS: a TimeUp raised where Python swallows it (a generator being
+    # closed, a __del__) must not leave the run unbounded until --max-tries
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
     try:
         yield
     finally:
