@@ -28,6 +28,8 @@ from explainer.model.grid import geometry
 
 EXTRA = "solvers"
 BACKENDS = ("ortools", "z3")
+# a back-end's model of one grid: (solve: the next solution's choice or None, forbid: rule a grid out)
+Model = tuple[Callable[[], Callable[[int, int], bool] | None], Callable[[list[int]], None]]
 _MODULES = {"ortools": "ortools.sat.python.cp_model", "z3": "z3"}
 
 
@@ -93,11 +95,18 @@ class _Cover:
             return []
         return None if self.empty else [self.values[:]]
 
-    def solutions(self, limit: int, solve: Callable[[], Callable[[int, int], bool] | None],
-                  forbid: Callable[[list[int]], None]) -> list[list[int]]:
-        """Up to ``limit`` solutions, the one loop of every back-end: ``solve()`` says which
-        (cell, value) booleans its next model sets (None: no model left), and ``forbid(grid)``
-        rules that grid out before the next call."""
+    def booleans(self, make: Callable[[str], Any]) -> dict[tuple[int, int], Any]:
+        """One back-end boolean per (cell, value) pair, made by ``make(name)``."""
+        return {(c, v): make(f"c{c}v{v}") for c in self.empty for v in self.cands[c]}
+
+    def solutions(self, limit: int, model: Callable[[_Cover], Model]) -> list[list[int]]:
+        """Up to ``limit`` solutions, the one loop of every back-end: none or the givens when
+        no solver is needed (``settled``); else ``model(self)`` builds the back-end's model and
+        gives (``solve``, ``forbid``): ``solve()`` says which (cell, value) booleans its next
+        solution sets (None: no solution left), ``forbid(grid)`` rules that grid out."""
+        if (settled := self.settled()) is not None:
+            return settled
+        solve, forbid = model(self)
         found: list[list[int]] = []
         while len(found) < limit and (chosen := solve()) is not None:
             found.append(self.solution(chosen))
@@ -116,59 +125,61 @@ class _Cover:
 def solve_ortools(n: int, values: Sequence[int], limit: int = 2) -> list[list[int]]:
     """Up to ``limit`` solutions by OR-tools CP-SAT (one worker)."""
     cp_model = load("ortools")
-    cover = _Cover(n, values)
-    if (settled := cover.settled()) is not None:
-        return settled
-    model = cp_model.CpModel()
-    x = {(c, v): model.NewBoolVar(f"c{c}v{v}") for c in cover.empty for v in cover.cands[c]}
-    for group in cover.groups:
-        model.AddExactlyOne(x[key] for key in group)
 
-    def solve() -> Callable[[int, int], bool] | None:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        status = solver.Solve(model)
-        if status == cp_model.INFEASIBLE:
-            return None
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            raise RuntimeError(f"OR-tools CP-SAT gave up ({solver.StatusName(status)})")
-        return lambda c, v: bool(solver.BooleanValue(x[c, v]))
+    def model(cover: _Cover) -> Model:
+        cp = cp_model.CpModel()
+        x = cover.booleans(cp.NewBoolVar)
+        for group in cover.groups:
+            cp.AddExactlyOne(x[key] for key in group)
 
-    def forbid(grid: list[int]) -> None:
-        model.AddBoolOr([x[c, grid[c]].Not() for c in cover.empty])
+        def solve() -> Callable[[int, int], bool] | None:
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = 1
+            status = solver.Solve(cp)
+            if status == cp_model.INFEASIBLE:
+                return None
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                raise RuntimeError(f"OR-tools CP-SAT gave up ({solver.StatusName(status)})")
+            return lambda c, v: bool(solver.BooleanValue(x[c, v]))
 
-    return cover.solutions(limit, solve, forbid)
+        def forbid(grid: list[int]) -> None:
+            cp.AddBoolOr([x[c, grid[c]].Not() for c in cover.empty])
+
+        return solve, forbid
+
+    return _Cover(n, values).solutions(limit, model)
 
 
 def solve_z3(n: int, values: Sequence[int], limit: int = 2) -> list[list[int]]:
     """Up to ``limit`` solutions by Z3 (finite-domain solver, a fresh context)."""
     z3 = load("z3")
-    cover = _Cover(n, values)
-    if (settled := cover.settled()) is not None:
-        return settled
-    ctx = z3.Context()
-    x = {(c, v): z3.Bool(f"c{c}v{v}", ctx) for c in cover.empty for v in cover.cands[c]}
-    solver = z3.SolverFor("QF_FD", ctx=ctx)
-    for group in cover.groups:
-        literals = [x[key] for key in group]
-        if len(literals) == 1:
-            solver.add(literals[0])
-        else:
-            solver.add(z3.PbEq([(lit, 1) for lit in literals], 1))
 
-    def solve() -> Callable[[int, int], bool] | None:
-        status = solver.check()
-        if status == z3.unsat:
-            return None
-        if status != z3.sat:
-            raise RuntimeError(f"Z3 gave up ({solver.reason_unknown()})")
-        model = solver.model()
-        return lambda c, v: bool(z3.is_true(model.eval(x[c, v], model_completion=True)))
+    def model(cover: _Cover) -> Model:
+        ctx = z3.Context()
+        x = cover.booleans(lambda name: z3.Bool(name, ctx))
+        solver = z3.SolverFor("QF_FD", ctx=ctx)
+        for group in cover.groups:
+            literals = [x[key] for key in group]
+            if len(literals) == 1:
+                solver.add(literals[0])
+            else:
+                solver.add(z3.PbEq([(lit, 1) for lit in literals], 1))
 
-    def forbid(grid: list[int]) -> None:
-        solver.add(z3.Or([z3.Not(x[c, grid[c]]) for c in cover.empty]))
+        def solve() -> Callable[[int, int], bool] | None:
+            status = solver.check()
+            if status == z3.unsat:
+                return None
+            if status != z3.sat:
+                raise RuntimeError(f"Z3 gave up ({solver.reason_unknown()})")
+            found = solver.model()
+            return lambda c, v: bool(z3.is_true(found.eval(x[c, v], model_completion=True)))
 
-    return cover.solutions(limit, solve, forbid)
+        def forbid(grid: list[int]) -> None:
+            solver.add(z3.Or([z3.Not(x[c, grid[c]]) for c in cover.empty]))
+
+        return solve, forbid
+
+    return _Cover(n, values).solutions(limit, model)
 
 
 SOLVE: dict[str, Callable[[int, Sequence[int], int], list[list[int]]]] = {
