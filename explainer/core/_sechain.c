@@ -454,13 +454,13 @@ static int off_to_on_grid(const engine_t *E, const grid_t *g, const grid_t *src,
 
 /* ---- ancestors ----------------------------------------------------------------------------------- */
 
-/* SE's getAncestorCount, stopping past ``limit`` (then limit + 1); a full count is kept on the node */
-static int ancestors(engine_t *E, int node, int limit) {
-    if (E->nd[node].cnt > 0) return E->nd[node].cnt;
-    ivec *cur = &E->tmp1, *nxt = &E->tmp2, *seen = &E->tmp3;
-    cur->n = 0, seen->n = 0;
+/* the breadth-first ancestry of a node by key (SE's getChain), node indexes into out, each key
+   once; stops once out holds more than ``limit`` nodes (returns 1: over), else returns 0 */
+static int walk_up(engine_t *E, int node, int limit, ivec *out) {
+    ivec *cur = &E->tmp1, *nxt = &E->tmp2;
+    cur->n = 0, out->n = 0;
     if (iv_push(cur, node) < 0) return -1;
-    int count = 0, over = 0;
+    int over = 0;
     while (cur->n && !over) {
         nxt->n = 0;
         for (int i = 0; i < cur->n; i++) {
@@ -468,36 +468,11 @@ static int ancestors(engine_t *E, int node, int limit) {
             uint64_t bit = (uint64_t)1 << (p->key & 63);
             if (E->vis[p->key >> 6] & bit) continue;
             E->vis[p->key >> 6] |= bit;
-            if (iv_push(seen, p->key) < 0) return -1;
-            if (++count > limit) {
+            if (iv_push(out, cur->a[i]) < 0) return -1;
+            if (out->n > limit) {
                 over = 1;
                 break;
             }
-            if (iv_reserve(nxt, p->npar) < 0) return -1;
-            for (int j = 0; j < p->npar; j++) nxt->a[nxt->n++] = E->pp.a[p->par + j];
-        }
-        ivec *t = cur;
-        cur = nxt, nxt = t;
-    }
-    for (int i = 0; i < seen->n; i++) E->vis[seen->a[i] >> 6] &= ~((uint64_t)1 << (seen->a[i] & 63));
-    if (over) return limit + 1;
-    E->nd[node].cnt = count;
-    return count;
-}
-
-/* the breadth-first ancestry of a node by key (SE's getChain): node indexes into out */
-static int ancestry(engine_t *E, int node, ivec *out) {
-    ivec *cur = &E->tmp1, *nxt = &E->tmp2;
-    cur->n = 0, out->n = 0;
-    if (iv_push(cur, node) < 0) return -1;
-    while (cur->n) {
-        nxt->n = 0;
-        for (int i = 0; i < cur->n; i++) {
-            node_t *p = &E->nd[cur->a[i]];
-            uint64_t bit = (uint64_t)1 << (p->key & 63);
-            if (E->vis[p->key >> 6] & bit) continue;
-            E->vis[p->key >> 6] |= bit;
-            if (iv_push(out, cur->a[i]) < 0) return -1;
             if (iv_reserve(nxt, p->npar) < 0) return -1;
             for (int j = 0; j < p->npar; j++) nxt->a[nxt->n++] = E->pp.a[p->par + j];
         }
@@ -508,7 +483,22 @@ static int ancestry(engine_t *E, int node, ivec *out) {
         int k = E->nd[out->a[i]].key;
         E->vis[k >> 6] &= ~((uint64_t)1 << (k & 63));
     }
-    return 0;
+    return over;
+}
+
+/* SE's getAncestorCount, stopping past ``limit`` (then limit + 1); a full count is kept on the node */
+static int ancestors(engine_t *E, int node, int limit) {
+    if (E->nd[node].cnt > 0) return E->nd[node].cnt;
+    int over = walk_up(E, node, limit, &E->tmp3);
+    if (over < 0) return -1;
+    if (over) return limit + 1;
+    E->nd[node].cnt = E->tmp3.n;
+    return E->tmp3.n;
+}
+
+/* the breadth-first ancestry of a node by key (SE's getChain): node indexes into out */
+static int ancestry(engine_t *E, int node, ivec *out) {
+    return walk_up(E, node, INT_MAX, out) < 0 ? -1 : 0;
 }
 
 /* ---- length and comparison ----------------------------------------------------------------------- */
