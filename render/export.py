@@ -27,7 +27,7 @@ from .gif import GIF_WIDTH, Timing, gif_durations, gif_timing, open_gif
 from .job import Exporter, Guard, Job, Pixels, Sink, Written
 from .options import RenderOptions
 from .plan import Frame, plan_frames
-from .sheet import ContactSheet, sheet_layout, sheet_names
+from .sheet import ContactSheet, SheetLayout, sheet_layout, sheet_names
 from .workers import default_workers, palette_image, write_exporters
 
 # ---- exporters: each output declares the files it writes, then writes them -------------
@@ -108,9 +108,18 @@ class ContactSheetExporter(Exporter):
                 "EXPLANATIONS-[0-9][0-9][0-9][0-9].png", "EXPLANATIONS.png")
     needs_plan = needs_thumbs = streams = True
 
+    def layout(self, job: Job) -> SheetLayout:
+        """The sheet's layout of the job's plan, worked out once (wrapping every caption is most
+        of its cost) for the names and then the pages."""
+        key = (len(job.plan), job.options.columns)
+        kept = job.memo.get(self.key)
+        if kept is None or kept[0] != key:
+            kept = job.memo[self.key] = (key, sheet_layout(job.plan, job.puzzle.grid.n, job.options.columns))
+        lay: SheetLayout = kept[1]
+        return lay
+
     def names(self, job: Job) -> list[str]:
-        lay = sheet_layout(job.plan, job.puzzle.grid.n, job.options.columns)
-        return sheet_names(len(lay.pages))
+        return sheet_names(len(self.layout(job).pages))
 
     def start(self, job: Job) -> Sink:
         exporter = self
@@ -119,7 +128,8 @@ class ContactSheetExporter(Exporter):
             def __init__(self) -> None:
                 paths = [job.out / name for name in exporter.names(job)]
                 self.sheet = ContactSheet(job.plan, job.puzzle.grid.n, job.options.theme, paths,
-                                          columns=job.options.columns, crop=_caption_crop(job))
+                                          columns=job.options.columns, crop=_caption_crop(job),
+                                          layout=exporter.layout(job))
 
             def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
                 self.sheet.add(k, _thumb(job, pixels))

@@ -60,6 +60,9 @@ class Job:
     frame_paths: list[str | None] = field(default_factory=list)
     thumb: int = 0
     video: int = 0
+    # what an exporter works out once for the job and reads again (the contact sheet's layout:
+    # it names the pages, then places the frames), keyed by the exporter
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

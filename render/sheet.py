@@ -27,13 +27,15 @@ def _font(pt: float, dpi: float = SHEET_DPI, bold: bool = False) -> Any:
     return ImageFont.truetype(font_manager.findfont(props), round(pt * dpi / 72))
 
 
-def wrap_text(text: str, font: Any, width: float) -> list[str]:
+def wrap_text(text: str, font: Any, width: float, sizes: dict[str, float] | None = None) -> list[str]:
     """Greedy word wrap to ``width`` pixels in ``font``; a word longer than a line (a chain in
     Eureka notation) is cut where the line is full. A line's width is the sum of its words'
-    and spaces' (measured once each: a caption's lines are not measured again word by word)."""
+    and spaces' (measured once each: a caption's lines are not measured again word by word).
+    ``sizes``: the words' widths in ``font`` measured so far, shared by the captions of one
+    sheet (most words, "r4c7", "in", "the", come back caption after caption)."""
     lines: list[str] = []
     space = font.getlength(" ")
-    sizes: dict[str, float] = {}
+    sizes = {} if sizes is None else sizes
 
     def size(word: str) -> float:
         if word not in sizes:
@@ -152,11 +154,13 @@ def sheet_layout(plan: Sequence[Any], n: int, columns: int = 3, paper: str = "a4
         tile_w = text_w = (inner - (columns - 1) * gap) // columns
     grid_h = round(tile_w * aspect)
     font = _font(SHEET_CAPTION_PT)
+    sizes: dict[str, float] = {}
     pages: list[list[Tile]] = [[]]
     bottom = [margin] * columns  # where each column of the page goes on
     for k, f in enumerate(plan):
-        cap = wrap_text(f.caption, font, text_w)
-        leg = wrap_text(getattr(f, "legend", ""), font, text_w) if getattr(f, "legend", "") else []
+        cap = wrap_text(f.caption, font, text_w, sizes)
+        legend = getattr(f, "legend", "")
+        leg = wrap_text(legend, font, text_w, sizes) if legend else []
         words = line_h * (len(cap) + len(leg))
         h = max(grid_h, words) if beside else grid_h + words
         col = min(range(columns), key=lambda c: (bottom[c], c))  # the shortest column: reading order stays by rows
@@ -185,8 +189,10 @@ class ContactSheet:
     is held. ``paths``: a file per page of the layout."""
 
     def __init__(self, plan: Sequence[Frame], n: int, theme: Any, paths: Sequence[Any], *, columns: int = 3,
-                 paper: str = "a4", crop: float = 0.0) -> None:
-        self.lay = sheet_layout(plan, n, columns, paper)
+                 paper: str = "a4", crop: float = 0.0, layout: SheetLayout | None = None) -> None:
+        # ``layout``: the plan's layout when the caller has it already (it named the pages)
+        self.lay = layout or sheet_layout(plan, n, columns, paper)
+        self.font, self.footer_font = _font(SHEET_CAPTION_PT), _font(SHEET_FOOTER_PT)
         self.theme = theme
         self.paths = list(paths)
         self.crop = crop
@@ -216,7 +222,7 @@ class ContactSheet:
             t = t.reduce(whole)
         # BOX: a plain average of the pixels a tile pixel covers (4x faster than Lanczos)
         self.page.paste(t.resize((lay.tile_w, lay.grid_h), Image.Resampling.BOX), (tile.x, tile.y))
-        font = _font(SHEET_CAPTION_PT)
+        font = self.font
         x, y = lay.words_at(tile)
         for line in tile.caption:
             self.draw.text((x, y), line, font=font, fill=self.theme["caption"])
@@ -232,7 +238,7 @@ class ContactSheet:
 
         lay = self.lay
         footer = f"{p + 1} / {len(lay.pages)}"
-        self.draw.text((lay.page[0] / 2, lay.page[1] - lay.margin), footer, font=_font(SHEET_FOOTER_PT),
+        self.draw.text((lay.page[0] / 2, lay.page[1] - lay.margin), footer, font=self.footer_font,
                        fill=self.theme["label"], anchor="ms")
         # on the theme's palette, like the frames: 10x faster to write and a third of the size
         quantize_image(self.page, self.theme).save(self.paths[p], format="PNG", compress_level=1,

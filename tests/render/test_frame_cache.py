@@ -114,3 +114,23 @@ def test_givens_at_least_12_px_on_25x25_at_1024():
                     assert VALUE_H * view.scale(s.row, s.col) * per_cell >= LEGIBLE_PX, (kind, s)
                     measured += 1
     assert measured > 1000
+
+
+
+@pytest.mark.slow
+def test_a_frame_has_the_same_pixels_whatever_the_worker_drew_before():
+    """A run's frames are shared among worker processes, so the frame a kept layer comes from
+    varies from run to run: a value drawn alone on the layer must have the pixels it has when
+    drawn with the other values of its colour (Agg snapped a path of straight strokes alone, F,
+    to whole pixels, and not among curved letters: 16x16.txt's frame 310 changed between runs)."""
+    from render.plan import plan_frames
+
+    theme = THEMES["colorblind"]
+    plan = plan_frames(Puzzle(_first_line("16x16.txt")), theme=theme)
+    at = next(i for i, f in enumerate(plan) if f.stem.startswith("310-"))
+    full = FrameRenderer(16, theme)
+    for every in (1, 2, 3):  # the frames a worker drew before this one: one in `every`
+        fast = FrameRenderer(16, theme, keep_values=True)
+        for j in range(at - 10, at, every):
+            fast.image(plan[j].scene)
+        _same(_pixels(fast, plan[at].scene), _pixels(full, plan[at].scene))
