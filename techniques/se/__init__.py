@@ -20,20 +20,20 @@ One finder per family (issue 40): where SE's technique is the registry's, the
 producer is a mode of the registry's finder, SE's scan order on the registry's
 search (``techniques.seorder`` says how): singles, intersections (direct and
 not), naked / hidden sets (and SE's direct hidden pair and triplet), fish, XY-
-and XYZ-wings. This package keeps only what the registry has no twin for, each
+and XYZ-wings, BUG. This package keeps only what the registry has no twin for, each
 module saying why: aligned exclusion; SE's chaining producers (the engine is
 ``explainer.core.sechain``); Sukaku Explainer's TurbotFish and 3 strong links
 (its grouped strong links, which no registry search splits as SE does); its
 WXYZ- and VWXYZ-wings (an ALS of mutually seeing cells and a bivalue wing, not
-the registry's WXYZ-wing); SE's unique loops and BUG (its own walk and
-detection, whose quirks decide which hint SE takes first).
+the registry's WXYZ-wing); SE's unique loops (its own walk, whose quirks decide
+which hint SE takes first).
 """
 from __future__ import annotations
 
 from explainer.model import rating
 from explainer.model.technique import Finder, StepKind, Technique
 
-from .. import fish, intersections, singles, subsets, xywings
+from .. import bugs, fish, intersections, singles, subsets, xywings
 from ..kinds import K
 from . import aligned, chains, stronglinks, turbot, unique, wxyz
 
@@ -113,7 +113,7 @@ def producers(classic: bool) -> list[Technique]:
     ]
     if not classic:
         head += [T("3 strong links", stronglinks.find, STRONG_LINKS), T("wxyz-wings", wxyz.find_wxyz, WXYZ_WING)]
-    head.append(T("bug", unique.bug_finder(lk=not classic), BUG_1, BUG))
+    head.append(T("bug", bugs.se_finder(lk=not classic), BUG_1, BUG))
     if not classic:
         head.append(T("vwxyz-wings", wxyz.find_vwxyz, VWXYZ_WING))
     head.append(T("aligned pair exclusion", aligned.finder(2, classic), APE))

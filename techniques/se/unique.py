@@ -1,6 +1,5 @@
-"""Sudoku Explainer's uniqueness producers: unique rectangles and loops (4.5 +), and BUG (5.6 +).
-
-Both assume the puzzle has a single solution (the engine proves it first).
+"""Sudoku Explainer's unique rectangles and loops (4.5 +), which assume the puzzle has a single
+solution (the engine proves it first). Its BUG is ``techniques.bugs.se_finder``.
 
 **Unique loops** (SE's ``UniqueLoops``). From every bivalue cell {v1, v2}
 (cells in index order), a depth-first walk moves to a cell of one of the
@@ -21,26 +20,12 @@ Classic SE accumulates the extra values of the walk once per cell visited
 (siblings see each other's extras); Sukaku Explainer's default (lkSudoku's
 fix) keeps them per branch and looks for type-3 sets from degree 2.
 
-**BUG** (SE's ``BivalueUniversalGrave``). Where a value has neither 0 nor 2
-places in a region, its one place in a cell of three candidates or more is a
-BUG candidate (several such cells: another region decides; none: no BUG).
-Without them every empty cell must be bivalue and every value have 0 or 2
-places per region. One BUG cell: type 1 (5.6), the cell keeps only its BUG
-values; one BUG value: type 2 (5.7), it leaves the cells seeing every BUG
-cell, and with two BUG cells type 4 (5.7); else, BUG cells sharing a region,
-type 4 then type 3 (5.7 + 0.1 per naked value past one). Sukaku Explainer's
-default (lkSudoku's fix) also takes, when every violation is on one value, the
-cells holding it beyond those found one region at a time, and searches type 3
-by degree first.
-
 Kept apart from the registry: its unique rectangles (``techniques.uniqueness``)
 and loops (``techniques.uniqueloops``, six cells and more, found by thinning the
 pair's cells and closing cycles) are other searches with other types and
 conditions, and SE's walk decides by its quirks (classic SE's extras shared
 between siblings, the order of its type-3 degrees, its rating sort) which loop
-it takes first; its BUG keeps SE's detection (one region at a time, giving up
-when the BUG cells share no peer, lkSudoku's one-value extension), which the
-registry's BUG (``techniques.bugs``) does not have.
+it takes first.
 """
 from __future__ import annotations
 
@@ -48,18 +33,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
+from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits, geometry, values_of
-from explainer.model.i18n import OR, Arg, Cells, House, Value, Values, say
-from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.i18n import OR, Arg, Cells, House, Value, Values
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Finder
 
-from ..bugs import TYPE_2 as BUG_2
-from ..bugs import TYPE_3 as BUG_3
-from ..bugs import TYPE_4 as BUG_4
-from ..bugs import _BugCandidates, se_bug_candidates
-from ..deadly import Removed, detail, pattern_step, split
+from ..deadly import detail, pattern_step, split
 from ..seorder import N, check_size, step, subsets
 from ..uniqueloops import TYPE_1, TYPE_2, TYPE_3, TYPE_4, _Path
 from ..uniqueness import ONE
@@ -76,16 +56,6 @@ TYPE_3_HIDDEN = {
           "{a} ou {b} une fois au plus : prises comme une seule case, elles et {others} sont les seules places "
           "de {house} pour {values}, un ensemble caché, et {removed}. " + ONE["fr"],
 }
-BUG_1 = {
-    "en": "BUG type 1: every empty cell holds two candidates but {cell}, and without its BUG candidates ({bug}) "
-          "every value would have two places in each house: a deadly pattern (two solutions), so {cell} is "
-          "one of {values}, and {removed}. " + ONE["en"],
-    "fr": "BUG type 1 : toutes les cases vides ont deux candidats sauf {cell}, et sans ses candidats BUG ({bug}) "
-          "chaque valeur aurait deux places dans chaque maison : un motif mortel (deux solutions), donc {cell} "
-          "vaut l'un de {values}, et {removed}. " + ONE["fr"],
-}
-
-
 def _rectangle(template: dict[str, str]) -> dict[str, str]:
     """A loop template worded for a loop of four cells, a unique rectangle."""
     return {"en": template["en"].replace("Unique loop", "Unique rectangle"),
@@ -388,152 +358,3 @@ class _LoopWords(Arg):
         from ..uniqueloops import LOOP
 
         return LOOP[lang].format(length=self.length, loop=self.path.fmt(lang))
-
-
-# ---- BUG -----------------------------------------------------------------------------------
-
-def bug_finder(lk: bool) -> Finder:
-    """SE's BUG producer (``lk``: Sukaku Explainer's default fixes)."""
-
-    def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-        check_size(state)
-        found = _bug(state, lk)
-        if found is None:
-            return
-        yield from (_bug_step(ctx, state, *hint) for hint in _bug_hints(state, *found, lk))
-
-    return find
-
-
-def _bug(state: State, lk: bool) -> tuple[list[int], dict[int, int], int, int | None] | None:
-    """(BUG cells, their BUG values, every BUG value, the cells seeing every BUG cell) as SE
-    finds them (``bugs.se_bug_candidates``), or None when the grid is no BUG or SE gives up:
-    two BUG cells or more, two BUG values or more, and no cell seeing them all."""
-    geo = state.geo
-    bug_values = se_bug_candidates(state, lk)
-    if bug_values is None:
-        return None
-    bug_cells = list(bug_values)
-    all_values = 0
-    common: int | None = None
-    for cell, m in bug_values.items():
-        all_values |= m
-        common = geo.peer_mask[cell] if common is None else common & geo.peer_mask[cell]
-    if common is not None:
-        common &= ~sum(1 << c for c in bug_cells)
-    if len(bug_cells) > 1 and all_values.bit_count() > 1 and not common:
-        return None
-    return bug_cells, bug_values, all_values, common
-
-
-def _bug_hints(state: State, bug_cells: list[int], bug_values: dict[int, int], all_values: int,
-               common: int | None, lk: bool) -> Iterator[tuple[Any, ...]]:
-    """SE's BUG hints in the order it adds them: (type, rating, removals, what the step shows)."""
-    cand = state.cand
-    if len(bug_cells) == 1:
-        cell = bug_cells[0]
-        yield 1, 5.6, [(cell, v) for v in values_of(cand[cell] & ~all_values)], (bug_cells, bug_values)
-    elif all_values.bit_count() == 1:
-        value = all_values.bit_length()
-        if common:
-            removed = [(c, value) for c in bits(common & state.pos[value - 1])]
-            if removed:
-                yield 2, 5.7, removed, (bug_cells, bug_values)
-        if len(bug_cells) == 2:
-            yield from _bug_4(state, bug_cells, bug_values, all_values)
-    elif common:
-        if len(bug_cells) == 2:
-            yield from _bug_4(state, bug_cells, bug_values, all_values)
-        yield from _bug_3(state, bug_cells, bug_values, all_values, common, lk)
-
-
-def _shared(cells: list[int], kind: int) -> int | None:
-    regions = _cell_regions()
-    h = regions[cells[0]][kind]
-    return h if all(regions[c][kind] == h for c in cells) else None
-
-
-def _bug_4(state: State, bug_cells: list[int], bug_values: dict[int, int], all_values: int
-           ) -> Iterator[tuple[Any, ...]]:
-    cand = state.cand
-    c1, c2 = bug_cells
-    common = cand[c1] & cand[c2] & ~all_values
-    if common.bit_count() != 1:
-        return
-    for kind in KINDS:
-        h = _shared(bug_cells, kind)
-        if h is None:
-            continue
-        removed = [(c, v) for c in (c1, c2) for v in values_of(cand[c] & ~bug_values[c] & ~common)]
-        yield 4, 5.7, removed, (bug_cells, bug_values, h, common.bit_length())
-
-
-def _bug_3(state: State, bug_cells: list[int], bug_values: dict[int, int], all_values: int, common: int,
-           lk: bool) -> Iterator[tuple[Any, ...]]:
-    geo, cand = state.geo, state.cand
-    order = [(d, k) for d in range(2, 7) for k in KINDS] if lk else [(d, k) for k in KINDS for d in range(2, 7)]
-    for degree, kind in order:
-        h = _shared(bug_cells, kind)
-        if h is None:
-            continue
-        region_cells = [c for c in bits(common & geo.house_mask[h])]
-        if len(region_cells) < degree:
-            continue
-        for at in subsets(degree - 1, len(region_cells)):
-            naked = [region_cells[i] for i in at]
-            union = 0
-            ok = all_values.bit_count() > 1
-            for c in naked:
-                union |= cand[c]
-                ok = ok and cand[c].bit_count() > 1
-            if union.bit_count() != degree or not ok or (union | all_values).bit_count() != degree:
-                continue
-            erasable = [c for c in region_cells if c not in naked and c not in bug_cells]
-            removed = [(c, v) for c in erasable for v in values_of(cand[c] & union)]
-            if erasable and removed:
-                yield 3, 5.7 + (degree - 1) * 0.1, removed, (bug_cells, bug_values, h, naked, union)
-
-
-def _bug_step(ctx: Context, state: State, kind: int, rating: float, removed: list[tuple[int, int]],
-              shown: tuple[Any, ...]) -> Explanation:
-    geo, cand = state.geo, state.cand
-    cells, extras = sorted(shown[0]), shown[1]
-    name = "bug+1" if kind == 1 else "bug"
-
-    def build() -> dict[str, Any]:
-        marked = [(c, v) for c in cells for v in values_of(extras[c])]
-        houses: list[int] = []
-        alt: list[int] = []
-        marked_alt: list[tuple[int, int]] = []
-        words: dict[str, Any] = dict(cells=Cells(geo, cells), either=Cells(geo, cells, last=OR),
-                                     bug=_BugCandidates(geo, extras), removed=Removed(geo, removed))
-        if kind == 1:
-            template = BUG_1
-            words.update(cell=geo.cell_name(cells[0]), values=Values(values_of(extras[cells[0]]), last=OR))
-        elif kind == 2:
-            template = BUG_2
-            words["v"] = Value(values_of(extras[cells[0]])[0])
-        elif kind == 4:
-            template = BUG_4
-            h, x = shown[2], shown[3]
-            houses = [h]
-            marked_alt = [(c, x) for c in cells]
-            words.update(house=House(geo, h), x=Value(x))
-        else:
-            template = BUG_3
-            h, naked, union = shown[2], shown[3], shown[4]
-            houses, alt = [h], naked
-            marked_alt = [(c, v) for c in naked for v in values_of(cand[c])]
-            all_values = 0
-            for m in extras.values():
-                all_values |= m
-            words.update(extra=Values(values_of(all_values), last=OR), others=Cells(geo, naked),
-                         values=Values(values_of(union)), house=House(geo, h))
-        return dict(cells=cell_coords(geo, cells), cells_alt=cell_coords(geo, alt), houses=house_keys(geo, houses),
-                    marked=cands(geo, marked), marked_alt=cands(geo, marked_alt), **say(template, **words),
-                    roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses),
-                           on_cells("pincer", geo, alt), on_cands("extra", geo, marked),
-                           on_cands("value", geo, marked_alt)))
-
-    return step(ctx, name, rating, eliminate=removed, build=build,
-                detail=(("type", kind), ("cells", tuple(geo.rc(c) for c in cells))))
