@@ -325,14 +325,7 @@ def _finned_of(geo: Geometry, v: int, pv: int) -> list[_Found]:
             if made is None:
                 continue
             pool, hits = made
-            for idx, cover in hits:
-                base_cells = 0
-                for j in idx:
-                    base_cells |= line_cells[pool[j]]
-                fish = _finned_fish(v, pv, o, [pool[j] for j in idx], base_cells, cover, box, box_cells,
-                                    box_cover, line_cells, cover_cells)
-                if fish is not None:
-                    found.append((len(idx), o, len(found), fish))
+            _finned_fish(found, v, pv, o, pool, hits, box, box_cells, box_cover, line_cells, cover_cells)
     return found
 
 
@@ -405,36 +398,44 @@ def _finned_bases(leads: int, outs: list[int], inband: list[int], inbox: list[in
     return hits
 
 
-def _finned_fish(v: int, pv: int, o: int, lines: list[int], base_cells: int, cover: int, box: int, box_cells: int,
-                 box_cover: int, line_cells: Sequence[int], cover_cells: Sequence[int]) -> tuple[Any, ...] | None:
-    """``_finned_step``'s arguments for the base ``lines`` (cells ``base_cells``) on ``cover``
-    in ``box``, or None when they make no finned fish that removes something."""
-    p = len(lines)
-    q = cover.bit_count()
-    if q == p and cover & box_cover:
-        case = 1
-        cc = 0
-        for j in bits(cover & box_cover):
-            cc |= cover_cells[j]
-        removed = pv & box_cells & ~base_cells & cc
-    elif q == p - 1 and not cover & box_cover:
-        case = 2
-        removed = pv & box_cells & ~base_cells
-    else:
-        return None
-    if not removed:
-        return None
-    # the fin: base candidates outside every cover line (a candidate on a
-    # base line and a cover line is body, even inside the box)
-    on_cover = 0
-    for j in bits(cover):
-        on_cover |= cover_cells[j]
-    fins = pv & base_cells & ~on_cover
-    if not fins:
-        return None  # a plain fish (found before)
-    # sashimi: a fin-carrying base line has no body candidate in the box
-    sashimi = any(pv & line_cells[i] & fins and not pv & line_cells[i] & box_cells & on_cover for i in lines)
-    return (v, o, sorted(lines), cover, box, pv & base_cells & ~fins, fins, removed, p, case, sashimi)
+def _finned_fish(found: list[_Found], v: int, pv: int, o: int, pool: list[int],
+                 hits: list[tuple[tuple[int, ...], int]], box: int, box_cells: int, box_cover: int,
+                 line_cells: Sequence[int], cover_cells: Sequence[int]) -> None:
+    """Add to ``found`` the finned fish of one box's base sets (``hits``: pool indexes, cover
+    bits) that remove something: ``_finned_step``'s arguments."""
+    for idx, cover in hits:
+        base_cells = 0
+        for j in idx:
+            base_cells |= line_cells[pool[j]]
+        p = len(idx)
+        q = cover.bit_count()
+        if q == p and cover & box_cover:
+            case = 1
+            cc = 0
+            for j in bits(cover & box_cover):
+                cc |= cover_cells[j]
+            removed = pv & box_cells & ~base_cells & cc
+        elif q == p - 1 and not cover & box_cover:
+            case = 2
+            removed = pv & box_cells & ~base_cells
+        else:
+            continue
+        if not removed:
+            continue
+        # the fin: base candidates outside every cover line (a candidate on a
+        # base line and a cover line is body, even inside the box)
+        on_cover = 0
+        for j in bits(cover):
+            on_cover |= cover_cells[j]
+        fins = pv & base_cells & ~on_cover
+        if not fins:
+            continue  # a plain fish (found before)
+        # sashimi: a fin-carrying base line has no body candidate in the box
+        sashimi = any(pv & line_cells[pool[j]] & fins and not pv & line_cells[pool[j]] & box_cells & on_cover
+                      for j in idx)
+        base = sorted(pool[j] for j in idx)
+        found.append((p, o, len(found), (v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case,
+                                         sashimi)))
 
 
 def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,
