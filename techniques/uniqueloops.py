@@ -393,7 +393,7 @@ def _se_walk(state: State, start: int, v1: int, v2: int, per_branch: bool) -> li
         loop.append(cell)
         used |= 1 << cell
         shared = extras  # classic SE: one copy per call, shared by the siblings
-        for kind in range(3):
+        for kind in (0, 1, 2):
             if kind == last:
                 continue
             room = house_mask[regions[cell][kind]] & holding
