@@ -31,19 +31,27 @@ set and their values, type 4's x in the two cells. Roles: the BUG cells and
 their BUG candidates (``extra``), type 3's other cells of the set in a tint
 of their own (``set``), type 4's x as the pattern's values joined by a strong
 link (the house holds x only there).
+
+``se_finder`` is Sudoku Explainer's BUG (the ``se`` orders): the BUG
+candidates as SE finds them (``se_bug_candidates``), type 1 (bug+1, 5.6) with
+the others (5.7, type 3 + 0.1 per naked value past one), SE's own type-3 scan
+and the order in which SE adds its hints, each step built by this module's
+step with SE's rating recorded (the set's other cells as pincers, no link).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import OR, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import Role, link, on_cands, on_cells, on_houses
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Finder
 
 from .deadly import Removed, detail, live, virtual_naked_sets
+from .seorder import check_size, rated, subsets
 from .uniqueness import ONE
 
 
@@ -140,7 +148,7 @@ def _bug_candidates(state: State, multi: list[int]) -> dict[int, int] | None:
 
 
 def se_bug_candidates(state: State, one_value: bool) -> dict[int, int] | None:
-    """The BUG candidates as Sudoku Explainer finds them (``techniques.se.unique``): the same
+    """The BUG candidates as Sudoku Explainer finds them (``se_finder``): the same
     search, every empty cell bivalue without them; ``one_value`` (Sukaku Explainer's default,
     lkSudoku's fix): when every house breaking the rule breaks it on one value, every cell of
     three candidates or more holding it there is a BUG cell too (on that value)."""
@@ -204,9 +212,10 @@ def _marked(extras: dict[int, int]) -> list[tuple[int, int]]:
 def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, int],
           removed: list[tuple[int, int]], houses: Iterable[int] = (), alt_cells: Sequence[int] = (),
           marked_alt: Iterable[tuple[int, int]] = (), size: int = 0, conjugate: tuple[int, int, int] | None = None,
-          **more: Arg) -> Explanation | None:
+          se: bool = False, **more: Arg | str) -> Explanation | None:
     """A BUG step; ``alt_cells``: type 3's other cells of the set (their own tint); ``conjugate``:
-    type 4's (cell, cell, x), the only places of x in their house (a strong link)."""
+    type 4's (cell, cell, x), the only places of x in their house (a strong link); ``se``: Sudoku
+    Explainer's step (type 1 is bug+1; the set's other cells are pincers, x no link)."""
     geo = state.geo
     removed = live(state.cand, removed)
     if not removed:
@@ -216,8 +225,13 @@ def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, i
     if conjugate is not None:
         x, y, v = conjugate
         shown = (on_cands("value", geo, [(x, v), (y, v)]), link("strong", (*geo.rc(x), v), (*geo.rc(y), v)))
+    if se:
+        shown = (on_cells("pincer", geo, alt_cells), on_cands("extra", geo, _marked(extras)),
+                 on_cands("value", geo, marked_alt))
+    else:
+        shown = (on_cands("extra", geo, _marked(extras)),) + shown
     return Explanation(
-        technique="bug",
+        technique="bug+1" if kind == 1 else "bug",
         eliminate=cands(geo, removed),
         cells=cell_coords(geo, cells), cells_alt=cell_coords(geo, alt_cells),
         houses=house_keys(geo, houses),
@@ -225,8 +239,7 @@ def _step(state: State, kind: int, template: dict[str, str], extras: dict[int, i
         **say(template, cells=Cells(geo, cells), either=Cells(geo, cells, last=OR),
               bug=_BugCandidates(geo, extras), removed=Removed(geo, removed), **more),
         detail=detail(kind, size, cells=tuple(geo.rc(c) for c in cells)),
-        roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses),
-               on_cands("extra", geo, _marked(extras))) + shown,
+        roles=(on_cells("cells", geo, cells), on_houses("house", geo, houses)) + shown,
     )
 
 
@@ -259,3 +272,113 @@ def _type_3(state: State, extras: dict[int, int], all_extra: int, h: int) -> Ite
                     [(c, v) for c in group for v in values_of(state.cand[c])], size=len(group) + 1,
                     extra=Values(values_of(all_extra), last=OR), others=Cells(geo, group),
                     values=Values(values_of(values)), house=House(geo, h))
+
+
+# ---- Sudoku Explainer's scan order (the ``se`` orders) ---------------------------------------
+
+SE_TYPE_1 = {
+    "en": "BUG type 1: every empty cell holds two candidates but {cell}, and without its BUG candidates ({bug}) "
+          "every value would have two places in each house: a deadly pattern (two solutions), so {cell} is "
+          "one of {values}, and {removed}. " + ONE["en"],
+    "fr": "BUG type 1 : toutes les cases vides ont deux candidats sauf {cell}, et sans ses candidats BUG ({bug}) "
+          "chaque valeur aurait deux places dans chaque maison : un motif mortel (deux solutions), donc {cell} "
+          "vaut l'un de {values}, et {removed}. " + ONE["fr"],
+}
+# a hint of SE's BUG: (type, SE's rating, the removals, the step's builder)
+_SeHint = tuple[int, float, list[tuple[int, int]], Callable[[], Explanation | None]]
+
+
+def se_finder(lk: bool) -> Finder:
+    """Sudoku Explainer's BUG (``lk``: Sukaku Explainer's default, lkSudoku's fixes), type 1 (5.6)
+    with the others: the BUG candidates as SE finds them (``se_bug_candidates``), SE giving up
+    when two BUG cells or more hold two BUG values or more and no cell sees them all; then its
+    hints in the order SE adds them (``_se_hints``), each built by this module's step."""
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        check_size(state)
+        extras = se_bug_candidates(state, lk)
+        if not extras:
+            return
+        for kind, rating, removed, make in _se_hints(state, extras, lk):
+            yield rated(ctx, "bug+1" if kind == 1 else "bug", rating, partial(_made, make), eliminate=removed,
+                        first=True)
+
+    return find_se
+
+
+def _made(make: Callable[[], Explanation | None]) -> Explanation:
+    made = make()
+    assert made is not None  # SE's hints remove live candidates
+    return made
+
+
+def _se_hints(state: State, extras: dict[int, int], lk: bool) -> Iterator[_SeHint]:
+    """SE's BUG hints in the order it adds them; none when SE gives up."""
+    geo, cand = state.geo, state.cand
+    cells = list(extras)
+    all_values = 0
+    for m in extras.values():
+        all_values |= m
+    common = geo.all_cells
+    for c in cells:
+        common &= geo.peer_mask[c]
+    # the shared regions in SE's order: block, row, column
+    shared = sorted(_shared_houses(geo, cells), key=lambda h: (h // geo.n + 1) % 3)
+    if len(cells) == 1:
+        cell = cells[0]
+        removed = [(cell, v) for v in values_of(cand[cell] & ~all_values)]
+        yield 1, 5.6, removed, partial(_step, state, 1, SE_TYPE_1, extras, removed, se=True, cell=geo.cell_name(cell),
+                                       values=Values(values_of(extras[cell]), last=OR))
+    elif all_values.bit_count() == 1:
+        value = all_values.bit_length()
+        removed = [(c, value) for c in bits(common & state.pos[value - 1])]
+        if removed:
+            yield 2, 5.7, removed, partial(_step, state, 2, TYPE_2, extras, removed, se=True, v=Value(value))
+        if len(cells) == 2:
+            yield from _se_type_4(state, extras, all_values, shared)
+    elif common:
+        if len(cells) == 2:
+            yield from _se_type_4(state, extras, all_values, shared)
+        yield from _se_type_3(state, extras, all_values, common, shared, lk)
+
+
+def _se_type_4(state: State, extras: dict[int, int], all_values: int, shared: list[int]) -> Iterator[_SeHint]:
+    cand = state.cand
+    c1, c2 = extras
+    common = cand[c1] & cand[c2] & ~all_values
+    if common.bit_count() != 1:
+        return
+    x = common.bit_length()
+    for h in shared:
+        removed = [(c, v) for c in (c1, c2) for v in values_of(cand[c] & ~extras[c] & ~common)]
+        yield 4, 5.7, removed, partial(_step, state, 4, TYPE_4, extras, removed, [h], marked_alt=[(c1, x), (c2, x)],
+                                       se=True, house=House(state.geo, h), x=Value(x))
+
+
+def _se_type_3(state: State, extras: dict[int, int], all_values: int, common: int, shared: list[int],
+               lk: bool) -> Iterator[_SeHint]:
+    """SE's naked sets of the BUG cells' BUG values and degree - 1 cells seeing them all in a
+    shared region: by degree then region (``lk``), else by region then degree."""
+    geo, cand = state.geo, state.cand
+    order = [(d, h) for d in range(2, 7) for h in shared] if lk else [(d, h) for h in shared for d in range(2, 7)]
+    for degree, h in order:
+        region_cells = list(bits(common & geo.house_mask[h]))
+        if len(region_cells) < degree:
+            continue
+        for at in subsets(degree - 1, len(region_cells)):
+            naked = [region_cells[i] for i in at]
+            union = 0
+            ok = all_values.bit_count() > 1
+            for c in naked:
+                union |= cand[c]
+                ok = ok and cand[c].bit_count() > 1
+            if union.bit_count() != degree or not ok or (union | all_values).bit_count() != degree:
+                continue
+            erasable = [c for c in region_cells if c not in naked and c not in extras]
+            removed = [(c, v) for c in erasable for v in values_of(cand[c] & union)]
+            if erasable and removed:
+                yield 3, 5.7 + (degree - 1) * 0.1, removed, partial(
+                    _step, state, 3, TYPE_3, extras, removed, [h], naked,
+                    [(c, v) for c in naked for v in values_of(cand[c])], se=True,
+                    extra=Values(values_of(all_values), last=OR), others=Cells(geo, naked),
+                    values=Values(values_of(union)), house=House(geo, h))

@@ -34,7 +34,7 @@ values 1..9 (inner loop), and considers a value only while its placed count +
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache, partial
 from typing import Any
 
@@ -300,8 +300,10 @@ def find_finned_fish(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
 
 
 def _finned_of(geo: Geometry, v: int, pv: int) -> list[_Found]:
-    """The finned fish on value v (places ``pv``), rows then columns as base."""
-    n, m = geo.n, geo.m
+    """The finned fish on value v (places ``pv``), rows then columns as base: per box of a
+    band, the pool of base lines (``_finned_pool``), their base sets (``_finned_bases``) and the
+    fish each set makes (``_finned_fish``)."""
+    n = geo.n
     max_p = max_size(n)
     tables = _finned_tables(n)
     house_mask = geo.house_mask
@@ -319,98 +321,121 @@ def _finned_of(geo: Geometry, v: int, pv: int) -> list[_Found]:
         for box, box_cells, first_line, band_bits, box_cover in tables[o]:
             if not pv & box_cells:
                 continue
-            band = range(first_line, first_line + m)
-            in_box = [i for i in band if masks[i] & box_cover]
-            if len(in_box) < 2:
+            made = _finned_pool(geo.m, max_p, masks, small, first_line, band_bits, box_cover)
+            if made is None:
                 continue
-            not_cover = ~box_cover
-            # lines with a fin lead the pool: every finned set holds one of them
-            finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
-            if not finned:
-                continue
-            # then the other open lines in order: a line without v in the box
-            # counts all its places; one with v in the box but not finned cannot join
-            rest = [i for i in small if i not in in_box]
-            pool = finned + rest
-            size = len(pool)
-            if size < 2:
-                continue
-            outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
-            # a base keeps at least one band line with v in the box out (the removals
-            # are there) and at most m - 1 band lines: a branch breaking either stops
-            top = m - 1
-            last = len(in_box) - 1
-            inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
-            inbox = [1] * len(finned) + [0] * len(rest)
-            hits: list[tuple[tuple[int, ...], int]] = []
-            # the depth-first search of _base_sets, unrolled (pre-order, sizes 2..max_p)
-            for a in range(len(finned)):
-                ua = outs[a]
-                for b in range(a + 1, size):
-                    nb = 1 + inband[b]
-                    ni = 1 + inbox[b]
-                    if nb > top or ni > last:
-                        continue
-                    ub = ua | outs[b]
-                    cb = ub.bit_count()
-                    if cb > max_p:
-                        continue
-                    if cb <= 2:
-                        hits.append(((a, b), ub))
-                    if max_p < 3:
-                        continue
-                    for c in range(b + 1, size):
-                        nc = nb + inband[c]
-                        nic = ni + inbox[c]
-                        if nc > top or nic > last:
-                            continue
-                        uc = ub | outs[c]
-                        cc3 = uc.bit_count()
-                        if cc3 > max_p:
-                            continue
-                        if cc3 <= 3:
-                            hits.append(((a, b, c), uc))
-                        if max_p < 4:
-                            continue
-                        for d in range(c + 1, size):
-                            if nc + inband[d] > top or nic + inbox[d] > last:
-                                continue
-                            ud = uc | outs[d]
-                            if ud.bit_count() <= 4:
-                                hits.append(((a, b, c, d), ud))
-            for idx, cover in hits:
-                p = len(idx)
-                base_cells = 0
-                for j in idx:
-                    base_cells |= line_cells[pool[j]]
-                q = cover.bit_count()
-                if q == p and cover & box_cover:
-                    case = 1
-                    cc = 0
-                    for j in bits(cover & box_cover):
-                        cc |= cover_cells[j]
-                    removed = pv & box_cells & ~base_cells & cc
-                elif q == p - 1 and not cover & box_cover:
-                    case = 2
-                    removed = pv & box_cells & ~base_cells
-                else:
-                    continue
-                if removed:
-                    # the fin: base candidates outside every cover line (a candidate on a
-                    # base line and a cover line is body, even inside the box)
-                    on_cover = 0
-                    for j in bits(cover):
-                        on_cover |= cover_cells[j]
-                    fins = pv & base_cells & ~on_cover
-                    if not fins:
-                        continue  # a plain fish (found before)
-                    # sashimi: a fin-carrying base line has no body candidate in the box
-                    sashimi = any(pv & line_cells[pool[j]] & fins and
-                                  not pv & line_cells[pool[j]] & box_cells & on_cover for j in idx)
-                    base = sorted(pool[j] for j in idx)
-                    found.append((p, o, len(found), (v, o, base, cover, box, pv & base_cells & ~fins, fins,
-                                                     removed, p, case, sashimi)))
+            pool, hits = made
+            _finned_fish(found, v, pv, o, pool, hits, box, box_cells, box_cover, line_cells, cover_cells)
     return found
+
+
+def _finned_pool(m: int, max_p: int, masks: list[int], small: list[int], first_line: int, band_bits: int,
+                 box_cover: int) -> tuple[list[int], list[tuple[tuple[int, ...], int]]] | None:
+    """(the pool of base lines, its base sets as (pool indexes, cover bits)) for one box, or
+    None when no finned fish can have its fins there."""
+    in_box = [i for i in range(first_line, first_line + m) if masks[i] & box_cover]
+    if len(in_box) < 2:
+        return None
+    not_cover = ~box_cover
+    # lines with a fin lead the pool: every finned set holds one of them
+    finned = [i for i in in_box if (masks[i] & not_cover).bit_count() <= max_p]
+    if not finned:
+        return None
+    # then the other open lines in order: a line without v in the box
+    # counts all its places; one with v in the box but not finned cannot join
+    rest = [i for i in small if i not in in_box]
+    pool = finned + rest
+    if len(pool) < 2:
+        return None
+    outs = [masks[i] & not_cover for i in finned] + [masks[i] for i in rest]
+    inband = [1] * len(finned) + [band_bits >> i & 1 for i in rest]
+    inbox = [1] * len(finned) + [0] * len(rest)
+    # a base keeps at least one band line with v in the box out (the removals
+    # are there) and at most m - 1 band lines: a branch breaking either stops
+    return pool, _finned_bases(len(finned), outs, inband, inbox, m - 1, len(in_box) - 1, max_p)
+
+
+def _finned_bases(leads: int, outs: list[int], inband: list[int], inbox: list[int], top: int, last: int,
+                  max_p: int) -> list[tuple[tuple[int, ...], int]]:
+    """The depth-first search of ``_base_sets``, unrolled (pre-order, sizes 2..max_p): the base
+    sets (pool indexes, the first among the ``leads`` finned lines) whose cover ``outs`` fit."""
+    size = len(outs)
+    hits: list[tuple[tuple[int, ...], int]] = []
+    for a in range(leads):
+        ua = outs[a]
+        for b in range(a + 1, size):
+            nb = 1 + inband[b]
+            ni = 1 + inbox[b]
+            if nb > top or ni > last:
+                continue
+            ub = ua | outs[b]
+            cb = ub.bit_count()
+            if cb > max_p:
+                continue
+            if cb <= 2:
+                hits.append(((a, b), ub))
+            if max_p < 3:
+                continue
+            for c in range(b + 1, size):
+                nc = nb + inband[c]
+                nic = ni + inbox[c]
+                if nc > top or nic > last:
+                    continue
+                uc = ub | outs[c]
+                cc3 = uc.bit_count()
+                if cc3 > max_p:
+                    continue
+                if cc3 <= 3:
+                    hits.append(((a, b, c), uc))
+                if max_p < 4:
+                    continue
+                for d in range(c + 1, size):
+                    if nc + inband[d] > top or nic + inbox[d] > last:
+                        continue
+                    ud = uc | outs[d]
+                    if ud.bit_count() <= 4:
+                        hits.append(((a, b, c, d), ud))
+    return hits
+
+
+def _finned_fish(found: list[_Found], v: int, pv: int, o: int, pool: list[int],
+                 hits: list[tuple[tuple[int, ...], int]], box: int, box_cells: int, box_cover: int,
+                 line_cells: Sequence[int], cover_cells: Sequence[int]) -> None:
+    """Add to ``found`` the finned fish of one box's base sets (``hits``: pool indexes, cover
+    bits) that remove something: ``_finned_step``'s arguments."""
+    for idx, cover in hits:
+        base_cells = 0
+        for j in idx:
+            base_cells |= line_cells[pool[j]]
+        p = len(idx)
+        q = cover.bit_count()
+        if q == p and cover & box_cover:
+            case = 1
+            cc = 0
+            for j in bits(cover & box_cover):
+                cc |= cover_cells[j]
+            removed = pv & box_cells & ~base_cells & cc
+        elif q == p - 1 and not cover & box_cover:
+            case = 2
+            removed = pv & box_cells & ~base_cells
+        else:
+            continue
+        if not removed:
+            continue
+        # the fin: base candidates outside every cover line (a candidate on a
+        # base line and a cover line is body, even inside the box)
+        on_cover = 0
+        for j in bits(cover):
+            on_cover |= cover_cells[j]
+        fins = pv & base_cells & ~on_cover
+        if not fins:
+            continue  # a plain fish (found before)
+        # sashimi: a fin-carrying base line has no body candidate in the box
+        sashimi = any(pv & line_cells[pool[j]] & fins and not pv & line_cells[pool[j]] & box_cells & on_cover
+                      for j in idx)
+        base = sorted(pool[j] for j in idx)
+        found.append((p, o, len(found), (v, o, base, cover, box, pv & base_cells & ~fins, fins, removed, p, case,
+                                         sashimi)))
 
 
 def _finned_step(geo: Geometry, v: int, o: int, base: list[int], cover: int, box: int, body: int,

@@ -32,18 +32,34 @@ other cells). The loop's order is in the text and in detail ``cells``; the
 frame draws it as a closed band through the cells (role ``cycle``), not as
 links, which frames read as a chain of inferences; type 4's a's are joined by
 a strong link, type 3's set cells take a tint of their own.
+
+``se_finder`` is Sudoku Explainer's unique rectangles and loops (the ``se``
+orders): from every bivalue cell in index order SE's depth-first walk
+(``_se_walk``: block, row, column, not the type of the last move) closes
+loops of four cells or more; a valid one (no region holding two cells at
+places of one parity, the odd and even places in the same regions) gives
+types 1, 2, 3 (SE's naked and hidden sets) and 4 in SE's conditions; rated
+4.5, + 0.1 for 6 cells, + 0.2 for 8, + 0.5 for 10 or more, type 3 + 0.1 per
+naked value (hidden cell) past one; SE sorts every hint by rating, then type,
+and takes the first. Classic SE shares the walk's extras between siblings;
+Sukaku Explainer (lkSudoku's fix) keeps them per branch and looks for type 3
+from degree 2. Its steps are this module's (a rectangle's words for four
+cells) with SE's rating recorded.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache, partial
+from typing import Any
 
 from explainer.model.explanation import Explanation
-from explainer.model.grid import Geometry, bits, values_of
+from explainer.model.grid import Geometry, bits, geometry, values_of
 from explainer.model.i18n import OR, Arg, Cells, House, Value, Values
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Finder
 
 from .deadly import detail, pattern_step, split, virtual_naked_sets
+from .seorder import N, check_size, rated, subsets
 from .uniqueness import ONE
 
 MIN_CELLS = 6  # four are a unique rectangle
@@ -244,15 +260,20 @@ def _cycle(geo: Geometry, members: int, start: int, budget: list[int]) -> list[i
     return path if walk() else None
 
 
+def _words(geo: Geometry, loop: list[int], a: int, b: int, floor: list[int], roof: list[int]) -> dict[str, Any]:
+    """The words every loop template reads: the values, floor and roof cells, the loop."""
+    floor_cells = Cells(geo, floor)
+    return dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR), roofs=Cells(geo, roof),
+                loop=_Path(geo, loop), length=len(loop),
+                hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
+
+
 def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]:
     geo = state.geo
     cand, pos, peer = state.cand, state.pos, geo.peer_mask
     a, b = (v + 1 for v in bits(ab))
     floor, roof, extra = split(cand, loop, ab)
-    floor_cells = Cells(geo, floor)
-    common = dict(a=Value(a), b=Value(b), floor=floor_cells, roof=Cells(geo, roof, last=OR), roofs=Cells(geo, roof),
-                  loop=_Path(geo, loop), length=len(loop),
-                  hold=floor_cells.verb(en=("holds", "hold"), fr=("contient", "contiennent")))
+    common = _words(geo, loop, a, b, floor, roof)
 
     cells = tuple(geo.rc(c) for c in loop)
 
@@ -295,3 +316,277 @@ def _loop_steps(state: State, loop: list[int], ab: int) -> Iterator[Explanation]
         if s is not None:
             yield s
 
+
+
+# ---- Sudoku Explainer's scan order (the ``se`` orders) ---------------------------------------
+
+TYPE_3_HIDDEN = _t("3 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; one of {roof} must take a value "
+                   "among {extra} (else two solutions), so together they hold {a} or {b} once at most: taken as "
+                   "one cell, they and {others} are the only places in {house} for {values}, a hidden set, and "
+                   "{removed}.",
+                   "3 sur {a} et {b} : {LOOP} ; {floor} ne {hold} que {a} et {b} ; l'une de {roof} doit prendre "
+                   "une valeur parmi {extra} (sinon deux solutions), donc à elles deux elles contiennent {a} ou "
+                   "{b} une fois au plus : prises comme une seule case, elles et {others} sont les seules places "
+                   "de {house} pour {values}, un ensemble caché, et {removed}.")
+# a hint of SE's walk: (its rating, type, removals, marked extras, region or None, type 3's set or ())
+_SeHint = tuple[float, int, list[tuple[int, int]], tuple[tuple[int, int], ...], int | None, tuple[Any, ...]]
+
+
+def _rectangle(template: dict[str, str]) -> dict[str, str]:
+    """A loop template worded for a loop of four cells, a unique rectangle."""
+    return {"en": template["en"].replace("Unique loop", "Unique rectangle"),
+            "fr": template["fr"].replace("Boucle unique", "Rectangle unique")}
+
+
+def _se_rating(size: int) -> float:
+    """SE's rating of a loop of ``size`` cells (summed as SE sums it)."""
+    return 4.5 + (0.3 if size >= 10 else 0) + (0.2 if size >= 8 else 0.1 if size >= 6 else 0)
+
+
+@cache
+def _se_regions() -> tuple[tuple[int, int, int], ...]:
+    """Each cell's houses in SE's order of region types: block, row, column (a constant table)."""
+    return tuple((b, r, c) for r, c, b in geometry(N).cell_houses)
+
+
+def se_finder(lk: bool) -> Finder:
+    """Sudoku Explainer's unique rectangles and loops (``lk``: Sukaku Explainer's default fixes):
+    the loops of SE's walk from every bivalue cell (``_se_walk``), its hints of each valid one,
+    sorted as SE sorts them (rating, type, then as found)."""
+
+    def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+        check_size(state)
+        cand = state.cand
+        found: list[tuple[float, int, int, list[int], int, int, _SeHint]] = []
+        for start in range(N * N):
+            if cand[start].bit_count() != 2:
+                continue
+            v1, v2 = values_of(cand[start])
+            for loop in _se_walk(state, start, v1, v2, lk):
+                if _se_valid(loop):
+                    for hint in _se_hints(state, loop, v1, v2, lk):
+                        found.append((hint[0], hint[1], len(found), loop, v1, v2, hint))
+        found.sort(key=lambda t: t[:3])
+        for rating, _, _, loop, v1, v2, hint in found:
+            yield rated(ctx, "unique rectangle" if len(loop) == 4 else "unique loop", rating,
+                        partial(_se_step, state, loop, v1, v2, *hint[1:]), eliminate=hint[2], first=True)
+
+    return find_se
+
+
+def _se_walk(state: State, start: int, v1: int, v2: int, per_branch: bool) -> list[list[int]]:
+    """The loops of SE's depth-first walk from ``start``, in the order SE records them: to a cell
+    holding v1 and v2 of one of the current cell's regions (block, row, column; not the type of
+    the move that led there), at most two cells with extras, more while the extras are one value.
+    Classic SE accumulates the extras once per cell visited (siblings see each other's);
+    Sukaku Explainer (``per_branch``, lkSudoku's fix) keeps them per branch."""
+    cand, house_mask = state.cand, state.geo.house_mask
+    both = 1 << (v1 - 1) | 1 << (v2 - 1)
+    regions = _se_regions()
+    loop: list[int] = []
+    results: list[list[int]] = []
+    # only cells holding both values extend a loop (the start is one): a house's next cells are its
+    # bits among them, in increasing index like its cell list
+    holding = state.pos[v1 - 1] & state.pos[v2 - 1]
+
+    def visit(cell: int, allowed: int, extras: int, last: int, used: int) -> None:
+        loop.append(cell)
+        used |= 1 << cell
+        shared = extras  # classic SE: one copy per call, shared by the siblings
+        for kind in (0, 1, 2):
+            if kind == last:
+                continue
+            room = house_mask[regions[cell][kind]] & holding
+            while room:
+                low = room & -room
+                room ^= low
+                nxt = low.bit_length() - 1
+                if nxt == start and len(loop) >= 4:
+                    results.append(list(loop))
+                elif not used >> nxt & 1:
+                    m = cand[nxt]
+                    if per_branch:
+                        mine = (extras | m) & ~both
+                    else:
+                        shared = (shared | m) & ~both
+                        mine = shared
+                    k = m.bit_count()
+                    if k == 2 or mine.bit_count() == 1 or allowed > 0:
+                        visit(nxt, allowed - (1 if k > 2 else 0), mine, kind, used)
+        loop.pop()
+
+    visit(start, 2, 0, -1, 0)
+    return results
+
+
+def _se_valid(loop: list[int]) -> bool:
+    """SE's test: no region holds two cells at places of one parity, and the regions of the odd
+    and the even places are the same."""
+    regions = _se_regions()
+    seen: tuple[set[int], set[int]] = (set(), set())
+    for i, cell in enumerate(loop):
+        side = seen[i % 2]
+        for h in regions[cell]:
+            if h in side:
+                return False
+            side.add(h)
+    return seen[0] == seen[1]
+
+
+def _se_hints(state: State, loop: list[int], v1: int, v2: int, lk: bool) -> Iterator[_SeHint]:
+    """The hints of one loop, in SE's order: type 1 (one extra cell), 2 (one extra value, more
+    than two extra cells or two), 3 then 4 (two extra cells)."""
+    cand = state.cand
+    both = 1 << (v1 - 1) | 1 << (v2 - 1)
+    extra_cells = [c for c in loop if cand[c].bit_count() > 2]
+    base = _se_rating(len(loop))
+    if len(extra_cells) == 1:
+        r = extra_cells[0]
+        yield base, 1, [(r, v1), (r, v2)], (), None, ()
+    elif len(extra_cells) > 2:
+        yield from _se_type_2(state, extra_cells, both, base)
+    elif len(extra_cells) == 2:
+        c1, c2 = extra_cells
+        extra = (cand[c1] | cand[c2]) & ~both
+        if extra.bit_count() == 1:
+            yield from _se_type_2(state, extra_cells, both, base)
+        elif extra.bit_count() >= 2:
+            yield from _se_type_3(state, v1, v2, c1, c2, extra, base, lk)
+        lock = _se_type_4(state, c1, c2, v1, v2)
+        if lock is not None:
+            h, x, y = lock
+            yield base, 4, [(c1, y), (c2, y)], ((c1, x), (c2, x)), h, ()
+
+
+def _se_type_4(state: State, c1: int, c2: int, v1: int, v2: int) -> tuple[int, int, int] | None:
+    """(region, locked value, removed value) of SE's type 4: the last shared region (block, row,
+    column) where v1 is confined to the two cells, else the last where v2 is."""
+    geo, pos = state.geo, state.pos
+    r1 = r2 = None
+    regions = _se_regions()
+    for h in regions[c1]:
+        if h not in regions[c2]:
+            continue
+        rest = geo.house_mask[h] & ~(1 << c1 | 1 << c2)
+        if not pos[v1 - 1] & rest:
+            r1 = h
+        if not pos[v2 - 1] & rest:
+            r2 = h
+    if r1 is not None:
+        return r1, v1, v2
+    if r2 is not None:
+        return r2, v2, v1
+    return None
+
+
+def _se_type_2(state: State, extra_cells: list[int], both: int, base: float) -> Iterator[_SeHint]:
+    geo, cand = state.geo, state.cand
+    value = (cand[extra_cells[0]] & ~both & -(cand[extra_cells[0]] & ~both)).bit_length()
+    seen = geo.all_cells
+    for c in extra_cells:
+        seen &= geo.peer_mask[c]
+    removed = [(c, value) for c in bits(seen & state.pos[value - 1])]
+    if removed:
+        yield base, 2, removed, tuple((c, value) for c in extra_cells), None, ()
+
+
+def _se_type_3(state: State, v1: int, v2: int, c1: int, c2: int, extra: int, base: float, lk: bool
+               ) -> Iterator[_SeHint]:
+    """SE's type 3 in each region the two extra cells share: a naked set of ``degree`` cells
+    with their extras, or a hidden set through them, by degree (Sukaku Explainer from 2, classic
+    SE from the extras' count)."""
+    geo = state.geo
+    regions = _se_regions()
+    for degree in range(2 if lk else extra.bit_count(), 8):
+        for h in regions[c1]:
+            if h not in regions[c2]:
+                continue
+            empty = sum(1 for c in geo.houses[h] if not state.values[c])
+            if degree * 2 <= empty and (not lk or degree >= extra.bit_count()):
+                yield from _se_naked(state, h, c1, c2, extra, degree, base)
+            if degree * 2 < empty:
+                yield from _se_hidden(state, h, v1, v2, c1, c2, extra, degree, base)
+
+
+def _se_naked(state: State, h: int, c1: int, c2: int, extra: int, degree: int, base: float) -> Iterator[_SeHint]:
+    """Type 3's naked sets: c1 (standing for both extra cells, holding ``extra``) and degree - 1
+    other cells of region h, SE's subsets of the region's places in order."""
+    cand, cells = state.cand, state.geo.houses[h]
+    i1, i2 = cells.index(c1), cells.index(c2)
+    for at in subsets(degree, 9):
+        if i1 not in at or i2 in at:
+            continue
+        naked = extra & cand[c1] & cand[c2]
+        union = 0
+        others = []
+        ok = extra.bit_count() > 1
+        for i in at:
+            if i == i1:
+                union |= extra
+                continue
+            m = cand[cells[i]]
+            naked |= m
+            union |= m
+            others.append(cells[i])
+            ok = ok and m.bit_count() > 1
+        if naked.bit_count() != degree or not ok or union.bit_count() != degree:
+            continue
+        removed = [(c, v) for c in cells if c not in others and c != c1 and c != c2 for v in values_of(cand[c] & union)]
+        if removed:
+            marked = tuple((c, v) for c in (c1, c2) for v in values_of(cand[c] & extra))
+            marked += tuple((c, v) for c in others for v in values_of(cand[c]))
+            yield base + (degree - 1) * 0.1, 3, removed, marked, h, ("naked", others, union, extra)
+
+
+def _se_hidden(state: State, h: int, v1: int, v2: int, c1: int, c2: int, extra: int, degree: int, base: float
+               ) -> Iterator[_SeHint]:
+    """Type 3's hidden sets: v1, v2 and degree - 2 values neither the loop's nor extras, whose
+    places in region h (c2 left out: c1 stands for both) are degree cells."""
+    cand, pos = state.cand, state.pos
+    rest = [v for v in range(1, 10) if v not in (v1, v2) and not extra >> (v - 1) & 1]
+    if degree - 2 > len(rest) or (degree == 2 and not rest):
+        return
+    hm = state.geo.house_mask[h] & ~(1 << c2)
+    for at in subsets(degree - 2, len(rest)):
+        values = [rest[i] for i in at] + [v1, v2]
+        union = 0
+        ok = True
+        for v in values:
+            where = pos[v - 1] & hm
+            ok = ok and where != 0
+            union |= where
+        if not ok or union.bit_count() != degree:
+            continue
+        hidden = sum(1 << (v - 1) for v in values)
+        places = union & ~(1 << c1)
+        removed = [(c, v) for c in bits(places) for v in values_of(cand[c] & ~hidden)]
+        if removed:
+            marked = tuple((c, v) for c in bits(places) for v in values_of(cand[c] & hidden))
+            yield base + (places.bit_count() - 1) * 0.1, 3, removed, marked, h, ("hidden", list(bits(places)),
+                                                                                  hidden, extra)
+
+
+def _se_step(state: State, loop: list[int], v1: int, v2: int, kind: int, removed: list[tuple[int, int]],
+             marked: tuple[tuple[int, int], ...], h: int | None, third: tuple[Any, ...]) -> Explanation:
+    """An SE loop's step: this module's templates (a rectangle's for four cells), the pattern's step."""
+    geo = state.geo
+    floor, roof, _ = split(state.cand, loop, 1 << (v1 - 1) | 1 << (v2 - 1))
+    words = _words(geo, loop, v1, v2, floor, roof)
+    template = {1: TYPE_1, 2: TYPE_2, 4: TYPE_4}.get(kind, TYPE_3)
+    if h is not None:
+        words["house"] = House(geo, h)
+    if kind == 2:
+        words["c"] = Value(marked[0][1])
+    elif kind == 4:
+        x = marked[0][1]
+        words.update(a=Value(x), b=Value(v2 if x == v1 else v1))
+    elif kind == 3:
+        how, others, values, extras = third
+        words.update(extra=Values(values_of(extras), last=OR), others=Cells(geo, others),
+                     values=Values(values_of(values)))
+        template = TYPE_3 if how == "naked" else TYPE_3_HIDDEN
+    made = pattern_step(state, "unique rectangle" if len(loop) == 4 else "unique loop", loop, (v1, v2), floor, roof,
+                        _rectangle(template) if len(loop) == 4 else template, removed, marked,
+                        [] if h is None else [h], words, (("type", kind), ("length", len(loop)), ("values", (v1, v2))))
+    assert made is not None  # SE's hints remove live candidates
+    return made

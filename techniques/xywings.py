@@ -21,7 +21,7 @@ wing k = 3 with a trivalue pivot.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
 from itertools import groupby
 
@@ -224,13 +224,12 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
 
     z is unrestricted, so two of its cells, a and b, do not see each other and
     share z only; the search starts from such pairs whose common peers still
-    hold z (else nothing could be removed), then adds two cells keeping the
-    union within four values, where any two cells that do not see each other
-    share at most z. Each set comes once (the lowest such pair leads).
+    hold z (else nothing could be removed: ``_wxyz_leads``), then adds two cells
+    keeping the union within four values (``_wxyz_within``), where any two cells
+    that do not see each other share at most z (``_wxyz_pairs``). Each set comes
+    once (the lowest such pair leads).
     """
-    geo = state.geo
-    n = geo.n
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
+    cand, peer = state.cand, state.geo.peer_mask
     small = two = three = 0
     for c, m in enumerate(cand):
         k = m.bit_count()
@@ -242,37 +241,59 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
                 three |= 1 << c
     if small.bit_count() < 4:
         return
-    sp = [p & small for p in pos]  # per value, the small cells holding it
-    full = (1 << n) - 1
-    # value set D -> the small cells whose candidates lie in D (four values), or within D plus
-    # one more value (three values: a cell holding two values outside D is out); inline memos
-    within: dict[int, int] = {}
-    held: dict[int, int] = {}  # value set -> small cells holding any of them
+    sp = [p & small for p in state.pos]  # per value, the small cells holding it
+    full = (1 << state.geo.n) - 1
+    within: dict[int, int] = {}  # value set -> _wxyz_within's cells (an inline memo)
+    seen: set[int] = set()
+    for a, b, zb, targets, hold_a, hold_b in _wxyz_leads(state, small, two, three, sp):
+        u2 = cand[a] | cand[b]  # three or four values (b shares only z with a, and fits)
+        allowed = within.get(u2)
+        if allowed is None:
+            allowed = within[u2] = _wxyz_within(u2, small, sp, full)
+        allowed &= ~(1 << a | 1 << b)
+        # a cell not seeing a (b) shares at most z with it
+        allowed &= (peer[a] | ~hold_a) & (peer[b] | ~hold_b)
+        if not allowed & (allowed - 1):
+            continue
+        # a z cell must see a target (else z would stay there)
+        zside = allowed & sp[zb.bit_length() - 1]
+        if zside:
+            allowed &= ~zside | _union(peer, targets)
+            if not allowed & (allowed - 1):
+                continue
+        for c, e in _wxyz_pairs(cand, peer, allowed, zb, targets, u2):
+            key = 1 << a | 1 << b | 1 << c | 1 << e
+            if key not in seen:
+                seen.add(key)
+                q1, q2, q3, q4 = sorted((a, b, c, e))
+                yield (q1, q2, q3, q4, zb)
 
-    def allowed_by(u: int, four: bool) -> int:
-        out = full & ~u
-        if four:
-            got = small & ~_union(sp, out)
-        else:
-            once = twice = 0
-            while out:
-                low = out & -out
-                out ^= low
-                s = sp[low.bit_length() - 1]
-                twice |= once & s
-                once |= s
-            got = small & ~twice
-        within[u] = got
-        return got
 
-    def holding(values: int) -> int:
-        out = held[values] = _union(sp, values)
-        return out
+def _wxyz_within(u: int, small: int, sp: list[int], full: int) -> int:
+    """The small cells whose candidates lie in the value set ``u`` (four values), or within
+    ``u`` plus one more value (three values: a cell holding two values outside ``u`` is out)."""
+    out = full & ~u
+    if u.bit_count() == 4:
+        return small & ~_union(sp, out)
+    once = twice = 0
+    while out:
+        low = out & -out
+        out ^= low
+        s = sp[low.bit_length() - 1]
+        twice |= once & s
+        once |= s
+    return small & ~twice
 
+
+def _wxyz_leads(state: State, small: int, two: int, three: int, sp: list[int]
+                ) -> Iterator[tuple[int, int, int, int, int, int]]:
+    """(a, b, z bit, the cells seeing both that hold z, the small cells holding a's other values,
+    b's likewise): the pairs of cells not seeing each other that share z only, a before b."""
+    cand, pos, peer = state.cand, state.pos, state.geo.peer_mask
+    held: dict[int, int] = {}  # value set -> small cells holding any of them (an inline memo)
     # a and b share z only and hold at most four values together: |a| + |b| <= 5, so a leading
     # cell has two or three values and b two, or three beside a bivalue a
     partners = {2: two | three, 3: two}
-    seen: set[int] = set()
     w_a = small
     while w_a:
         low_a = w_a & -w_a
@@ -291,62 +312,46 @@ def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
             rest_a = ma ^ zb
             hold_a = held.get(rest_a)
             if hold_a is None:
-                hold_a = holding(rest_a)
+                hold_a = held[rest_a] = _union(sp, rest_a)
             # b: after a, not seeing a, sharing only z with it
             w_b = sp[zi] & ~pa & later & ~hold_a & fits
             while w_b:
                 low_b = w_b & -w_b
                 w_b ^= low_b
                 b = low_b.bit_length() - 1
-                mb = cand[b]
-                pb = peer[b]
-                targets = pos[zi] & pa & pb
+                targets = pos[zi] & pa & peer[b]
                 if not targets:
                     continue
-                u2 = ma | mb  # three or four values (b shares only z with a, and fits)
-                allowed = within.get(u2)
-                if allowed is None:
-                    allowed = allowed_by(u2, u2.bit_count() == 4)
-                allowed &= ~(low_a | low_b)
-                # a cell not seeing a (b) shares at most z with it
-                allowed &= pa | ~hold_a
-                rest_b = mb & ~zb
+                rest_b = cand[b] & ~zb
                 hold_b = held.get(rest_b)
                 if hold_b is None:
-                    hold_b = holding(rest_b)
-                allowed &= pb | ~hold_b
-                if not allowed & (allowed - 1):
-                    continue
-                # a z cell must see a target (else z would stay there)
-                zside = allowed & sp[zi]
-                if zside:
-                    allowed &= ~zside | _union(peer, targets)
-                    if not allowed & (allowed - 1):
-                        continue
-                more = []
-                while allowed:
-                    low = allowed & -allowed
-                    allowed ^= low
-                    more.append(low.bit_length() - 1)
-                for j, c in enumerate(more):
-                    mc, pc = cand[c], peer[c]
-                    # the z cells must all see some target
-                    tc = targets & pc if mc & zb else targets
-                    if not tc:
-                        continue
-                    u3 = u2 | mc
-                    for e in more[j + 1:]:
-                        me = cand[e]
-                        if (u3 | me).bit_count() != 4 or not (pc >> e & 1 or not mc & me & ~zb):
-                            continue
-                        if me & zb and not tc & peer[e]:
-                            continue
-                        key = low_a | low_b | 1 << c | 1 << e
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        q1, q2, q3, q4 = sorted((a, b, c, e))
-                        yield (q1, q2, q3, q4, zb)
+                    hold_b = held[rest_b] = _union(sp, rest_b)
+                yield a, b, zb, targets, hold_a, hold_b
+
+
+def _wxyz_pairs(cand: list[int], peer: Sequence[int], allowed: int, zb: int, targets: int, u2: int
+                ) -> Iterator[tuple[int, int]]:
+    """The cells c < e among ``allowed`` completing a lead pair of values ``u2`` to four values,
+    seeing each other or sharing at most z, every z cell among them seeing a target."""
+    more = []
+    while allowed:
+        low = allowed & -allowed
+        allowed ^= low
+        more.append(low.bit_length() - 1)
+    for j, c in enumerate(more):
+        mc, pc = cand[c], peer[c]
+        # the z cells must all see some target
+        tc = targets & pc if mc & zb else targets
+        if not tc:
+            continue
+        u3 = u2 | mc
+        for e in more[j + 1:]:
+            me = cand[e]
+            if (u3 | me).bit_count() != 4 or not (pc >> e & 1 or not mc & me & ~zb):
+                continue
+            if me & zb and not tc & peer[e]:
+                continue
+            yield c, e
 
 
 def find_wxyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -20,22 +20,21 @@ One finder per family (issue 40): where SE's technique is the registry's, the
 producer is a mode of the registry's finder, SE's scan order on the registry's
 search (``techniques.seorder`` says how): singles, intersections (direct and
 not), naked / hidden sets (and SE's direct hidden pair and triplet), fish, XY-
-and XYZ-wings. This package keeps only what the registry has no twin for, each
+and XYZ-wings, unique rectangles and loops, BUG. This package keeps only what the registry has no twin for, each
 module saying why: aligned exclusion; SE's chaining producers (the engine is
 ``explainer.core.sechain``); Sukaku Explainer's TurbotFish and 3 strong links
 (its grouped strong links, which no registry search splits as SE does); its
 WXYZ- and VWXYZ-wings (an ALS of mutually seeing cells and a bivalue wing, not
-the registry's WXYZ-wing); SE's unique loops and BUG (its own walk and
-detection, whose quirks decide which hint SE takes first).
+the registry's WXYZ-wing).
 """
 from __future__ import annotations
 
 from explainer.model import rating
 from explainer.model.technique import Finder, StepKind, Technique
 
-from .. import fish, intersections, singles, subsets, xywings
+from .. import bugs, fish, intersections, singles, subsets, uniqueloops, xywings
 from ..kinds import K
-from . import aligned, chains, stronglinks, turbot, unique, wxyz
+from . import aligned, chains, stronglinks, turbot, wxyz
 
 __all__ = ["CLASSIC", "FLAVOURS", "SUKAKU", "producers"]
 
@@ -106,14 +105,14 @@ def producers(classic: bool) -> list[Technique]:
     head += [
         T("xy-wings", xywings.se_wing(xyz=False, classic=classic), XY_WING),
         T("xyz-wings", xywings.se_wing(xyz=True, classic=classic), XYZ_WING),
-        T("unique loops", unique.loops_finder(lk=not classic), UNIQUE_RECTANGLE, UNIQUE_LOOP),
+        T("unique loops", uniqueloops.se_finder(lk=not classic), UNIQUE_RECTANGLE, UNIQUE_LOOP),
         T("naked quads", subsets.se_naked(4), NAKED),
         T("jellyfishes", fish.se_fish(4), JELLYFISH),
         T("hidden quads", subsets.se_hidden(4, direct=False), HIDDEN),
     ]
     if not classic:
         head += [T("3 strong links", stronglinks.find, STRONG_LINKS), T("wxyz-wings", wxyz.find_wxyz, WXYZ_WING)]
-    head.append(T("bug", unique.bug_finder(lk=not classic), BUG_1, BUG))
+    head.append(T("bug", bugs.se_finder(lk=not classic), BUG_1, BUG))
     if not classic:
         head.append(T("vwxyz-wings", wxyz.find_vwxyz, VWXYZ_WING))
     head.append(T("aligned pair exclusion", aligned.finder(2, classic), APE))

@@ -30,7 +30,7 @@ from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import bits, geometry, values_of
-from explainer.model.i18n import Cells, Value, Values, Words, render, say
+from explainer.model.i18n import OR, Cells, Value, Values, Words, render, say
 from explainer.model.roles import Role, link, on_cands, on_cells
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
@@ -229,8 +229,6 @@ def _step(ctx: Context, state: State, k: int, hint: tuple[Any, ...]) -> Explanat
     return step(ctx, NAMES[k], rated, eliminate=removed, build=build,
                 detail=(("suffix", suffix), ("double", double), ("value", z)))
 
-
-OR = {"en": "or", "fr": "ou"}
 
 
 def _links(state: State, wing: int, cells: list[int], values: tuple[int, ...]) -> tuple[Role, ...]:

@@ -104,7 +104,7 @@ def test_type_3_tints_its_set_and_type_4_links_its_value():
 
 
 def test_se_mode_finds_the_same_bug_candidates_and_sukaku_s_one_value_extension():
-    """Sudoku Explainer's BUG (``techniques.se.unique``) reads the registry's search in its own
+    """Sudoku Explainer's BUG (``se_finder``) reads the registry's search in its own
     mode: the same BUG candidates, and with Sukaku Explainer's one-value extension the cells that
     no house singles out when every broken house breaks on one value."""
     from techniques.bugs import _bug_candidates, se_bug_candidates
@@ -118,3 +118,16 @@ def test_se_mode_finds_the_same_bug_candidates_and_sukaku_s_one_value_extension(
     multi = [c for c, m in enumerate(square.cand) if m.bit_count() > 2]
     assert _bug_candidates(square, multi) is None and se_bug_candidates(square, False) is None
     assert se_bug_candidates(square, True) == {c: 1 << 8 for c in (0, 1, 9, 10)}
+
+
+def test_se_mode_builds_the_registry_step_with_se_s_rating():
+    """SE's BUG (``se_finder``, the ``se`` orders) is built by this module's step: here the
+    registry's type 2, with SE's 5.7 recorded first, in both flavours."""
+    from techniques.bugs import se_finder
+
+    two = marks(with_extra(r1c1="9", r1c5="9"))
+    registry = next(iter(find_bug(two)))
+    for lk in (False, True):
+        (se,) = se_finder(lk)(two)
+        assert se.detail == (("se_rating", 5.7),) + registry.detail
+        assert (se.eliminate, se.text, se.roles) == (registry.eliminate, registry.text, registry.roles)

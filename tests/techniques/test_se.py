@@ -176,7 +176,8 @@ REGISTRY_MODES = {"hidden singles": "singles", "naked singles": "singles", "dire
                   "direct hidden triplets": "subsets", "naked pairs": "subsets", "hidden pairs": "subsets",
                   "naked triplets": "subsets", "hidden triplets": "subsets", "naked quads": "subsets",
                   "hidden quads": "subsets", "x-wings": "fish", "swordfishes": "fish", "jellyfishes": "fish",
-                  "xy-wings": "xywings", "xyz-wings": "xywings"}
+                  "xy-wings": "xywings", "xyz-wings": "xywings", "bug": "bugs",
+                  "unique loops": "uniqueloops"}
 
 
 def test_se_scan_order_is_a_mode_of_the_registry_finder() -> None:

@@ -124,3 +124,22 @@ def test_type_3_tints_its_set_and_type_4_links_its_value():
     four = only({**LOOP_6, "r3c1": "1256", "r3c7": "1278", **ROW_3_NO_1})
     roles = {r.role: str(r) for r in four.roles}
     assert roles["link"] == "link 1r3c7=1r3c1" and "extra" not in roles
+
+
+def test_se_mode_finds_the_loop_rated_as_se_rates_it():
+    """Sudoku Explainer's unique loops (``uniqueloops.se_finder``, the ``se`` orders): SE's walk
+    finds the registry's loop first, rated as SE rates it (8 cells: 4.5 + 0.2), removing the same
+    candidates, in this module's words; rectangles are SE's loops of four cells (this grid's other
+    cells hold every value)."""
+    cells = {**LOOP_8, "r1c1": "123", "r2c2": "123"}
+    registry = only(cells)
+    for lk in (False, True):
+        found = list(uniqueloops.se_finder(lk)(marks(cells)))
+        first = found[0]
+        assert first.technique == "unique loop"
+        assert first.detail[:3] == (("se_rating", 4.7), ("type", 2), ("length", 8))
+        assert first.eliminate == registry.eliminate
+        assert first.text.startswith("Unique loop type 2 on 1 and 2: the 8 cells")
+    rectangle = list(uniqueloops.se_finder(True)(marks({**LOOP_6, "r3c1": "1234"})))[0]
+    assert rectangle.technique == "unique rectangle" and rectangle.detail[:2] == (("se_rating", 4.5), ("type", 1))
+    assert rectangle.text.startswith("Unique rectangle type 1 on 1 and 2: the 4 cells")
