@@ -99,11 +99,6 @@ MAX_EXTRAS = 2
 MAX_SIDE = 4  # cells on one side (the library needs four at most)
 
 
-def _house_subsets(state: State) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
-    """An empty per-state table, filled lazily by ``_sides`` (one entry per house part)."""
-    return {}
-
-
 def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: int,
            extras: int) -> dict[int, list[tuple[int, int, int]]]:
     """d -> [(cell mask, candidate union, size)]: the sets of cells that can be one side of a Sue
@@ -111,24 +106,24 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
     intersection), maybe with one unused intersection cell of ``spare``, holding a value of F,
     at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
 
-    The subsets of a house part are listed once per state (most parts are met by several
-    intersections' cell sets), then filtered by F."""
-    table = state.cached("suedecoq.sides", _house_subsets)
-    subs = table.get(part)
-    if subs is None:
-        cand = state.cand
-        subs = [(0, 0, 0)]
-        for c in part:
-            if cand[c]:
-                bit, cc = 1 << c, cand[c]
-                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
-        table[part] = subs
+    The subsets are listed as a doubling (each cell of ``part`` in turn added to every set listed
+    before it), in that order; a set holding more than ``extras`` values outside F is dropped
+    as soon as it is made, with every set it would grow into (their values only grow), so the
+    listing costs the sets kept, not every subset of the part."""
+    cand = state.cand
     nf = ~f
-    rows = subs if not spare else subs + [(m | 1 << c, u | state.cand[c], k + 1) for c in spare
-                                          for m, u, k in subs if k < MAX_SIDE]
+    subs = [(0, 0, 0)]
+    for c in part:
+        cc = cand[c]
+        if cc and (cc & nf).bit_count() <= extras:
+            bit = 1 << c
+            subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
+                     if k < MAX_SIDE and ((u | cc) & nf).bit_count() <= extras]
+    rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs
+                                          if k < MAX_SIDE and ((u | cand[c]) & nf).bit_count() <= extras]
     out: dict[int, list[tuple[int, int, int]]] = {}
     for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
-        if x <= extras and 1 <= k - x <= most:
+        if 1 <= k - x <= most:
             out.setdefault(k - x, []).append((m, u, k))
     return out
 

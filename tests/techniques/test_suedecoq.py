@@ -83,3 +83,34 @@ def test_suedecoq_extension_near_misses():
     assert list(find_suedecoq(marks({**BIS, "r1c6": "26"}))) == []
     # three values outside F on one side: past the search's bound (and no set here)
     assert list(find_suedecoq(marks({**BIS, "r1c5": "1567", "r1c6": "2567"}))) == []
+
+
+def test_sides_pruned_listing_equals_every_subset_filtered():
+    """``_sides`` drops a set past ``extras`` outside values as soon as it is made: it must give
+    exactly the sets (and their order) of listing every subset and filtering them."""
+    import random
+
+    from techniques.suedecoq import MAX_SIDE, _sides
+
+    rng = random.Random(43)
+    state = marks({})  # only its candidates are read: replaced below by random ones
+    n = state.geo.n
+    for _ in range(300):
+        cand = [rng.choice([0, rng.getrandbits(n) or 1]) for _ in range(n * n)]
+        state.cand[:] = cand
+        part = tuple(rng.sample(range(n * n), 6))
+        spare = [c for c in rng.sample(range(n * n), 2) if cand[c] and c not in part]
+        f = rng.getrandbits(n) | 1
+        most, extras = rng.randint(1, 4), rng.randint(0, 2)
+        subs = [(0, 0, 0)]
+        for c in part:
+            if cand[c]:
+                subs += [(m | 1 << c, u | cand[c], k + 1) for m, u, k in subs if k < MAX_SIDE]
+        rows = subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs if k < MAX_SIDE]
+        want: dict[int, list[tuple[int, int, int]]] = {}
+        for m, u, k in rows:
+            x = (u & ~f).bit_count()
+            if u & f and x <= extras and 1 <= k - x <= most:
+                want.setdefault(k - x, []).append((m, u, k))
+        got = _sides(state, part, spare, f, most, extras)
+        assert got == want and list(got) == list(want)

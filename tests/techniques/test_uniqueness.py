@@ -217,3 +217,37 @@ def test_type_4_says_which_roof_corner_holds_no_b():
     assert "So we remove 2 from r2c1 (r2c4 holds no 2)." in s.text
     assert "Donc on retire 2 de L2C1 (L2C4 n'a pas de 2)." in s.text_in("fr")
     assert "holds no" not in only(TYPE_4).text
+
+
+def test_virtual_naked_sets_walk_equals_every_combination():
+    """``deadly.virtual_naked_sets`` drops a partial group past k + 1 values at once: it must
+    give the sets (and their order) of trying every combination of the house's other cells."""
+    import random
+    from itertools import combinations
+
+    from explainer.model.grid import values_of
+    from techniques.deadly import virtual_naked_sets
+
+    rng = random.Random(43)
+    state = marks({})  # its candidates replaced by random ones below (only they are read)
+    geo = state.geo
+    for _ in range(200):
+        state.cand[:] = [rng.choice([0, rng.getrandbits(9) & rng.getrandbits(9) or 1]) for _ in range(81)]
+        h = rng.randrange(27)
+        pattern = rng.sample(geo.houses[h], 2)
+        extra = 1 << rng.randrange(9) | 1 << rng.randrange(9)
+        max_set = rng.choice([5, 9])
+        cand = state.cand
+        others = [c for c in geo.houses[h] if cand[c] and c not in pattern]
+        pool = [c for c in others if (cand[c] | extra).bit_count() <= max_set]
+        want = []
+        for k in range(1, min(max_set - 1, len(others) - 1) + 1):
+            for group in combinations(pool, k):
+                u = extra
+                for c in group:
+                    u |= cand[c]
+                if u.bit_count() == k + 1:
+                    removed = [(c, v) for c in others if c not in group for v in values_of(cand[c] & u)]
+                    if removed:
+                        want.append((group, u, removed))
+        assert list(virtual_naked_sets(state, h, pattern, extra, max_set)) == want
