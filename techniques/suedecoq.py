@@ -99,6 +99,11 @@ MAX_EXTRAS = 2
 MAX_SIDE = 4  # cells on one side (the library needs four at most)
 
 
+def _house_subsets(state: State) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
+    """An empty per-state table, filled lazily by ``_sides`` (one entry per house part)."""
+    return {}
+
+
 def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: int,
            extras: int) -> dict[int, list[tuple[int, int, int]]]:
     """d -> [(cell mask, candidate union, size)]: the sets of cells that can be one side of a Sue
@@ -107,23 +112,38 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
     at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
 
     The subsets are listed as a doubling (each cell of ``part`` in turn added to every set listed
-    before it), in that order; a set holding more than ``extras`` values outside F is dropped
-    as soon as it is made, with every set it would grow into (their values only grow), so the
-    listing costs the sets kept, not every subset of the part."""
+    before it), in that order. On a 9×9 grid (parts of six cells) every subset of a part is
+    listed once per state (most parts are met by several intersections' cell sets), then
+    filtered by F; on bigger grids (parts of 12 or 20 cells) a set holding more than ``extras``
+    values outside F is dropped as soon as it is made, with every set it would grow into (their
+    values only grow): the same sets in the same order, the listing costing the sets kept."""
     cand = state.cand
     nf = ~f
-    subs = [(0, 0, 0)]
-    for c in part:
-        cc = cand[c]
-        if cc and (cc & nf).bit_count() <= extras:
-            bit = 1 << c
-            subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
-                     if k < MAX_SIDE and ((u | cc) & nf).bit_count() <= extras]
-    rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs
-                                          if k < MAX_SIDE and ((u | cand[c]) & nf).bit_count() <= extras]
+    if state.geo.n <= 9:
+        table = state.cached("suedecoq.sides", _house_subsets)
+        subs = table.get(part)
+        if subs is None:
+            subs = [(0, 0, 0)]
+            for c in part:
+                if cand[c]:
+                    bit, cc = 1 << c, cand[c]
+                    subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
+            table[part] = subs
+        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare
+                                              for m, u, k in subs if k < MAX_SIDE]
+    else:
+        subs = [(0, 0, 0)]
+        for c in part:
+            cc = cand[c]
+            if cc and (cc & nf).bit_count() <= extras:
+                bit = 1 << c
+                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
+                         if k < MAX_SIDE and ((u | cc) & nf).bit_count() <= extras]
+        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs
+                                              if k < MAX_SIDE and ((u | cand[c]) & nf).bit_count() <= extras]
     out: dict[int, list[tuple[int, int, int]]] = {}
     for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
-        if 1 <= k - x <= most:
+        if x <= extras and 1 <= k - x <= most:
             out.setdefault(k - x, []).append((m, u, k))
     return out
 
