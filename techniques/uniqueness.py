@@ -150,6 +150,12 @@ def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, tuple[int, int, int, i
     return tuple(tuple(x) for x in out)
 
 
+@cache
+def _rectangles_by_mask(n: int) -> tuple[dict[int, tuple[int, int, tuple[int, int, int, int]]], ...]:
+    """Per cell, its rectangles by cell mask: (rank in ``_rectangles_by_cell``, mask, corners)."""
+    return tuple({rm: (i, rm, rect) for i, (rm, rect) in enumerate(rects)} for rects in _rectangles_by_cell(n))
+
+
 def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
     """Houses holding every cell (row, column, box order): among the first cell's houses."""
     cells = list(cells)
@@ -176,7 +182,7 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
     # cheaper first, and those only under the ceiling
     chain_types = ("hidden", 5, 6)
     skip_chains = ctx.lowest_first and ctx.ceiling <= UR_CHAIN
-    by_cell = _rectangles_by_cell(geo.n)
+    by_mask = _rectangles_by_mask(geo.n)
     # a rectangle's steps read only its rows, columns and boxes: kept in the session while
     # those houses' candidates stay (the rectangle found from the same floor corner f: the
     # first bivalue corner holding ab, whatever else changed)
@@ -194,9 +200,19 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
         either = (pos[low.bit_length() - 1] | pos[(ab ^ low).bit_length() - 1]) & ~(1 << f)
         if not either & house[row_of[f]] or not either & house[n + col_of[f]]:
             continue
-        outside = ~either & ~(1 << f)
-        for rm, rect in by_cell[f]:
-            if rm & outside or (rect, ab) in done:
+        # the rectangles of f whose three other corners all hold a or b, in ``by_cell[f]``'s
+        # order: a corner in f's row, one in f's column, the fourth where their column and row
+        # cross (far fewer pairs than f's rectangles on big grids)
+        index, hits = by_mask[f], []
+        for x in bits(either & house[row_of[f]]):
+            for y in bits(either & house[n + col_of[f]]):
+                if either >> (row_of[y] * n + col_of[x]) & 1:
+                    hit = index.get(1 << f | 1 << x | 1 << y | 1 << (row_of[y] * n + col_of[x]))
+                    if hit is not None:
+                        hits.append(hit)
+        hits.sort()
+        for _, rm, rect in hits:
+            if (rect, ab) in done:
                 continue
             done.add((rect, ab))
             content = tuple([stamps[h] for h in rect_houses[rect]])
