@@ -151,11 +151,12 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
 _Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]]]
 
 
-def _contents(state: State) -> list[tuple[int, ...]]:
-    """What each line-box intersection's search reads: the candidates of its line and its box."""
-    cand = state.cand
-    return [tuple([cand[c] for c in inter_cells + line_cells + box_cells])
-            for _, _, _, inter_cells, line_cells, box_cells in _parts(state.geo.n)]
+def _contents(session: Session) -> list[tuple[int, int]]:
+    """What each line-box intersection's search reads: the candidates of its line and its box,
+    as the two houses' stamps (``Session.house_stamps``: they change exactly when those
+    candidates change)."""
+    stamps = session.house_stamps()
+    return [(stamps[r1], stamps[r2]) for r1, r2, *_ in _parts(session.state.geo.n)]
 
 
 def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
@@ -165,7 +166,7 @@ def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
     intersection's kept in the solving session while its line's and box's candidates stay."""
     session = session_of(state, ctx)
     found: list[_Found] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
         found += session.part("suedecoq", k, content, lambda: _search_at(state, extras, part))  # noqa: B023
     return found
 
@@ -295,7 +296,7 @@ def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Ex
     a step is built only when it is asked for."""
     session = session_of(state, ctx)
     found: list[tuple[int, int, int, tuple[Any, ...]]] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
         for size, j, args in session.part("suedecoq bis", k, content,
                                           lambda: _bis_at(state, session, part)):  # noqa: B023
             found.append((size, k, j, args))

@@ -116,3 +116,28 @@ def test_sides_pruned_listing_equals_every_subset_filtered():
                 want.setdefault(k - x, []).append((m, u, k))
         got = _sides(state, part, spare, f, most, extras)
         assert got == want and list(got) == list(want)
+
+
+def test_intersections_kept_in_the_session_follow_their_line_and_box():
+    """Each line-box intersection's Sue de Coqs are kept in the session while its line's and its
+    box's candidates stay: a change elsewhere reuses them, a change in the box alone (outside
+    the line) is seen. Check mode compares every reused intersection with a fresh search."""
+    from explainer.model.session import Session
+    from explainer.model.technique import NO_CONTEXT, Context
+    from techniques.suedecoq import _parts
+
+    def found(state, session=None):
+        ctx = NO_CONTEXT if session is None else Context(session=session)
+        return [(s.technique, s.eliminate) for s in find_suedecoq(state, ctx)]
+
+    state = marks(SDC)
+    session = Session(state, check=True)
+    first = found(state, session)
+    assert first and first == found(state)
+    k = next(i for i, p in enumerate(_parts(9)) if p[:2] == (0, 18))  # row 1 meets box 1
+    kept = session.parts("suedecoq")[k][1]
+    state.eliminate(8 * 9 + 8, 3)  # r9c9: neither row 1 nor box 1
+    assert found(state, session) == first and session.parts("suedecoq")[k][1] is kept
+    state.eliminate(2 * 9 + 2, 3)  # r3c3: box 1 only; it no longer loses 3
+    again = found(state, session)
+    assert again == found(state) and again != first
