@@ -12,7 +12,11 @@ before. Two kinds of table:
 - ``parts(owner)``: a table kept in parts (per house, per value), each part
   stored with the content it was built from (a house's cells and candidates,
   a value's places). A step changes few houses and values, so the next step
-  rebuilds only the parts whose content changed, whatever changed it.
+  rebuilds only the parts whose content changed, whatever changed it. A part
+  read from a few whole houses (a rectangle's rows, columns and boxes; a
+  line-box intersection's line and box) takes their ``house_stamps`` as its
+  content: a number per house that changes exactly when the house's
+  candidates do.
 
 The engine calls ``applied`` after each step; the state's version then moves
 on, and the derived tables of the old state are let go at once.
