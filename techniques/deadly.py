@@ -10,7 +10,6 @@ rectangle type 3). This module finds those sets and words the removals.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from itertools import combinations
 from typing import Any
 
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
@@ -111,12 +110,26 @@ def virtual_naked_sets(state: State, h: int, pattern: Collection[int], extra: in
     # k cells and the virtual one hold k + 1 values: each of the k holds at most that many
     pool = [c for c in others if (cand[c] | extra).bit_count() <= max_set]
     for k in range(1, min(max_set - 1, len(others) - 1) + 1):
-        for group in combinations(pool, k):
-            u = extra
-            for c in group:
-                u |= cand[c]
-            if u.bit_count() != k + 1:
-                continue
+        for group, u in _sets_of(cand, [c for c in pool if (cand[c] | extra).bit_count() <= k + 1], extra, k,
+                                 k + 1):
             removed = [(c, v) for c in others if c not in group for v in values_of(cand[c] & u)]
             if removed:
                 yield group, u, removed
+
+
+def _sets_of(cand: list[int], pool: list[int], u: int, k: int, limit: int, start: int = 0
+             ) -> Iterator[tuple[tuple[int, ...], int]]:
+    """(group, values) for the ``k``-cell groups of ``pool[start:]`` whose candidates with ``u``
+    number exactly ``limit``, in the order of ``combinations``: a partial group already past
+    ``limit`` values is dropped with every group it would grow into (values only grow), so on a
+    big grid the walk costs the groups that may still fit, not every combination."""
+    if k == 0:
+        if u.bit_count() == limit:
+            yield (), u
+        return
+    for i in range(start, len(pool) - k + 1):
+        c = pool[i]
+        v = u | cand[c]
+        if v.bit_count() <= limit:
+            for rest, w in _sets_of(cand, pool, v, k - 1, limit, i + 1):
+                yield (c, *rest), w

@@ -111,21 +111,36 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
     intersection), maybe with one unused intersection cell of ``spare``, holding a value of F,
     at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
 
-    The subsets of a house part are listed once per state (most parts are met by several
-    intersections' cell sets), then filtered by F."""
-    table = state.cached("suedecoq.sides", _house_subsets)
-    subs = table.get(part)
-    if subs is None:
-        cand = state.cand
+    The subsets are listed as a doubling (each cell of ``part`` in turn added to every set listed
+    before it), in that order. On a 9×9 grid (parts of six cells) every subset of a part is
+    listed once per state (most parts are met by several intersections' cell sets), then
+    filtered by F; on bigger grids (parts of 12 or 20 cells) a set holding more than ``extras``
+    values outside F is dropped as soon as it is made, with every set it would grow into (their
+    values only grow): the same sets in the same order, the listing costing the sets kept."""
+    cand = state.cand
+    nf = ~f
+    if state.geo.n <= 9:
+        table = state.cached("suedecoq.sides", _house_subsets)
+        subs = table.get(part)
+        if subs is None:
+            subs = [(0, 0, 0)]
+            for c in part:
+                if cand[c]:
+                    bit, cc = 1 << c, cand[c]
+                    subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
+            table[part] = subs
+        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare
+                                              for m, u, k in subs if k < MAX_SIDE]
+    else:
         subs = [(0, 0, 0)]
         for c in part:
-            if cand[c]:
-                bit, cc = 1 << c, cand[c]
-                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
-        table[part] = subs
-    nf = ~f
-    rows = subs if not spare else subs + [(m | 1 << c, u | state.cand[c], k + 1) for c in spare
-                                          for m, u, k in subs if k < MAX_SIDE]
+            cc = cand[c]
+            if cc and (cc & nf).bit_count() <= extras:
+                bit = 1 << c
+                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
+                         if k < MAX_SIDE and ((u | cc) & nf).bit_count() <= extras]
+        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs
+                                              if k < MAX_SIDE and ((u | cand[c]) & nf).bit_count() <= extras]
     out: dict[int, list[tuple[int, int, int]]] = {}
     for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
         if x <= extras and 1 <= k - x <= most:
@@ -136,11 +151,12 @@ def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: 
 _Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]]]
 
 
-def _contents(state: State) -> list[tuple[int, ...]]:
-    """What each line-box intersection's search reads: the candidates of its line and its box."""
-    cand = state.cand
-    return [tuple([cand[c] for c in inter_cells + line_cells + box_cells])
-            for _, _, _, inter_cells, line_cells, box_cells in _parts(state.geo.n)]
+def _contents(session: Session) -> list[tuple[int, int]]:
+    """What each line-box intersection's search reads: the candidates of its line and its box,
+    as the two houses' stamps (``Session.house_stamps``: they change exactly when those
+    candidates change)."""
+    stamps = session.house_stamps()
+    return [(stamps[r1], stamps[r2]) for r1, r2, *_ in _parts(session.state.geo.n)]
 
 
 def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
@@ -150,7 +166,7 @@ def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
     intersection's kept in the solving session while its line's and box's candidates stay."""
     session = session_of(state, ctx)
     found: list[_Found] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
         found += session.part("suedecoq", k, content, lambda: _search_at(state, extras, part))  # noqa: B023
     return found
 
@@ -280,7 +296,7 @@ def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Ex
     a step is built only when it is asked for."""
     session = session_of(state, ctx)
     found: list[tuple[int, int, int, tuple[Any, ...]]] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(state), strict=True)):
+    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
         for size, j, args in session.part("suedecoq bis", k, content,
                                           lambda: _bis_at(state, session, part)):  # noqa: B023
             found.append((size, k, j, args))

@@ -57,6 +57,7 @@ from explainer.model.grid import Geometry, bits, geometry, value_char, values_of
 from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, Words, say
 from explainer.model.rating import UR_CHAIN
 from explainer.model.roles import on_cands, on_cells, on_houses
+from explainer.model.session import session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -149,6 +150,12 @@ def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, tuple[int, int, int, i
     return tuple(tuple(x) for x in out)
 
 
+@cache
+def _rectangles_by_mask(n: int) -> tuple[dict[int, tuple[int, int, tuple[int, int, int, int]]], ...]:
+    """Per cell, its rectangles by cell mask: (rank in ``_rectangles_by_cell``, mask, corners)."""
+    return tuple({rm: (i, rm, rect) for i, (rm, rect) in enumerate(rects)} for rects in _rectangles_by_cell(n))
+
+
 def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
     """Houses holding every cell (row, column, box order): among the first cell's houses."""
     cells = list(cells)
@@ -175,7 +182,12 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
     # cheaper first, and those only under the ceiling
     chain_types = ("hidden", 5, 6)
     skip_chains = ctx.lowest_first and ctx.ceiling <= UR_CHAIN
-    by_cell = _rectangles_by_cell(geo.n)
+    by_mask = _rectangles_by_mask(geo.n)
+    # a rectangle's steps read only its rows, columns and boxes: kept in the session while
+    # those houses' candidates stay (the rectangle found from the same floor corner f: the
+    # first bivalue corner holding ab, whatever else changed)
+    session = session_of(state, ctx)
+    stamps, rect_houses = session.house_stamps(), _rectangle_houses(geo.n)
     n, house, row_of, col_of = geo.n, geo.house_mask, geo.row_of, geo.col_of
     done: set[tuple[tuple[int, int, int, int], int]] = set()
     # every type has a floor corner: start from the bivalue cells
@@ -188,16 +200,24 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
         either = (pos[low.bit_length() - 1] | pos[(ab ^ low).bit_length() - 1]) & ~(1 << f)
         if not either & house[row_of[f]] or not either & house[n + col_of[f]]:
             continue
-        outside = ~either & ~(1 << f)
-        for rm, rect in by_cell[f]:
-            if rm & outside or (rect, ab) in done:
+        # the rectangles of f whose three other corners all hold a or b, in ``by_cell[f]``'s
+        # order: a corner in f's row, one in f's column, the fourth where their column and row
+        # cross (far fewer pairs than f's rectangles on big grids)
+        index, hits = by_mask[f], []
+        for x in bits(either & house[row_of[f]]):
+            for y in bits(either & house[n + col_of[f]]):
+                if either >> (row_of[y] * n + col_of[x]) & 1:
+                    hit = index.get(1 << f | 1 << x | 1 << y | 1 << (row_of[y] * n + col_of[x]))
+                    if hit is not None:
+                        hits.append(hit)
+        hits.sort()
+        for _, rm, rect in hits:
+            if (rect, ab) in done:
                 continue
             done.add((rect, ab))
-            if any(cand[c] != ab and not cand[c] & ~ab for c in rect):
-                continue
-            if sum(cand[c] == ab for c in rect) == 1 and not _one_floor_may_fire(state, rect, f, ab, rm):
-                continue  # the most common case: settle it with masks before building anything
-            for kind, size, build in _rectangle_steps(state, rect, ab, rm):
+            content = tuple([stamps[h] for h in rect_houses[rect]])
+            for kind, size, build in session.part("unique rectangle", (rect, ab), content,
+                                                  lambda: _rectangle_found(state, rect, f, ab, rm)):  # noqa: B023
                 if kind in chain_types:
                     if skip_chains:
                         continue
@@ -212,6 +232,52 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
         step = build()
         if step is not None:
             yield step
+
+
+_Lazy = tuple[object, int, Callable[[], Explanation | None]]  # a step's type, type 3's set size, how to build it
+
+
+@cache
+def _rectangle_houses(n: int) -> dict[tuple[int, int, int, int], tuple[int, ...]]:
+    """Per rectangle, the houses its steps read: its two rows, two columns and two boxes."""
+    geo = geometry(n)
+    return {rect: tuple(sorted({h for c in rect for h in (geo.row_of[c], n + geo.col_of[c], 2 * n + geo.box_of[c])}))
+            for rect in _rectangles(n)}
+
+
+class _Found(tuple[_Lazy, ...]):
+    """A rectangle's possible steps, each built once (the rectangle's houses unchanged, the step
+    is the same). Equal when they build the same steps (the session's check mode compares a
+    reused part with a fresh search)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Found) and [(k, s, b()) for k, s, b in self] == [(k, s, b()) for k, s, b in other]
+
+    def __ne__(self, other: object) -> bool:  # tuple's own would compare the builders
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
+def _once(build: Callable[[], Explanation | None]) -> Callable[[], Explanation | None]:
+    made: list[Explanation | None] = []
+
+    def built() -> Explanation | None:
+        if not made:
+            made.append(build())
+        return made[0]
+    return built
+
+
+def _rectangle_found(state: State, rect: tuple[int, int, int, int], f: int, ab: int, rm: int) -> _Found:
+    """The rectangle's possible steps (none if a corner holds neither a nor b alone with others,
+    or its one floor corner f settles it with masks)."""
+    cand = state.cand
+    if any(cand[c] != ab and not cand[c] & ~ab for c in rect):
+        return _Found()
+    if sum(cand[c] == ab for c in rect) == 1 and not _one_floor_may_fire(state, rect, f, ab, rm):
+        return _Found()  # the most common case: settle it with masks before building anything
+    return _Found((kind, size, _once(build)) for kind, size, build in _rectangle_steps(state, rect, ab, rm))
 
 
 def _see(cells: int) -> Agree:
@@ -234,9 +300,6 @@ def _one_floor_may_fire(state: State, rect: tuple[int, int, int, int], f: int, a
         if pos[v] & row and pos[v] & col and not pos[v] & (row | col) & ~rm:
             return True
     return False
-
-
-_Lazy = tuple[object, int, Callable[[], Explanation | None]]  # a step's type, type 3's set size, how to build it
 
 
 def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm: int) -> Iterator[_Lazy]:

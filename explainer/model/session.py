@@ -12,7 +12,11 @@ before. Two kinds of table:
 - ``parts(owner)``: a table kept in parts (per house, per value), each part
   stored with the content it was built from (a house's cells and candidates,
   a value's places). A step changes few houses and values, so the next step
-  rebuilds only the parts whose content changed, whatever changed it.
+  rebuilds only the parts whose content changed, whatever changed it. A part
+  read from a few whole houses (a rectangle's rows, columns and boxes; a
+  line-box intersection's line and box) takes their ``house_stamps`` as its
+  content: a number per house that changes exactly when the house's
+  candidates do.
 
 The engine calls ``applied`` after each step; the state's version then moves
 on, and the derived tables of the old state are let go at once.
@@ -46,7 +50,7 @@ class StaleTable(AssertionError):
 class Session:
     """The state being solved and the per-puzzle tables of its finders."""
 
-    __slots__ = ("state", "check", "_slots", "_derived", "_version")
+    __slots__ = ("state", "check", "_slots", "_derived", "_version", "_houses", "_stamps", "_stamped")
 
     def __init__(self, state: State, check: bool = False) -> None:
         self.state = state
@@ -55,6 +59,10 @@ class Session:
         self._slots: dict[str, dict[Any, Any]] = {}
         self._derived: dict[str, Any] = {}
         self._version = state.version
+        # per house: the candidates it was last seen with and their stamp (``house_stamps``)
+        self._houses: list[tuple[int, ...]] = []
+        self._stamps: list[int] = []
+        self._stamped = 0  # stamps given so far: a new content gets a number never given before
 
     def slot(self, owner: str) -> dict[Any, Any]:
         """A finder's own per-puzzle storage (``owner``: its module's name)."""
@@ -94,6 +102,28 @@ class Session:
         except KeyError:
             value = self._derived[key] = build(self.state)
             return value
+
+    def house_stamps(self) -> tuple[int, ...]:
+        """Per house (``Geometry.houses``' order), a number that changes whenever the house's
+        candidates change, and only then: a part read from a few houses takes their stamps as
+        its content (a few numbers, not every candidate of those houses), so a step that does
+        not touch them leaves the part as it is. Computed once per state version."""
+        return self.derived("session.house stamps", self._stamp_houses)
+
+    def _stamp_houses(self, state: State) -> tuple[int, ...]:
+        cand = state.cand
+        houses, stamps = self._houses, self._stamps
+        for h, cells in enumerate(state.geo.houses):
+            now = tuple([cand[c] for c in cells])
+            if h == len(houses):
+                houses.append(now)
+                stamps.append(self._stamped)
+                self._stamped += 1
+            elif houses[h] != now:
+                houses[h] = now
+                stamps[h] = self._stamped
+                self._stamped += 1
+        return tuple(stamps)
 
     def applied(self, step: Explanation) -> None:
         """The engine applied ``step`` to ``state``: the tables of the state before it go

@@ -83,3 +83,61 @@ def test_suedecoq_extension_near_misses():
     assert list(find_suedecoq(marks({**BIS, "r1c6": "26"}))) == []
     # three values outside F on one side: past the search's bound (and no set here)
     assert list(find_suedecoq(marks({**BIS, "r1c5": "1567", "r1c6": "2567"}))) == []
+
+
+def test_sides_pruned_listing_equals_every_subset_filtered():
+    """On grids past 9×9 ``_sides`` drops a set past ``extras`` outside values as soon as it is
+    made: it must give exactly the sets (and their order) of listing every subset and filtering
+    them."""
+    import random
+
+    from techniques.suedecoq import MAX_SIDE, _sides
+
+    rng = random.Random(43)
+    state = marks({}, n=16)  # only its candidates are read: replaced below by random ones
+    n = state.geo.n
+    for _ in range(300):
+        sparse = [rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) or 1 for _ in range(n * n)]
+        cand = [rng.choice([0, x]) for x in sparse]
+        state.cand[:] = cand
+        part = tuple(rng.sample(range(n * n), 12))
+        spare = [c for c in rng.sample(range(n * n), 2) if cand[c] and c not in part]
+        f = rng.getrandbits(n) | 1
+        most, extras = rng.randint(1, 4), rng.randint(0, 2)
+        subs = [(0, 0, 0)]
+        for c in part:
+            if cand[c]:
+                subs += [(m | 1 << c, u | cand[c], k + 1) for m, u, k in subs if k < MAX_SIDE]
+        rows = subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs if k < MAX_SIDE]
+        want: dict[int, list[tuple[int, int, int]]] = {}
+        for m, u, k in rows:
+            x = (u & ~f).bit_count()
+            if u & f and x <= extras and 1 <= k - x <= most:
+                want.setdefault(k - x, []).append((m, u, k))
+        got = _sides(state, part, spare, f, most, extras)
+        assert got == want and list(got) == list(want)
+
+
+def test_intersections_kept_in_the_session_follow_their_line_and_box():
+    """Each line-box intersection's Sue de Coqs are kept in the session while its line's and its
+    box's candidates stay: a change elsewhere reuses them, a change in the box alone (outside
+    the line) is seen. Check mode compares every reused intersection with a fresh search."""
+    from explainer.model.session import Session
+    from explainer.model.technique import NO_CONTEXT, Context
+    from techniques.suedecoq import _parts
+
+    def found(state, session=None):
+        ctx = NO_CONTEXT if session is None else Context(session=session)
+        return [(s.technique, s.eliminate) for s in find_suedecoq(state, ctx)]
+
+    state = marks(SDC)
+    session = Session(state, check=True)
+    first = found(state, session)
+    assert first and first == found(state)
+    k = next(i for i, p in enumerate(_parts(9)) if p[:2] == (0, 18))  # row 1 meets box 1
+    kept = session.parts("suedecoq")[k][1]
+    state.eliminate(8 * 9 + 8, 3)  # r9c9: neither row 1 nor box 1
+    assert found(state, session) == first and session.parts("suedecoq")[k][1] is kept
+    state.eliminate(2 * 9 + 2, 3)  # r3c3: box 1 only; it no longer loses 3
+    again = found(state, session)
+    assert again == found(state) and again != first

@@ -220,3 +220,67 @@ def test_type_4_says_which_roof_corner_holds_no_b():
     assert "So we remove 2 from r2c1 (r2c4 holds no 2)." in s.text
     assert "Donc on retire 2 de L2C1 (L2C4 n'a pas de 2)." in s.text_in("fr")
     assert "holds no" not in only(TYPE_4).text
+
+
+def test_virtual_naked_sets_walk_equals_every_combination():
+    """``deadly.virtual_naked_sets`` drops a partial group past k + 1 values at once: it must
+    give the sets (and their order) of trying every combination of the house's other cells."""
+    import random
+    from itertools import combinations
+
+    from explainer.model.grid import values_of
+    from techniques.deadly import virtual_naked_sets
+
+    rng = random.Random(43)
+    state = marks({})  # its candidates replaced by random ones below (only they are read)
+    geo = state.geo
+    for _ in range(200):
+        state.cand[:] = [rng.choice([0, rng.getrandbits(9) & rng.getrandbits(9) or 1]) for _ in range(81)]
+        h = rng.randrange(27)
+        pattern = rng.sample(geo.houses[h], 2)
+        extra = 1 << rng.randrange(9) | 1 << rng.randrange(9)
+        max_set = rng.choice([5, 9])
+        cand = state.cand
+        others = [c for c in geo.houses[h] if cand[c] and c not in pattern]
+        pool = [c for c in others if (cand[c] | extra).bit_count() <= max_set]
+        want = []
+        for k in range(1, min(max_set - 1, len(others) - 1) + 1):
+            for group in combinations(pool, k):
+                u = extra
+                for c in group:
+                    u |= cand[c]
+                if u.bit_count() == k + 1:
+                    removed = [(c, v) for c in others if c not in group for v in values_of(cand[c] & u)]
+                    if removed:
+                        want.append((group, u, removed))
+        assert list(virtual_naked_sets(state, h, pattern, extra, max_set)) == want
+
+
+def _found(state, session=None):
+    from explainer.model.technique import NO_CONTEXT, Context
+
+    ctx = NO_CONTEXT if session is None else Context(session=session)
+    return [(s.get("type"), s.eliminate, s.text) for s in find_unique_rectangle(state, ctx)]
+
+
+def test_rectangles_kept_in_the_session_follow_every_house_they_read():
+    """A rectangle's steps are kept in the session while its rows, columns and boxes stay: a step
+    elsewhere reuses them; a change in its box alone (outside its rows and columns) is seen.
+    Check mode compares every reused rectangle with a fresh search (StaleTable)."""
+    from explainer.model.session import Session
+
+    state = marks({"r4c1": "12", "r4c2": "12", "r1c1": "123", "r1c2": "124", "r1c3": "34"})
+    session = Session(state, check=True)
+    first = _found(state, session)
+    assert first and first == _found(state)
+    rect = ((0, 1, 27, 28), 0b11)  # r1c1 r1c2 r4c1 r4c2 on 1 and 2
+    kept = session.parts("unique rectangle")[rect][1]
+    state.eliminate(8 * 9 + 8, 5)  # r9c9: none of the rectangle's houses
+    assert _found(state, session) == first
+    assert session.parts("unique rectangle")[rect][1] is kept
+    # r2c3 (box 1 only: not the rectangle's rows nor columns) becomes {3, 4}: with r1c3 and the
+    # roof's extras it makes other sets in box 1; a key without the boxes would reuse the old steps
+    for v in (1, 2, 5, 6, 7, 8, 9):
+        state.eliminate(1 * 9 + 2, v)
+    again = _found(state, session)
+    assert again == _found(state) and again != first
