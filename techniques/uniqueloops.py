@@ -35,8 +35,9 @@ a strong link, type 3's set cells take a tint of their own.
 
 ``se_finder`` is Sudoku Explainer's unique rectangles and loops (the ``se``
 orders): from every bivalue cell in index order SE's depth-first walk
-(``_se_walk``: block, row, column, not the type of the last move) closes
-loops of four cells or more; a valid one (no region holding two cells at
+(``_se_walk``: block, row, column, not the type of the last move; compiled in
+``explainer.core.sepattern``, this Python its twin) closes loops of four cells
+or more; a valid one (no region holding two cells at
 places of one parity, the odd and even places in the same regions) gives
 types 1, 2, 3 (SE's naked and hidden sets) and 4 in SE's conditions; rated
 4.5, + 0.1 for 6 cells, + 0.2 for 8, + 0.5 for 10 or more, type 3 + 0.1 per
@@ -52,6 +53,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache, partial
 from typing import Any
 
+from explainer.core import sepattern
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits, geometry, values_of
 from explainer.model.i18n import OR, Arg, Cells, House, Value, Values
@@ -362,16 +364,25 @@ def se_finder(lk: bool) -> Finder:
             if cand[start].bit_count() != 2:
                 continue
             v1, v2 = values_of(cand[start])
-            for loop in _se_walk(state, start, v1, v2, lk):
-                if _se_valid(loop):
-                    for hint in _se_hints(state, loop, v1, v2, lk):
-                        found.append((hint[0], hint[1], len(found), loop, v1, v2, hint))
+            for loop in _se_loops(state, start, v1, v2, lk):
+                for hint in _se_hints(state, loop, v1, v2, lk):
+                    found.append((hint[0], hint[1], len(found), loop, v1, v2, hint))
         found.sort(key=lambda t: t[:3])
         for rating, _, _, loop, v1, v2, hint in found:
             yield rated(ctx, "unique rectangle" if len(loop) == 4 else "unique loop", rating,
                         partial(_se_step, state, loop, v1, v2, *hint[1:]), eliminate=hint[2], first=True)
 
     return find_se
+
+
+def _se_loops(state: State, start: int, v1: int, v2: int, per_branch: bool) -> list[list[int]]:
+    """The valid loops of SE's walk from ``start`` (``_se_walk`` then ``_se_valid``), in the walk's
+    order: the compiled core's walk when it is in use (``explainer.core.sepattern``), else the
+    Python below, its twin."""
+    if sepattern.compiled():
+        holding = state.pos[v1 - 1] & state.pos[v2 - 1]
+        return sepattern.unique_loops(state.cand, holding, start, 1 << (v1 - 1) | 1 << (v2 - 1), per_branch)
+    return [loop for loop in _se_walk(state, start, v1, v2, per_branch) if _se_valid(loop)]
 
 
 def _se_walk(state: State, start: int, v1: int, v2: int, per_branch: bool) -> list[list[int]]:

@@ -11,6 +11,13 @@
  *       Sudoku Explainer's aligned pair (degree 2) or triplet (3) exclusion:
  *       its first base set that removes something (cells in SE's order, the
  *       common excluders in index order, removals as (cell, value) pairs).
+ *
+ *   unique_loops(cand, holding, start, both, per_branch, valid) -> list of loops
+ *       Sudoku Explainer's unique-loop walk from the bivalue cell ``start``
+ *       (techniques.uniqueloops._se_walk is its pure twin): ``holding`` the
+ *       cells holding both values of ``both`` (a mask of 81 bits), each loop a
+ *       list of cells in the order the walk closes them; ``valid``: only the
+ *       loops that pass SE's test (techniques.uniqueloops._se_valid).
  */
 #include "glue.h"
 
@@ -36,6 +43,8 @@ static inline int set_count(set81 s) { return __builtin_popcountll(s.lo) + __bui
 /* ---- SE's geometry: each cell's peers in a flavour's order ------------------------------- */
 
 static int PEERS[2][CELLS][20]; /* [classic][cell]: Sukaku Explainer's order (index), classic SE's (box, row, column) */
+static set81 HOUSE[CELLS][3];  /* each cell's block, row and column (SE's order of region types) */
+static int REGION[CELLS][3];   /* their numbers: rows 0-8, columns 9-17, blocks 18-26 */
 static unsigned char SEES[CELLS][CELLS];
 static int READY = 0;
 
@@ -49,6 +58,15 @@ static void geometry(void) {
             if (SEES[c][x]) PEERS[0][c][n++] = x;
         }
         /* classic SE: the block's cells, then the row's, then the column's, each cell once */
+        REGION[c][0] = 18 + b;
+        REGION[c][1] = r;
+        REGION[c][2] = 9 + k;
+        for (int x = 0; x < CELLS; x++) {
+            int xb = 3 * (x / 9 / 3) + (x % 9) / 3;
+            if (xb == b) set_add(&HOUSE[c][0], x);
+            if (x / 9 == r) set_add(&HOUSE[c][1], x);
+            if (x % 9 == k) set_add(&HOUSE[c][2], x);
+        }
         int seen[CELLS] = {0}, m = 0;
         int r0 = 3 * (b / 3), c0 = 3 * (b % 3);
         for (int i = 0; i < 3; i++)
@@ -152,6 +170,27 @@ static PyObject *hint(const int *cells, int k, set81 common, const int *rem, int
     return Py_BuildValue("(NNN)", out_cells, out_walls, out_rem);
 }
 
+/* a state's 81 value masks into ``cand``: 0, or -1 with the error set */
+static int read_cand(PyObject *cand_obj, unsigned *cand) {
+    PyObject *seq = PySequence_Fast(cand_obj, "cand: a sequence of 81 masks");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != CELLS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "cand: 81 masks (Sudoku Explainer's grids are 9x9)");
+        return -1;
+    }
+    for (int c = 0; c < CELLS; c++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        cand[c] = (unsigned)x;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
 static PyObject *aligned(PyObject *self, PyObject *args) {
     PyObject *cand_obj;
     int degree, classic;
@@ -160,23 +199,8 @@ static PyObject *aligned(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "aligned exclusion: degree 2 or 3");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(cand_obj, "cand: a sequence of 81 masks");
-    if (!seq) return NULL;
-    if (PySequence_Fast_GET_SIZE(seq) != CELLS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "cand: 81 masks (Sudoku Explainer's grids are 9x9)");
-        return NULL;
-    }
     unsigned cand[CELLS];
-    for (int c = 0; c < CELLS; c++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-        cand[c] = (unsigned)x;
-    }
-    Py_DECREF(seq);
+    if (read_cand(cand_obj, cand) < 0) return NULL;
     geometry();
     const int(*order)[20] = PEERS[classic ? 1 : 0];
     /* SE's base cells, their excluders (in the flavour's peer order) and their mask */
@@ -243,8 +267,106 @@ static PyObject *aligned(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---- unique loops ------------------------------------------------------------------------ */
+
+typedef struct {
+    const unsigned *cand;
+    set81 holding;    /* the cells holding both values */
+    int start;
+    unsigned both;    /* the two values' mask */
+    int per_branch;   /* Sukaku Explainer: the extras per branch; classic SE: shared by siblings */
+    int valid;        /* record only the loops passing SE's test */
+    int loop[CELLS];  /* the current path */
+    int n;
+    PyObject *out;    /* the loops found; NULL once an error is set */
+} walk_t;
+
+/* SE's test: no region holds two cells at places of one parity, and the regions of the odd and
+ * the even places are the same */
+static int valid_loop(const int *loop, int n) {
+    uint32_t seen[2] = {0, 0};
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < 3; t++) {
+            uint32_t h = (uint32_t)1 << REGION[loop[i]][t];
+            if (seen[i % 2] & h) return 0;
+            seen[i % 2] |= h;
+        }
+    return seen[0] == seen[1];
+}
+
+/* one step of the walk, as _se_walk's visit: the path goes on from ``cell`` to the cells holding
+ * both values in its regions but the one it came along (``last``), in index order */
+static void visit(walk_t *w, int cell, int allowed, unsigned extras, int last, set81 used) {
+    w->loop[w->n++] = cell;
+    set_add(&used, cell);
+    unsigned shared = extras;
+    for (int kind = 0; kind < 3 && w->out; kind++) {
+        if (kind == last) continue;
+        set81 room = set_and(HOUSE[cell][kind], w->holding);
+        for (int half = 0; half < 2 && w->out; half++) {
+            uint64_t bitsleft = half ? room.hi : room.lo;
+            while (bitsleft && w->out) {
+                int nxt = __builtin_ctzll(bitsleft) + 64 * half;
+                bitsleft &= bitsleft - 1;
+                if (nxt == w->start && w->n >= 4) {
+                    if (!w->valid || valid_loop(w->loop, w->n))
+                        if (list_add(w->out, ints_to_py(w->loop, w->n, 0)) < 0) Py_CLEAR(w->out);
+                } else if (!set_has(&used, nxt)) {
+                    unsigned m = w->cand[nxt], mine;
+                    if (w->per_branch) mine = (extras | m) & ~w->both;
+                    else {
+                        shared = (shared | m) & ~w->both;
+                        mine = shared;
+                    }
+                    int k = __builtin_popcount(m);
+                    if (k == 2 || __builtin_popcount(mine) == 1 || allowed > 0)
+                        visit(w, nxt, allowed - (k > 2 ? 1 : 0), mine, kind, used);
+                }
+            }
+        }
+    }
+    w->n--;
+}
+
+static PyObject *unique_loops(PyObject *self, PyObject *args) {
+    PyObject *cand_obj, *holding_obj;
+    int start, per_branch, valid;
+    unsigned both;
+    if (!PyArg_ParseTuple(args, "OOiIii", &cand_obj, &holding_obj, &start, &both, &per_branch, &valid)) return NULL;
+    if (start < 0 || start >= CELLS) {
+        PyErr_SetString(PyExc_ValueError, "unique loops: start is a cell of a 9x9 grid");
+        return NULL;
+    }
+    walk_t w;
+    unsigned cand[CELLS];
+    if (read_cand(cand_obj, cand) < 0) return NULL;
+    /* the holding mask: its low 64 bits, then the rest */
+    w.holding.lo = PyLong_AsUnsignedLongLongMask(holding_obj);
+    if (w.holding.lo == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high = shift ? PyNumber_Rshift(holding_obj, shift) : NULL;
+    Py_XDECREF(shift);
+    if (!high) return NULL;
+    w.holding.hi = PyLong_AsUnsignedLongLongMask(high) & (((uint64_t)1 << (CELLS - 64)) - 1);
+    Py_DECREF(high);
+    if (PyErr_Occurred()) return NULL;
+    geometry();
+    w.cand = cand;
+    w.start = start;
+    w.both = both;
+    w.per_branch = per_branch;
+    w.valid = valid;
+    w.n = 0;
+    w.out = PyList_New(0);
+    if (!w.out) return NULL;
+    set81 none = {0, 0};
+    visit(&w, start, 2, 0, -1, none);
+    return w.out;
+}
+
 static PyMethodDef methods[] = {
     {"aligned", aligned, METH_VARARGS, "Sudoku Explainer's aligned pair or triplet exclusion: its first hint."},
+    {"unique_loops", unique_loops, METH_VARARGS, "Sudoku Explainer's unique-loop walk from a bivalue cell: its loops."},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("explainer.core._sepattern", "The compiled inner loops of Sudoku Explainer's pattern producers.");

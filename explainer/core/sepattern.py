@@ -10,6 +10,10 @@ forces the Python); the techniques write the step.
   2) or triplet (3) exclusion (``techniques.se.aligned`` says how SE finds
   it): ``(cells, excluders, removals)`` of its first base set that removes
   something, or None.
+- ``unique_loops(cand, holding, start, both, per_branch, valid=True)``: the
+  loops of SE's unique-loop walk from a bivalue cell, compiled only: its pure
+  twin is ``techniques.uniqueloops._se_walk`` (then ``_se_valid``), which
+  reads the technique's state; the technique calls this when ``compiled()``.
 """
 from __future__ import annotations
 
@@ -63,6 +67,17 @@ def aligned(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
         found: Hint | None = _C.aligned(list(cand), degree, int(classic))
         return found
     return aligned_py(cand, degree, classic)
+
+
+def unique_loops(cand: Sequence[int], holding: int, start: int, both: int, per_branch: bool,
+                 valid: bool = True) -> list[list[int]]:
+    """The loops of SE's walk from ``start`` (``holding``: the cells holding both values of the
+    mask ``both``), in the walk's order; ``valid``: only those passing SE's test. Compiled only
+    (see the module): call it when ``compiled()``."""
+    if _C is None:
+        raise RuntimeError("unique_loops: the compiled pattern loops are not in use")
+    loops: list[list[int]] = _C.unique_loops(cand, holding, start, both, int(per_branch), int(valid))
+    return loops
 
 
 def aligned_py(cand: Sequence[int], degree: int, classic: bool) -> Hint | None:
