@@ -360,12 +360,19 @@ def se_finder(lk: bool) -> Finder:
         check_size(state)
         cand = state.cand
         found: list[tuple[float, int, int, list[int], int, int, _SeHint]] = []
+        # a loop's hints depend on its extra cells in loop order, its values and its length only:
+        # the walk finds most loops again from their other cells and the other way round
+        hints_of: dict[tuple[tuple[int, ...], int, int, int], list[_SeHint]] = {}
         for start in range(N * N):
             if cand[start].bit_count() != 2:
                 continue
             v1, v2 = values_of(cand[start])
             for loop in _se_loops(state, start, v1, v2, lk):
-                for hint in _se_hints(state, loop, v1, v2, lk):
+                key = (tuple(c for c in loop if cand[c].bit_count() > 2), v1, v2, len(loop))
+                hints = hints_of.get(key)
+                if hints is None:
+                    hints = hints_of[key] = list(_se_hints(state, loop, v1, v2, lk))
+                for hint in hints:
                     found.append((hint[0], hint[1], len(found), loop, v1, v2, hint))
         found.sort(key=lambda t: t[:3])
         for rating, _, _, loop, v1, v2, hint in found:
