@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -51,10 +52,11 @@ def sample(which: str, limit: int | None) -> list[str]:
     return [line[:81] for line in lines if line.strip()][:limit]
 
 
-def timed(argv: list[str], cwd: Path) -> float:
-    """CPU seconds (user + sys) of one child process and its threads."""
+def timed(argv: list[str], cwd: Path, stdout: Any = subprocess.DEVNULL) -> float:
+    """CPU seconds (user + sys) of one child process and its threads (one thread for skfr's
+    OpenMP); its standard output to ``stdout``."""
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -100,15 +102,7 @@ def main() -> None:
         for _ in range(args.rounds):
             theirs.append(timed([str(binary), "-isample"], tmp))  # skfr adds .txt, writes sample_rat.txt
             with open(tmp / "ours.tsv", "w") as out:
-                env = dict(os.environ)
-                proc = subprocess.Popen([exe, "rate", "--classic", "--jobs", "1", "--no-progress", "sample.txt"],
-                                        cwd=tmp, env=env, stdout=out, stderr=subprocess.PIPE)
-                assert proc.stderr is not None
-                err = proc.stderr.read()
-                _, status, usage = os.wait4(proc.pid, 0)
-                if os.waitstatus_to_exitcode(status):
-                    sys.exit(f"bench_skfr: rate: {err.decode(errors='replace').strip()[-300:]}")
-                ours.append(usage.ru_utime + usage.ru_stime)
+                ours.append(timed([exe, "rate", "--classic", "--jobs", "1", "--no-progress", "sample.txt"], tmp, out))
         a, b = skfr_ratings(tmp / "sample_rat.txt"), our_ratings(tmp / "ours.tsv")
         same = sum(1 for p in puzzles if a.get(p) == b.get(p))
         er = sum(1 for p in puzzles if a.get(p, "/").split("/")[0] == b.get(p, "/").split("/")[0])
