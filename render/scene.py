@@ -113,11 +113,14 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-strong",): "solid {strong_link} lines: strong links",
         ("link-weak",): "dashed {weak_link} lines: weak links",
         ("assumption", "assumption-groups"): "thick rings: each case's assumption in its own colour ({tint0}, "
-                                             "{tint1}, …), filled: true, struck ring: ruled out",
-        ("assumption",): "thick {assume} ring: assumption, filled: true, struck ring: ruled out, "
-                         "arrows: implications",
+                                             "{tint1}, …), filled in it when true, struck when ruled out",
+        ("assumption",): "thick {assume} ring: the assumption",
+        ("implied-true",): "{proof_true} disks: true",
+        ("implied-false",): "struck {proof_false} rings: ruled out",
+        ("implies",): "arrows: implications",
+        ("contradiction",): "{contradiction} marks: the contradiction",
+        ("conclusion",): "wide {conclusion} rings: what every case concludes",
         ("house-decides",): "dotted: the house that decides",
-        ("implied-false",): "struck {proof_false} ring: ruled out (by the pattern)",
         ("faint",): "faint: stated in an earlier frame",
     },
     "fr": {
@@ -163,11 +166,14 @@ LEGEND: dict[str, dict[tuple[str, ...], str]] = {
         ("link-strong",): "traits pleins en {strong_link} : liens forts",
         ("link-weak",): "tirets en {weak_link} : liens faibles",
         ("assumption", "assumption-groups"): "anneaux épais : l'hypothèse de chaque cas dans sa couleur ({tint0}, "
-                                             "{tint1}, …), rempli : vrai, anneau barré : exclu",
-        ("assumption",): "anneau épais en {assume} : hypothèse, rempli : vrai, anneau barré : exclu, "
-                         "flèches : implications",
+                                             "{tint1}, …), remplie si vraie, barrée si exclue",
+        ("assumption",): "anneau épais en {assume} : l'hypothèse",
+        ("implied-true",): "disques en {proof_true} : vrai",
+        ("implied-false",): "anneaux barrés en {proof_false} : exclu",
+        ("implies",): "flèches : implications",
+        ("contradiction",): "marques en {contradiction} : la contradiction",
+        ("conclusion",): "anneaux larges en {conclusion} : ce que chaque cas conclut",
         ("house-decides",): "pointillés : l'unité qui décide",
-        ("implied-false",): "anneau barré en {proof_false} : exclu (par le motif)",
         ("faint",): "pâle : dit dans une image précédente",
     },
 }
@@ -197,6 +203,23 @@ def deciding_house(shapes: Iterable[Shape]) -> set[str]:
     return {"house-decides"} if any(s.kind == "dotted" and s.house is not None for s in shapes) else set()
 
 
+def legend_roles(shapes: Iterable[Shape]) -> set[str]:
+    """The legend's keys for what ``shapes`` draw: their roles, the links' kinds and direction,
+    a removed candidate ringed in its group's tint, the house that decides a proof's fact, the
+    cases' own colours, marks stated in an earlier frame."""
+    shapes = list(shapes)
+    names = {s.role for s in shapes} | {f"link-{s.kind}" for s in shapes if s.role == "link"}
+    if any(s.directed for s in shapes if s.role == "link"):
+        names.add("link-directed")
+    if any(s.kind == "thick" and tinted(s.role) for s in shapes):
+        names.add("removed-tinted")
+    if any(s.role == "assumption" and s.group is not None for s in shapes):
+        names.add("assumption-groups")
+    if any(s.faint for s in shapes):
+        names.add("faint")
+    return names | deciding_house(shapes)
+
+
 def legend_text(roles: set[str], lang: str = "en", theme: Mapping[str, Any] | None = None) -> str:
     """The roles a frame shows, in words (the caption's last line), their colours named in
     ``theme``'s palette (default: the default palette)."""
@@ -207,8 +230,6 @@ def legend_text(roles: set[str], lang: str = "en", theme: Mapping[str, Any] | No
         if set(key) <= left:
             out.append(legend_phrase(key, lang, theme))
             left -= set(key)
-            if "assumption" in key:  # the proof's entry names its struck rings and disks: one name each
-                left -= {"implied-true", "implied-false"}
     if not out:
         return ""
     text = (" ; " if lang == "fr" else "; ").join(out)
@@ -531,15 +552,7 @@ def _add_words(out: list[Shape], step: Explanation | None, number: int | tuple[i
     out.append(Shape("title", "text", text=title))
     if caption:
         out.append(Shape("caption", "text", text=caption))
-    names = {s.role for s in out} | {f"link-{s.kind}" for s in out if s.role == "link"}
-    if any(s.directed for s in out if s.role == "link"):
-        names.add("link-directed")
-    if any(s.kind == "thick" and tinted(s.role) for s in out):
-        names.add("removed-tinted")
-    names |= deciding_house(out)
-    if any(s.role == "assumption" and s.group is not None for s in out):
-        names.add("assumption-groups")
-    lt = legend_text(names, lang, theme)
+    lt = legend_text(legend_roles(out), lang, theme)
     if lt:
         out.append(Shape("legend", "text", text=lt))
 
@@ -581,8 +594,7 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     sc.extend(proofdraw.part_shapes(n, part, state, obstacles if routed else None))  # routed around every digit
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
-    faint = {"faint"} if any(s.faint for s in sc) else set()
-    sc.append(Shape("legend", "text", text=legend_text({"assumption"} | deciding_house(sc) | faint, lang, theme)))
+    sc.append(Shape("legend", "text", text=legend_text(legend_roles(sc), lang, theme)))
     return sc
 
 

@@ -105,7 +105,7 @@ def test_h2_first_step_states_why_the_end_holds(h2):
     for fact in ("r1c6≠3", "r1c8≠3", "r1c9≠3"):
         assert fact in caption
     sub = part_scene(step.before, step, parts[0], number=1)
-    assert "struck ring: ruled out" in sub.text("legend")
+    assert re.search(r"struck \w+ rings: ruled out", sub.text("legend"))
     # with every level drawn, a nested fact names the frames of its proof (drawn further on)
     deep = proofdraw.plan(step.proof, depth=proofdraw.ALL)
     names = {f"1{p.suffix}" for p in deep}
@@ -139,8 +139,8 @@ def test_one_name_for_struck_rings():
     from render.scene import legend_text
 
     both = legend_text({"assumption", "implied-false", "implied-true"})
-    assert both.count("struck ring") == 1 and "ruled out" in both
-    assert re.search(r"struck (\w+ )?ring: ruled out", legend_text({"implied-false"}).lower())  # its colour named
+    assert len(re.findall(r"struck (\w+ )?rings?", both)) == 1 and "ruled out" in both
+    assert re.search(r"struck \w+ rings: ruled out", legend_text({"implied-false"}).lower())  # its colour named
 
 
 @pytest.mark.slow
@@ -154,3 +154,32 @@ def test_hardest300_proof_frames_have_no_gap():
                 assert found == [], (i, step.text[:60], found[:3])
             if len(step.proof.branches) == 1:
                 assert summary_strays(step) == set(), (i, step.text[:60])
+
+
+def test_proof_frames_name_every_mark_they_draw(h2):
+    """H2 step 1 (the gap-free proof of issue 41): the step's frame and each sub-frame name, in
+    every palette and language, each role they draw and only those, with its colour: the red
+    rings of "3 would be twice in column 5" were named nowhere, "filled: true" named no colour,
+    and "arrows: implications" was said on frames drawing no arrow."""
+    from render.colournames import colour_name
+    from render.theme import THEME_COLOURS
+    from render.theme import theme as make_theme
+    from tests.render.test_roles import legend_gaps
+
+    step = h2.steps[0]
+    parts = proofdraw.plan(step.proof, depth=2)
+    for name in THEME_COLOURS:
+        th = make_theme(name)
+        for lang in ("en", "fr"):
+            frames = [scene(step.before, step, number=1, lang=lang, theme=th)]
+            frames += [part_scene(step.before, step, p, number=1, lang=lang, theme=th) for p in parts]
+            for sc in frames:
+                legend = sc.text("legend")
+                assert legend_gaps(sc, lang, th) == (set(), set()), (name, lang, sc.suffix, legend)
+                for s in sc:
+                    if s.role in ("implied-true", "implied-false", "contradiction", "conclusion", "assumption") \
+                            and not s.colour.startswith("tint"):
+                        assert colour_name(str(th[s.colour]), lang) in legend.lower(), (name, lang, s.role, legend)
+            assert any(s.role == "contradiction" for sc in frames for s in sc)
+            assert any(s.role == "implies" for sc in frames for s in sc)
+            assert any("implies" not in {s.role for s in sc} for sc in frames)

@@ -275,15 +275,16 @@ def test_a_removed_candidate_keeps_its_colour():
 # the frame does not draw.
 # Issue 41: every role a frame draws is named, in the colour it has (the placed value, the
 # removed candidates, the house, the reasons' circles: a class asks what each mark means).
-SELF_EVIDENT = {"link", "implies"} | set(FRAME_ROLES)
-PROOF = {"implied-true", "implied-false", "contradiction", "conclusion"}  # the assumption's entry names them
+SELF_EVIDENT = {"link"} | set(FRAME_ROLES)
 
 
-def legend_gaps(sc, lang="en"):
+def legend_gaps(sc, lang="en", theme=None):
     """(roles drawn that the legend does not name, legend entries for roles not drawn)."""
     from render.scene import LEGEND, legend_phrase
 
-    drawn = {s.role for s in sc if not s.faint} | {f"link-{s.kind}" for s in sc if s.role == "link"}
+    drawn = {s.role for s in sc} | {f"link-{s.kind}" for s in sc if s.role == "link"}
+    if any(s.faint for s in sc):
+        drawn.add("faint")  # marks stated in an earlier frame of a proof
     if any(s.directed for s in sc if s.role == "link"):
         drawn.add("link-directed")
     if any(s.kind == "thick" and s.role != "assumption" for s in sc):
@@ -295,13 +296,11 @@ def legend_gaps(sc, lang="en"):
     told: set[str] = set()
     legend = sc.text("legend")
     for key in LEGEND[lang]:
-        phrase = legend_phrase(key, lang)
+        phrase = legend_phrase(key, lang, theme)
         if phrase[:1].lower() + phrase[1:] in legend[:1].lower() + legend[1:]:
             told |= set(key)
-    if "assumption" in told:
-        told |= PROOF
     missing = drawn - told - SELF_EVIDENT - {"link"}
-    extra = {x for x in told - PROOF if x not in drawn}
+    extra = {x for x in told if x not in drawn}
     return missing, extra
 
 
@@ -364,7 +363,7 @@ def test_every_role_has_one_look_named_in_each_palette_and_language(kind):
             sc = scene(state, step, number=1, givens=parse_grid(givens).values, lang=lang, theme=th)
             legend = sc.text("legend")
             for s in sc:
-                if s.role not in named_roles(sc) or s.role in PROOF or s.colour.startswith("tint"):
+                if s.role not in named_roles(sc) or s.colour.startswith("tint"):
                     continue
                 assert colour_name(str(th[s.colour]), lang) in legend.lower(), (kind, name, lang, s.role, legend)
 
