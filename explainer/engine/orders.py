@@ -142,7 +142,7 @@ def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int]
     if check is not False:
         found = guarded(found, t.name, state, ctx, None if check is True else check,
                         rater.rate if rater is not None else None,
-                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None)
+                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None, pattern_size)
     return found
 
 
@@ -275,7 +275,7 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
         ctxs = contexts(techniques, solution, SIMPLEST, off=left_out(techniques, SIMPLEST))
     if rater is None:
         rater = Rater(techniques, SIMPLEST.view)
-    best: Explanation | None = None
+    best: Explanation | Lead | None = None  # a lead whose key is known whole is built once taken
     best_key: tuple[Any, ...] | None = None
     order = sorted((low, i) for i, low in enumerate(rater.lows))
     for last_resort in (False, True):
@@ -290,19 +290,25 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
             passed = 0
             with _reading(t, state, ctx, check, timings, rater) as found:
                 for candidate in found:
+                    key: tuple[Any, ...] | None = None
                     if isinstance(candidate, Lead):
                         # a step found but not built: built only if it may beat the best so far
                         if not ctx.allows(candidate.technique):
                             continue
-                        if best_key is not None and rater.lead_key(candidate) > best_key[:5]:
+                        if candidate.size is not None:  # its whole key known: built once taken
+                            key = rater.lead_key(candidate) + (candidate.size,)
+                        elif best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:
                                 break
                             continue
-                        candidate = candidate.build()
-                    if not live(state, candidate) or not ctx.allows(candidate.technique):
-                        continue
-                    key = rater.key(candidate)
+                        else:
+                            candidate = candidate.build()
+                    if key is None:
+                        assert isinstance(candidate, Explanation)
+                        if not live(state, candidate) or not ctx.allows(candidate.technique):
+                            continue
+                        key = rater.key(candidate)
                     if best_key is None or key < best_key:
                         best, best_key = candidate, key
                         # a step at the technique's least rating that cannot be tied: a later one can only tie
@@ -314,7 +320,7 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                             break
         if best is not None:
             break
-    return best
+    return best.build() if isinstance(best, Lead) else best
 
 
 def choose_step(order: Order, state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
