@@ -1278,12 +1278,13 @@ static int visit_xz(void *data, int i, int j, int x) {
         uint64_t any = 0;
         for (int q = 0; q < nw; q++) any |= e.w[q] = d->st->pos[z].w[q] & sa[q] & sb[q];
         if (!any) continue;
-        if (list_add(d->out, Py_BuildValue("(iiiiN)", i, j, x, z, cs_to_py(&e, nw))) < 0) return -1;
+        if (list_add(d->out, Py_BuildValue("(iiiiNii)", i, j, x, z, cs_to_py(&e, nw), a->size, b->size)) < 0)
+            return -1;
     }
     return d->limit && PyList_GET_SIZE(d->out) >= d->limit;
 }
 
-/* ALS-XZ eliminations (i, j, x, z, removed) in als.py's order */
+/* ALS-XZ eliminations (i, j, x, z, removed, size of i, size of j) in als.py's order */
 static PyObject *als_xz(const state_t *st, const opts_t *opt) {
     const Py_ssize_t limit = opt->limit;
     const char *allowed = NULL;
@@ -1956,7 +1957,7 @@ PyDoc_STRVAR(als_pairs_doc,
 "Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
 
 PyDoc_STRVAR(als_xz_doc,
-"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed)\n\n"
+"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed, size_i, size_j)\n\n"
 "ALS-XZ eliminations in techniques/als.py's order: see explainer.core.search.als_xz.");
 
 PyDoc_STRVAR(als_xy_doc,

@@ -1014,16 +1014,20 @@ def _seen_by_both(a: AlsLike, b: AlsLike, zs: int, pos: Sequence[int]) -> Iterat
             yield z, elim
 
 
+XzEvent = tuple[int, int, int, int, int, int, int]
+
+
 def allow_sizes(ok: Callable[[int, int], bool]) -> bytes:
     """The ``allow`` table of ``als_xz``: byte i * 32 + j is 1 when ``ok(i, j)`` (sizes up to 31)."""
     return bytes(1 if ok(i, j) else 0 for i in range(32) for j in range(32))
 
 
 def als_xz(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None = None, limit: int = 0,
-           sets: Sequence[AlsLike] | None = None) -> list[tuple[int, int, int, int, int]]:
-    """ALS-XZ: (i, j, x, z, removed) for each pair of ``als_pairs`` with two common values
-    or more (only values some candidate outside could lose wanted), and each other common
-    value z (ascending) whose candidates seeing every z of both sets (``removed``) exist.
+           sets: Sequence[AlsLike] | None = None) -> list[XzEvent]:
+    """ALS-XZ: (i, j, x, z, removed, size_i, size_j) for each pair of ``als_pairs`` with two
+    common values or more (only values some candidate outside could lose wanted), and each
+    other common value z (ascending) whose candidates seeing every z of both sets (``removed``)
+    exist; with the two sets' sizes (a caller may rank the step before reading the sets).
     ``allow`` (``allow_sizes``): only pairs of the allowed sizes; ``limit``: the first
     ``limit`` only (0: all)."""
     if _C is not None:
@@ -1032,7 +1036,7 @@ def als_xz(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None 
 
 
 def als_xz_py(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None = None, limit: int = 0,
-              sets: Sequence[AlsLike] | None = None) -> list[tuple[int, int, int, int, int]]:
+              sets: Sequence[AlsLike] | None = None) -> list[XzEvent]:
     """``als_xz`` in Python."""
     if sets is None:
         sets = als_objects(n, cand, pos)
@@ -1042,7 +1046,7 @@ def als_xz_py(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | No
         if allow is not None and not allow[a.size * 32 + b.size]:
             continue
         for z, elim in _seen_by_both(a, b, a.values & b.values & ~(1 << x), pos):
-            out.append((i, j, x, z, elim))
+            out.append((i, j, x, z, elim, a.size, b.size))
             if len(out) == limit:
                 return out
     return out
