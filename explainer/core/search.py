@@ -77,22 +77,29 @@ def single_positions(n: int, values: Sequence[int], pos: Sequence[int]) -> list[
     how many cells its step highlights (the placed values of ``position_cover``'s houses and the
     placed cells of the house they leave out), 0 when placed values cannot explain it."""
     if _C is not None:
-        return list(_C.single_positions(n, list(values), list(pos)))
+        return _C.single_positions(n, values if type(values) is list else list(values),  # type: ignore[no-any-return]
+                                   pos if type(pos) is list else list(pos))
     return single_positions_py(n, values, pos)
 
 
 def single_positions_py(n: int, values: Sequence[int], pos: Sequence[int]) -> list[SinglePosition]:
     geo = geometry(n)
-    empty = [sum(1 for c in cells if not values[c]) for cells in geo.houses]
+    holdings: dict[int, dict[int, int]] = {}  # value -> house -> its cell holding the value
     out: list[SinglePosition] = []
     for h in house_order(n):
         hmask = geo.house_mask[h]
+        empty = -1
         for v in range(1, n + 1):
             where = pos[v - 1] & hmask
             if where and not where & (where - 1):
                 cell = where.bit_length() - 1
-                kind = LAST if empty[h] == 1 else BOX if h >= 2 * n else LINE
-                out.append((h, cell, v, kind, _cover_size(geo, values, h, cell, v)))
+                if empty < 0:
+                    empty = sum(1 for c in geo.houses[h] if not values[c])
+                kind = LAST if empty == 1 else BOX if h >= 2 * n else LINE
+                holding = holdings.get(v)
+                if holding is None:
+                    holding = holdings[v] = _holding(geo, values, v)
+                out.append((h, cell, v, kind, _cover_size(geo, values, h, cell, v, holding)))
     return out
 
 
@@ -102,8 +109,8 @@ def house_order(n: int) -> tuple[int, ...]:
     return tuple(range(2 * n, 3 * n)) + tuple(range(n)) + tuple(range(n, 2 * n))
 
 
-def _cover_size(geo: Geometry, values: Sequence[int], h: int, target: int, v: int) -> int:
-    cover = position_cover(geo, values, h, target, v)
+def _cover_size(geo: Geometry, values: Sequence[int], h: int, target: int, v: int, holding: dict[int, int]) -> int:
+    cover = position_cover(geo, values, h, target, v, holding)
     if cover is None:
         return 0
     houses, givers = cover
@@ -113,13 +120,19 @@ def _cover_size(geo: Geometry, values: Sequence[int], h: int, target: int, v: in
     return len(set(givers) | {c for c in geo.houses[h] if values[c] and not covered >> c & 1})
 
 
-def position_cover(geo: Geometry, values: Sequence[int], h: int, target: int,
-                   v: int) -> tuple[list[int], list[int]] | None:
+def _holding(geo: Geometry, values: Sequence[int], v: int) -> dict[int, int]:
+    """House -> the cell of it where v is placed."""
+    return {hh: c for c in range(geo.ncells) if values[c] == v for hh in geo.cell_houses[c]}
+
+
+def position_cover(geo: Geometry, values: Sequence[int], h: int, target: int, v: int,
+                   holding: dict[int, int] | None = None) -> tuple[list[int], list[int]] | None:
     """A smallest set of houses, each holding a placed v, that rules out every other empty
     cell of house h for v's single position at ``target``; with the placed v of each. None if
-    placed values cannot explain it (earlier eliminations did)."""
-    placed = [c for c in range(geo.ncells) if values[c] == v]
-    holding = {hh: c for c in placed for hh in geo.cell_houses[c]}
+    placed values cannot explain it (earlier eliminations did). ``holding``: ``_holding``'s
+    table for v, when the caller has it."""
+    if holding is None:
+        holding = _holding(geo, values, v)
     tmask = 1 << target
     empties = [c for c in geo.houses[h] if c != target and not values[c]]
     options: dict[int, int] = {}  # house -> mask of empties it covers
