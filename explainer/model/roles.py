@@ -87,14 +87,18 @@ class Role:
             raise ValueError(f"unknown role {self.role!r} (known: {', '.join(VOCABULARY)})")
         if self.role == "link" and (self.kind not in LINK_KINDS or self.source is None or self.target is None):
             raise ValueError("a link role needs kind strong or weak, a source and a target")
+        # the value types (a role is made for every step built: list comprehensions, empty fields left)
         set_ = object.__setattr__
-        set_(self, "cells", tuple(x if type(x) is Cell else Cell(*x) for x in self.cells))
-        set_(self, "candidates", tuple(x if type(x) is Candidate else Candidate(*x) for x in self.candidates))
-        set_(self, "houses", tuple(x if type(x) is House else House(*x) for x in self.houses))
-        for name in ("source", "target"):
-            x = getattr(self, name)
-            if x is not None and type(x) is not Candidate:
-                set_(self, name, Candidate(*x))
+        if self.cells or type(self.cells) is not tuple:
+            set_(self, "cells", tuple([x if type(x) is Cell else Cell(*x) for x in self.cells]))
+        if self.candidates or type(self.candidates) is not tuple:
+            set_(self, "candidates", tuple([x if type(x) is Candidate else Candidate(*x) for x in self.candidates]))
+        if self.houses or type(self.houses) is not tuple:
+            set_(self, "houses", tuple([x if type(x) is House else House(*x) for x in self.houses]))
+        if self.source is not None and type(self.source) is not Candidate:
+            set_(self, "source", Candidate(*self.source))
+        if self.target is not None and type(self.target) is not Candidate:
+            set_(self, "target", Candidate(*self.target))
 
     @property
     def name(self) -> str:
