@@ -252,16 +252,10 @@ def _hidden_in(state: State, h: int, content: list[int], top: int) -> list[tuple
     n = geo.n
     cells = geo.houses[h]
     cand = dict(zip(cells, content, strict=True))
-    # (value, its places, their count) of each value still open in the house
-    rows = []
-    for v in range(1, n + 1):
-        bit = 1 << (v - 1)
-        where = 0
-        for c, m in zip(cells, content, strict=True):
-            if m & bit:
-                where |= 1 << c
-        if where:
-            rows.append((v, where, where.bit_count()))
+    # (value, its places, their count) of each value still open in the house (``content`` is
+    # the state's: its places are the value's cell mask in the house)
+    hmask, pos = geo.house_mask[h], state.pos
+    rows = [(v, where, where.bit_count()) for v in range(1, n + 1) if (where := pos[v - 1] & hmask)]
     found: list[tuple[int, int, tuple[Any, ...]]] = []
     if len(rows) <= 2:
         return found
