@@ -106,12 +106,17 @@ class Meter:
             record = [state.version, t.name, 0.0, sigs]
             self.puzzle.append(record)  # type: ignore[arg-type]
             spent = [0.0]  # the search, and the leads the engine builds
+            closed = [False]  # a lead the engine takes may be built after the finder was closed
 
             def timed_build(lead: Any) -> Any:
                 def build() -> Any:
                     start = time.process_time()
                     step = lead.build()
-                    spent[0] += time.process_time() - start
+                    took = time.process_time() - start
+                    spent[0] += took
+                    if closed[0]:
+                        record[2] += took  # type: ignore[operator]
+                        self.cpu[t.name] = self.cpu.get(t.name, 0.0) + took
                     sigs.append(_signature(step))  # the step built: the engine may take it
                     return step
                 return dataclasses.replace(lead, build=build)
@@ -128,6 +133,7 @@ class Meter:
                     sigs.append(_signature(step))
                     yield timed_build(step) if hasattr(step, "build") else step
             finally:
+                closed[0] = True
                 record[2] = spent[0]
                 self.cpu[t.name] = self.cpu.get(t.name, 0.0) + spent[0]
                 self.calls[t.name] = self.calls.get(t.name, 0) + 1

@@ -17,7 +17,7 @@ below the engine's ceiling.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from explainer.core import search
@@ -28,7 +28,7 @@ from explainer.model.i18n import Arg, Cells, Value, Values, say
 from explainer.model.roles import on_cands, set_link, set_roles
 from explainer.model.session import Session, session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 TEXT = {
     "en": "ALS-XZ: {a} {hold_a} only {va} and {b} {hold_b} only {vb}, one value more than cells each. Every "
@@ -149,29 +149,48 @@ BIG_GRID_MAX_CELLS = search.BIG_GRID_MAX_CELLS  # largest ALS from 16×16 on
 FIRST_EVENTS = 4
 
 
-def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+@cache
+def _lead_least(sizes: tuple[int, int]) -> float:
+    """The least rating on SE's view (the simplest order's, ``rating.ALS_XZ_AS_CHAIN``) of an
+    ALS-XZ step of two sets of these sizes: a lead's, which the engine builds only if it may win."""
+    return rating.rate(Explanation("als", detail=(("sizes", sizes),)), 0.0, rating.ALS_XZ_AS_CHAIN)
+
+
+def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """ALS-XZ steps, smaller pairs first (``explainer.core.search.als_xz``); under the
-    engine's ceiling only pairs of sizes that can rate below it."""
+    engine's ceiling only pairs of sizes that can rate below it. To an engine that takes
+    leads on SE's view, each step comes as a lead with its least rating (from its sets' sizes):
+    the sets are read and the step built only for a lead that may win."""
     allow = _allowed(ctx.ceiling)
     if allow is not None and not any(allow):
         return
     session = session_of(state, ctx)
     n, cand, pos = state.geo.n, state.cand, state.pos
+    leads = ctx.leads and ctx.bound is not None and ctx.bound.view == "se-equivalent"
     # the first events, then more only for a caller reading past them; the compiled core
     # builds its own tables, the pure path is given the session's ALS list
     listed = None if search.compiled() else als_list(state, session)
     limit, done = FIRST_EVENTS, 0
     while True:
         events = search.als_xz(n, cand, pos, allow, limit, listed)
-        if len(events) > done and listed is None:
-            listed = als_list(state, session)
-        for i, j, x, z, elim in events[done:]:
-            assert listed is not None
+        for i, j, x, z, elim, si, sj in events[done:]:
+            if leads:
+                yield Lead("als", partial(_step_of, state, session, i, j, x, z, elim), _lead_least((si, sj)), 0,
+                           elim.bit_count())
+                continue
+            if listed is None:
+                listed = als_list(state, session)
             yield _step(state, listed[i], listed[j], x, z, elim)
         if not limit or len(events) < limit:
             return
         done = len(events)
         limit = 0 if limit >= 256 else limit * 8
+
+
+def _step_of(state: State, session: Session, i: int, j: int, x: int, z: int, elim: int) -> Explanation:
+    """The step of ``als_xz``'s event on sets i and j of the state's ALS list."""
+    listed = als_list(state, session)
+    return _step(state, listed[i], listed[j], x, z, elim)
 
 
 def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanation:

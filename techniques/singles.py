@@ -14,14 +14,14 @@ scans the cells in index order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import combinations
+from functools import partial
 
+from explainer.core.search import BOX, LAST, LINE, house_order, position_cover, single_positions
 from explainer.model.explanation import Explanation, cell_coords, house_keys
-from explainer.model.grid import Geometry
 from explainer.model.i18n import House, Houses, Value, say
 from explainer.model.roles import on_cells, on_houses
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 from .seorder import BLOCK, COLUMN, ROW, check_size, rated, regions
 
@@ -51,12 +51,6 @@ CANDIDATE_LEFT = {
 }
 
 
-def _house_order(geo: Geometry) -> list[int]:
-    """Boxes first (where people look first), then rows, then columns."""
-    n = geo.n
-    return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
-
-
 def _positions(state: State, houses: Iterable[int]) -> Iterator[tuple[int, int, int]]:
     """(house, cell, value) of every single position, house by house, values in order."""
     geo = state.geo
@@ -68,9 +62,22 @@ def _positions(state: State, houses: Iterable[int]) -> Iterator[tuple[int, int, 
                 yield h, where.bit_length() - 1, v
 
 
-def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-    for h, cell, v in _positions(state, _house_order(state.geo)):
-        yield single_position_step(state, h, cell, v)
+# a single position's rating by what it rests on (``search.single_positions``' kind): the last
+# empty cell of its house, a box, a row or column (``rating.SINGLE_POSITION``)
+_RATING = {LAST: 1.0, BOX: 1.2, LINE: 1.5}
+
+
+def find_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+    """Boxes first, then rows, then columns (where people look first). To an engine that takes
+    leads, each single position comes as a lead whose choice key is known whole (its rating and
+    the cells its step highlights): only the step taken is built."""
+    if not ctx.leads:
+        for h, cell, v in _positions(state, house_order(state.n)):
+            yield single_position_step(state, h, cell, v)
+        return
+    for h, cell, v, kind, size in single_positions(state.n, state.values, state.pos):
+        yield Lead("single position", partial(single_position_step, state, h, cell, v), _RATING[kind], 1, 0,
+                   (size, 0, 0))
 
 
 def se_single_position(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
@@ -121,46 +128,7 @@ def covering_houses(state: State, h: int, target: int, v: int) -> tuple[list[int
     """A smallest set of houses, each holding a placed v, that rules out every
     other empty cell of house h; with the placed v of each. None if placed
     values cannot explain it (earlier eliminations did)."""
-    geo = state.geo
-    placed = [c for c in range(geo.ncells) if state.values[c] == v]
-    holding = {hh: c for c in placed for hh in geo.cell_houses[c]}
-    tmask = 1 << target
-    empties = [c for c in geo.houses[h] if c != target and not state.values[c]]
-    options: dict[int, int] = {}  # house -> mask of empties it covers
-    need = 0
-    for c in empties:
-        need |= 1 << c
-        found = False
-        for hh in geo.cell_houses[c]:
-            if hh != h and hh in holding and not geo.house_mask[hh] & tmask:
-                options[hh] = options.get(hh, 0) | (1 << c)
-                found = True
-        if not found:
-            return None
-    if not need:
-        return [], []
-    keys = sorted(options, key=lambda x: (-bin(options[x]).count("1"), x))
-    for size in range(1, len(keys) + 1):
-        for combo in combinations(keys, size):
-            got = 0
-            for k in combo:
-                got |= options[k]
-            if got == need:
-                houses = sorted(combo)
-                return houses, [holding[k] for k in houses]
-        if size >= 6:  # larger exact covers are rare; take a greedy cover
-            return _greedy(options, need, holding)
-    return None
-
-
-def _greedy(options: dict[int, int], need: int, holding: dict[int, int]) -> tuple[list[int], list[int]]:
-    chosen: list[int] = []
-    while need:
-        best = max(options, key=lambda k: bin(options[k] & need).count("1"))
-        chosen.append(best)
-        need &= ~options[best]
-    chosen.sort()
-    return chosen, [holding[k] for k in chosen]
+    return position_cover(state.geo, state.values, h, target, v)
 
 
 def find_single_candidate(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:

@@ -158,20 +158,26 @@ def _max_size(state: State) -> int:
 Search = Callable[[State, int, list[int], int], list[tuple[int, int, tuple[Any, ...]]]]
 
 
-def _in_house(state: State, ctx: Context, owner: str, search: Search, h: int) -> list[tuple[int, int, tuple[Any, ...]]]:
+def _in_house(state: State, ctx: Context, owner: str, search: Search, h: int,
+              stamps: tuple[int, ...] | None = None) -> list[tuple[int, int, tuple[Any, ...]]]:
     """A house's tuples (``search(state, house, its cells' candidates, largest size)``), kept in
-    the session while its candidates stay."""
-    cand = state.cand
-    content = [cand[c] for c in state.geo.houses[h]]
+    the session while its candidates stay: while its stamp (``Session.house_stamps``, given as
+    ``stamps`` by a caller reading every house) is the same."""
+    session = session_of(state, ctx)
+    if stamps is None:
+        stamps = session.house_stamps()
     top = _max_size(state)
-    return session_of(state, ctx).part(owner, h, tuple(content), lambda: search(state, h, content, top))
+    cand = state.cand
+    return session.part(owner, h, stamps[h],
+                        lambda: search(state, h, [cand[c] for c in state.geo.houses[h]], top))
 
 
 def _by_house(state: State, ctx: Context, owner: str, search: Search) -> list[tuple[int, int, int, tuple[Any, ...]]]:
     """Every house's tuples (``_in_house``), in the order of the plain search: size, house,
     discovery."""
+    stamps = session_of(state, ctx).house_stamps()
     out = [(p, h, k, args) for h in range(len(state.geo.houses))
-           for p, k, args in _in_house(state, ctx, owner, search, h)]
+           for p, k, args in _in_house(state, ctx, owner, search, h, stamps)]
     out.sort(key=lambda f: f[:3])
     return out
 
@@ -246,16 +252,10 @@ def _hidden_in(state: State, h: int, content: list[int], top: int) -> list[tuple
     n = geo.n
     cells = geo.houses[h]
     cand = dict(zip(cells, content, strict=True))
-    # (value, its places, their count) of each value still open in the house
-    rows = []
-    for v in range(1, n + 1):
-        bit = 1 << (v - 1)
-        where = 0
-        for c, m in zip(cells, content, strict=True):
-            if m & bit:
-                where |= 1 << c
-        if where:
-            rows.append((v, where, where.bit_count()))
+    # (value, its places, their count) of each value still open in the house (``content`` is
+    # the state's: its places are the value's cell mask in the house)
+    hmask, pos = geo.house_mask[h], state.pos
+    rows = [(v, where, where.bit_count()) for v in range(1, n + 1) if (where := pos[v - 1] & hmask)]
     found: list[tuple[int, int, tuple[Any, ...]]] = []
     if len(rows) <= 2:
         return found

@@ -30,7 +30,7 @@ from explainer.model.i18n import Cells, Value
 from explainer.model.roles import on
 from explainer.model.session import Session, session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Technique
+from explainer.model.technique import NO_CONTEXT, Context, Technique, built
 from techniques import xywings
 
 # clue17 lines 35924, 25771 and 43447: the default order removed a true 9 with an xy wing
@@ -201,7 +201,7 @@ def first_adds(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanati
 
 def test_a_step_naming_a_dead_candidate_is_caught() -> None:
     def dead(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
-        for step in single_positions(state, ctx):
+        for step in built(single_positions(state, ctx)):  # a lead built, to be spoiled
             (r, c, v), = step.place
             n = state.geo.n
             other = next(x for x in range(1, n + 1) if not state.cand[r * n + c] >> (x - 1) & 1 and x != v)

@@ -302,3 +302,24 @@ def test_the_old_option_warns_and_gives_the_simplest_order(capsys: pytest.Captur
     args = build_parser().parse_args(with_command([SEED, "--easiest"]))
     assert args.order.name == "simplest"
     assert capsys.readouterr().err == "explain-sudoku: warning: --easiest is deprecated, use --order simplest\n"
+
+
+def test_a_lead_that_knows_its_whole_key_is_built_only_when_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Single positions come as leads with their rating and pattern size: the engine ranks them
+    by their whole choice key and builds the one it takes, nothing else."""
+    import techniques.singles as singles
+    from explainer.engine.loop import Puzzle as EnginePuzzle
+
+    built = []
+    step_of = singles.single_position_step
+
+    def counted(*args: object) -> Explanation:
+        built.append(args[1:])
+        return step_of(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(singles, "single_position_step", counted)
+    steps = EnginePuzzle(SEED, techniques.select(None), check=False).steps
+    taken = [s for s in steps if s.technique == "single position"]
+    assert taken and len(built) == len(taken)
+    monkeypatch.undo()
+    assert steps == EnginePuzzle(SEED, techniques.select(None), check=True).steps

@@ -127,3 +127,15 @@ def test_removals_by_one_value_said_once():
     # a fact whose own proof is drawn elsewhere stays alone, with where to find it
     assert [f for f, _ in proofwords.fact_lines(br, [1, 2], 9, "en", lambda i: ": frame 1a" if i == 2 else "")] \
         == [[1], [2]]
+
+
+def test_proof_words_take_their_notation_from_lang_by_position_or_keyword() -> None:
+    from explainer.model.proof import Branch, BranchEnd, ProofFact
+    from explainer.model.proofwords import branch_sentence, fact_line
+
+    br = Branch((0, 0, 5, True), (ProofFact((0, 0, 5, True), "assume"), ProofFact((0, 3, 5, False), "peer", (0,))),
+                BranchEnd("cell", (1,), cell=(0, 3)))
+    assert fact_line(br, 1, 9, "fr") == fact_line(br, 1, 9, lang="fr") == "L1C4≠5 (L1C1=5 le voit)"
+    assert fact_line(br, 1, 9, lang="en") == "r1c4≠5 (r1c1=5 sees it)"
+    assert branch_sentence(br, 9, lang="fr", head=2) == branch_sentence(br, 9, "fr", 2)
+    assert "L1C4" in branch_sentence(br, 9, "fr", head=2)

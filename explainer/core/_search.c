@@ -1278,12 +1278,13 @@ static int visit_xz(void *data, int i, int j, int x) {
         uint64_t any = 0;
         for (int q = 0; q < nw; q++) any |= e.w[q] = d->st->pos[z].w[q] & sa[q] & sb[q];
         if (!any) continue;
-        if (list_add(d->out, Py_BuildValue("(iiiiN)", i, j, x, z, cs_to_py(&e, nw))) < 0) return -1;
+        if (list_add(d->out, Py_BuildValue("(iiiiNii)", i, j, x, z, cs_to_py(&e, nw), a->size, b->size)) < 0)
+            return -1;
     }
     return d->limit && PyList_GET_SIZE(d->out) >= d->limit;
 }
 
-/* ALS-XZ eliminations (i, j, x, z, removed) in als.py's order */
+/* ALS-XZ eliminations (i, j, x, z, removed, size of i, size of j) in als.py's order */
 static PyObject *als_xz(const state_t *st, const opts_t *opt) {
     const Py_ssize_t limit = opt->limit;
     const char *allowed = NULL;
@@ -1956,7 +1957,7 @@ PyDoc_STRVAR(als_pairs_doc,
 "Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
 
 PyDoc_STRVAR(als_xz_doc,
-"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed)\n\n"
+"als_xz(n, cand, pos, allow, limit) -> list of (i, j, x, z, removed, size_i, size_j)\n\n"
 "ALS-XZ eliminations in techniques/als.py's order: see explainer.core.search.als_xz.");
 
 PyDoc_STRVAR(als_xy_doc,
@@ -1970,6 +1971,156 @@ PyDoc_STRVAR(blossom_doc,
 PyDoc_STRVAR(als_chain_doc,
 "als_chain_events(n, cand, pos, max_size, max_chain, max_nodes, limit) -> list of (path, links, z, removed)\n\n"
 "ALS chains in techniques/alschains.py's order: see explainer.core.search.als_chain_events.");
+
+/* ---- single positions (techniques/singles.py) ---------------------------------------------- */
+
+/* The smallest cover of techniques.singles.covering_houses for the single position of v at
+ * ``target`` in house h: how many distinct cells its step highlights (the placed v of each
+ * covering house and the placed cells of h the cover leaves out), or 0 when placed values cannot
+ * explain it (the step then shows the candidates). Same houses as the Python search: the
+ * candidate houses sorted by (cells covered descending, house), combinations of 1 to 6 in order,
+ * a greedy cover (the first house covering most, in the order the houses were met) past 6. */
+static int cover_size(const geo_t *g, const int *values, const int *holding, int h, int target, int v) {
+    int n = g->n;
+    int opt_house[2 * MAXN], opt_mask[2 * MAXN], k = 0;  /* masks over the cells of h, by index in h */
+    int need = 0, filled = 0;
+    for (int i = 0; i < n; i++) {
+        int c = g->hcell[h][i];
+        if (values[c]) { filled |= 1 << i; continue; }
+        if (c == target) continue;
+        need |= 1 << i;
+        int found = 0, hs[3] = {g->row[c], n + g->col[c], 2 * n + g->box[c]};
+        for (int j = 0; j < 3; j++) {
+            int hh = hs[j];
+            if (hh == h || holding[hh] < 0 || cs_has(&g->house[hh], target)) continue;
+            int o = 0;
+            while (o < k && opt_house[o] != hh) o++;
+            if (o == k) { opt_house[k] = hh; opt_mask[k] = 0; k++; }
+            opt_mask[o] |= 1 << i;
+            found = 1;
+        }
+        if (!found) return 0;
+    }
+    (void)v;
+    int chosen[2 * MAXN], nchosen = 0;
+    if (need) {
+        int order[2 * MAXN];
+        for (int i = 0; i < k; i++) order[i] = i;
+        for (int i = 1; i < k; i++) {  /* insertion sort by (-count, house) */
+            int x = order[i], j = i;
+            while (j > 0) {
+                int y = order[j - 1];
+                int cx = popc32((uint32_t)opt_mask[x]), cy = popc32((uint32_t)opt_mask[y]);
+                if (cy > cx || (cy == cx && opt_house[y] < opt_house[x])) break;
+                order[j] = y;
+                j--;
+            }
+            order[j] = x;
+        }
+        int found = 0;
+        for (int size = 1; size <= k && !found; size++) {
+            int idx[2 * MAXN];
+            for (int i = 0; i < size; i++) idx[i] = i;
+            for (;;) {
+                int got = 0;
+                for (int i = 0; i < size; i++) got |= opt_mask[order[idx[i]]];
+                if (got == need) {
+                    for (int i = 0; i < size; i++) chosen[i] = order[idx[i]];
+                    nchosen = size;
+                    found = 1;
+                    break;
+                }
+                int i = size - 1;  /* the next combination in lexicographic order */
+                while (i >= 0 && idx[i] == k - size + i) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+            }
+            if (!found && size >= 6) {  /* greedy, as _greedy */
+                int left = need;
+                while (left) {
+                    int best = 0, most = -1;
+                    for (int o = 0; o < k; o++) {
+                        int m = popc32((uint32_t)(opt_mask[o] & left));
+                        if (m > most) { most = m; best = o; }
+                    }
+                    chosen[nchosen++] = best;
+                    left &= ~opt_mask[best];
+                }
+                found = 1;
+            }
+        }
+        if (!found) return 0;
+    }
+    cellset cells;
+    cs_clear(&cells);
+    int covered = 0;
+    for (int i = 0; i < nchosen; i++) {
+        int hh = opt_house[chosen[i]];
+        cs_add(&cells, holding[hh]);
+        for (int j = 0; j < n; j++)
+            if (cs_has(&g->house[hh], g->hcell[h][j])) covered |= 1 << j;
+    }
+    for (int i = 0; i < n; i++)
+        if (filled >> i & 1 && !(covered >> i & 1)) cs_add(&cells, g->hcell[h][i]);
+    return cs_count(&cells, g->nw);
+}
+
+PyDoc_STRVAR(single_positions_doc,
+"single_positions(n, values, pos) -> list of (house, cell, value, kind, size)\n\n"
+"Every single position, boxes then rows then columns, values in order: see\n"
+"explainer.core.search.single_positions.");
+
+static PyObject *py_single_positions(PyObject *self, PyObject *args) {
+    (void)self;
+    int n;
+    PyObject *values_py, *pos_py;
+    if (!PyArg_ParseTuple(args, "iO!O!", &n, &PyList_Type, &values_py, &PyList_Type, &pos_py)) return NULL;
+    const geo_t *g = geo_of(n);
+    if (!g) return PyErr_Format(PyExc_ValueError, "unsupported grid size %d", n);
+    if (PyList_GET_SIZE(values_py) != g->N || PyList_GET_SIZE(pos_py) != n) {
+        PyErr_SetString(PyExc_ValueError, "values: a list of n*n values; pos: a list of n cell masks");
+        return NULL;
+    }
+    int values[CS_MAXCELLS], empty[MAXHOUSES] = {0};
+    cellset pos[MAXN];
+    for (int c = 0; c < g->N; c++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(values_py, c));
+        if (x == -1 && PyErr_Occurred()) return NULL;
+        if (x < 0 || x > n) return PyErr_Format(PyExc_ValueError, "value %ld out of range", x);
+        values[c] = (int)x;
+        if (!x) {
+            empty[g->row[c]]++; empty[n + g->col[c]]++; empty[2 * n + g->box[c]]++;
+        }
+    }
+    for (int v = 0; v < n; v++) {
+        cs_clear(&pos[v]);
+        if (words_from_py(PyList_GET_ITEM(pos_py, v), pos[v].w, g->nw) < 0) return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    int holding[MAXN + 1][MAXHOUSES], held[MAXN + 1] = {0};  /* house -> the cell holding v, filled on demand */
+    for (int k = 0; out && k < 3 * n; k++) {
+        int h = k < n ? 2 * n + k : k - n;  /* boxes, rows, columns */
+        for (int v = 1; v <= n; v++) {
+            int where = -1, count = 0;
+            for (int i = 0; i < n && count < 2; i++)
+                if (cs_has(&pos[v - 1], g->hcell[h][i])) { where = g->hcell[h][i]; count++; }
+            if (count != 1) continue;
+            if (!held[v]) {
+                for (int x = 0; x < 3 * n; x++) holding[v][x] = -1;
+                for (int c = 0; c < g->N; c++)
+                    if (values[c] == v) {
+                        holding[v][g->row[c]] = c; holding[v][n + g->col[c]] = c; holding[v][2 * n + g->box[c]] = c;
+                    }
+                held[v] = 1;
+            }
+            int kind = empty[h] == 1 ? 0 : (h >= 2 * n ? 1 : 2);
+            int size = cover_size(g, values, holding[v], h, where, v);
+            if (list_add(out, Py_BuildValue("(iiiii)", h, where, v, kind, size)) < 0) Py_CLEAR(out);
+        }
+    }
+    return out;
+}
 
 #define OPT(field) offsetof(opts_t, field)
 /* X(name, format of the options, where options 1 to 4 go, docstring) */
@@ -2014,7 +2165,9 @@ static PyObject *enter(PyObject *args, search_fn search, const char *format, siz
 SEARCHES(ENTRY)
 
 #define METHOD(name, format, a, b, c, d, doc) {#name, py_##name, METH_VARARGS, doc},
-static PyMethodDef methods[] = {SEARCHES(METHOD){NULL, NULL, 0, NULL}};
+static PyMethodDef methods[] = {
+    SEARCHES(METHOD){"single_positions", py_single_positions, METH_VARARGS, single_positions_doc},
+    {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_search", "Compiled search core (chains, ALSs).");
 

@@ -19,6 +19,10 @@ every size. The compiled module is used when it is built and the pure path is
 not forced (``explainer.core.load``); a pure-Python twin may take tables a
 caller already has (``links``), which the compiled path builds itself.
 
+- ``single_positions``: every single position (a value with one place left in a house), with
+  what ``techniques.singles`` needs to choose among them without building their steps
+  (``position_cover``: the houses whose placed values explain one).
+
 Candidates are numbered value-major, ``(v - 1) * n * n + cell``, as in
 ``techniques.links``.
 """
@@ -55,6 +59,117 @@ class LinkTable(Protocol):
 def compiled() -> bool:
     """True when the compiled primitives are in use."""
     return _C is not None
+
+
+# ---- single positions ------------------------------------------------------------------------
+
+# What a single position's rating rests on (``kind`` of ``single_positions``): the last empty cell
+# of its house, a box, a row or column
+LAST, BOX, LINE = 0, 1, 2
+
+SinglePosition = tuple[int, int, int, int, int]
+
+
+def single_positions(n: int, values: Sequence[int], pos: Sequence[int]) -> list[SinglePosition]:
+    """Every single position, ``(house, cell, value, kind, size)``: the houses boxes first, then
+    rows, then columns (where people look first), in each the values in order. ``kind``: ``LAST``
+    when the cell is its house's only empty cell, else ``BOX`` or ``LINE`` by the house; ``size``:
+    how many cells its step highlights (the placed values of ``position_cover``'s houses and the
+    placed cells of the house they leave out), 0 when placed values cannot explain it."""
+    if _C is not None:
+        return _C.single_positions(n, values if type(values) is list else list(values),  # type: ignore[no-any-return]
+                                   pos if type(pos) is list else list(pos))
+    return single_positions_py(n, values, pos)
+
+
+def single_positions_py(n: int, values: Sequence[int], pos: Sequence[int]) -> list[SinglePosition]:
+    geo = geometry(n)
+    holdings: dict[int, dict[int, int]] = {}  # value -> house -> its cell holding the value
+    out: list[SinglePosition] = []
+    for h in house_order(n):
+        hmask = geo.house_mask[h]
+        empty = -1
+        for v in range(1, n + 1):
+            where = pos[v - 1] & hmask
+            if where and not where & (where - 1):
+                cell = where.bit_length() - 1
+                if empty < 0:
+                    empty = sum(1 for c in geo.houses[h] if not values[c])
+                kind = LAST if empty == 1 else BOX if h >= 2 * n else LINE
+                holding = holdings.get(v)
+                if holding is None:
+                    holding = holdings[v] = _holding(geo, values, v)
+                out.append((h, cell, v, kind, _cover_size(geo, values, h, cell, v, holding)))
+    return out
+
+
+@cache
+def house_order(n: int) -> tuple[int, ...]:
+    """Boxes first (where people look first), then rows, then columns."""
+    return tuple(range(2 * n, 3 * n)) + tuple(range(n)) + tuple(range(n, 2 * n))
+
+
+def _cover_size(geo: Geometry, values: Sequence[int], h: int, target: int, v: int, holding: dict[int, int]) -> int:
+    cover = position_cover(geo, values, h, target, v, holding)
+    if cover is None:
+        return 0
+    houses, givers = cover
+    covered = 0
+    for h2 in houses:
+        covered |= geo.house_mask[h2]
+    return len(set(givers) | {c for c in geo.houses[h] if values[c] and not covered >> c & 1})
+
+
+def _holding(geo: Geometry, values: Sequence[int], v: int) -> dict[int, int]:
+    """House -> the cell of it where v is placed."""
+    return {hh: c for c in range(geo.ncells) if values[c] == v for hh in geo.cell_houses[c]}
+
+
+def position_cover(geo: Geometry, values: Sequence[int], h: int, target: int, v: int,
+                   holding: dict[int, int] | None = None) -> tuple[list[int], list[int]] | None:
+    """A smallest set of houses, each holding a placed v, that rules out every other empty
+    cell of house h for v's single position at ``target``; with the placed v of each. None if
+    placed values cannot explain it (earlier eliminations did). ``holding``: ``_holding``'s
+    table for v, when the caller has it."""
+    if holding is None:
+        holding = _holding(geo, values, v)
+    tmask = 1 << target
+    empties = [c for c in geo.houses[h] if c != target and not values[c]]
+    options: dict[int, int] = {}  # house -> mask of empties it covers
+    need = 0
+    for c in empties:
+        need |= 1 << c
+        found = False
+        for hh in geo.cell_houses[c]:
+            if hh != h and hh in holding and not geo.house_mask[hh] & tmask:
+                options[hh] = options.get(hh, 0) | (1 << c)
+                found = True
+        if not found:
+            return None
+    if not need:
+        return [], []
+    keys = sorted(options, key=lambda x: (-bin(options[x]).count("1"), x))
+    for size in range(1, len(keys) + 1):
+        for combo in combinations(keys, size):
+            got = 0
+            for k in combo:
+                got |= options[k]
+            if got == need:
+                houses = sorted(combo)
+                return houses, [holding[k] for k in houses]
+        if size >= 6:  # larger exact covers are rare; take a greedy cover
+            return _greedy_cover(options, need, holding)
+    return None
+
+
+def _greedy_cover(options: dict[int, int], need: int, holding: dict[int, int]) -> tuple[list[int], list[int]]:
+    chosen: list[int] = []
+    while need:
+        best = max(options, key=lambda k: bin(options[k] & need).count("1"))
+        chosen.append(best)
+        need &= ~options[best]
+    chosen.sort()
+    return chosen, [holding[k] for k in chosen]
 
 
 # ---- plain chains ----------------------------------------------------------------------------
@@ -912,16 +1027,20 @@ def _seen_by_both(a: AlsLike, b: AlsLike, zs: int, pos: Sequence[int]) -> Iterat
             yield z, elim
 
 
+XzEvent = tuple[int, int, int, int, int, int, int]
+
+
 def allow_sizes(ok: Callable[[int, int], bool]) -> bytes:
     """The ``allow`` table of ``als_xz``: byte i * 32 + j is 1 when ``ok(i, j)`` (sizes up to 31)."""
     return bytes(1 if ok(i, j) else 0 for i in range(32) for j in range(32))
 
 
 def als_xz(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None = None, limit: int = 0,
-           sets: Sequence[AlsLike] | None = None) -> list[tuple[int, int, int, int, int]]:
-    """ALS-XZ: (i, j, x, z, removed) for each pair of ``als_pairs`` with two common values
-    or more (only values some candidate outside could lose wanted), and each other common
-    value z (ascending) whose candidates seeing every z of both sets (``removed``) exist.
+           sets: Sequence[AlsLike] | None = None) -> list[XzEvent]:
+    """ALS-XZ: (i, j, x, z, removed, size_i, size_j) for each pair of ``als_pairs`` with two
+    common values or more (only values some candidate outside could lose wanted), and each
+    other common value z (ascending) whose candidates seeing every z of both sets (``removed``)
+    exist; with the two sets' sizes (a caller may rank the step before reading the sets).
     ``allow`` (``allow_sizes``): only pairs of the allowed sizes; ``limit``: the first
     ``limit`` only (0: all)."""
     if _C is not None:
@@ -930,7 +1049,7 @@ def als_xz(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None 
 
 
 def als_xz_py(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None = None, limit: int = 0,
-              sets: Sequence[AlsLike] | None = None) -> list[tuple[int, int, int, int, int]]:
+              sets: Sequence[AlsLike] | None = None) -> list[XzEvent]:
     """``als_xz`` in Python."""
     if sets is None:
         sets = als_objects(n, cand, pos)
@@ -940,7 +1059,7 @@ def als_xz_py(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | No
         if allow is not None and not allow[a.size * 32 + b.size]:
             continue
         for z, elim in _seen_by_both(a, b, a.values & b.values & ~(1 << x), pos):
-            out.append((i, j, x, z, elim))
+            out.append((i, j, x, z, elim, a.size, b.size))
             if len(out) == limit:
                 return out
     return out

@@ -203,7 +203,8 @@ def step_problems(state: State, step: Explanation, solution: Sequence[int] | Non
 
 
 def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], float] | None,
-                   least: Callable[[Lead], float] | None) -> list[str]:
+                   least: Callable[[Lead], float] | None,
+                   size: Callable[[Explanation], tuple[int, int, int]] | None = None) -> list[str]:
     out = []
     if step.technique != lead.technique:
         out.append(f"its lead says {lead.technique}")
@@ -211,17 +212,24 @@ def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], 
         out.append(f"its lead says {lead.place} placed and {lead.eliminate} removed")
     if rate is not None and least is not None and rate(step) < least(lead) - 1e-9:
         out.append(f"rated {rate(step)}, below the least rating {least(lead)} the engine takes for its lead")
+    if lead.size is not None:  # a lead ranked by its whole key: its rating and size exact
+        if rate is not None and least is not None and abs(rate(step) - least(lead)) > 1e-9:
+            out.append(f"rated {rate(step)}, not the rating {least(lead)} its lead says")
+        if size is not None and size(step) != lead.size:
+            out.append(f"its pattern size is {size(step)}, its lead says {lead.size}")
     return out
 
 
 def guarded(found: Iterable[Explanation | Lead], name: str, state: State, ctx: Context,
             solution: Sequence[int] | None, rate: Callable[[Explanation], float] | None = None,
-            least: Callable[[Lead], float] | None = None) -> Iterator[Explanation | Lead]:
+            least: Callable[[Lead], float] | None = None,
+            size: Callable[[Explanation], tuple[int, int, int]] | None = None) -> Iterator[Explanation | Lead]:
     """``found`` (a finder's output on ``state``) checked as it is read (module docstring).
     The state and the session are compared with what they were when the finder was called:
     call this before the finder's first step is asked for, i.e. right after ``t.find(...)``.
     A lead is built to be checked (``rate``: how the engine rates a step; ``least``: the least
-    rating the engine takes for a lead) and handed on as a lead."""
+    rating the engine takes for a lead; ``size``: a step's pattern size, for a lead that says its
+    own) and handed on as a lead."""
     before = _state_print(state)
     held = _session_print(ctx.session, state)
     it = iter(found)
@@ -241,7 +249,7 @@ def guarded(found: Iterable[Explanation | Lead], name: str, state: State, ctx: C
             same("while building its step")
             problems = step_problems(state, step, solution)
             if isinstance(found_step, Lead):
-                problems += _lead_problems(found_step, step, rate, least)
+                problems += _lead_problems(found_step, step, rate, least, size)
             if problems:
                 raise FinderFault(f"{name} yielded a step that does not hold ({'; '.join(problems)}): "
                                   f"{step.summary()}: {step.text}")

@@ -142,7 +142,7 @@ def _found(t: Technique, state: State, ctx: Context, check: bool | Sequence[int]
     if check is not False:
         found = guarded(found, t.name, state, ctx, None if check is True else check,
                         rater.rate if rater is not None else None,
-                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None)
+                        (lambda lead: rater.lead_key(lead)[0]) if rater is not None else None, pattern_size)
     return found
 
 
@@ -158,11 +158,18 @@ def _reading(t: Technique, state: State, ctx: Context, check: bool | Sequence[in
     try:
         yield found
     finally:
-        close = getattr(found, "close", None)
-        if close is not None:
-            close()
-        if timings is not None:
-            timings.setdefault(t.name, []).append(time.perf_counter() - start)
+        _close(t, found, start, timings)
+
+
+def _close(t: Technique, found: Iterator[Explanation | Lead], start: float,
+           timings: dict[str, list[float]] | None) -> None:
+    """The finder's steps closed (a generator's cleanup runs now), the time since ``start``
+    added to ``timings`` when a caller keeps them."""
+    close = getattr(found, "close", None)
+    if close is not None:
+        close()
+    if timings is not None:
+        timings.setdefault(t.name, []).append(time.perf_counter() - start)
 
 
 def next_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
@@ -197,8 +204,11 @@ def pattern_size(step: Explanation) -> tuple[int, int, int]:
 
     The cells are those it highlights (cells and marked candidates of both kinds); the last
     tie-break of the simplest order prefers the smaller pattern."""
-    cells = {(c[0], c[1]) for c in step.cells} | {(c[0], c[1]) for c in step.cells_alt}
-    cells |= {(c[0], c[1]) for c in step.marked} | {(c[0], c[1]) for c in step.marked_alt}
+    cells = set(step.cells)  # (row, col) tuples
+    cells.update(step.cells_alt)
+    if step.marked or step.marked_alt:
+        cells.update((m[0], m[1]) for m in step.marked)
+        cells.update((m[0], m[1]) for m in step.marked_alt)
     facts = step.proof.size if step.proof is not None else 0
     return len(cells), len(step.strong_links) + len(step.weak_links), facts
 
@@ -234,6 +244,15 @@ class Rater:
         self.lows = [min((k.least(view) for k in t.kinds), default=0.0) for t in techniques]
         # the least rating of each kind's steps (``StepKind.least``): a lead's, unless it knows better
         self.floors: dict[str, float] = {name: k.least(view) for name, k in self.kinds.items()}
+        # a lead's key terms by its name (its kind's floor, whether it gives way, its rank): one look-up
+        self._terms: dict[str, tuple[float, bool, tuple[int, int]]] = {
+            name: (self.floors[name], k.gives_way, self.ranks[name]) for name, k in self.kinds.items()}
+        self._unknown = (0.0, False, (len(self.ranks), 0))
+        # the order the simplest search tries the techniques in, and whether each reads the solution
+        self.tries: list[tuple[float, int, bool]] = [
+            (low, i, techniques[i].reads_solution) for low, i in sorted((low, i) for i, low in enumerate(self.lows))]
+        # each technique's context bounded by a best rating so far (``bounded``), made once a run
+        self._bounded: dict[tuple[int, float, bool], tuple[Context, Context]] = {}
 
     def rate(self, step: Explanation) -> float:
         k = self.kinds.get(step.technique)
@@ -243,9 +262,17 @@ class Rater:
         """The first five terms of a lead's ``choice_key`` at their least: the lead's least rating
         (its own, else its kind's ``floors``), then the terms a lead knows exactly. A lead whose
         least key is above the best step's cannot beat it."""
-        k = self.kinds.get(lead.technique)
-        return (lead.least or self.floors.get(lead.technique, 0.0), k is not None and k.gives_way, -lead.place,
-                -lead.eliminate, self.ranks.get(lead.technique, (len(self.ranks), 0)))
+        floor, gives_way, rank = self._terms.get(lead.technique, self._unknown)
+        return lead.least or floor, gives_way, -lead.place, -lead.eliminate, rank
+
+    def bounded(self, i: int, ctx: Context, best: float, tie: bool) -> Context:
+        """Technique i's context ``ctx`` with the bound of a best step rated ``best`` (``tie``: a
+        step rated the same may still be taken), made once a run for each bound met."""
+        made = self._bounded.get((i, best, tie))
+        if made is None or made[0] is not ctx:
+            made = ctx, replace(ctx, bound=Bound(best, tie, self.view))
+            self._bounded[i, best, tie] = made
+        return made[1]
 
     def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
         r = self.rate(step) if rated is None else rated
@@ -275,34 +302,42 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
         ctxs = contexts(techniques, solution, SIMPLEST, off=left_out(techniques, SIMPLEST))
     if rater is None:
         rater = Rater(techniques, SIMPLEST.view)
-    best: Explanation | None = None
+    best: Explanation | Lead | None = None  # a lead whose key is known whole is built once taken
     best_key: tuple[Any, ...] | None = None
-    order = sorted((low, i) for i, low in enumerate(rater.lows))
     for last_resort in (False, True):
-        for low, i in order:
+        for low, i, reads_solution in rater.tries:
             t, ctx = techniques[i], ctxs[i]
-            if ctx is None or t.reads_solution != last_resort:
+            if ctx is None or reads_solution != last_resort:
                 continue
             if best_key is not None:
-                if low > best_key[0] or (low == best_key[0] and not can_tie(best_key)):
+                tie = can_tie(best_key)
+                if low > best_key[0] or (low == best_key[0] and not tie):
                     break
-                ctx = replace(ctx, bound=Bound(best_key[0], can_tie(best_key), rater.view))
+                ctx = rater.bounded(i, ctx, best_key[0], tie)
             passed = 0
-            with _reading(t, state, ctx, check, timings, rater) as found:
+            start = time.perf_counter() if timings is not None else 0.0
+            found = _found(t, state, ctx, check, rater)
+            try:
                 for candidate in found:
+                    key: tuple[Any, ...] | None = None
                     if isinstance(candidate, Lead):
                         # a step found but not built: built only if it may beat the best so far
                         if not ctx.allows(candidate.technique):
                             continue
-                        if best_key is not None and rater.lead_key(candidate) > best_key[:5]:
+                        if candidate.size is not None:  # its whole key known: built once taken
+                            key = rater.lead_key(candidate) + (candidate.size,)
+                        elif best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:
                                 break
                             continue
-                        candidate = candidate.build()
-                    if not live(state, candidate) or not ctx.allows(candidate.technique):
-                        continue
-                    key = rater.key(candidate)
+                        else:
+                            candidate = candidate.build()
+                    if key is None:
+                        assert isinstance(candidate, Explanation)
+                        if not live(state, candidate) or not ctx.allows(candidate.technique):
+                            continue
+                        key = rater.key(candidate)
                     if best_key is None or key < best_key:
                         best, best_key = candidate, key
                         # a step at the technique's least rating that cannot be tied: a later one can only tie
@@ -312,9 +347,11 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         passed += 1
                         if passed >= SCAN:
                             break
+            finally:  # as ``_reading`` (without its generator: this runs for every finder call)
+                _close(t, found, start, timings)
         if best is not None:
             break
-    return best
+    return best.build() if isinstance(best, Lead) else best
 
 
 def choose_step(order: Order, state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,

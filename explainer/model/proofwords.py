@@ -35,13 +35,18 @@ T = TypeVar("T")
 
 
 def _noted(fn: Callable[P, T]) -> Callable[P, T]:
-    """``fn``'s words in the notation of its ``lang`` argument (a text, or (facts, text) pairs)."""
-    sig = inspect.signature(fn)
+    """``fn``'s words in the notation of its ``lang`` argument (a text, or (facts, text) pairs).
+    ``lang`` is read where the call put it (by keyword, else by its position): binding the
+    whole signature at every call cost 1-2 % of an explanation."""
+    param = inspect.signature(fn).parameters["lang"]
+    at = list(inspect.signature(fn).parameters).index("lang")
+    if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+        at = -1  # keyword only
 
     @functools.wraps(fn)
     def wrapped(*args: P.args, **kwargs: P.kwargs) -> T:
         out: Any = fn(*args, **kwargs)
-        lang = sig.bind(*args, **kwargs).arguments["lang"]
+        lang: Any = kwargs["lang"] if "lang" in kwargs else args[at] if 0 <= at < len(args) else param.default
         if lang == "en":
             return out  # type: ignore[no-any-return]
         if isinstance(out, str):

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import values
 from .grid import Geometry, bits
 from .values import Candidate, Cell, House
 
@@ -87,14 +88,18 @@ class Role:
             raise ValueError(f"unknown role {self.role!r} (known: {', '.join(VOCABULARY)})")
         if self.role == "link" and (self.kind not in LINK_KINDS or self.source is None or self.target is None):
             raise ValueError("a link role needs kind strong or weak, a source and a target")
+        # the value types (a role is made for every step built: empty fields left as they are)
         set_ = object.__setattr__
-        set_(self, "cells", tuple(x if type(x) is Cell else Cell(*x) for x in self.cells))
-        set_(self, "candidates", tuple(x if type(x) is Candidate else Candidate(*x) for x in self.candidates))
-        set_(self, "houses", tuple(x if type(x) is House else House(*x) for x in self.houses))
-        for name in ("source", "target"):
-            x = getattr(self, name)
-            if x is not None and type(x) is not Candidate:
-                set_(self, name, Candidate(*x))
+        if self.cells or type(self.cells) is not tuple:
+            set_(self, "cells", values.cells(self.cells))
+        if self.candidates or type(self.candidates) is not tuple:
+            set_(self, "candidates", values.candidates(self.candidates))
+        if self.houses or type(self.houses) is not tuple:
+            set_(self, "houses", values.houses(self.houses))
+        if self.source is not None and type(self.source) is not Candidate:
+            set_(self, "source", Candidate(*self.source))
+        if self.target is not None and type(self.target) is not Candidate:
+            set_(self, "target", Candidate(*self.target))
 
     @property
     def name(self) -> str:

@@ -183,6 +183,9 @@ class Lead:
     candidates it removes), and ``build()``, which makes its ``Explanation`` (proof, caption,
     roles) when it can still win. ``least``: 0 when the finder has no estimate (the engine
     then takes its technique's least rating). Every candidate a lead places or removes is live.
+    ``size``: the pattern size of its step (``explainer.engine.orders.pattern_size``) when the
+    finder knows it, and then ``least`` is the step's rating on the run's view, exactly: the
+    engine ranks the lead by its whole choice key and builds it only if it takes it.
     """
 
     technique: str
@@ -190,6 +193,7 @@ class Lead:
     least: float = 0.0
     place: int = 0
     eliminate: int = 0
+    size: tuple[int, int, int] | None = None
 
     def __repr__(self) -> str:
         return f"<Lead {self.technique} >= {self.least}: {self.place} placed, {self.eliminate} removed>"

@@ -97,20 +97,20 @@ class House(NamedTuple):
 
 
 def candidates(items: tuple[tuple[int, int, int], ...]) -> tuple[Candidate, ...]:
-    return tuple(x if type(x) is Candidate else Candidate(*x) for x in items)
+    return tuple([x if type(x) is Candidate else Candidate(*x) for x in items])
 
 
 def cells(items: tuple[tuple[int, int], ...]) -> tuple[Cell, ...]:
-    return tuple(x if type(x) is Cell else Cell(*x) for x in items)
+    return tuple([x if type(x) is Cell else Cell(*x) for x in items])
 
 
 def houses(items: tuple[tuple[str, int], ...]) -> tuple[House, ...]:
-    return tuple(x if type(x) is House else House(*x) for x in items)
+    return tuple([x if type(x) is House else House(*x) for x in items])
 
 
 def strong_links(items: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...]) -> tuple[StrongLink, ...]:
-    return tuple(x if type(x) is StrongLink else StrongLink(Candidate(*x[0]), Candidate(*x[1])) for x in items)
+    return tuple([x if type(x) is StrongLink else StrongLink(Candidate(*x[0]), Candidate(*x[1])) for x in items])
 
 
 def weak_links(items: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...]) -> tuple[WeakLink, ...]:
-    return tuple(x if type(x) is WeakLink else WeakLink(Candidate(*x[0]), Candidate(*x[1])) for x in items)
+    return tuple([x if type(x) is WeakLink else WeakLink(Candidate(*x[0]), Candidate(*x[1])) for x in items])

@@ -124,3 +124,16 @@ def test_blossom_events(n: int, limit: int) -> None:
 def test_als_chain_events(n: int, max_chain: int, max_nodes: int, limit: int) -> None:
     # max_nodes 2000 and 300: the bound on pushed nodes is met, and both stop at the same place
     assert _compare("als_chain_events", n, 4, max_chain, max_nodes, limit, sparse=True) or n == 4
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_single_positions(n: int) -> None:
+    # placed states (a house's last empty cell) and open ones (covers of several houses, none)
+    total = 0
+    for placed in (0.3, 0.6, 0.85):
+        for seed in range(SEEDS[n] * 2):
+            state = random_state(n, seed, placed=placed, keep=0.2 + 0.1 * (seed % 5))
+            got = search._C.single_positions(n, state.values, state.pos)
+            assert got == search.single_positions_py(n, state.values, state.pos), (n, placed, seed)
+            total += len(got)
+    assert total

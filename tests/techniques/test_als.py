@@ -59,3 +59,27 @@ def test_pure_and_repeatable():
     before = format_pencilmarks(state)
     assert list(als.find(state)) == list(als.find(state))
     assert format_pencilmarks(state) == before
+
+
+def test_als_leads_are_their_steps_at_no_more_than_their_rating() -> None:
+    """On SE's view (a ranked order's context) each ALS-XZ step comes as a lead: built, it is
+    the step the finder yields otherwise, rated at least the lead's least rating."""
+    from itertools import islice
+
+    from explainer.engine.orders import Rater
+    from explainer.model.technique import Bound, Context, Lead
+    from techniques import select
+    from tests.core.states import random_state
+
+    rater = Rater(select(None))
+    seen = 0
+    for seed in range(6):
+        state = random_state(9, seed, placed=0.4 + 0.05 * (seed % 4), keep=0.15 + 0.05 * (seed % 4))
+        leads = list(islice(als.find(state, Context(bound=Bound(), leads=True)), 12))
+        steps = list(islice(als.find(state), 12))
+        assert len(leads) == len(steps)
+        for lead, step in zip(leads, steps, strict=True):
+            assert isinstance(lead, Lead) and lead.build() == step
+            assert rater.rate(step) >= lead.least > 0 and lead.eliminate == len(step.eliminate)
+            seen += 1
+    assert seen

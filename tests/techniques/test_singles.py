@@ -54,3 +54,25 @@ def test_finders_are_pure():
     b = list(find_single_position(state))
     assert a == b and len(a) > 1
     assert (state.values, state.cand, state.pos) == before
+
+
+def test_single_position_leads_say_their_steps_key() -> None:
+    """To an engine that takes leads, each single position is a lead whose rating and pattern
+    size are its step's (the engine ranks it without building it), in the finder's order."""
+    from explainer.engine.orders import Rater, pattern_size
+    from explainer.model.technique import Context, Lead
+    from techniques import select
+    from tests.core.states import random_state
+
+    rater = Rater(select(None))
+    kinds = set()
+    for n, seed, placed in [(9, s, p) for s in range(12) for p in (0.3, 0.6, 0.85)] + [(4, 1, 0.5), (16, 2, 0.6)]:
+        state = random_state(n, seed, placed=placed, keep=0.3)
+        leads = list(find_single_position(state, Context(leads=True)))
+        steps = list(find_single_position(state))
+        assert [lead.build() for lead in leads] == steps
+        for lead, step in zip(leads, steps, strict=True):
+            assert isinstance(lead, Lead) and lead.size == pattern_size(step)
+            assert (lead.least, lead.place, lead.eliminate) == (rater.rate(step), 1, 0)
+            kinds.add((lead.least, lead.size[0] > 0))
+    assert len(kinds) >= 4  # the last cell, boxes and lines, covered and not
