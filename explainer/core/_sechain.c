@@ -267,10 +267,13 @@ typedef struct engine {
     int32_t *imp_at, *imp_ncell;
     ivec imp;
     /* a static engine's reachability (reach_build): its live keys by compact index (kidx: key ->
-     * index or -1, r_key: index -> key), one implication graph's strongly connected components
-     * (r_comp) and the set of indexes each one reaches (r_rows, r_w words a set); scratch for
-     * Tarjan's search; r_ok: the sets are there (a graph too large has none: nothing skipped) */
-    int32_t *kidx, *r_key, *r_num, *r_low, *r_stk, *r_cs, *r_ca, *r_comp, *r_stamp;
+     * index or -1, r_key: index -> key), the table again as compact indexes (impv, an index's
+     * entries from r_at), the graph's strongly connected components (r_comp) and the set of
+     * indexes each one reaches (r_rows, r_w words a set); scratch for Tarjan's search; r_ok: the
+     * sets are there (a graph too large has none: nothing skipped) */
+    ivec impv;
+    int32_t *kidx, *r_key, *r_num, *r_low, *r_stk, *r_cs, *r_ca, *r_comp, *r_stamp, *r_at;
+    uint8_t *r_sink, *r_single; /* per component: a single key with no implication; per key: alone in its component */
     uint64_t *r_rows;
     size_t r_rowcap;
     int nv, r_w, r_ok;
@@ -346,27 +349,32 @@ static int static_tables(engine_t *E) {
     }
     if (!E->kidx) {
         int32_t **arrays[] = {&E->kidx, &E->r_key, &E->r_num, &E->r_low, &E->r_stk,
-                              &E->r_cs, &E->r_ca, &E->r_comp, &E->r_stamp};
+                              &E->r_cs, &E->r_ca, &E->r_comp, &E->r_stamp, &E->r_at};
         for (int i = 0; i < COUNT(arrays); i++)
-            if (!(*arrays[i] = malloc(sizeof(int32_t) * (size_t)P2))) return -1;
+            if (!(*arrays[i] = malloc(sizeof(int32_t) * (size_t)(P2 + 1)))) return -1;
+        if (!(E->r_sink = malloc((size_t)P2)) || !(E->r_single = malloc((size_t)P2))) return -1;
     }
-    E->imp.n = 0, E->nv = 0, E->r_ok = 0;
+    E->imp.n = 0, E->impv.n = 0, E->nv = 0, E->r_ok = 0;
+    for (int key = 0; key < P2; key++) { /* the live keys' compact indexes, by key */
+        int c = KCELL(G, key);
+        E->kidx[key] = -1;
+        if (!E->g->val[c] && g_has(E->g, c, KVAL(G, key))) E->kidx[key] = E->nv, E->r_key[E->nv++] = key;
+    }
     cons_t cons[4 * MAXN];
     for (int key = 0; key < P2; key++) {
         E->imp_at[key] = E->imp.n;
         E->imp_ncell[key] = 0;
-        E->kidx[key] = -1;
-        int c = KCELL(G, key), v = KVAL(G, key);
-        if (E->g->val[c] || !g_has(E->g, c, v)) continue;
-        E->kidx[key] = E->nv, E->r_key[E->nv++] = key;
+        if (E->kidx[key] < 0) continue;
+        E->r_at[E->kidx[key]] = E->imp.n;
         int k = (key & 1) ? on_to_off_grid(E, E->g, key, 1, cons) : off_to_on_grid(E, E->g, NULL, key, 1, 1, cons);
-        if (iv_reserve(&E->imp, k) < 0) return -1;
+        if (iv_reserve(&E->imp, k) < 0 || iv_reserve(&E->impv, k) < 0) return -1;
         for (int i = 0; i < k; i++) {
             if (cons[i].cause == C_NAKED) E->imp_ncell[key]++;
             E->imp.a[E->imp.n++] = PACK(cons[i].cell, cons[i].value, cons[i].cause);
+            E->impv.a[E->impv.n++] = E->kidx[KEY(G->n, cons[i].cell, cons[i].value, ~key & 1)];
         }
     }
-    E->imp_at[P2] = E->imp.n;
+    E->imp_at[P2] = E->imp.n, E->r_at[E->nv] = E->imp.n;
     return 0;
 }
 
@@ -404,20 +412,21 @@ static int reach_build(engine_t *E) {
         E->r_rows = p, E->r_rowcap = cap;
     }
     E->r_w = W;
-    const int32_t *imp = E->imp.a, *at = E->imp_at, *key = E->r_key, *kidx = E->kidx;
+    const int32_t *adj = E->impv.a, *at = E->r_at;
     int32_t *num = E->r_num, *low = E->r_low, *stk = E->r_stk, *cs = E->r_cs, *ca = E->r_ca;
     int32_t *comp = E->r_comp, *stamp = E->r_stamp;
+    uint8_t *sink = E->r_sink, *single = E->r_single;
     for (int u = 0; u < V; u++) num[u] = -1, comp[u] = -1, stamp[u] = -1;
     for (int r = 0; r < V; r++) {
         if (num[r] >= 0) continue;
         int csp = 0;
-        num[r] = low[r] = cnt++, stk[sp++] = r, cs[csp] = r, ca[csp++] = at[key[r]];
+        num[r] = low[r] = cnt++, stk[sp++] = r, cs[csp] = r, ca[csp++] = at[r];
         while (csp) {
             int u = cs[csp - 1];
-            if (ca[csp - 1] < at[key[u] + 1]) { /* an "on" goes to "off"s, an "off" to "on"s */
-                int v = kidx[((imp[ca[csp - 1]++] >> 3) << 1) | (~key[u] & 1)];
+            if (ca[csp - 1] < at[u + 1]) {
+                int v = adj[ca[csp - 1]++];
                 if (num[v] < 0)
-                    num[v] = low[v] = cnt++, stk[sp++] = v, cs[csp] = v, ca[csp++] = at[key[v]];
+                    num[v] = low[v] = cnt++, stk[sp++] = v, cs[csp] = v, ca[csp++] = at[v];
                 else if (comp[v] < 0 && num[v] < low[u])
                     low[u] = num[v];
                 continue;
@@ -431,17 +440,24 @@ static int reach_build(engine_t *E) {
             while (stk[first] != u);
             uint64_t *row = E->r_rows + (size_t)c * (size_t)W;
             memset(row, 0, sizeof(uint64_t) * (size_t)W);
+            int out = 0, alone = sp - first == 1;
             for (int i = first; i < sp; i++) {
                 int m = stk[i];
                 row[m >> 6] |= (uint64_t)1 << (m & 63);
-                for (int j = at[key[m]]; j < at[key[m] + 1]; j++) {
-                    int cv = comp[kidx[((imp[j] >> 3) << 1) | (~key[m] & 1)]];
+                single[m] = (uint8_t)alone;
+                for (int j = at[m]; j < at[m + 1]; j++) {
+                    int v = adj[j], cv = comp[v];
                     if (cv == c || stamp[cv] == c) continue; /* inside, or already joined */
-                    stamp[cv] = c;
-                    const uint64_t *from = E->r_rows + (size_t)cv * (size_t)W;
-                    for (int w = 0; w < W; w++) row[w] |= from[w];
+                    stamp[cv] = c, out = 1;
+                    if (sink[cv]) /* a key that leads nowhere: its set is itself */
+                        row[v >> 6] |= (uint64_t)1 << (v & 63);
+                    else {
+                        const uint64_t *from = E->r_rows + (size_t)cv * (size_t)W;
+                        for (int w = 0; w < W; w++) row[w] |= from[w];
+                    }
                 }
             }
+            sink[c] = (uint8_t)(!out && alone);
             sp = first;
         }
     }
@@ -462,6 +478,7 @@ static inline int reaches(const engine_t *E, int from, int to) {
  * reaches c) are in one component */
 static int may_cycle(const engine_t *E, int s, int y, int x) {
     if (!E->r_ok) return 1;
+    if (E->r_single[E->kidx[s]]) return 0;
     const int32_t *imp = E->imp.a;
     int a, b;
     tab_range(E, s, y, 1, &a, &b);
@@ -1886,6 +1903,8 @@ static void engine_free(engine_t *E) {
     free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
     free(E->kidx), free(E->r_key), free(E->r_num), free(E->r_low), free(E->r_stk), free(E->r_cs), free(E->r_ca);
     free(E->r_comp), free(E->r_stamp), free(E->r_rows);
+    free(E->r_at), free(E->impv.a);
+    free(E->r_sink), free(E->r_single);
     free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl), free(E->anc);
     free(E);
 }
