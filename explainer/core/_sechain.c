@@ -287,6 +287,7 @@ typedef struct engine {
     hcand_t best;
     int has_best, order;
     grid_t *g;          /* the grid the call works on (reduced by dynamic chains) */
+    grid_t *saved;      /* a dynamic chain's copy of it (run_chain) */
     struct engine *inner[2];
     int ninner;
 } engine_t;
@@ -360,19 +361,35 @@ static int static_tables(engine_t *E) {
         E->kidx[key] = -1;
         if (!E->g->val[c] && g_has(E->g, c, KVAL(G, key))) E->kidx[key] = E->nv, E->r_key[E->nv++] = key;
     }
-    cons_t cons[4 * MAXN];
+    const grid_t *g = E->g;
+    int n = G->n;
     for (int key = 0; key < P2; key++) {
         E->imp_at[key] = E->imp.n;
         E->imp_ncell[key] = 0;
         if (E->kidx[key] < 0) continue;
         E->r_at[E->kidx[key]] = E->imp.n;
-        int k = (key & 1) ? on_to_off_grid(E, E->g, key, 1, cons) : off_to_on_grid(E, E->g, NULL, key, 1, 1, cons);
-        if (iv_reserve(&E->imp, k) < 0 || iv_reserve(&E->impv, k) < 0) return -1;
-        for (int i = 0; i < k; i++) {
-            if (cons[i].cause == C_NAKED) E->imp_ncell[key]++;
-            E->imp.a[E->imp.n++] = PACK(cons[i].cell, cons[i].value, cons[i].cause);
-            E->impv.a[E->impv.n++] = E->kidx[KEY(G->n, cons[i].cell, cons[i].value, ~key & 1)];
+        if (iv_reserve(&E->imp, 4 * MAXN) < 0 || iv_reserve(&E->impv, 4 * MAXN) < 0) return -1;
+        /* on_to_off_grid's and off_to_on_grid's consequences (cell rule first), written in place */
+        int32_t *out = E->imp.a + E->imp.n, *outv = E->impv.a + E->imp.n;
+        int c = KCELL(G, key), v = KVAL(G, key), k = 0, on = key & 1;
+        uint32_t m = g->cand[c] & ~(1u << (v - 1));
+        if (on || popc32(m) == 1)
+            for (; m; m &= m - 1, k++) out[k] = PACK(c, __builtin_ctz(m) + 1, C_NAKED);
+        E->imp_ncell[key] = k;
+        for (int t = 0, box = G->reg[c][0]; t < 3; t++) {
+            int h = G->reg[c][t];
+            uint32_t others = g->hpos[h * n + v - 1] & ~(1u << G->at[c][t]);
+            if (!on && (!others || (others & (others - 1)))) continue;
+            for (; others; others &= others - 1) {
+                int x = G->hcell[h][__builtin_ctz(others)], dup = 0;
+                if (on) dup = t && G->reg[x][0] == box; /* a row or column cell of the box: already met */
+                else
+                    for (int j = E->imp_ncell[key]; j < k && !dup; j++) dup = out[j] >> 3 == x * n + v - 1;
+                if (!dup) out[k++] = PACK(x, v, C_BLOCK + t);
+            }
         }
+        for (int i = 0; i < k; i++) outv[i] = E->kidx[((out[i] >> 3) << 1) | (on ^ 1)];
+        E->imp.n += k, E->impv.n += k;
     }
     E->imp_at[P2] = E->imp.n, E->r_at[E->nv] = E->imp.n;
     return 0;
@@ -819,10 +836,15 @@ static int run_chain(engine_t *E, int start) {
     int ci = E->nch++;
     chain_t *C = &E->ch[ci];
     C->start = start, C->lst = E->lp.n, C->ab_on = C->ab_off = -1;
-    grid_t *saved = malloc(sizeof(grid_t));
-    if (!saved) return -1;
-    grid_copy(G, saved, g);
-    const grid_t *src = E->dynamic ? saved : NULL;
+    /* a dynamic chain reduces the grid: restored at its end from the engine's copy (an engine's
+     * chains do not nest: a nested rule runs another engine); a static one leaves it as it is */
+    grid_t *saved = NULL;
+    if (E->dynamic) {
+        if (!E->saved && !(E->saved = malloc(sizeof(grid_t)))) return -1;
+        saved = E->saved;
+        grid_copy(G, saved, g);
+    }
+    const grid_t *src = saved;
     int cell_rule = !E->nishio, rc = 0;
     ivec *qon = &E->q1, *qoff = &E->q2;
     qon->n = qoff->n = 0;
@@ -903,14 +925,12 @@ done:
         E->bp[C->bits + (key >> 6)] |= (uint64_t)1 << (key & 63);
         E->at[key] = -1;
     }
-    grid_copy(G, g, saved);
-    free(saved);
+    if (saved) grid_copy(G, g, saved);
     return rc < 0 ? -1 : ci;
 fail:
     C = &E->ch[ci];
     for (int i = C->lst; i < E->lp.n; i++) E->at[E->nd[E->lp.a[i]].key] = -1;
-    grid_copy(G, g, saved);
-    free(saved);
+    if (saved) grid_copy(G, g, saved);
     return -1;
 }
 
@@ -1903,7 +1923,7 @@ static void engine_free(engine_t *E) {
     free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
     free(E->kidx), free(E->r_key), free(E->r_num), free(E->r_low), free(E->r_stk), free(E->r_cs), free(E->r_ca);
     free(E->r_comp), free(E->r_stamp), free(E->r_rows);
-    free(E->r_at), free(E->impv.a);
+    free(E->r_at), free(E->impv.a), free(E->saved);
     free(E->r_sink), free(E->r_single);
     free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl), free(E->anc);
     free(E);
