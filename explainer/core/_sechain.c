@@ -10,7 +10,10 @@
  *               and cause per entry), read in place by the searches; SE's isParent in doCycles is
  *               a bit test on the set of "off"s each queued "on" rests on (an arena of sets per
  *               engine, grown geometrically, reused between calls); doForcingChains stops at its
- *               one target;
+ *               one target; a static engine first finds its graph's strongly connected components
+ *               and reach sets (reach_build) and skips each search they prove empty (a forcing
+ *               chain whose start cannot reach its negation, a cycle from a key alone in its
+ *               component), most of them in a nested rule's engine;
  *   chains      each propagation is a record (its nodes in insertion order, a bit set of its
  *               keys, its contradiction); a chain from a start is run once per producer call and
  *               shared by the binary, region and cell hints that read it;
@@ -263,6 +266,17 @@ typedef struct engine {
      * of them), an "off" key's "on"s (the cell rule one first, if any) */
     int32_t *imp_at, *imp_ncell;
     ivec imp;
+    /* a static engine's reachability (reach_build): its live keys by compact index (kidx: key ->
+     * index or -1, r_key: index -> key), the table again as compact indexes (impv, an index's
+     * entries from r_at), the graph's strongly connected components (r_comp) and the set of
+     * indexes each one reaches (r_rows, r_w words a set); scratch for Tarjan's search; r_ok: the
+     * sets are there (a graph too large has none: nothing skipped) */
+    ivec impv;
+    int32_t *kidx, *r_key, *r_num, *r_low, *r_stk, *r_cs, *r_ca, *r_comp, *r_stamp, *r_at;
+    uint8_t *r_sink, *r_single; /* per component: a single key with no implication; per key: alone in its component */
+    uint64_t *r_rows;
+    size_t r_rowcap;
+    int nv, r_w, r_ok;
     int kw;             /* words of a key set */
     uint64_t *vis;      /* [kw] scratch */
     uint64_t *anc;      /* do_cycles: per queued "on", the keys of the "off"s it rests on ([kw] each) */
@@ -273,6 +287,7 @@ typedef struct engine {
     hcand_t best;
     int has_best, order;
     grid_t *g;          /* the grid the call works on (reduced by dynamic chains) */
+    grid_t *saved;      /* a dynamic chain's copy of it (run_chain) */
     struct engine *inner[2];
     int ninner;
 } engine_t;
@@ -333,21 +348,50 @@ static int static_tables(engine_t *E) {
         E->imp_ncell = malloc(sizeof(int32_t) * (size_t)P2);
         if (!E->imp_at || !E->imp_ncell) return -1;
     }
-    E->imp.n = 0;
-    cons_t cons[4 * MAXN];
+    if (!E->kidx) {
+        int32_t **arrays[] = {&E->kidx, &E->r_key, &E->r_num, &E->r_low, &E->r_stk,
+                              &E->r_cs, &E->r_ca, &E->r_comp, &E->r_stamp, &E->r_at};
+        for (int i = 0; i < COUNT(arrays); i++)
+            if (!(*arrays[i] = malloc(sizeof(int32_t) * (size_t)(P2 + 1)))) return -1;
+        if (!(E->r_sink = malloc((size_t)P2)) || !(E->r_single = malloc((size_t)P2))) return -1;
+    }
+    E->imp.n = 0, E->impv.n = 0, E->nv = 0, E->r_ok = 0;
+    for (int key = 0; key < P2; key++) { /* the live keys' compact indexes, by key */
+        int c = KCELL(G, key);
+        E->kidx[key] = -1;
+        if (!E->g->val[c] && g_has(E->g, c, KVAL(G, key))) E->kidx[key] = E->nv, E->r_key[E->nv++] = key;
+    }
+    const grid_t *g = E->g;
+    int n = G->n;
     for (int key = 0; key < P2; key++) {
         E->imp_at[key] = E->imp.n;
         E->imp_ncell[key] = 0;
-        int c = KCELL(G, key), v = KVAL(G, key);
-        if (E->g->val[c] || !g_has(E->g, c, v)) continue;
-        int k = (key & 1) ? on_to_off_grid(E, E->g, key, 1, cons) : off_to_on_grid(E, E->g, NULL, key, 1, 1, cons);
-        if (iv_reserve(&E->imp, k) < 0) return -1;
-        for (int i = 0; i < k; i++) {
-            if (cons[i].cause == C_NAKED) E->imp_ncell[key]++;
-            E->imp.a[E->imp.n++] = PACK(cons[i].cell, cons[i].value, cons[i].cause);
+        if (E->kidx[key] < 0) continue;
+        E->r_at[E->kidx[key]] = E->imp.n;
+        if (iv_reserve(&E->imp, 4 * MAXN) < 0 || iv_reserve(&E->impv, 4 * MAXN) < 0) return -1;
+        /* on_to_off_grid's and off_to_on_grid's consequences (cell rule first), written in place */
+        int32_t *out = E->imp.a + E->imp.n, *outv = E->impv.a + E->imp.n;
+        int c = KCELL(G, key), v = KVAL(G, key), k = 0, on = key & 1;
+        uint32_t m = g->cand[c] & ~(1u << (v - 1));
+        if (on || popc32(m) == 1)
+            for (; m; m &= m - 1, k++) out[k] = PACK(c, __builtin_ctz(m) + 1, C_NAKED);
+        E->imp_ncell[key] = k;
+        for (int t = 0, box = G->reg[c][0]; t < 3; t++) {
+            int h = G->reg[c][t];
+            uint32_t others = g->hpos[h * n + v - 1] & ~(1u << G->at[c][t]);
+            if (!on && (!others || (others & (others - 1)))) continue;
+            for (; others; others &= others - 1) {
+                int x = G->hcell[h][__builtin_ctz(others)], dup = 0;
+                if (on) dup = t && G->reg[x][0] == box; /* a row or column cell of the box: already met */
+                else
+                    for (int j = E->imp_ncell[key]; j < k && !dup; j++) dup = out[j] >> 3 == x * n + v - 1;
+                if (!dup) out[k++] = PACK(x, v, C_BLOCK + t);
+            }
         }
+        for (int i = 0; i < k; i++) outv[i] = E->kidx[((out[i] >> 3) << 1) | (on ^ 1)];
+        E->imp.n += k, E->impv.n += k;
     }
-    E->imp_at[P2] = E->imp.n;
+    E->imp_at[P2] = E->imp.n, E->r_at[E->nv] = E->imp.n;
     return 0;
 }
 
@@ -357,6 +401,113 @@ static inline void tab_range(const engine_t *E, int key, int cell_rule, int hous
     int s = E->imp_at[key], nc = E->imp_ncell[key];
     *a = cell_rule ? s : s + nc;
     *b = house_rule ? E->imp_at[key + 1] : s + nc;
+}
+
+/* ---- reachability (static engines) -------------------------------------------------------------- */
+
+/* above this many live keys the reach sets are not built (their memory grows as its square) */
+#define REACH_MAXV 4096
+
+/* The reach sets of a static engine's call: which searches can find something. do_cycles and
+ * do_forcing follow the implications of graph (y, x) (an "on" key's "off"s, with the cell rule's
+ * when y; an "off" key's "on"s, the cell rule's when y, the house rules' when x; do_forcing's graph
+ * is (y, 1)); each is part of the whole table's graph (1, 1), so what that one cannot reach none
+ * can. A search is skipped only where these sets prove it finds nothing: every hint, its nodes'
+ * order and the hints' order stay the same.
+ *
+ * reach_build: the strongly connected components of the live keys in graph (1, 1) (Tarjan's
+ * search, made iterative) and each component's reach set, its members and its successors' sets
+ * (complete when it closes: a successor outside it closed before). Built once a call, 0 or -1 */
+static int reach_build(engine_t *E) {
+    int V = E->nv, W = (V + 63) / 64, cnt = 0, sp = 0, ncomp = 0;
+    E->r_ok = 0;
+    if (V > REACH_MAXV) return 0;
+    if ((size_t)V * (size_t)W > E->r_rowcap) {
+        size_t cap = (size_t)V * (size_t)W;
+        uint64_t *p = realloc(E->r_rows, sizeof(uint64_t) * cap);
+        if (!p) return -1;
+        E->r_rows = p, E->r_rowcap = cap;
+    }
+    E->r_w = W;
+    const int32_t *adj = E->impv.a, *at = E->r_at;
+    int32_t *num = E->r_num, *low = E->r_low, *stk = E->r_stk, *cs = E->r_cs, *ca = E->r_ca;
+    int32_t *comp = E->r_comp, *stamp = E->r_stamp;
+    uint8_t *sink = E->r_sink, *single = E->r_single;
+    for (int u = 0; u < V; u++) num[u] = -1, comp[u] = -1, stamp[u] = -1;
+    for (int r = 0; r < V; r++) {
+        if (num[r] >= 0) continue;
+        int csp = 0;
+        num[r] = low[r] = cnt++, stk[sp++] = r, cs[csp] = r, ca[csp++] = at[r];
+        while (csp) {
+            int u = cs[csp - 1];
+            if (ca[csp - 1] < at[u + 1]) {
+                int v = adj[ca[csp - 1]++];
+                if (num[v] < 0)
+                    num[v] = low[v] = cnt++, stk[sp++] = v, cs[csp] = v, ca[csp++] = at[v];
+                else if (comp[v] < 0 && num[v] < low[u])
+                    low[u] = num[v];
+                continue;
+            }
+            csp--;
+            if (csp && low[u] < low[cs[csp - 1]]) low[cs[csp - 1]] = low[u];
+            if (low[u] != num[u]) continue;
+            /* u closes a component: its members are on the stack down to u */
+            int c = ncomp++, first = sp;
+            do comp[stk[--first]] = c;
+            while (stk[first] != u);
+            uint64_t *row = E->r_rows + (size_t)c * (size_t)W;
+            memset(row, 0, sizeof(uint64_t) * (size_t)W);
+            int out = 0, alone = sp - first == 1;
+            for (int i = first; i < sp; i++) {
+                int m = stk[i];
+                row[m >> 6] |= (uint64_t)1 << (m & 63);
+                single[m] = (uint8_t)alone;
+                for (int j = at[m]; j < at[m + 1]; j++) {
+                    int v = adj[j], cv = comp[v];
+                    if (cv == c || stamp[cv] == c) continue; /* inside, or already joined */
+                    stamp[cv] = c, out = 1;
+                    if (sink[cv]) /* a key that leads nowhere: its set is itself */
+                        row[v >> 6] |= (uint64_t)1 << (v & 63);
+                    else {
+                        const uint64_t *from = E->r_rows + (size_t)cv * (size_t)W;
+                        for (int w = 0; w < W; w++) row[w] |= from[w];
+                    }
+                }
+            }
+            sink[c] = (uint8_t)(!out && alone);
+            sp = first;
+        }
+    }
+    E->r_ok = 1;
+    return 0;
+}
+
+/* the live key ``to`` is reachable from the live key ``from`` (1 when the sets are not built) */
+static inline int reaches(const engine_t *E, int from, int to) {
+    if (!E->r_ok) return 1;
+    int v = E->kidx[to];
+    const uint64_t *row = E->r_rows + (size_t)E->r_comp[E->kidx[from]] * (size_t)E->r_w;
+    return (int)(row[v >> 6] >> (v & 63) & 1);
+}
+
+/* do_cycles from the "on" key s in graph (y, x) can close a cycle: a cycle leaves s to an "off",
+ * then to a fresh "on" c (not s, which is marked), which must reach s again: c and s (which
+ * reaches c) are in one component */
+static int may_cycle(const engine_t *E, int s, int y, int x) {
+    if (!E->r_ok) return 1;
+    if (E->r_single[E->kidx[s]]) return 0;
+    const int32_t *imp = E->imp.a;
+    int a, b;
+    tab_range(E, s, y, 1, &a, &b);
+    for (int i = a; i < b; i++) {
+        int off = (imp[i] >> 3) << 1, a2, b2;
+        tab_range(E, off, y, x, &a2, &b2);
+        for (int j = a2; j < b2; j++) {
+            int c = ((imp[j] >> 3) << 1) | 1;
+            if (c != s && E->r_comp[E->kidx[c]] == E->r_comp[E->kidx[s]]) return 1;
+        }
+    }
+    return 0;
 }
 
 static int from_table(const engine_t *E, int key, int cell_rule, int house_rule, cons_t *out) {
@@ -685,10 +836,15 @@ static int run_chain(engine_t *E, int start) {
     int ci = E->nch++;
     chain_t *C = &E->ch[ci];
     C->start = start, C->lst = E->lp.n, C->ab_on = C->ab_off = -1;
-    grid_t *saved = malloc(sizeof(grid_t));
-    if (!saved) return -1;
-    grid_copy(G, saved, g);
-    const grid_t *src = E->dynamic ? saved : NULL;
+    /* a dynamic chain reduces the grid: restored at its end from the engine's copy (an engine's
+     * chains do not nest: a nested rule runs another engine); a static one leaves it as it is */
+    grid_t *saved = NULL;
+    if (E->dynamic) {
+        if (!E->saved && !(E->saved = malloc(sizeof(grid_t)))) return -1;
+        saved = E->saved;
+        grid_copy(G, saved, g);
+    }
+    const grid_t *src = saved;
     int cell_rule = !E->nishio, rc = 0;
     ivec *qon = &E->q1, *qoff = &E->q2;
     qon->n = qoff->n = 0;
@@ -769,14 +925,12 @@ done:
         E->bp[C->bits + (key >> 6)] |= (uint64_t)1 << (key & 63);
         E->at[key] = -1;
     }
-    grid_copy(G, g, saved);
-    free(saved);
+    if (saved) grid_copy(G, g, saved);
     return rc < 0 ? -1 : ci;
 fail:
     C = &E->ch[ci];
     for (int i = C->lst; i < E->lp.n; i++) E->at[E->nd[E->lp.a[i]].key] = -1;
-    grid_copy(G, g, saved);
-    free(saved);
+    if (saved) grid_copy(G, g, saved);
     return -1;
 }
 
@@ -1115,19 +1269,25 @@ static int unary_hints(engine_t *E, int y, int x) {
         for (uint32_t mm = m; mm && rc == 0; mm &= mm - 1) {
             int v = __builtin_ctz(mm) + 1;
             cycles.n = chains.n = 0;
-            int s = new_node(E, KEY(n, c, v, 1), C_INITIAL, -1);
-            if (s < 0 || do_cycles(E, s, y, x, &cycles, &marked) < 0) {
+            int kon = KEY(n, c, v, 1), koff = kon ^ 1;
+            /* the searches the reach sets prove empty are skipped (they would find nothing) */
+            int cyc = may_cycle(E, kon, y, x), f_on = x && reaches(E, kon, koff), f_off = x && reaches(E, koff, kon);
+            if (!cyc && !f_on && !f_off) continue;
+            int s = new_node(E, kon, C_INITIAL, -1);
+            if (s < 0 || (cyc && do_cycles(E, s, y, x, &cycles, &marked) < 0)) {
                 rc = -1;
                 break;
             }
             unmark(E, &marked);
-            if (x) {
+            if (f_on) {
                 if (do_forcing(E, s, y, &chains, &marked) < 0) {
                     rc = -1;
                     break;
                 }
                 unmark(E, &marked);
-                int s2 = new_node(E, KEY(n, c, v, 0), C_INITIAL, -1);
+            }
+            if (f_off) {
+                int s2 = new_node(E, koff, C_INITIAL, -1);
                 if (s2 < 0 || do_forcing(E, s2, y, &chains, &marked) < 0) {
                     rc = -1;
                     break;
@@ -1711,7 +1871,8 @@ static int engine_hints(engine_t *E, grid_t *g) {
     if (E->multiple || E->dynamic)
         rc = multiple_hints(E);
     else {
-        rc = unary_hints(E, 0, 1);
+        rc = reach_build(E);
+        if (rc == 0) rc = unary_hints(E, 0, 1);
         if (rc == 0) rc = unary_hints(E, 1, 0);
         if (rc == 0) rc = unary_hints(E, 1, 1);
     }
@@ -1760,6 +1921,10 @@ static void engine_free(engine_t *E) {
     for (int i = 0; i < E->ninner; i++) engine_free(E->inner[i]);
     free(E->nd), free(E->pp.a), free(E->lp.a), free(E->hp.a), free(E->bp), free(E->ch);
     free(E->memo), free(E->at), free(E->vis), free(E->imp_at), free(E->imp_ncell), free(E->imp.a);
+    free(E->kidx), free(E->r_key), free(E->r_num), free(E->r_low), free(E->r_stk), free(E->r_cs), free(E->r_ca);
+    free(E->r_comp), free(E->r_stamp), free(E->r_rows);
+    free(E->r_at), free(E->impv.a), free(E->saved);
+    free(E->r_sink), free(E->r_single);
     free(E->q1.a), free(E->q2.a), free(E->tmp1.a), free(E->tmp2.a), free(E->tmp3.a), free(E->hl), free(E->anc);
     free(E);
 }

@@ -9,10 +9,16 @@ must also give the same implication graphs, the proofs' source.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks.compare_se_chains import DATA, Case, compare, read
 from explainer.core import sechain
+from explainer.model.grid import parse_grid
+from explainer.model.state import State
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COMPILED = sechain._C is not None
 
@@ -124,3 +130,23 @@ def test_rating_only_hint_has_no_graph() -> None:
     assert h is not None and h.nodes == () and h.targets == ()
     full = sechain.first_hint(9, case.values, case.cand, 0, graph=True)
     assert full is not None and full.nodes and (full.difficulty, full.removable) == (h.difficulty, h.removable)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled engine is not in use")
+@pytest.mark.parametrize(("name", "drop"), [("16x16-hard.txt", 0), ("25x25-hard.txt", 0), ("25x25-hard.txt", 4)])
+def test_reach_sets_skip_no_hint_on_big_grids(name: str, drop: int) -> None:
+    """A static engine skips the searches its reach sets prove empty (the compiled twin
+    only): on these starts it builds them, on the 25x25 one with every 4th given dropped
+    (6656 live potentials, more than 4096) it builds none and runs every search. The two
+    twins give the same graphs either way."""
+    line = next(t for t in (ROOT / "examples" / name).read_text().split("\n") if t.strip() and not t.startswith("#"))
+    text = list(line.strip())
+    if drop:
+        for i in [i for i, ch in enumerate(text) if ch != "."][::drop]:
+            text[i] = "."
+    state = State.from_grid(parse_grid("".join(text)))
+    n = state.geo.n
+    for producer in (sechain.FORCING, sechain.MULTIPLE):
+        got = sechain.first_hint(n, state.values, state.cand, producer, graph=True)
+        want = sechain.first_hint_py(n, list(state.values), list(state.cand), producer, graph=True)
+        assert got is not None and got == want
