@@ -35,13 +35,17 @@ T = TypeVar("T")
 
 
 def _noted(fn: Callable[P, T]) -> Callable[P, T]:
-    """``fn``'s words in the notation of its ``lang`` argument (a text, or (facts, text) pairs)."""
-    sig = inspect.signature(fn)
+    """``fn``'s words in the notation of its ``lang`` argument (a text, or (facts, text) pairs).
+    ``lang`` is read where the call puts it (its position, else its keyword): binding the
+    call's arguments to the signature cost more than the words on a forcing step's caption."""
+    params = inspect.signature(fn).parameters
+    at = list(params).index("lang")
+    assert params["lang"].default is inspect.Parameter.empty, "a wrapped function's lang has no default"
 
     @functools.wraps(fn)
     def wrapped(*args: P.args, **kwargs: P.kwargs) -> T:
         out: Any = fn(*args, **kwargs)
-        lang = sig.bind(*args, **kwargs).arguments["lang"]
+        lang: str = args[at] if len(args) > at else kwargs["lang"]  # type: ignore[assignment]
         if lang == "en":
             return out  # type: ignore[no-any-return]
         if isinstance(out, str):
@@ -179,32 +183,45 @@ def fact_lines(branch: Any, idx: list[int], n: int, lang: str,
     """Facts ``idx`` with their reasons, a run of removals by one value said once: 'no 1
     in r1c8, r2c8 and r7c3 (r7c8=1 sees them)' (the facts of each line, its words).
     ``where(i)``: fact i's nested-proof frames (a fact having them stays alone)."""
-    w = words(lang)
+    return [(facts, _line_words(branch, facts, at, n, lang)) for facts, at in _line_runs(branch, idx, where)]
+
+
+def _line_runs(branch: Any, idx: list[int], where: Any = None) -> list[tuple[list[int], str]]:
+    """``fact_lines``' lines before their words: (the facts of each line, the nested-proof
+    frames of a fact alone, ``where(i)``, or ""). A caption tells only a branch's first and
+    last lines (``branch_sentence``): the words of the others are never written."""
     out: list[tuple[list[int], str]] = []
     run: list[int] = []
-
-    def flush() -> None:
-        if len(run) == 1:
-            out.append((list(run), fact_line(branch, run[0], n, lang)))
-        elif run:
-            g = branch.facts[_seer(branch, run[0])].fact
-            cells = [cell_text(branch.facts[i].fact) for i in run]
-            out.append((list(run), w["peer_many"].format(v=value_char(g[2]), g=fact_text(g),
-                                                          cells=join(cells, lang, NONE_OF))))
-        run.clear()
+    run_seer: int | None = None
 
     for i in idx:
         at = where(i) if where is not None else ""
         j = _seer(branch, i)
         if at or j is None:
-            flush()
-            out.append(([i], fact_line(branch, i, n, lang, at)))
+            if run:
+                out.append((run, ""))
+                run = []
+            out.append(([i], at))
             continue
-        if run and _seer(branch, run[0]) != j:
-            flush()
+        if run and run_seer != j:
+            out.append((run, ""))
+            run = []
+        if not run:
+            run_seer = j
         run.append(i)
-    flush()
+    if run:
+        out.append((run, ""))
     return out
+
+
+def _line_words(branch: Any, facts: list[int], at: str, n: int, lang: str) -> str:
+    """The words of one line of ``_line_runs`` (in English notation: ``fact_lines`` notes them)."""
+    if len(facts) == 1:
+        return fact_line(branch, facts[0], n, lang, at)
+    w = words(lang)
+    g = branch.facts[_seer(branch, facts[0])].fact
+    cells = [cell_text(branch.facts[i].fact) for i in facts]
+    return w["peer_many"].format(v=value_char(g[2]), g=fact_text(g), cells=join(cells, lang, NONE_OF))
 
 
 NONE_OF = {"en": "or", "fr": "et"}  # 'no 1 in r1c8, r2c8 or r7c3' / 'plus de 1 en r1c8, r2c8 et r7c3'
@@ -280,11 +297,15 @@ def branch_sentence(branch: Any, n: int, lang: str, head: int = 4, tail: int = 4
     w = words(lang)
     concl = set(branch.end.conclusion) if branch.end.kind == "conclusion" else set()
     idx = [i for i in shown_facts(branch) if i not in concl]
-    lines = fact_lines(branch, idx, n, lang)
-    parts = [text for _, text in lines]
-    if len(lines) > head + tail + 1:
+    lines = _line_runs(branch, idx)
+    cut = len(lines) > head + tail + 1
+    told = lines[:head] + (lines[-tail:] if tail else []) if cut else lines
+    parts = [_line_words(branch, facts, at, n, lang) for facts, at in told]
+    if lang != "en":  # each line as ``fact_lines`` gives it
+        parts = [notation(p, lang) for p in parts]
+    if cut:
         hidden = sum(len(facts) for facts, _ in lines[head:len(lines) - tail])
-        parts = parts[:head] + [w["more"].format(k=hidden)] + (parts[-tail:] if tail else [])
+        parts[head:head] = [w["more"].format(k=hidden)]
     # a conclusion is said once, at the end, with its reason
     end = (", ".join(fact_line(branch, j, n, lang) for j in sorted(concl)) if concl
            else end_phrase(branch, n, lang))
