@@ -69,12 +69,15 @@ WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
 
 
 class _Result:
-    """One assumption propagated: placed values and candidates at the fixpoint (or the
-    contradiction's state), whether it contradicts or solves the grid, the cells it changed."""
+    """One assumption propagated: whether it contradicts or solves the grid, the cells it changed
+    (placed or cut down), and in each of those its placed value (0: none) and candidates left
+    (0 when placed). A cell it did not change is as in the state: only the changed cells are
+    kept (a 25×25 run changes a few of its 625 cells)."""
 
     __slots__ = ("values", "cand", "contradiction", "solved", "changed")
 
-    def __init__(self, values: list[int], cand: list[int], contradiction: bool, solved: bool, changed: int) -> None:
+    def __init__(self, values: dict[int, int], cand: dict[int, int], contradiction: bool, solved: bool,
+                 changed: int) -> None:
         self.values, self.cand, self.contradiction, self.solved = values, cand, contradiction, solved
         self.changed = changed  # cell mask: cells placed or losing a candidate in the run
 
@@ -94,6 +97,7 @@ class _Runs:
         self.done: dict[int, _Result] = {}
         self.chunks: dict[int, tuple[Any, Any]] = {}
         self.base: Any = None
+        self.undecided = sum(1 for v in state.values if not v)
 
     def __call__(self, cell: int, value: int) -> _Result:
         i = self.at[(cell, value)]
@@ -122,21 +126,21 @@ class _Runs:
         its row that differ from the state's; a cell the state has decided is left as it is)."""
         import numpy as np
 
-        state = self.state
-        given = state.values
-        values, cand = list(given), list(state.cand)
+        given = self.state.values
+        values: dict[int, int] = {}
+        cand: dict[int, int] = {}
         changed = 0
-        masks = row.tolist()
-        for c in np.nonzero(row != self.base)[0].tolist():
+        diff = np.nonzero(row != self.base)[0]
+        for c, m in zip(diff.tolist(), row[diff].tolist(), strict=True):
             if given[c]:
                 continue
-            m = masks[c]
             changed |= 1 << c
             if m and not m & (m - 1):
                 values[c], cand[c] = m.bit_length(), 0
             else:
-                cand[c] = m
-        solved = not bad and all(values)
+                values[c], cand[c] = 0, m
+        # solved: every cell holds a value (the state's, or one the run placed)
+        solved = not bad and self.undecided == len([c for c in values if values[c]])
         return _Result(values, cand, bad, solved, changed)
 
 
@@ -301,17 +305,20 @@ def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _
     if not _may_agree(state, ra, rb):
         return None
     geo = state.geo
+    # only a cell both runs changed can hold a common conclusion (elsewhere a run leaves the
+    # state's cell: no value placed, no candidate gone), in cell order
+    both = list(bits(ra.changed & rb.changed))
     place: list[tuple[int, int]] = []
     placed_peers = [0] * geo.n  # cells that lose v because of a common placement
     placed_cells = 0
-    for c in range(geo.ncells):
+    for c in both:
         if not state.values[c] and ra.values[c] and ra.values[c] == rb.values[c]:
             v = ra.values[c]
             place.append((c, v))
             placed_peers[v - 1] |= geo.peer_mask[c]
             placed_cells |= 1 << c
     elim: list[tuple[int, int]] = []
-    for c in range(geo.ncells):
+    for c in both:
         m = state.cand[c]
         if not m or placed_cells >> c & 1:
             continue
