@@ -188,15 +188,15 @@ def prover(state: State) -> Tracer:
 # ---- search ---------------------------------------------------------------------------
 
 def _candidates(state: State) -> list[tuple[int, int]]:
-    out = []
-    for c, m in enumerate(state.cand):
-        v = 0
-        while m:
-            if m & 1:
-                out.append((c, v + 1))
-            m >>= 1
-            v += 1
-    return out
+    """Every (cell, value) candidate of the state, by cell then value (one numpy pass: a
+    25×25 state has thousands)."""
+    import numpy as np
+
+    from explainer.core import propagate as batch
+
+    masks = np.array(state.cand, dtype=batch.tables(state.geo.n).dtype)
+    cell, bit = np.nonzero((masks[:, None] >> np.arange(state.geo.n, dtype=masks.dtype)) & 1)
+    return list(zip(cell.tolist(), (bit + 1).tolist(), strict=True))
 
 
 class _Memo:
