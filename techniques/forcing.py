@@ -29,6 +29,7 @@ The search never reads the solution.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from explainer.model import proofwords, rating
@@ -97,7 +98,9 @@ def _concl_words(place: Iterable[Cand], elim: Iterable[Cand], lang: str) -> str:
 
 def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]],
               technique: str = NAME) -> Explanation:
-    """The Explanation of a forcing proof: texts, roles, highlights, detail (what the rating reads)."""
+    """The Explanation of a forcing proof: texts, roles, highlights, detail (what the rating reads).
+    The nested steps its proof holds untold (``_untold``) are told first."""
+    proof = _told(geo, proof, {})
     pl, el = cands(geo, place), cands(geo, elim)
     head, tail = TOLD.get(len(proof.branches), TOLD_MANY)
     texts = {}
@@ -125,6 +128,36 @@ def make_step(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: l
                        detail=detail, proof=proof, roles=proof_roles(proof))
 
 
+def _untold(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: list[tuple[int, int]]) -> Explanation:
+    """A nested step as the search holds it (``_nested``): what the rating and the search read
+    (its proof, what it places and removes), without the words, roles and highlights
+    ``make_step`` gives it. Most nested proofs the search makes are never told: only those of
+    the step the engine takes are (``_told``, when its own step is made)."""
+    return Explanation(technique=NAME, place=cands(geo, place), eliminate=cands(geo, elim), proof=proof)
+
+
+def _told(geo: Geometry, proof: Proof, done: dict[int, Explanation]) -> Proof:
+    """``proof`` with each nested step it holds untold (``_untold``: a forcing step without
+    text) made as ``make_step`` makes it, the innermost first; ``proof`` itself when none is."""
+    branches = []
+    changed = False
+    for b in proof.branches:
+        facts = list(b.facts)
+        for k, f in enumerate(facts):
+            s = f.step
+            if not isinstance(s, Explanation) or s.proof is None or s.text or s.technique != NAME:
+                continue
+            made = done.get(id(s))
+            if made is None:
+                n = geo.n
+                made = done[id(s)] = make_step(geo, s.proof, [(r * n + c, v) for r, c, v in s.place],
+                                               [(r * n + c, v) for r, c, v in s.eliminate])
+            facts[k] = replace(f, step=made)
+            changed = True
+        branches.append(replace(b, facts=tuple(facts)) if changed else b)
+    return replace(proof, branches=tuple(branches)) if changed else proof
+
+
 def _common_house(geo: Geometry, cells: list[tuple[int, int]]) -> int:
     xs = [r * geo.n + c for r, c in cells]
     for h in geo.cell_houses[xs[0]]:
@@ -144,7 +177,7 @@ def _nested(root: State, sub: State, cell: int, value: int, level: int) -> tuple
         raise AssertionError("nested branch does not contradict")
     br = extract(tr)
     proof = Proof("contradiction", level, (br,))
-    step = make_step(sub.geo, proof, [], [(cell, value)])
+    step = _untold(sub.geo, proof, [], [(cell, value)])
     return step, needed_absent(root, br, sub, Tracer.inner_needs(tr))
 
 
@@ -155,15 +188,15 @@ def prover(state: State) -> Tracer:
 # ---- search ---------------------------------------------------------------------------
 
 def _candidates(state: State) -> list[tuple[int, int]]:
-    out = []
-    for c, m in enumerate(state.cand):
-        v = 0
-        while m:
-            if m & 1:
-                out.append((c, v + 1))
-            m >>= 1
-            v += 1
-    return out
+    """Every (cell, value) candidate of the state, by cell then value (one numpy pass: a
+    25×25 state has thousands)."""
+    import numpy as np
+
+    from explainer.core import propagate as batch
+
+    masks = np.array(state.cand, dtype=batch.tables(state.geo.n).dtype)
+    cell, bit = np.nonzero((masks[:, None] >> np.arange(state.geo.n, dtype=masks.dtype)) & 1)
+    return list(zip(cell.tolist(), (bit + 1).tolist(), strict=True))
 
 
 class _Memo:

@@ -408,19 +408,16 @@ def _locked_step(state: State, record: Any, k: int) -> Any:
     Explanation ``intersections.find`` gives for it in the branch's state (the step-start
     state without the branch's false facts found before it): read only when a kept fact
     needs it."""
-    from explainer.model.explanation import house_keys
-
-    from .intersections import find as find_locked
+    from .intersections import locked_step
 
     v, r1, r2, upto = record.step_info(k)
     branch = state.copy()
     for c, w in record.falses(upto):
         branch.eliminate(c, w)
-    houses = house_keys(state.geo, [r1, r2])
-    for step in built(find_locked(branch)):
-        if step.houses == houses and step.eliminate[0][2] == v:
-            return step
-    raise AssertionError(f"no locked candidate for {v} in houses {houses}")  # pragma: no cover
+    step = locked_step(branch, v, r1, r2)
+    if step is None:  # pragma: no cover
+        raise AssertionError(f"no locked candidate for {v} in houses {r1}, {r2}")
+    return step
 
 
 def _bits(mask: int) -> Iterator[int]:

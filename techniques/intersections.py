@@ -67,6 +67,16 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
                    eliminate=removed.bit_count())
 
 
+def locked_step(state: State, v: int, r1: int, r2: int) -> Explanation | None:
+    """The locked-candidates step of value ``v`` confined by house ``r1`` and removed from house
+    ``r2``, as ``find`` gives it (None if the state has none): what a dynamic forcing branch's
+    step fact reads, without building every other step of the state."""
+    for a, b, inside, removed in _locked(state.geo, state.pos[v - 1]):
+        if (a, b) == (r1, r2):
+            return _step(state.geo, v, a, b, inside, removed)
+    return None
+
+
 # SE's region pairs (region 1's type, region 2's type) in its order, pointing first, by the
 # house kinds of ``Geometry.houses`` (0 rows, 1 columns, 2 boxes)
 _SE_PAIRS = {(2, 1): 0, (2, 0): 1, (1, 2): 2, (0, 2): 3}

@@ -69,14 +69,33 @@ WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
 
 
 class _Result:
-    """One assumption propagated: placed values and candidates at the fixpoint (or the
-    contradiction's state), whether it contradicts or solves the grid, the cells it changed."""
+    """One assumption propagated: whether it contradicts or solves the grid, the cells it changed
+    (placed or cut down, ``changed``), and in each of those its placed value (``value``, 0: none)
+    and the candidates left (``left``, 0 when placed). A cell it did not change is as in the
+    state; a cell is read from the run's row only when asked for (most pairs of runs share no
+    changed cell, and a 25×25 run changes few of its 625 cells)."""
 
-    __slots__ = ("values", "cand", "contradiction", "solved", "changed")
+    __slots__ = ("row", "masks", "contradiction", "solved", "changed")
 
-    def __init__(self, values: list[int], cand: list[int], contradiction: bool, solved: bool, changed: int) -> None:
-        self.values, self.cand, self.contradiction, self.solved = values, cand, contradiction, solved
-        self.changed = changed  # cell mask: cells placed or losing a candidate in the run
+    def __init__(self, row: Any, contradiction: bool, solved: bool, changed: int) -> None:
+        self.row, self.contradiction, self.solved, self.changed = row, contradiction, solved, changed
+        self.masks: list[int] | None = None
+
+    def _mask(self, c: int) -> int:
+        if self.masks is None:
+            self.masks = self.row.tolist()
+        m: int = self.masks[c]
+        return m
+
+    def value(self, c: int) -> int:
+        """The value the run placed in changed cell ``c`` (0: none)."""
+        m = self._mask(c)
+        return m.bit_length() if m and not m & (m - 1) else 0
+
+    def left(self, c: int) -> int:
+        """The candidates changed cell ``c`` keeps in the run (0 when it placed a value there)."""
+        m = self._mask(c)
+        return 0 if m and not m & (m - 1) else m
 
 
 # strong-link ends propagated per call of the propagator: the search usually stops at an early link
@@ -92,8 +111,9 @@ class _Runs:
         self.state, self.ends = state, ends
         self.at = {e: i for i, e in enumerate(ends)}
         self.done: dict[int, _Result] = {}
-        self.chunks: dict[int, tuple[Any, Any]] = {}
+        self.chunks: dict[int, tuple[Any, ...]] = {}
         self.base: Any = None
+        self.open: Any = None  # the cells the state has not decided
 
     def __call__(self, cell: int, value: int) -> _Result:
         i = self.at[(cell, value)]
@@ -103,41 +123,32 @@ class _Runs:
             chunk = self.chunks.get(first)
             if chunk is None:
                 chunk = self.chunks[first] = self._chunk(first)
-            out, contra = chunk
-            r = self.done[i] = self._result(out[i - first], bool(contra[i - first]))
+            out, contra, changed, solved = chunk
+            k = i - first
+            r = self.done[i] = _Result(out[k], bool(contra[k]), bool(solved[k]),
+                                       int.from_bytes(changed[k].tobytes(), "little"))
         return r
 
-    def _chunk(self, first: int) -> tuple[Any, Any]:
+    def _chunk(self, first: int) -> tuple[Any, ...]:
+        """A chunk's runs: (rows, contradiction flags, changed cells as little-endian bit rows, solved
+        flags). A run changes the cells of its row that differ from the state's, the state's
+        decided cells left aside; it solves the grid when it does not contradict and every
+        undecided cell is one it changed to a single value."""
+        import numpy as np
+
         from explainer.core import propagate
 
         state = self.state
         t = propagate.tables(state.geo.n)
         if self.base is None:
             self.base = propagate.base_row(state)
+            self.open = np.array([not v for v in state.values], dtype=bool)
         rows = propagate.assumed(self.base, t, self.ends[first:first + CHUNK])
-        return propagate.propagate(rows, t, base=self.base)
-
-    def _result(self, row: Any, bad: bool) -> _Result:
-        """One end's run as the search reads it: the cells it decided or cut down (the cells of
-        its row that differ from the state's; a cell the state has decided is left as it is)."""
-        import numpy as np
-
-        state = self.state
-        given = state.values
-        values, cand = list(given), list(state.cand)
-        changed = 0
-        masks = row.tolist()
-        for c in np.nonzero(row != self.base)[0].tolist():
-            if given[c]:
-                continue
-            m = masks[c]
-            changed |= 1 << c
-            if m and not m & (m - 1):
-                values[c], cand[c] = m.bit_length(), 0
-            else:
-                cand[c] = m
-        solved = not bad and all(values)
-        return _Result(values, cand, bad, solved, changed)
+        out, contra = propagate.propagate(rows, t, base=self.base)
+        diff = (out != self.base) & self.open
+        single = (out != 0) & ((out & (out - 1)) == 0)
+        solved = ~contra & ((diff & single) | ~self.open).all(axis=1)
+        return out, contra, np.packbits(diff, axis=1, bitorder="little"), solved
 
 
 def _strong_links_in_order(state: State) -> list[tuple[int, int]]:
@@ -284,13 +295,13 @@ def _names(a: tuple[int, int, int], b: tuple[int, int, int]) -> dict[str, Any]:
 def _may_agree(state: State, ra: _Result, rb: _Result) -> bool:
     """False when the two cases share no conclusion: one needs a cell both runs changed
     (most pairs have none; this looks at those cells only, not the whole grid)."""
-    cand, va, vb, ca, cb = state.cand, ra.values, rb.values, ra.cand, rb.cand
+    cand = state.cand
     for c in bits(ra.changed & rb.changed):
-        x = va[c]
-        if x and x == vb[c]:
+        x, y = ra.value(c), rb.value(c)
+        if x and x == y:
             return True
-        ka = (1 << (x - 1)) if x else ca[c]
-        kb = (1 << (vb[c] - 1)) if vb[c] else cb[c]
+        ka = (1 << (x - 1)) if x else ra.left(c)
+        kb = (1 << (y - 1)) if y else rb.left(c)
         if cand[c] & ~ka & ~kb:
             return True
     return False
@@ -301,23 +312,27 @@ def _common(state: State, marked: tuple[Cand, ...], names: dict[str, Any], ra: _
     if not _may_agree(state, ra, rb):
         return None
     geo = state.geo
+    # only a cell both runs changed can hold a common conclusion (elsewhere a run leaves the
+    # state's cell: no value placed, no candidate gone), in cell order
+    both = list(bits(ra.changed & rb.changed))
     place: list[tuple[int, int]] = []
     placed_peers = [0] * geo.n  # cells that lose v because of a common placement
     placed_cells = 0
-    for c in range(geo.ncells):
-        if not state.values[c] and ra.values[c] and ra.values[c] == rb.values[c]:
-            v = ra.values[c]
+    for c in both:
+        v = ra.value(c)
+        if not state.values[c] and v and v == rb.value(c):
             place.append((c, v))
             placed_peers[v - 1] |= geo.peer_mask[c]
             placed_cells |= 1 << c
     elim: list[tuple[int, int]] = []
-    for c in range(geo.ncells):
+    for c in both:
         m = state.cand[c]
         if not m or placed_cells >> c & 1:
             continue
         # a candidate is ruled out in a case when it is neither placed nor still possible there
-        gone_a = m & ~ra.cand[c] & ~(1 << (ra.values[c] - 1) if ra.values[c] else 0)
-        gone_b = m & ~rb.cand[c] & ~(1 << (rb.values[c] - 1) if rb.values[c] else 0)
+        x, y = ra.value(c), rb.value(c)
+        gone_a = m & ~ra.left(c) & ~(1 << (x - 1) if x else 0)
+        gone_b = m & ~rb.left(c) & ~(1 << (y - 1) if y else 0)
         for b in bits(gone_a & gone_b):
             if not placed_peers[b] >> c & 1:
                 elim.append((c, b + 1))

@@ -139,3 +139,27 @@ def test_proof_words_take_their_notation_from_lang_by_position_or_keyword() -> N
     assert fact_line(br, 1, 9, lang="en") == "r1c4≠5 (r1c1=5 sees it)"
     assert branch_sentence(br, 9, lang="fr", head=2) == branch_sentence(br, 9, "fr", 2)
     assert "L1C4" in branch_sentence(br, 9, "fr", head=2)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_branch_tells_its_first_and_last_lines(lang: str) -> None:
+    """``branch_sentence`` writes only the lines a caption keeps (the first ``head`` and last
+    ``tail`` of ``fact_lines``, the others counted): the same words as cutting every line."""
+    from explainer.model.proof import Branch, BranchEnd, ProofFact
+
+    a = (0, 0, 5, True)
+    facts = [ProofFact(a, "assume")]
+    for k in range(1, 9):  # removals by r1c1=5 in row 1, each broken by a true fact of its own
+        facts.append(ProofFact((0, k, 5, False), "peer", (0,)))
+        facts.append(ProofFact((k, k, 3 if k % 2 else 4, True), "cell", ()))
+    br = Branch(a, tuple(facts), BranchEnd("cell", (len(facts) - 1,), cell=(8, 8)))
+    idx = proofwords.shown_facts(br)
+    lines = proofwords.fact_lines(br, idx, 9, lang)
+    w = proofwords.words(lang)
+    for head, tail in ((4, 4), (2, 2), (1, 1), (3, 0)):
+        hidden = sum(len(f) for f, _ in lines[head:len(lines) - tail])
+        last = [t for _, t in lines[-tail:]] if tail else []
+        told = [t for _, t in lines[:head]] + [w["more"].format(k=hidden)] + last
+        end = proofwords.end_phrase(br, 9, lang)
+        want = f"{proofwords.suppose_line(br, lang)} {w['then']} {', '.join(told)}, {w['so']} {end}."
+        assert proofwords.branch_sentence(br, 9, lang, head, tail) == want

@@ -32,3 +32,26 @@ def test_locked_but_nothing_to_remove():
     # 1 confined to row 1 in box 1, but row 1 has no other 1 left: no step
     state = marks({"r1c3": "234", "r1c4": "234", "r2c1": "234", "r2c2": "234"}, n=4)
     assert all(s.houses[0] != ("box", 0) or s.marked[0][2] != 1 for s in find(state))
+
+
+def test_locked_step_is_the_step_find_gives():
+    """``locked_step`` (a dynamic forcing branch's step fact) makes the very step ``find``
+    gives for its value and houses, and None for houses that lock nothing."""
+    from explainer.model.explanation import house_keys
+    from explainer.model.technique import built
+    from techniques.intersections import locked_step
+    from tests.techniques.test_forcing import sample
+
+    p = sample()[0]
+    seen = 0
+    for i in range(0, len(p.steps), 5):
+        state = p.state_before(i)
+        geo = state.geo
+        keys = {h: house_keys(geo, [h])[0] for h in range(3 * geo.n)}
+        for step in built(find(state)):
+            v = step.eliminate[0][2]
+            r1, r2 = (next(h for h, k in keys.items() if k == tuple(key)) for key in step.houses)
+            assert locked_step(state, v, r1, r2) == step
+            seen += 1
+    assert seen > 10
+    assert locked_step(p.state_before(0), 1, 0, 1) is None  # two rows never lock a value
