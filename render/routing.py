@@ -52,22 +52,30 @@ class Obstacles:
         if self._by_index is None:  # the cells' own lists: boxes added later are in them too
             self._by_index = [self.cells.setdefault((r, c), []) for r in range(n) for c in range(n)]
         boxes = self._by_index
-        length = sum(math.dist(pts[i], pts[i + 1]) for i in range(len(pts) - 1))
-        k = max(6, int(length * 10 * self.m))
         curved = len(pts) == 3
+        # the length as ``cost`` sums it (0 + each piece's, in order: the same float)
+        length = 0 + math.dist(pts[0], pts[1]) + (math.dist(pts[1], pts[2]) if curved else 0.0)
+        k = max(6, int(length * 10 * self.m))
         (ax, ay), (bx, by) = pts[0], pts[-1]
-        cx, cy = pts[1] if curved else (0.0, 0.0)
+        if curved:
+            cx, cy = pts[1]
+            for i in range(1, k):
+                t = i / k
+                u = 1 - t
+                x, y = u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
+                if 0 <= x < n and 0 <= y < n:
+                    for ox, oy, hw, hh, _, key in boxes[int(y) * n + int(x)]:
+                        # -hw < d < hw: abs(d) < hw without the call (the same test)
+                        if -hw < x - ox < hw and -hh < y - oy < hh and key not in ignore:
+                            return False
+            return True
         dx, dy = bx - ax, by - ay
         for i in range(1, k):
             t = i / k
-            if curved:
-                u = 1 - t
-                x, y = u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
-            else:
-                x, y = ax + dx * t, ay + dy * t
+            x, y = ax + dx * t, ay + dy * t
             if 0 <= x < n and 0 <= y < n:
                 for ox, oy, hw, hh, _, key in boxes[int(y) * n + int(x)]:
-                    if abs(x - ox) < hw and abs(y - oy) < hh and key not in ignore:
+                    if -hw < x - ox < hw and -hh < y - oy < hh and key not in ignore:
                         return False
         return True
 
@@ -330,26 +338,42 @@ class _Lattice:
             par[s] = None
             heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
         end = None
+        # the hot loop: the lattice's known points read straight from its dict (``ok`` only for
+        # a point not looked at yet), the bounds and moves unpacked (the same search, the same
+        # order of pushes: the same route)
+        known = self.free.get
+        pop, push, hypot, far = heapq.heappop, heapq.heappush, math.hypot, 1e18
         while heap:
-            f, g, cur = heapq.heappop(heap)
-            if g > best.get(cur, 1e18):
+            f, g, cur = pop(heap)
+            if g > best.get(cur, far):
                 continue
             if cur in goals:
                 end = cur
                 break
+            ci, cj = cur
+            on_row, on_col = cj % q == 0, ci % q == 0
             for di, dj, w in _MOVES:
-                nxt = (cur[0] + di, cur[1] + dj)
-                if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
+                ni, nj = ci + di, cj + dj
+                if not (0 <= ni < W and 0 <= nj < H):
                     continue
-                if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
-                    continue  # no corner cutting
+                nxt = (ni, nj)
+                v = known(nxt)
+                if not (ok(ni, nj) if v is None else v):
+                    continue
+                if di and dj:
+                    v = known((ni, cj))
+                    if not (ok(ni, cj) if v is None else v):
+                        continue  # no corner cutting
+                    v = known((ci, nj))
+                    if not (ok(ci, nj) if v is None else v):
+                        continue
                 # running along a grid line would hide it: dearer
-                along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
+                along = (not dj and on_row) or (not di and on_col)
                 ng = g + (w * 10 if along else w)
-                if ng < best.get(nxt, 1e18):
+                if ng < best.get(nxt, far):
                     best[nxt] = ng
                     par[nxt] = cur
-                    heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
+                    push(heap, (ng + hypot(ni - bi, nj - bj), ng, nxt))
         if end is None:
             return None
         path = [b]
