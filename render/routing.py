@@ -222,7 +222,7 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
     best: tuple[Point, ...] = (a, b)
     best_cost: int | None = None
     for pts in candidates(a, b, n, corners=False):
-        if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
+        if len(pts) > 2 and not _on_grid(pts[:3], n):
             continue  # stay on the grid
         if obstacles.clear(pts, ignore) and not hides_grid_line(pts, obstacles.m):
             return pts  # the first clear one: only clear ones matter here, so stop at the first hit
@@ -234,6 +234,16 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
         if best_cost is None or cost < best_cost:
             best, best_cost = pts, cost
     return best
+
+
+def _on_grid(piece: Sequence[Point], n: int, margin: float = 0.08) -> bool:
+    """Every sample of a quadratic piece (``sample(piece, 1)``) at least ``margin`` inside the
+    grid. The curve lies in the triangle of its three points: when they are inside (by more
+    than a rounding error), so is every sample, and none is computed; else the samples say."""
+    lo, hi = margin + 1e-9, n - margin - 1e-9
+    if all(lo <= x <= hi and lo <= y <= hi for x, y in piece):
+        return True
+    return all(margin <= x <= n - margin and margin <= y <= n - margin for x, y in sample(piece, 1))
 
 
 def _blocked(obstacles: Obstacles, x: float, y: float, ignore: Keys, pad: float) -> bool:
