@@ -339,57 +339,68 @@ class _Lattice:
             return None
         step, xy, ok, W, H, q = self.step, self.xy, self.ok, self.W, self.H, self.q
         bi, bj = (b[0] - self.x0) / step, (b[1] - self.y0) / step
-        heap: list[tuple[float, float, tuple[int, int]]] = []
-        best: dict[tuple[int, int], float] = {}
-        par: dict[tuple[int, int], tuple[int, int] | None] = {}
-        for s in starts:
-            g = math.dist(a, xy(*s)) / step
-            best[s] = g
-            par[s] = None
-            heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
-        end = None
-        # the hot loop: the lattice's known points read straight from its dict (``ok`` only for
-        # a point not looked at yet), the bounds and moves unpacked (the same search, the same
-        # order of pushes: the same route)
-        known = self.free.get
-        pop, push, hypot, far = heapq.heappop, heapq.heappush, math.hypot, 1e18
+        # the hot loop on flat indices i·H + j (lists, not dicts keyed by tuples; ordered as
+        # the (i, j) pairs, so the heap breaks ties as before): the same search, the same
+        # pushes in the same order, the same route. ``known``: 0 not looked at yet (``ok``
+        # decides, its own cache shared with ``near``), 1 free, 2 blocked.
+        far = 1e18
+        known = bytearray(W * H)
+        best = [far] * (W * H)
+        par = [-2] * (W * H)  # -1: a start
+        heap: list[tuple[float, float, int]] = []
+        push, pop, hypot = heapq.heappush, heapq.heappop, math.hypot
+        for i, j in starts:
+            g = math.dist(a, xy(i, j)) / step
+            best[i * H + j] = g
+            par[i * H + j] = -1
+            push(heap, (g + hypot(i - bi, j - bj), g, i * H + j))
+        targets = {i * H + j for i, j in goals}
+        end = -1
         while heap:
             f, g, cur = pop(heap)
-            if g > best.get(cur, far):
+            if g > best[cur]:
                 continue
-            if cur in goals:
+            if cur in targets:
                 end = cur
                 break
-            ci, cj = cur
+            ci, cj = divmod(cur, H)
             on_row, on_col = cj % q == 0, ci % q == 0
             for di, dj, w in _MOVES:
                 ni, nj = ci + di, cj + dj
                 if not (0 <= ni < W and 0 <= nj < H):
                     continue
-                nxt = (ni, nj)
-                v = known(nxt)
-                if not (ok(ni, nj) if v is None else v):
+                nxt = ni * H + nj
+                v = known[nxt]
+                if not v:
+                    v = known[nxt] = 1 if ok(ni, nj) else 2
+                if v == 2:
                     continue
-                if di and dj:
-                    v = known((ni, cj))
-                    if not (ok(ni, cj) if v is None else v):
-                        continue  # no corner cutting
-                    v = known((ci, nj))
-                    if not (ok(ci, nj) if v is None else v):
+                if di and dj:  # no corner cutting
+                    k = ni * H + cj
+                    v = known[k]
+                    if not v:
+                        v = known[k] = 1 if ok(ni, cj) else 2
+                    if v == 2:
+                        continue
+                    k = ci * H + nj
+                    v = known[k]
+                    if not v:
+                        v = known[k] = 1 if ok(ci, nj) else 2
+                    if v == 2:
                         continue
                 # running along a grid line would hide it: dearer
                 along = (not dj and on_row) or (not di and on_col)
                 ng = g + (w * 10 if along else w)
-                if ng < best.get(nxt, far):
+                if ng < best[nxt]:
                     best[nxt] = ng
                     par[nxt] = cur
                     push(heap, (ng + hypot(ni - bi, nj - bj), ng, nxt))
-        if end is None:
+        if end < 0:
             return None
         path = [b]
-        k: tuple[int, int] | None = end
-        while k is not None:
-            path.append(xy(*k))
+        k = end
+        while k >= 0:
+            path.append(xy(*divmod(k, H)))
             k = par[k]
         path.append(a)
         path.reverse()
