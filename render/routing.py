@@ -355,6 +355,12 @@ class _Lattice:
             par[i * H + j] = -1
             push(heap, (g + hypot(i - bi, j - bj), g, i * H + j))
         targets = {i * H + j for i, j in goals}
+
+        def look(i: int, j: int) -> int:
+            """A point not looked at yet: ``ok`` decides, the answer kept."""
+            v = known[i * H + j] = 1 if ok(i, j) else 2
+            return v
+
         end = -1
         while heap:
             f, g, cur = pop(heap)
@@ -370,24 +376,11 @@ class _Lattice:
                 if not (0 <= ni < W and 0 <= nj < H):
                     continue
                 nxt = ni * H + nj
-                v = known[nxt]
-                if not v:
-                    v = known[nxt] = 1 if ok(ni, nj) else 2
-                if v == 2:
+                if (known[nxt] or look(ni, nj)) == 2:
                     continue
-                if di and dj:  # no corner cutting
-                    k = ni * H + cj
-                    v = known[k]
-                    if not v:
-                        v = known[k] = 1 if ok(ni, cj) else 2
-                    if v == 2:
-                        continue
-                    k = ci * H + nj
-                    v = known[k]
-                    if not v:
-                        v = known[k] = 1 if ok(ci, nj) else 2
-                    if v == 2:
-                        continue
+                if di and dj and ((known[ni * H + cj] or look(ni, cj)) == 2 or
+                                  (known[ci * H + nj] or look(ci, nj)) == 2):
+                    continue  # no corner cutting
                 # running along a grid line would hide it: dearer
                 along = (not dj and on_row) or (not di and on_col)
                 ng = g + (w * 10 if along else w)
