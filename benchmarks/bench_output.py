@@ -23,6 +23,9 @@ Cases (the targets of issue 34):
   seed     examples/seed.txt, every output (--html --pdf): pictures <= 2 s, peak RSS <= 500 MB
   hard16   examples/16x16-hard.txt, every output: pictures <= 15 s, peak RSS <= 500 MB
   hard25   examples/25x25-hard.txt, every output: pictures <= 60 s, peak RSS <= 500 MB
+Issue 43's targets (the default output: frames, contact sheet, GIF; pictures = CPU beyond --json-only):
+  frames16 examples/16x16-hard.txt: pictures <= 10 s, peak RSS <= 500 MB
+  frames25 examples/25x25-hard.txt: pictures <= 40 s, peak RSS <= 500 MB
 """
 from __future__ import annotations
 
@@ -44,6 +47,8 @@ CASES: dict[str, tuple[str, list[str], bool]] = {  # name: (puzzle file, options
     "seed": ("examples/seed.txt", ALL_OUTPUTS, True),
     "hard16": ("examples/16x16-hard.txt", ALL_OUTPUTS, True),
     "hard25": ("examples/25x25-hard.txt", ALL_OUTPUTS, True),
+    "frames16": ("examples/16x16-hard.txt", [], True),
+    "frames25": ("examples/25x25-hard.txt", [], True),
 }
 FPS_CASES = {4: "examples/4x4.txt", 9: "examples/seed.txt", 16: "examples/16x16.txt", 25: "examples/25x25.txt"}
 

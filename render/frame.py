@@ -13,7 +13,7 @@ import io
 import math
 import re
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
@@ -361,24 +361,87 @@ HOUSE_LINES = {"solid": ("-", 0.045), "dashed": ((0, (5, 3)), 0.045), "dotted": 
 
 
 def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None = None,
-         origin: tuple[float, float] = (0.0, 0.0), focus: bool = True) -> list[Artist]:
+         origin: tuple[float, float] = (0.0, 0.0), focus: bool = True, pool: PatchPool | None = None) -> list[Any]:
     """Add the artists of one scene to ``ax`` (and its figure); return them in drawing order.
 
     ``origin``: where the frame's bottom-left corner is in its figure, in inches (a
     workbook page holds two frames). ``focus``: a big grid's frame widens the rows and
-    columns the step marks (``scene_view``); without it, the plain grid."""
+    columns the step marks (``scene_view``); without it, the plain grid. ``pool``: the
+    filled paths are ``PatchPool`` patches to draw straight onto a raster canvas (they do
+    not join the figure), not artists of their own."""
     layout = layout or Layout(scene.n)
     view = scene_view(scene, layout) if focus else View.plain(scene.n)
-    art: list[Artist] = [] if view.uniform else draw_grid(ax, view, theme, layout)
-    painter = _Painter(ax, scene, theme, layout, view, art)
+    art: list[Any] = [] if view.uniform else draw_grid(ax, view, theme, layout)
+    painter = _Painter(ax, scene, theme, layout, view, art, pool)
     painter.cells()
     painter.houses()
     painter.digits()
     heads = painter.links()
     painter.marks()
     painter.heads(heads)
-    art += draw_texts(ax.figure, scene, theme, layout, origin)
+    art += draw_texts(ax.figure, scene, theme, layout, origin, pool)
     return art
+
+
+class PatchPool:
+    """Filled paths drawn straight onto a raster canvas, each through a patch of its style
+    made once (``patch``): a frame's few dozen paths would otherwise each build a
+    ``PathPatch`` (its properties checked against rcParams, its colours converted), join the
+    axes or the figure (a clip path, a transform) and leave them again, which cost more than
+    drawing them (issue 43: about 2 ms of a 9x9 frame's 7). The pixels are those of the
+    artist: the same ``Patch.draw`` runs, on the same path, properties and transform."""
+
+    def __init__(self) -> None:
+        self._styles: dict[Any, PathPatch] = {}
+
+    def _proto(self, kind: str, make: Callable[[], Any], style: Mapping[str, Any]) -> Any:
+        try:
+            key = (kind, tuple(sorted(style.items())))
+            hash(key)
+        except TypeError:  # a colour given as a list: its text names it as well
+            key = (kind, tuple(sorted((k, repr(v)) for k, v in style.items())))
+        proto = self._styles.get(key)
+        if proto is None:
+            proto = self._styles[key] = make()
+            proto.set_clip_on(False)
+        return proto
+
+    def patch(self, path: Path, transform: Any, style: Mapping[str, Any]) -> PooledPatch:
+        """A drawable ``path`` in ``style`` (``PathPatch`` keywords) through ``transform``."""
+        proto = self._proto("path", lambda: PathPatch(path, **style), style)
+        return PooledPatch(proto, path, transform)
+
+    def box(self, bounds: tuple[float, float, float, float], transform: Any,
+            style: Mapping[str, Any]) -> PooledPatch:
+        """A drawable ``FancyBboxPatch`` of ``bounds`` (x, y, width, height) in ``style``."""
+        proto = self._proto("box", lambda: FancyBboxPatch(bounds[:2], *bounds[2:], **style), style)
+        return PooledPatch(proto, bounds, transform)
+
+
+class PooledPatch:
+    """One path (or box) of a ``PatchPool``: drawn by its style's patch (given the path or
+    bounds and the transform just before), removed by forgetting it (it never joined a figure)."""
+
+    __slots__ = ("proto", "path", "transform")
+
+    def __init__(self, proto: Any, path: Path | tuple[float, float, float, float], transform: Any) -> None:
+        self.proto, self.path, self.transform = proto, path, transform
+
+    def draw(self, renderer: Any) -> None:
+        p = self.proto
+        if isinstance(self.path, tuple):
+            p.set_bounds(*self.path)
+        else:
+            p.set_path(self.path)
+        p.set_transform(self.transform)
+        p.draw(renderer)
+
+    def remove(self) -> None:
+        pass
+
+    def get_gid(self) -> str | None:
+        gid: str | None = self.proto.get_gid()
+        return gid
 
 
 class _Painter:
@@ -387,8 +450,8 @@ class _Painter:
     layer shares: the view, the sizes, the shapes by kind and the artists drawn so far."""
 
     def __init__(self, ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout, view: View,
-                 art: list[Artist]) -> None:
-        self.ax, self.theme, self.view, self.art = ax, theme, view, art
+                 art: list[Any], pool: PatchPool | None = None) -> None:
+        self.ax, self.theme, self.view, self.art, self.pool = ax, theme, view, art, pool
         self.n, self.m = scene.n, scene.m
         m = scene.m
         self.cp = layout.cell_pt
@@ -408,6 +471,9 @@ class _Painter:
         if path is None:
             return
         kw.setdefault("linewidth", 0)
+        if self.pool is not None:  # drawn in list order: the z is the artists' alone
+            self.art.append(self.pool.patch(path, self.ax.transData, kw))
+            return
         p = PathPatch(path, zorder=self.z, **kw)
         p.set_clip_on(False)
         self.z += 1
@@ -468,10 +534,14 @@ class _Painter:
             else:  # a big grid's marks fill its cells (View.packed): the outlines hug the grid lines
                 inset = 0.03 + 0.025 * (i % 3)
             ls, lw = HOUSE_LINES[s.kind]
-            patch = FancyBboxPatch((x + inset, y + inset), w - 2 * inset, h - 2 * inset,
-                                   boxstyle=f"round,pad=0,rounding_size={0.3:.2f}", fill=False,
-                                   edgecolor=self.col(s.colour), linewidth=self.cp * lw, linestyle=ls, zorder=self.z,
-                                   clip_on=False, alpha=FAINT if s.faint else 1.0)
+            bounds = (x + inset, y + inset, w - 2 * inset, h - 2 * inset)
+            style = {"boxstyle": f"round,pad=0,rounding_size={0.3:.2f}", "fill": False,
+                     "edgecolor": self.col(s.colour), "linewidth": self.cp * lw, "linestyle": ls,
+                     "alpha": FAINT if s.faint else 1.0}
+            if self.pool is not None:
+                self.art.append(self.pool.box(bounds, self.ax.transData, style))
+                continue
+            patch = FancyBboxPatch(bounds[:2], *bounds[2:], zorder=self.z, clip_on=False, **style)
             self.z += 1
             self.ax.add_artist(patch)  # add_artist: no data-limit update (add_patch walks every Bézier)
             self.art.append(patch)
@@ -592,26 +662,27 @@ def _alpha(faint: bool) -> float:
 
 
 def draw_texts(fig: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout,
-               origin: tuple[float, float]) -> list[Artist]:
+               origin: tuple[float, float], pool: PatchPool | None = None) -> list[Any]:
     """The title and the caption (with the legend): glyph outlines too (matplotlib's Text lays
     out and rasterises glyph by glyph, 30 ms a caption; a TextPath fill is ~2 ms)."""
-    art: list[Artist] = []
+    art: list[Any] = []
     W, H = layout.width_in, layout.height_in
     ox, oy = origin
     title = scene.text("title")
     if title:
         art.append(text_patch(fig, [title], ox + W / 2, oy + H - layout.title_y_in - 0.35 * layout.title_pt / 72,
-                              layout.title_pt, theme["title"], ha="center", bold=True, gid="title"))
+                              layout.title_pt, theme["title"], ha="center", bold=True, gid="title", pool=pool))
     caption = scene.text("caption")
     legend = scene.text("legend")
     if caption or legend:
         lines, leg, fs = fit_caption(caption, legend, layout)
         y0 = layout.caption_in - 4 / 72 - fs / 72
         if lines:
-            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left", gid="caption"))
+            art.append(text_patch(fig, lines, ox + 0.15, oy + y0, fs, theme["caption"], ha="left", gid="caption",
+                                  pool=pool))
         if leg:
             art.append(text_patch(fig, leg, ox + 0.15, oy + y0 - len(lines) * fs * 1.3 / 72, fs, theme["label"],
-                                  ha="left", gid="legend"))
+                                  ha="left", gid="legend", pool=pool))
     return art
 
 
@@ -651,7 +722,8 @@ def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], l
 
 
 def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: float, color: Any,
-               ha: str = "left", bold: bool = False, spacing: float = 1.3, gid: str | None = None) -> PathPatch:
+               ha: str = "left", bold: bool = False, spacing: float = 1.3, gid: str | None = None,
+               pool: PatchPool | None = None) -> Any:
     """Lines of text as one filled path; (x_in, y_in) is the first baseline, in inches; ``gid``:
     what it is (title, caption, legend: the legibility tests measure it by that name)."""
     from matplotlib.transforms import Affine2D
@@ -672,6 +744,8 @@ def text_patch(fig: Any, lines: list[str], x_in: float, y_in: float, size_pt: fl
         verts, codes = [np.zeros((1, 2))], [np.array([Path.MOVETO], dtype=Path.code_type)]
     path = Path(np.concatenate(verts), np.concatenate(codes))
     tr = Affine2D().scale(1 / 72).translate(x_in, y_in) + fig.dpi_scale_trans
+    if pool is not None:
+        return pool.patch(path, tr, {"facecolor": color, "linewidth": 0, "gid": gid})
     p = PathPatch(path, facecolor=color, linewidth=0, transform=tr, zorder=100, gid=gid)
     p.set_clip_on(False)
     fig.add_artist(p)
@@ -785,6 +859,7 @@ class FrameRenderer:
         self._static = draw_static(self.ax, n, self.theme, L)
         self._background = None
         self._blank = None  # the figure without the plain grid (frames through a widened view)
+        self.pool = PatchPool()  # the frames' filled paths, drawn straight onto the canvas
 
     def _prime(self) -> None:
         self.canvas.draw()
@@ -807,10 +882,11 @@ class FrameRenderer:
             scene = self._restore_values(scene)
         else:
             self.canvas.restore_region(self._background if plain else self._blank)
-        artists = draw(self.ax, scene, self.theme, self.layout)
+        artists = draw(self.ax, scene, self.theme, self.layout, pool=self.pool)
         try:
+            renderer = self.canvas.get_renderer()
             for a in artists:
-                self.fig.draw_artist(a)
+                a.draw(renderer)  # Figure.draw_artist, without looking the renderer up each time
             yield self.canvas
         finally:
             for a in artists:
@@ -837,9 +913,10 @@ class FrameRenderer:
         self.canvas.restore_region(pixels)
         new = [s for s in layer if s not in done]
         if new:
-            artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False)
+            artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False, pool=self.pool)
+            renderer = self.canvas.get_renderer()
             for a in artists:
-                self.fig.draw_artist(a)
+                a.draw(renderer)
                 a.remove()
             # the layer is kept again only once enough values are new: a copy of the whole
             # canvas costs more than drawing a few big digits (a step places one at a time)

@@ -52,22 +52,30 @@ class Obstacles:
         if self._by_index is None:  # the cells' own lists: boxes added later are in them too
             self._by_index = [self.cells.setdefault((r, c), []) for r in range(n) for c in range(n)]
         boxes = self._by_index
-        length = sum(math.dist(pts[i], pts[i + 1]) for i in range(len(pts) - 1))
-        k = max(6, int(length * 10 * self.m))
         curved = len(pts) == 3
+        # the length as ``cost`` sums it (0 + each piece's, in order: the same float)
+        length = 0 + math.dist(pts[0], pts[1]) + (math.dist(pts[1], pts[2]) if curved else 0.0)
+        k = max(6, int(length * 10 * self.m))
         (ax, ay), (bx, by) = pts[0], pts[-1]
-        cx, cy = pts[1] if curved else (0.0, 0.0)
+        if curved:
+            cx, cy = pts[1]
+            for i in range(1, k):
+                t = i / k
+                u = 1 - t
+                x, y = u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
+                if 0 <= x < n and 0 <= y < n:
+                    for ox, oy, hw, hh, _, key in boxes[int(y) * n + int(x)]:
+                        # -hw < d < hw: abs(d) < hw without the call (the same test)
+                        if -hw < x - ox < hw and -hh < y - oy < hh and key not in ignore:
+                            return False
+            return True
         dx, dy = bx - ax, by - ay
         for i in range(1, k):
             t = i / k
-            if curved:
-                u = 1 - t
-                x, y = u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by
-            else:
-                x, y = ax + dx * t, ay + dy * t
+            x, y = ax + dx * t, ay + dy * t
             if 0 <= x < n and 0 <= y < n:
                 for ox, oy, hw, hh, _, key in boxes[int(y) * n + int(x)]:
-                    if abs(x - ox) < hw and abs(y - oy) < hh and key not in ignore:
+                    if -hw < x - ox < hw and -hh < y - oy < hh and key not in ignore:
                         return False
         return True
 
@@ -214,7 +222,7 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
     best: tuple[Point, ...] = (a, b)
     best_cost: int | None = None
     for pts in candidates(a, b, n, corners=False):
-        if len(pts) > 2 and not all(0.08 <= x <= n - 0.08 and 0.08 <= y <= n - 0.08 for x, y in sample(pts[:3], 1)):
+        if len(pts) > 2 and not _on_grid(pts[:3], n):
             continue  # stay on the grid
         if obstacles.clear(pts, ignore) and not hides_grid_line(pts, obstacles.m):
             return pts  # the first clear one: only clear ones matter here, so stop at the first hit
@@ -226,6 +234,16 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
         if best_cost is None or cost < best_cost:
             best, best_cost = pts, cost
     return best
+
+
+def _on_grid(piece: Sequence[Point], n: int, margin: float = 0.08) -> bool:
+    """Every sample of a quadratic piece (``sample(piece, 1)``) at least ``margin`` inside the
+    grid. The curve lies in the triangle of its three points: when they are inside (by more
+    than a rounding error), so is every sample, and none is computed; else the samples say."""
+    lo, hi = margin + 1e-9, n - margin - 1e-9
+    if all(lo <= x <= hi and lo <= y <= hi for x, y in piece):
+        return True
+    return all(margin <= x <= n - margin and margin <= y <= n - margin for x, y in sample(piece, 1))
 
 
 def _blocked(obstacles: Obstacles, x: float, y: float, ignore: Keys, pad: float) -> bool:
@@ -321,41 +339,61 @@ class _Lattice:
             return None
         step, xy, ok, W, H, q = self.step, self.xy, self.ok, self.W, self.H, self.q
         bi, bj = (b[0] - self.x0) / step, (b[1] - self.y0) / step
-        heap: list[tuple[float, float, tuple[int, int]]] = []
-        best: dict[tuple[int, int], float] = {}
-        par: dict[tuple[int, int], tuple[int, int] | None] = {}
-        for s in starts:
-            g = math.dist(a, xy(*s)) / step
-            best[s] = g
-            par[s] = None
-            heapq.heappush(heap, (g + math.hypot(s[0] - bi, s[1] - bj), g, s))
-        end = None
+        # the hot loop on flat indices i·H + j (lists, not dicts keyed by tuples; ordered as
+        # the (i, j) pairs, so the heap breaks ties as before): the same search, the same
+        # pushes in the same order, the same route. ``known``: 0 not looked at yet (``ok``
+        # decides, its own cache shared with ``near``), 1 free, 2 blocked.
+        far = 1e18
+        known = bytearray(W * H)
+        best = [far] * (W * H)
+        par = [-2] * (W * H)  # -1: a start
+        heap: list[tuple[float, float, int]] = []
+        push, pop, hypot = heapq.heappush, heapq.heappop, math.hypot
+        for i, j in starts:
+            g = math.dist(a, xy(i, j)) / step
+            best[i * H + j] = g
+            par[i * H + j] = -1
+            push(heap, (g + hypot(i - bi, j - bj), g, i * H + j))
+        targets = {i * H + j for i, j in goals}
+
+        def look(i: int, j: int) -> int:
+            """A point not looked at yet: ``ok`` decides, the answer kept."""
+            v = known[i * H + j] = 1 if ok(i, j) else 2
+            return v
+
+        end = -1
         while heap:
-            f, g, cur = heapq.heappop(heap)
-            if g > best.get(cur, 1e18):
+            f, g, cur = pop(heap)
+            if g > best[cur]:
                 continue
-            if cur in goals:
+            if cur in targets:
                 end = cur
                 break
+            ci, cj = divmod(cur, H)
+            on_row, on_col = cj % q == 0, ci % q == 0
             for di, dj, w in _MOVES:
-                nxt = (cur[0] + di, cur[1] + dj)
-                if not (0 <= nxt[0] < W and 0 <= nxt[1] < H) or not ok(*nxt):
+                ni, nj = ci + di, cj + dj
+                if not (0 <= ni < W and 0 <= nj < H):
                     continue
-                if di and dj and not (ok(cur[0] + di, cur[1]) and ok(cur[0], cur[1] + dj)):
+                nxt = ni * H + nj
+                if (known[nxt] or look(ni, nj)) == 2:
+                    continue
+                if di and dj and ((known[ni * H + cj] or look(ni, cj)) == 2 or
+                                  (known[ci * H + nj] or look(ci, nj)) == 2):
                     continue  # no corner cutting
                 # running along a grid line would hide it: dearer
-                along = (not dj and cur[1] % q == 0) or (not di and cur[0] % q == 0)
+                along = (not dj and on_row) or (not di and on_col)
                 ng = g + (w * 10 if along else w)
-                if ng < best.get(nxt, 1e18):
+                if ng < best[nxt]:
                     best[nxt] = ng
                     par[nxt] = cur
-                    heapq.heappush(heap, (ng + math.hypot(nxt[0] - bi, nxt[1] - bj), ng, nxt))
-        if end is None:
+                    push(heap, (ng + hypot(ni - bi, nj - bj), ng, nxt))
+        if end < 0:
             return None
         path = [b]
-        k: tuple[int, int] | None = end
-        while k is not None:
-            path.append(xy(*k))
+        k = end
+        while k >= 0:
+            path.append(xy(*divmod(k, H)))
             k = par[k]
         path.append(a)
         path.reverse()

@@ -238,13 +238,15 @@ def legend_text(roles: set[str], lang: str = "en", theme: Mapping[str, Any] | No
 
 def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
                            givens: Sequence[int] | None, show_candidates: bool, obstacles: Obstacles | None,
-                           kept: AbstractSet[Cell] = frozenset()) -> None:
+                           kept: AbstractSet[Cell] = frozenset(), words_only: bool = False) -> None:
     """Big digits and candidates; each also an obstacle for lines (``obstacles``
     None: the frame has no line to route). ``kept``: placed cells drawn with their
-    candidates (the step marks some of them)."""
+    candidates (the step marks some of them). ``words_only``: the values placed alone
+    (the scene is laid out for its legend, which names no given, earlier value or plain
+    candidate: a 16x16 frame's thousand candidates are not made for it)."""
     n = out.n
     values = state.values
-    for cell, v in enumerate(values):
+    for cell, v in enumerate(values if not words_only else ()):
         if v:
             r, c = divmod(cell, n)
             given = givens is None or givens[cell] == v
@@ -257,7 +259,7 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
         out.append(Shape("placed", "value", r, c, v, colour="place"))
         if obstacles is not None:
             obstacles.add_value(r, c)
-    if not show_candidates and not kept:
+    if not show_candidates and not kept or words_only:
         return
     for cell, mask in enumerate(state.cand):
         if not mask:
@@ -437,8 +439,9 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and each branch's main chain as far as
     its arrows allow, and ``proof_scenes`` gives the rest (the caption names its
-    frames drawn up to level ``depth``). ``routed`` False: lines straight and no proof
-    arrow (the words alone are wanted, e.g. the legend a printed page writes). ``theme``: the
+    frames drawn up to level ``depth``). ``routed`` False: lines straight, no proof
+    arrow, no given, earlier value or plain candidate (the words alone are wanted, e.g. the
+    legend a printed page writes). ``theme``: the
     palette whose colours the legend names (default: the default palette).
     """
     from . import proofdraw
@@ -464,7 +467,7 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     covered = {(s.row, s.col, s.value) for s in cands if s.kind not in ("thick", "halo")}
     lines = (bool(links) or proof is not None) and routed
     _values_and_candidates(out, state, place, covered if not whole else set(), givens, show_candidates,
-                           obstacles if lines else None, kept)
+                           obstacles if lines else None, kept, words_only=not routed)
     if step is not None and isinstance(number, tuple) and number[0] != number[1]:
         # one frame for several steps (a run of singles, plan.fold_singles): each value
         # placed carries its rank in the run
@@ -590,7 +593,7 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     obstacles = Obstacles(n)
     sc = Scene(n, suffix=part.suffix, level=part.level)
     covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
-    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles if routed else None)
+    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles if routed else None, words_only=not routed)
     sc.extend(proofdraw.part_shapes(n, part, state, obstacles if routed else None))  # routed around every digit
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))

@@ -204,6 +204,10 @@ class ContactSheet:
                 self.at[tile.k] = (p, tile, i == len(tiles) - 1)
         self.page: Any = None
         self.draw: Any = None
+        # the legends' lines as masks, each rendered once: a legend comes back frame after frame
+        # (the seed: 472 legend lines, 51 different), its text need not be laid out and
+        # rasterised again (``_legend_line``)
+        self._masks: dict[str, tuple[Any, int, int]] = {}
 
     def add(self, k: int, thumb: Any) -> None:
         from PIL import Image, ImageDraw
@@ -228,10 +232,27 @@ class ContactSheet:
             self.draw.text((x, y), line, font=font, fill=self.theme["caption"])
             y += lay.line_h
         for line in tile.legend:  # the marks in words, as under the frame itself
-            self.draw.text((x, y), line, font=font, fill=self.theme["label"])
+            self._legend_line(x, y, line)
             y += lay.line_h
         if last:
             self._save(p)
+
+    def _legend_line(self, x: int, y: int, line: str) -> None:
+        """A legend's line at (x, y), in the label colour: the pixels ``ImageDraw.text`` draws
+        there. Its glyphs' coverage is rendered once into a mask (the same FreeType bitmap:
+        the line laid out at a whole pixel, as at (x, y)), then the colour is pasted through
+        it: both blend the colour into the page by that coverage (Pillow's fill with a mask)."""
+        from PIL import Image, ImageDraw
+
+        kept = self._masks.get(line)
+        if kept is None:
+            left, top, right, bottom = self.draw.textbbox((0, 0), line, font=self.font)
+            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+            ImageDraw.Draw(mask).text((-left, -top), line, font=self.font, fill=255)
+            kept = self._masks[line] = (mask, left, top)
+        mask, left, top = kept
+        self.page.paste(self.theme["label"], (x + left, y + top, x + left + mask.size[0], y + top + mask.size[1]),
+                        mask)
 
     def _save(self, p: int) -> None:
         from .frame import quantize_image

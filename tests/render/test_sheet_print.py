@@ -51,3 +51,28 @@ def test_sheet_pages_are_filled():
         assert sum(len(p) for p in lay.pages) == 60
         if n == 16:
             assert all(len(p) == 3 for p in lay.pages[:-1])
+
+
+def test_a_legend_line_from_its_kept_mask_has_the_pixels_of_the_text_drawn():
+    """``ContactSheet._legend_line`` renders each legend line once and pastes its colour
+    through that mask after: the page's pixels are those ``ImageDraw.text`` draws (descenders,
+    accents, a glyph reaching left of its origin), the second time as the first."""
+    from PIL import Image, ImageDraw
+
+    from render.sheet import ContactSheet
+    from render.theme import THEMES
+
+    theme = THEMES["colorblind"]
+    lines = ["Disques barrés en vermillon : retirés ; anneaux « vrai »,", "jq(y) — ÉÀÇ g_p", "x"]
+    plan = _plan(2, "a caption", " ".join(lines))
+    sheet = ContactSheet(plan, 9, theme, [])
+    sheet.page = Image.new("RGB", (900, 200), theme["background"])
+    sheet.draw = ImageDraw.Draw(sheet.page)
+    drawn = Image.new("RGB", (900, 200), theme["background"])
+    pen = ImageDraw.Draw(drawn)
+    for k, line in enumerate(lines * 2):  # each line twice: from a new mask, then from the kept one
+        xy = (7 + 3 * k, 5 + 31 * k % 170)
+        sheet._legend_line(*xy, line)
+        pen.text(xy, line, font=sheet.font, fill=theme["label"])
+    assert len(sheet._masks) == len(lines)
+    assert sheet.page.tobytes() == drawn.tobytes()

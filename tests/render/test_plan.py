@@ -1,0 +1,37 @@
+"""The frames' plan: a frame's legend, read off its scene laid out for the words alone
+(``Frame.words_only``: nothing routed, no given, earlier value or plain candidate made),
+is the legend of the scene it draws."""
+from __future__ import annotations
+
+import pytest
+
+from explainer import Puzzle
+from render.plan import plan_frames
+from render.theme import THEMES
+from tests.conftest import ROOT, SEED
+
+HARDEST_3 = (ROOT.parent / "shared" / "data" / "hardest300.txt").read_text().split("\n")[2]
+
+
+def _legends_agree(puzzle: Puzzle, **opts: object) -> int:
+    frames = plan_frames(puzzle, **opts)  # type: ignore[arg-type]
+    for f in frames:
+        assert f.legend == f.scene.text("legend"), f.stem
+    return len(frames)
+
+
+@pytest.mark.parametrize("lang,theme", [("en", None), ("fr", "colorblind")])
+def test_words_only_legend_is_the_drawn_frames_seed(seed_puzzle, lang, theme):
+    assert _legends_agree(seed_puzzle, lang=lang, theme=THEMES[theme] if theme else None) > 80
+
+
+def test_words_only_legend_is_the_drawn_frames_with_proof_subframes():
+    # a forcing step's proof in sub-frames (part_scene), chains, ALS: every kind of legend
+    p = Puzzle(HARDEST_3)
+    frames = plan_frames(p, depth=2)
+    assert any(f.suffix for f in frames)
+    assert _legends_agree(p, depth=2) == len(frames)
+
+
+def test_words_only_legend_grouped_singles():
+    assert _legends_agree(Puzzle(SEED), group_singles=True) > 10
