@@ -516,12 +516,16 @@ def _facts_shapes(n: int, proof: Proof, i: int, new: Sequence[int], premises: Ca
                 continue  # inside one cell: the disk beside the struck ring says it
             drawn[j] = False
             pairs.append((j, k))
-    if obstacles is not None:  # else only the facts are wanted (which candidates the proof covers)
-        for j, k, passed in _sweeps(facts, pairs):
-            p_key, a_key = tuple(facts[j].fact[:3]), tuple(facts[k].fact[:3])
+    for j, k, passed in _sweeps(facts, pairs):
+        p_key, a_key = tuple(facts[j].fact[:3]), tuple(facts[k].fact[:3])
+        pts: tuple[tuple[float, float], ...]
+        if obstacles is None:  # the words alone are wanted (the legend names the arrows): not routed
+            pts = (spot(n, *p_key), spot(n, *a_key))
+        else:
             pts = route(spot(n, *p_key), spot(n, *a_key), obstacles, {p_key, a_key, *passed})
-            arrows.append(Shape("implies", "arrow", points=pts,
-                                colour="proof_true" if facts[k].fact[3] else "proof_false", directed=True))
+        arrows.append(Shape("implies", "arrow", points=pts,
+                            colour="proof_true" if facts[k].fact[3] else "proof_false", directed=True))
+        if obstacles is not None:
             _keep_clear(obstacles, pts, len(arrows))
     if end:
         for j in list(b.end.premises) + list(b.end.conclusion):
