@@ -12,7 +12,10 @@ is the CPU time (``time.process_time``) its worker spent on it, solver
 included: ``Puzzle(text, order="simplest").steps`` (the default path,
 simplest-first) or ``order="seed"``. larsdoku's time is
 ``larsdoku.solve(text, detail=True)``, its JIT warmed on five puzzles before
-timing (its code is never copied here: the worker only calls it). Without
+timing (its code is never copied here: the worker only calls it), both ways: its
+default, which may read the solution when its techniques stall, and
+``no_oracle=True`` ("larsdoku no oracle"; a puzzle it leaves unfinished is counted
+incomplete). Without
 ``--larsdoku`` the sample section says so and shows the other figures.
 
 Sections (``--sections``, comma-separated; default all):
@@ -195,14 +198,18 @@ def engine_worker(tree: Path) -> int:
     return 0
 
 
+# larsdoku's default (no_oracle=False) may read the solution when its techniques stall; with
+# --no-oracle it does not, and a puzzle it cannot finish counts as incomplete
 LARSDOKU_WORKER = """
 import json, sys, time
 import larsdoku
+no_oracle = sys.argv[1:] == ["--no-oracle"]
 for line in sys.stdin:
     req = json.loads(line)
     start = time.process_time()
-    larsdoku.solve(req["puzzle"], detail=True)
-    print(json.dumps({"cpu": time.process_time() - start, "steps": 0}), flush=True)
+    r = larsdoku.solve(req["puzzle"], detail=True, no_oracle=no_oracle)
+    done = bool(r.get("success")) and not r.get("empty_remaining")
+    print(json.dumps({"cpu": time.process_time() - start, "steps": 0, "complete": done}), flush=True)
 """
 
 
@@ -279,10 +286,11 @@ def sample(args: argparse.Namespace) -> None:
     engines["default"] = (default_worker, True)
     engines["seed order"] = (ours("seed order", ROOT, False)[0], False)
     if args.larsdoku:
-        lars = Worker("larsdoku", [args.larsdoku, "-c", LARSDOKU_WORKER])
-        for text in puzzles(TOP1465, 1)[-WARM:]:
-            lars.ask({"puzzle": text})  # JIT warm-up, not timed
-        engines["larsdoku"] = (lars, None)
+        for name, flag in (("larsdoku", []), ("larsdoku no oracle", ["--no-oracle"])):
+            lars = Worker(name, [args.larsdoku, "-c", LARSDOKU_WORKER, *flag])
+            for text in puzzles(TOP1465, 1)[-WARM:]:
+                lars.ask({"puzzle": text})  # JIT warm-up, not timed
+            engines[name] = (lars, None)
     if args.against:
         engines["against default"] = (ours("against", args.against, True)[0], True)
         engines["against seed order"] = (ours("against seed", args.against, False)[0], False)
@@ -291,13 +299,14 @@ def sample(args: argparse.Namespace) -> None:
     times = {name: total(rows) for name, rows in res.items()}
     for name, t in times.items():
         incomplete = sum(1 for r in res[name] if r.get("complete") is False)
-        extra = f", {sum(r['steps'] for r in res[name])} steps" if name != "larsdoku" else ""
+        extra = f", {sum(r['steps'] for r in res[name])} steps" if not name.startswith("larsdoku") else ""
         extra += f", {incomplete} incomplete" if incomplete else ""
         print(f"  {name:<20} {t:8.2f} s{extra}")
     if "larsdoku" in times:
         lars_t = times["larsdoku"]
         print(f"  default / larsdoku    {times['default'] / lars_t:.3f}  (target <= 0.7)")
         print(f"  seed order / larsdoku {times['seed order'] / lars_t:.3f}  (target <= 0.35)")
+        print(f"  default / larsdoku no oracle {times['default'] / times['larsdoku no oracle']:.3f}")
     else:
         print("  larsdoku: not measured (give --larsdoku PYTHON, a Python where larsdoku is installed)")
     if args.against:
