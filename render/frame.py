@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -40,6 +39,7 @@ from .shapes import Scene, Shape, spot
 from .sizes import LINK_CLEAR, VALUE_H, cand_h, disk_r, mark_h
 from .styles import digit_on
 from .theme import DEFAULT_THEME, Theme
+from .typeset import glued
 from .view import DIGIT_KINDS, MARK_KINDS, SHOWN_WIDTH, View, legible_height, zoomed
 
 # Cell side in inches at the default 100 dpi, per grid size.
@@ -686,14 +686,10 @@ def draw_texts(fig: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout,
     return art
 
 
-# French puts a space before ; : ! ? » and after «; a line must not break there (a line
-# starting with ";" reads as a typo): the space becomes a no-break space, which textwrap keeps
-_GLUED = re.compile(r" (?=[;:!?»])|(?<=«) ")
-
-
 def wrap_words(text: str, width: int) -> list[str]:
-    """``textwrap.wrap`` that never breaks before French ; : ! ? » or after «."""
-    return textwrap.wrap(_GLUED.sub("\u00a0", text), width) if text else []
+    """``textwrap.wrap`` that never breaks before French ; : ! ? » or after « (``typeset.glued``:
+    a no-break space there, which textwrap keeps)."""
+    return textwrap.wrap(glued(text), width) if text else []
 
 
 def fit_caption(caption: str, legend: str, layout: Layout) -> tuple[list[str], list[str], float]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from .plan import Frame
 from .sizes import PAPER_IN
+from .typeset import breakable_words
 
 SHEET_DPI = 150  # pixels per inch of a page: an A4 page is 1240 x 1754 px and prints at A4
 SHEET_MARGIN_IN = 0.4
@@ -45,7 +46,7 @@ def wrap_text(text: str, font: Any, width: float, sizes: dict[str, float] | None
     for para in text.split("\n"):
         line = ""
         used = 0.0
-        for word in para.split():
+        for word in breakable_words(para):  # French "flèches : …": no line starts with ":"
             if size(word) <= width:
                 if line and used + space + size(word) > width:
                     lines.append(line)

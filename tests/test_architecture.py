@@ -144,7 +144,7 @@ APP_ARROWS = {"cli": {"allsteps", "bank", "generate", "hints", "hodoku", "solver
               "allsteps": {"hints", "hodoku"}, "solvers": {"backends"}, "serve": {"hints", "bank", "generate"}}
 # inside render: the stage of each module (scene: pure Python; raster: pixels; files: the rest)
 RENDER_SCENE = {"shapes", "styles", "sizes", "routing", "proofdraw", "view", "scene", "theme", "options", "plan",
-                "scenejson", "colournames"}
+                "scenejson", "colournames", "typeset"}
 RENDER_STAGES = ("scene", "raster", "files")
 DRAWING = ("matplotlib", "PIL", "imageio")
 

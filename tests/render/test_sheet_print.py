@@ -76,3 +76,20 @@ def test_a_legend_line_from_its_kept_mask_has_the_pixels_of_the_text_drawn():
         pen.text(xy, line, font=sheet.font, fill=theme["label"])
     assert len(sheet._masks) == len(lines)
     assert sheet.page.tobytes() == drawn.tobytes()
+
+
+def test_a_french_line_never_starts_with_its_colon():
+    """The contact sheet wrapped "flèches : la chaîne …" as "flèches" / ": la chaîne" (the
+    frames' own wrap glued the space before French ; : ! ? » already): every width of a real
+    French legend keeps each ":" and ";" on the line of the word before it."""
+    from render.sheet import SHEET_CAPTION_PT, _font, wrap_text
+
+    legend = ("Disques barrés en vermillon : retirés ; disques en bleu « vrai », disques en jaune « faux » ; "
+              "flèches : la chaîne dans son sens de lecture, traits pleins en rose : liens forts.")
+    font = _font(SHEET_CAPTION_PT)
+    widths = range(int(font.getlength("vermillon :")) + 1, int(font.getlength(legend)), 7)
+    for width in widths:
+        lines = wrap_text(legend, font, width)
+        assert not any(x.lstrip().startswith((":", ";", "»")) or x.rstrip().endswith("«") for x in lines), \
+            (width, lines)
+        assert " ".join(lines).replace("\u00a0", " ") == legend
