@@ -135,6 +135,37 @@ def test_2_several_puzzles_interrupted_leave_no_orphan_folder(tmp_path):
     assert set(files(out)) == {MANIFEST, "index.json"} | {f"00{k}/steps.json" for k in range(1, 6)}
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped raise, on purpose
+def test_2_a_ctrl_c_lost_in_a_finaliser_still_ends_the_run(tmp_path, monkeypatch, capsys):
+    """A signal handled inside a ``__del__`` (or a weakref callback, run by any garbage
+    collection) raises there, and Python drops that exception: the 16x16 run of test_2 above
+    once drew to its end and exited 0 after Ctrl-C. The frame loop raises it again."""
+    import render.export
+
+    class Finaliser:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)  # the handler runs here; its Interrupted is dropped
+            for _ in range(1000):  # bytecodes for the handler to run at
+                pass
+
+    drawn = []
+
+    def frames(puzzle, out_dir, options=None, *, progress=None, guard=None, **kw):
+        for k in range(1, 4):
+            if k == 2:
+                f = Finaliser()
+                del f
+            drawn.append(k)
+            if progress is not None:
+                progress(k, 3)
+        raise AssertionError("the run went on after Ctrl-C")
+
+    monkeypatch.setattr(render.export, "write_puzzle", frames)
+    assert main([SEED, "--out", str(tmp_path / "o"), "--no-gif", "-q"]) == 130
+    one_line(capsys.readouterr().err, "interrupted by SIGINT")
+    assert drawn == [1, 2]
+
+
 def test_2_an_interrupt_inside_the_writer_is_recorded(tmp_path, monkeypatch, capsys):
     """In-process and exact: the writer is stopped after two of its declared files."""
     import render.export

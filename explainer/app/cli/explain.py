@@ -249,8 +249,11 @@ def _explain_all(args: argparse.Namespace, sources: list[Source], made: Callable
     bar = progress_bar(len(sources), args.progress, "explaining")
     index: list[dict[str, Any]] = []
     bad = 0
+    from .signals import check
+
     try:
         for k, src in enumerate(sources, 1):
+            check()  # a Ctrl-C whose first raise was lost (signals.check)
             target = out / f"{k:0{width}d}" if many else out
             entry: dict[str, Any] = {"where": src.where, "puzzle": src.text if "\n" not in src.text else None}
             try:
@@ -310,17 +313,19 @@ def write_outputs(puzzle: Puzzle, target: Path, options: RenderOptions, folder: 
     anything is written; what was written goes into the manifest."""
     from render.export import write_puzzle
 
+    from .signals import check
+
     bar = None
-    callback: Callable[[int, int], None] | None = None
     if options.needs_pixels and progress is not False:
         bar = progress_bar(len(puzzle.steps) + 2, progress, "drawing")
-    if bar is not None:
-        def advance(done: int, total: int) -> None:
+
+    def advance(done: int, total: int) -> None:  # after each frame: a lost Ctrl-C raised again
+        check()
+        if bar is not None:
             bar.n = done
             bar.refresh()
-        callback = advance
     try:
-        rec = write_puzzle(puzzle, target, options, progress=callback, guard=folder.guard)
+        rec = write_puzzle(puzzle, target, options, progress=advance, guard=folder.guard)
     except OSError as e:
         raise OutputError(f"{target}: cannot write ({e.strerror or e})") from None
     finally:
