@@ -439,8 +439,8 @@ def scene(state: AnyState, step: Explanation | None = None, *, number: int | tup
     (``render.styles``); a forcing step's proof is drawn whole when it fits one
     frame, else the frame shows its roles and each branch's main chain as far as
     its arrows allow, and ``proof_scenes`` gives the rest (the caption names its
-    frames drawn up to level ``depth``). ``routed`` False: lines straight, no proof
-    arrow, no given, earlier value or plain candidate (the words alone are wanted, e.g. the
+    frames drawn up to level ``depth``). ``routed`` False: lines and proof arrows
+    straight, no given, earlier value or plain candidate (the words alone are wanted, e.g. the
     legend a printed page writes). ``theme``: the
     palette whose colours the legend names (default: the default palette).
     """
@@ -586,7 +586,8 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
                depth: int = ALL, routed: bool = True, theme: Mapping[str, Any] | None = None) -> Scene:
     """The frame of one part of a proof (``proofdraw.Part``): its facts and arrows on the grid
     before the step, its title and its caption (naming the nested frames drawn up to
-    ``depth``); ``routed`` False: no arrow (the words alone are wanted)."""
+    ``depth``); ``routed`` False: arrows straight (the words alone are wanted: the legend
+    names the arrows a frame draws)."""
     from . import proofdraw
 
     n = state.geo.n

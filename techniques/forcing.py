@@ -139,22 +139,21 @@ def _untold(geo: Geometry, proof: Proof, place: list[tuple[int, int]], elim: lis
 def _told(geo: Geometry, proof: Proof, done: dict[int, Explanation]) -> Proof:
     """``proof`` with each nested step it holds untold (``_untold``: a forcing step without
     text) made as ``make_step`` makes it, the innermost first; ``proof`` itself when none is."""
-    branches = []
-    changed = False
+    n = geo.n
+    branches, changed = [], False
     for b in proof.branches:
-        facts = list(b.facts)
+        facts, here = list(b.facts), False
         for k, f in enumerate(facts):
             s = f.step
             if not isinstance(s, Explanation) or s.proof is None or s.text or s.technique != NAME:
                 continue
             made = done.get(id(s))
             if made is None:
-                n = geo.n
                 made = done[id(s)] = make_step(geo, s.proof, [(r * n + c, v) for r, c, v in s.place],
                                                [(r * n + c, v) for r, c, v in s.eliminate])
-            facts[k] = replace(f, step=made)
-            changed = True
-        branches.append(replace(b, facts=tuple(facts)) if changed else b)
+            facts[k], here = replace(f, step=made), True
+        branches.append(replace(b, facts=tuple(facts)) if here else b)
+        changed |= here
     return replace(proof, branches=tuple(branches)) if changed else proof
 
 
