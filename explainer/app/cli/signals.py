@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 SIGNALS = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -108,9 +110,16 @@ def handled(program: bool = False) -> Iterator[None]:
         yield
         return
     _ACTIVE.append(handler)
+    hook = sys.unraisablehook
+
+    def unraisable(u: Any) -> None:  # an Interrupted dropped in a finaliser: ``check`` raises it again
+        if not isinstance(u.exc_value, Interrupted):
+            hook(u)
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         _ACTIVE.remove(handler)
         for sig, old in previous.items():
             signal.signal(sig, stop_at_once if program else old)
@@ -135,11 +144,11 @@ def critical() -> Iterator[None]:
 
 def check() -> None:
     """Raise again an interruption whose first raise was lost. A signal's handler runs wherever
-    the main thread is; in a ``__del__`` or a weakref callback (a garbage collection can run
-    one at any moment) Python prints "Exception ignored" and drops the exception, and the run
-    went on to its end, exit 0, though Ctrl-C was pressed (a CI run of the 16x16 example's
-    frames). Loops over units of work (frames, puzzles) call this between them; it does
-    nothing while no signal has fired."""
+    the main thread is; in a ``__del__``, a weakref callback or an at-fork hook (logging's
+    ``_releaseLock`` when a worker pool forks, seen in CI) Python drops the exception (while
+    ``handled``, without printing "Exception ignored"), and the run went on to its end, exit 0,
+    though Ctrl-C was pressed. Loops over units of work (frames, puzzles) call this between
+    them; it does nothing while no signal has fired."""
     handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
     if handler is not None and handler.fired and handler.signum is not None and not handler.depth:
         raise Interrupted(handler.signum)
