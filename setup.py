@@ -16,4 +16,6 @@ def core(name: str) -> Extension:
                      extra_compile_args=FLAGS, optional=True)
 
 
-setup(ext_modules=[core("_probe"), core("_propagate"), core("_search"), core("_sechain"), core("_sepattern")])
+MODULES = ("_probe", "_propagate", "_search", "_sechain", "_sepattern", "_templates")
+
+setup(ext_modules=[core(name) for name in MODULES])

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from explainer.model import proofwords, rating
@@ -40,7 +41,7 @@ from explainer.model.proof import Proof
 from explainer.model.roles import proof_roles
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 from .implication import Trace, Tracer, _bits, extract, needed_absent, needed_closure
 
@@ -549,6 +550,24 @@ def nested_found(state: State, level: int, ceiling: float = float("inf")) -> Fou
     return None
 
 
+def _lead(ctx: Context, geo: Geometry, found: tuple[Proof, list[tuple[int, int]], list[tuple[int, int]]],
+          rated: float) -> Explanation | Lead:
+    """A forcing step found, as the engine takes it: on a ranked order a ``Lead`` with its whole
+    choice key (its exact rating and ``make_step``'s pattern size: the cells it marks, the
+    assumptions' and the conclusions', no links, the proof's facts), built only if taken: a
+    later pass often finds a lower-rated step, and the caption of a step not taken costs as
+    much as the search; else the step built now."""
+    proof, place, elim = found
+    if not ctx.leads:
+        return make_step(geo, proof, place, elim)
+    n = geo.n
+    cells = {(b.assume[0], b.assume[1]) for b in proof.branches}
+    cells.update(divmod(c, n) for c, _ in place)
+    cells.update(divmod(c, n) for c, _ in elim)
+    return Lead(NAME, partial(make_step, geo, proof, place, elim), round(rated, 1), len(place), len(elim),
+                (len(cells), 0, proof.size))
+
+
 def dynamic_allowed(ctx: Context) -> bool:
     """Dynamic branches apply locked candidates: only when the run uses that technique
     before this one (``ctx.earlier``); with no earlier techniques given, always."""
@@ -582,8 +601,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
                                                                                    ctx.lowest_first, ceiling, memos)
         if found is not None:
             rated = rating.proof_value(found[0])
-            yield lead(ctx, NAME, make_step, geo, *found, least=round(rated, 1), place=len(found[1]),
-                       eliminate=len(found[2]))
+            yield _lead(ctx, geo, found, rated)
             if not ctx.lowest_first:
                 return  # the engine takes the first step
             # a later pass may still rate lower (a Nishio chain, 7.5 + length,
@@ -594,6 +612,5 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
             return
         found = nested_found(state, level, ceiling)
         if found is not None:
-            yield lead(ctx, NAME, make_step, geo, *found, least=round(rating.proof_value(found[0]), 1),
-                       place=len(found[1]), eliminate=len(found[2]))
+            yield _lead(ctx, geo, found, rating.proof_value(found[0]))
             return

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from explainer.core.templates import reduce
 from explainer.model.explanation import Explanation, cands
 from explainer.model.grid import Geometry, bits
 from explainer.model.i18n import Cells, Value, Words, say
 from explainer.model.roles import on_cands
-from explainer.model.session import session_of
+from explainer.model.session import StaleTable, session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -114,46 +115,50 @@ def listed(geo: Geometry, allowed: int) -> list[int]:
 
 class Templates:
     """Every value's templates after the reduction: per value index, (count, cells some
-    template uses, cells every template uses); count 0: none (an impossible position)."""
+    template uses, cells every template uses); count 0: none (an impossible position).
 
-    def __init__(self, state: State) -> None:
+    ``before``: the templates of an earlier position of the same run. A value listed there
+    whose allowed cells only shrank starts from its templates kept there that still fit
+    (neither counted nor listed again): the reduction's result is the greatest set of
+    templates that all fit beside each other, and the new position's lies within the old
+    one's, so starting from that smaller set ends at the same lists."""
+
+    def __init__(self, state: State, before: Templates | None = None) -> None:
         geo = state.geo
         n = geo.n
         self.allowed = allowed = list(state.pos)
         for c, x in enumerate(state.values):
             if x:
                 allowed[x - 1] |= 1 << c
-        counted = [count(geo, a) for a in allowed]
-        lists: list[list[int] | None] = [listed(geo, a) if 0 < counted[v][0] <= MAX_LISTED else None
-                                         for v, a in enumerate(allowed)]
-        changed = True
-        while changed:
-            changed = False
-            for v in range(n):
-                mine = lists[v]
-                if not mine:
-                    continue
-                keep = [t for t in mine if all(self._fits(geo, t, w, lists[w]) for w in range(n) if w != v)]
-                if len(keep) < len(mine):
-                    lists[v] = keep
-                    changed = True
+        if before is not None and any(a & ~b for a, b in zip(allowed, before.allowed, strict=True)):
+            before = None  # not an earlier position of this one
+        lists: list[list[int] | None] = []
+        self.counted: list[tuple[int, int, int]] = []
+        old: list[list[int] | None] = before.lists if before is not None else [None] * n
+        old_allowed = before.allowed if before is not None else allowed
+        for v, a in enumerate(allowed):
+            kept = old[v]
+            if kept is not None:
+                lists.append(kept if a == old_allowed[v] else [t for t in kept if not t & ~a])
+                self.counted.append((-1, 0, 0))  # listed: the counts are the list's
+                continue
+            counted = count(geo, a)
+            self.counted.append(counted)
+            lists.append(listed(geo, a) if 0 < counted[0] <= MAX_LISTED else None)
+        # the reduction (explainer.core.templates: compiled when every value's templates are listed)
+        self.lists: list[list[int] | None] = reduce(lists, lambda t, w: count(geo, self.allowed[w] & ~t)[0] > 0)
+        lists = self.lists
         self.values: list[tuple[int, int, int]] = []
         for v in range(n):
             mine = lists[v]
             if mine is None:
-                self.values.append(counted[v])
+                self.values.append(self.counted[v])
                 continue
             some, every = 0, -1 if mine else 0
             for t in mine:
                 some |= t
                 every &= t
             self.values.append((len(mine), some, every))
-
-    def _fits(self, geo: Geometry, t: int, w: int, theirs: list[int] | None) -> bool:
-        """True if some template of value w shares no cell with template t."""
-        if theirs is None:
-            return count(geo, self.allowed[w] & ~t)[0] > 0
-        return any(not u & t for u in theirs)
 
 
 def _parts(geo: Geometry, allowed: int, band: int) -> list[tuple[int, int]]:
@@ -181,10 +186,13 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     geo = state.geo
     if geo.n > MAX_SIZE:
         return
-    memo = session_of(state, ctx).slot(__name__)
+    session = session_of(state, ctx)
+    memo = session.slot(__name__)
     key = (tuple(state.values), tuple(state.cand))
     if memo.get("key") != key:
-        memo["key"], memo["templates"] = key, Templates(state)
+        memo["key"], memo["templates"] = key, Templates(state, memo.get("templates"))
+        if session.check and memo["templates"].values != Templates(state).values:
+            raise StaleTable("templates: reduced from an earlier position, they differ from a fresh reduction")
     found: Templates = memo["templates"]
     if any(total == 0 for total, _, _ in found.values):
         return  # no template for some value: the position has no solution
