@@ -33,7 +33,7 @@ class Links:
     neighbours) and ``nodes`` (every candidate, value by value).
     """
 
-    __slots__ = ("geo", "n", "N", "_cand", "_pos", "_pairs", "_strong", "_weak")
+    __slots__ = ("geo", "n", "N", "_cand", "_pos", "_pairs", "_strong", "_weak", "_weak_one")
 
     def __init__(self, state: State) -> None:
         geo = state.geo
@@ -42,6 +42,7 @@ class Links:
         self._pairs: list[tuple[int, int]] | None = None
         self._strong: dict[int, list[int]] | None = None
         self._weak: dict[int, int] | None = None
+        self._weak_one: dict[int, int] = {}
 
     @property
     def strong_pairs(self) -> list[tuple[int, int]]:
@@ -64,6 +65,17 @@ class Links:
         if self._weak is None:
             self._weak = search.weak_table(self.n, self._cand, self._pos)
         return self._weak
+
+    def weak_of(self, i: int) -> int:
+        """``weak[i]``, without building the whole table when it is not built yet: on a 25×25
+        grid the table holds thousands of masks of 15,625 bits, and medusa reads only the
+        candidates of its clusters."""
+        if self._weak is not None:
+            return self._weak[i]
+        w = self._weak_one.get(i)
+        if w is None:
+            w = self._weak_one[i] = search.weak_of(self.n, self._cand, self._pos, i)
+        return w
 
     @property
     def nodes(self) -> list[int]:

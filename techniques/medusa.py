@@ -113,7 +113,7 @@ def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator
     cheapest first (the path of strong links adding fewest candidates to those it already
     shows, then the shortest) while its paths stay within ``max_links`` links; a removal
     needing more opens the next step."""
-    weak, strong = lk.weak, lk.strong
+    weak, strong = lk.weak_of, lk.strong
     inside = colour[0] | colour[1]
     # per removal, where its path may start and end: itself and its own colour, or a
     # candidate of each colour it sees
@@ -121,9 +121,9 @@ def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator
     for z in bits(elim):
         own = [k for k in (0, 1) if colour[k] >> z & 1]
         if own:
-            ends[z] = ([z], weak[z] & colour[own[0]], True)
+            ends[z] = ([z], weak(z) & colour[own[0]], True)
         else:
-            ends[z] = (list(bits(weak[z] & colour[0])), weak[z] & colour[1], False)
+            ends[z] = (list(bits(weak(z) & colour[0])), weak(z) & colour[1], False)
     left = sorted(ends, key=lk.cell_order)
     while left:
         shown = _Shown()
@@ -152,7 +152,7 @@ def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH,
          max_links: int = MAX_LINKS) -> Iterator[Explanation]:
     lk = links(state, ctx.session)
-    strong, weak = lk.strong, lk.weak
+    strong, weak = lk.strong, lk.weak_of
     done = 0
     for root in sorted(strong):
         if done >> root & 1:
@@ -177,7 +177,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
         seen = [0, 0]
         for k in (0, 1):
             for i in bits(colour[k]):
-                seen[k] |= weak[i]
+                seen[k] |= weak(i)
         elim = seen[0] & seen[1]
         if not elim:
             continue

@@ -335,6 +335,14 @@ def weak_table_py(n: int, cand: Sequence[int], pos: Sequence[int]) -> dict[int, 
     return weak
 
 
+def weak_of(n: int, cand: Sequence[int], pos: Sequence[int], i: int) -> int:
+    """Candidate i's entry of ``weak_table`` alone (a finder that reads a few candidates' need
+    not build the table of thousands on a big grid)."""
+    N = n * n
+    v, c = divmod(i, N)
+    return ((geometry(n).peer_mask[c] & pos[v]) << (v * N)) | (_spread(n)(cand[c]) << c ^ (1 << i))
+
+
 @cache
 def _spread(n: int) -> Callable[[int], int]:
     """For a value mask m, the candidate numbers of m's values in cell 0 (value u -> bit

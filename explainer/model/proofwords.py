@@ -132,10 +132,10 @@ def common_house(n: int, cells: list[tuple[int, int]]) -> tuple[str, int] | None
     return None
 
 
-@_noted
-def fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
+def _fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
     """Fact ``i`` of a branch with its reason: 'r9c6≠3 (r5c6=3 sees it)'. ``where`` (a
-    nested fact): where its own proof is shown, e.g. ': frames 1c1–1c3'."""
+    nested fact): where its own proof is shown, e.g. ': frames 1c1–1c3'. In English notation
+    (``fact_line`` writes it in the language's)."""
     w = words(lang)
     f = branch.facts[i]
     ft = fact_text(f.fact)
@@ -165,6 +165,9 @@ def fact_line(branch: Any, i: int, n: int, lang: str, where: str = "") -> str:
     return ft
 
 
+fact_line = _noted(_fact_line)
+
+
 def _seer(branch: Branch, i: int) -> int | None:
     """The true fact in another cell that removes fact ``i``'s digit by seeing it (None: another reason)."""
     f = branch.facts[i]
@@ -178,45 +181,53 @@ def _seer(branch: Branch, i: int) -> int | None:
     return None
 
 
+def _line_facts(branch: Any, idx: list[int], where: Any = None) -> list[tuple[list[int], str]]:
+    """How ``fact_lines`` groups facts ``idx`` into lines: each line's facts, and for a line
+    of one fact its nested-proof frames (``where(i)``, "" for none). Grouping costs little;
+    writing a line costs more, and a long branch's caption keeps a few lines only."""
+    out: list[tuple[list[int], str]] = []
+    run: list[int] = []
+    for i in idx:
+        at = where(i) if where is not None else ""
+        j = _seer(branch, i)
+        if at or j is None:
+            if run:
+                out.append((run, ""))
+                run = []
+            out.append(([i], at))
+            continue
+        if run and _seer(branch, run[0]) != j:
+            out.append((run, ""))
+            run = []
+        run.append(i)
+    if run:
+        out.append((run, ""))
+    return out
+
+
+def _line_text(branch: Any, facts: list[int], at: str, n: int, lang: str) -> str:
+    """A line of ``_line_facts`` in words (English notation): one fact with its reason, or a
+    run of removals by one value said once."""
+    if len(facts) == 1:
+        return _fact_line(branch, facts[0], n, lang, at)
+    g = branch.facts[_seer(branch, facts[0])].fact
+    cells = [cell_text(branch.facts[i].fact) for i in facts]
+    return words(lang)["peer_many"].format(v=value_char(g[2]), g=fact_text(g), cells=join(cells, lang, NONE_OF))
+
+
 @_noted
 def fact_lines(branch: Any, idx: list[int], n: int, lang: str,
                where: Any = None) -> list[tuple[list[int], str]]:
     """Facts ``idx`` with their reasons, a run of removals by one value said once: 'no 1
     in r1c8, r2c8 and r7c3 (r7c8=1 sees them)' (the facts of each line, its words).
     ``where(i)``: fact i's nested-proof frames (a fact having them stays alone)."""
-    w = words(lang)
-    out: list[tuple[list[int], str]] = []
-    run: list[int] = []
-
-    def flush() -> None:
-        if len(run) == 1:
-            out.append((list(run), fact_line(branch, run[0], n, lang)))
-        elif run:
-            g = branch.facts[_seer(branch, run[0])].fact
-            cells = [cell_text(branch.facts[i].fact) for i in run]
-            out.append((list(run), w["peer_many"].format(v=value_char(g[2]), g=fact_text(g),
-                                                          cells=join(cells, lang, NONE_OF))))
-        run.clear()
-
-    for i in idx:
-        at = where(i) if where is not None else ""
-        j = _seer(branch, i)
-        if at or j is None:
-            flush()
-            out.append(([i], fact_line(branch, i, n, lang, at)))
-            continue
-        if run and _seer(branch, run[0]) != j:
-            flush()
-        run.append(i)
-    flush()
-    return out
+    return [(facts, _line_text(branch, facts, at, n, lang)) for facts, at in _line_facts(branch, idx, where)]
 
 
 NONE_OF = {"en": "or", "fr": "et"}  # 'no 1 in r1c8, r2c8 or r7c3' / 'plus de 1 en r1c8, r2c8 et r7c3'
 
 
-@_noted
-def end_phrase(branch: Any, n: int, lang: str) -> str:
+def _end_phrase(branch: Any, n: int, lang: str) -> str:
     """How the branch ends, as a clause: '5 would be twice in column 6 (r9c6 and r3c6)';
     for a conclusion, the facts it gives."""
     w = words(lang)
@@ -237,11 +248,14 @@ def end_phrase(branch: Any, n: int, lang: str) -> str:
     return ""
 
 
+end_phrase = _noted(_end_phrase)
+
+
 @_noted
 def end_line(branch: Any, n: int, lang: str) -> str:
     """The branch's end as a sentence: '… : contradiction.' or 'This branch gives …'."""
     w = words(lang)
-    phrase = end_phrase(branch, n, lang)
+    phrase = _end_phrase(branch, n, lang)
     if branch.end.kind == "conclusion":
         return w["end_conclusion"].format(f=phrase)
     if branch.end.kind == "solved":
@@ -249,9 +263,11 @@ def end_line(branch: Any, n: int, lang: str) -> str:
     return w["contradiction"].format(end=sentence(phrase))
 
 
-@_noted
-def suppose_line(branch: Any, lang: str) -> str:
+def _suppose_line(branch: Any, lang: str) -> str:
     return words(lang)["suppose"].format(f=fact_text(branch.assume))
+
+
+suppose_line = _noted(_suppose_line)
 
 
 @_noted
@@ -285,15 +301,16 @@ def branch_sentence(branch: Any, n: int, lang: str, head: int = 4, tail: int = 4
     w = words(lang)
     concl = set(branch.end.conclusion) if branch.end.kind == "conclusion" else set()
     idx = [i for i in shown_facts(branch) if i not in concl]
-    lines = fact_lines(branch, idx, n, lang)
-    parts = [text for _, text in lines]
+    lines = _line_facts(branch, idx)
     if len(lines) > head + tail + 1:
         hidden = sum(len(facts) for facts, _ in lines[head:len(lines) - tail])
-        parts = parts[:head] + [w["more"].format(k=hidden)] + (parts[-tail:] if tail else [])
+        lines = lines[:head] + [([], w["more"].format(k=hidden))] + (lines[-tail:] if tail else [])
+    # the lines kept written (in English notation: this function's result is written in the language's)
+    parts = [_line_text(branch, facts, at, n, lang) if facts else at for facts, at in lines]
     # a conclusion is said once, at the end, with its reason
-    end = (", ".join(fact_line(branch, j, n, lang) for j in sorted(concl)) if concl
-           else end_phrase(branch, n, lang))
-    text = suppose_line(branch, lang)
+    end = (", ".join(_fact_line(branch, j, n, lang) for j in sorted(concl)) if concl
+           else _end_phrase(branch, n, lang))
+    text = _suppose_line(branch, lang)
     if parts:
         return f"{text} {w['then']} {', '.join(parts)}, {w['so']} {end}."
     return f"{text} {w['then']} {end}."

@@ -48,3 +48,15 @@ def test_built_once_per_state_and_rebuilt_after_a_change():
     assert a in first.weak  # a graph keeps the state it was made from, whatever happens after
     other = Session(state)
     assert links(state, other) is not again  # each session its own
+
+
+def test_one_candidates_weak_links_are_its_entry_of_the_table():
+    # medusa reads only its clusters' candidates (weak_of) instead of building the table
+    from tests.core.states import SIZES, random_state
+
+    for n in SIZES:
+        state = random_state(n, 5, placed=0.3, keep=0.5)
+        table = Links(state).weak
+        alone = Links(state)
+        assert {i: alone.weak_of(i) for i in table} == table
+        assert alone._weak is None  # the table was never built
