@@ -467,12 +467,6 @@ typedef struct {
     int removed[2 * MAXM], nremoved;
 } ypat_t;
 
-static int cmp_row(const void *x, const void *y) {
-    const row_t *a = x, *b = y;
-    if (a->excess != b->excess) return a->excess < b->excess ? -1 : 1;
-    return a->index - b->index;
-}
-
 static int cmp_ypat(const void *x, const void *y) {
     const ypat_t *a = x, *b = y;
     const int ka[6] = {a->size, a->ci, a->pi, a->li, a->ri, a->b}, kb[6] = {b->size, b->ci, b->pi, b->li, b->ri, b->b};
@@ -496,7 +490,13 @@ static void inter_build(inter_t *t, const state_t *st, const int *cells, int k) 
         r->excess = popc(r->u) - r->size;
         t->all |= r->u;
     }
-    qsort(t->rows, (size_t)t->nrows, sizeof *t->rows, cmp_row);
+    /* by excess then index: an insertion sort (at most 31 rows, built in index order) */
+    for (int i = 1; i < t->nrows; i++) {
+        row_t r = t->rows[i];
+        int j = i;
+        for (; j > 0 && t->rows[j - 1].excess > r.excess; j--) t->rows[j] = t->rows[j - 1];
+        t->rows[j] = r;
+    }
 }
 
 static PyObject *local_to_py(const inter_t *t, uint32_t local, int nw) {
