@@ -10,7 +10,9 @@ share no value): too many cells for F. |F| = 2 is the classic y wing.
 
 The finder works on the line-box intersections: the subsets of each one's
 empty cells and their candidate unions are built once per state, so a
-pattern is three table look-ups and a few bit operations.
+pattern is three table look-ups and a few bit operations. The searches of
+both finders are in ``explainer.core.wings`` (compiled, with a pure twin);
+a step is built here only for the pattern the engine takes.
 
 w wing: two bivalue cells A, A' with the same two values {v, w} that do not
 see each other, and a house R holding neither in which every w sees A or A'.
@@ -20,11 +22,10 @@ place left for w.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
-from typing import Any
 
+from explainer.core.wings import w_hits, y_patterns
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.model.grid import Geometry, bits, geometry, values_of
+from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import link, on_cands, on_cells, on_houses, wing_links
 from explainer.model.session import session_of
@@ -83,87 +84,6 @@ class _Name(Arg):
         return "NY wing" if self.ny else "Y wing"
 
 
-@cache
-def _intersection_cells(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """(line, box, cells) of every line-box intersection."""
-    return tuple((line, box, tuple(bits(mask))) for line, box, mask in geometry(n).intersections)
-
-
-def _intersection_subsets(state: State, memo: dict[Any, tuple[Any, Any]]
-                          ) -> dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]]:
-    """(line, box) -> (rows, candidate union, empty cells) of the intersection.
-
-    rows: (excess, index, cell mask, candidate union, size) for each nonempty
-    set of empty cells, index being its rank in subset order, sorted by
-    excess (candidates minus cells) then index. ``memo`` (a session's parts
-    table): each intersection's entry is kept while its cells' candidates stay.
-    """
-    cand = state.cand
-    out: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]] = {}
-    for line, box, cells in _intersection_cells(state.geo.n):
-        key = tuple(cand[c] for c in cells)
-        hit = memo.get((line, box))
-        if hit is None or hit[0] != key:
-            hit = memo[line, box] = (key, _subsets_of(cand, cells))
-        out[line, box] = hit[1]
-    return out
-
-
-def _subsets_of(cand: list[int], cells: tuple[int, ...]) -> tuple[list[tuple[int, int, int, int, int]], int, int]:
-    subs: list[tuple[int, int, int]] = [(0, 0, 0)]
-    for c in cells:
-        x = cand[c]
-        if x:
-            bit = 1 << c
-            subs += [(cm | bit, u | x, s + 1) for cm, u, s in subs]
-    if len(subs) == 1:
-        return [], 0, 0
-    rows = [(u.bit_count() - s, i, cm, u, s) for i, (cm, u, s) in enumerate(subs[1:])]
-    rows.sort()
-    last = subs[-1]
-    return rows, last[1], last[2]
-
-
-def _configurations(geo: Geometry) -> list[tuple[int, int, int, int]]:
-    """Every (L1, B2, B1, L2): two lines of one band and two boxes they cross."""
-    n, m = geo.n, geo.m
-    configs = []
-    for kind in (0, 1):
-        for i1 in range(n):
-            band = range(m * (i1 // m), m * (i1 // m) + m)
-            # boxes crossed by line i1: for rows, box index m*(i//m)+j; for columns j*m + i//m
-            boxes = [2 * n + (m * (i1 // m) + j if kind == 0 else j * m + i1 // m) for j in range(m)]
-            for b2 in boxes:
-                for b1 in boxes:
-                    if b1 == b2:
-                        continue
-                    for i2 in band:
-                        if i2 != i1:
-                            configs.append((kind * n + i1, b2, b1, kind * n + i2))
-    return configs
-
-
-@cache
-def _config_table(n: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    """The configurations with the cell mask where v can be removed: (L2 ∩ B1) ∪ (L1 ∩ B2)."""
-    geo = geometry(n)
-    inter_mask = {(line, box): mask for line, box, mask in geo.intersections}
-    return tuple((l1, b2, b1, l2, inter_mask[l2, b1] | inter_mask[l1, b2])
-                 for l1, b2, b1, l2 in _configurations(geo))
-
-
-@cache
-def _config_groups(n: int) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
-    """The configurations grouped by the two lines and two boxes they read: (the four
-    intersections, the indexes of their configurations in ``_config_table``)."""
-    groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
-    for ci, (l1, b2, b1, l2, _) in enumerate(_config_table(n)):
-        a, b = sorted((l1, l2))
-        c, d = sorted((b1, b2))
-        groups.setdefault(((a, c), (a, d), (b, c), (b, d)), []).append(ci)
-    return tuple((key, tuple(cis)) for key, cis in groups.items())
-
-
 def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """y wing (|F| = 2) and ny wing (larger), smallest patterns first.
 
@@ -179,18 +99,9 @@ def find_y_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
     four intersections' candidates stay (``Session.part``); a step is built when asked for.
     """
     geo = state.geo
-    session = session_of(state, ctx)
-    memo = session.parts("wings.subsets")
-    table = session.derived("wings.subsets", lambda s: _intersection_subsets(s, memo))
-    configs = _config_table(geo.n)
-    found: list[tuple[tuple[int, ...], tuple[Any, ...]]] = []
-    for key, cis in _config_groups(geo.n):
-        content = tuple(memo[x][0] for x in key)
-        found += session.part("y wing", key, content,
-                              lambda: [f for ci in cis for f in _y_patterns(state, table, ci, configs[ci])])  # noqa: B023
-    found.sort(key=lambda t: t[0])
+    found = y_patterns(state, session_of(state, ctx))
     xy = ctx.allows("xy wing")
-    for _, pattern in found:
+    for pattern in found:
         if xy and _textbook_xy(state.cand, pattern[4], pattern[5], pattern[6], pattern[8]):
             yield lead(ctx, "xy wing", _xy_step, state, *pattern, eliminate=pattern[9].bit_count())
             continue
@@ -222,57 +133,6 @@ def _xy_step(state: State, l1: int, b2: int, b1: int, l2: int, m12: int, m11: in
     p1, p2, x, y = (a, b, xa, xb) if xa < xb else (b, a, xb, xa)
     return wing_step(state, "xy wing", XY_WING, pivot, [p1, p2], v, removed,
                      x=Value(x), y=Value(y), p1=Cells(geo, [p1]), p2=Cells(geo, [p2]))
-
-
-def _y_patterns(state: State, table: dict[tuple[int, int], tuple[list[tuple[int, int, int, int, int]], int, int]],
-                ci: int, config: tuple[int, int, int, int, int]) -> list[tuple[tuple[int, ...], tuple[Any, ...]]]:
-    """The y and ny wings of one configuration: (sort key, the step's arguments)."""
-    pos = state.pos
-    found: list[tuple[tuple[int, ...], tuple[Any, ...]]] = []
-    l1, b2, b1, l2, target = config
-    pivots, pivot_values, _ = table[l1, b2]
-    lefts, _, room_left = table[l1, b1]
-    rights, _, room = table[l2, b2]
-    if not (pivots and lefts and rights):
-        return found
-    # v must be a candidate somewhere it could be removed
-    target_values = pivot_values | table[l2, b1][1]
-    right_e0 = rights[0][0]
-    left_top = room_left + room - 1
-    for e12, pi, m12, u12, s12 in pivots:
-        if e12 > left_top:
-            break
-        # ... and not in the pivot
-        vs = target_values & ~u12
-        if not vs:
-            continue
-        bound = s12 + 1 - right_e0
-        for e11, li, m11, u11, s11 in lefts:
-            if e11 > bound:
-                break
-            u1 = u12 | u11
-            s1 = s12 + s11
-            if u1.bit_count() > s1 + room:
-                continue
-            kr = s12 + 1 - e11
-            for e22, ri, m22, u22, s22 in rights:
-                if e22 > kr:
-                    break
-                union = u1 | u22
-                size = s1 + s22
-                if union.bit_count() != size:
-                    continue
-                shared = u11 & u22
-                if shared & (shared - 1):
-                    continue
-                choices = vs & (u11 | u22) & (shared if shared else ~0)
-                for b in bits(choices):
-                    v = b + 1
-                    removed = pos[b] & target & ~m12
-                    if removed:
-                        found.append(((size, ci, pi, li, ri, b),
-                                      (l1, b2, b1, l2, m12, m11, m22, union, v, removed)))
-    return found
 
 
 def _y_step(geo: Geometry, state: State, l1: int, b2: int, b1: int, l2: int, m12: int, m11: int,
@@ -313,35 +173,8 @@ def _union(cand: list[int], cells: int) -> int:
 def find_w_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """w wing: pairs of equal bivalue cells linked through a house's w candidates."""
     geo = state.geo
-    cand, pos = state.cand, state.pos
-    peer, house_mask = geo.peer_mask, geo.house_mask
-    groups: dict[int, list[int]] = {}
-    for c, mask in enumerate(cand):
-        if mask.bit_count() == 2:
-            groups.setdefault(mask, []).append(c)
-    for mask in sorted(groups):
-        cells = groups[mask]
-        if len(cells) < 2:
-            continue
-        pair = values_of(mask)
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                if peer[a] >> b & 1:
-                    continue
-                common = peer[a] & peer[b]
-                seen = peer[a] | peer[b]
-                ends = 1 << a | 1 << b
-                for v, w in (pair, pair[::-1]):
-                    removed = pos[v - 1] & common
-                    if not removed:
-                        continue
-                    for h, hm in enumerate(house_mask):
-                        if hm & ends:
-                            continue
-                        ws = pos[w - 1] & hm
-                        if ws and not ws & ~seen:
-                            yield _w_step(geo, a, b, v, w, h, ws, removed)
-                            break
+    for a, b, v, w, h, ws, removed in w_hits(state):
+        yield _w_step(geo, a, b, v, w, h, ws, removed)
 
 
 def _w_step(geo: Geometry, a: int, b: int, v: int, w: int, h: int, ws: int, removed: int) -> Explanation:

@@ -21,11 +21,12 @@ wing k = 3 with a trivalue pivot.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from functools import partial
 from itertools import groupby
 
 from explainer.core.sepattern import peers_in_order
+from explainer.core.wings import wxyz_hits, xy_hits, xyz_hits
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import OR, Agree, Cells, Value, Values, say
@@ -66,13 +67,6 @@ WXYZ_WING = {
 }
 
 
-def _seeing_all(geo: Geometry, cells: Iterator[int] | list[int]) -> int:
-    mask = geo.all_cells
-    for c in cells:
-        mask &= geo.peer_mask[c]
-    return mask
-
-
 def wing_step(state: State, technique: str, template: dict[str, str], pivot: int, others: list[int],
               z: int, removed: int, extra: tuple[tuple[str, object], ...] = (), **words: object) -> Explanation:
     """A wing's step: its pivot and pincers (``others``), the value z and the cells it leaves
@@ -104,35 +98,8 @@ def wing_step(state: State, technique: str, template: dict[str, str], pivot: int
 
 def find_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """xy wing: pivots in cell order, then pincer pairs in cell order."""
-    for pivot, a, b, z, removed in _xy_hits(state):
+    for pivot, a, b, z, removed in xy_hits(state):
         yield _wing_step(state, False, pivot, a, b, z, removed)
-
-
-def _xy_hits(state: State) -> Iterator[tuple[int, int, int, int, int]]:
-    """(pivot, pincer, pincer, z, the cells losing z) of every xy wing: pivots in cell order, then
-    pincer pairs in cell order."""
-    geo = state.geo
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
-    bivalue = 0
-    for c, m in enumerate(cand):
-        if m.bit_count() == 2:
-            bivalue |= 1 << c
-    for pivot in bits(bivalue):
-        pm = cand[pivot]
-        near = [c for c in bits(peer[pivot] & bivalue)]
-        for i, a in enumerate(near):
-            ma = cand[a]
-            share_a = ma & pm
-            if ma == pm or not share_a:
-                continue
-            z_bit = ma & ~pm
-            for b in near[i + 1:]:
-                # {x, z} and {y, z}: b holds the pivot's other value and the same z
-                if cand[b] == (pm & ~share_a) | z_bit:
-                    z = z_bit.bit_length()
-                    removed = pos[z - 1] & peer[a] & peer[b] & ~(1 << pivot)
-                    if removed:
-                        yield pivot, a, b, z, removed
 
 
 def _wing_step(state: State, xyz: bool, pivot: int, a: int, b: int, z: int, removed: int) -> Explanation:
@@ -147,45 +114,8 @@ def _wing_step(state: State, xyz: bool, pivot: int, a: int, b: int, z: int, remo
 
 def find_xyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """xyz wing: trivalue pivots in cell order, then bivalue pincer pairs inside it."""
-    for pivot, a, b, z, removed in _xyz_hits(state):
+    for pivot, a, b, z, removed in xyz_hits(state):
         yield _wing_step(state, True, pivot, a, b, z, removed)
-
-
-def _xyz_hits(state: State) -> Iterator[tuple[int, int, int, int, int]]:
-    """(pivot, pincer, pincer, z, the cells losing z) of every xyz wing: trivalue pivots in cell
-    order, then bivalue pincer pairs inside it."""
-    geo = state.geo
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
-    pairs: dict[int, int] = {}  # two values -> cells holding exactly them
-    for c, m in enumerate(cand):
-        if m.bit_count() == 2:
-            pairs[m] = pairs.get(m, 0) | 1 << c
-    if len(pairs) < 2:
-        return
-    for pivot, pm in enumerate(cand):
-        if pm.bit_count() != 3:
-            continue
-        pp = peer[pivot]
-        # the three 2-value subsets of pm: drop one value at a time
-        subs = [(pm & ~low, pairs.get(pm & ~low, 0) & pp) for low in (1 << v for v in bits(pm))]
-        for i, (ma, cells_a) in enumerate(subs):
-            if not cells_a:
-                continue
-            for mb, cells_b in subs[i + 1:]:
-                if not cells_b:
-                    continue
-                z = (ma & mb).bit_length()
-                zone = pos[z - 1] & pp
-                if not zone:
-                    continue
-                for a in bits(cells_a):
-                    za = zone & peer[a]
-                    if not za:
-                        continue
-                    for b in bits(cells_b):
-                        removed = za & peer[b]
-                        if removed:
-                            yield pivot, a, b, z, removed
 
 
 def se_wing(xyz: bool, classic: bool) -> Finder:
@@ -199,7 +129,7 @@ def se_wing(xyz: bool, classic: bool) -> Finder:
 
     def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         check_size(state)
-        for pivot, hits in groupby(_xyz_hits(state) if xyz else _xy_hits(state), key=lambda h: h[0]):
+        for pivot, hits in groupby(xyz_hits(state) if xyz else xy_hits(state), key=lambda h: h[0]):
             order = rank[pivot]
             for _, a, b, z, removed in sorted(hits, key=lambda h: sorted((order[h[1]], order[h[2]]))):
                 yield rated(ctx, "xyz wing" if xyz else "xy wing", 4.4 if xyz else 4.2,
@@ -209,162 +139,12 @@ def se_wing(xyz: bool, classic: bool) -> Finder:
     return find_se
 
 
-def _union(table: list[int] | tuple[int, ...], mask: int) -> int:
-    """The union of table[i] over the bits i of mask."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out |= table[low.bit_length() - 1]
-    return out
-
-
-def _wxyz_sets(state: State) -> Iterator[tuple[int, int, int, int, int]]:
-    """(a, b, c, e, z bit) for four cells holding four values with exactly one unrestricted z.
-
-    z is unrestricted, so two of its cells, a and b, do not see each other and
-    share z only; the search starts from such pairs whose common peers still
-    hold z (else nothing could be removed: ``_wxyz_leads``), then adds two cells
-    keeping the union within four values (``_wxyz_within``), where any two cells
-    that do not see each other share at most z (``_wxyz_pairs``). Each set comes
-    once (the lowest such pair leads).
-    """
-    cand, peer = state.cand, state.geo.peer_mask
-    small = two = three = 0
-    for c, m in enumerate(cand):
-        k = m.bit_count()
-        if 2 <= k <= 4:
-            small |= 1 << c
-            if k == 2:
-                two |= 1 << c
-            elif k == 3:
-                three |= 1 << c
-    if small.bit_count() < 4:
-        return
-    sp = [p & small for p in state.pos]  # per value, the small cells holding it
-    full = (1 << state.geo.n) - 1
-    within: dict[int, int] = {}  # value set -> _wxyz_within's cells (an inline memo)
-    seen: set[int] = set()
-    for a, b, zb, targets, hold_a, hold_b in _wxyz_leads(state, small, two, three, sp):
-        u2 = cand[a] | cand[b]  # three or four values (b shares only z with a, and fits)
-        allowed = within.get(u2)
-        if allowed is None:
-            allowed = within[u2] = _wxyz_within(u2, small, sp, full)
-        allowed &= ~(1 << a | 1 << b)
-        # a cell not seeing a (b) shares at most z with it
-        allowed &= (peer[a] | ~hold_a) & (peer[b] | ~hold_b)
-        if not allowed & (allowed - 1):
-            continue
-        # a z cell must see a target (else z would stay there)
-        zside = allowed & sp[zb.bit_length() - 1]
-        if zside:
-            allowed &= ~zside | _union(peer, targets)
-            if not allowed & (allowed - 1):
-                continue
-        for c, e in _wxyz_pairs(cand, peer, allowed, zb, targets, u2):
-            key = 1 << a | 1 << b | 1 << c | 1 << e
-            if key not in seen:
-                seen.add(key)
-                q1, q2, q3, q4 = sorted((a, b, c, e))
-                yield (q1, q2, q3, q4, zb)
-
-
-def _wxyz_within(u: int, small: int, sp: list[int], full: int) -> int:
-    """The small cells whose candidates lie in the value set ``u`` (four values), or within
-    ``u`` plus one more value (three values: a cell holding two values outside ``u`` is out)."""
-    out = full & ~u
-    if u.bit_count() == 4:
-        return small & ~_union(sp, out)
-    once = twice = 0
-    while out:
-        low = out & -out
-        out ^= low
-        s = sp[low.bit_length() - 1]
-        twice |= once & s
-        once |= s
-    return small & ~twice
-
-
-def _wxyz_leads(state: State, small: int, two: int, three: int, sp: list[int]
-                ) -> Iterator[tuple[int, int, int, int, int, int]]:
-    """(a, b, z bit, the cells seeing both that hold z, the small cells holding a's other values,
-    b's likewise): the pairs of cells not seeing each other that share z only, a before b."""
-    cand, pos, peer = state.cand, state.pos, state.geo.peer_mask
-    held: dict[int, int] = {}  # value set -> small cells holding any of them (an inline memo)
-    # a and b share z only and hold at most four values together: |a| + |b| <= 5, so a leading
-    # cell has two or three values and b two, or three beside a bivalue a
-    partners = {2: two | three, 3: two}
-    w_a = small
-    while w_a:
-        low_a = w_a & -w_a
-        w_a ^= low_a
-        a = low_a.bit_length() - 1
-        ma, pa = cand[a], peer[a]
-        fits = partners.get(ma.bit_count(), 0)
-        if not fits:
-            continue
-        later = ~((low_a << 1) - 1)
-        w_z = ma
-        while w_z:
-            zb = w_z & -w_z
-            w_z ^= zb
-            zi = zb.bit_length() - 1
-            rest_a = ma ^ zb
-            hold_a = held.get(rest_a)
-            if hold_a is None:
-                hold_a = held[rest_a] = _union(sp, rest_a)
-            # b: after a, not seeing a, sharing only z with it
-            w_b = sp[zi] & ~pa & later & ~hold_a & fits
-            while w_b:
-                low_b = w_b & -w_b
-                w_b ^= low_b
-                b = low_b.bit_length() - 1
-                targets = pos[zi] & pa & peer[b]
-                if not targets:
-                    continue
-                rest_b = cand[b] & ~zb
-                hold_b = held.get(rest_b)
-                if hold_b is None:
-                    hold_b = held[rest_b] = _union(sp, rest_b)
-                yield a, b, zb, targets, hold_a, hold_b
-
-
-def _wxyz_pairs(cand: list[int], peer: Sequence[int], allowed: int, zb: int, targets: int, u2: int
-                ) -> Iterator[tuple[int, int]]:
-    """The cells c < e among ``allowed`` completing a lead pair of values ``u2`` to four values,
-    seeing each other or sharing at most z, every z cell among them seeing a target."""
-    more = []
-    while allowed:
-        low = allowed & -allowed
-        allowed ^= low
-        more.append(low.bit_length() - 1)
-    for j, c in enumerate(more):
-        mc, pc = cand[c], peer[c]
-        # the z cells must all see some target
-        tc = targets & pc if mc & zb else targets
-        if not tc:
-            continue
-        u3 = u2 | mc
-        for e in more[j + 1:]:
-            me = cand[e]
-            if (u3 | me).bit_count() != 4 or not (pc >> e & 1 or not mc & me & ~zb):
-                continue
-            if me & zb and not tc & peer[e]:
-                continue
-            yield c, e
-
-
 def find_wxyz_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """wxyz wing: four cells, four values, one unrestricted value z."""
     geo = state.geo
-    cand, pos, peer = state.cand, state.pos, geo.peer_mask
-    for a, b, c, e, free in _wxyz_sets(state):
+    cand, peer = state.cand, geo.peer_mask
+    for a, b, c, e, z, removed in wxyz_hits(state):
         quad = (a, b, c, e)
-        zcells = [x for x in quad if cand[x] & free]
-        z = free.bit_length()
-        removed = pos[z - 1] & _seeing_all(geo, zcells)
-        if not removed:
-            continue
         # the pivot: the cell seeing most of the others, then the one with most candidates
         pivot = max(quad, key=lambda x: (sum(peer[x] >> o & 1 for o in quad), cand[x].bit_count(), -x))
         pincers = [x for x in quad if x != pivot]
