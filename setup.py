@@ -16,4 +16,5 @@ def core(name: str) -> Extension:
                      extra_compile_args=FLAGS, optional=True)
 
 
-setup(ext_modules=[core("_probe"), core("_propagate"), core("_search"), core("_sechain"), core("_sepattern")])
+setup(ext_modules=[core("_probe"), core("_propagate"), core("_search"), core("_sechain"), core("_sepattern"),
+                   core("_sdc")])

@@ -86,35 +86,24 @@ def test_suedecoq_extension_near_misses():
 
 
 def test_sides_pruned_listing_equals_every_subset_filtered():
-    """On grids past 9×9 ``_sides`` drops a set past ``extras`` outside values as soon as it is
-    made: it must give exactly the sets (and their order) of listing every subset and filtering
-    them."""
+    """On big house parts the pure search (``explainer.core.sdc``) lists a side's sets for each F
+    and drops a set past ``extras`` outside values as soon as it is made: it must give exactly
+    the sets (and their order) of listing every subset once and filtering them."""
     import random
 
-    from techniques.suedecoq import MAX_SIDE, _sides
+    from explainer.core.sdc import _doubling, _pruned, sides_py
+    from techniques.suedecoq import MAX_SIDE
 
     rng = random.Random(43)
-    state = marks({}, n=16)  # only its candidates are read: replaced below by random ones
-    n = state.geo.n
+    n = 16
     for _ in range(300):
-        sparse = [rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) or 1 for _ in range(n * n)]
-        cand = [rng.choice([0, x]) for x in sparse]
-        state.cand[:] = cand
-        part = tuple(rng.sample(range(n * n), 12))
-        spare = [c for c in rng.sample(range(n * n), 2) if cand[c] and c not in part]
+        x = [rng.choice([0, rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) or 1]) for _ in range(14)]
+        part = [i for i in range(2, 14) if x[i]]
+        spare = [i for i in (0, 1) if x[i] and rng.random() < 0.7]
         f = rng.getrandbits(n) | 1
         most, extras = rng.randint(1, 4), rng.randint(0, 2)
-        subs = [(0, 0, 0)]
-        for c in part:
-            if cand[c]:
-                subs += [(m | 1 << c, u | cand[c], k + 1) for m, u, k in subs if k < MAX_SIDE]
-        rows = subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs if k < MAX_SIDE]
-        want: dict[int, list[tuple[int, int, int]]] = {}
-        for m, u, k in rows:
-            x = (u & ~f).bit_count()
-            if u & f and x <= extras and 1 <= k - x <= most:
-                want.setdefault(k - x, []).append((m, u, k))
-        got = _sides(state, part, spare, f, most, extras)
+        want = sides_py(_doubling(part, x, MAX_SIDE), spare, x, f, most, extras, MAX_SIDE)
+        got = sides_py(_pruned(part, x, f, extras, MAX_SIDE), spare, x, f, most, extras, MAX_SIDE)
         assert got == want and list(got) == list(want)
 
 
