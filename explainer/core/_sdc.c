@@ -74,29 +74,37 @@ static int removed(const part_t *p, uint64_t used, uint32_t a, uint32_t b) {
     return k;
 }
 
-/* the subsets of at most ``most`` of the cells ``at`` (k of them), the empty one first, as a
- * doubling: a new array (*count set), or NULL with MemoryError */
-static set_t *doubling(const part_t *p, const int *at, int k, int most, int *count) {
+/* how many subsets of at most ``most`` of k cells there are (the empty one included) */
+static int listing_cap(int k, int most) {
     size_t cap = 0, binom = 1;  /* the sum of C(k, j), j <= most */
     for (int j = 0; j <= most && j <= k; j++) {
         cap += binom;
         binom = binom * (size_t)(k - j) / (size_t)(j + 1);
     }
-    set_t *s = malloc(sizeof *s * cap);
-    if (!s) { PyErr_NoMemory(); return NULL; }
+    return (int)cap;
+}
+
+/* into s (room for listing_cap(k, most)): the subsets of at most ``most`` of the cells ``at`` (k
+ * of them) holding at most ``extras`` values outside f, the empty one first, as a doubling (the
+ * pure path's ``_pruned``: a set past ``extras`` is dropped with every set it would grow into);
+ * how many */
+static int listing(const part_t *p, const int *at, int k, int most, uint32_t f, int extras, set_t *s) {
+    uint32_t nf = ~f;
     int n = 1;
     s[0].m = 0; s[0].u = 0; s[0].k = 0;
     for (int j = 0; j < k; j++) {
-        uint64_t bit = (uint64_t)1 << at[j];
         uint32_t xi = p->x[at[j]];
+        if (popc32(xi & nf) > extras) continue;
+        uint64_t bit = (uint64_t)1 << at[j];
         int before = n;
-        for (int t = 0; t < before; t++)
-            if (s[t].k < most) {
-                s[n].m = s[t].m | bit; s[n].u = s[t].u | xi; s[n].k = s[t].k + 1; n++;
+        for (int t = 0; t < before; t++) {
+            uint32_t u = s[t].u | xi;
+            if (s[t].k < most && popc32(u & nf) <= extras) {
+                s[n].m = s[t].m | bit; s[n].u = u; s[n].k = s[t].k + 1; n++;
             }
+        }
     }
-    *count = n;
-    return s;
+    return n;
 }
 
 /* One side's sets grouped by d (the pure path's ``sides_py``): ``rows`` the sets kept in their
@@ -168,13 +176,13 @@ static PyObject *py_suedecoq_at(PyObject *self, PyObject *args) {
     if (max_side < 0 || max_side >= MAXD - 1) return PyErr_Format(PyExc_ValueError, "max_side %d", max_side);
     PyObject *out = PyList_New(0);
     if (!out || p.ncore < 2 || !p.nline || !p.nbox) return out;
-    int nls = 0, nbs = 0;
-    set_t *ls = doubling(&p, p.line, p.nline, max_side, &nls), *bs = ls ? doubling(&p, p.box, p.nbox, max_side, &nbs) : NULL;
+    int cl = listing_cap(p.nline, max_side), cb = listing_cap(p.nbox, max_side), nls, nbs;
+    set_t *ls = malloc(sizeof *ls * (size_t)cl), *bs = malloc(sizeof *bs * (size_t)cb);
     sides_t L, B;
     memset(&L, 0, sizeof L);
     memset(&B, 0, sizeof B);
-    if (!ls || !bs || sides_alloc(&L, nls * (1 + p.ncore)) < 0 || sides_alloc(&B, nbs * (1 + p.ncore)) < 0) {
-        if (ls && bs) PyErr_NoMemory();
+    if (!ls || !bs || sides_alloc(&L, cl * (1 + p.ncore)) < 0 || sides_alloc(&B, cb * (1 + p.ncore)) < 0) {
+        PyErr_NoMemory();
         Py_CLEAR(out);
     }
     int nc = p.ncore;
@@ -187,8 +195,10 @@ static PyObject *py_suedecoq_at(PyObject *self, PyObject *args) {
             else spare[nspare++] = p.core[j];
         int n_plus = popc32(f) - s12;
         if (s12 < 2 || n_plus < 2) continue;
+        nls = listing(&p, p.line, p.nline, max_side, f, extras, ls);
         sides(&L, &p, ls, nls, spare, nspare, f, n_plus - 1, extras, max_side);
         if (!L.nrows) continue;
+        nbs = listing(&p, p.box, p.nbox, max_side, f, extras, bs);
         sides(&B, &p, bs, nbs, spare, nspare, f, n_plus - 1, extras, max_side);
         for (int q = 0; out && q < L.nds; q++) {
             int d1 = L.ds[q], d2 = n_plus - d1;
