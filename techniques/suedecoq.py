@@ -144,9 +144,10 @@ def _found(state: State, ctx: Context, owner: str,
 def _leads(state: State, ctx: Context, name: str, build: Callable[..., Explanation],
            found: list[tuple[int, int, sdc.Found]]) -> Iterator[Explanation | Lead]:
     """The steps of ``found`` (``_found``), in its order: to an engine that takes leads, each as a
-    lead whose choice key is known whole (its kind's rating: both kinds are rated by their weight
-    alone; its eliminations; the cells its step highlights, |E12| + |E1| + |E2|, no links), so
-    that only the step taken is built."""
+    lead whose choice key is known whole, so that only the step taken is built: its rating is
+    its kind's least (``least`` 0: both kinds are rated by their weight alone), its eliminations
+    the search's count (a candidate both houses remove once, as the step lists it), its pattern
+    size the cells it highlights, |E12| + |E1| + |E2| (the rank less its 100), with no links."""
     parts = _parts(state.geo.n)
     for _, k, row in found:
         if ctx.leads:

@@ -26,6 +26,8 @@ most ``max_side`` cells), then with one unused cell of I; the sides paired by
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
 
 from . import load
 
@@ -159,29 +161,35 @@ def suedecoq_at_py(cand: Sequence[int], cells: tuple[int, ...], mi: int, ml: int
     return found
 
 
+@cache
+def _combination_order(k: int, limit: int) -> tuple[tuple[int, int], ...]:
+    """(position mask, size) of every subset of 1 to ``limit`` of k positions, in the order of
+    ``combinations`` size by size."""
+    return tuple((sum(1 << i for i in chosen), size)
+                 for size in range(1, min(limit, k) + 1) for chosen in combinations(range(k), size))
+
+
 def _alss(part: list[int], x: Sequence[int], limit: int) -> list[tuple[int, int, int]]:
     """The ALSs (mask, values, size) of at most ``limit`` cells among ``part``, size by size in
-    the order of ``combinations``."""
+    the order of ``combinations``: on a small part every subset's cells and values are built at
+    once (a doubling) and read in that order; on a big one (at most 4 cells of 12 or 20) each
+    combination's."""
+    if len(part) <= 9:
+        masks, unions = [0], [0]
+        for i in part:
+            bit, xi = 1 << i, x[i]
+            masks += [m | bit for m in masks]
+            unions += [u | xi for u in unions]
+        return [(masks[pm], unions[pm], size) for pm, size in _combination_order(len(part), limit)
+                if unions[pm].bit_count() == size + 1]
     out = []
-    k = len(part)
-    for size in range(1, min(limit, k) + 1):
-        idx = list(range(size))
-        while True:
-            m = u = 0
-            for j in idx:
-                m |= 1 << part[j]
-                u |= x[part[j]]
+    for size in range(1, min(limit, len(part)) + 1):
+        for chosen in combinations(part, size):
+            u = 0
+            for i in chosen:
+                u |= x[i]
             if u.bit_count() == size + 1:
-                out.append((m, u, size))
-            # the next combination (as itertools.combinations)
-            j = size - 1
-            while j >= 0 and idx[j] == j + k - size:
-                j -= 1
-            if j < 0:
-                break
-            idx[j] += 1
-            for t in range(j + 1, size):
-                idx[t] = idx[t - 1] + 1
+                out.append((sum(1 << i for i in chosen), u, size))
     return out
 
 

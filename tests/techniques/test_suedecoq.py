@@ -130,3 +130,29 @@ def test_intersections_kept_in_the_session_follow_their_line_and_box():
     state.eliminate(2 * 9 + 2, 3)  # r3c3: box 1 only; it no longer loses 3
     again = found(state, session)
     assert again == found(state) and again != first
+
+
+# E12 = r1c1, r1c2 {1,2,3,4,5}, E1 = r1c5, r1c6 {1,2}, E2 = r2c2 {3,4}: 5 stays in E12, so it
+# leaves row 1 and box 1 alike: r1c3 (unused, in both) loses it once, though both houses remove it
+TWICE = {"r1c1": "135", "r1c2": "245", "r1c5": "12", "r1c6": "12", "r2c2": "34", "r1c3": "56"}
+
+
+def test_leads_know_their_whole_choice_key():
+    """To an engine that takes leads, each step comes as a lead whose key terms are those of the
+    step it builds: its eliminations (a candidate both houses remove counted once) and its
+    pattern size (the engine ranks it without building it)."""
+    from explainer.engine.orders import pattern_size
+    from explainer.model.technique import Context, Lead
+
+    leads = 0
+    for finder, cells in ((find_suedecoq, SDC), (find_suedecoq, BIS), (find_suedecoq, TWICE),
+                          (find_suedecoq_bis, BIS)):
+        for lead in finder(marks(cells), Context(leads=True)):
+            assert isinstance(lead, Lead)
+            step = lead.build()
+            assert (lead.technique, lead.place, lead.least) == (step.technique, 0, 0.0)
+            assert lead.eliminate == len(step.eliminate) and lead.size == pattern_size(step)
+            leads += 1
+    assert leads >= 7
+    step = next(iter(find_suedecoq(marks(TWICE))))
+    assert (0, 2, 5) in step.eliminate and len(step.eliminate) == 28
