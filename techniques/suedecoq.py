@@ -24,22 +24,29 @@ leaves E2 at least two values short. So E1's values leave R1 outside E1 and
 E, and E2's values leave R2 outside E2 and E.
 
 Subsets of a house part are enumerated with their candidate unions, keeping
-only those whose candidates fit the pattern, so the search stays small.
+only those whose candidates fit the pattern, so the search stays small. The
+searches run one intersection at a time in the search core
+(``explainer.core.sdc``: compiled, with a pure-Python twin) over its cells'
+candidate masks, and return compact rows (sets as masks, values, how many
+candidates go); each intersection's rows are kept in the solving session while
+its line's and box's candidates stay. A step (texts, roles) is built only for
+the row the engine takes: to an engine that takes leads, each comes as a lead
+whose choice key is known whole.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cache
-from itertools import combinations
-from typing import Any
+from collections.abc import Callable, Iterator
+from functools import cache, partial
+from operator import itemgetter
 
+from explainer.core import sdc
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import bits, geometry, values_of
 from explainer.model.i18n import Agree, Cells, House, Values, say
 from explainer.model.roles import on_cells, on_houses, set_roles
-from explainer.model.session import Session, session_of
+from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 from .wording import Removals
 
@@ -63,25 +70,18 @@ BIS = {
 }
 
 
-def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
-    """[(cell mask, candidate union, size)] of every nonempty subset of ``cells``."""
-    subs = [(0, 0, 0)]
-    for c in cells:
-        subs += [(cm | 1 << c, u | cand[c], s + 1) for cm, u, s in subs]
-    return subs[1:]
-
-
-def _empty(state: State, mask: int) -> list[int]:
-    return [c for c in bits(mask) if state.cand[c]]
-
-
 @cache
-def _parts(n: int) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
-    """(line, box, intersection mask, its cells, line cells outside it, box cells outside it)."""
+def _parts(n: int) -> tuple[tuple[int, int, tuple[int, ...], int, int], ...]:
+    """(line, box, cells, m, l) of each line-box intersection: its cells in the local order the
+    searches take (``explainer.core.sdc``: the m cells of the intersection, the line's l others,
+    then the box's)."""
     geo = geometry(n)
     hm = geo.house_mask
-    return tuple((r1, r2, inter, tuple(bits(inter)), tuple(bits(hm[r1] & ~inter)), tuple(bits(hm[r2] & ~inter)))
-                 for r1, r2, inter in geo.intersections)
+    out = []
+    for r1, r2, inter in geo.intersections:
+        core, line, box = list(bits(inter)), list(bits(hm[r1] & ~inter)), list(bits(hm[r2] & ~inter))
+        out.append((r1, r2, tuple(core + line + box), len(core), len(line)))
+    return tuple(out)
 
 
 def _marks(state: State, cells: int) -> tuple[tuple[int, int, int], ...]:
@@ -93,133 +93,84 @@ def _removals(state: State, cells: int, values: int) -> list[tuple[int, int]]:
     return [(c, v) for c in bits(cells) for v in values_of(state.cand[c] & values)]
 
 
+def _global(cells: tuple[int, ...], local: int) -> int:
+    """The cell mask of a set of positions in a part's ``cells``."""
+    return sum(1 << cells[i] for i in bits(local))
+
+
+def _cells_of(part: tuple[int, int, tuple[int, ...], int, int],
+              row: sdc.Found) -> tuple[int, int, int, int, int, int, int, int]:
+    """(line, box, E12 or E, E1, E2, their values) of a search's row on an intersection
+    (``_parts``' row), the sets as cell masks."""
+    r1, r2, cells, _, _ = part
+    _, m, m1, m2, f, v1, v2, _ = row
+    return r1, r2, _global(cells, m), _global(cells, m1), _global(cells, m2), f, v1, v2
+
+
 # values outside F one side of a Sue de Coq may hold (each needs one more cell): HoDoKu's
 # library needs two at most; a bound keeps the search small
 MAX_EXTRAS = 2
 MAX_SIDE = 4  # cells on one side (the library needs four at most)
 
 
-def _house_subsets(state: State) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
-    """An empty per-state table, filled lazily by ``_sides`` (one entry per house part)."""
-    return {}
-
-
-def _sides(state: State, part: tuple[int, ...], spare: list[int], f: int, most: int,
-           extras: int) -> dict[int, list[tuple[int, int, int]]]:
-    """d -> [(cell mask, candidate union, size)]: the sets of cells that can be one side of a Sue
-    de Coq on F = ``f``: up to ``MAX_SIDE`` empty cells of ``part`` (a house outside the
-    intersection), maybe with one unused intersection cell of ``spare``, holding a value of F,
-    at most ``extras`` values outside it, and d = size - |values outside F| in 1..``most``.
-
-    The subsets are listed as a doubling (each cell of ``part`` in turn added to every set listed
-    before it), in that order. On a 9×9 grid (parts of six cells) every subset of a part is
-    listed once per state (most parts are met by several intersections' cell sets), then
-    filtered by F; on bigger grids (parts of 12 or 20 cells) a set holding more than ``extras``
-    values outside F is dropped as soon as it is made, with every set it would grow into (their
-    values only grow): the same sets in the same order, the listing costing the sets kept."""
-    cand = state.cand
-    nf = ~f
-    if state.geo.n <= 9:
-        table = state.cached("suedecoq.sides", _house_subsets)
-        subs = table.get(part)
-        if subs is None:
-            subs = [(0, 0, 0)]
-            for c in part:
-                if cand[c]:
-                    bit, cc = 1 << c, cand[c]
-                    subs += [(m | bit, u | cc, k + 1) for m, u, k in subs if k < MAX_SIDE]
-            table[part] = subs
-        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare
-                                              for m, u, k in subs if k < MAX_SIDE]
-    else:
-        subs = [(0, 0, 0)]
-        for c in part:
-            cc = cand[c]
-            if cc and (cc & nf).bit_count() <= extras:
-                bit = 1 << c
-                subs += [(m | bit, u | cc, k + 1) for m, u, k in subs
-                         if k < MAX_SIDE and ((u | cc) & nf).bit_count() <= extras]
-        rows = subs if not spare else subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs
-                                              if k < MAX_SIDE and ((u | cand[c]) & nf).bit_count() <= extras]
-    out: dict[int, list[tuple[int, int, int]]] = {}
-    for m, u, k, x in [(m, u, k, (u & nf).bit_count()) for m, u, k in rows if u & f]:
-        if x <= extras and 1 <= k - x <= most:
-            out.setdefault(k - x, []).append((m, u, k))
-    return out
-
-
-_Found = tuple[int, int, int, int, int, int, int, int, int, list[tuple[int, int]]]
-
-
-def _contents(session: Session) -> list[tuple[int, int]]:
-    """What each line-box intersection's search reads: the candidates of its line and its box,
-    as the two houses' stamps (``Session.house_stamps``: they change exactly when those
-    candidates change)."""
-    stamps = session.house_stamps()
-    return [(stamps[r1], stamps[r2]) for r1, r2, *_ in _parts(session.state.geo.n)]
-
-
-def _search(state: State, extras: int, ctx: Context) -> list[_Found]:
-    """Every Sue de Coq whose sides hold at most ``extras`` values outside F:
-    (rank, r1, r2, m12, m1, m2, f, u1, u2, removals), rank = its cells, plus 100 when a side
-    holds a value outside F (the plain ones first); in the order of the intersections, each
-    intersection's kept in the solving session while its line's and box's candidates stay."""
+def _found(state: State, ctx: Context, owner: str,
+           search: Callable[[list[int], tuple[int, ...], int, int], list[sdc.Found]]
+           ) -> list[tuple[int, int, sdc.Found]]:
+    """(rank, part, the search's row) of every pattern ``search`` finds, sorted (stably) by the
+    row's first term (its rank). Each intersection's rows are kept in the solving session
+    (``Session.part``) while its line's and box's candidates stay: their houses' stamps
+    (``Session.house_stamps``) are the content; a part found unchanged is read from the
+    session's table here (``Session.parts``), the rest (and every part in check mode) through
+    ``Session.part``."""
     session = session_of(state, ctx)
-    found: list[_Found] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
-        found += session.part("suedecoq", k, content, lambda: _search_at(state, extras, part))  # noqa: B023
-    return found
-
-
-def _search_at(state: State, extras: int, part: tuple[int, int, int, tuple[int, ...], tuple[int, ...],
-                                                       tuple[int, ...]]) -> list[_Found]:
-    """The Sue de Coqs of one line-box intersection (``_parts``' row)."""
-    geo = state.geo
     cand = state.cand
-    hm = geo.house_mask
-    found: list[_Found] = []
-    r1, r2, _inter, inter_cells, line_cells, box_cells = part
-    core = [c for c in inter_cells if cand[c]]
-    if len(core) < 2:
-        return found
-    if not any(cand[c] for c in line_cells) or not any(cand[c] for c in box_cells):
-        return found
-    for m12, f, s12 in _subsets(core, cand):
-        n_plus = f.bit_count() - s12
-        if s12 < 2 or n_plus < 2:
-            continue
-        spare = [c for c in core if not m12 >> c & 1]  # unused cells of I: either side may take them
-        lines = _sides(state, line_cells, spare, f, n_plus - 1, extras)
-        if not lines:
-            continue
-        boxes = _sides(state, box_cells, spare, f, n_plus - 1, extras)
-        for d1, sides in lines.items():
-            for m2, u2, s2 in boxes.get(n_plus - d1, ()):
-                for m1, u1, s1 in sides:
-                    if u1 & u2 or m1 & m2:
-                        continue
-                    e = m12 | m1 | m2
-                    elim = (_removals(state, hm[r1] & ~e, (f | u1) & ~u2)
-                            + _removals(state, hm[r2] & ~e, (f | u2) & ~u1))
-                    if elim:
-                        rank = s12 + s1 + s2 + (100 if (u1 | u2) & ~f else 0)
-                        found.append((rank, r1, r2, m12, m1, m2, f, u1, u2, elim))
+    stamps = session.house_stamps()
+    table = session.parts(owner)
+    reuse = not session.check
+    found: list[tuple[int, int, sdc.Found]] = []
+    for k, (r1, r2, cells, mi, ml) in enumerate(_parts(state.geo.n)):
+        content = (stamps[r1], stamps[r2])
+        hit = table.get(k)
+        if reuse and hit is not None and hit[0] == content:
+            rows = hit[1]
+        else:
+            rows = session.part(owner, k, content, lambda: search(cand, cells, mi, ml))  # noqa: B023
+        if rows:
+            found += [(row[0], k, row) for row in rows]
+    found.sort(key=itemgetter(0))
     return found
+
+
+def _leads(state: State, ctx: Context, name: str, build: Callable[..., Explanation],
+           found: list[tuple[int, int, sdc.Found]]) -> Iterator[Explanation | Lead]:
+    """The steps of ``found`` (``_found``), in its order: to an engine that takes leads, each as a
+    lead whose choice key is known whole, so that only the step taken is built: its rating is
+    its kind's least (``least`` 0: both kinds are rated by their weight alone), its eliminations
+    the search's count (a candidate both houses remove once, as the step lists it), its pattern
+    size the cells it highlights, |E12| + |E1| + |E2| (the rank less its 100), with no links."""
+    parts = _parts(state.geo.n)
+    for _, k, row in found:
+        if ctx.leads:
+            yield Lead(name, partial(build, state, parts[k], row), 0.0, 0, row[7], (row[0] % 100, 0, 0))
+        else:
+            yield build(state, parts[k], row)
 
 
 def find_suedecoq(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Sue de Coq: the plain ones (sides inside F) first, then those whose sides hold values
     outside F, smallest first; a step is built only when it is asked for."""
-    found = _search(state, MAX_EXTRAS, ctx)
-    found.sort(key=lambda t: t[0])
-    for _, r1, r2, m12, m1, m2, f, u1, u2, elim in found:
-        yield lead(ctx, "suedecoq", _sdc_step, state, r1, r2, m12, m1, m2, f, u1, u2, elim, eliminate=len(elim))
+    found = _found(state, ctx, "suedecoq",
+                   lambda cand, cells, mi, ml: sdc.suedecoq_at(cand, cells, mi, ml, MAX_EXTRAS, MAX_SIDE))
+    yield from _leads(state, ctx, "suedecoq", _sdc_step, found)
 
 
-def _sdc_step(state: State, r1: int, r2: int, m12: int, m1: int, m2: int, f: int, u1: int, u2: int,
-              elim: list[tuple[int, int]]) -> Explanation:
-    geo = state.geo
+def _sdc_step(state: State, part: tuple[int, int, tuple[int, ...], int, int], row: sdc.Found) -> Explanation:
+    """The step of ``sdc.suedecoq_at``'s row on the intersection ``part`` (``_parts``)."""
+    r1, r2, m12, m1, m2, f, u1, u2 = _cells_of(part, row)
+    hm = state.geo.house_mask
     e = m12 | m1 | m2
+    elim = _removals(state, hm[r1] & ~e, (f | u1) & ~u2) + _removals(state, hm[r2] & ~e, (f | u2) & ~u1)
+    geo = state.geo
     k = e.bit_count()
     e12 = Cells(geo, bits(m12))
     return Explanation(
@@ -244,107 +195,20 @@ def _als_limit(n: int) -> int:
     return n if n <= 9 else 4
 
 
-@cache
-def _combination_order(k: int) -> tuple[tuple[int, int], ...]:
-    """(position mask, size) of every nonempty subset of k positions, in the order of
-    ``combinations`` size by size."""
-    return tuple((sum(1 << i for i in chosen), size)
-                 for size in range(1, k + 1) for chosen in combinations(range(k), size))
-
-
-def _als_rows(cells: tuple[int, ...], cand: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """The ALSs (cell mask, values, size) among ``cells`` (candidates ``cand``), in the
-    order of ``combinations`` size by size: every subset's cells and candidates are
-    built at once, indexed by a mask of positions in ``cells``."""
-    cms = [0]
-    unions = [0]
-    for c, x in zip(cells, cand, strict=True):
-        bit = 1 << c
-        cms += [cm | bit for cm in cms]
-        unions += [u | x for u in unions]
-    return tuple((cms[pm], unions[pm], s) for pm, s in _combination_order(len(cells))
-                 if unions[pm].bit_count() == s + 1)
-
-
-def _alss(state: State, part: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """ALSs (cell mask, values, size) among the empty cells of a house part (the cells of a
-    house outside an intersection), smallest first."""
-    cand = state.cand
-    cells = tuple([c for c in part if cand[c]])
-    if state.geo.n <= 9:
-        return _als_rows(cells, tuple([cand[c] for c in cells]))
-    return _small_als_rows(cells, tuple([cand[c] for c in cells]), _als_limit(state.geo.n))
-
-
-def _small_als_rows(cells: tuple[int, ...], cand: tuple[int, ...], limit: int) -> tuple[tuple[int, int, int], ...]:
-    """The ALSs of at most ``limit`` cells among ``cells`` (big grids), in the order of
-    ``combinations`` size by size."""
-    hit = []
-    for size in range(1, min(limit, len(cells)) + 1):
-        for chosen in combinations(range(len(cells)), size):
-            u = 0
-            for i in chosen:
-                u |= cand[i]
-            if u.bit_count() == size + 1:
-                hit.append((sum(1 << cells[i] for i in chosen), u, size))
-    return tuple(hit)
-
-
 def find_suedecoq_bis(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Sue de Coq bis, smallest first; each line-box intersection's kept in the solving session
-    while its line's and box's candidates stay, a house part's ALSs while its candidates stay;
-    a step is built only when it is asked for."""
-    session = session_of(state, ctx)
-    found: list[tuple[int, int, int, tuple[Any, ...]]] = []
-    for k, (part, content) in enumerate(zip(_parts(state.geo.n), _contents(session), strict=True)):
-        for size, j, args in session.part("suedecoq bis", k, content,
-                                          lambda: _bis_at(state, session, part)):  # noqa: B023
-            found.append((size, k, j, args))
-    found.sort(key=lambda t: t[:3])
-    for _, _, _, args in found:
-        yield lead(ctx, "suedecoq bis", _bis_step, state, *args, eliminate=len(args[-1]))
+    while its line's and box's candidates stay; a step is built only when it is asked for."""
+    limit = _als_limit(state.geo.n)
+    found = _found(state, ctx, "suedecoq bis",
+                   lambda cand, cells, mi, ml: sdc.bis_at(cand, cells, mi, ml, limit))
+    yield from _leads(state, ctx, "suedecoq bis", _bis_step, found)
 
 
-def _bis_at(state: State, session: Session,
-            part: tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-            ) -> list[tuple[int, int, tuple[Any, ...]]]:
-    """(size, discovery, step arguments) of the Sue de Coq bis of one line-box intersection."""
-    geo = state.geo
-    cand = state.cand
-    hm = geo.house_mask
-    r1, r2, inter, inter_cells, line_cells, box_cells = part
-    found: list[tuple[int, int, tuple[Any, ...]]] = []
-    core = [c for c in inter_cells if cand[c]]
-    if len(core) < 1:
-        return found
-    a2ls = [(cm, u, s) for cm, u, s in _subsets(core, cand) if u.bit_count() == s + 2]
-    if not a2ls:
-        return found
-    line_als = session.part("suedecoq bis.als", line_cells, tuple([cand[c] for c in line_cells]),
-                            lambda: _alss(state, line_cells))
-    if not line_als:
-        return found
-    box_als = session.part("suedecoq bis.als", box_cells, tuple([cand[c] for c in box_cells]),
-                           lambda: _alss(state, box_cells))
-    if not box_als:
-        return found
-    for me, f, se in a2ls:
-        left = [a for a in line_als if (a[1] & f).bit_count() >= 2]
-        right = [a for a in box_als if (a[1] & f).bit_count() >= 2]
-        for m1, v1, s1 in left:
-            for m2, v2, s2 in right:
-                if v1 & v2:
-                    continue
-                elim = (_removals(state, hm[r1] & ~(m1 | me), v1)
-                        + _removals(state, hm[r2] & ~(m2 | me), v2))
-                if elim:
-                    size = se + s1 + s2
-                    found.append((size, len(found), (r1, r2, me, f, m1, v1, m2, v2, elim)))
-    return found
-
-
-def _bis_step(state: State, r1: int, r2: int, me: int, f: int, m1: int, v1: int, m2: int, v2: int,
-              elim: list[tuple[int, int]]) -> Explanation:
+def _bis_step(state: State, part: tuple[int, int, tuple[int, ...], int, int], row: sdc.Found) -> Explanation:
+    """The step of ``sdc.bis_at``'s row on the intersection ``part`` (``_parts``)."""
+    r1, r2, me, m1, m2, f, v1, v2 = _cells_of(part, row)
+    hm = state.geo.house_mask
+    elim = _removals(state, hm[r1] & ~(m1 | me), v1) + _removals(state, hm[r2] & ~(m2 | me), v2)
     geo = state.geo
     k = me.bit_count()
     e, e1 = Cells(geo, bits(me)), Cells(geo, bits(m1))

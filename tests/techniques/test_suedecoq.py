@@ -86,35 +86,24 @@ def test_suedecoq_extension_near_misses():
 
 
 def test_sides_pruned_listing_equals_every_subset_filtered():
-    """On grids past 9×9 ``_sides`` drops a set past ``extras`` outside values as soon as it is
-    made: it must give exactly the sets (and their order) of listing every subset and filtering
-    them."""
+    """On big house parts the pure search (``explainer.core.sdc``) lists a side's sets for each F
+    and drops a set past ``extras`` outside values as soon as it is made: it must give exactly
+    the sets (and their order) of listing every subset once and filtering them."""
     import random
 
-    from techniques.suedecoq import MAX_SIDE, _sides
+    from explainer.core.sdc import _doubling, _pruned, sides_py
+    from techniques.suedecoq import MAX_SIDE
 
     rng = random.Random(43)
-    state = marks({}, n=16)  # only its candidates are read: replaced below by random ones
-    n = state.geo.n
+    n = 16
     for _ in range(300):
-        sparse = [rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) or 1 for _ in range(n * n)]
-        cand = [rng.choice([0, x]) for x in sparse]
-        state.cand[:] = cand
-        part = tuple(rng.sample(range(n * n), 12))
-        spare = [c for c in rng.sample(range(n * n), 2) if cand[c] and c not in part]
+        x = [rng.choice([0, rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) or 1]) for _ in range(14)]
+        part = [i for i in range(2, 14) if x[i]]
+        spare = [i for i in (0, 1) if x[i] and rng.random() < 0.7]
         f = rng.getrandbits(n) | 1
         most, extras = rng.randint(1, 4), rng.randint(0, 2)
-        subs = [(0, 0, 0)]
-        for c in part:
-            if cand[c]:
-                subs += [(m | 1 << c, u | cand[c], k + 1) for m, u, k in subs if k < MAX_SIDE]
-        rows = subs + [(m | 1 << c, u | cand[c], k + 1) for c in spare for m, u, k in subs if k < MAX_SIDE]
-        want: dict[int, list[tuple[int, int, int]]] = {}
-        for m, u, k in rows:
-            x = (u & ~f).bit_count()
-            if u & f and x <= extras and 1 <= k - x <= most:
-                want.setdefault(k - x, []).append((m, u, k))
-        got = _sides(state, part, spare, f, most, extras)
+        want = sides_py(_doubling(part, x, MAX_SIDE), spare, x, f, most, extras, MAX_SIDE)
+        got = sides_py(_pruned(part, x, f, extras, MAX_SIDE), spare, x, f, most, extras, MAX_SIDE)
         assert got == want and list(got) == list(want)
 
 
@@ -141,3 +130,29 @@ def test_intersections_kept_in_the_session_follow_their_line_and_box():
     state.eliminate(2 * 9 + 2, 3)  # r3c3: box 1 only; it no longer loses 3
     again = found(state, session)
     assert again == found(state) and again != first
+
+
+# E12 = r1c1, r1c2 {1,2,3,4,5}, E1 = r1c5, r1c6 {1,2}, E2 = r2c2 {3,4}: 5 stays in E12, so it
+# leaves row 1 and box 1 alike: r1c3 (unused, in both) loses it once, though both houses remove it
+TWICE = {"r1c1": "135", "r1c2": "245", "r1c5": "12", "r1c6": "12", "r2c2": "34", "r1c3": "56"}
+
+
+def test_leads_know_their_whole_choice_key():
+    """To an engine that takes leads, each step comes as a lead whose key terms are those of the
+    step it builds: its eliminations (a candidate both houses remove counted once) and its
+    pattern size (the engine ranks it without building it)."""
+    from explainer.engine.orders import pattern_size
+    from explainer.model.technique import Context, Lead
+
+    leads = 0
+    for finder, cells in ((find_suedecoq, SDC), (find_suedecoq, BIS), (find_suedecoq, TWICE),
+                          (find_suedecoq_bis, BIS)):
+        for lead in finder(marks(cells), Context(leads=True)):
+            assert isinstance(lead, Lead)
+            step = lead.build()
+            assert (lead.technique, lead.place, lead.least) == (step.technique, 0, 0.0)
+            assert lead.eliminate == len(step.eliminate) and lead.size == pattern_size(step)
+            leads += 1
+    assert leads >= 7
+    step = next(iter(find_suedecoq(marks(TWICE))))
+    assert (0, 2, 5) in step.eliminate and len(step.eliminate) == 28
