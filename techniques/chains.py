@@ -26,6 +26,7 @@ with Medusa and trial).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from explainer.core import search
@@ -36,7 +37,7 @@ from explainer.model.grid import bits, value_char
 from explainer.model.i18n import Arg, Cells, House, Value, Words, join, say
 from explainer.model.roles import chain, on, on_cands, on_houses
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 from .links import Links, links
 from .wording import Lines
@@ -187,46 +188,53 @@ def _links(lk: Links, nodes: list[int], kinds: str) -> tuple[tuple[Link, ...], t
 
 # ---- the search ------------------------------------------------------------------
 
-def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+def find(state: State, ctx: Context = NO_CONTEXT, /,
+         max_length: int = MAX_LENGTH) -> Iterator[Explanation | Lead]:
     lk = links(state, ctx.session)
+    leads = ctx.leads
     if ctx.ceiling <= ONE_DIGIT_CEILING:
         # the engine has a step rated below any chain on several digits: follow one digit's
         # links only, and only as many strong links as can still rate below the ceiling
-        yield from _core_search(state, lk, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True)
+        yield from _core_search(state, lk, min(max_length, 2 * _strong_links_below(ctx.ceiling) - 1), True, leads)
         return
     if ctx.lowest_first:
         # the engine keeps the lowest-rated step: one-digit chains (rated from 4.0) before the
         # shortest chains on several digits (6.6 and up)
-        yield from _easiest_one_digit(state, lk, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1))
-    yield from _core_search(state, lk, max_length, False)
+        yield from _easiest_one_digit(state, lk, min(max_length, 2 * _strong_links_below(ONE_DIGIT_CEILING) - 1),
+                                      leads)
+    yield from _core_search(state, lk, max_length, False, leads)
 
 
-def _easiest_one_digit(state: State, lk: Links, max_length: int) -> Iterator[Explanation]:
+def _easiest_one_digit(state: State, lk: Links, max_length: int, leads: bool = False) -> Iterator[Explanation | Lead]:
     """One-digit chains, loops and empty rectangles, the easiest rated first.
 
     Shortest first is not easiest first: an empty rectangle (two links, 4.3) comes before a
     skyscraper (three links, 4.0). The search goes on while a longer step could still rate
     below the best one found (Sukaku Explainer's bases grow with the strong links)."""
-    found: list[tuple[float, int, Explanation]] = []
+    found: list[tuple[float, int, Explanation | Lead]] = []
     best = float("inf")
-    for step in _core_search(state, lk, max_length, True):
+    for item in _core_search(state, lk, max_length, True, leads):
+        step = item.bare if isinstance(item, Lead) else item
+        assert step is not None
         grouped = 1 if step.technique == "empty rectangle" else 0
         links = len(step.strong_links) + grouped
         if rating.STRONG_LINK_BASES.get(links, rating.SE_X_CHAIN) >= best:
             break  # every later step has as many strong links or more
         own = rating.strong_link_rating(step, grouped)
-        found.append((own if own is not None else rating.SE_X_CHAIN, len(found), step))
+        found.append((own if own is not None else rating.SE_X_CHAIN, len(found), item))
         best = min(best, found[-1][0])
     found.sort(key=lambda x: (x[0], x[1]))
-    for _, _, step in found:
-        yield step
+    for _, _, item in found:
+        yield item
 
 
-def _core_search(state: State, lk: Links, max_length: int, one_digit: bool) -> Iterator[Explanation]:
+def _core_search(state: State, lk: Links, max_length: int, one_digit: bool,
+                 leads: bool = False) -> Iterator[Explanation | Lead]:
     """Chains, loops and empty rectangles of up to ``max_length`` links, shortest first
     (``one_digit``: along one digit's links only): the events of the core's breadth-first
     search (``explainer.core.search.chain_events``), those of the shortest length first; the
-    longer ones are searched only for a caller reading past those."""
+    longer ones are searched only for a caller reading past those. ``leads``: each as a
+    ``Lead`` keyed by its bare step (``_event_lead``), else built."""
     n = state.geo.n
 
     def events() -> Iterator[search.ChainEvent]:
@@ -236,20 +244,38 @@ def _core_search(state: State, lk: Links, max_length: int, one_digit: bool) -> I
             yield from search.chain_events(n, state.cand, state.pos, max_length, one_digit, False, lk)[len(first):]
 
     for event in events():
+        if leads:
+            yield _event_lead(state, lk, event)
+            continue
         step = _event_step(state, lk, event)
         assert step is not None  # the core reports chains removing something
         yield step
 
 
-def _event_step(state: State, lk: Links, event: search.ChainEvent) -> Explanation | None:
-    """The step of one search event (None: a chain whose removals make no step)."""
+def _event_step(state: State, lk: Links, event: search.ChainEvent, words: bool = True) -> Explanation | None:
+    """The step of one search event (None: a chain whose removals make no step); without
+    ``words`` its bare form (no text, translations or roles: ``Lead.bare``)."""
     length, _, kind, nodes, elim = event
     if kind == search.RECTANGLE:
-        return _rectangle(state, lk, list(nodes)[::-1])
+        return _rectangle(state, lk, list(nodes)[::-1], words)
     assert elim is not None
     if kind == search.LOOP:
-        return _loop(lk, list(nodes), elim)
-    return _chain(state, lk, list(nodes), elim, length)
+        return _loop(lk, list(nodes), elim, words)
+    return _chain(state, lk, list(nodes), elim, length, words)
+
+
+def _event_lead(state: State, lk: Links, event: search.ChainEvent) -> Lead:
+    """One search event as a lead: ranked by its bare step, built whole only if taken (the words
+    and roles of a chain cost more than finding it, and most chains found are not taken)."""
+    bare = _event_step(state, lk, event, False)
+    assert bare is not None  # the core reports chains removing something
+    return Lead(bare.technique, partial(_built, state, lk, event), eliminate=len(bare.eliminate), bare=bare)
+
+
+def _built(state: State, lk: Links, event: search.ChainEvent) -> Explanation:
+    step = _event_step(state, lk, event)
+    assert step is not None
+    return step
 
 
 def _strong_links_below(ceiling: float) -> int:
@@ -257,12 +283,16 @@ def _strong_links_below(ceiling: float) -> int:
     return max([k for k, base in rating.STRONG_LINK_BASES.items() if base < ceiling], default=2)
 
 
-def _loop(lk: Links, nodes: list[int], elim: int) -> Explanation:
+def _loop(lk: Links, nodes: list[int], elim: int, words: bool = True) -> Explanation:
     """A continuous loop: its nodes from the start (even count; the last weakly linked to the
-    first) and the candidates its weak links remove."""
+    first) and the candidates its weak links remove (without ``words``: its bare form)."""
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1)) + "-"
-    formal = eureka(lk, nodes + [nodes[0]], kinds)
     sl, wl = _links(lk, nodes, kinds)
+    if not words:
+        return Explanation(technique="loop", eliminate=tuple(lk.mask_cands(elim)),
+                           marked=tuple(sorted(lk.cand(i) for i in nodes)), strong_links=sl, weak_links=wl,
+                           detail=(("length", len(nodes)),))
+    formal = eureka(lk, nodes + [nodes[0]], kinds)
     return Explanation(
         technique="loop", eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
         strong_links=sl, weak_links=wl,
@@ -272,12 +302,14 @@ def _loop(lk: Links, nodes: list[int], elim: int) -> Explanation:
     )
 
 
-def _chain(state: State, lk: Links, nodes: list[int], elim: int, length: int) -> Explanation | None:
+def _chain(state: State, lk: Links, nodes: list[int], elim: int, length: int,
+           words: bool = True) -> Explanation | None:
     """A chain S = … = E (its nodes from S) and the candidates it removes (weakly linked to
-    both ends, and a remote pair's own); None when that is nothing."""
+    both ends, and a remote pair's own); None when that is nothing. Without ``words``: its
+    bare form (no text, translations or roles), what the engine ranks a lead by."""
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
     sl, wl = _links(lk, nodes, kinds)
-    name, lead, houses, cells = _shape(lk, state, nodes)
+    name, lead_words, houses, cells = _shape(lk, state, nodes)
     if name == "remote pair":
         # cells 3, 5 … links apart hold the pair's two values between them: a cell seeing two
         # of them loses both values, not only the chain's ends' (``remotepairs``)
@@ -286,9 +318,15 @@ def _chain(state: State, lk: Links, nodes: list[int], elim: int, length: int) ->
         elim |= removed(state, [i % lk.N for i in nodes[::2]])
     if not elim:
         return None
+    detail = (("length", length),) + ((("shape", name),) if name != "chain" else ())
+    marked = tuple(sorted(lk.cand(i) for i in nodes))
+    if not words:
+        return Explanation(technique=name, eliminate=tuple(lk.mask_cands(elim)), marked=marked, cells=cells,
+                           houses=houses, strong_links=sl, weak_links=wl, detail=detail)
+    lead = lead_words() if lead_words is not None else None
     formal = eureka(lk, nodes, kinds) + " => " + _targets(lk, elim)
     ends = {lk.cell(nodes[0]), lk.cell(nodes[-1])}
-    words = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
+    said = dict(formal=formal, plain=plain(lk, nodes, False), targets=_Targets(lk, elim),
                  start=_is(lk, nodes[0]), end=_is(lk, nodes[-1]),
                  because=because([] if name == "remote pair" else
                                  [(lk.geo.cell_name(lk.cell(x)), value_char(lk.value(x)))
@@ -296,13 +334,13 @@ def _chain(state: State, lk: Links, nodes: list[int], elim: int, length: int) ->
                                  any(lk.cell(x) not in ends for x in bits(elim)),
                                  REMOTE_BECAUSE if name == "remote pair" else BECAUSE))
     if lead is None:
-        text = say(CHAIN, **words)
+        text = say(CHAIN, **said)
     else:
-        text = say(NAMED, lead=lead, **words)
+        text = say(NAMED, lead=lead, **said)
     return Explanation(
-        technique=name, eliminate=tuple(lk.mask_cands(elim)), marked=tuple(sorted(lk.cand(i) for i in nodes)),
+        technique=name, eliminate=tuple(lk.mask_cands(elim)), marked=marked,
         cells=cells, houses=houses, strong_links=sl, weak_links=wl, **text,
-        detail=(("length", length),) + ((("shape", name),) if name != "chain" else ()),
+        detail=detail,
         roles=(on("house", houses=houses), on("cells", cells=cells)) + chain([lk.cand(i) for i in nodes], kinds, False),
     )
 
@@ -355,9 +393,10 @@ def _lead(template: dict[str, str], **args: Any) -> Words:
     return Words(en=made["text"], **dict(made["translations"]))
 
 
-def _shape(lk: Links, state: State,
-           nodes: list[int]) -> tuple[str, Words | None, tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]:
-    """(step name, lead words or None, houses, cells) of a chain S = … = E of a known shape.
+def _shape(lk: Links, state: State, nodes: list[int]
+           ) -> tuple[str, Callable[[], Words] | None, tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]:
+    """(step name, its lead words to make or None, houses, cells) of a chain S = … = E of a
+    known shape (the words are made only for a step built whole, not for its bare form).
 
     One value throughout: skyscraper, 2-string kite or turbot fish for three
     links (parallel lines / a row and a column joined in a box / otherwise),
@@ -381,14 +420,14 @@ def _shape(lk: Links, state: State,
             w = Cells(geo, [b, c])
             args = dict(v=Value(v), l1=House(geo, h1), l2=House(geo, h2), w=w)
             if k1 == k2 and k1 < 2 and shared and shared[0] // geo.n == 1 - k1:
-                return ("skyscraper", _lead(SKYSCRAPER, wl=House(geo, shared[0]), lines=Lines(geo, [h1, h2]),
-                                            **args),
+                return ("skyscraper", lambda: _lead(SKYSCRAPER, wl=House(geo, shared[0]),
+                                                    lines=Lines(geo, [h1, h2]), **args),
                         tuple(geo.house_key(h) for h in (h1, h2)), ())
             if {k1, k2} == {0, 1} and shared and shared[-1] // geo.n == 2:
-                return ("2-string kite", _lead(KITE, wl=House(geo, shared[-1]), **args),
+                return ("2-string kite", lambda: _lead(KITE, wl=House(geo, shared[-1]), **args),
                         tuple(geo.house_key(h) for h in (h1, h2, shared[-1])), ())
-            return ("turbot fish", _lead(TURBOT, **args), tuple(geo.house_key(h) for h in (h1, h2)), ())
-        return "x chain", _lead(X_CHAIN, v=Value(v)), (), ()
+            return ("turbot fish", lambda: _lead(TURBOT, **args), tuple(geo.house_key(h) for h in (h1, h2)), ())
+        return "x chain", lambda: _lead(X_CHAIN, v=Value(v)), (), ()
     # xy chain: strong links inside cells (nodes 0-1, 2-3, ...), weak links between cells on one value
     if len(nodes) % 2 == 0 and all(cells_of[k] == cells_of[k + 1] for k in range(0, len(nodes), 2)) \
             and all(cells_of[k] != cells_of[k + 1] and nodes[k] // N == nodes[k + 1] // N
@@ -398,15 +437,16 @@ def _shape(lk: Links, state: State,
         coords = tuple(sorted(geo.rc(c) for c in cells))
         if len(masks) == 1 and len(cells) >= 4:
             a, b = (x + 1 for x in bits(masks.pop()))
-            return ("remote pair", _lead(REMOTE_PAIR, a=Value(a), b=Value(b), cells=Cells(geo, cells)), (),
+            return ("remote pair", lambda: _lead(REMOTE_PAIR, a=Value(a), b=Value(b), cells=Cells(geo, cells)), (),
                     coords)
-        return "xy chain", _lead(XY_CHAIN, cells=Cells(geo, cells)), (), coords
+        return "xy chain", lambda: _lead(XY_CHAIN, cells=Cells(geo, cells)), (), coords
     return "chain", None, (), ()
 
 
-def _rectangle(state: State, lk: Links, nodes: list[int]) -> Explanation:
+def _rectangle(state: State, lk: Links, nodes: list[int], words: bool = True) -> Explanation:
     """An empty rectangle C1 .. C2 = … = Cn (its nodes from C1; C1 and Cn of one value v, a
-    box holding v only in C1's row and Cn's column or the other way round): C1 is not v."""
+    box holding v only in C1's row and Cn's column or the other way round): C1 is not v.
+    Without ``words``: its bare form."""
     v = lk.value(nodes[0])
     geo = lk.geo
     n = geo.n
@@ -423,9 +463,13 @@ def _rectangle(state: State, lk: Links, nodes: list[int]) -> Explanation:
             continue
         kinds = "".join("-" if k % 2 == 0 else "=" for k in range(len(nodes) - 1))
         sl, wl = _links(lk, nodes, kinds)
+        box_cands = {(c // n, c % n, v) for c in bits(inside)}
+        if not words:
+            return Explanation(technique="empty rectangle", eliminate=((r1, k1, v),), houses=(geo.house_key(b),),
+                               marked=tuple(sorted({lk.cand(i) for i in nodes} | box_cands)),
+                               strong_links=sl, weak_links=wl, detail=(("length", len(nodes) - 1),))
         target = geo.cell_name(c1)
         formal = eureka(lk, nodes, kinds) + f" => {target}<>{value_char(v)}"
-        box_cands = {(c // n, c % n, v) for c in bits(inside)}
         lines = say({"en": "{row} and {col}", "fr": "{row} et {col}"},
                     row=House(geo, row), col=House(geo, n + col))
         return Explanation(

@@ -23,6 +23,7 @@ candidates; ``detail`` lists each group's candidates.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from explainer.core import search
 from explainer.model.explanation import Explanation, cands, cell_coords
@@ -31,7 +32,7 @@ from explainer.model.i18n import Words, say
 from explainer.model.roles import chain, on_cells
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text
 from .links import links
@@ -77,7 +78,7 @@ def _phrase(geo: Geometry, node: Node, true: bool, lang: str) -> str:
 
 
 def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
-                       max_length: int = MAX_LENGTH) -> Iterator[Explanation]:
+                       max_length: int = MAX_LENGTH) -> Iterator[Explanation | Lead]:
     """Shortest grouped chains first, across every start (then in start order).
 
     The search is the core's (``explainer.core.search.grouped_events``): one
@@ -93,11 +94,18 @@ def find_grouped_chain(state: State, ctx: Context = NO_CONTEXT, /,
     found = search.grouped_events(n, state.cand, state.pos, max_length, False, lk, memo)
     if not found:
         return
+    made = _lead if ctx.leads else _step
     for _, _, nodes, elim in found:
-        yield _step(state, list(nodes), elim)
+        yield made(state, list(nodes), elim)
     # a caller wanting more (SE's path rates several steps): every chain, the shortest first
     for _, _, nodes, elim in search.grouped_events(n, state.cand, state.pos, max_length, True, lk, memo)[len(found):]:
-        yield _step(state, list(nodes), elim)
+        yield made(state, list(nodes), elim)
+
+
+def _lead(state: State, nodes: list[Node], elim: int) -> Lead:
+    """A chain as a lead ranked by its bare step (``Lead.bare``), built whole only if taken."""
+    bare = _step(state, nodes, elim, words=False)
+    return Lead(bare.technique, partial(_step, state, nodes, elim), eliminate=len(bare.eliminate), bare=bare)
 
 
 def _first_cand(geo: Geometry, node: Node) -> tuple[int, int, int]:
@@ -106,19 +114,29 @@ def _first_cand(geo: Geometry, node: Node) -> tuple[int, int, int]:
     return (c // n, c % n, node[0] + 1)
 
 
-def _step(state: State, nodes: list[Node], elim: int) -> Explanation:
+def _step(state: State, nodes: list[Node], elim: int, words: bool = True) -> Explanation:
+    """The grouped chain's step; without ``words`` its bare form (no text, translations or
+    roles: what the engine ranks a lead by)."""
     geo: Geometry = state.geo
     N = geo.ncells
     kinds = "".join("=" if k % 2 == 0 else "-" for k in range(len(nodes) - 1))
-    formal = _eureka(geo, nodes, kinds)
     removed = sorted(bits(elim), key=lambda x: (x % N, x))
-    targets = ", ".join(f"{geo.cell_name(x % N)}<>{value_char(x // N + 1)}" for x in removed)
     strong: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
     weak: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
     for k, kind in enumerate(kinds):
         link = (_first_cand(geo, nodes[k]), _first_cand(geo, nodes[k + 1]))
         (strong if kind == "=" else weak).append(link)
     groups = [node for node in nodes if _is_group(node)]
+    eliminate = cands(geo, ((x % N, x // N + 1) for x in removed))
+    cells_alt = cell_coords(geo, (c for _, mask in groups for c in bits(mask)))
+    marked = cands(geo, ((c, v + 1) for v, mask in nodes for c in bits(mask)))
+    detail = (("length", len(nodes) - 1),
+              ("groups", tuple(cands(geo, ((c, v + 1) for c in bits(mask))) for v, mask in groups)))
+    if not words:
+        return Explanation(technique="grouped chain", eliminate=eliminate, cells_alt=cells_alt, marked=marked,
+                           strong_links=tuple(strong), weak_links=tuple(weak), detail=detail)
+    formal = _eureka(geo, nodes, kinds)
+    targets = ", ".join(f"{geo.cell_name(x % N)}<>{value_char(x // N + 1)}" for x in removed)
     by_lang = {}
     for lang in ("en", "fr"):
         rest = [_phrase(geo, nodes[k], k % 2 == 1, lang) for k in range(1, len(nodes))]
@@ -128,17 +146,13 @@ def _step(state: State, nodes: list[Node], elim: int) -> Explanation:
     ends = nodes[0][1] | nodes[-1][1]
     inside = [(geo.cell_name(x % N), value_char(x // N + 1)) for x in removed if ends >> (x % N) & 1]
     return Explanation(
-        technique="grouped chain",
-        eliminate=cands(geo, ((x % N, x // N + 1) for x in removed)),
-        cells_alt=cell_coords(geo, (c for _, mask in groups for c in bits(mask))),
-        marked=cands(geo, ((c, v + 1) for v, mask in nodes for c in bits(mask))),
+        technique="grouped chain", eliminate=eliminate, cells_alt=cells_alt, marked=marked,
         strong_links=tuple(strong), weak_links=tuple(weak),
         **say(GROUPED, formal=f"{formal} => {targets}", plain=Words(**by_lang), targets=Words(**target_words),
               start=Words(en=_phrase(geo, nodes[0], True, "en"), fr=_phrase(geo, nodes[0], True, "fr")),
               end=Words(en=_phrase(geo, nodes[-1], True, "en"), fr=_phrase(geo, nodes[-1], True, "fr")),
               because=because(inside, len(inside) < len(removed), BECAUSE)),
-        detail=(("length", len(nodes) - 1),
-                ("groups", tuple(cands(geo, ((c, v + 1) for c in bits(mask))) for v, mask in groups))),
+        detail=detail,
         roles=(on_cells("grouped", geo, (c for _, mask in groups for c in bits(mask))),)
         + chain([[(c // geo.n, c % geo.n, v + 1) for c in bits(mask)] for v, mask in nodes], kinds, False),
     )

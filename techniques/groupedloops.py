@@ -33,7 +33,7 @@ from explainer.model.grid import bits, value_char
 from explainer.model.i18n import Words, say
 from explainer.model.roles import chain, on_cells, set_roles
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, built
 
 from .als import ALS, als_list
 from .chains import CANNOT, IF_NOT, IS, IS_NOT, SO, because, eureka_text
@@ -174,7 +174,7 @@ class _Net:
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """The grouped chain search's steps, then every grouped loop and chain it leaves out."""
-    return every(state, find_grouped_chain(state, NO_CONTEXT))
+    return every(state, built(find_grouped_chain(state, NO_CONTEXT)))
 
 
 def every(state: State, before: Iterable[Explanation] = ()) -> Iterator[Explanation]:

@@ -30,7 +30,7 @@ from explainer.model.i18n import Cells, Value
 from explainer.model.roles import on
 from explainer.model.session import Session, session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Technique, built
+from explainer.model.technique import NO_CONTEXT, Context, Lead, Technique, built
 from techniques import xywings
 
 # clue17 lines 35924, 25771 and 43447: the default order removed a true 9 with an xy wing
@@ -209,6 +209,17 @@ def test_a_step_naming_a_dead_candidate_is_caught() -> None:
         return
 
     assert "not a candidate of the state" in faulty("single position", dead)
+
+
+def test_a_lead_whose_bare_step_is_not_its_step_is_caught() -> None:
+    # a lead ranked by its bare step (``Lead.bare``: chains) must be its step without words and
+    # roles; one that says a shorter chain than it builds would be ranked wrongly
+    def shorter(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
+        for lead in techniques.lookup("chain").find(state, ctx):
+            assert isinstance(lead, Lead) and lead.bare is not None
+            yield replace(lead, bare=replace(lead.bare, detail=(("length", 1),)))
+
+    assert "bare step is not the step" in faulty("chain", shorter)
 
 
 def test_check_mode_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from explainer.model.explanation import Explanation
@@ -212,6 +213,10 @@ def _lead_problems(lead: Lead, step: Explanation, rate: Callable[[Explanation], 
         out.append(f"its lead says {lead.place} placed and {lead.eliminate} removed")
     if rate is not None and least is not None and rate(step) < least(lead) - 1e-9:
         out.append(f"rated {rate(step)}, below the least rating {least(lead)} the engine takes for its lead")
+    if lead.bare is not None:  # a lead ranked by its step without words: the step, words and roles aside
+        made = replace(step, text=lead.bare.text, translations=lead.bare.translations, roles=lead.bare.roles)
+        if made != lead.bare or lead.bare.text or lead.bare.translations or lead.bare.roles:
+            out.append(f"its lead's bare step is not the step without its words and roles: {lead.bare.summary()}")
     if lead.size is not None:  # a lead ranked by its whole key: its rating and size exact
         if rate is not None and least is not None and abs(rate(step) - least(lead)) > 1e-9:
             out.append(f"rated {rate(step)}, not the rating {least(lead)} its lead says")

@@ -326,6 +326,10 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                             continue
                         if candidate.size is not None:  # its whole key known: built once taken
                             key = rater.lead_key(candidate) + (candidate.size,)
+                        elif candidate.bare is not None:  # keyed by its step without words: built once taken
+                            if not live(state, candidate.bare):
+                                continue
+                            key = rater.key(candidate.bare)
                         elif best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:

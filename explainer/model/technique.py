@@ -186,6 +186,10 @@ class Lead:
     ``size``: the pattern size of its step (``explainer.engine.orders.pattern_size``) when the
     finder knows it, and then ``least`` is the step's rating on the run's view, exactly: the
     engine ranks the lead by its whole choice key and builds it only if it takes it.
+    ``bare``: the step without its words and roles (its text empty, no translations, no roles;
+    every other field as the built step has it): the engine rates and ranks the lead by it,
+    exactly as it would the built step, and builds only the step it takes. For a finder whose
+    rating rules are the kind's own (chains), where working the key out apart would copy them.
     """
 
     technique: str
@@ -194,6 +198,7 @@ class Lead:
     place: int = 0
     eliminate: int = 0
     size: tuple[int, int, int] | None = None
+    bare: Explanation | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return f"<Lead {self.technique} >= {self.least}: {self.place} placed, {self.eliminate} removed>"
