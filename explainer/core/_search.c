@@ -1178,51 +1178,159 @@ static PyObject *als_sets(const state_t *st, const opts_t *opt) {
  * disjoint, every x of j seeing every x of i, enough common values (see search.als_pairs), in
  * the order of size_i + size_j, then (i, j, x); ``allow`` (or NULL): allow[size_i * 32 + size_j]
  * says whether a pair of those sizes is wanted. Each pair goes to ``visit``, which returns 1 to
- * stop there, -1 on error. */
+ * stop there, -1 on error.
+ *
+ * The sets holding x in the same cells (a *group*) see the same x candidates outside: those of
+ * the cells seeing all of them, S. Two sets have x as restricted common exactly when the x cells
+ * of one lie in the other's S (the relation is symmetric, and S leaves out the group's own
+ * cells), so only groups are joined: per value, each group's S is read cell by cell, and the
+ * groups anchored there (at their first x cell) whose cells lie in S are its partners. Member
+ * pairs of partner groups are then checked (disjoint, enough common values) and sorted into the
+ * order above: the pairs with a restricted common are few, the pairs of sets many. */
 typedef int (*pair_visit)(void *data, int i, int j, int x);
+
+/* sort keys ascending (tmp: room for as many): least significant byte first, skipping the
+ * bytes every key shares */
+static void sort_keys(uint64_t *a, uint64_t *tmp, int n) {
+    if (n < 2) return;
+    if (n <= 32) {
+        for (int i = 1; i < n; i++) {
+            uint64_t k = a[i];
+            int j = i;
+            while (j > 0 && a[j - 1] > k) { a[j] = a[j - 1]; j--; }
+            a[j] = k;
+        }
+        return;
+    }
+    uint64_t ors = 0, ands = ~(uint64_t)0;
+    for (int i = 0; i < n; i++) { ors |= a[i]; ands &= a[i]; }
+    uint64_t *src = a, *dst = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!(((ors ^ ands) >> shift) & 0xff)) continue;
+        int cnt[257] = {0};
+        for (int i = 0; i < n; i++) cnt[((src[i] >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
+        for (int i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0xff]++] = src[i];
+        uint64_t *s2 = src; src = dst; dst = s2;
+    }
+    if (src != a) memcpy(a, src, sizeof(uint64_t) * (size_t)n);
+}
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL; h ^= h >> 33;
+    return h;
+}
 
 static int als_join(const state_t *st, const alsset_t *t, int min_common, int max_size, const uint32_t *wanted,
                     const char *allow, pair_visit visit, void *data) {
-    int nw = st->nw, count = t->count;
+    int nw = st->nw, N = st->N, count = t->count;
     if (max_size)
         while (count > 0 && t->a[count - 1].size > max_size) count--;
     if (count < 2) return 0;
-    int maxsize = t->a[count - 1].size;
-    int first[2 * MAXN + 2];   /* first index of each size class */
-    for (int z = 0; z <= maxsize + 1; z++) first[z] = count;
-    for (int i = count - 1; i >= 0; i--) first[t->a[i].size] = i;
-    for (int z = maxsize; z >= 0; z--) if (first[z] > first[z + 1]) first[z] = first[z + 1];
-    for (int sum = 2; sum <= 2 * maxsize; sum++) {
-        for (int i = 0; i < count; i++) {
-            const als_t *a = &t->a[i];
-            int sb = sum - a->size;
-            if (sb < a->size) break;   /* sizes grow with i */
-            if (sb > maxsize || (wanted && !wanted[i])) continue;
-            if (allow && !allow[a->size * 32 + sb]) continue;
-            int j0 = first[sb] > i ? first[sb] : i + 1, j1 = first[sb + 1];
-            for (int j = j0; j < j1; j++) {
-                const als_t *b = &t->a[j];
-                if (wanted && !wanted[j]) continue;
-                uint32_t both = a->values & b->values;
-                if (!both || w_intersects(als_cells(t, a), als_cells(t, b), nw)) continue;
-                uint32_t xs = both;
-                while (xs) {
-                    int x = __builtin_ctz(xs);
-                    xs &= xs - 1;
-                    uint32_t common = both;
-                    if (wanted) {
-                        common = b->values & (a->values & (wanted[i] | 1u << x));
-                        if (!(common & wanted[j] & ~(1u << x))) continue;
-                    }
-                    if (popc32(common) < min_common) continue;
-                    if (!w_subset(als_where(t, b, x), als_sees(t, a, x), nw)) continue;
-                    int r = visit(data, i, j, x);
-                    if (r) return r;
+    int r = -1, nfound = 0, cap = 0, hsize = 64;
+    while (hsize < 2 * count) hsize *= 2;
+    uint64_t *found = NULL;
+    int *with = malloc(sizeof(int) * ((size_t)count + 1));       /* the sets holding x, ascending */
+    int *gid = malloc(sizeof(int) * ((size_t)count + 1));        /* their groups */
+    int *mem = malloc(sizeof(int) * ((size_t)count + 1));        /* the sets by group, ascending in each */
+    int *gstart = malloc(sizeof(int) * ((size_t)count + 2));     /* group g: mem[gstart[g] .. gstart[g + 1]) */
+    int *gfirst = malloc(sizeof(int) * ((size_t)count + 1));     /* a group's first set */
+    int *ganchor = malloc(sizeof(int) * ((size_t)count + 1));
+    int *boff = malloc(sizeof(int) * ((size_t)N + 2));           /* groups by anchor cell (CSR) */
+    int *bgroup = malloc(sizeof(int) * ((size_t)count + 1));
+    int *hash = malloc(sizeof(int) * (size_t)hsize);
+    if (!with || !gid || !mem || !gstart || !gfirst || !ganchor || !boff || !bgroup || !hash) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int x = 0; x < st->n; x++) {
+        int m = 0, ng = 0;
+        for (int k = 0; k < count; k++)
+            if (t->a[k].values >> x & 1 && (!wanted || wanted[k])) with[m++] = k;
+        if (m < 2) continue;
+        /* groups: the sets of the same x cells, numbered in order of first appearance */
+        memset(hash, -1, sizeof(int) * (size_t)hsize);
+        for (int q = 0; q < m; q++) {
+            const uint64_t *w = als_where(t, &t->a[with[q]], x);
+            uint64_t h = 0;
+            for (int p = 0; p < nw; p++) h = mix64(h ^ w[p]);
+            int slot = (int)(h & (uint64_t)(hsize - 1)), g;
+            while ((g = hash[slot]) >= 0 &&
+                   memcmp(als_where(t, &t->a[gfirst[g]], x), w, sizeof(uint64_t) * (size_t)nw) != 0)
+                slot = (slot + 1) & (hsize - 1);
+            if (g < 0) {
+                g = hash[slot] = ng++;
+                gfirst[g] = with[q];
+                gstart[g + 1] = 0;
+            }
+            gid[q] = g;
+            gstart[g + 1]++;
+        }
+        gstart[0] = 0;
+        for (int g = 0; g < ng; g++) gstart[g + 1] += gstart[g];
+        for (int q = 0; q < m; q++) mem[gstart[gid[q]]++] = with[q];   /* gstart[g] moves to g's end */
+        for (int g = ng; g > 0; g--) gstart[g] = gstart[g - 1];
+        gstart[0] = 0;
+        memset(boff, 0, sizeof(int) * ((size_t)N + 2));
+        for (int g = 0; g < ng; g++) {
+            const uint64_t *w = als_where(t, &t->a[gfirst[g]], x);
+            int c = 0;
+            for (int q = 0; q < nw; q++)
+                if (w[q]) { c = (q << 6) + __builtin_ctzll(w[q]); break; }
+            ganchor[g] = c;
+            boff[c + 1]++;
+        }
+        for (int c = 0; c < N; c++) boff[c + 1] += boff[c];
+        for (int g = 0; g < ng; g++) bgroup[boff[ganchor[g]]++] = g;   /* boff[c] moves to c's end */
+        for (int c = N; c > 0; c--) boff[c] = boff[c - 1];
+        boff[0] = 0;
+        for (int g = 0; g < ng; g++) {
+            /* S: the x candidates seeing every x of the group (its first set's sees minus its
+             * cells: the other cells of a set hold no x) */
+            cellset s;
+            const uint64_t *se = als_sees(t, &t->a[gfirst[g]], x);
+            uint64_t any = 0;
+            for (int q = 0; q < nw; q++) any |= s.w[q] = se[q] & st->pos[x].w[q];
+            if (!any) continue;
+            CS_FOREACH(c, &s, nw) {
+                for (int b = boff[c]; b < boff[c + 1]; b++) {
+                    int g2 = bgroup[b];
+                    if (g2 <= g || !w_subset(als_where(t, &t->a[gfirst[g2]], x), s.w, nw)) continue;
+                    for (int p1 = gstart[g]; p1 < gstart[g + 1]; p1++)
+                        for (int p2 = gstart[g2]; p2 < gstart[g2 + 1]; p2++) {
+                            int i = mem[p1], j = mem[p2];
+                            if (i > j) { int tmp = i; i = j; j = tmp; }
+                            const als_t *a = &t->a[i], *bb = &t->a[j];
+                            if (allow && !allow[a->size * 32 + bb->size]) continue;
+                            uint32_t common = a->values & bb->values;
+                            if (wanted) {
+                                common &= wanted[i] | 1u << x;
+                                if (!(common & wanted[j] & ~(1u << x))) continue;
+                            }
+                            if (popc32(common) < min_common) continue;
+                            if (w_intersects(als_cells(t, a), als_cells(t, bb), nw)) continue;
+                            if (nfound == cap) {
+                                uint64_t *f2 = grown(found, &cap, 256, 2 * sizeof *found);  /* room to sort */
+                                if (!f2) goto done;
+                                found = f2;
+                            }
+                            found[nfound++] = (((uint64_t)(a->size + bb->size) * (uint64_t)count + (uint64_t)i)
+                                               * (uint64_t)count + (uint64_t)j) * 32 + (uint64_t)x;
+                        }
                 }
             }
         }
     }
-    return 0;
+    sort_keys(found, found + cap, nfound);
+    r = 0;
+    for (int q = 0; q < nfound && !r; q++) {
+        uint64_t k = found[q] >> 5;
+        r = visit(data, (int)(k / (uint64_t)count % (uint64_t)count), (int)(k % (uint64_t)count), (int)(found[q] & 31));
+    }
+done:
+    free(with); free(gid); free(mem); free(gstart); free(gfirst); free(ganchor); free(boff); free(bgroup);
+    free(hash); free(found);
+    return r;
 }
 
 static int visit_pair(void *data, int i, int j, int x) { return list_add(data, Py_BuildValue("(iii)", i, j, x)); }
