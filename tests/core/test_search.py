@@ -9,13 +9,18 @@ compares steps JSON.
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from explainer.api import Puzzle
 from explainer.core import search
 from explainer.model.grid import geometry
 from explainer.model.state import State
+from tests.conftest import ROOT, SHARED
 
 from .states import SIZES, random_state
 
@@ -135,5 +140,73 @@ def test_single_positions(n: int) -> None:
             state = random_state(n, seed, placed=placed, keep=0.2 + 0.1 * (seed % 5))
             got = search._C.single_positions(n, state.values, state.pos)
             assert got == search.single_positions_py(n, state.values, state.pos), (n, placed, seed)
+            total += len(got)
+    assert total
+
+
+# ---- the ALS searches on the states a solve passes through ------------------------------------
+
+class _Enough(Exception):
+    """Raised inside the engine once enough states are kept: the solve stops there."""
+
+
+def _solve_states(path: Path, index: int, count: int) -> list[tuple[int, list[int], list[int]]]:
+    """(n, cand, pos) of the first ``count`` states the default path asks ALS-XZ about while
+    solving puzzle ``index`` of ``path`` (real states: singles, subsets, fish, chains applied)."""
+    rows = [r.split()[0] for r in path.read_text().splitlines() if r.strip() and not r.startswith("#")]
+    kept: list[tuple[int, list[int], list[int]]] = []
+    plain = search.als_xz
+
+    def watch(n: int, cand: list[int], pos: list[int], *args: Any) -> list[search.XzEvent]:
+        kept.append((n, list(cand), list(pos)))
+        if len(kept) >= count:
+            raise _Enough
+        return plain(n, cand, pos, *args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "als_xz", watch)
+        with contextlib.suppress(_Enough):
+            Puzzle(rows[index], order="simplest").steps  # noqa: B018 (solved for the states it passes through)
+    assert kept
+    return kept
+
+
+# (file, puzzle index, states kept, every k-th compared): 9×9 from top1465 and hardest300 deep into the
+# solve, 16×16 and 25×25 from the samples and the hard examples
+SOLVES = [(SHARED / "data" / "top1465.txt", 0, 40, 3), (SHARED / "data" / "hardest300.txt", 0, 40, 3),
+          (SHARED / "data" / "hardest300.txt", 7, 40, 3), (SHARED / "data" / "sample16.txt", 0, 30, 6),
+          (ROOT / "examples" / "16x16-hard.txt", 0, 30, 6), (ROOT / "examples" / "25x25-hard.txt", 0, 16, 5)]
+SOME_SIZES = search.allow_sizes(lambda i, j: i > 1 and j > 1)
+
+
+@pytest.mark.parametrize(("path", "index", "count", "every"), SOLVES,
+                         ids=[f"{p.stem}-{i}" for p, i, _, _ in SOLVES])
+def test_als_searches_on_solve_states(path: Path, index: int, count: int, every: int) -> None:
+    """Every ALS primitive, compiled and pure, on real states of every size: the sets, the pairs
+    (with and without a size bound, some values wanted), ALS-XZ (all sizes, some sizes, the
+    first few), the XY wings, the death blossoms and the chains (also with the node bound met).
+    The pure twins are given the sets (and the pairs) as the engine gives them."""
+    c = search._C
+    assert c is not None
+    total = 0
+    for n, cand, pos in _solve_states(path, index, count)[::every]:
+        listed = search.als_sets_py(n, cand, pos)
+        assert c.als_sets(n, cand, pos) == listed
+        sets = search.als_objects(n, cand, pos)
+        wanted = [a[1] & (a[1] >> 1 | 1) for a in listed]  # some values of each set
+        pairs = search.als_pairs_py(n, cand, pos, 1, 4, None, sets)
+        found = [(c.als_pairs(n, cand, pos, 1, 4, None), pairs),
+                 (c.als_pairs(n, cand, pos, 2, 0, None), search.als_pairs_py(n, cand, pos, 2, 0, None, sets)),
+                 (c.als_pairs(n, cand, pos, 1, 0, wanted), search.als_pairs_py(n, cand, pos, 1, 0, wanted, sets))]
+        found += [(c.als_xz(n, cand, pos, allow, limit), search.als_xz_py(n, cand, pos, allow, limit, sets))
+                  for allow, limit in ((None, 0), (SOME_SIZES, 0), (None, 4))]
+        found += [(c.als_xy_events(n, cand, pos, 4, limit),
+                   search.als_xy_events_py(n, cand, pos, 4, limit, sets, pairs)) for limit in (0, 3)]
+        found.append((c.blossom_events(n, cand, pos, 4, 0), search.blossom_events_py(n, cand, pos, 4, 0, sets)))
+        found += [(c.als_chain_events(n, cand, pos, 4, chain, nodes, 0),
+                   search.als_chain_events_py(n, cand, pos, 4, chain, nodes, 0, sets, pairs))
+                  for chain, nodes in ((6, 200_000), (5, 300))]
+        for k, (got, want) in enumerate(found):
+            assert got == want, (n, k)
             total += len(got)
     assert total
