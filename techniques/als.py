@@ -16,7 +16,7 @@ below the engine's ceiling.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, partial
 from typing import Any
 
@@ -107,6 +107,22 @@ def als_list(state: State, session: Session | None = None) -> list[ALS]:
     return session.derived("als", lambda s: _build(s, session.parts("als.houses")))
 
 
+def als_at(state: State, session: Session | None, which: Iterable[int]) -> dict[int, ALS]:
+    """The ALSs at these indexes of ``als_list(state)``: a step names a few sets of hundreds,
+    so on the compiled path only those are made (``explainer.core.search.als_some``), each
+    once per state when a session of this state is given; else read from the list."""
+    which = list(dict.fromkeys(which))
+    if not search.compiled() or session is None or session.state is not state:
+        listed = als_list(state, session)
+        return {i: listed[i] for i in which}
+    made: dict[int, ALS] = session.derived("als.some", lambda s: {})
+    missing = [i for i in which if i not in made]
+    if missing:
+        for i, a in zip(missing, search.als_some(state.geo.n, state.cand, state.pos, missing), strict=True):
+            made[i] = ALS.of(*a)
+    return {i: made[i] for i in which}
+
+
 def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
                      wanted: list[int] | None = None, session: Session | None = None) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
@@ -178,9 +194,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
                 yield Lead("als", partial(_step_of, state, session, i, j, x, z, elim), _lead_least((si, sj)), 0,
                            elim.bit_count())
                 continue
-            if listed is None:
-                listed = als_list(state, session)
-            yield _step(state, listed[i], listed[j], x, z, elim)
+            sets = als_at(state, session, (i, j)) if listed is None else listed
+            yield _step(state, sets[i], sets[j], x, z, elim)
         if not limit or len(events) < limit:
             return
         done = len(events)
@@ -189,8 +204,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
 
 def _step_of(state: State, session: Session, i: int, j: int, x: int, z: int, elim: int) -> Explanation:
     """The step of ``als_xz``'s event on sets i and j of the state's ALS list."""
-    listed = als_list(state, session)
-    return _step(state, listed[i], listed[j], x, z, elim)
+    sets = als_at(state, session, (i, j))
+    return _step(state, sets[i], sets[j], x, z, elim)
 
 
 def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanation:

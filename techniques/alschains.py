@@ -35,7 +35,7 @@ chain order.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from explainer.core import search
@@ -47,7 +47,7 @@ from explainer.model.session import Session, session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .als import ALS, als_list, restricted_pairs, targets_seeing
+from .als import ALS, als_at, als_list, restricted_pairs, targets_seeing
 
 ALS_XY_WING = {
     "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
@@ -75,7 +75,7 @@ def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Exp
     """Middle ALSs C in list order (smallest first), then their partner pairs
     (``explainer.core.search.als_xy_events``)."""
     session = session_of(state, ctx)
-    for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events):
+    for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events, lambda e: e[:3]):
         yield _step(state, sets[ia], sets[ib], sets[ic], x, y, z, elim)
 
 
@@ -84,11 +84,12 @@ FIRST_EVENTS = 4
 E = TypeVar("E")
 
 
-def _events(state: State, session: Session,
-            search_events: Callable[..., list[E]]) -> Iterator[tuple[E, list[ALS]]]:
-    """The events of an ALS search with the ALS list they index: the first few, then more
-    only for a caller reading past them. The compiled core builds its own tables (the list
-    is built here only if some event comes); the pure path is given the session's."""
+def _events(state: State, session: Session, search_events: Callable[..., list[E]],
+            named: Callable[[E], Iterable[int]]) -> Iterator[tuple[E, Mapping[int, ALS]]]:
+    """The events of an ALS search with the ALSs they name (``named``: an event's indexes into
+    the state's ALS list): the first few, then more only for a caller reading past them. The
+    compiled core builds its own tables (only the sets the events name are made here, if
+    some event comes: ``als.als_at``); the pure path is given the session's."""
     n, cand, pos = state.geo.n, state.cand, state.pos
     pure: tuple[Any, ...] = ()
     if not search.compiled():
@@ -98,9 +99,9 @@ def _events(state: State, session: Session,
     while True:
         events = search_events(n, cand, pos, MAX_SIZE, limit, *pure)
         if len(events) > done:
-            sets = als_list(state, session)
+            got = als_at(state, session, (i for event in events[done:] for i in named(event)))
             for event in events[done:]:
-                yield event, sets
+                yield event, got
         if not limit or len(events) < limit:
             return
         done = len(events)
@@ -161,7 +162,7 @@ def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[E
     """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first):
     ``explainer.core.search.blossom_events``."""
     session = session_of(state, ctx)
-    for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events):
+    for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events, lambda e: e[1]):
         vs = list(bits(state.cand[stem]))
         yield _blossom(state, stem, list(zip(vs, (sets[ia], sets[ib], sets[ic]), strict=True)), z, elim)
 
@@ -281,7 +282,7 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
     at once, and a first ALS i is looked at only when a walk of some length from one of its
     arrivals' ``same`` edges reaches a possible end of i."""
     session = session_of(state, ctx)
-    for (path, rcs, z, elim), sets in _events(state, session, _chain_events):
+    for (path, rcs, z, elim), sets in _events(state, session, _chain_events, lambda e: e[0]):
         yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)
 
 

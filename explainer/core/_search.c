@@ -179,7 +179,7 @@ static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
 typedef struct {
     int max_length, one_digit, shortest, every, min_common, max_size, max_chain, max_nodes;
     Py_ssize_t limit;
-    PyObject *wanted, *allow;
+    PyObject *wanted, *allow, *which;
 } opts_t;
 
 /* ---- bit arrays over candidate numbers (up to 15,625 for 25x25) --------------------------------- */
@@ -1146,29 +1146,61 @@ static uint32_t *als_live(const state_t *st, const alsset_t *t) {
     return w;
 }
 
+/* ALS i of the set as (cells, values, wheres, sees), or NULL with the error set */
+static PyObject *als_item(const alsset_t *t, int i) {
+    const als_t *a = &t->a[i];
+    int nw = t->nw, k = popc32(a->values);
+    PyObject *wh = PyTuple_New(k), *se = PyTuple_New(k);
+    PyObject *item = (wh && se) ? Py_BuildValue("(NkNN)", words_to_py(als_cells(t, a), nw), (unsigned long)a->values,
+                                                wh, se)
+                                : NULL;
+    if (!item) { Py_XDECREF(wh); Py_XDECREF(se); return NULL; }
+    for (int q = 0; q < k; q++) {
+        PyObject *x = words_to_py(t->where + (size_t)(a->first + q) * (size_t)nw, nw);
+        PyObject *y = words_to_py(t->sees + (size_t)(a->first + q) * (size_t)nw, nw);
+        if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(item); return NULL; }
+        PyTuple_SET_ITEM(wh, q, x);
+        PyTuple_SET_ITEM(se, q, y);
+    }
+    return item;
+}
+
 /* every ALS, smallest first, as (cells, values, wheres, sees) */
 static PyObject *als_sets(const state_t *st, const opts_t *opt) {
     (void)opt;
     alsset_t t;
     if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
-    int nw = st->nw;
     PyObject *out = PyList_New(t.count);
     for (int i = 0; out && i < t.count; i++) {
-        als_t *a = &t.a[i];
-        int k = popc32(a->values);
-        PyObject *wh = PyTuple_New(k), *se = PyTuple_New(k);
-        PyObject *item = (wh && se) ? Py_BuildValue("(NkNN)", words_to_py(als_cells(&t, a), nw),
-                                                    (unsigned long)a->values, wh, se)
-                                    : NULL;
-        if (!item) { Py_XDECREF(wh); Py_XDECREF(se); Py_CLEAR(out); break; }
-        for (int q = 0; q < k; q++) {
-            PyObject *x = words_to_py(t.where + (size_t)(a->first + q) * (size_t)nw, nw);
-            PyObject *y = words_to_py(t.sees + (size_t)(a->first + q) * (size_t)nw, nw);
-            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(item); Py_CLEAR(out); break; }
-            PyTuple_SET_ITEM(wh, q, x);
-            PyTuple_SET_ITEM(se, q, y);
+        PyObject *item = als_item(&t, i);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, item);
+    }
+    alsset_free(&t);
+    return out;
+}
+
+/* the ALSs of als_sets at the indexes of the list ``which``, in its order */
+static PyObject *als_some(const state_t *st, const opts_t *opt) {
+    if (!PyList_Check(opt->which)) {
+        PyErr_SetString(PyExc_TypeError, "which: a list of indexes into als_sets");
+        return NULL;
+    }
+    alsset_t t;
+    if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
+    Py_ssize_t k = PyList_GET_SIZE(opt->which);
+    PyObject *out = PyList_New(k);
+    for (Py_ssize_t q = 0; out && q < k; q++) {
+        long i = PyLong_AsLong(PyList_GET_ITEM(opt->which, q));
+        if (i == -1 && PyErr_Occurred()) { Py_CLEAR(out); break; }
+        if (i < 0 || i >= t.count) {
+            PyErr_Format(PyExc_IndexError, "ALS index %ld out of range (%d sets)", i, t.count);
+            Py_CLEAR(out);
+            break;
         }
-        if (out) PyList_SET_ITEM(out, i, item);
+        PyObject *item = als_item(&t, (int)i);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, q, item);
     }
     alsset_free(&t);
     return out;
@@ -2060,6 +2092,10 @@ PyDoc_STRVAR(als_sets_doc,
 "als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
 "Every almost locked set, smallest first: see explainer.core.search.als_sets.");
 
+PyDoc_STRVAR(als_some_doc,
+"als_some(n, cand, pos, which) -> list of (cells, values, wheres, sees)\n\n"
+"The ALSs of als_sets at the indexes ``which``: see explainer.core.search.als_some.");
+
 PyDoc_STRVAR(als_pairs_doc,
 "als_pairs(n, cand, pos, min_common, max_size, wanted) -> list of (i, j, x)\n\n"
 "Restricted commons between the ALSs of als_sets: see explainer.core.search.als_pairs.");
@@ -2238,6 +2274,7 @@ static PyObject *py_single_positions(PyObject *self, PyObject *args) {
     X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, chain_events_doc)                       \
     X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, grouped_events_doc)                                    \
     X(als_sets, "", 0, 0, 0, 0, als_sets_doc)                                                                         \
+    X(als_some, "O", OPT(which), 0, 0, 0, als_some_doc)                                                               \
     X(als_pairs, "iiO", OPT(min_common), OPT(max_size), OPT(wanted), 0, als_pairs_doc)                                \
     X(als_xz, "On", OPT(allow), OPT(limit), 0, 0, als_xz_doc)                                                         \
     X(als_xy_events, "in", OPT(max_size), OPT(limit), 0, 0, als_xy_doc)                                               \

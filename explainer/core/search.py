@@ -8,7 +8,7 @@ to themselves:
   over the strong and weak links of a state, from every start;
 - ``grouped_events``: the same search with group nodes (a value's places
   in a box-line intersection), for ``techniques.grouped``;
-- ``als_sets``, ``als_pairs``, ``als_xz``: the almost locked sets of a
+- ``als_sets`` (``als_some``: a few of them), ``als_pairs``, ``als_xz``: the almost locked sets of a
   state (a subset enumeration per house), the restricted commons between
   them (a pair join) and the ALS-XZ eliminations they give;
 
@@ -848,6 +848,22 @@ def als_sets_py(n: int, cand: Sequence[int], pos: Sequence[int],
     out = list(found.values())
     out.sort(key=lambda a: (a[0].bit_count(), a[0]))
     return out
+
+
+def als_some(n: int, cand: Sequence[int], pos: Sequence[int], which: list[int]) -> list[AlsTuple]:
+    """The sets of ``als_sets`` at the indexes ``which`` (in its order): a step names two to
+    six of a list of hundreds, and only those are made into Python values."""
+    if _C is not None:
+        return list(_C.als_some(n, list(cand), list(pos), list(which)))
+    return als_some_py(n, cand, pos, which)
+
+
+def als_some_py(n: int, cand: Sequence[int], pos: Sequence[int], which: list[int]) -> list[AlsTuple]:
+    """``als_some`` in Python."""
+    listed = als_sets_py(n, cand, pos)
+    if any(i < 0 for i in which):
+        raise IndexError("ALS index out of range")
+    return [listed[i] for i in which]
 
 
 @cache

@@ -81,6 +81,28 @@ def test_als_sets(n: int) -> None:
     assert _compare("als_sets", n, sparse=True)
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_als_some(n: int) -> None:
+    """A few sets of the list, in the order asked (repeats and the last included), each as
+    ``als_sets`` gives it; an index past the end is an IndexError on both paths."""
+    assert search._C is not None
+    total = 0
+    for state in _states(n, sparse=True):
+        listed = search.als_sets_py(n, state.cand, state.pos)
+        if not listed:
+            continue
+        which = [len(listed) - 1, 0, len(listed) // 2, 0]
+        got = search._C.als_some(n, state.cand, state.pos, which)
+        assert got == search.als_some_py(n, state.cand, state.pos, which) == [listed[i] for i in which]
+        total += len(got)
+        for bad in ([len(listed)], [-1]):
+            with pytest.raises(IndexError):
+                search._C.als_some(n, state.cand, state.pos, bad)
+            with pytest.raises(IndexError):
+                search.als_some_py(n, state.cand, state.pos, bad)
+    assert total or n == 4
+
+
 # 25×25: the pure twin's pair lists run to millions; so do 16×16's pairs of any size sharing two
 # values (4 GB resident, half a minute) and those of up to four cells (650 MB, seconds): those run
 # with --slow; 16×16's small wanted pairs and the same cases on 4×4 and 9×9 always
@@ -192,6 +214,8 @@ def test_als_searches_on_solve_states(path: Path, index: int, count: int, every:
     for n, cand, pos in _solve_states(path, index, count)[::every]:
         listed = search.als_sets_py(n, cand, pos)
         assert c.als_sets(n, cand, pos) == listed
+        which = list(range(len(listed) - 1, -1, -7))
+        assert c.als_some(n, cand, pos, which) == [listed[i] for i in which]
         sets = search.als_objects(n, cand, pos)
         wanted = [a[1] & (a[1] >> 1 | 1) for a in listed]  # some values of each set
         pairs = search.als_pairs_py(n, cand, pos, 1, 4, None, sets)
