@@ -1012,16 +1012,49 @@ static int als_push(alsset_t *t, const cellset *cells, uint32_t values, int size
     return 0;
 }
 
-static const alsset_t *SORTING;  /* the set whose ALSs als_cmp compares (set before each sort) */
+/* one stable counting pass of the ALSs from src to dst by the byte ``digit(a)`` */
+#define ALS_PASS(digit)                                                              \
+    do {                                                                             \
+        int cnt[257] = {0};                                                          \
+        for (int i = 0; i < count; i++) cnt[(digit(&src[i])) + 1]++;                 \
+        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];                          \
+        for (int i = 0; i < count; i++) dst[cnt[digit(&src[i])]++] = src[i];          \
+        als_t *sw = src; src = dst; dst = sw;                                        \
+    } while (0)
 
-/* by size, then by cells read as one integer */
-static int als_cmp(const void *p, const void *q) {
-    const als_t *a = p, *b = q;
-    if (a->size != b->size) return a->size < b->size ? -1 : 1;
-    const uint64_t *x = als_cells(SORTING, a), *y = als_cells(SORTING, b);
-    for (int i = SORTING->nw - 1; i >= 0; i--)
-        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+/* the ALSs by size, then by cells read as one integer: stable counting passes over the bytes
+ * of the cells that differ between sets, least significant first, then one by size */
+static int als_sort(alsset_t *t) {
+    int count = t->count, nw = t->nw;
+    if (count < 2) return 0;
+    als_t *tmp = malloc(sizeof(als_t) * (size_t)count), *src = t->a, *dst = tmp;
+    if (!tmp) { PyErr_NoMemory(); return -1; }
+    const uint64_t *cells = t->cells;
+    for (int q = 0; q < nw; q++) {
+        uint64_t ors = 0, ands = ~(uint64_t)0;
+        for (int i = 0; i < count; i++) {
+            uint64_t w = cells[(size_t)src[i].cells_at + (size_t)q];
+            ors |= w;
+            ands &= w;
+        }
+        for (int shift = 0; shift < 64; shift += 8) {
+            if (!(((ors ^ ands) >> shift) & 0xff)) continue;
+#define CELL_BYTE(a) ((int)((cells[(size_t)(a)->cells_at + (size_t)q] >> shift) & 0xff))
+            ALS_PASS(CELL_BYTE);
+#undef CELL_BYTE
+        }
+    }
+#define SIZE_OF(a) ((a)->size)
+    ALS_PASS(SIZE_OF);  /* sizes are below 256 (a set lies in one house) */
+#undef SIZE_OF
+    if (src != t->a) memcpy(t->a, src, sizeof(als_t) * (size_t)count);
+    free(tmp);
     return 0;
+}
+#undef ALS_PASS
+
+static inline int als_same(const alsset_t *t, const als_t *a, const als_t *b) {
+    return a->size == b->size && !memcmp(als_cells(t, a), als_cells(t, b), sizeof(uint64_t) * (size_t)t->nw);
 }
 
 static inline int w_subset(const uint64_t *a, const uint64_t *b, int nw) {  /* a within b */
@@ -1087,11 +1120,10 @@ static int als_enumerate(const state_t *st, alsset_t *t) {
         }
     }
     free(uni);
-    SORTING = t;
-    if (t->count) qsort(t->a, (size_t)t->count, sizeof(als_t), als_cmp);
+    if (als_sort(t) < 0) return -1;
     int w = 0;  /* a set in a line and a box was found twice */
     for (int i = 0; i < t->count; i++)
-        if (!w || als_cmp(&t->a[w - 1], &t->a[i]) != 0) t->a[w++] = t->a[i];
+        if (!w || !als_same(t, &t->a[w - 1], &t->a[i])) t->a[w++] = t->a[i];
     t->count = w;
     int pool = 0;
     for (int i = 0; i < t->count; i++) { t->a[i].first = pool; pool += popc32(t->a[i].values); }
