@@ -107,6 +107,15 @@ def als_list(state: State, session: Session | None = None) -> list[ALS]:
     return session.derived("als", lambda s: _build(s, session.parts("als.houses")))
 
 
+def als_table(state: State, session: Session) -> object | None:
+    """The state's ALS table for the compiled searches (``explainer.core.search.als_table``),
+    built once per state by the session: ALS-XZ, the XY wing, the chain, the blossom and the
+    steps' sets then share one enumeration. None on the pure path or for another state."""
+    if not search.compiled() or session.state is not state:
+        return None
+    return session.derived("als.table", lambda s: search.als_table(s.geo.n, s.cand, s.pos))
+
+
 def als_at(state: State, session: Session | None, which: Iterable[int]) -> dict[int, ALS]:
     """The ALSs at these indexes of ``als_list(state)``: a step names a few sets of hundreds,
     so on the compiled path only those are made (``explainer.core.search.als_some``), each
@@ -118,7 +127,8 @@ def als_at(state: State, session: Session | None, which: Iterable[int]) -> dict[
     made: dict[int, ALS] = session.derived("als.some", lambda s: {})
     missing = [i for i in which if i not in made]
     if missing:
-        for i, a in zip(missing, search.als_some(state.geo.n, state.cand, state.pos, missing), strict=True):
+        table = als_table(state, session)
+        for i, a in zip(missing, search.als_some(state.geo.n, state.cand, state.pos, missing, table), strict=True):
             made[i] = ALS.of(*a)
     return {i: made[i] for i in which}
 
@@ -186,9 +196,10 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
     # the first events, then more only for a caller reading past them; the compiled core
     # builds its own tables, the pure path is given the session's ALS list
     listed = None if search.compiled() else als_list(state, session)
+    table = als_table(state, session)
     limit, done = FIRST_EVENTS, 0
     while True:
-        events = search.als_xz(n, cand, pos, allow, limit, listed)
+        events = search.als_xz(n, cand, pos, allow, limit, listed, table)
         for i, j, x, z, elim, si, sj in events[done:]:
             if leads:
                 yield Lead("als", partial(_step_of, state, session, i, j, x, z, elim), _lead_least((si, sj)), 0,

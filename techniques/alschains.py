@@ -49,7 +49,7 @@ from explainer.model.session import Session, session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Lead
 
-from .als import ALS, als_at, als_list, restricted_pairs, targets_seeing
+from .als import ALS, als_at, als_list, als_table, restricted_pairs, targets_seeing
 
 ALS_XY_WING = {
     "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
@@ -112,16 +112,18 @@ def _events(state: State, session: Session, search_events: Callable[..., list[E]
             named: Callable[[E], Iterable[int]]) -> Iterator[tuple[E, Mapping[int, ALS]]]:
     """The events of an ALS search with the ALSs they name (``named``: an event's indexes into
     the state's ALS list): the first few, then more only for a caller reading past them. The
-    compiled core builds its own tables (only the sets the events name are made here, if
-    some event comes: ``als.als_at``); the pure path is given the session's."""
+    compiled core reads the state's ALS table (``als.als_table``: one enumeration a state for
+    the whole family; only the sets the events name are made here, if some event comes:
+    ``als.als_at``); the pure path is given the session's ALS list and pairs."""
     n, cand, pos = state.geo.n, state.cand, state.pos
     pure: tuple[Any, ...] = ()
     if not search.compiled():
         sets = als_list(state, session)
         pure = (sets,) if search_events is search.blossom_events else (sets, _pairs(state, session))
+    table = als_table(state, session)
     limit, done = FIRST_EVENTS, 0
     while True:
-        events = search_events(n, cand, pos, MAX_SIZE, limit, *pure)
+        events = search_events(n, cand, pos, MAX_SIZE, limit, *pure, table=table)
         if len(events) > done:
             got = als_at(state, session, (i for event in events[done:] for i in named(event)))
             for event in events[done:]:
@@ -331,8 +333,9 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
 
 
 def _chain_events(n: int, cand: list[int], pos: list[int], max_size: int, limit: int,
-                  *pure: Any) -> list[search.ChainOfSets]:
-    return search.als_chain_events(n, cand, pos, max_size, MAX_CHAIN, MAX_NODES, limit, *pure)
+                  *pure: Any, table: object | None = None) -> list[search.ChainOfSets]:
+    sets, pairs = pure or (None, None)
+    return search.als_chain_events(n, cand, pos, max_size, MAX_CHAIN, MAX_NODES, limit, sets, pairs, table)
 
 
 def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: int) -> Explanation:

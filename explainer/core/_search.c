@@ -179,7 +179,7 @@ static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
 typedef struct {
     int max_length, one_digit, shortest, every, min_common, max_size, max_chain, max_nodes;
     Py_ssize_t limit;
-    PyObject *wanted, *allow, *which;
+    PyObject *wanted, *allow, *which, *table;
 } opts_t;
 
 /* ---- bit arrays over candidate numbers (up to 15,625 for 25x25) --------------------------------- */
@@ -990,9 +990,13 @@ typedef struct {
     uint64_t *cells;          /* count * nw */
     uint64_t *where, *sees;   /* npool * nw */
     int npool;
+    int borrowed;             /* a copy of an ALS table's (als_table): its arrays are the table's */
 } alsset_t;
 
-static void alsset_free(alsset_t *t) { free(t->a); free(t->cells); free(t->where); free(t->sees); }
+static void alsset_free(alsset_t *t) {
+    if (t->borrowed) return;
+    free(t->a); free(t->cells); free(t->where); free(t->sees);
+}
 
 static inline const uint64_t *als_cells(const alsset_t *t, const als_t *a) { return t->cells + (size_t)a->cells_at; }
 
@@ -1178,6 +1182,53 @@ static uint32_t *als_live(const state_t *st, const alsset_t *t) {
     return w;
 }
 
+/* An ALS table: the ALSs of one state, enumerated once and read by every ALS search of that
+ * state (the ``table`` option; the solving session keeps it per state version). It holds the
+ * candidates it was built from: a search given the table of another state fails. */
+typedef struct {
+    alsset_t t;
+    int n;
+    uint32_t cand[CS_MAXCELLS];
+} alstab_t;
+
+static const char ALSTAB[] = "explainer.core._search.als_table";
+
+static void alstab_free(PyObject *cap) {
+    alstab_t *x = PyCapsule_GetPointer(cap, ALSTAB);
+    if (!x) return;
+    alsset_free(&x->t);
+    free(x);
+}
+
+/* the state's ALS table (a capsule for the ``table`` option of the ALS searches) */
+static PyObject *als_table(const state_t *st, const opts_t *opt) {
+    (void)opt;
+    alstab_t *x = calloc(1, sizeof *x);
+    if (!x) return PyErr_NoMemory();
+    if (als_enumerate(st, &x->t) < 0) { alsset_free(&x->t); free(x); return NULL; }
+    x->n = st->n;
+    memcpy(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N);
+    PyObject *cap = PyCapsule_New(x, ALSTAB, alstab_free);
+    if (!cap) { alsset_free(&x->t); free(x); }
+    return cap;
+}
+
+/* the ALSs of the state into t: a borrowed copy of the ``table`` option's (built for this very
+ * state), else enumerated now; 0, or -1 with the error set (t freeable either way) */
+static int als_load(const state_t *st, const opts_t *opt, alsset_t *t) {
+    if (!opt->table || opt->table == Py_None) return als_enumerate(st, t);
+    memset(t, 0, sizeof *t);
+    const alstab_t *x = PyCapsule_GetPointer(opt->table, ALSTAB);
+    if (!x) return -1;
+    if (x->n != st->n || memcmp(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N) != 0) {
+        PyErr_SetString(PyExc_ValueError, "table: the ALS table of another state");
+        return -1;
+    }
+    *t = x->t;
+    t->borrowed = 1;
+    return 0;
+}
+
 /* ALS i of the set as (cells, values, wheres, sees), or NULL with the error set */
 static PyObject *als_item(const alsset_t *t, int i) {
     const als_t *a = &t->a[i];
@@ -1199,9 +1250,8 @@ static PyObject *als_item(const alsset_t *t, int i) {
 
 /* every ALS, smallest first, as (cells, values, wheres, sees) */
 static PyObject *als_sets(const state_t *st, const opts_t *opt) {
-    (void)opt;
     alsset_t t;
-    if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
+    if (als_load(st, opt, &t) < 0) { alsset_free(&t); return NULL; }
     PyObject *out = PyList_New(t.count);
     for (int i = 0; out && i < t.count; i++) {
         PyObject *item = als_item(&t, i);
@@ -1219,7 +1269,7 @@ static PyObject *als_some(const state_t *st, const opts_t *opt) {
         return NULL;
     }
     alsset_t t;
-    if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
+    if (als_load(st, opt, &t) < 0) { alsset_free(&t); return NULL; }
     Py_ssize_t k = PyList_GET_SIZE(opt->which);
     PyObject *out = PyList_New(k);
     for (Py_ssize_t q = 0; out && q < k; q++) {
@@ -1422,7 +1472,7 @@ static PyObject *als_pairs(const state_t *st, const opts_t *opt) {
     alsset_t t;
     uint32_t *w = NULL;
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) >= 0 && read_wanted(opt->wanted, t.count, &w) >= 0) out = PyList_New(0);
+    if (als_load(st, opt, &t) >= 0 && read_wanted(opt->wanted, t.count, &w) >= 0) out = PyList_New(0);
     if (out && als_join(st, &t, opt->min_common, opt->max_size, w, NULL, visit_pair, out) < 0) Py_CLEAR(out);
     free(w);
     alsset_free(&t);
@@ -1470,7 +1520,7 @@ static PyObject *als_xz(const state_t *st, const opts_t *opt) {
     alsset_t t;
     uint32_t *w = NULL;  /* the values some candidate outside could lose */
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) >= 0 && (w = als_live(st, &t))) out = PyList_New(0);
+    if (als_load(st, opt, &t) >= 0 && (w = als_live(st, &t))) out = PyList_New(0);
     xz_data d = {st, &t, out, limit};
     if (out && als_join(st, &t, 2, 0, w, allowed, visit_xz, &d) < 0) Py_CLEAR(out);
     if (out && limit && PyList_GET_SIZE(out) > limit && PyList_SetSlice(out, limit, PyList_GET_SIZE(out), NULL) < 0)
@@ -1517,7 +1567,7 @@ static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
     int *count = NULL, *start = NULL;
     partner_t *part = NULL;
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) < 0) goto done;
+    if (als_load(st, opt, &t) < 0) goto done;
     if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
     live = als_live(st, &t);
     count = calloc((size_t)t.count + 1, sizeof(int));
@@ -1585,7 +1635,7 @@ static PyObject *blossom_events(const state_t *st, const opts_t *opt) {
     int any_stem = 0;
     for (int c = 0; c < N; c++) any_stem |= popc32(st->cand[c]) == 3;
     if (!out || !any_stem) goto done;
-    if (als_enumerate(st, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
+    if (als_load(st, opt, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
     int small = 0;  /* petals: ALSs of at most max_size cells (the list is sorted by size) */
     while (small < t.count && t.a[small].size <= opt->max_size) small++;
     for (int k = 0; k < 3; k++) lists[k] = malloc(sizeof(int) * ((size_t)small + 1));
@@ -1870,7 +1920,7 @@ static PyObject *als_chain_events(const state_t *st, const opts_t *opt) {
     cellset *fused = NULL;
     uint64_t *fgoal = NULL;
     int nfirst = 0;
-    if (als_enumerate(st, &t) < 0) goto done;
+    if (als_load(st, opt, &t) < 0) goto done;
     if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
     int levels = max_chain - 1 > 1 ? max_chain - 1 : 2;
     if (agraph_build(st, &t, &pairs, levels, &g) < 0) goto done;
@@ -2124,6 +2174,10 @@ PyDoc_STRVAR(als_sets_doc,
 "als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
 "Every almost locked set, smallest first: see explainer.core.search.als_sets.");
 
+PyDoc_STRVAR(als_table_doc,
+"als_table(n, cand, pos) -> an ALS table\n\n"
+"The state's ALSs, enumerated once: the last option (``table``) of the ALS searches of that same state.");
+
 PyDoc_STRVAR(als_some_doc,
 "als_some(n, cand, pos, which) -> list of (cells, values, wheres, sees)\n\n"
 "The ALSs of als_sets at the indexes ``which``: see explainer.core.search.als_some.");
@@ -2300,32 +2354,34 @@ static PyObject *py_single_positions(PyObject *self, PyObject *args) {
 
 #define OPT(field) offsetof(opts_t, field)
 /* X(name, format of the options, where options 1 to 4 go, docstring) */
-#define SEARCHES(X)                                                                                                   \
-    X(strong_pairs, "", 0, 0, 0, 0, link_tables_doc)                                                                  \
-    X(weak_table, "", 0, 0, 0, 0, link_tables_doc)                                                                    \
-    X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, chain_events_doc)                       \
-    X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, grouped_events_doc)                                    \
-    X(als_sets, "", 0, 0, 0, 0, als_sets_doc)                                                                         \
-    X(als_some, "O", OPT(which), 0, 0, 0, als_some_doc)                                                               \
-    X(als_pairs, "iiO", OPT(min_common), OPT(max_size), OPT(wanted), 0, als_pairs_doc)                                \
-    X(als_xz, "On", OPT(allow), OPT(limit), 0, 0, als_xz_doc)                                                         \
-    X(als_xy_events, "in", OPT(max_size), OPT(limit), 0, 0, als_xy_doc)                                               \
-    X(blossom_events, "in", OPT(max_size), OPT(limit), 0, 0, blossom_doc)                                             \
-    X(als_chain_events, "iiin", OPT(max_size), OPT(max_chain), OPT(max_nodes), OPT(limit), als_chain_doc)
+#define SEARCHES(X)                                                                                     \
+    X(strong_pairs, "", 0, 0, 0, 0, 0, link_tables_doc)                                                 \
+    X(weak_table, "", 0, 0, 0, 0, 0, link_tables_doc)                                                   \
+    X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, 0, chain_events_doc)      \
+    X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, 0, grouped_events_doc)                   \
+    X(als_table, "", 0, 0, 0, 0, 0, als_table_doc)                                                      \
+    X(als_sets, "|O", OPT(table), 0, 0, 0, 0, als_sets_doc)                                             \
+    X(als_some, "O|O", OPT(which), OPT(table), 0, 0, 0, als_some_doc)                                   \
+    X(als_pairs, "iiO|O", OPT(min_common), OPT(max_size), OPT(wanted), OPT(table), 0, als_pairs_doc)    \
+    X(als_xz, "On|O", OPT(allow), OPT(limit), OPT(table), 0, 0, als_xz_doc)                             \
+    X(als_xy_events, "in|O", OPT(max_size), OPT(limit), OPT(table), 0, 0, als_xy_doc)                   \
+    X(blossom_events, "in|O", OPT(max_size), OPT(limit), OPT(table), 0, 0, blossom_doc)                 \
+    X(als_chain_events, "iiin|O", OPT(max_size), OPT(max_chain), OPT(max_nodes), OPT(limit), OPT(table), \
+      als_chain_doc)
 
 typedef PyObject *(*search_fn)(const state_t *st, const opts_t *opt);
 
 /* One call: the state (n, cand, pos) and the options read (``format`` names them all, the state's
- * first; options go to the offsets a to d of opts_t, the unused ones are not read), the search run. */
+ * first; options go to the offsets a to e of opts_t, the unused ones are not read), the search run. */
 static PyObject *enter(PyObject *args, search_fn search, const char *format, size_t a, size_t b, size_t c,
-                       size_t d) {
+                       size_t d, size_t e) {
     int n;
     PyObject *cand, *pos;
     opts_t opt;
     char *at = (char *)&opt;
     memset(&opt, 0, sizeof opt);
     if (!PyArg_ParseTuple(args, format, &n, &PyList_Type, &cand, &PyList_Type, &pos, (void *)(at + a),
-                          (void *)(at + b), (void *)(at + c), (void *)(at + d)))
+                          (void *)(at + b), (void *)(at + c), (void *)(at + d), (void *)(at + e)))
         return NULL;
     state_t *st = new_state(n, cand, pos);
     if (!st) return NULL;
@@ -2334,14 +2390,14 @@ static PyObject *enter(PyObject *args, search_fn search, const char *format, siz
     return out;
 }
 
-#define ENTRY(name, format, a, b, c, d, doc)                     \
+#define ENTRY(name, format, a, b, c, d, e, doc)                  \
     static PyObject *py_##name(PyObject *self, PyObject *args) { \
         (void)self;                                              \
-        return enter(args, name, "iO!O!" format, a, b, c, d);    \
+        return enter(args, name, "iO!O!" format, a, b, c, d, e); \
     }
 SEARCHES(ENTRY)
 
-#define METHOD(name, format, a, b, c, d, doc) {#name, py_##name, METH_VARARGS, doc},
+#define METHOD(name, format, a, b, c, d, e, doc) {#name, py_##name, METH_VARARGS, doc},
 static PyMethodDef methods[] = {
     SEARCHES(METHOD){"single_positions", py_single_positions, METH_VARARGS, single_positions_doc},
     {NULL, NULL, 0, NULL}};

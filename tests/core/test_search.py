@@ -233,4 +233,32 @@ def test_als_searches_on_solve_states(path: Path, index: int, count: int, every:
         for k, (got, want) in enumerate(found):
             assert got == want, (n, k)
             total += len(got)
+        # the same searches reading the state's ALS table (one enumeration for all of them)
+        table = c.als_table(n, cand, pos)
+        assert c.als_sets(n, cand, pos, table) == listed
+        assert c.als_some(n, cand, pos, which, table) == [listed[i] for i in which]
+        with_table = [c.als_pairs(n, cand, pos, 1, 4, None, table), c.als_pairs(n, cand, pos, 2, 0, None, table),
+                      c.als_pairs(n, cand, pos, 1, 0, wanted, table)]
+        with_table += [c.als_xz(n, cand, pos, allow, limit, table)
+                       for allow, limit in ((None, 0), (SOME_SIZES, 0), (None, 4))]
+        with_table += [c.als_xy_events(n, cand, pos, 4, limit, table) for limit in (0, 3)]
+        with_table.append(c.blossom_events(n, cand, pos, 4, 0, table))
+        with_table += [c.als_chain_events(n, cand, pos, 4, chain, nodes, 0, table)
+                       for chain, nodes in ((6, 200_000), (5, 300))]
+        assert with_table == [want for _, want in found]
     assert total
+
+
+def test_als_table_of_another_state_is_refused() -> None:
+    """A table read for a state it was not built from (a candidate less) is a ValueError, not a
+    search over the wrong sets; so is an object that is not a table."""
+    assert search._C is not None
+    state = random_state(9, 1, placed=0.4, keep=0.2)
+    table = search.als_table(9, state.cand, state.pos)
+    assert search._C.als_xz(9, state.cand, state.pos, None, 0, table) == search.als_xz_py(9, state.cand, state.pos)
+    cell = next(c for c in range(81) if state.cand[c].bit_count() > 1)
+    state.eliminate(cell, next(v + 1 for v in range(9) if state.cand[cell] >> v & 1))
+    with pytest.raises(ValueError, match="another state"):
+        search._C.als_xz(9, state.cand, state.pos, None, 0, table)
+    with pytest.raises(ValueError):
+        search._C.als_sets(9, state.cand, state.pos, object())
