@@ -178,8 +178,13 @@ FIRST_EVENTS = 4
 @cache
 def _lead_least(sizes: tuple[int, int]) -> float:
     """The least rating on SE's view (the simplest order's, ``rating.ALS_XZ_AS_CHAIN``) of an
-    ALS-XZ step of two sets of these sizes: a lead's, which the engine builds only if it may win."""
-    return rating.rate(Explanation("als", detail=(("sizes", sizes),)), 0.0, rating.ALS_XZ_AS_CHAIN)
+    ALS-XZ step of two sets of these sizes: a lead's, which the engine builds only if it may win.
+    Exact (SE's multiple forcing chain through the sets' cells, as many as their sizes say) but
+    for a bivalue cell and a set of a Sukaku Explainer wing's size, rated by the set's biggest
+    cell, which a lead does not read: the least of its size's."""
+    cells, alt = (tuple((k, c) for c in range(size)) for k, size in enumerate(sizes))
+    return rating.rate(Explanation("als", cells=cells, cells_alt=alt, detail=(("sizes", sizes),)), 0.0,
+                       rating.ALS_XZ_AS_CHAIN)
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
