@@ -7,12 +7,16 @@ of them, so the other is a locked set without x. For any other common
 value z, one of A, B must hold z, so a z candidate outside both that sees
 every z candidate of A and of B is false.
 
-The ALS list (cells, values, per value the cells holding it and the cells
-that see all of them) is built once per state by the solving session, each
-house's sets kept while the house is unchanged; the enumeration, the pair
-join and the eliminations are the search core's (``explainer.core.search``).
-Smaller pairs are tried first; on SE's path only pairs whose sizes can rate
-below the engine's ceiling.
+The enumeration, the pair join and the eliminations are the search core's
+(``explainer.core.search``). On the compiled path the state's ALSs are
+enumerated once per state into a table the whole family reads
+(``als_table``), and a step makes Python objects of the two to six sets it
+names only (``als_at``); the pure path reads the ALS list (cells, values,
+per value the cells holding it and the cells that see all of them), built
+once per state by the solving session, each house's sets kept while the
+house is unchanged. Smaller pairs are tried first; on SE's path only pairs
+whose sizes can rate below the engine's ceiling, each as a lead rated from
+its sizes.
 """
 from __future__ import annotations
 
