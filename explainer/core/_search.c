@@ -991,6 +991,7 @@ typedef struct {
     uint64_t *where, *sees;   /* npool * nw */
     int npool;
     int borrowed;             /* a copy of an ALS table's (als_table): its arrays are the table's */
+    struct alstab *owner;     /* that table (its live values and pairs are kept there), or NULL */
 } alsset_t;
 
 static void alsset_free(alsset_t *t) {
@@ -1166,9 +1167,13 @@ static inline const uint64_t *als_sees(const alsset_t *t, const als_t *a, int v)
 }
 
 /* the values of each ALS that a candidate outside could lose (sees[z] & pos[z] not empty) */
+static const uint32_t *table_live(const alsset_t *t);
+
 static uint32_t *als_live(const state_t *st, const alsset_t *t) {
     uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(t->count + 1));
     if (!w) { PyErr_NoMemory(); return NULL; }
+    const uint32_t *kept = table_live(t);
+    if (kept) return memcpy(w, kept, sizeof(uint32_t) * (size_t)t->count);
     for (int i = 0; i < t->count; i++) {
         const als_t *a = &t->a[i];
         uint32_t vs = a->values, m = 0;
@@ -1185,11 +1190,19 @@ static uint32_t *als_live(const state_t *st, const alsset_t *t) {
 /* An ALS table: the ALSs of one state, enumerated once and read by every ALS search of that
  * state (the ``table`` option; the solving session keeps it per state version). It holds the
  * candidates it was built from: a search given the table of another state fails. */
-typedef struct {
+typedef struct { int i, j, x; } rc_t;
+typedef struct { rc_t *r; int count, cap; } rcvec;   /* cap < 0: a table's (not to free) */
+
+typedef struct alstab {
     alsset_t t;
     int n;
     uint32_t cand[CS_MAXCELLS];
+    uint32_t *live;           /* als_live of the state, made with the table */
+    rcvec pairs;              /* the restricted commons of one common value and up to pairs_max */
+    int pairs_max, has_pairs; /* cells (small_pairs), once a search asked for them */
 } alstab_t;
+
+static const uint32_t *table_live(const alsset_t *t) { return t->owner ? t->owner->live : NULL; }
 
 static const char ALSTAB[] = "explainer.core._search.als_table";
 
@@ -1197,6 +1210,8 @@ static void alstab_free(PyObject *cap) {
     alstab_t *x = PyCapsule_GetPointer(cap, ALSTAB);
     if (!x) return;
     alsset_free(&x->t);
+    free(x->live);
+    free(x->pairs.r);
     free(x);
 }
 
@@ -1205,11 +1220,15 @@ static PyObject *als_table(const state_t *st, const opts_t *opt) {
     (void)opt;
     alstab_t *x = calloc(1, sizeof *x);
     if (!x) return PyErr_NoMemory();
-    if (als_enumerate(st, &x->t) < 0) { alsset_free(&x->t); free(x); return NULL; }
+    if (als_enumerate(st, &x->t) < 0 || !(x->live = als_live(st, &x->t))) {
+        alsset_free(&x->t);
+        free(x);
+        return NULL;
+    }
     x->n = st->n;
     memcpy(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N);
     PyObject *cap = PyCapsule_New(x, ALSTAB, alstab_free);
-    if (!cap) { alsset_free(&x->t); free(x); }
+    if (!cap) { alsset_free(&x->t); free(x->live); free(x); }
     return cap;
 }
 
@@ -1218,7 +1237,7 @@ static PyObject *als_table(const state_t *st, const opts_t *opt) {
 static int als_load(const state_t *st, const opts_t *opt, alsset_t *t) {
     if (!opt->table || opt->table == Py_None) return als_enumerate(st, t);
     memset(t, 0, sizeof *t);
-    const alstab_t *x = PyCapsule_GetPointer(opt->table, ALSTAB);
+    alstab_t *x = PyCapsule_GetPointer(opt->table, ALSTAB);
     if (!x) return -1;
     if (x->n != st->n || memcmp(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N) != 0) {
         PyErr_SetString(PyExc_ValueError, "table: the ALS table of another state");
@@ -1226,6 +1245,7 @@ static int als_load(const state_t *st, const opts_t *opt, alsset_t *t) {
     }
     *t = x->t;
     t->borrowed = 1;
+    t->owner = x;
     return 0;
 }
 
@@ -1532,9 +1552,6 @@ static PyObject *als_xz(const state_t *st, const opts_t *opt) {
 
 /* ---- ALS XY wing and death blossom (techniques/alschains.py) -------------------------------- */
 
-typedef struct { int i, j, x; } rc_t;
-typedef struct { rc_t *r; int count, cap; } rcvec;
-
 static int visit_collect(void *data, int i, int j, int x) {
     rcvec *v = data;
     if (v->count == v->cap) {
@@ -1544,6 +1561,25 @@ static int visit_collect(void *data, int i, int j, int x) {
     }
     v->r[v->count].i = i; v->r[v->count].j = j; v->r[v->count].x = x;
     v->count++;
+    return 0;
+}
+
+/* the restricted commons of one common value or more between ALSs of at most max_size cells
+ * (als_join's order) into *pairs: a table's (joined once for the XY wing and the chain of its
+ * state, cap -1: not to free) when t reads one, else joined now */
+static int small_pairs(const state_t *st, const alsset_t *t, int max_size, rcvec *pairs) {
+    alstab_t *x = t->owner;
+    if (!x) return als_join(st, t, 1, max_size, NULL, NULL, visit_collect, pairs);
+    if (!x->has_pairs || x->pairs_max != max_size) {
+        rcvec v = {NULL, 0, 0};
+        if (als_join(st, t, 1, max_size, NULL, NULL, visit_collect, &v) < 0) { free(v.r); return -1; }
+        free(x->pairs.r);
+        x->pairs = v;
+        x->pairs_max = max_size;
+        x->has_pairs = 1;
+    }
+    *pairs = x->pairs;
+    pairs->cap = -1;
     return 0;
 }
 
@@ -1568,7 +1604,7 @@ static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
     partner_t *part = NULL;
     PyObject *out = NULL;
     if (als_load(st, opt, &t) < 0) goto done;
-    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (small_pairs(st, &t, opt->max_size, &pairs) < 0) goto done;
     live = als_live(st, &t);
     count = calloc((size_t)t.count + 1, sizeof(int));
     start = calloc((size_t)t.count + 2, sizeof(int));
@@ -1618,7 +1654,8 @@ static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
         }
     }
 done:
-    free(pairs.r); free(live); free(count); free(start); free(part);
+    if (pairs.cap >= 0) free(pairs.r);
+    free(live); free(count); free(start); free(part);
     alsset_free(&t);
     return out;
 }
@@ -1921,7 +1958,7 @@ static PyObject *als_chain_events(const state_t *st, const opts_t *opt) {
     uint64_t *fgoal = NULL;
     int nfirst = 0;
     if (als_load(st, opt, &t) < 0) goto done;
-    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (small_pairs(st, &t, opt->max_size, &pairs) < 0) goto done;
     int levels = max_chain - 1 > 1 ? max_chain - 1 : 2;
     if (agraph_build(st, &t, &pairs, levels, &g) < 0) goto done;
     out = PyList_New(0);
@@ -2146,7 +2183,7 @@ done:
     free(anyw); free(from_first); free(later); free(reached); free(pool); free(tmp); free(stack);
     free(fi); free(fj); free(fx); free(fsid); free(fused); free(fgoal);
     agraph_free(&g);
-    free(pairs.r);
+    if (pairs.cap >= 0) free(pairs.r);
     alsset_free(&t);
     return out;
 }
