@@ -7,16 +7,20 @@ of them, so the other is a locked set without x. For any other common
 value z, one of A, B must hold z, so a z candidate outside both that sees
 every z candidate of A and of B is false.
 
-The ALS list (cells, values, per value the cells holding it and the cells
-that see all of them) is built once per state by the solving session, each
-house's sets kept while the house is unchanged; the enumeration, the pair
-join and the eliminations are the search core's (``explainer.core.search``).
-Smaller pairs are tried first; on SE's path only pairs whose sizes can rate
-below the engine's ceiling.
+The enumeration, the pair join and the eliminations are the search core's
+(``explainer.core.search``). On the compiled path the state's ALSs are
+enumerated once per state into a table the whole family reads
+(``als_table``), and a step makes Python objects of the two to six sets it
+names only (``als_at``); the pure path reads the ALS list (cells, values,
+per value the cells holding it and the cells that see all of them), built
+once per state by the solving session, each house's sets kept while the
+house is unchanged. Smaller pairs are tried first; on SE's path only pairs
+whose sizes can rate below the engine's ceiling, each as a lead rated from
+its sizes.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, partial
 from typing import Any
 
@@ -107,6 +111,32 @@ def als_list(state: State, session: Session | None = None) -> list[ALS]:
     return session.derived("als", lambda s: _build(s, session.parts("als.houses")))
 
 
+def als_table(state: State, session: Session) -> object | None:
+    """The state's ALS table for the compiled searches (``explainer.core.search.als_table``),
+    built once per state by the session: ALS-XZ, the XY wing, the chain, the blossom and the
+    steps' sets then share one enumeration. None on the pure path or for another state."""
+    if not search.compiled() or session.state is not state:
+        return None
+    return session.derived("als.table", lambda s: search.als_table(s.geo.n, s.cand, s.pos))
+
+
+def als_at(state: State, session: Session | None, which: Iterable[int]) -> dict[int, ALS]:
+    """The ALSs at these indexes of ``als_list(state)``: a step names a few sets of hundreds,
+    so on the compiled path only those are made (``explainer.core.search.als_some``), each
+    once per state when a session of this state is given; else read from the list."""
+    which = list(dict.fromkeys(which))
+    if not search.compiled() or session is None or session.state is not state:
+        listed = als_list(state, session)
+        return {i: listed[i] for i in which}
+    made: dict[int, ALS] = session.derived("als.some", lambda s: {})
+    missing = [i for i in which if i not in made]
+    if missing:
+        table = als_table(state, session)
+        for i, a in zip(missing, search.als_some(state.geo.n, state.cand, state.pos, missing, table), strict=True):
+            made[i] = ALS.of(*a)
+    return {i: made[i] for i in which}
+
+
 def restricted_pairs(state: State, min_common: int = 2, max_size: int = 0,
                      wanted: list[int] | None = None, session: Session | None = None) -> list[tuple[int, int, int]]:
     """(A, B, x) for every pair of disjoint ALSs with a restricted common x and at least
@@ -152,8 +182,13 @@ FIRST_EVENTS = 4
 @cache
 def _lead_least(sizes: tuple[int, int]) -> float:
     """The least rating on SE's view (the simplest order's, ``rating.ALS_XZ_AS_CHAIN``) of an
-    ALS-XZ step of two sets of these sizes: a lead's, which the engine builds only if it may win."""
-    return rating.rate(Explanation("als", detail=(("sizes", sizes),)), 0.0, rating.ALS_XZ_AS_CHAIN)
+    ALS-XZ step of two sets of these sizes: a lead's, which the engine builds only if it may win.
+    Exact (SE's multiple forcing chain through the sets' cells, as many as their sizes say) but
+    for a bivalue cell and a set of a Sukaku Explainer wing's size, rated by the set's biggest
+    cell, which a lead does not read: the least of its size's."""
+    cells, alt = (tuple((k, c) for c in range(size)) for k, size in enumerate(sizes))
+    return rating.rate(Explanation("als", cells=cells, cells_alt=alt, detail=(("sizes", sizes),)), 0.0,
+                       rating.ALS_XZ_AS_CHAIN)
 
 
 def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
@@ -170,17 +205,17 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
     # the first events, then more only for a caller reading past them; the compiled core
     # builds its own tables, the pure path is given the session's ALS list
     listed = None if search.compiled() else als_list(state, session)
+    table = als_table(state, session)
     limit, done = FIRST_EVENTS, 0
     while True:
-        events = search.als_xz(n, cand, pos, allow, limit, listed)
+        events = search.als_xz(n, cand, pos, allow, limit, listed, table)
         for i, j, x, z, elim, si, sj in events[done:]:
             if leads:
                 yield Lead("als", partial(_step_of, state, session, i, j, x, z, elim), _lead_least((si, sj)), 0,
                            elim.bit_count())
                 continue
-            if listed is None:
-                listed = als_list(state, session)
-            yield _step(state, listed[i], listed[j], x, z, elim)
+            sets = als_at(state, session, (i, j)) if listed is None else listed
+            yield _step(state, sets[i], sets[j], x, z, elim)
         if not limit or len(events) < limit:
             return
         done = len(events)
@@ -189,8 +224,8 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
 
 def _step_of(state: State, session: Session, i: int, j: int, x: int, z: int, elim: int) -> Explanation:
     """The step of ``als_xz``'s event on sets i and j of the state's ALS list."""
-    listed = als_list(state, session)
-    return _step(state, listed[i], listed[j], x, z, elim)
+    sets = als_at(state, session, (i, j))
+    return _step(state, sets[i], sets[j], x, z, elim)
 
 
 def _step(state: State, a: ALS, b: ALS, x: int, z: int, elim: int) -> Explanation:

@@ -35,19 +35,21 @@ chain order.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache, partial
 from typing import Any, TypeVar
 
 from explainer.core import search
+from explainer.model import rating
 from explainer.model.explanation import Explanation, cands, cell_coords
 from explainer.model.grid import Geometry, bits, value_char
 from explainer.model.i18n import LANGS, Cells, Value, Values, Words, join, say, sentence
 from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.model.session import Session, session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context
+from explainer.model.technique import NO_CONTEXT, Context, Lead
 
-from .als import ALS, als_list, restricted_pairs, targets_seeing
+from .als import ALS, als_at, als_list, als_table, restricted_pairs, targets_seeing
 
 ALS_XY_WING = {
     "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
@@ -71,12 +73,34 @@ def _pairs(state: State, session: Session) -> list[tuple[int, int, int]]:
     return session.derived("alschains.pairs", lambda s: restricted_pairs(s, 1, MAX_SIZE, session=session))
 
 
-def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def _takes_leads(ctx: Context) -> bool:
+    """True when the engine takes leads rated on SE's view (the simplest order's), where this
+    family's steps are rated by their cells alone (``_least``)."""
+    return ctx.leads and ctx.bound is not None and ctx.bound.view == "se-equivalent"
+
+
+@cache
+def _least(cells: int) -> float:
+    """The rating on SE's view (``rating.ALS_AS_CHAIN``: SE's multiple forcing chain through
+    the sets' cells) of an ALS XY wing, ALS chain or death blossom highlighting this many
+    cells: a lead's, exact, so the engine builds only a step that may win."""
+    return rating.rate(Explanation("als chain", cells=tuple((0, c) for c in range(cells))), rating.SE_MULTIPLE,
+                       rating.ALS_AS_CHAIN)
+
+
+def find_als_xy_wing(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Middle ALSs C in list order (smallest first), then their partner pairs
-    (``explainer.core.search.als_xy_events``)."""
+    (``explainer.core.search.als_xy_events``); as leads (``_takes_leads``), each built only
+    if it may win."""
     session = session_of(state, ctx)
-    for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events):
-        yield _step(state, sets[ia], sets[ib], sets[ic], x, y, z, elim)
+    leads = _takes_leads(ctx)
+    for (ia, ib, ic, x, y, z, elim), sets in _events(state, session, search.als_xy_events, lambda e: e[:3]):
+        a, b, c = sets[ia], sets[ib], sets[ic]
+        if leads:
+            yield Lead("als xy wing", partial(_step, state, a, b, c, x, y, z, elim),
+                       _least(c.size + (a.cells | b.cells).bit_count()), 0, elim.bit_count())
+        else:
+            yield _step(state, a, b, c, x, y, z, elim)
 
 
 # events asked of the compiled core at first: the engine reads one or two steps
@@ -84,23 +108,26 @@ FIRST_EVENTS = 4
 E = TypeVar("E")
 
 
-def _events(state: State, session: Session,
-            search_events: Callable[..., list[E]]) -> Iterator[tuple[E, list[ALS]]]:
-    """The events of an ALS search with the ALS list they index: the first few, then more
-    only for a caller reading past them. The compiled core builds its own tables (the list
-    is built here only if some event comes); the pure path is given the session's."""
+def _events(state: State, session: Session, search_events: Callable[..., list[E]],
+            named: Callable[[E], Iterable[int]]) -> Iterator[tuple[E, Mapping[int, ALS]]]:
+    """The events of an ALS search with the ALSs they name (``named``: an event's indexes into
+    the state's ALS list): the first few, then more only for a caller reading past them. The
+    compiled core reads the state's ALS table (``als.als_table``: one enumeration a state for
+    the whole family; only the sets the events name are made here, if some event comes:
+    ``als.als_at``); the pure path is given the session's ALS list and pairs."""
     n, cand, pos = state.geo.n, state.cand, state.pos
     pure: tuple[Any, ...] = ()
     if not search.compiled():
         sets = als_list(state, session)
         pure = (sets,) if search_events is search.blossom_events else (sets, _pairs(state, session))
+    table = als_table(state, session)
     limit, done = FIRST_EVENTS, 0
     while True:
-        events = search_events(n, cand, pos, MAX_SIZE, limit, *pure)
+        events = search_events(n, cand, pos, MAX_SIZE, limit, *pure, table=table)
         if len(events) > done:
-            sets = als_list(state, session)
+            got = als_at(state, session, (i for event in events[done:] for i in named(event)))
             for event in events[done:]:
-                yield event, sets
+                yield event, got
         if not limit or len(events) < limit:
             return
         done = len(events)
@@ -157,13 +184,21 @@ class _Petals(Values):
         return sentence(joined)
 
 
-def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find_death_blossom(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Trivalue stems in cell order, then values z, then petal triples (smaller ALSs first):
-    ``explainer.core.search.blossom_events``."""
+    ``explainer.core.search.blossom_events``; as leads (``_takes_leads``), each built only if
+    it may win."""
     session = session_of(state, ctx)
-    for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events):
+    leads = _takes_leads(ctx)
+    for (stem, (ia, ib, ic), z, elim), sets in _events(state, session, search.blossom_events, lambda e: e[1]):
         vs = list(bits(state.cand[stem]))
-        yield _blossom(state, stem, list(zip(vs, (sets[ia], sets[ib], sets[ic]), strict=True)), z, elim)
+        petals = list(zip(vs, (sets[ia], sets[ib], sets[ic]), strict=True))
+        if leads:
+            cells = (sets[ia].cells | sets[ib].cells | sets[ic].cells).bit_count()
+            yield Lead("death blossom", partial(_blossom, state, stem, petals, z, elim), _least(1 + cells), 0,
+                       elim.bit_count())
+        else:
+            yield _blossom(state, stem, petals, z, elim)
 
 
 def _blossom(state: State, stem: int, petals: list[tuple[int, ALS]], z: int, elim: int) -> Explanation:
@@ -261,7 +296,7 @@ def _chain_words(geo: Geometry, chain: list[ALS], rcs: list[int], z: int) -> tup
     return Words(**read), Words(**steps)
 
 
-def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
+def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
     """Chains of 4, then 5, then 6 ALSs (the shortest first), from the smaller first ALS.
 
     A depth-first search per length over the restricted-common graph
@@ -281,13 +316,26 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
     at once, and a first ALS i is looked at only when a walk of some length from one of its
     arrivals' ``same`` edges reaches a possible end of i."""
     session = session_of(state, ctx)
-    for (path, rcs, z, elim), sets in _events(state, session, _chain_events):
-        yield _chain_step(state, [sets[p] for p in path], list(rcs), z, elim)
+    leads = _takes_leads(ctx)
+    for (path, rcs, z, elim), sets in _events(state, session, _chain_events, lambda e: e[0]):
+        chain = [sets[p] for p in path]
+        if leads:
+            odd = even = 0
+            for k, a in enumerate(chain):
+                if k % 2:
+                    even |= a.cells
+                else:
+                    odd |= a.cells
+            yield Lead("als chain", partial(_chain_step, state, chain, list(rcs), z, elim),
+                       _least(odd.bit_count() + even.bit_count()), 0, elim.bit_count())
+        else:
+            yield _chain_step(state, chain, list(rcs), z, elim)
 
 
 def _chain_events(n: int, cand: list[int], pos: list[int], max_size: int, limit: int,
-                  *pure: Any) -> list[search.ChainOfSets]:
-    return search.als_chain_events(n, cand, pos, max_size, MAX_CHAIN, MAX_NODES, limit, *pure)
+                  *pure: Any, table: object | None = None) -> list[search.ChainOfSets]:
+    sets, pairs = pure or (None, None)
+    return search.als_chain_events(n, cand, pos, max_size, MAX_CHAIN, MAX_NODES, limit, sets, pairs, table)
 
 
 def _chain_step(state: State, chain: list[ALS], rcs: list[int], z: int, elim: int) -> Explanation:

@@ -179,7 +179,7 @@ static state_t *new_state(int n, PyObject *cand, PyObject *pos) {
 typedef struct {
     int max_length, one_digit, shortest, every, min_common, max_size, max_chain, max_nodes;
     Py_ssize_t limit;
-    PyObject *wanted, *allow;
+    PyObject *wanted, *allow, *which, *table;
 } opts_t;
 
 /* ---- bit arrays over candidate numbers (up to 15,625 for 25x25) --------------------------------- */
@@ -990,9 +990,14 @@ typedef struct {
     uint64_t *cells;          /* count * nw */
     uint64_t *where, *sees;   /* npool * nw */
     int npool;
+    int borrowed;             /* a copy of an ALS table's (als_table): its arrays are the table's */
+    struct alstab *owner;     /* that table (its live values and pairs are kept there), or NULL */
 } alsset_t;
 
-static void alsset_free(alsset_t *t) { free(t->a); free(t->cells); free(t->where); free(t->sees); }
+static void alsset_free(alsset_t *t) {
+    if (t->borrowed) return;
+    free(t->a); free(t->cells); free(t->where); free(t->sees);
+}
 
 static inline const uint64_t *als_cells(const alsset_t *t, const als_t *a) { return t->cells + (size_t)a->cells_at; }
 
@@ -1012,16 +1017,49 @@ static int als_push(alsset_t *t, const cellset *cells, uint32_t values, int size
     return 0;
 }
 
-static const alsset_t *SORTING;  /* the set whose ALSs als_cmp compares (set before each sort) */
+/* one stable counting pass of the ALSs from src to dst by the byte ``digit(a)`` */
+#define ALS_PASS(digit)                                                              \
+    do {                                                                             \
+        int cnt[257] = {0};                                                          \
+        for (int i = 0; i < count; i++) cnt[(digit(&src[i])) + 1]++;                 \
+        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];                          \
+        for (int i = 0; i < count; i++) dst[cnt[digit(&src[i])]++] = src[i];          \
+        als_t *sw = src; src = dst; dst = sw;                                        \
+    } while (0)
 
-/* by size, then by cells read as one integer */
-static int als_cmp(const void *p, const void *q) {
-    const als_t *a = p, *b = q;
-    if (a->size != b->size) return a->size < b->size ? -1 : 1;
-    const uint64_t *x = als_cells(SORTING, a), *y = als_cells(SORTING, b);
-    for (int i = SORTING->nw - 1; i >= 0; i--)
-        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+/* the ALSs by size, then by cells read as one integer: stable counting passes over the bytes
+ * of the cells that differ between sets, least significant first, then one by size */
+static int als_sort(alsset_t *t) {
+    int count = t->count, nw = t->nw;
+    if (count < 2) return 0;
+    als_t *tmp = malloc(sizeof(als_t) * (size_t)count), *src = t->a, *dst = tmp;
+    if (!tmp) { PyErr_NoMemory(); return -1; }
+    const uint64_t *cells = t->cells;
+    for (int q = 0; q < nw; q++) {
+        uint64_t ors = 0, ands = ~(uint64_t)0;
+        for (int i = 0; i < count; i++) {
+            uint64_t w = cells[(size_t)src[i].cells_at + (size_t)q];
+            ors |= w;
+            ands &= w;
+        }
+        for (int shift = 0; shift < 64; shift += 8) {
+            if (!(((ors ^ ands) >> shift) & 0xff)) continue;
+#define CELL_BYTE(a) ((int)((cells[(size_t)(a)->cells_at + (size_t)q] >> shift) & 0xff))
+            ALS_PASS(CELL_BYTE);
+#undef CELL_BYTE
+        }
+    }
+#define SIZE_OF(a) ((a)->size)
+    ALS_PASS(SIZE_OF);  /* sizes are below 256 (a set lies in one house) */
+#undef SIZE_OF
+    if (src != t->a) memcpy(t->a, src, sizeof(als_t) * (size_t)count);
+    free(tmp);
     return 0;
+}
+#undef ALS_PASS
+
+static inline int als_same(const alsset_t *t, const als_t *a, const als_t *b) {
+    return a->size == b->size && !memcmp(als_cells(t, a), als_cells(t, b), sizeof(uint64_t) * (size_t)t->nw);
 }
 
 static inline int w_subset(const uint64_t *a, const uint64_t *b, int nw) {  /* a within b */
@@ -1087,11 +1125,10 @@ static int als_enumerate(const state_t *st, alsset_t *t) {
         }
     }
     free(uni);
-    SORTING = t;
-    if (t->count) qsort(t->a, (size_t)t->count, sizeof(als_t), als_cmp);
+    if (als_sort(t) < 0) return -1;
     int w = 0;  /* a set in a line and a box was found twice */
     for (int i = 0; i < t->count; i++)
-        if (!w || als_cmp(&t->a[w - 1], &t->a[i]) != 0) t->a[w++] = t->a[i];
+        if (!w || !als_same(t, &t->a[w - 1], &t->a[i])) t->a[w++] = t->a[i];
     t->count = w;
     int pool = 0;
     for (int i = 0; i < t->count; i++) { t->a[i].first = pool; pool += popc32(t->a[i].values); }
@@ -1130,9 +1167,13 @@ static inline const uint64_t *als_sees(const alsset_t *t, const als_t *a, int v)
 }
 
 /* the values of each ALS that a candidate outside could lose (sees[z] & pos[z] not empty) */
+static const uint32_t *table_live(const alsset_t *t);
+
 static uint32_t *als_live(const state_t *st, const alsset_t *t) {
     uint32_t *w = malloc(sizeof(uint32_t) * (size_t)(t->count + 1));
     if (!w) { PyErr_NoMemory(); return NULL; }
+    const uint32_t *kept = table_live(t);
+    if (kept) return memcpy(w, kept, sizeof(uint32_t) * (size_t)t->count);
     for (int i = 0; i < t->count; i++) {
         const als_t *a = &t->a[i];
         uint32_t vs = a->values, m = 0;
@@ -1146,29 +1187,122 @@ static uint32_t *als_live(const state_t *st, const alsset_t *t) {
     return w;
 }
 
+/* An ALS table: the ALSs of one state, enumerated once and read by every ALS search of that
+ * state (the ``table`` option; the solving session keeps it per state version). It holds the
+ * candidates it was built from: a search given the table of another state fails. */
+typedef struct { int i, j, x; } rc_t;
+typedef struct { rc_t *r; int count, cap; } rcvec;   /* cap < 0: a table's (not to free) */
+
+typedef struct alstab {
+    alsset_t t;
+    int n;
+    uint32_t cand[CS_MAXCELLS];
+    uint32_t *live;           /* als_live of the state, made with the table */
+    rcvec pairs;              /* the restricted commons of one common value and up to pairs_max */
+    int pairs_max, has_pairs; /* cells (small_pairs), once a search asked for them */
+} alstab_t;
+
+static const uint32_t *table_live(const alsset_t *t) { return t->owner ? t->owner->live : NULL; }
+
+static const char ALSTAB[] = "explainer.core._search.als_table";
+
+static void alstab_free(PyObject *cap) {
+    alstab_t *x = PyCapsule_GetPointer(cap, ALSTAB);
+    if (!x) return;
+    alsset_free(&x->t);
+    free(x->live);
+    free(x->pairs.r);
+    free(x);
+}
+
+/* the state's ALS table (a capsule for the ``table`` option of the ALS searches) */
+static PyObject *als_table(const state_t *st, const opts_t *opt) {
+    (void)opt;
+    alstab_t *x = calloc(1, sizeof *x);
+    if (!x) return PyErr_NoMemory();
+    if (als_enumerate(st, &x->t) < 0 || !(x->live = als_live(st, &x->t))) {
+        alsset_free(&x->t);
+        free(x);
+        return NULL;
+    }
+    x->n = st->n;
+    memcpy(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N);
+    PyObject *cap = PyCapsule_New(x, ALSTAB, alstab_free);
+    if (!cap) { alsset_free(&x->t); free(x->live); free(x); }
+    return cap;
+}
+
+/* the ALSs of the state into t: a borrowed copy of the ``table`` option's (built for this very
+ * state), else enumerated now; 0, or -1 with the error set (t freeable either way) */
+static int als_load(const state_t *st, const opts_t *opt, alsset_t *t) {
+    if (!opt->table || opt->table == Py_None) return als_enumerate(st, t);
+    memset(t, 0, sizeof *t);
+    alstab_t *x = PyCapsule_GetPointer(opt->table, ALSTAB);
+    if (!x) return -1;
+    if (x->n != st->n || memcmp(x->cand, st->cand, sizeof(uint32_t) * (size_t)st->N) != 0) {
+        PyErr_SetString(PyExc_ValueError, "table: the ALS table of another state");
+        return -1;
+    }
+    *t = x->t;
+    t->borrowed = 1;
+    t->owner = x;
+    return 0;
+}
+
+/* ALS i of the set as (cells, values, wheres, sees), or NULL with the error set */
+static PyObject *als_item(const alsset_t *t, int i) {
+    const als_t *a = &t->a[i];
+    int nw = t->nw, k = popc32(a->values);
+    PyObject *wh = PyTuple_New(k), *se = PyTuple_New(k);
+    PyObject *item = (wh && se) ? Py_BuildValue("(NkNN)", words_to_py(als_cells(t, a), nw), (unsigned long)a->values,
+                                                wh, se)
+                                : NULL;
+    if (!item) { Py_XDECREF(wh); Py_XDECREF(se); return NULL; }
+    for (int q = 0; q < k; q++) {
+        PyObject *x = words_to_py(t->where + (size_t)(a->first + q) * (size_t)nw, nw);
+        PyObject *y = words_to_py(t->sees + (size_t)(a->first + q) * (size_t)nw, nw);
+        if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(item); return NULL; }
+        PyTuple_SET_ITEM(wh, q, x);
+        PyTuple_SET_ITEM(se, q, y);
+    }
+    return item;
+}
+
 /* every ALS, smallest first, as (cells, values, wheres, sees) */
 static PyObject *als_sets(const state_t *st, const opts_t *opt) {
-    (void)opt;
     alsset_t t;
-    if (als_enumerate(st, &t) < 0) { alsset_free(&t); return NULL; }
-    int nw = st->nw;
+    if (als_load(st, opt, &t) < 0) { alsset_free(&t); return NULL; }
     PyObject *out = PyList_New(t.count);
     for (int i = 0; out && i < t.count; i++) {
-        als_t *a = &t.a[i];
-        int k = popc32(a->values);
-        PyObject *wh = PyTuple_New(k), *se = PyTuple_New(k);
-        PyObject *item = (wh && se) ? Py_BuildValue("(NkNN)", words_to_py(als_cells(&t, a), nw),
-                                                    (unsigned long)a->values, wh, se)
-                                    : NULL;
-        if (!item) { Py_XDECREF(wh); Py_XDECREF(se); Py_CLEAR(out); break; }
-        for (int q = 0; q < k; q++) {
-            PyObject *x = words_to_py(t.where + (size_t)(a->first + q) * (size_t)nw, nw);
-            PyObject *y = words_to_py(t.sees + (size_t)(a->first + q) * (size_t)nw, nw);
-            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(item); Py_CLEAR(out); break; }
-            PyTuple_SET_ITEM(wh, q, x);
-            PyTuple_SET_ITEM(se, q, y);
+        PyObject *item = als_item(&t, i);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, item);
+    }
+    alsset_free(&t);
+    return out;
+}
+
+/* the ALSs of als_sets at the indexes of the list ``which``, in its order */
+static PyObject *als_some(const state_t *st, const opts_t *opt) {
+    if (!PyList_Check(opt->which)) {
+        PyErr_SetString(PyExc_TypeError, "which: a list of indexes into als_sets");
+        return NULL;
+    }
+    alsset_t t;
+    if (als_load(st, opt, &t) < 0) { alsset_free(&t); return NULL; }
+    Py_ssize_t k = PyList_GET_SIZE(opt->which);
+    PyObject *out = PyList_New(k);
+    for (Py_ssize_t q = 0; out && q < k; q++) {
+        long i = PyLong_AsLong(PyList_GET_ITEM(opt->which, q));
+        if (i == -1 && PyErr_Occurred()) { Py_CLEAR(out); break; }
+        if (i < 0 || i >= t.count) {
+            PyErr_Format(PyExc_IndexError, "ALS index %ld out of range (%d sets)", i, t.count);
+            Py_CLEAR(out);
+            break;
         }
-        if (out) PyList_SET_ITEM(out, i, item);
+        PyObject *item = als_item(&t, (int)i);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, q, item);
     }
     alsset_free(&t);
     return out;
@@ -1178,51 +1312,159 @@ static PyObject *als_sets(const state_t *st, const opts_t *opt) {
  * disjoint, every x of j seeing every x of i, enough common values (see search.als_pairs), in
  * the order of size_i + size_j, then (i, j, x); ``allow`` (or NULL): allow[size_i * 32 + size_j]
  * says whether a pair of those sizes is wanted. Each pair goes to ``visit``, which returns 1 to
- * stop there, -1 on error. */
+ * stop there, -1 on error.
+ *
+ * The sets holding x in the same cells (a *group*) see the same x candidates outside: those of
+ * the cells seeing all of them, S. Two sets have x as restricted common exactly when the x cells
+ * of one lie in the other's S (the relation is symmetric, and S leaves out the group's own
+ * cells), so only groups are joined: per value, each group's S is read cell by cell, and the
+ * groups anchored there (at their first x cell) whose cells lie in S are its partners. Member
+ * pairs of partner groups are then checked (disjoint, enough common values) and sorted into the
+ * order above: the pairs with a restricted common are few, the pairs of sets many. */
 typedef int (*pair_visit)(void *data, int i, int j, int x);
+
+/* sort keys ascending (tmp: room for as many): least significant byte first, skipping the
+ * bytes every key shares */
+static void sort_keys(uint64_t *a, uint64_t *tmp, int n) {
+    if (n < 2) return;
+    if (n <= 32) {
+        for (int i = 1; i < n; i++) {
+            uint64_t k = a[i];
+            int j = i;
+            while (j > 0 && a[j - 1] > k) { a[j] = a[j - 1]; j--; }
+            a[j] = k;
+        }
+        return;
+    }
+    uint64_t ors = 0, ands = ~(uint64_t)0;
+    for (int i = 0; i < n; i++) { ors |= a[i]; ands &= a[i]; }
+    uint64_t *src = a, *dst = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!(((ors ^ ands) >> shift) & 0xff)) continue;
+        int cnt[257] = {0};
+        for (int i = 0; i < n; i++) cnt[((src[i] >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
+        for (int i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0xff]++] = src[i];
+        uint64_t *s2 = src; src = dst; dst = s2;
+    }
+    if (src != a) memcpy(a, src, sizeof(uint64_t) * (size_t)n);
+}
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL; h ^= h >> 33;
+    return h;
+}
 
 static int als_join(const state_t *st, const alsset_t *t, int min_common, int max_size, const uint32_t *wanted,
                     const char *allow, pair_visit visit, void *data) {
-    int nw = st->nw, count = t->count;
+    int nw = st->nw, N = st->N, count = t->count;
     if (max_size)
         while (count > 0 && t->a[count - 1].size > max_size) count--;
     if (count < 2) return 0;
-    int maxsize = t->a[count - 1].size;
-    int first[2 * MAXN + 2];   /* first index of each size class */
-    for (int z = 0; z <= maxsize + 1; z++) first[z] = count;
-    for (int i = count - 1; i >= 0; i--) first[t->a[i].size] = i;
-    for (int z = maxsize; z >= 0; z--) if (first[z] > first[z + 1]) first[z] = first[z + 1];
-    for (int sum = 2; sum <= 2 * maxsize; sum++) {
-        for (int i = 0; i < count; i++) {
-            const als_t *a = &t->a[i];
-            int sb = sum - a->size;
-            if (sb < a->size) break;   /* sizes grow with i */
-            if (sb > maxsize || (wanted && !wanted[i])) continue;
-            if (allow && !allow[a->size * 32 + sb]) continue;
-            int j0 = first[sb] > i ? first[sb] : i + 1, j1 = first[sb + 1];
-            for (int j = j0; j < j1; j++) {
-                const als_t *b = &t->a[j];
-                if (wanted && !wanted[j]) continue;
-                uint32_t both = a->values & b->values;
-                if (!both || w_intersects(als_cells(t, a), als_cells(t, b), nw)) continue;
-                uint32_t xs = both;
-                while (xs) {
-                    int x = __builtin_ctz(xs);
-                    xs &= xs - 1;
-                    uint32_t common = both;
-                    if (wanted) {
-                        common = b->values & (a->values & (wanted[i] | 1u << x));
-                        if (!(common & wanted[j] & ~(1u << x))) continue;
-                    }
-                    if (popc32(common) < min_common) continue;
-                    if (!w_subset(als_where(t, b, x), als_sees(t, a, x), nw)) continue;
-                    int r = visit(data, i, j, x);
-                    if (r) return r;
+    int r = -1, nfound = 0, cap = 0, hsize = 64;
+    while (hsize < 2 * count) hsize *= 2;
+    uint64_t *found = NULL;
+    int *with = malloc(sizeof(int) * ((size_t)count + 1));       /* the sets holding x, ascending */
+    int *gid = malloc(sizeof(int) * ((size_t)count + 1));        /* their groups */
+    int *mem = malloc(sizeof(int) * ((size_t)count + 1));        /* the sets by group, ascending in each */
+    int *gstart = malloc(sizeof(int) * ((size_t)count + 2));     /* group g: mem[gstart[g] .. gstart[g + 1]) */
+    int *gfirst = malloc(sizeof(int) * ((size_t)count + 1));     /* a group's first set */
+    int *ganchor = malloc(sizeof(int) * ((size_t)count + 1));
+    int *boff = malloc(sizeof(int) * ((size_t)N + 2));           /* groups by anchor cell (CSR) */
+    int *bgroup = malloc(sizeof(int) * ((size_t)count + 1));
+    int *hash = malloc(sizeof(int) * (size_t)hsize);
+    if (!with || !gid || !mem || !gstart || !gfirst || !ganchor || !boff || !bgroup || !hash) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int x = 0; x < st->n; x++) {
+        int m = 0, ng = 0;
+        for (int k = 0; k < count; k++)
+            if (t->a[k].values >> x & 1 && (!wanted || wanted[k])) with[m++] = k;
+        if (m < 2) continue;
+        /* groups: the sets of the same x cells, numbered in order of first appearance */
+        memset(hash, -1, sizeof(int) * (size_t)hsize);
+        for (int q = 0; q < m; q++) {
+            const uint64_t *w = als_where(t, &t->a[with[q]], x);
+            uint64_t h = 0;
+            for (int p = 0; p < nw; p++) h = mix64(h ^ w[p]);
+            int slot = (int)(h & (uint64_t)(hsize - 1)), g;
+            while ((g = hash[slot]) >= 0 &&
+                   memcmp(als_where(t, &t->a[gfirst[g]], x), w, sizeof(uint64_t) * (size_t)nw) != 0)
+                slot = (slot + 1) & (hsize - 1);
+            if (g < 0) {
+                g = hash[slot] = ng++;
+                gfirst[g] = with[q];
+                gstart[g + 1] = 0;
+            }
+            gid[q] = g;
+            gstart[g + 1]++;
+        }
+        gstart[0] = 0;
+        for (int g = 0; g < ng; g++) gstart[g + 1] += gstart[g];
+        for (int q = 0; q < m; q++) mem[gstart[gid[q]]++] = with[q];   /* gstart[g] moves to g's end */
+        for (int g = ng; g > 0; g--) gstart[g] = gstart[g - 1];
+        gstart[0] = 0;
+        memset(boff, 0, sizeof(int) * ((size_t)N + 2));
+        for (int g = 0; g < ng; g++) {
+            const uint64_t *w = als_where(t, &t->a[gfirst[g]], x);
+            int c = 0;
+            for (int q = 0; q < nw; q++)
+                if (w[q]) { c = (q << 6) + __builtin_ctzll(w[q]); break; }
+            ganchor[g] = c;
+            boff[c + 1]++;
+        }
+        for (int c = 0; c < N; c++) boff[c + 1] += boff[c];
+        for (int g = 0; g < ng; g++) bgroup[boff[ganchor[g]]++] = g;   /* boff[c] moves to c's end */
+        for (int c = N; c > 0; c--) boff[c] = boff[c - 1];
+        boff[0] = 0;
+        for (int g = 0; g < ng; g++) {
+            /* S: the x candidates seeing every x of the group (its first set's sees minus its
+             * cells: the other cells of a set hold no x) */
+            cellset s;
+            const uint64_t *se = als_sees(t, &t->a[gfirst[g]], x);
+            uint64_t any = 0;
+            for (int q = 0; q < nw; q++) any |= s.w[q] = se[q] & st->pos[x].w[q];
+            if (!any) continue;
+            CS_FOREACH(c, &s, nw) {
+                for (int b = boff[c]; b < boff[c + 1]; b++) {
+                    int g2 = bgroup[b];
+                    if (g2 <= g || !w_subset(als_where(t, &t->a[gfirst[g2]], x), s.w, nw)) continue;
+                    for (int p1 = gstart[g]; p1 < gstart[g + 1]; p1++)
+                        for (int p2 = gstart[g2]; p2 < gstart[g2 + 1]; p2++) {
+                            int i = mem[p1], j = mem[p2];
+                            if (i > j) { int tmp = i; i = j; j = tmp; }
+                            const als_t *a = &t->a[i], *bb = &t->a[j];
+                            if (allow && !allow[a->size * 32 + bb->size]) continue;
+                            uint32_t common = a->values & bb->values;
+                            if (wanted) {
+                                common &= wanted[i] | 1u << x;
+                                if (!(common & wanted[j] & ~(1u << x))) continue;
+                            }
+                            if (popc32(common) < min_common) continue;
+                            if (w_intersects(als_cells(t, a), als_cells(t, bb), nw)) continue;
+                            if (nfound == cap) {
+                                uint64_t *f2 = grown(found, &cap, 256, 2 * sizeof *found);  /* room to sort */
+                                if (!f2) goto done;
+                                found = f2;
+                            }
+                            found[nfound++] = (((uint64_t)(a->size + bb->size) * (uint64_t)count + (uint64_t)i)
+                                               * (uint64_t)count + (uint64_t)j) * 32 + (uint64_t)x;
+                        }
                 }
             }
         }
     }
-    return 0;
+    sort_keys(found, found + cap, nfound);
+    r = 0;
+    for (int q = 0; q < nfound && !r; q++) {
+        uint64_t k = found[q] >> 5;
+        r = visit(data, (int)(k / (uint64_t)count % (uint64_t)count), (int)(k % (uint64_t)count), (int)(found[q] & 31));
+    }
+done:
+    free(with); free(gid); free(mem); free(gstart); free(gfirst); free(ganchor); free(boff); free(bgroup);
+    free(hash); free(found);
+    return r;
 }
 
 static int visit_pair(void *data, int i, int j, int x) { return list_add(data, Py_BuildValue("(iii)", i, j, x)); }
@@ -1250,7 +1492,7 @@ static PyObject *als_pairs(const state_t *st, const opts_t *opt) {
     alsset_t t;
     uint32_t *w = NULL;
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) >= 0 && read_wanted(opt->wanted, t.count, &w) >= 0) out = PyList_New(0);
+    if (als_load(st, opt, &t) >= 0 && read_wanted(opt->wanted, t.count, &w) >= 0) out = PyList_New(0);
     if (out && als_join(st, &t, opt->min_common, opt->max_size, w, NULL, visit_pair, out) < 0) Py_CLEAR(out);
     free(w);
     alsset_free(&t);
@@ -1298,7 +1540,7 @@ static PyObject *als_xz(const state_t *st, const opts_t *opt) {
     alsset_t t;
     uint32_t *w = NULL;  /* the values some candidate outside could lose */
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) >= 0 && (w = als_live(st, &t))) out = PyList_New(0);
+    if (als_load(st, opt, &t) >= 0 && (w = als_live(st, &t))) out = PyList_New(0);
     xz_data d = {st, &t, out, limit};
     if (out && als_join(st, &t, 2, 0, w, allowed, visit_xz, &d) < 0) Py_CLEAR(out);
     if (out && limit && PyList_GET_SIZE(out) > limit && PyList_SetSlice(out, limit, PyList_GET_SIZE(out), NULL) < 0)
@@ -1310,9 +1552,6 @@ static PyObject *als_xz(const state_t *st, const opts_t *opt) {
 
 /* ---- ALS XY wing and death blossom (techniques/alschains.py) -------------------------------- */
 
-typedef struct { int i, j, x; } rc_t;
-typedef struct { rc_t *r; int count, cap; } rcvec;
-
 static int visit_collect(void *data, int i, int j, int x) {
     rcvec *v = data;
     if (v->count == v->cap) {
@@ -1322,6 +1561,25 @@ static int visit_collect(void *data, int i, int j, int x) {
     }
     v->r[v->count].i = i; v->r[v->count].j = j; v->r[v->count].x = x;
     v->count++;
+    return 0;
+}
+
+/* the restricted commons of one common value or more between ALSs of at most max_size cells
+ * (als_join's order) into *pairs: a table's (joined once for the XY wing and the chain of its
+ * state, cap -1: not to free) when t reads one, else joined now */
+static int small_pairs(const state_t *st, const alsset_t *t, int max_size, rcvec *pairs) {
+    alstab_t *x = t->owner;
+    if (!x) return als_join(st, t, 1, max_size, NULL, NULL, visit_collect, pairs);
+    if (!x->has_pairs || x->pairs_max != max_size) {
+        rcvec v = {NULL, 0, 0};
+        if (als_join(st, t, 1, max_size, NULL, NULL, visit_collect, &v) < 0) { free(v.r); return -1; }
+        free(x->pairs.r);
+        x->pairs = v;
+        x->pairs_max = max_size;
+        x->has_pairs = 1;
+    }
+    *pairs = x->pairs;
+    pairs->cap = -1;
     return 0;
 }
 
@@ -1345,8 +1603,8 @@ static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
     int *count = NULL, *start = NULL;
     partner_t *part = NULL;
     PyObject *out = NULL;
-    if (als_enumerate(st, &t) < 0) goto done;
-    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (als_load(st, opt, &t) < 0) goto done;
+    if (small_pairs(st, &t, opt->max_size, &pairs) < 0) goto done;
     live = als_live(st, &t);
     count = calloc((size_t)t.count + 1, sizeof(int));
     start = calloc((size_t)t.count + 2, sizeof(int));
@@ -1396,7 +1654,8 @@ static PyObject *als_xy_events(const state_t *st, const opts_t *opt) {
         }
     }
 done:
-    free(pairs.r); free(live); free(count); free(start); free(part);
+    if (pairs.cap >= 0) free(pairs.r);
+    free(live); free(count); free(start); free(part);
     alsset_free(&t);
     return out;
 }
@@ -1413,7 +1672,7 @@ static PyObject *blossom_events(const state_t *st, const opts_t *opt) {
     int any_stem = 0;
     for (int c = 0; c < N; c++) any_stem |= popc32(st->cand[c]) == 3;
     if (!out || !any_stem) goto done;
-    if (als_enumerate(st, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
+    if (als_load(st, opt, &t) < 0 || !(live = als_live(st, &t))) { Py_CLEAR(out); goto done; }
     int small = 0;  /* petals: ALSs of at most max_size cells (the list is sorted by size) */
     while (small < t.count && t.a[small].size <= opt->max_size) small++;
     for (int k = 0; k < 3; k++) lists[k] = malloc(sizeof(int) * ((size_t)small + 1));
@@ -1698,8 +1957,8 @@ static PyObject *als_chain_events(const state_t *st, const opts_t *opt) {
     cellset *fused = NULL;
     uint64_t *fgoal = NULL;
     int nfirst = 0;
-    if (als_enumerate(st, &t) < 0) goto done;
-    if (als_join(st, &t, 1, opt->max_size, NULL, NULL, visit_collect, &pairs) < 0) goto done;
+    if (als_load(st, opt, &t) < 0) goto done;
+    if (small_pairs(st, &t, opt->max_size, &pairs) < 0) goto done;
     int levels = max_chain - 1 > 1 ? max_chain - 1 : 2;
     if (agraph_build(st, &t, &pairs, levels, &g) < 0) goto done;
     out = PyList_New(0);
@@ -1924,7 +2183,7 @@ done:
     free(anyw); free(from_first); free(later); free(reached); free(pool); free(tmp); free(stack);
     free(fi); free(fj); free(fx); free(fsid); free(fused); free(fgoal);
     agraph_free(&g);
-    free(pairs.r);
+    if (pairs.cap >= 0) free(pairs.r);
     alsset_free(&t);
     return out;
 }
@@ -1951,6 +2210,14 @@ PyDoc_STRVAR(grouped_events_doc,
 PyDoc_STRVAR(als_sets_doc,
 "als_sets(n, cand, pos) -> list of (cells, values, wheres, sees)\n\n"
 "Every almost locked set, smallest first: see explainer.core.search.als_sets.");
+
+PyDoc_STRVAR(als_table_doc,
+"als_table(n, cand, pos) -> an ALS table\n\n"
+"The state's ALSs, enumerated once: the last option (``table``) of the ALS searches of that same state.");
+
+PyDoc_STRVAR(als_some_doc,
+"als_some(n, cand, pos, which) -> list of (cells, values, wheres, sees)\n\n"
+"The ALSs of als_sets at the indexes ``which``: see explainer.core.search.als_some.");
 
 PyDoc_STRVAR(als_pairs_doc,
 "als_pairs(n, cand, pos, min_common, max_size, wanted) -> list of (i, j, x)\n\n"
@@ -2124,31 +2391,34 @@ static PyObject *py_single_positions(PyObject *self, PyObject *args) {
 
 #define OPT(field) offsetof(opts_t, field)
 /* X(name, format of the options, where options 1 to 4 go, docstring) */
-#define SEARCHES(X)                                                                                                   \
-    X(strong_pairs, "", 0, 0, 0, 0, link_tables_doc)                                                                  \
-    X(weak_table, "", 0, 0, 0, 0, link_tables_doc)                                                                    \
-    X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, chain_events_doc)                       \
-    X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, grouped_events_doc)                                    \
-    X(als_sets, "", 0, 0, 0, 0, als_sets_doc)                                                                         \
-    X(als_pairs, "iiO", OPT(min_common), OPT(max_size), OPT(wanted), 0, als_pairs_doc)                                \
-    X(als_xz, "On", OPT(allow), OPT(limit), 0, 0, als_xz_doc)                                                         \
-    X(als_xy_events, "in", OPT(max_size), OPT(limit), 0, 0, als_xy_doc)                                               \
-    X(blossom_events, "in", OPT(max_size), OPT(limit), 0, 0, blossom_doc)                                             \
-    X(als_chain_events, "iiin", OPT(max_size), OPT(max_chain), OPT(max_nodes), OPT(limit), als_chain_doc)
+#define SEARCHES(X)                                                                                     \
+    X(strong_pairs, "", 0, 0, 0, 0, 0, link_tables_doc)                                                 \
+    X(weak_table, "", 0, 0, 0, 0, 0, link_tables_doc)                                                   \
+    X(chain_events, "ipp", OPT(max_length), OPT(one_digit), OPT(shortest), 0, 0, chain_events_doc)      \
+    X(grouped_events, "ip", OPT(max_length), OPT(every), 0, 0, 0, grouped_events_doc)                   \
+    X(als_table, "", 0, 0, 0, 0, 0, als_table_doc)                                                      \
+    X(als_sets, "|O", OPT(table), 0, 0, 0, 0, als_sets_doc)                                             \
+    X(als_some, "O|O", OPT(which), OPT(table), 0, 0, 0, als_some_doc)                                   \
+    X(als_pairs, "iiO|O", OPT(min_common), OPT(max_size), OPT(wanted), OPT(table), 0, als_pairs_doc)    \
+    X(als_xz, "On|O", OPT(allow), OPT(limit), OPT(table), 0, 0, als_xz_doc)                             \
+    X(als_xy_events, "in|O", OPT(max_size), OPT(limit), OPT(table), 0, 0, als_xy_doc)                   \
+    X(blossom_events, "in|O", OPT(max_size), OPT(limit), OPT(table), 0, 0, blossom_doc)                 \
+    X(als_chain_events, "iiin|O", OPT(max_size), OPT(max_chain), OPT(max_nodes), OPT(limit), OPT(table), \
+      als_chain_doc)
 
 typedef PyObject *(*search_fn)(const state_t *st, const opts_t *opt);
 
 /* One call: the state (n, cand, pos) and the options read (``format`` names them all, the state's
- * first; options go to the offsets a to d of opts_t, the unused ones are not read), the search run. */
+ * first; options go to the offsets a to e of opts_t, the unused ones are not read), the search run. */
 static PyObject *enter(PyObject *args, search_fn search, const char *format, size_t a, size_t b, size_t c,
-                       size_t d) {
+                       size_t d, size_t e) {
     int n;
     PyObject *cand, *pos;
     opts_t opt;
     char *at = (char *)&opt;
     memset(&opt, 0, sizeof opt);
     if (!PyArg_ParseTuple(args, format, &n, &PyList_Type, &cand, &PyList_Type, &pos, (void *)(at + a),
-                          (void *)(at + b), (void *)(at + c), (void *)(at + d)))
+                          (void *)(at + b), (void *)(at + c), (void *)(at + d), (void *)(at + e)))
         return NULL;
     state_t *st = new_state(n, cand, pos);
     if (!st) return NULL;
@@ -2157,14 +2427,14 @@ static PyObject *enter(PyObject *args, search_fn search, const char *format, siz
     return out;
 }
 
-#define ENTRY(name, format, a, b, c, d, doc)                     \
+#define ENTRY(name, format, a, b, c, d, e, doc)                  \
     static PyObject *py_##name(PyObject *self, PyObject *args) { \
         (void)self;                                              \
-        return enter(args, name, "iO!O!" format, a, b, c, d);    \
+        return enter(args, name, "iO!O!" format, a, b, c, d, e); \
     }
 SEARCHES(ENTRY)
 
-#define METHOD(name, format, a, b, c, d, doc) {#name, py_##name, METH_VARARGS, doc},
+#define METHOD(name, format, a, b, c, d, e, doc) {#name, py_##name, METH_VARARGS, doc},
 static PyMethodDef methods[] = {
     SEARCHES(METHOD){"single_positions", py_single_positions, METH_VARARGS, single_positions_doc},
     {NULL, NULL, 0, NULL}};

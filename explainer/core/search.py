@@ -8,7 +8,7 @@ to themselves:
   over the strong and weak links of a state, from every start;
 - ``grouped_events``: the same search with group nodes (a value's places
   in a box-line intersection), for ``techniques.grouped``;
-- ``als_sets``, ``als_pairs``, ``als_xz``: the almost locked sets of a
+- ``als_sets`` (``als_some``: a few of them), ``als_pairs``, ``als_xz``: the almost locked sets of a
   state (a subset enumeration per house), the restricted commons between
   them (a pair join) and the ALS-XZ eliminations they give;
 
@@ -858,6 +858,36 @@ def als_sets_py(n: int, cand: Sequence[int], pos: Sequence[int],
     return out
 
 
+def als_table(n: int, cand: Sequence[int], pos: Sequence[int]) -> object | None:
+    """The state's ALSs enumerated once by the compiled core, for the ``table`` argument of
+    the ALS searches of this same state (``als_some``, ``als_xz``, ``als_xy_events``,
+    ``blossom_events``, ``als_chain_events``), which then do not enumerate them again (a
+    table of another state is a ValueError); None on the pure path, whose searches take
+    the sets as objects instead."""
+    if _C is None:
+        return None
+    table: object = _C.als_table(n, list(cand), list(pos))
+    return table
+
+
+def als_some(n: int, cand: Sequence[int], pos: Sequence[int], which: list[int],
+             table: object | None = None) -> list[AlsTuple]:
+    """The sets of ``als_sets`` at the indexes ``which`` (in its order): a step names two to
+    six of a list of hundreds, and only those are made into Python values. ``table``:
+    ``als_table`` of this state (compiled path)."""
+    if _C is not None:
+        return list(_C.als_some(n, list(cand), list(pos), list(which), table))
+    return als_some_py(n, cand, pos, which)
+
+
+def als_some_py(n: int, cand: Sequence[int], pos: Sequence[int], which: list[int]) -> list[AlsTuple]:
+    """``als_some`` in Python."""
+    listed = als_sets_py(n, cand, pos)
+    if any(i < 0 for i in which):
+        raise IndexError("ALS index out of range")
+    return [listed[i] for i in which]
+
+
 @cache
 def _plus_one(k: int) -> list[int]:
     """Size + 1 of every subset of k cells, by subset mask."""
@@ -1044,15 +1074,15 @@ def allow_sizes(ok: Callable[[int, int], bool]) -> bytes:
 
 
 def als_xz(n: int, cand: Sequence[int], pos: Sequence[int], allow: bytes | None = None, limit: int = 0,
-           sets: Sequence[AlsLike] | None = None) -> list[XzEvent]:
+           sets: Sequence[AlsLike] | None = None, table: object | None = None) -> list[XzEvent]:
     """ALS-XZ: (i, j, x, z, removed, size_i, size_j) for each pair of ``als_pairs`` with two
     common values or more (only values some candidate outside could lose wanted), and each
     other common value z (ascending) whose candidates seeing every z of both sets (``removed``)
     exist; with the two sets' sizes (a caller may rank the step before reading the sets).
     ``allow`` (``allow_sizes``): only pairs of the allowed sizes; ``limit``: the first
-    ``limit`` only (0: all)."""
+    ``limit`` only (0: all); ``table``: ``als_table`` of this state (compiled path)."""
     if _C is not None:
-        return list(_C.als_xz(n, list(cand), list(pos), allow, limit))
+        return list(_C.als_xz(n, list(cand), list(pos), allow, limit, table))
     return als_xz_py(n, cand, pos, allow, limit, sets)
 
 
@@ -1091,16 +1121,17 @@ def _live(sets: Sequence[AlsLike], pos: Sequence[int]) -> list[int]:
 
 def als_xy_events(n: int, cand: Sequence[int], pos: Sequence[int], max_size: int, limit: int = 0,
                   sets: Sequence[AlsLike] | None = None,
-                  pairs: Sequence[tuple[int, int, int]] | None = None) -> list[XyEvent]:
+                  pairs: Sequence[tuple[int, int, int]] | None = None, table: object | None = None) -> list[XyEvent]:
     """ALS XY wings: (a, b, c, x, y, z, removed), ALSs of at most ``max_size`` cells: C shares
     the restricted common x with A and y (not x) with B (``als_pairs`` with one common value
     or more), A and B share no cell, and z, a value of both that something outside could
     lose (neither x nor y), goes from the cells seeing every z of A and of B. By middle C,
     then its partners in the pairs' order (A before B), then z; ``limit``: the first only.
     ``sets``, ``pairs`` (pure path): ``als_sets`` as objects and ``als_pairs(..., 1,
-    max_size, None)``, when the caller has them."""
+    max_size, None)``, when the caller has them; ``table``: ``als_table`` of this state
+    (compiled path)."""
     if _C is not None:
-        return list(_C.als_xy_events(n, list(cand), list(pos), max_size, limit))
+        return list(_C.als_xy_events(n, list(cand), list(pos), max_size, limit, table))
     return als_xy_events_py(n, cand, pos, max_size, limit, sets, pairs)
 
 
@@ -1142,14 +1173,16 @@ def als_xy_events_py(n: int, cand: Sequence[int], pos: Sequence[int], max_size: 
 
 
 def blossom_events(n: int, cand: Sequence[int], pos: Sequence[int], max_size: int, limit: int = 0,
-                   sets: Sequence[AlsLike] | None = None) -> list[tuple[int, tuple[int, int, int], int, int]]:
+                   sets: Sequence[AlsLike] | None = None,
+                   table: object | None = None) -> list[tuple[int, tuple[int, int, int], int, int]]:
     """Death blossoms: (stem, (a, b, c), z, removed). A stem is a cell of three candidates
     (in cell order); the petal of its k-th value v (ascending), an ALS of at most
     ``max_size`` cells whose v candidates all see the stem; petals pairwise disjoint; z a
     value every petal could lose outside (not the stem's), the z candidates seeing every z
-    of every petal removed (the stem left out). By stem, z, then petals in list order."""
+    of every petal removed (the stem left out). By stem, z, then petals in list order.
+    ``table``: ``als_table`` of this state (compiled path)."""
     if _C is not None:
-        return list(_C.blossom_events(n, list(cand), list(pos), max_size, limit))
+        return list(_C.blossom_events(n, list(cand), list(pos), max_size, limit, table))
     return blossom_events_py(n, cand, pos, max_size, limit, sets)
 
 
@@ -1232,14 +1265,16 @@ ChainOfSets = tuple[tuple[int, ...], tuple[int, ...], int, int]  # (path, links,
 
 def als_chain_events(n: int, cand: Sequence[int], pos: Sequence[int], max_size: int, max_chain: int,
                      max_nodes: int, limit: int = 0, sets: Sequence[AlsLike] | None = None,
-                     pairs: Sequence[tuple[int, int, int]] | None = None) -> list[ChainOfSets]:
+                     pairs: Sequence[tuple[int, int, int]] | None = None,
+                     table: object | None = None) -> list[ChainOfSets]:
     """ALS chains: (path, links, z, removed) for chains of 4 to ``max_chain - 1``... ALSs of
     at most ``max_size`` cells (path: their indexes, links: the restricted commons between
     consecutive ones), by number of ALSs, then first edge, then depth-first; each (z,
     removed) once, by its first chain. ``max_nodes`` bounds the nodes pushed
-    (``techniques.alschains.find_als_chain`` says how the search is pruned)."""
+    (``techniques.alschains.find_als_chain`` says how the search is pruned). ``table``:
+    ``als_table`` of this state (compiled path)."""
     if _C is not None:
-        return list(_C.als_chain_events(n, list(cand), list(pos), max_size, max_chain, max_nodes, limit))
+        return list(_C.als_chain_events(n, list(cand), list(pos), max_size, max_chain, max_nodes, limit, table))
     return als_chain_events_py(n, cand, pos, max_size, max_chain, max_nodes, limit, sets, pairs)
 
 

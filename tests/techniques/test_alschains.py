@@ -125,3 +125,32 @@ def test_set_names_are_short():
 def test_finders_are_pure():
     for finder, cells in ((find_als_xy_wing, CELLS), (find_death_blossom, BLOSSOM), (find_als_chain, CHAIN)):
         assert_pure(finder, marks(cells))
+
+
+def test_leads_are_their_steps_at_their_rating() -> None:
+    """On SE's view (a ranked order's context) the ALS XY wing, chain and death blossom come as
+    leads: built, each is the step the finder yields otherwise, and its least rating is the
+    step's own (SE's multiple forcing chain through the sets' cells)."""
+    from itertools import islice
+
+    from explainer.engine.orders import Rater
+    from explainer.model.technique import Bound, Context, Lead
+    from techniques import select
+    from tests.core.states import random_state
+
+    rater = Rater(select(None))
+    seen = {}
+    for find in (find_als_xy_wing, find_als_chain, find_death_blossom):
+        for seed in range(4):
+            state = random_state(9, seed, placed=0.4 + 0.05 * (seed % 4), keep=0.15 + 0.05 * (seed % 4))
+            leads = list(islice(find(state, Context(bound=Bound(), leads=True)), 8))
+            steps = list(islice(find(state), 8))
+            assert len(leads) == len(steps)
+            for lead, step in zip(leads, steps, strict=True):
+                assert isinstance(lead, Lead) and lead.build() == step
+                assert (lead.technique, lead.place, lead.eliminate) == (step.technique, 0, len(step.eliminate))
+                assert rater.rate(step) == lead.least
+                seen[find] = seen.get(find, 0) + 1
+            # on another view (the pattern view of a ranked order) the steps come built
+            assert list(islice(find(state, Context(bound=Bound(view="pattern"), leads=True)), 8)) == steps
+    assert len(seen) == 3 and min(seen.values()) >= 3, seen
