@@ -188,22 +188,24 @@ def tile_geometry(lay: SheetLayout, frame_size: tuple[int, int], crop: float) ->
     return lay.tile_w, lay.grid_h, round(frame_size[1] * (1 - crop))
 
 
-def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any) -> Any:
+def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict[int, Any] | None = None) -> Any:
     """The contact sheet's tile of a frame, from the frame's own pixels (an RGB or RGBX image):
     its top ``tile[2]`` rows reduced to ``tile[:2]``, a whole reduction first (a plain 2x2 …
     average, much faster than resizing) then a BOX resize (a plain average of the pixels a
-    tile pixel covers), mapped onto the theme's palette (the sheet's pages are written on it)."""
+    tile pixel covers), mapped onto the theme's palette (the sheet's pages are written on it).
+    ``reduced``: the frame's whole reductions made already, by factor (the GIF's thumbnail is
+    often the same one: 16x16 and 25x25, about 3 ms a frame not spent again)."""
     from PIL import Image
 
     from .frame import quantize_image
 
     w, h, rows = tile
-    whole = frame.size[0] // w
-    box = (0, 0, frame.size[0], rows)
-    if whole >= 2:
-        frame = frame.reduce(whole, box=box)
-        box = (0, 0, *frame.size)
-    return quantize_image(frame.resize((w, h), Image.Resampling.BOX, box=box), theme)
+    whole = max(1, frame.size[0] // w)
+    small = (reduced or {}).get(whole)
+    if small is None:  # the rows shown only (not the caption strip)
+        small = frame.reduce(whole, box=(0, 0, frame.size[0], rows)) if whole > 1 else frame
+    box = (0.0, 0.0, frame.size[0] / whole, rows / whole)
+    return quantize_image(small.resize((w, h), Image.Resampling.BOX, box=box), theme)
 
 
 class ContactSheet:

@@ -58,11 +58,13 @@ def _render_one(i: int) -> tuple[int, Pixels]:
             full.save(path, format="PNG", compress_level=job["compress"], compress_type=PNG_STRATEGY)
         t = v = b""
         tsize = vsize = (0, 0)
+        reduced: dict[int, Any] = {1: im}  # the frame reduced by a whole factor, made once for all
         if thumb:
             if thumb == 1 and full is not None:  # the same pixels on the thumbnails' fewer colours
                 small = remap(full, r.theme, THUMB_STEPS)
             else:
-                small = quantize_image(im.reduce(thumb) if thumb > 1 else im, r.theme, THUMB_STEPS)
+                reduced[thumb] = im.reduce(thumb) if thumb > 1 else im
+                small = quantize_image(reduced[thumb], r.theme, THUMB_STEPS)
             t, tsize = small.tobytes(), small.size
         if video:
             frame = full if video == 1 and full is not None else quantize_image(
@@ -71,7 +73,7 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         tb = b""
         tbsize = (0, 0)
         if tiled:  # the contact sheet's tile, from the frame's own pixels (not drawn again)
-            tile = sheet_tile(im, job["tile"], r.theme)
+            tile = sheet_tile(im, job["tile"], r.theme, reduced)
             tb, tbsize = tile.tobytes(), tile.size
     return i, Pixels(t, tsize, v, vsize, sc.text("legend"), tb, tbsize)
 
