@@ -442,9 +442,12 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     rec = Written(str(out))
     job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
     full_w, full_h = Layout(puzzle.grid.n, options.dpi, options.size).pixels
-    if any(e.needs_thumbs for e in exporters) or (options.html and not options.frames):
+    inlined = options.html and not options.frames  # the viewer inlines every frame's thumbnail
+    if any(e.needs_thumbs for e in exporters) or inlined:
         # the largest whole reduction that keeps the GIF at least gif_width (600) px wide
         job.thumb = max(1, full_w // (options.gif_width or GIF_WIDTH))
+        if not inlined:  # the GIF's frames only
+            job.thumb_frames = frozenset(animation_timing(job).ms)
     if options.video:
         job.video = video_factor(full_h)
     for exporter in exporters:

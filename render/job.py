@@ -63,6 +63,9 @@ class Job:
     # the contact sheet's tile: (width, height) in pixels and the frame's rows it shows (the
     # frame without its caption strip); (0, 0, 0) when no contact sheet is written
     tile: tuple[int, int, int] = (0, 0, 0)
+    # the frames whose thumbnail is wanted (the GIF's: it shows few of a long run's frames,
+    # the 16x16 example 17 of 743); None: every frame's (the inlined viewer)
+    thumb_frames: frozenset[int] | None = None
     # what an exporter works out once for the job and reads again (the contact sheet's layout:
     # it names the pages, then places the frames), keyed by the exporter
     memo: dict[str, Any] = field(default_factory=dict)

@@ -49,6 +49,8 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         with open(path, "wb") as f:
             f.write(r.svg(sc))
     thumb, video, tiled = job["thumb"], job["video"], job["tile"][0]
+    if job["thumb_frames"] is not None and i not in job["thumb_frames"]:
+        thumb = 0  # a frame the GIF does not show
     if not (thumb or video or tiled or path is not None and job["fmt"] == "png"):
         return i, Pixels(legend=sc.text("legend"))
     with r.rgba(sc) as im:  # the canvas's own pixels, read before the next frame draws over them
@@ -96,7 +98,8 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
     # inherit it ready to use: one figure per worker
     r = FrameRenderer(job.puzzle.grid.n, o.theme, o.dpi, o.size, keep_values=True)
     r._prime()
-    _JOB = {"theme": o.theme, "fmt": o.fmt, "thumb": job.thumb, "video": job.video, "tile": job.tile, "plan": job.plan,
+    _JOB = {"theme": o.theme, "fmt": o.fmt, "thumb": job.thumb, "video": job.video, "tile": job.tile,
+            "thumb_frames": job.thumb_frames, "plan": job.plan,
             "paths": job.frame_paths, "compress": 1, "renderer": r}
     total = len(job.plan)
     pool = None

@@ -111,6 +111,10 @@ def test_a_contact_sheet_tile_is_the_frame_reduced():
     got = small.convert("RGB").reduce(3)
     diff = [abs(a - b) for a, b in zip(want.tobytes(), got.tobytes(), strict=True)]
     assert max(diff) < 100 and sum(diff) / len(diff) < 8
+    # the whole frame reduced once for the GIF's thumbnail too: the tile from it is the same
+    shared = sheet_tile(frame, tile, theme, {2: frame.reduce(2)})
+    diff = [abs(a - b) for a, b in zip(shared.convert("RGB").tobytes(), small.convert("RGB").tobytes(), strict=True)]
+    assert sum(d > 0 for d in diff) < 0.01 * len(diff)
 
 
 def test_a_french_line_never_starts_with_its_colon():
