@@ -873,7 +873,7 @@ class FrameRenderer:
         # are kept and the next frame starts from them (a run's renderer; not the shared
         # ``renderer()``s, which would hold a puzzle's state between unrelated calls)
         self.keep_values = keep_values
-        self._values: tuple[frozenset[Shape], Any] | None = None
+        self._values: tuple[frozenset[Shape], np.ndarray] | None = None
         self.theme = theme
         self.layout = Layout(n, dpi, size)
         L = self.layout
@@ -881,8 +881,11 @@ class FrameRenderer:
         self.canvas = FigureCanvasAgg(self.fig)
         self.ax = self.fig.add_axes(L.ax_rect)
         self._static = draw_static(self.ax, n, self.theme, L)
-        self._background = None
-        self._blank = None  # the figure without the plain grid (frames through a widened view)
+        # the canvas's pixels kept (copies of its buffer, put back with one copy: about 3x faster
+        # than Agg's copy_from_bbox / restore_region row by row): the plain grid, and the
+        # figure without it (frames through a widened view)
+        self._background: np.ndarray | None = None
+        self._blank: np.ndarray | None = None
         self.pool = PatchPool()  # the frames' filled paths, drawn straight onto the canvas
         # the legends' lines as pixels (``_legend``), least recently used first
         self._lines: OrderedDict[tuple[Any, ...], tuple[np.ndarray, int, int]] = OrderedDict()
@@ -890,13 +893,17 @@ class FrameRenderer:
 
     def _prime(self) -> None:
         self.canvas.draw()
-        self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        self._background = self._pixels().copy()
         for a in self._static:
             a.set_visible(False)
         self.canvas.draw()
-        self._blank = self.canvas.copy_from_bbox(self.fig.bbox)
+        self._blank = self._pixels().copy()
         for a in self._static:
             a.set_visible(True)
+
+    def _pixels(self) -> np.ndarray:
+        """The canvas's buffer as an array (rows, columns, RGBA), the canvas's own memory."""
+        return np.asarray(self.canvas.buffer_rgba())
 
     @contextmanager
     def _drawn(self, scene: Scene) -> Iterator[Any]:
@@ -908,7 +915,7 @@ class FrameRenderer:
         if plain and self.keep_values:
             scene = self._restore_values(scene)
         else:
-            self.canvas.restore_region(self._background if plain else self._blank)
+            self._pixels()[...] = self._background if plain else self._blank
         runs: list[TextRun] = []
         artists = draw(self.ax, scene, self.theme, self.layout, pool=self.pool, texts=runs)
         try:
@@ -943,7 +950,7 @@ class FrameRenderer:
         if pixels is None or not done <= key:
             done = frozenset()
             pixels = self._background
-        self.canvas.restore_region(pixels)
+        self._pixels()[...] = pixels
         new = [s for s in layer if s not in done]
         if new:
             artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False, pool=self.pool)
@@ -954,7 +961,7 @@ class FrameRenderer:
             # the layer is kept again only once enough values are new: a copy of the whole
             # canvas costs more than drawing a few big digits (a step places one at a time)
             if self._values is None or len(new) >= LAYER_REFRESH:
-                self._values = (key, self.canvas.copy_from_bbox(self.fig.bbox))
+                self._values = (key, self._pixels().copy())
         drawn = {id(s) for s in layer}  # by identity: hashing every shape of a 25×25 scene costs more
         return Scene(scene.n, [s for s in scene if id(s) not in drawn], scene.suffix, scene.level)
 
