@@ -27,7 +27,7 @@ from .gif import GIF_WIDTH, Timing, gif_durations, gif_timing, open_gif
 from .job import Exporter, Guard, Job, Pixels, Sink, Written
 from .options import RenderOptions
 from .plan import Frame, plan_frames
-from .sheet import ContactSheet, SheetLayout, sheet_layout, sheet_names
+from .sheet import ContactSheet, SheetLayout, sheet_layout, sheet_names, tile_geometry
 from .workers import default_workers, palette_image, write_exporters
 
 # ---- exporters: each output declares the files it writes, then writes them -------------
@@ -106,7 +106,8 @@ class ContactSheetExporter(Exporter):
     key = "contact"
     patterns = ("EXPLANATIONS-[0-9][0-9].png", "EXPLANATIONS-[0-9][0-9][0-9].png",
                 "EXPLANATIONS-[0-9][0-9][0-9][0-9].png", "EXPLANATIONS.png")
-    needs_plan = needs_thumbs = streams = True
+    # its tiles come from the frames' own pixels, reduced in the workers (``Job.tile``)
+    needs_plan = streams = True
 
     def layout(self, job: Job) -> SheetLayout:
         """The sheet's layout of the job's plan, worked out once (wrapping every caption is most
@@ -121,18 +122,23 @@ class ContactSheetExporter(Exporter):
     def names(self, job: Job) -> list[str]:
         return sheet_names(len(self.layout(job).pages))
 
+    def tile(self, job: Job, frame_size: tuple[int, int]) -> tuple[int, int, int]:
+        """The tile the workers reduce each frame to (``Job.tile``)."""
+        return tile_geometry(self.layout(job), frame_size, _caption_crop(job))
+
     def start(self, job: Job) -> Sink:
+        from PIL import Image
+
         exporter = self
 
         class Pages:
             def __init__(self) -> None:
                 paths = [job.out / name for name in exporter.names(job)]
                 self.sheet = ContactSheet(job.plan, job.puzzle.grid.n, job.options.theme, paths,
-                                          columns=job.options.columns, crop=_caption_crop(job),
-                                          layout=exporter.layout(job))
+                                          columns=job.options.columns, layout=exporter.layout(job))
 
             def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
-                self.sheet.add(k, _thumb(job, pixels))
+                self.sheet.add(k, Image.frombytes("L", pixels.tile_size, pixels.tile))
 
             def finish(self, rec: Written) -> list[Path]:
                 paths = [Path(p) for p in self.sheet.written]
@@ -436,11 +442,17 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     rec = Written(str(out))
     job.frame_paths = [str(out / f"{f.stem}.{options.fmt}") if options.frames else None for f in job.plan]
     full_w, full_h = Layout(puzzle.grid.n, options.dpi, options.size).pixels
-    if any(e.needs_thumbs for e in exporters) or (options.html and not options.frames):
+    inlined = options.html and not options.frames  # the viewer inlines every frame's thumbnail
+    if any(e.needs_thumbs for e in exporters) or inlined:
         # the largest whole reduction that keeps the GIF at least gif_width (600) px wide
         job.thumb = max(1, full_w // (options.gif_width or GIF_WIDTH))
+        if not inlined:  # the GIF's frames only
+            job.thumb_frames = frozenset(animation_timing(job).ms)
     if options.video:
         job.video = video_factor(full_h)
+    for exporter in exporters:
+        if isinstance(exporter, ContactSheetExporter):
+            job.tile = exporter.tile(job, (full_w, full_h))
     write_exporters(exporters, job, rec, options.workers or default_workers(), progress)
     rec.seconds = time.perf_counter() - start
     return rec

@@ -60,6 +60,12 @@ class Job:
     frame_paths: list[str | None] = field(default_factory=list)
     thumb: int = 0
     video: int = 0
+    # the contact sheet's tile: (width, height) in pixels and the frame's rows it shows (the
+    # frame without its caption strip); (0, 0, 0) when no contact sheet is written
+    tile: tuple[int, int, int] = (0, 0, 0)
+    # the frames whose thumbnail is wanted (the GIF's: it shows few of a long run's frames,
+    # the 16x16 example 17 of 743); None: every frame's (the inlined viewer)
+    thumb_frames: frozenset[int] | None = None
     # what an exporter works out once for the job and reads again (the contact sheet's layout:
     # it names the pages, then places the frames), keyed by the exporter
     memo: dict[str, Any] = field(default_factory=dict)
@@ -69,8 +75,10 @@ class Job:
 class Pixels:
     """What a worker sends back for one frame, beside the frame file it wrote: the frame
     reduced for the GIF, contact sheet and viewer (palette indices on the theme's
-    ``THUMB_STEPS`` palette, ``thumb_size`` pixels), and for the video (indices on the
-    frame's own palette). Empty when not asked for. ``legend``: the frame's legend, read off
+    ``THUMB_STEPS`` palette, ``thumb_size`` pixels), for the video (indices on the
+    frame's own palette) and the contact sheet's tile (``Job.tile``: the frame without its
+    caption strip, reduced to the tile's size, indices on the frame's own palette). Empty
+    when not asked for. ``legend``: the frame's legend, read off
     the scene the worker laid out (the viewer shows it without laying the scene out again)."""
 
     thumb: bytes = b""
@@ -78,6 +86,8 @@ class Pixels:
     video: bytes = b""
     video_size: tuple[int, int] = (0, 0)
     legend: str = ""
+    tile: bytes = b""
+    tile_size: tuple[int, int] = (0, 0)
 
 
 class Sink(Protocol):

@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
+from .shapes import spot
 from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
 
 Point = tuple[float, float]
@@ -100,6 +102,12 @@ class Obstacles:
         h = cand_h(m)
         self.add(x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, key)
 
+    def add_plain_candidate(self, r: int, c: int, v: int) -> None:
+        """``add_candidate`` at candidate v's spot in cell (r, c), keyed (r, c, v): the same
+        box, made once for the grid size (a frame adds every candidate of the grid)."""
+        cell, box = _candidate_box(self.n, r, c, v)
+        self.cells.setdefault(cell, []).append(box)
+
     def cost(self, pts: Sequence[Point], ignore: Keys = frozenset(),
              stop: int | None = None) -> tuple[int, set[Hashable]]:
         """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
@@ -119,6 +127,15 @@ class Obstacles:
                     if stop is not None and total > stop:
                         return total, hit
         return total, hit
+
+
+@lru_cache(maxsize=1 << 16)
+def _candidate_box(n: int, r: int, c: int, v: int) -> tuple[tuple[int, int], tuple[float, float, float, float, int,
+                                                                                   Hashable]]:
+    """The cell and the box of ``Obstacles.add_candidate`` for candidate v of cell (r, c)."""
+    x, y = spot(n, r, c, v)
+    h = cand_h(math.isqrt(n))
+    return (int(y), int(x)), (x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, (r, c, v))
 
 
 def iter_sample(pts: Sequence[Point], m: int = 3) -> Iterator[Point]:

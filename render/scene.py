@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Any
 
 from explainer.model.explanation import Explanation
@@ -236,6 +237,14 @@ def legend_text(roles: set[str], lang: str = "en", theme: Mapping[str, Any] | No
     return sentence(text) + "."
 
 
+@lru_cache(maxsize=1 << 15)
+def plain_candidate(r: int, c: int, v: int) -> Shape:
+    """The plain candidate v of cell (r, c): one immutable shape, made once and shared by the
+    frames (a 16x16 frame shows about a thousand; making each again was a third of laying
+    out its values and candidates)."""
+    return Shape("candidate", "candidate", r, c, v, colour="candidate")
+
+
 def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
                            givens: Sequence[int] | None, show_candidates: bool, obstacles: Obstacles | None,
                            kept: AbstractSet[Cell] = frozenset(), words_only: bool = False) -> None:
@@ -273,9 +282,9 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
         while mask:
             if mask & 1:
                 if (r, c, v) not in covered:
-                    out.append(Shape("candidate", "candidate", r, c, v, colour="candidate"))
+                    out.append(plain_candidate(r, c, v))
                 if obstacles is not None:
-                    obstacles.add_candidate(*spot(n, r, c, v), (r, c, v))
+                    obstacles.add_plain_candidate(r, c, v)
             mask >>= 1
             v += 1
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from explainer.model.grid import value_char
 
@@ -83,8 +84,10 @@ class Scene(list[Shape]):
         return found[0].text if found else ""
 
 
+@lru_cache(maxsize=1 << 16)
 def spot(n: int, r: int, c: int, v: int) -> tuple[float, float]:
-    """Centre of candidate v of cell (r, c), in grid units."""
+    """Centre of candidate v of cell (r, c), in grid units (a pure function of its
+    arguments, asked again for every candidate of every frame: kept)."""
     m = math.isqrt(n)
     i, j = divmod(v - 1, m)
     k = spot_gap(m)  # a sub-grid a little inside the cell, clear of the lines

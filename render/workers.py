@@ -39,6 +39,7 @@ def _render_one(i: int) -> tuple[int, Pixels]:
     """Frame ``i`` of ``_JOB``'s plan: its scene laid out and drawn, its file written, its
     reduced copies (``Pixels``) returned."""
     from .frame import THUMB_STEPS, quantize_image, remap
+    from .sheet import sheet_tile
 
     job = _JOB
     r = job["renderer"]
@@ -47,8 +48,10 @@ def _render_one(i: int) -> tuple[int, Pixels]:
     if path is not None and job["fmt"] == "svg":
         with open(path, "wb") as f:
             f.write(r.svg(sc))
-    thumb, video = job["thumb"], job["video"]
-    if not (thumb or video or path is not None and job["fmt"] == "png"):
+    thumb, video, tiled = job["thumb"], job["video"], job["tile"][0]
+    if job["thumb_frames"] is not None and i not in job["thumb_frames"]:
+        thumb = 0  # a frame the GIF does not show
+    if not (thumb or video or tiled or path is not None and job["fmt"] == "png"):
         return i, Pixels(legend=sc.text("legend"))
     with r.rgba(sc) as im:  # the canvas's own pixels, read before the next frame draws over them
         full = None  # the frame on the theme's palette (its PNG file)
@@ -57,17 +60,24 @@ def _render_one(i: int) -> tuple[int, Pixels]:
             full.save(path, format="PNG", compress_level=job["compress"], compress_type=PNG_STRATEGY)
         t = v = b""
         tsize = vsize = (0, 0)
+        reduced: dict[int, Any] = {1: im}  # the frame reduced by a whole factor, made once for all
         if thumb:
             if thumb == 1 and full is not None:  # the same pixels on the thumbnails' fewer colours
                 small = remap(full, r.theme, THUMB_STEPS)
             else:
-                small = quantize_image(im.reduce(thumb) if thumb > 1 else im, r.theme, THUMB_STEPS)
+                reduced[thumb] = im.reduce(thumb) if thumb > 1 else im
+                small = quantize_image(reduced[thumb], r.theme, THUMB_STEPS)
             t, tsize = small.tobytes(), small.size
         if video:
             frame = full if video == 1 and full is not None else quantize_image(
                 im.reduce(video) if video > 1 else im, r.theme)
             v, vsize = frame.tobytes(), frame.size
-    return i, Pixels(t, tsize, v, vsize, sc.text("legend"))
+        tb = b""
+        tbsize = (0, 0)
+        if tiled:  # the contact sheet's tile, from the frame's own pixels (not drawn again)
+            tile = sheet_tile(im, job["tile"], r.theme, reduced)
+            tb, tbsize = tile.tobytes(), tile.size
+    return i, Pixels(t, tsize, v, vsize, sc.text("legend"), tb, tbsize)
 
 
 def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] | None = None,
@@ -88,7 +98,8 @@ def render_frames(job: Job, workers: int, progress: Callable[[int, int], None] |
     # inherit it ready to use: one figure per worker
     r = FrameRenderer(job.puzzle.grid.n, o.theme, o.dpi, o.size, keep_values=True)
     r._prime()
-    _JOB = {"theme": o.theme, "fmt": o.fmt, "thumb": job.thumb, "video": job.video, "plan": job.plan,
+    _JOB = {"theme": o.theme, "fmt": o.fmt, "thumb": job.thumb, "video": job.video, "tile": job.tile,
+            "thumb_frames": job.thumb_frames, "plan": job.plan,
             "paths": job.frame_paths, "compress": 1, "renderer": r}
     total = len(job.plan)
     pool = None
@@ -229,7 +240,8 @@ def write_exporters(exporters: Sequence[Exporter], job: Job, rec: Written, worke
     sinks: dict[int, Sink] = {}
     side = [k for k, e in enumerate(exporters) if e.key in PARALLEL_EXPORTERS and not e.streams]
     out: dict[int, list[str]] = {}
-    drawing = job.options.frames or bool(job.thumb) or bool(job.video)  # thumb: GIF, sheet, inlined viewer
+    # thumb: GIF, inlined viewer; tile: the contact sheet
+    drawing = job.options.frames or bool(job.thumb) or bool(job.video) or bool(job.tile[0])
     try:
         if drawing:
             _EXPORT = {"exporters": list(exporters), "job": job}

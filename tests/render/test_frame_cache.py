@@ -134,3 +134,37 @@ def test_a_frame_has_the_same_pixels_whatever_the_worker_drew_before():
         for j in range(at - 10, at, every):
             fast.image(plan[j].scene)
         _same(_pixels(fast, plan[at].scene), _pixels(full, plan[at].scene))
+
+
+def test_a_legend_line_copied_from_the_kept_pixels_is_the_line_drawn(seed_scenes):
+    """A legend's lines come back frame after frame: drawn once (on a whole pixel's baseline),
+    their pixels kept and copied after (``FrameRenderer._legend``). Each frame of a run, its
+    legend lines copied from the kept pixels, has the pixels of the frame drawn by a fresh
+    renderer, every line drawn; and the lines were kept once each (fewer than drawn)."""
+    kept = FrameRenderer(9, keep_values=True)
+    frames = [sc for sc in seed_scenes if sc.text("legend")]
+    drawn = 0
+    for sc in frames:
+        a = _pixels(kept, sc)
+        _same(a, _pixels(FrameRenderer(9, keep_values=True), sc))
+        drawn += 1
+    assert 0 < len(kept._lines) < drawn
+
+
+def test_the_kept_legend_lines_have_a_budget():
+    """The kept lines' pixels stay within ``LINE_CACHE_BYTES``: the oldest go first."""
+    import render.frame as frame
+
+    r = FrameRenderer(9, keep_values=True)
+    old = frame.LINE_CACHE_BYTES
+    frame.LINE_CACHE_BYTES = 200_000
+    try:
+        for k in range(40):
+            run = frame.TextRun([f"legend line number {k} with some words"], 0.15, 1.0, 14.0, "#333333",
+                                gid="legend")
+            r._prime()
+            r._legend(run, r.canvas.get_renderer())
+        assert r._line_bytes <= 200_000 and 1 <= len(r._lines) < 40
+        assert r._line_bytes == sum(b.nbytes for b, _, _ in r._lines.values())
+    finally:
+        frame.LINE_CACHE_BYTES = old

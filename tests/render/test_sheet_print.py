@@ -54,11 +54,13 @@ def test_sheet_pages_are_filled():
 
 
 def test_a_legend_line_from_its_kept_mask_has_the_pixels_of_the_text_drawn():
-    """``ContactSheet._legend_line`` renders each legend line once and pastes its colour
-    through that mask after: the page's pixels are those ``ImageDraw.text`` draws (descenders,
+    """``ContactSheet._legend_line`` renders each legend line once and pastes its palette
+    indices where it covers the page after: the page's pixels are those ``ImageDraw.text``
+    draws in RGB, mapped onto the theme's palette as a page drawn in RGB was (descenders,
     accents, a glyph reaching left of its origin), the second time as the first."""
     from PIL import Image, ImageDraw
 
+    from render.frame import _palette, quantize_image
     from render.sheet import ContactSheet
     from render.theme import THEMES
 
@@ -66,8 +68,7 @@ def test_a_legend_line_from_its_kept_mask_has_the_pixels_of_the_text_drawn():
     lines = ["Disques barrés en vermillon : retirés ; anneaux « vrai »,", "jq(y) — ÉÀÇ g_p", "x"]
     plan = _plan(2, "a caption", " ".join(lines))
     sheet = ContactSheet(plan, 9, theme, [])
-    sheet.page = Image.new("RGB", (900, 200), theme["background"])
-    sheet.draw = ImageDraw.Draw(sheet.page)
+    sheet.page = Image.new("L", (900, 200), 0)
     drawn = Image.new("RGB", (900, 200), theme["background"])
     pen = ImageDraw.Draw(drawn)
     for k, line in enumerate(lines * 2):  # each line twice: from a new mask, then from the kept one
@@ -75,7 +76,45 @@ def test_a_legend_line_from_its_kept_mask_has_the_pixels_of_the_text_drawn():
         sheet._legend_line(*xy, line)
         pen.text(xy, line, font=sheet.font, fill=theme["label"])
     assert len(sheet._masks) == len(lines)
-    assert sheet.page.tobytes() == drawn.tobytes()
+    page = Image.frombytes("P", sheet.page.size, sheet.page.tobytes())
+    page.putpalette(_palette(theme, None).getpalette())
+    assert page.convert("RGB").tobytes() == quantize_image(drawn, theme).convert("RGB").tobytes()
+
+
+def test_a_contact_sheet_tile_is_the_frame_reduced():
+    """The contact sheet's tile is made from the frame's own pixels (``sheet_tile``), not drawn
+    again: the frame without its caption strip, reduced to the tile, on the theme's palette;
+    its colours are those of the frame (a reduced frame, not another picture)."""
+    from PIL import Image
+
+    from explainer import Puzzle
+    from render.frame import FrameRenderer, Layout, quantize_image
+    from render.plan import plan_frames
+    from render.sheet import sheet_layout, sheet_tile, tile_geometry
+    from render.theme import THEMES
+
+    theme = THEMES["default"]
+    p = Puzzle("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81....")
+    plan = plan_frames(p)[:6]
+    lay = sheet_layout(plan, 9)
+    r = FrameRenderer(9, theme)
+    frame = r.image(plan[5].scene)
+    L = Layout(9)
+    tile = tile_geometry(lay, frame.size, L.caption_in / L.height_in)
+    assert tile[:2] == (lay.tile_w, lay.grid_h) and tile[2] < frame.size[1]
+    small = sheet_tile(frame, tile, theme)
+    assert small.size == (lay.tile_w, lay.grid_h)
+    # the frame's picture reduced by hand in one resize, seen at a third of the tile (a thin line
+    # falls on other tile pixels through a whole reduction first): the same, to within noise
+    want = quantize_image(frame.crop((0, 0, frame.size[0], tile[2])).resize(
+        small.size, Image.Resampling.BOX), theme).convert("RGB").reduce(3)
+    got = small.convert("RGB").reduce(3)
+    diff = [abs(a - b) for a, b in zip(want.tobytes(), got.tobytes(), strict=True)]
+    assert max(diff) < 100 and sum(diff) / len(diff) < 8
+    # the whole frame reduced once for the GIF's thumbnail too: the tile from it is the same
+    shared = sheet_tile(frame, tile, theme, {2: frame.reduce(2)})
+    diff = [abs(a - b) for a, b in zip(shared.convert("RGB").tobytes(), small.convert("RGB").tobytes(), strict=True)]
+    assert sum(d > 0 for d in diff) < 0.01 * len(diff)
 
 
 def test_a_french_line_never_starts_with_its_colon():
@@ -93,3 +132,44 @@ def test_a_french_line_never_starts_with_its_colon():
         assert not any(x.lstrip().startswith((":", ";", "»")) or x.rstrip().endswith("«") for x in lines), \
             (width, lines)
         assert " ".join(lines).replace("\u00a0", " ") == legend
+
+
+def test_a_contact_sheet_page_holds_every_frame_s_tile_and_words(tmp_path):
+    """Each frame's tile is copied onto its page as it is, and its caption (written word by
+    word, each word rendered once) and legend are on the page where the layout puts them:
+    each line's ink where ``ImageDraw.text`` would put the whole line, within a pixel."""
+    from PIL import Image, ImageDraw
+
+    from render.frame import _palette
+    from render.sheet import ContactSheet
+    from render.theme import THEMES
+
+    theme = THEMES["default"]
+    plan = _plan(5, "in box 2, 1 can only go in r1c6: r4c7 r5c7 and r6c7 lose 1.",
+                 "Red: the value placed; green circles: the solved cells.")
+    paths = [tmp_path / f"page-{k}.png" for k in range(5)]
+    sheet = ContactSheet(plan, 9, theme, paths)
+    lay = sheet.lay
+    tiles = []
+    for k in range(len(plan)):  # a tile of its own index everywhere: told apart on the page
+        tiles.append(Image.new("L", (lay.tile_w, lay.grid_h), 1 + k))
+        sheet.add(k, tiles[-1])
+    assert [str(p) for p in sheet.written] == [str(p) for p in paths[:len(lay.pages)]]
+    pal = _palette(theme, None).getpalette()
+    for page, path in zip(lay.pages, sheet.written, strict=True):
+        with Image.open(path) as im:
+            assert im.mode == "P" and im.getpalette() == pal[:len(im.getpalette())]
+            for t in page:
+                box = (t.x, t.y, t.x + lay.tile_w, t.y + lay.grid_h)
+                assert im.crop(box).getextrema() == (1 + t.k, 1 + t.k)
+                x, y = lay.words_at(t)
+                for line in t.caption + t.legend:
+                    whole = Image.new("L", im.size, 0)
+                    ImageDraw.Draw(whole).text((x, y), line, font=sheet.font, fill=255)
+                    want = whole.getbbox()
+                    ink = Image.frombytes("L", im.size, im.tobytes()).point([0] + [255] * 255)
+                    got = ink.crop((x - 2, y, x + lay.text_w + 2, y + lay.line_h)).getbbox()
+                    assert want is not None and got is not None
+                    got = (got[0] + x - 2, got[1] + y, got[2] + x - 2, got[3] + y)
+                    assert all(abs(a - b) <= 1 for a, b in zip(got, want, strict=True)), (line, got, want)
+                    y += lay.line_h
