@@ -68,6 +68,10 @@ WHAT_PLACE = {"en": "{cells} get {values}", "fr": "{cells} reçoivent {values}"}
 WHAT_ELIM = {"en": "{k} {removed} ({first})", "fr": "{k} {removed} ({first})"}
 
 
+# a run's cells read one by one before its whole row is converted (a row of a 25×25 grid is 625 items)
+READS_BEFORE_ROW = 32
+
+
 class _Result:
     """One assumption propagated: whether it contradicts or solves the grid, the cells it changed
     (placed or cut down, ``changed``), and in each of those its placed value (``value``, 0: none)
@@ -75,16 +79,23 @@ class _Result:
     state; a cell is read from the run's row only when asked for (most pairs of runs share no
     changed cell, and a 25×25 run changes few of its 625 cells)."""
 
-    __slots__ = ("row", "masks", "contradiction", "solved", "changed")
+    __slots__ = ("row", "masks", "reads", "contradiction", "solved", "changed")
 
     def __init__(self, row: Any, contradiction: bool, solved: bool, changed: int) -> None:
         self.row, self.contradiction, self.solved, self.changed = row, contradiction, solved, changed
         self.masks: list[int] | None = None
+        self.reads = 0
 
     def _mask(self, c: int) -> int:
-        if self.masks is None:
-            self.masks = self.row.tolist()
-        m: int = self.masks[c]
+        masks = self.masks
+        if masks is None:
+            # a few cells are read from most runs: one item each; a whole row only when
+            # many of its cells are
+            self.reads += 1
+            if self.reads < READS_BEFORE_ROW:
+                return int(self.row[c])
+            masks = self.masks = self.row.tolist()
+        m: int = masks[c]
         return m
 
     def value(self, c: int) -> int:
