@@ -23,7 +23,7 @@ candidates (the frame shows them as ruled out).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -43,7 +43,7 @@ from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead
 
 from .seorder import BLOCK, COLUMN, ROW, check_size, colex, rated, regions, step
 
@@ -105,11 +105,22 @@ def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanati
     is built when asked for."""
     geo, cand = state.geo, state.cand
     for hit in naked_hits(state, session_of(state, ctx), _max_size(state)):
-        yield lead(ctx, "naked tuple", _naked_built, geo, _snapshot(geo, cand, hit[0]), hit, eliminate=hit[4])
+        build = partial(_naked_built, geo, _snapshot(geo, cand, hit[0]), hit)
+        yield _sized(ctx, "naked tuple", NAKED_RATING, hit, build)
 
 
 # a cell's candidates: the state's list, or a house's kept by a lead
 Cands = Mapping[int, int] | Sequence[int]
+
+
+def _sized(ctx: Context, name: str, ratings: dict[int, float], hit: NakedHit | HiddenHit,
+           build: Callable[[], Explanation]) -> Explanation | Lead:
+    """A tuple step: to an engine that takes leads, a lead whose choice key is known whole (its
+    rating, the same on every view, and its pattern: the tuple's p cells), built only if taken."""
+    if not ctx.leads:
+        return build()
+    p = hit[1]
+    return Lead(name, build, ratings[p], 0, hit[4], (p, 0, 0))
 
 
 def _snapshot(geo: Geometry, cand: list[int], h: int) -> dict[int, int]:
@@ -150,7 +161,8 @@ def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanat
     step is built when asked for."""
     geo, cand = state.geo, state.cand
     for hit in hidden_hits(state, session_of(state, ctx), _max_size(state)):
-        yield lead(ctx, "hidden tuple", _hidden_built, geo, _snapshot(geo, cand, hit[0]), hit, eliminate=hit[4])
+        build = partial(_hidden_built, geo, _snapshot(geo, cand, hit[0]), hit)
+        yield _sized(ctx, "hidden tuple", HIDDEN_RATING, hit, build)
 
 
 def _hidden_built(geo: Geometry, cand: Cands, hit: HiddenHit) -> Explanation:
