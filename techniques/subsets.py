@@ -29,13 +29,10 @@ from typing import Any
 
 from explainer.core.fish import (
     HiddenHit,
-    HouseSearch,
     NakedHit,
+    by_house,
     hidden_hits,
-    hidden_in,
-    house_tuples,
     naked_hits,
-    naked_in,
 )
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
@@ -209,17 +206,17 @@ DIRECT_TEXT = {
 }
 
 
-def _se_houses(state: State, ctx: Context, owner: str, search: HouseSearch, least: int
+def _se_houses(state: State, ctx: Context, hidden: bool, least: int
                ) -> Iterator[tuple[int, list[tuple[int, int, list[int], int, int]]]]:
     """(house, its tuples) in SE's region order, of the houses with more than ``least`` empty
-    cells (one count per state version, shared by SE's set producers); a house's tuples are
-    kept in the solving session while its candidates stay (``house_tuples``)."""
+    cells (one count per state version, shared by SE's set producers; the tuples from
+    ``explainer.core.fish.by_house``)."""
     empties = state.cached("se house empties", _count_empties)
-    session = session_of(state, ctx)
+    tuples = by_house(state, session_of(state, ctx), hidden, _max_size(state))
     for kind in SE_SCAN:
         for h in regions(kind):
             if empties[h] > least:
-                yield h, house_tuples(state, session, owner, search, h, _max_size(state))
+                yield h, tuples(h)
 
 
 def _count_empties(state: State) -> tuple[int, ...]:
@@ -233,7 +230,7 @@ def se_naked(degree: int) -> Finder:
     def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         cand = state.cand
-        for _, found in _se_houses(state, ctx, "naked tuple", naked_in, 2 * degree - 1):
+        for _, found in _se_houses(state, ctx, False, 2 * degree - 1):
             sets = [hit for hit in found if hit[1] == degree and all(cand[c] & (cand[c] - 1) for c in hit[2])]
             for hit in sorted(sets, key=lambda a: colex(a[2])):
                 args = _naked_args(geo, cand, hit)
@@ -250,7 +247,7 @@ def se_hidden(degree: int, direct: bool) -> Finder:
     def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         pos = state.pos
-        for h, found in _se_houses(state, ctx, "hidden tuple", hidden_in, degree if direct else 2 * degree):
+        for h, found in _se_houses(state, ctx, True, degree if direct else 2 * degree):
             hmask = geo.house_mask[h]
             places = [pos[v - 1] & hmask for v in range(1, 10)]
             sets = [hit for hit in found if hit[1] == degree and all(places[v - 1].bit_count() > 1 for v in hit[2])]

@@ -299,17 +299,39 @@ def _finned_fish(found: list[Found], v: int, pv: int, o: int, pool: list[int],
 # ---- tuples -------------------------------------------------------------------------------------
 
 def naked_hits(state: State, session: Session, top: int) -> list[NakedHit]:
-    """Every naked tuple of sizes 2..top that removes something: size, house, discovery."""
+    """Every naked tuple of sizes 2..top (top <= 4) that removes something: size, house,
+    discovery."""
     if _C is not None:
         return _C.naked_hits(state.geo.n, state.cand, top)  # type: ignore[no-any-return]
     return _by_house(state, session, "naked tuple", naked_in, top)
 
 
 def hidden_hits(state: State, session: Session, top: int) -> list[HiddenHit]:
-    """Every hidden tuple of sizes 2..top that removes something: size, house, discovery."""
+    """Every hidden tuple of sizes 2..top (top <= 4) that removes something: size, house,
+    discovery."""
     if _C is not None:
         return _C.hidden_hits(state.geo.n, state.cand, top)  # type: ignore[no-any-return]
     return _by_house(state, session, "hidden tuple", hidden_in, top)
+
+
+def by_house(state: State, session: Session, hidden: bool, top: int
+             ) -> Callable[[int], list[tuple[int, int, list[int], int, int]]]:
+    """A reader of each house's naked (``hidden``: hidden) tuples, for a caller reading houses
+    in its own order (Sudoku Explainer's scan): the compiled path searches every house once per
+    state version (``Session.derived``), the pure path each house read (``house_tuples``)."""
+    if _C is not None:
+        search = _C.hidden_hits if hidden else _C.naked_hits
+
+        def grouped(state: State) -> list[list[tuple[int, int, list[int], int, int]]]:
+            out: list[list[tuple[int, int, list[int], int, int]]] = [[] for _ in state.geo.houses]
+            for hit in search(state.geo.n, state.cand, top):
+                out[hit[0]].append(hit)
+            return out
+
+        return session.derived(f"fish.{'hidden' if hidden else 'naked'} tuples by house {top}", grouped).__getitem__
+    owner, house_search = ("hidden tuple", hidden_in) if hidden else ("naked tuple", naked_in)
+    stamps = session.house_stamps()
+    return lambda h: house_tuples(state, session, owner, house_search, h, top, stamps)
 
 
 HouseSearch = Callable[[State, int, int], list[tuple[int, int, list[int], int, int]]]
@@ -336,21 +358,42 @@ def _by_house(state: State, session: Session, owner: str, search: HouseSearch,
 
 def _subsets(masks: list[int], p: int) -> list[tuple[tuple[int, ...], int]]:
     """(positions, union) of the p-subsets of ``masks`` whose union has exactly p bits, in
-    lexicographic order; a branch stops once its union exceeds p bits."""
+    lexicographic order; a branch stops once its union exceeds p bits (unrolled for p <= 4)."""
+    k = len(masks)
     out: list[tuple[tuple[int, ...], int]] = []
-
-    def walk(start: int, chosen: tuple[int, ...], union: int) -> None:
-        for i in range(start, len(masks) - (p - len(chosen)) + 1):
-            u = union | masks[i]
-            if u.bit_count() > p:
-                continue
-            if len(chosen) + 1 == p:
-                if u.bit_count() == p:
-                    out.append((chosen + (i,), u))
-            else:
-                walk(i + 1, chosen + (i,), u)
-
-    walk(0, (), 0)
+    if p == 2:
+        for a in range(k - 1):
+            ua = masks[a]
+            for b in range(a + 1, k):
+                u = ua | masks[b]
+                if u.bit_count() == 2:
+                    out.append(((a, b), u))
+    elif p == 3:
+        for a in range(k - 2):
+            ua = masks[a]
+            for b in range(a + 1, k - 1):
+                ub = ua | masks[b]
+                if ub.bit_count() > 3:
+                    continue
+                for c in range(b + 1, k):
+                    u = ub | masks[c]
+                    if u.bit_count() == 3:
+                        out.append(((a, b, c), u))
+    else:
+        for a in range(k - 3):
+            ua = masks[a]
+            for b in range(a + 1, k - 2):
+                ub = ua | masks[b]
+                if ub.bit_count() > 4:
+                    continue
+                for c in range(b + 1, k - 1):
+                    uc = ub | masks[c]
+                    if uc.bit_count() > 4:
+                        continue
+                    for d in range(c + 1, k):
+                        u = uc | masks[d]
+                        if u.bit_count() == 4:
+                            out.append(((a, b, c, d), u))
     return out
 
 

@@ -37,11 +37,16 @@ def _compare(state: State, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     top = max(2, min(TOP, n // 2))
     naked = compiled.naked_hits(n, state.cand, top)
     hidden = compiled.hidden_hits(n, state.cand, top)
+    houses = range(3 * n)
+    per_house = [[fish.by_house(state, Session(state), kind, top)(h) for h in houses] for kind in (False, True)]
     with monkeypatch.context() as m:
         m.setattr(fish, "_C", None)
         session = Session(state)
         assert naked == fish.naked_hits(state, session, top), ("naked", state.to_line())
         assert hidden == fish.hidden_hits(state, session, top), ("hidden", state.to_line())
+        for kind in (False, True):
+            read = fish.by_house(state, session, kind, top)
+            assert per_house[kind] == [read(h) for h in houses], ("by house", kind, state.to_line())
     return fishes, len(naked) + len(hidden)
 
 
