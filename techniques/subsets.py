@@ -23,17 +23,24 @@ candidates (the frame shows them as ruled out).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from explainer.core.fish import (
+    HiddenHit,
+    NakedHit,
+    by_house,
+    hidden_hits,
+    naked_hits,
+)
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, bits, values_of
 from explainer.model.i18n import Agree, Arg, Cells, House, Value, Values, say
 from explainer.model.roles import on_cands, on_cells, on_houses
 from explainer.model.session import session_of
 from explainer.model.state import State
-from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead, lead
+from explainer.model.technique import NO_CONTEXT, Context, Finder, Lead
 
 from .seorder import BLOCK, COLUMN, ROW, check_size, colex, rated, regions, step
 
@@ -72,71 +79,6 @@ class TupleSize(Arg):
         return Agree(1 if self.p in FEMININE_FR else 2, fr=(feminine, masculine_fr), en=("", ""))
 
 
-def _subsets(pool: list[int], masks: list[int], p: int) -> Iterator[tuple[list[int], int]]:
-    """Subsets of ``pool`` of size p whose masks' union has exactly p bits."""
-    chosen: list[int] = []
-
-    def walk(start: int, union: int) -> Iterator[tuple[list[int], int]]:
-        if len(chosen) == p:
-            if union.bit_count() == p:
-                yield list(chosen), union
-            return
-        for i in range(start, len(pool) - (p - len(chosen)) + 1):
-            u = union | masks[i]
-            if u.bit_count() <= p:
-                chosen.append(pool[i])
-                yield from walk(i + 1, u)
-                chosen.pop()
-
-    yield from walk(0, 0)
-
-
-def _tuples(masks: list[int], p: int) -> list[tuple[tuple[int, ...], int]]:
-    """(positions, union) of the p-subsets of ``masks`` whose union has exactly p bits,
-    in the order of ``_subsets`` (the same search, unrolled for p <= 4).
-
-    Every mask is expected to have at most p bits (pools are filtered so).
-    """
-    k = len(masks)
-    out: list[tuple[tuple[int, ...], int]] = []
-    if p == 2:
-        for a in range(k - 1):
-            ua = masks[a]
-            for b in range(a + 1, k):
-                u = ua | masks[b]
-                if u.bit_count() == 2:
-                    out.append(((a, b), u))
-    elif p == 3:
-        for a in range(k - 2):
-            ua = masks[a]
-            for b in range(a + 1, k - 1):
-                ub = ua | masks[b]
-                if ub.bit_count() > 3:
-                    continue
-                for c in range(b + 1, k):
-                    u = ub | masks[c]
-                    if u.bit_count() == 3:
-                        out.append(((a, b, c), u))
-    elif p == 4:
-        for a in range(k - 3):
-            ua = masks[a]
-            for b in range(a + 1, k - 2):
-                ub = ua | masks[b]
-                if ub.bit_count() > 4:
-                    continue
-                for c in range(b + 1, k - 1):
-                    uc = ub | masks[c]
-                    if uc.bit_count() > 4:
-                        continue
-                    for d in range(c + 1, k):
-                        u = uc | masks[d]
-                        if u.bit_count() == 4:
-                            out.append(((a, b, c, d), u))
-    else:
-        out = [(tuple(chosen), union) for chosen, union in _subsets(list(range(k)), masks, p)]
-    return out
-
-
 # a tuple step's title names its size, like its caption ("Hidden pair", not "hidden tuple")
 SIZED_TITLES = {
     "naked tuple": {"en": {2: "naked pair", 3: "naked triple", 4: "naked quad"},
@@ -155,73 +97,45 @@ def _max_size(state: State) -> int:
     return max(2, min(MAX_TUPLE, state.geo.n // 2))
 
 
-Search = Callable[[State, int, list[int], int], list[tuple[int, int, tuple[Any, ...]]]]
-
-
-def _in_house(state: State, ctx: Context, owner: str, search: Search, h: int,
-              stamps: tuple[int, ...] | None = None) -> list[tuple[int, int, tuple[Any, ...]]]:
-    """A house's tuples (``search(state, house, its cells' candidates, largest size)``), kept in
-    the session while its candidates stay: while its stamp (``Session.house_stamps``, given as
-    ``stamps`` by a caller reading every house) is the same."""
-    session = session_of(state, ctx)
-    if stamps is None:
-        stamps = session.house_stamps()
-    top = _max_size(state)
-    cand = state.cand
-    return session.part(owner, h, stamps[h],
-                        lambda: search(state, h, [cand[c] for c in state.geo.houses[h]], top))
-
-
-def _by_house(state: State, ctx: Context, owner: str, search: Search) -> list[tuple[int, int, int, tuple[Any, ...]]]:
-    """Every house's tuples (``_in_house``), in the order of the plain search: size, house,
-    discovery."""
-    stamps = session_of(state, ctx).house_stamps()
-    out = [(p, h, k, args) for h in range(len(state.geo.houses))
-           for p, k, args in _in_house(state, ctx, owner, search, h, stamps)]
-    out.sort(key=lambda f: f[:3])
-    return out
-
-
-def _leads(state: State, ctx: Context, name: str, search: Any,
-           build: Callable[..., Explanation]) -> Iterator[Explanation | Lead]:
-    """A tuple family's steps, house by house (``_by_house``), each a lead built when asked for."""
-    geo = state.geo
-    for _, _, _, args in _by_house(state, ctx, name, search):
-        yield lead(ctx, name, build, geo, *args, eliminate=len(args[4]))
-
-
 def find_naked(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
-    """Naked tuples, smallest first, house by house; a house's are kept in the solving session
-    while its cells' candidates stay (``Session.part``); a step is built when asked for."""
-    return _leads(state, ctx, "naked tuple", _naked_in, _naked_step)
+    """Naked tuples, smallest first, house by house (``explainer.core.fish.naked_hits``); a step
+    is built when asked for."""
+    geo, cand = state.geo, state.cand
+    for hit in naked_hits(state, session_of(state, ctx), _max_size(state)):
+        build = partial(_naked_built, geo, _snapshot(geo, cand, hit[0]), hit)
+        yield _sized(ctx, "naked tuple", NAKED_RATING, hit, build)
 
 
-def _naked_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
-    """(size, discovery, step arguments) of the naked tuples of house ``h`` (its cells'
-    candidates ``content``)."""
-    geo = state.geo
-    cells = geo.houses[h]
-    empty = [c for c, m in zip(cells, content, strict=True) if m]
-    found: list[tuple[int, int, tuple[Any, ...]]] = []
-    if len(empty) <= 2:
-        return found
-    rows = [(c, m, m.bit_count()) for c, m in zip(cells, content, strict=True) if m]
-    cand = {c: m for c, m, _ in rows}
-    for p in range(2, top + 1):
-        if len(empty) <= p:
-            continue
-        pool = [c for c, _, k in rows if k <= p]
-        if len(pool) < p:
-            continue
-        masks = [x for _, x, k in rows if k <= p]
-        for where, union in _tuples(masks, p):
-            chosen = [pool[i] for i in where]
-            rest = [c for c in empty if c not in chosen and cand[c] & union]
-            if not rest:
-                continue
-            elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
-            found.append((p, len(found), (h, p, chosen, union, elim, rest, [(c, cand[c]) for c in chosen])))
-    return found
+# a cell's candidates: the state's list, or a house's kept by a lead
+Cands = Mapping[int, int] | Sequence[int]
+
+
+def _sized(ctx: Context, name: str, ratings: dict[int, float], hit: NakedHit | HiddenHit,
+           build: Callable[[], Explanation]) -> Explanation | Lead:
+    """A tuple step: to an engine that takes leads, a lead whose choice key is known whole (its
+    rating, the same on every view, and its pattern: the tuple's p cells), built only if taken."""
+    if not ctx.leads:
+        return build()
+    p = hit[1]
+    return Lead(name, build, ratings[p], 0, hit[4], (p, 0, 0))
+
+
+def _snapshot(geo: Geometry, cand: list[int], h: int) -> dict[int, int]:
+    """The candidates of house h's cells as they are now (a lead is built from them later)."""
+    return {c: cand[c] for c in geo.houses[h]}
+
+
+def _naked_built(geo: Geometry, cand: Cands, hit: NakedHit) -> Explanation:
+    return _naked_step(geo, *_naked_args(geo, cand, hit))
+
+
+def _naked_args(geo: Geometry, cand: Cands, hit: NakedHit) -> tuple[Any, ...]:
+    """``_naked_step``'s arguments for a naked tuple ``hit`` (``naked_hits``) of the candidates
+    ``cand`` (those of its house's cells at least)."""
+    h, p, chosen, union, _ = hit
+    rest = [c for c in geo.houses[h] if cand[c] & union and c not in chosen]
+    elim = [(c, v) for c in rest for v in values_of(cand[c] & union)]
+    return h, p, list(chosen), union, elim, rest, [(c, cand[c]) for c in chosen]
 
 
 def _naked_step(geo: Geometry, h: int, p: int, chosen: list[int], union: int, elim: list[tuple[int, int]],
@@ -240,43 +154,28 @@ def _naked_step(geo: Geometry, h: int, p: int, chosen: list[int], union: int, el
 
 
 def find_hidden(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | Lead]:
-    """Hidden tuples, smallest first, house by house; a house's are kept in the solving session
-    while its cells' candidates stay (``Session.part``); a step is built when asked for."""
-    return _leads(state, ctx, "hidden tuple", _hidden_in, _hidden_step)
+    """Hidden tuples, smallest first, house by house (``explainer.core.fish.hidden_hits``); a
+    step is built when asked for."""
+    geo, cand = state.geo, state.cand
+    for hit in hidden_hits(state, session_of(state, ctx), _max_size(state)):
+        build = partial(_hidden_built, geo, _snapshot(geo, cand, hit[0]), hit)
+        yield _sized(ctx, "hidden tuple", HIDDEN_RATING, hit, build)
 
 
-def _hidden_in(state: State, h: int, content: list[int], top: int) -> list[tuple[int, int, tuple[Any, ...]]]:
-    """(size, discovery, step arguments) of the hidden tuples of house ``h`` (its cells'
-    candidates ``content``)."""
-    geo = state.geo
-    n = geo.n
-    cells = geo.houses[h]
-    cand = dict(zip(cells, content, strict=True))
-    # (value, its places, their count) of each value still open in the house (``content`` is
-    # the state's: its places are the value's cell mask in the house)
-    hmask, pos = geo.house_mask[h], state.pos
-    rows = [(v, where, where.bit_count()) for v in range(1, n + 1) if (where := pos[v - 1] & hmask)]
-    found: list[tuple[int, int, tuple[Any, ...]]] = []
-    if len(rows) <= 2:
-        return found
-    for p in range(2, top + 1):
-        if len(rows) <= p:
-            continue
-        pool = [v for v, _, k in rows if k <= p]
-        if len(pool) < p:
-            continue
-        masks = [w for _, w, k in rows if k <= p]
-        for chosen_at, where in _tuples(masks, p):
-            chosen = [pool[i] for i in chosen_at]
-            keep = 0
-            for v in chosen:
-                keep |= 1 << (v - 1)
-            in_cells = list(bits(where))
-            elim = [(c, v) for c in in_cells for v in values_of(cand[c] & ~keep)]
-            if not elim:
-                continue
-            found.append((p, len(found), (h, p, chosen, in_cells, elim, [(c, cand[c] & keep) for c in in_cells])))
-    return found
+def _hidden_built(geo: Geometry, cand: Cands, hit: HiddenHit) -> Explanation:
+    return _hidden_step(geo, *_hidden_args(cand, hit))
+
+
+def _hidden_args(cand: Cands, hit: HiddenHit) -> tuple[Any, ...]:
+    """``_hidden_step``'s arguments for a hidden tuple ``hit`` (``hidden_hits``) of the candidates
+    ``cand`` (those of its house's cells at least)."""
+    h, p, chosen, where, _ = hit
+    keep = 0
+    for v in chosen:
+        keep |= 1 << (v - 1)
+    in_cells = list(bits(where))
+    elim = [(c, v) for c in in_cells for v in values_of(cand[c] & ~keep)]
+    return h, p, list(chosen), in_cells, elim, [(c, cand[c] & keep) for c in in_cells]
 
 
 def _hidden_step(geo: Geometry, h: int, p: int, chosen: list[int], cells: list[int], elim: list[tuple[int, int]],
@@ -307,15 +206,17 @@ DIRECT_TEXT = {
 }
 
 
-def _se_houses(state: State, ctx: Context, owner: str, search: Search, least: int
-               ) -> Iterator[tuple[int, list[tuple[int, int, tuple[Any, ...]]]]]:
+def _se_houses(state: State, ctx: Context, hidden: bool, least: int
+               ) -> Iterator[tuple[int, list[tuple[int, int, list[int], int, int]]]]:
     """(house, its tuples) in SE's region order, of the houses with more than ``least`` empty
-    cells (one count per state version, shared by SE's set producers)."""
+    cells (one count per state version, shared by SE's set producers; the tuples from
+    ``explainer.core.fish.by_house``)."""
     empties = state.cached("se house empties", _count_empties)
+    tuples = by_house(state, session_of(state, ctx), hidden, _max_size(state))
     for kind in SE_SCAN:
         for h in regions(kind):
             if empties[h] > least:
-                yield h, _in_house(state, ctx, owner, search, h)
+                yield h, tuples(h)
 
 
 def _count_empties(state: State) -> tuple[int, ...]:
@@ -329,9 +230,10 @@ def se_naked(degree: int) -> Finder:
     def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         cand = state.cand
-        for _, found in _se_houses(state, ctx, "naked tuple", _naked_in, 2 * degree - 1):
-            sets = [args for p, _, args in found if p == degree and all(cand[c] & (cand[c] - 1) for c in args[2])]
-            for args in sorted(sets, key=lambda a: colex(a[2])):
+        for _, found in _se_houses(state, ctx, False, 2 * degree - 1):
+            sets = [hit for hit in found if hit[1] == degree and all(cand[c] & (cand[c] - 1) for c in hit[2])]
+            for hit in sorted(sets, key=lambda a: colex(a[2])):
+                args = _naked_args(geo, cand, hit)
                 yield rated(ctx, "naked tuple", NAKED_RATING[degree], partial(_naked_step, geo, *args),
                             eliminate=args[4], first=True)
 
@@ -345,12 +247,12 @@ def se_hidden(degree: int, direct: bool) -> Finder:
     def find_se(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
         geo = check_size(state)
         pos = state.pos
-        for h, found in _se_houses(state, ctx, "hidden tuple", _hidden_in, degree if direct else 2 * degree):
+        for h, found in _se_houses(state, ctx, True, degree if direct else 2 * degree):
             hmask = geo.house_mask[h]
             places = [pos[v - 1] & hmask for v in range(1, 10)]
-            sets = [args for p, _, args in found
-                    if p == degree and all(places[v - 1].bit_count() > 1 for v in args[2])]
-            for args in sorted(sets, key=lambda a: colex(a[2])):
+            sets = [hit for hit in found if hit[1] == degree and all(places[v - 1].bit_count() > 1 for v in hit[2])]
+            for hit in sorted(sets, key=lambda a: colex(a[2])):
+                args = _hidden_args(state.cand, hit)
                 if not direct:
                     yield rated(ctx, "hidden tuple", HIDDEN_RATING[degree], partial(_hidden_step, geo, *args),
                                 eliminate=args[4], first=True)

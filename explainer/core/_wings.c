@@ -88,18 +88,7 @@ static state_t *state_of(PyObject *args) {
     return st;
 }
 
-/* ---- Python ints of cell masks ------------------------------------------------------------- */
-
-static PyObject *cells_to_py(const cellset *s, int nw) {
-    unsigned char buf[CS_MAXWORDS * 8];
-    for (int i = 0; i < nw; i++)
-        for (int b = 0; b < 8; b++) buf[i * 8 + b] = (unsigned char)(s->w[i] >> (8 * b));
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_FromUnsignedNativeBytes(buf, (size_t)nw * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
-#else
-    return _PyLong_FromByteArray(buf, (size_t)nw * 8, 1, 0);
-#endif
-}
+/* ---- bits -------------------------------------------------------------------------------- */
 
 static inline int bitlen(uint32_t x) { return x ? 32 - __builtin_clz(x) : 0; }
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }

@@ -6,6 +6,7 @@
  *            each: the argument, its item size and count, whether it is written or optional,
  *            its name and the pointer its data goes to. Taken all or none (views_get), the
  *            size checked with one error message, released in one call (views_release);
+ *   masks    cell sets as Python ints and back (cells_to_py, cells_from_py);
  *   results  Python values built from C arrays and lists grown one new item at a time
  *            (list_add and dict_add steal what they are given: no reference to juggle at the call);
  *   growth   a heap array doubled when full (grown);
@@ -79,6 +80,45 @@ static inline int views_get(view_t *v, int k) {
         memcpy(v[i].to, &v[i].view.buf, sizeof data); /* any object pointer: the same representation */
     }
     return 0;
+}
+
+/* ---- cell sets <-> Python ints --------------------------------------------------------------- */
+
+/* a non-negative int of at most nw 64-bit words into s: 0, or -1 with the error set */
+static inline int cells_from_py(PyObject *o, cellset *s, int nw) {
+    unsigned char buf[CS_MAXWORDS * 8] = {0};
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "a cell mask (int) was expected");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t r = PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nw * 8,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                                        Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (r < 0) return -1;
+    if (r > (Py_ssize_t)nw * 8) {
+        PyErr_SetString(PyExc_OverflowError, "cell mask too wide");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)o, buf, (size_t)nw * 8, 1, 0) < 0) return -1;
+#endif
+    cs_clear(s);
+    for (int i = 0; i < nw; i++)
+        for (int b = 7; b >= 0; b--) s->w[i] = s->w[i] << 8 | buf[i * 8 + b];
+    return 0;
+}
+
+/* a cell set as a non-negative int (bit c: cell c) */
+static inline PyObject *cells_to_py(const cellset *s, int nw) {
+    unsigned char buf[CS_MAXWORDS * 8];
+    for (int i = 0; i < nw; i++)
+        for (int b = 0; b < 8; b++) buf[i * 8 + b] = (unsigned char)(s->w[i] >> (8 * b));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, (size_t)nw * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, (size_t)nw * 8, 1, 0);
+#endif
 }
 
 /* ---- results --------------------------------------------------------------------------------- */

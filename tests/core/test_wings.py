@@ -6,55 +6,18 @@ each search's leads are compared whole, in order, and the finders' steps built f
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cache
-
 import pytest
 
 import techniques
-from explainer import engine
 from explainer.core import wings
-from explainer.model.grid import parse_grid
 from explainer.model.session import Session
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, built
-from tests.conftest import ROOT, SHARED
-from tests.core.states import SIZES, random_state
+from tests.core.states import SIZES, random_state, real_states
 
 pytestmark = pytest.mark.skipif(wings._C is None, reason="compiled wings not built (or pure path forced)")
 
-# the basic techniques and the wings: on big grids these stall soon, leaving a state rich in
-# small cells at a cost of milliseconds
-BASIC = ("single position", "single candidate", "locked candidate", "naked tuple", "hidden tuple",
-         "y wing", "w wing", "xy wing", "xyz wing", "wxyz wing")
 SEARCHES = ("xy_hits", "xyz_hits", "wxyz_hits", "w_hits")
-
-
-def _puzzles(path, every: int, count: int) -> list[str]:
-    rows = [r.split()[0] for r in path.read_text().splitlines() if r.strip() and not r.startswith("#")]
-    return rows[::every][:count]
-
-
-def _states(text: str, chosen: tuple[str, ...] | None, every: int) -> Iterator[State]:
-    """The states a puzzle's explanation passes through, every ``every``-th step."""
-    p = engine.Puzzle(text, techniques.select(chosen), order="simplest")
-    state = State.from_grid(parse_grid(text))
-    for i, step in enumerate(p.steps):
-        state.apply(step)
-        if i % every == 0 and not state.is_solved():
-            yield state.copy()
-
-
-@cache
-def real_states() -> tuple[State, ...]:
-    data = SHARED / "data"
-    out: list[State] = []
-    for text in _puzzles(data / "top1465.txt", 211, 7) + _puzzles(data / "hardest300.txt", 97, 3):
-        out += _states(text, None, 4)
-    for path in (data / "sample16.txt", ROOT / "examples" / "16x16-hard.txt", ROOT / "examples" / "25x25-hard.txt"):
-        for text in _puzzles(path, 1, 4):
-            out += _states(text, BASIC, 7)
-    return tuple(out)
 
 
 def _pure(state: State, name: str) -> list[tuple[int, ...]]:

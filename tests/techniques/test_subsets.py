@@ -40,3 +40,27 @@ def test_naked_must_not_fire_when_union_is_larger():
 def test_hidden_must_not_fire_without_eliminations():
     state = marks({"r1c1": "12", "r1c2": "12", "r1c3": "34", "r1c4": "34"}, n=4)
     assert [s for s in find_hidden(state) if s.houses == (("row", 0),)] == []
+
+
+def test_tuple_leads_say_their_steps_key() -> None:
+    """To an engine that takes leads, each tuple is a lead whose rating (on either view) and
+    pattern size are its step's: the engine ranks it without building it."""
+    from explainer.engine.orders import Rater, pattern_size
+    from explainer.model.technique import Context, Lead
+    from techniques import select
+    from tests.core.states import random_state
+
+    raters = [Rater(select(None), view) for view in ("se-equivalent", "pattern")]
+    sizes = set()
+    for n, seed in [(9, s) for s in range(10)] + [(16, 1), (25, 2)]:
+        state = random_state(n, seed, keep=0.3)
+        for find in (find_naked, find_hidden):
+            leads = list(find(state, Context(leads=True)))
+            steps = list(find(state))
+            assert [lead.build() for lead in leads] == steps
+            for lead, step in zip(leads, steps, strict=True):
+                assert isinstance(lead, Lead) and lead.size == pattern_size(step)
+                assert lead.place == 0 and lead.eliminate == len(step.eliminate)
+                assert all(lead.least == rater.rate(step) for rater in raters)
+                sizes.add((find, lead.size[0]))
+    assert len(sizes) == 6  # pairs, triples and quads of both kinds
