@@ -339,7 +339,9 @@ static PyObject *py_loop_pairs(PyObject *self, PyObject *args) {
             if (cand[c] == ab) { cs_add(&only, c); k++; }
         for (int c = 0; c < N; c++)
             if ((cand[c] & ab) == ab && (k >= min_cells - 2 || cand[c] == ab || popc(cand[c]) == 3)) cs_add(&cells, c);
-        /* drop every cell alone in one of its houses, until none is */
+        /* drop every cell alone in one of its houses, until none is (a pair short of cells
+         * already is left at once: thinning only drops cells) */
+        if (cs_count(&cells, nw) < min_cells) continue;
         for (int changed = 1; changed;) {
             changed = 0;
             for (int h = 0; h < 3 * n; h++) {
