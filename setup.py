@@ -16,6 +16,7 @@ def core(name: str) -> Extension:
                      extra_compile_args=FLAGS, optional=True)
 
 
-MODULES = ("_probe", "_propagate", "_search", "_sechain", "_sepattern", "_templates", "_wings", "_sdc", "_fish")
+MODULES = ("_probe", "_propagate", "_search", "_sechain", "_sepattern", "_templates", "_wings", "_sdc", "_fish",
+           "_ur")
 
 setup(ext_modules=[core(name) for name in MODULES])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
+from explainer.core.ur import sets_of as _sets_of
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
 from explainer.model.grid import Geometry, values_of
 from explainer.model.i18n import say
@@ -115,21 +116,3 @@ def virtual_naked_sets(state: State, h: int, pattern: Collection[int], extra: in
             removed = [(c, v) for c in others if c not in group for v in values_of(cand[c] & u)]
             if removed:
                 yield group, u, removed
-
-
-def _sets_of(cand: list[int], pool: list[int], u: int, k: int, limit: int, start: int = 0
-             ) -> Iterator[tuple[tuple[int, ...], int]]:
-    """(group, values) for the ``k``-cell groups of ``pool[start:]`` whose candidates with ``u``
-    number exactly ``limit``, in the order of ``combinations``: a partial group already past
-    ``limit`` values is dropped with every group it would grow into (values only grow), so on a
-    big grid the walk costs the groups that may still fit, not every combination."""
-    if k == 0:
-        if u.bit_count() == limit:
-            yield (), u
-        return
-    for i in range(start, len(pool) - k + 1):
-        c = pool[i]
-        v = u | cand[c]
-        if v.bit_count() <= limit:
-            for rest, w in _sets_of(cand, pool, v, k - 1, limit, i + 1):
-                yield (c, *rest), w

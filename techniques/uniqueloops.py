@@ -53,7 +53,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache, partial
 from typing import Any
 
-from explainer.core import sepattern
+from explainer.core import sepattern, ur
 from explainer.model.explanation import Explanation
 from explainer.model.grid import Geometry, bits, geometry, values_of
 from explainer.model.i18n import OR, Arg, Cells, House, Value, Values
@@ -118,44 +118,15 @@ TYPE_4 = _t("4 on {a} and {b}: {LOOP}; {floor} {hold} only {a} and {b}; in {hous
 
 def find_unique_loop(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Unique loops of six cells or more, easiest first (shortest loop, then type)."""
-    geo = state.geo
-    cand, pos = state.cand, state.pos
-    pure: dict[int, int] = {}  # {a, b} -> the cells holding only a and b
-    for c, m in enumerate(cand):
-        if m.bit_count() == 2:
-            pure[m] = pure.get(m, 0) | 1 << c
     found: list[tuple[int, int, int, int, Explanation]] = []
     budget = [BUDGET]
-    for ab, only in sorted(pure.items()):
-        a, b = bits(ab)
-        cells = pos[a] & pos[b]
-        if only.bit_count() < MIN_CELLS - 2:
-            # more than two extra cells: every one holds a, b and the same single extra value
-            cells = only | sum(1 << c for c in bits(cells) if cand[c].bit_count() == 3)
-        cells = _thin(geo, cells)
-        if cells.bit_count() < MIN_CELLS or not cells & only:
-            continue
+    for ab, only, cells in ur.loop_pairs(state, MIN_CELLS):
         for loop in _loops(state, ab, cells & only, cells, budget):
             for step in _loop_steps(state, loop, ab):
                 found.append((len(loop), int(step.get("size", 0)), int(step.get("type")), len(found), step))
     found.sort(key=lambda t: t[:4])
     for *_, step in found:
         yield step
-
-
-def _thin(geo: Geometry, cells: int) -> int:
-    """Drop, until none is left, every cell alone among ``cells`` in one of its houses:
-    a loop cell has a partner in each of its houses."""
-    masks = geo.house_mask
-    changed = True
-    while changed and cells:
-        changed = False
-        for hm in masks:
-            inside = cells & hm
-            if inside and inside & (inside - 1) == 0:
-                cells &= ~inside
-                changed = True
-    return cells
 
 
 def _loops(state: State, ab: int, only: int, cells: int, budget: list[int]) -> Iterator[list[int]]:

@@ -48,12 +48,11 @@ houses. Without v there the grid would be a deadly BUG: v is the cell's value.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
-from itertools import combinations
 from typing import Any
 
+from explainer.core import ur
 from explainer.model.explanation import Explanation, cands, cell_coords, house_keys
-from explainer.model.grid import Geometry, bits, geometry, value_char, values_of
+from explainer.model.grid import Geometry, bits, value_char, values_of
 from explainer.model.i18n import OR, Agree, Arg, Cells, House, Value, Values, Words, say
 from explainer.model.rating import UR_CHAIN
 from explainer.model.roles import on_cands, on_cells, on_houses
@@ -127,35 +126,6 @@ BUG = {
           "dans chaque unité sauf le {v}, trois fois dans chaque unité de {cell}. Sans {v} en {cell} la "
           "grille serait un motif mortel à deux solutions, donc {cell} vaut {v}. " + ONE["fr"],
 }
-@cache
-def _rectangles(n: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Every rectangle (top-left, top-right, bottom-left, bottom-right) on exactly two boxes."""
-    geo = geometry(n)
-    out = []
-    for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-            if len({geo.box_of[c] for c in cells}) == 2:
-                out.append(cells)
-    return tuple(out)
-
-
-@cache
-def _rectangles_by_cell(n: int) -> tuple[tuple[tuple[int, tuple[int, int, int, int]], ...], ...]:
-    """Per cell, the rectangles having it as a corner (cell mask, corners)."""
-    out: list[list[tuple[int, tuple[int, int, int, int]]]] = [[] for _ in range(n * n)]
-    for rect in _rectangles(n):
-        for c in rect:
-            out[c].append((_mask(rect), rect))
-    return tuple(tuple(x) for x in out)
-
-
-@cache
-def _rectangles_by_mask(n: int) -> tuple[dict[int, tuple[int, int, tuple[int, int, int, int]]], ...]:
-    """Per cell, its rectangles by cell mask: (rank in ``_rectangles_by_cell``, mask, corners)."""
-    return tuple({rm: (i, rm, rect) for i, (rm, rect) in enumerate(rects)} for rects in _rectangles_by_cell(n))
-
-
 def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
     """Houses holding every cell (row, column, box order): among the first cell's houses."""
     cells = list(cells)
@@ -168,68 +138,44 @@ def _common_houses(geo: Geometry, cells: Iterable[int]) -> list[int]:
     return out
 
 
+# explainer.core.ur's kinds: 1 to 6, and the hidden rectangle
+KINDS: dict[int, object] = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, ur.HIDDEN: "hidden"}
+
+
 def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation]:
     """Unique rectangles, type by type over every rectangle (types 1, 2, 4, 5, 6, hidden, 3).
 
-    Every rectangle's possible steps are listed first (type, and how to build the step), then
-    built in type order as they are asked for: a caller taking the first step builds one."""
-    geo = state.geo
-    cand, pos = state.cand, state.pos
-    found: list[tuple[tuple[int, int, int], int, Callable[[], Explanation | None]]] = []
+    The search (``explainer.core.ur``: compiled, or its pure twin keeping each rectangle's
+    leads in the session) lists every rectangle's steps that remove something as leads (type,
+    set size, corners, values); they are sorted by type here and a step is built only when
+    asked for: a caller taking the first step builds one."""
+    found: list[tuple[tuple[int, int, int], int, ur.Lead]] = []
     order = {1: 0, 2: 1, 4: 2, 5: 3, 6: 4, "hidden": 5, 3: 6}
     # on SE's path (the engine keeps the lowest-rated step: ctx.lowest_first) types 1 to 4 rate
     # 4.5 to 4.6 (+0.1 a cell of type 3's set past a pair), types 5, 6 and hidden a chain (7.0):
     # cheaper first, and those only under the ceiling
     chain_types = ("hidden", 5, 6)
     skip_chains = ctx.lowest_first and ctx.ceiling <= UR_CHAIN
-    by_mask = _rectangles_by_mask(geo.n)
-    # a rectangle's steps read only its rows, columns and boxes: kept in the session while
-    # those houses' candidates stay (the rectangle found from the same floor corner f: the
-    # first bivalue corner holding ab, whatever else changed)
-    session = session_of(state, ctx)
-    stamps, rect_houses = session.house_stamps(), _rectangle_houses(geo.n)
-    n, house, row_of, col_of = geo.n, geo.house_mask, geo.row_of, geo.col_of
-    done: set[tuple[tuple[int, int, int, int], int]] = set()
-    # every type has a floor corner: start from the bivalue cells
-    for f, ab in enumerate(cand):
-        if ab.bit_count() != 2:
-            continue
-        low = ab & -ab
-        # the other corners hold a or b (one of them may be missing) and something else
-        # than a single one of them (a corner left with a alone would already be solved)
-        either = (pos[low.bit_length() - 1] | pos[(ab ^ low).bit_length() - 1]) & ~(1 << f)
-        if not either & house[row_of[f]] or not either & house[n + col_of[f]]:
-            continue
-        # the rectangles of f whose three other corners all hold a or b, in ``by_cell[f]``'s
-        # order: a corner in f's row, one in f's column, the fourth where their column and row
-        # cross (far fewer pairs than f's rectangles on big grids)
-        index, hits = by_mask[f], []
-        for x in bits(either & house[row_of[f]]):
-            for y in bits(either & house[n + col_of[f]]):
-                if either >> (row_of[y] * n + col_of[x]) & 1:
-                    hit = index.get(1 << f | 1 << x | 1 << y | 1 << (row_of[y] * n + col_of[x]))
-                    if hit is not None:
-                        hits.append(hit)
-        hits.sort()
-        for _, rm, rect in hits:
-            if (rect, ab) in done:
+    leads = ur.rectangles(state, None if ur.compiled() else session_of(state, ctx))
+    for lead in leads:
+        kind, size = KINDS[lead[0]], lead[1]
+        if kind in chain_types:
+            if skip_chains:
                 continue
-            done.add((rect, ab))
-            content = tuple([stamps[h] for h in rect_houses[rect]])
-            for kind, size, build in session.part("unique rectangle", (rect, ab), content,
-                                                  lambda: _rectangle_found(state, rect, f, ab, rm)):  # noqa: B023
-                if kind in chain_types:
-                    if skip_chains:
-                        continue
-                    key = (2, order[kind], 0) if ctx.lowest_first else (order[kind], 0, 0)
-                elif ctx.lowest_first:
-                    key = (1, size, order[kind]) if kind == 3 else (0, order[kind], 0)
-                else:
-                    key = (order[kind], size, 0)
-                found.append((key, len(found), build))
+            key = (2, order[kind], 0) if ctx.lowest_first else (order[kind], 0, 0)
+        elif ctx.lowest_first:
+            key = (1, size, order[kind]) if kind == 3 else (0, order[kind], 0)
+        else:
+            key = (order[kind], size, 0)
+        found.append((key, len(found), lead))
     found.sort(key=lambda t: t[:2])
-    for _, _, build in found:
-        step = build()
+    listed: dict[tuple[int, ...], list[_Lazy]] = {}  # a rectangle's steps, listed once a call
+    for _, _, (_, _, j, c0, c1, c2, c3, ab) in found:
+        rect = (c0, c1, c2, c3)
+        steps = listed.get((c0, c1, c2, c3, ab))
+        if steps is None:
+            steps = listed[(c0, c1, c2, c3, ab)] = list(_rectangle_steps(state, rect, ab, _mask(rect)))
+        step = steps[j][2]()
         if step is not None:
             yield step
 
@@ -237,69 +183,9 @@ def find_unique_rectangle(state: State, ctx: Context = NO_CONTEXT, /) -> Iterato
 _Lazy = tuple[object, int, Callable[[], Explanation | None]]  # a step's type, type 3's set size, how to build it
 
 
-@cache
-def _rectangle_houses(n: int) -> dict[tuple[int, int, int, int], tuple[int, ...]]:
-    """Per rectangle, the houses its steps read: its two rows, two columns and two boxes."""
-    geo = geometry(n)
-    return {rect: tuple(sorted({h for c in rect for h in (geo.row_of[c], n + geo.col_of[c], 2 * n + geo.box_of[c])}))
-            for rect in _rectangles(n)}
-
-
-class _Found(tuple[_Lazy, ...]):
-    """A rectangle's possible steps, each built once (the rectangle's houses unchanged, the step
-    is the same). Equal when they build the same steps (the session's check mode compares a
-    reused part with a fresh search)."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Found) and [(k, s, b()) for k, s, b in self] == [(k, s, b()) for k, s, b in other]
-
-    def __ne__(self, other: object) -> bool:  # tuple's own would compare the builders
-        return not self == other
-
-    __hash__ = tuple.__hash__
-
-
-def _once(build: Callable[[], Explanation | None]) -> Callable[[], Explanation | None]:
-    made: list[Explanation | None] = []
-
-    def built() -> Explanation | None:
-        if not made:
-            made.append(build())
-        return made[0]
-    return built
-
-
-def _rectangle_found(state: State, rect: tuple[int, int, int, int], f: int, ab: int, rm: int) -> _Found:
-    """The rectangle's possible steps (none if a corner holds neither a nor b alone with others,
-    or its one floor corner f settles it with masks)."""
-    cand = state.cand
-    if any(cand[c] != ab and not cand[c] & ~ab for c in rect):
-        return _Found()
-    if sum(cand[c] == ab for c in rect) == 1 and not _one_floor_may_fire(state, rect, f, ab, rm):
-        return _Found()  # the most common case: settle it with masks before building anything
-    return _Found((kind, size, _once(build)) for kind, size, build in _rectangle_steps(state, rect, ab, rm))
-
-
 def _see(cells: int) -> Agree:
     """"which see(s)" agreeing with the removed cells (type 5 names them)."""
     return Agree(cells.bit_count(), en=("sees", "see"), fr=("voit", "voient"))
-
-
-def _one_floor_may_fire(state: State, rect: tuple[int, int, int, int], f: int, ab: int, rm: int) -> bool:
-    """With f the only floor corner, only type 5 (the three others share one extra value) or a
-    hidden rectangle from f can fire: whether either might."""
-    cand, pos, geo = state.cand, state.pos, state.geo
-    extra = 0
-    for c in rect:
-        extra |= cand[c] & ~ab
-    if extra.bit_count() == 1:
-        return True
-    d = next(c for c in rect if geo.row_of[c] != geo.row_of[f] and geo.col_of[c] != geo.col_of[f])
-    row, col = geo.house_mask[geo.row_of[d]], geo.house_mask[geo.n + geo.col_of[d]]
-    for v in bits(ab):
-        if pos[v] & row and pos[v] & col and not pos[v] & (row | col) & ~rm:
-            return True
-    return False
 
 
 def _rectangle_steps(state: State, rect: tuple[int, int, int, int], ab: int, rm: int) -> Iterator[_Lazy]:

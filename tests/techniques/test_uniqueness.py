@@ -263,11 +263,14 @@ def _found(state, session=None):
     return [(s.get("type"), s.eliminate, s.text) for s in find_unique_rectangle(state, ctx)]
 
 
-def test_rectangles_kept_in_the_session_follow_every_house_they_read():
-    """A rectangle's steps are kept in the session while its rows, columns and boxes stay: a step
-    elsewhere reuses them; a change in its box alone (outside its rows and columns) is seen.
-    Check mode compares every reused rectangle with a fresh search (StaleTable)."""
+def test_rectangles_kept_in_the_session_follow_every_house_they_read(monkeypatch):
+    """The pure path keeps a rectangle's leads in the session while its rows, columns and boxes
+    stay: a step elsewhere reuses them; a change in its box alone (outside its rows and columns)
+    is seen. Check mode compares every reused rectangle with a fresh search (StaleTable)."""
+    from explainer.core import ur
     from explainer.model.session import Session
+
+    monkeypatch.setattr(ur, "_C", None)  # the compiled search keeps nothing: it searches afresh
 
     state = marks({"r4c1": "12", "r4c2": "12", "r1c1": "123", "r1c2": "124", "r1c3": "34"})
     session = Session(state, check=True)
