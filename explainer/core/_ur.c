@@ -282,17 +282,6 @@ static PyObject *py_rectangles(PyObject *self, PyObject *args) {
 
 /* ---- unique loops: the pairs worth a search ------------------------------------------------- */
 
-static PyObject *cells_to_py(const cellset *s, int nw) {
-    unsigned char buf[CS_MAXWORDS * 8];
-    for (int i = 0; i < nw; i++)
-        for (int b = 0; b < 8; b++) buf[i * 8 + b] = (unsigned char)(s->w[i] >> (8 * b));
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_FromUnsignedNativeBytes(buf, (size_t)nw * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
-#else
-    return _PyLong_FromByteArray(buf, (size_t)nw * 8, 1, 0);
-#endif
-}
-
 static int u32_order(const void *p, const void *q) {
     uint32_t x = *(const uint32_t *)p, y = *(const uint32_t *)q;
     return (x > y) - (x < y);

@@ -15,8 +15,7 @@ from explainer.core import ur
 from explainer.model.session import Session
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, built
-from tests.core.states import SIZES, random_state
-from tests.core.test_wings import real_states
+from tests.core.states import SIZES, random_state, real_states
 
 pytestmark = pytest.mark.skipif(ur._C is None, reason="compiled unique rectangles not built (or pure path forced)")
 
