@@ -144,6 +144,43 @@ def test_ties_prefer_the_step_that_does_more_then_the_registry_then_the_smaller_
     assert rater.key(elim, 9.0) < rater.key(trial, 9.0) < rater.key(elim, 9.1)
 
 
+def test_a_key_bounded_by_the_best_is_none_only_when_its_first_five_terms_lose(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Rater.key(step, bound=best)`` gives up on a step whose rating, yielding, changes or rank
+    already lose to the best key (its pattern then never measured), and is the whole key otherwise."""
+    import explainer.engine.orders as orders
+
+    rater = Rater(techniques.select(None))
+    one = Explanation("locked candidate", eliminate=((0, 5, 1),), houses=(("box", 0), ("row", 0)))
+    two = Explanation("locked candidate", eliminate=((0, 5, 1), (0, 6, 1)), houses=(("box", 0), ("row", 0)))
+    kite = Explanation("2-string kite", eliminate=((8, 8, 1),), marked=((0, 0, 1), (0, 5, 1), (4, 0, 1), (4, 5, 1)))
+    small = Explanation("2-string kite", eliminate=((8, 8, 1),), marked=((0, 0, 1), (0, 5, 1), (4, 5, 1)))
+    measured: list[Explanation] = []
+    size_of = orders.pattern_size
+    monkeypatch.setattr(orders, "pattern_size", lambda step: measured.append(step) or size_of(step))
+    assert rater.key(one, bound=rater.key(two)) is None and measured == [two]  # fewer eliminations
+    assert rater.key(two, bound=rater.key(one)) == rater.key(two)  # beats it: the whole key
+    assert rater.key(kite, 4.1, bound=rater.key(small, 4.1)) == rater.key(kite, 4.1)  # a tie up to the pattern
+    assert rater.key(kite, 4.2, bound=rater.key(small, 4.1)) is None  # rated higher
+    assert rater.key(one, bound=None) == rater.key(one)
+
+
+def test_a_recorded_step_is_a_copy_with_its_state_before() -> None:
+    """The engine records each step with the state it was found in, on a copy: the step a finder
+    made (which a session may keep) is left as it was, and the copy equals it field for field."""
+    from explainer.engine.loop import Puzzle as EnginePuzzle
+    from explainer.engine.loop import _recorded
+    from explainer.model.state import State
+
+    step = Explanation("x wing", eliminate=((1, 4, 7), (7, 4, 7)), text="t", detail=(("size", 2),))
+    before = State.from_grid(EnginePuzzle(SEED, []).grid).snapshot()
+    out = _recorded(step, before)
+    assert out is not step and out == step and type(out) is Explanation
+    assert out.before is before and step.before is None
+    assert out.to_dict() == step.to_dict() and repr(out) == repr(step)
+
+
+
 def test_orders_are_named_and_the_old_option_is_an_alias() -> None:
     assert Puzzle(SEED).order.name == "simplest" and Puzzle(SEED, order="seed").order.name == "seed"
     with pytest.deprecated_call():  # the old name, read at the library's edge only

@@ -30,7 +30,8 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from types import GeneratorType
+from typing import Any, overload
 
 from explainer.model import rating
 from explainer.model.explanation import Explanation
@@ -274,11 +275,30 @@ class Rater:
             self._bounded[i, best, tie] = made
         return made[1]
 
-    def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
-        r = self.rate(step) if rated is None else rated
+    @overload
+    def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]: ...
+
+    @overload
+    def key(self, step: Explanation, rated: float | None = None, *,
+            bound: tuple[Any, ...] | None) -> tuple[Any, ...] | None: ...
+
+    def key(self, step: Explanation, rated: float | None = None, *,
+            bound: tuple[Any, ...] | None = None) -> tuple[Any, ...] | None:
+        """The step's ``choice_key``; with ``bound`` (the best key so far), None when the key's
+        first five terms are already above the bound's: the step cannot win, and its pattern
+        (``pattern_size``, the last term) is not measured."""
         k = self.kinds.get(step.technique)
-        return choice_key(step, r, self.ranks.get(step.technique, (len(self.ranks), 0)),
-                          k is not None and k.gives_way)
+        if rated is not None:
+            r = rated
+        elif k is not None:
+            r = k.rate(step, self.view)
+        else:
+            r = rating.rate(step, self.fallback)
+        gives_way = k is not None and k.gives_way
+        rank = self.ranks.get(step.technique, (len(self.ranks), 0))
+        if bound is not None and (r, gives_way, -len(step.place), -len(step.eliminate), rank) > bound[:5]:
+            return None
+        return choice_key(step, r, rank, gives_way)
 
 
 def simplest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
@@ -316,7 +336,8 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = rater.bounded(i, ctx, best_key[0], tie)
             passed = 0
             start = time.perf_counter() if timings is not None else 0.0
-            found = _found(t, state, ctx, check, rater)
+            # the finder's steps (``_found``; outside check mode its generator, called here)
+            found = iter(t.find(state, ctx)) if check is False else _found(t, state, ctx, check, rater)
             try:
                 for candidate in found:
                     key: tuple[Any, ...] | None = None
@@ -341,7 +362,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         assert isinstance(candidate, Explanation)
                         if not live(state, candidate) or not ctx.allows(candidate.technique):
                             continue
-                        key = rater.key(candidate)
+                        key = rater.key(candidate, bound=best_key)
+                        if key is None:  # its key above the best's in its first five terms
+                            passed += 1
+                            if passed >= SCAN:
+                                break
+                            continue
                     if best_key is None or key < best_key:
                         best, best_key = candidate, key
                         # a step at the technique's least rating that cannot be tied: a later one can only tie
@@ -352,7 +378,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         if passed >= SCAN:
                             break
             finally:  # as ``_reading`` (without its generator: this runs for every finder call)
-                _close(t, found, start, timings)
+                if timings is not None:
+                    _close(t, found, start, timings)
+                elif type(found) is GeneratorType:
+                    found.close()
+                else:
+                    _close(t, found, start, None)
         if best is not None:
             break
     return best.build() if isinstance(best, Lead) else best

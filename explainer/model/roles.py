@@ -88,18 +88,24 @@ class Role:
             raise ValueError(f"unknown role {self.role!r} (known: {', '.join(VOCABULARY)})")
         if self.role == "link" and (self.kind not in LINK_KINDS or self.source is None or self.target is None):
             raise ValueError("a link role needs kind strong or weak, a source and a target")
-        # the value types (a role is made for every step built: empty fields left as they are)
-        set_ = object.__setattr__
-        if self.cells or type(self.cells) is not tuple:
-            set_(self, "cells", values.cells(self.cells))
-        if self.candidates or type(self.candidates) is not tuple:
-            set_(self, "candidates", values.candidates(self.candidates))
-        if self.houses or type(self.houses) is not tuple:
-            set_(self, "houses", values.houses(self.houses))
-        if self.source is not None and type(self.source) is not Candidate:
-            set_(self, "source", Candidate(*self.source))
-        if self.target is not None and type(self.target) is not Candidate:
-            set_(self, "target", Candidate(*self.target))
+        # the value types (a role is made for every step built: empty fields left as they are),
+        # written to the instance's dict as ``object.__setattr__`` would, without its protocol
+        d = self.__dict__
+        cells = d["cells"]
+        if cells or type(cells) is not tuple:
+            d["cells"] = values.cells(cells)
+        cands = d["candidates"]
+        if cands or type(cands) is not tuple:
+            d["candidates"] = values.candidates(cands)
+        houses = d["houses"]
+        if houses or type(houses) is not tuple:
+            d["houses"] = values.houses(houses)
+        source = d["source"]
+        if source is not None and type(source) is not Candidate:
+            d["source"] = Candidate(*source)
+        target = d["target"]
+        if target is not None and type(target) is not Candidate:
+            d["target"] = Candidate(*target)
 
     @property
     def name(self) -> str:
@@ -287,9 +293,9 @@ def completed(roles: Sequence[Role], place: Sequence[Cand], eliminate: Sequence[
     out = [r for r in roles if r.cells or r.candidates or r.houses or r.role == "link"]
     names = {r.role for r in out}
     if place and "placed" not in names:
-        out.append(Role("placed", candidates=tuple(Candidate(*x) for x in place)))
+        out.append(Role("placed", candidates=values.candidates(place)))
     if eliminate and "removed" not in names:
-        out.append(Role("removed", candidates=tuple(Candidate(*x) for x in eliminate)))
+        out.append(Role("removed", candidates=values.candidates(eliminate)))
     return tuple(out)
 
 
