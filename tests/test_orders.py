@@ -165,6 +165,23 @@ def test_a_key_bounded_by_the_best_is_none_only_when_its_first_five_terms_lose(
     assert rater.key(one, bound=None) == rater.key(one)
 
 
+def test_the_simplest_search_passes_are_made_once_a_run_solution_readers_last() -> None:
+    """``Rater.passes``: the techniques in the order of their least rating, those without a
+    context left out, those reading the solution in a second pass; the same object at every step."""
+    from explainer.engine.orders import SIMPLEST
+
+    chosen = techniques.select(None)
+    rater = Rater(chosen, SIMPLEST.view)
+    ctxs = contexts(chosen, None, SIMPLEST)  # no solution: the techniques reading it get no context
+    first, last = rater.passes(chosen, ctxs)
+    assert not last and [i for _, i, _, _ in first] == [
+        i for _, i, reads in rater.tries if not reads and ctxs[i] is not None]
+    assert all(t is chosen[i] and ctx is ctxs[i] for _, i, t, ctx in first)
+    assert rater.passes(chosen, ctxs) is rater.passes(chosen, ctxs)
+    known = contexts(chosen, list(range(81)), SIMPLEST)
+    readers = [i for _, i, reads in rater.tries if reads]
+    assert readers and [i for _, i, _, _ in rater.passes(chosen, known)[1]] == readers
+
 def test_a_recorded_step_is_a_copy_with_its_state_before() -> None:
     """The engine records each step with the state it was found in, on a copy: the step a finder
     made (which a session may keep) is left as it was, and the copy equals it field for field."""

@@ -229,6 +229,10 @@ def can_tie(key: tuple[Any, ...]) -> bool:
     return bool(key[1]) or key[2] == 0
 
 
+# the simplest search's passes (``Rater.passes``): (least rating, index, technique, context) each
+Passes = tuple[list[tuple[float, int, Technique, Context]], ...]
+
+
 class Rater:
     """Rates the steps of a run (its techniques' kinds, on an order's view) and ranks them by
     technique and kind for the simplest order's tie-breaks."""
@@ -254,6 +258,21 @@ class Rater:
             (low, i, techniques[i].reads_solution) for low, i in sorted((low, i) for i, low in enumerate(self.lows))]
         # each technique's context bounded by a best rating so far (``bounded``), made once a run
         self._bounded: dict[tuple[int, float, bool], tuple[Context, Context]] = {}
+        # the search's two passes for the run's techniques and contexts (``passes``), made once a run
+        self._passes: tuple[Sequence[Technique], Sequence[Context | None], Passes] | None = None
+
+    def passes(self, techniques: Sequence[Technique], ctxs: Sequence[Context | None]) -> Passes:
+        """The simplest search's two passes, each (least rating, index, technique, context) in
+        the order ``tries`` says: the techniques that do not read the solution, then those that
+        do (the last resort); a technique without a context left out. Made once for the run's
+        techniques and contexts (the engine passes the same ones at every step)."""
+        made = self._passes
+        if made is None or made[0] is not techniques or made[1] is not ctxs:
+            passes = tuple([(low, i, techniques[i], ctx) for low, i, reads in self.tries
+                            if (ctx := ctxs[i]) is not None and reads == last_resort]
+                           for last_resort in (False, True))
+            made = self._passes = (techniques, ctxs, passes)
+        return made[2]
 
     def rate(self, step: Explanation) -> float:
         k = self.kinds.get(step.technique)
@@ -324,11 +343,8 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
         rater = Rater(techniques, SIMPLEST.view)
     best: Explanation | Lead | None = None  # a lead whose key is known whole is built once taken
     best_key: tuple[Any, ...] | None = None
-    for last_resort in (False, True):
-        for low, i, reads_solution in rater.tries:
-            t, ctx = techniques[i], ctxs[i]
-            if ctx is None or reads_solution != last_resort:
-                continue
+    for tries in rater.passes(techniques, ctxs):
+        for low, i, t, ctx in tries:
             if best_key is not None:
                 tie = can_tie(best_key)
                 if low > best_key[0] or (low == best_key[0] and not tie):
