@@ -366,7 +366,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         elif candidate.bare is not None:  # keyed by its step without words: built once taken
                             if not live(state, candidate.bare):
                                 continue
-                            key = rater.key(candidate.bare)
+                            key = rater.key(candidate.bare, bound=best_key)
+                            if key is None:  # its key above the best's in its first five terms
+                                passed += 1
+                                if passed >= SCAN:
+                                    break
+                                continue
                         elif best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:
