@@ -377,3 +377,23 @@ def test_a_lead_that_knows_its_whole_key_is_built_only_when_taken(monkeypatch: p
     assert taken and len(built) == len(taken)
     monkeypatch.undo()
     assert steps == EnginePuzzle(SEED, techniques.select(None), check=True).steps
+
+
+def test_a_bounded_context_is_the_context_replaced_with_its_bound() -> None:
+    """``Rater.bounded`` copies a context with the best rating so far as its bound: equal to
+    ``dataclasses.replace`` of it, the context it came from left as it was, made once a bound."""
+    import dataclasses
+
+    from explainer.engine.orders import SIMPLEST
+    from explainer.model.technique import Bound
+
+    chosen = techniques.select(None)
+    rater = Rater(chosen, SIMPLEST.view)
+    ctxs = contexts(chosen, None, SIMPLEST)
+    i = next(k for k, ctx in enumerate(ctxs) if ctx is not None)
+    ctx = ctxs[i]
+    assert ctx is not None
+    made = rater.bounded(i, ctx, 4.2, True)
+    assert made == dataclasses.replace(ctx, bound=Bound(4.2, True, SIMPLEST.view)) and made is not ctx
+    assert made.session is ctx.session and ctx.bound != made.bound
+    assert rater.bounded(i, ctx, 4.2, True) is made

@@ -29,7 +29,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from types import GeneratorType
 from typing import Any, overload
 
@@ -229,6 +228,17 @@ def can_tie(key: tuple[Any, ...]) -> bool:
     return bool(key[1]) or key[2] == 0
 
 
+def _with_bound(ctx: Context, bound: Bound) -> Context:
+    """``replace(ctx, bound=bound)`` without running ``Context.__init__`` again (its fields are
+    made already; a frozen dataclass sets each through ``object.__setattr__``): a shallow copy of
+    its fields with ``bound`` set. A run makes dozens a puzzle, one for each best rating met."""
+    out = object.__new__(Context)
+    fields_ = out.__dict__
+    fields_.update(ctx.__dict__)
+    fields_["bound"] = bound
+    return out
+
+
 # the simplest search's passes (``Rater.passes``): (least rating, index, technique, context) each
 Passes = tuple[list[tuple[float, int, Technique, Context]], ...]
 
@@ -290,7 +300,7 @@ class Rater:
         step rated the same may still be taken), made once a run for each bound met."""
         made = self._bounded.get((i, best, tie))
         if made is None or made[0] is not ctx:
-            made = ctx, replace(ctx, bound=Bound(best, tie, self.view))
+            made = ctx, _with_bound(ctx, Bound(best, tie, self.view))
             self._bounded[i, best, tie] = made
         return made[1]
 
