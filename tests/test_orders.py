@@ -144,6 +144,60 @@ def test_ties_prefer_the_step_that_does_more_then_the_registry_then_the_smaller_
     assert rater.key(elim, 9.0) < rater.key(trial, 9.0) < rater.key(elim, 9.1)
 
 
+def test_a_key_bounded_by_the_best_is_none_only_when_its_first_five_terms_lose(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Rater.key(step, bound=best)`` gives up on a step whose rating, yielding, changes or rank
+    already lose to the best key (its pattern then never measured), and is the whole key otherwise."""
+    import explainer.engine.orders as orders
+
+    rater = Rater(techniques.select(None))
+    one = Explanation("locked candidate", eliminate=((0, 5, 1),), houses=(("box", 0), ("row", 0)))
+    two = Explanation("locked candidate", eliminate=((0, 5, 1), (0, 6, 1)), houses=(("box", 0), ("row", 0)))
+    kite = Explanation("2-string kite", eliminate=((8, 8, 1),), marked=((0, 0, 1), (0, 5, 1), (4, 0, 1), (4, 5, 1)))
+    small = Explanation("2-string kite", eliminate=((8, 8, 1),), marked=((0, 0, 1), (0, 5, 1), (4, 5, 1)))
+    measured: list[Explanation] = []
+    size_of = orders.pattern_size
+    monkeypatch.setattr(orders, "pattern_size", lambda step: measured.append(step) or size_of(step))
+    assert rater.key(one, bound=rater.key(two)) is None and measured == [two]  # fewer eliminations
+    assert rater.key(two, bound=rater.key(one)) == rater.key(two)  # beats it: the whole key
+    assert rater.key(kite, 4.1, bound=rater.key(small, 4.1)) == rater.key(kite, 4.1)  # a tie up to the pattern
+    assert rater.key(kite, 4.2, bound=rater.key(small, 4.1)) is None  # rated higher
+    assert rater.key(one, bound=None) == rater.key(one)
+
+
+def test_the_simplest_search_passes_are_made_once_a_run_solution_readers_last() -> None:
+    """``Rater.passes``: the techniques in the order of their least rating, those without a
+    context left out, those reading the solution in a second pass; the same object at every step."""
+    from explainer.engine.orders import SIMPLEST
+
+    chosen = techniques.select(None)
+    rater = Rater(chosen, SIMPLEST.view)
+    ctxs = contexts(chosen, None, SIMPLEST)  # no solution: the techniques reading it get no context
+    first, last = rater.passes(chosen, ctxs)
+    assert not last and [i for _, i, _, _ in first] == [
+        i for _, i, reads in rater.tries if not reads and ctxs[i] is not None]
+    assert all(t is chosen[i] and ctx is ctxs[i] for _, i, t, ctx in first)
+    assert rater.passes(chosen, ctxs) is rater.passes(chosen, ctxs)
+    known = contexts(chosen, list(range(81)), SIMPLEST)
+    readers = [i for _, i, reads in rater.tries if reads]
+    assert readers and [i for _, i, _, _ in rater.passes(chosen, known)[1]] == readers
+
+def test_a_recorded_step_is_a_copy_with_its_state_before() -> None:
+    """The engine records each step with the state it was found in, on a copy: the step a finder
+    made (which a session may keep) is left as it was, and the copy equals it field for field."""
+    from explainer.engine.loop import Puzzle as EnginePuzzle
+    from explainer.engine.loop import _recorded
+    from explainer.model.state import State
+
+    step = Explanation("x wing", eliminate=((1, 4, 7), (7, 4, 7)), text="t", detail=(("size", 2),))
+    before = State.from_grid(EnginePuzzle(SEED, []).grid).snapshot()
+    out = _recorded(step, before)
+    assert out is not step and out == step and type(out) is Explanation
+    assert out.before is before and step.before is None
+    assert out.to_dict() == step.to_dict() and repr(out) == repr(step)
+
+
+
 def test_orders_are_named_and_the_old_option_is_an_alias() -> None:
     assert Puzzle(SEED).order.name == "simplest" and Puzzle(SEED, order="seed").order.name == "seed"
     with pytest.deprecated_call():  # the old name, read at the library's edge only
@@ -323,3 +377,23 @@ def test_a_lead_that_knows_its_whole_key_is_built_only_when_taken(monkeypatch: p
     assert taken and len(built) == len(taken)
     monkeypatch.undo()
     assert steps == EnginePuzzle(SEED, techniques.select(None), check=True).steps
+
+
+def test_a_bounded_context_is_the_context_replaced_with_its_bound() -> None:
+    """``Rater.bounded`` copies a context with the best rating so far as its bound: equal to
+    ``dataclasses.replace`` of it, the context it came from left as it was, made once a bound."""
+    import dataclasses
+
+    from explainer.engine.orders import SIMPLEST
+    from explainer.model.technique import Bound
+
+    chosen = techniques.select(None)
+    rater = Rater(chosen, SIMPLEST.view)
+    ctxs = contexts(chosen, None, SIMPLEST)
+    i = next(k for k, ctx in enumerate(ctxs) if ctx is not None)
+    ctx = ctxs[i]
+    assert ctx is not None
+    made = rater.bounded(i, ctx, 4.2, True)
+    assert made == dataclasses.replace(ctx, bound=Bound(4.2, True, SIMPLEST.view)) and made is not ctx
+    assert made.session is ctx.session and ctx.bound != made.bound
+    assert rater.bounded(i, ctx, 4.2, True) is made

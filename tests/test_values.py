@@ -62,3 +62,31 @@ def test_steps_keep_an_immutable_snapshot() -> None:
     state.apply(p.steps[3])  # a fresh copy: the snapshot does not change
     assert list(before.values) != state.values and p.state_before(3).values == list(before.values)
     assert before.state().cand == list(before.cand)
+
+
+def test_the_role_helpers_make_the_roles_the_constructor_makes() -> None:
+    """The helpers set a role's fields without converting them again (they are value types
+    already): the roles equal, hash and print as ``Role`` makes them, stay frozen, and an
+    unknown role name is refused as ``Role`` refuses it."""
+    from explainer.model import roles
+    from explainer.model.grid import geometry
+    from explainer.model.roles import Role
+
+    geo = geometry(9)
+    made = [roles.on_cells("pivot", geo, [40, 4, 40], group=2), roles.on_cands("value", geo, [(40, 5), (4, 5)]),
+            roles.on_houses("house", geo, [0, 9, 0]),
+            roles.on("cover", cells=[(0, 1)], candidates=[(0, 1, 3)], houses=[("row", 0)], group=1)]
+    plain = [Role("pivot", cells=((0, 4), (4, 4)), group=2), Role("value", candidates=((0, 4, 5), (4, 4, 5))),
+             Role("house", houses=(("row", 0), ("col", 0))),
+             Role("cover", cells=((0, 1),), candidates=((0, 1, 3),), houses=(("row", 0),), group=1)]
+    assert made == plain and [hash(r) for r in made] == [hash(r) for r in plain]
+    assert [repr(r) for r in made] == [repr(r) for r in plain] and [r.to_dict() for r in made] == [
+        r.to_dict() for r in plain]
+    assert type(made[0].cells[0]) is Cell and type(made[1].candidates[0]) is Candidate
+    assert type(made[2].houses[0]) is House
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].group = 3  # type: ignore[misc]
+    with pytest.raises(ValueError, match="unknown role 'pivto'"):
+        roles.on_cells("pivto", geo, [0])
+    step = Explanation("x wing", place=((0, 0, 1),), eliminate=((1, 4, 7),), roles=(made[0],))
+    assert step.roles[1:] == (Role("placed", candidates=((0, 0, 1),)), Role("removed", candidates=((1, 4, 7),)))

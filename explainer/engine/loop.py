@@ -14,7 +14,6 @@ Only a technique whose kinds read the solution (brutal) is handed it.
 """
 from __future__ import annotations
 
-import copy
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -41,9 +40,13 @@ class UnsoundStep(AssertionError):
 
 def _recorded(step: Explanation, before: Snapshot) -> Explanation:
     """``step.with_before(before)`` without running the dataclass's field conversions again
-    (the step's fields are converted already): a shallow copy with ``before`` set."""
-    out = copy.copy(step)
-    object.__setattr__(out, "before", before)
+    (the step's fields are converted already): a shallow copy with ``before`` set, made as
+    ``copy.copy`` makes it without its ``__reduce_ex__`` round trip (a step is a plain
+    dataclass: its fields are its ``__dict__``)."""
+    out = object.__new__(type(step))
+    fields = out.__dict__
+    fields.update(step.__dict__)
+    fields["before"] = before
     return out
 
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
-from typing import Any
+from types import GeneratorType
+from typing import Any, overload
 
 from explainer.model import rating
 from explainer.model.explanation import Explanation
@@ -228,6 +228,21 @@ def can_tie(key: tuple[Any, ...]) -> bool:
     return bool(key[1]) or key[2] == 0
 
 
+def _with_bound(ctx: Context, bound: Bound) -> Context:
+    """``replace(ctx, bound=bound)`` without running ``Context.__init__`` again (its fields are
+    made already; a frozen dataclass sets each through ``object.__setattr__``): a shallow copy of
+    its fields with ``bound`` set. A run makes dozens a puzzle, one for each best rating met."""
+    out = object.__new__(Context)
+    fields_ = out.__dict__
+    fields_.update(ctx.__dict__)
+    fields_["bound"] = bound
+    return out
+
+
+# the simplest search's passes (``Rater.passes``): (least rating, index, technique, context) each
+Passes = tuple[list[tuple[float, int, Technique, Context]], ...]
+
+
 class Rater:
     """Rates the steps of a run (its techniques' kinds, on an order's view) and ranks them by
     technique and kind for the simplest order's tie-breaks."""
@@ -253,6 +268,21 @@ class Rater:
             (low, i, techniques[i].reads_solution) for low, i in sorted((low, i) for i, low in enumerate(self.lows))]
         # each technique's context bounded by a best rating so far (``bounded``), made once a run
         self._bounded: dict[tuple[int, float, bool], tuple[Context, Context]] = {}
+        # the search's two passes for the run's techniques and contexts (``passes``), made once a run
+        self._passes: tuple[Sequence[Technique], Sequence[Context | None], Passes] | None = None
+
+    def passes(self, techniques: Sequence[Technique], ctxs: Sequence[Context | None]) -> Passes:
+        """The simplest search's two passes, each (least rating, index, technique, context) in
+        the order ``tries`` says: the techniques that do not read the solution, then those that
+        do (the last resort); a technique without a context left out. Made once for the run's
+        techniques and contexts (the engine passes the same ones at every step)."""
+        made = self._passes
+        if made is None or made[0] is not techniques or made[1] is not ctxs:
+            passes = tuple([(low, i, techniques[i], ctx) for low, i, reads in self.tries
+                            if (ctx := ctxs[i]) is not None and reads == last_resort]
+                           for last_resort in (False, True))
+            made = self._passes = (techniques, ctxs, passes)
+        return made[2]
 
     def rate(self, step: Explanation) -> float:
         k = self.kinds.get(step.technique)
@@ -270,15 +300,34 @@ class Rater:
         step rated the same may still be taken), made once a run for each bound met."""
         made = self._bounded.get((i, best, tie))
         if made is None or made[0] is not ctx:
-            made = ctx, replace(ctx, bound=Bound(best, tie, self.view))
+            made = ctx, _with_bound(ctx, Bound(best, tie, self.view))
             self._bounded[i, best, tie] = made
         return made[1]
 
-    def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]:
-        r = self.rate(step) if rated is None else rated
+    @overload
+    def key(self, step: Explanation, rated: float | None = None) -> tuple[Any, ...]: ...
+
+    @overload
+    def key(self, step: Explanation, rated: float | None = None, *,
+            bound: tuple[Any, ...] | None) -> tuple[Any, ...] | None: ...
+
+    def key(self, step: Explanation, rated: float | None = None, *,
+            bound: tuple[Any, ...] | None = None) -> tuple[Any, ...] | None:
+        """The step's ``choice_key``; with ``bound`` (the best key so far), None when the key's
+        first five terms are already above the bound's: the step cannot win, and its pattern
+        (``pattern_size``, the last term) is not measured."""
         k = self.kinds.get(step.technique)
-        return choice_key(step, r, self.ranks.get(step.technique, (len(self.ranks), 0)),
-                          k is not None and k.gives_way)
+        if rated is not None:
+            r = rated
+        elif k is not None:
+            r = k.rate(step, self.view)
+        else:
+            r = rating.rate(step, self.fallback)
+        gives_way = k is not None and k.gives_way
+        rank = self.ranks.get(step.technique, (len(self.ranks), 0))
+        if bound is not None and (r, gives_way, -len(step.place), -len(step.eliminate), rank) > bound[:5]:
+            return None
+        return choice_key(step, r, rank, gives_way)
 
 
 def simplest_step(state: State, techniques: Sequence[Technique], solution: Sequence[int] | None = None,
@@ -304,11 +353,8 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
         rater = Rater(techniques, SIMPLEST.view)
     best: Explanation | Lead | None = None  # a lead whose key is known whole is built once taken
     best_key: tuple[Any, ...] | None = None
-    for last_resort in (False, True):
-        for low, i, reads_solution in rater.tries:
-            t, ctx = techniques[i], ctxs[i]
-            if ctx is None or reads_solution != last_resort:
-                continue
+    for tries in rater.passes(techniques, ctxs):
+        for low, i, t, ctx in tries:
             if best_key is not None:
                 tie = can_tie(best_key)
                 if low > best_key[0] or (low == best_key[0] and not tie):
@@ -316,7 +362,8 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                 ctx = rater.bounded(i, ctx, best_key[0], tie)
             passed = 0
             start = time.perf_counter() if timings is not None else 0.0
-            found = _found(t, state, ctx, check, rater)
+            # the finder's steps (``_found``; outside check mode its generator, called here)
+            found = iter(t.find(state, ctx)) if check is False else _found(t, state, ctx, check, rater)
             try:
                 for candidate in found:
                     key: tuple[Any, ...] | None = None
@@ -329,7 +376,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         elif candidate.bare is not None:  # keyed by its step without words: built once taken
                             if not live(state, candidate.bare):
                                 continue
-                            key = rater.key(candidate.bare)
+                            key = rater.key(candidate.bare, bound=best_key)
+                            if key is None:  # its key above the best's in its first five terms
+                                passed += 1
+                                if passed >= SCAN:
+                                    break
+                                continue
                         elif best_key is not None and rater.lead_key(candidate) > best_key[:5]:
                             passed += 1
                             if passed >= SCAN:
@@ -341,7 +393,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         assert isinstance(candidate, Explanation)
                         if not live(state, candidate) or not ctx.allows(candidate.technique):
                             continue
-                        key = rater.key(candidate)
+                        key = rater.key(candidate, bound=best_key)
+                        if key is None:  # its key above the best's in its first five terms
+                            passed += 1
+                            if passed >= SCAN:
+                                break
+                            continue
                     if best_key is None or key < best_key:
                         best, best_key = candidate, key
                         # a step at the technique's least rating that cannot be tied: a later one can only tie
@@ -352,7 +409,12 @@ def simplest_step(state: State, techniques: Sequence[Technique], solution: Seque
                         if passed >= SCAN:
                             break
             finally:  # as ``_reading`` (without its generator: this runs for every finder call)
-                _close(t, found, start, timings)
+                if timings is not None:
+                    _close(t, found, start, timings)
+                elif type(found) is GeneratorType:
+                    found.close()
+                else:
+                    _close(t, found, start, None)
         if best is not None:
             break
     return best.build() if isinstance(best, Lead) else best

@@ -72,12 +72,16 @@ class Explanation:
 
     def __post_init__(self) -> None:
         # plain tuples (from a finder or from JSON) become value types; same equality, same JSON
+        # (written to the instance's dict as ``object.__setattr__`` would: a step is built for
+        # every step taken, the attribute protocol at each field costs more than the field)
+        fields_ = self.__dict__
         for name, make in _VALUE_FIELDS:
-            value = getattr(self, name)
+            value = fields_[name]
             if value:
-                object.__setattr__(self, name, make(value))
-        if self.roles:
-            object.__setattr__(self, "roles", completed(self.roles, self.place, self.eliminate))
+                fields_[name] = make(value)
+        roles = fields_["roles"]
+        if roles:
+            fields_["roles"] = completed(roles, fields_["place"], fields_["eliminate"])
 
     def summary(self, limit: int = 6) -> str:
         """'x wing: r2c5<>7, r8c5<>7' (what the step places and removes)."""

@@ -88,18 +88,24 @@ class Role:
             raise ValueError(f"unknown role {self.role!r} (known: {', '.join(VOCABULARY)})")
         if self.role == "link" and (self.kind not in LINK_KINDS or self.source is None or self.target is None):
             raise ValueError("a link role needs kind strong or weak, a source and a target")
-        # the value types (a role is made for every step built: empty fields left as they are)
-        set_ = object.__setattr__
-        if self.cells or type(self.cells) is not tuple:
-            set_(self, "cells", values.cells(self.cells))
-        if self.candidates or type(self.candidates) is not tuple:
-            set_(self, "candidates", values.candidates(self.candidates))
-        if self.houses or type(self.houses) is not tuple:
-            set_(self, "houses", values.houses(self.houses))
-        if self.source is not None and type(self.source) is not Candidate:
-            set_(self, "source", Candidate(*self.source))
-        if self.target is not None and type(self.target) is not Candidate:
-            set_(self, "target", Candidate(*self.target))
+        # the value types (a role is made for every step built: empty fields left as they are),
+        # written to the instance's dict as ``object.__setattr__`` would, without its protocol
+        d = self.__dict__
+        cells = d["cells"]
+        if cells or type(cells) is not tuple:
+            d["cells"] = values.cells(cells)
+        cands = d["candidates"]
+        if cands or type(cands) is not tuple:
+            d["candidates"] = values.candidates(cands)
+        houses = d["houses"]
+        if houses or type(houses) is not tuple:
+            d["houses"] = values.houses(houses)
+        source = d["source"]
+        if source is not None and type(source) is not Candidate:
+            d["source"] = Candidate(*source)
+        target = d["target"]
+        if target is not None and type(target) is not Candidate:
+            d["target"] = Candidate(*target)
 
     @property
     def name(self) -> str:
@@ -155,16 +161,30 @@ class Role:
 
 # ---- helpers the finders use -------------------------------------------------------------
 
+def _made(role: str, cells: tuple[Cell, ...] = (), candidates: tuple[Candidate, ...] = (),
+          houses: tuple[House, ...] = (), group: int | None = None) -> Role:
+    """``Role(role, cells=..., candidates=..., houses=..., group=...)`` for fields that are tuples
+    of the value types already (the helpers below make them so): the role's name checked as
+    ``Role`` checks it, the fields set without converting them again (a role is made for every
+    step built, several a step). Equal to the role ``Role`` makes of the same fields."""
+    if role not in VOCABULARY:
+        raise ValueError(f"unknown role {role!r} (known: {', '.join(VOCABULARY)})")
+    out = object.__new__(Role)
+    out.__dict__.update(role=role, cells=cells, candidates=candidates, houses=houses, group=group, kind="",
+                        source=None, target=None, directed=False)
+    return out
+
+
 def on_cells(role: str, geo: Geometry, cells: Iterable[int], group: int | None = None) -> Role:
     """A role on cells given by index (sorted, each once)."""
     n = geo.n
-    return Role(role, cells=tuple(Cell(c // n, c % n) for c in sorted(set(cells))), group=group)
+    return _made(role, cells=tuple([Cell(c // n, c % n) for c in sorted(set(cells))]), group=group)
 
 
 def on_cands(role: str, geo: Geometry, pairs: Iterable[tuple[int, int]], group: int | None = None) -> Role:
     """A role on (cell index, value) pairs (sorted, each once)."""
     n = geo.n
-    return Role(role, candidates=tuple(sorted({Candidate(c // n, c % n, v) for c, v in pairs})), group=group)
+    return _made(role, candidates=tuple(sorted({Candidate(c // n, c % n, v) for c, v in pairs})), group=group)
 
 
 def on_houses(role: str, geo: Geometry, houses: Iterable[int], group: int | None = None) -> Role:
@@ -174,15 +194,15 @@ def on_houses(role: str, geo: Geometry, houses: Iterable[int], group: int | None
         key = House(*geo.house_key(h))
         if key not in keys:
             keys.append(key)
-    return Role(role, houses=tuple(keys), group=group)
+    return _made(role, houses=tuple(keys), group=group)
 
 
 def on(role: str, *, cells: Iterable[tuple[int, int]] = (), candidates: Iterable[Cand] = (),
        houses: Iterable[tuple[str, int]] = (), group: int | None = None) -> Role:
     """A role on coordinates (JSON's: (row, col), (row, col, value), (kind, k))."""
-    return Role(role, cells=tuple(sorted({Cell(*x) for x in cells})),
-                candidates=tuple(sorted({Candidate(*x) for x in candidates})),
-                houses=tuple(dict.fromkeys(House(*h) for h in houses)), group=group)
+    return _made(role, cells=tuple(sorted({Cell(*x) for x in cells})),
+                 candidates=tuple(sorted({Candidate(*x) for x in candidates})),
+                 houses=tuple(dict.fromkeys(House(*h) for h in houses)), group=group)
 
 
 def mask_cells(mask: int) -> list[int]:
@@ -287,9 +307,9 @@ def completed(roles: Sequence[Role], place: Sequence[Cand], eliminate: Sequence[
     out = [r for r in roles if r.cells or r.candidates or r.houses or r.role == "link"]
     names = {r.role for r in out}
     if place and "placed" not in names:
-        out.append(Role("placed", candidates=tuple(Candidate(*x) for x in place)))
+        out.append(_made("placed", candidates=values.candidates(place)))
     if eliminate and "removed" not in names:
-        out.append(Role("removed", candidates=tuple(Candidate(*x) for x in eliminate)))
+        out.append(_made("removed", candidates=values.candidates(eliminate)))
     return tuple(out)
 
 

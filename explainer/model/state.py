@@ -174,8 +174,13 @@ class State:
         return State._of(self.geo, self.values, self.cand, self.pos, self.unsolved)
 
     def snapshot(self) -> Snapshot:
-        """An immutable copy (what a step records as the state it was found in)."""
-        return Snapshot(self.geo, tuple(self.values), tuple(self.cand), tuple(self.pos), self.unsolved)
+        """An immutable copy (what a step records as the state it was found in): made for every
+        step taken, so its fields are written as the frozen dataclass's ``__init__`` would, without
+        its ``object.__setattr__`` per field."""
+        snap = object.__new__(Snapshot)
+        snap.__dict__.update(geo=self.geo, values=tuple(self.values), cand=tuple(self.cand), pos=tuple(self.pos),
+                             unsolved=self.unsolved)
+        return snap
 
     def cached(self, key: str, build: Callable[[State], T]) -> T:
         """A value derived from this exact state (links, ALSs), built once.

@@ -17,6 +17,7 @@ for a candidate (HoDoKu / Eureka style).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .grid import value_char
@@ -96,15 +97,15 @@ class House(NamedTuple):
         return f"House({self.kind!r}, {self.k})"
 
 
-def candidates(items: tuple[tuple[int, int, int], ...]) -> tuple[Candidate, ...]:
+def candidates(items: Iterable[tuple[int, int, int]]) -> tuple[Candidate, ...]:
     return tuple([x if type(x) is Candidate else Candidate(*x) for x in items])
 
 
-def cells(items: tuple[tuple[int, int], ...]) -> tuple[Cell, ...]:
+def cells(items: Iterable[tuple[int, int]]) -> tuple[Cell, ...]:
     return tuple([x if type(x) is Cell else Cell(*x) for x in items])
 
 
-def houses(items: tuple[tuple[str, int], ...]) -> tuple[House, ...]:
+def houses(items: Iterable[tuple[str, int]]) -> tuple[House, ...]:
     return tuple([x if type(x) is House else House(*x) for x in items])
 
 
