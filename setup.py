@@ -7,7 +7,7 @@ uses the pure-Python twin of each primitive (explainer/core/__init__.py).
 from setuptools import Extension, setup
 
 CORE = "explainer/core"
-FLAGS = ["-O2", "-std=c99"]
+FLAGS = ["-O3", "-std=c99"]
 HEADERS = [f"{CORE}/cellset.h", f"{CORE}/glue.h"]  # every module includes both (glue.h includes cellset.h)
 
 
