@@ -260,3 +260,13 @@ def _biggest(state: State, a: ALS, b: ALS) -> tuple[tuple[str, object], ...]:
     other = b if a.size == 1 else a
     return (("biggest", max(state.cand[c].bit_count() for c in bits(other.cells))),)
 
+
+def alternate_cells(chain: list[ALS]) -> tuple[int, int]:
+    """The cells of a chain's 1st, 3rd … sets and of its 2nd, 4th … (its two colours' cells)."""
+    odd = even = 0
+    for k, a in enumerate(chain):
+        if k % 2:
+            even |= a.cells
+        else:
+            odd |= a.cells
+    return odd, even

@@ -49,7 +49,7 @@ from explainer.model.session import Session, session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context, Lead
 
-from .als import ALS, als_at, als_list, als_table, restricted_pairs, targets_seeing
+from .als import ALS, als_at, als_list, als_table, alternate_cells, restricted_pairs, targets_seeing
 
 ALS_XY_WING = {
     "en": "ALS XY wing: the set {c} (holding only {vc}) shares the restricted value {x} with the set {a} "
@@ -320,12 +320,7 @@ def find_als_chain(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Expla
     for (path, rcs, z, elim), sets in _events(state, session, _chain_events, lambda e: e[0]):
         chain = [sets[p] for p in path]
         if leads:
-            odd = even = 0
-            for k, a in enumerate(chain):
-                if k % 2:
-                    even |= a.cells
-                else:
-                    odd |= a.cells
+            odd, even = alternate_cells(chain)
             yield Lead("als chain", partial(_chain_step, state, chain, list(rcs), z, elim),
                        _least(odd.bit_count() + even.bit_count()), 0, elim.bit_count())
         else:

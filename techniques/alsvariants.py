@@ -37,7 +37,7 @@ from explainer.model.roles import Role, on_cands, on_cells, set_link, set_roles
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
-from .als import ALS, als_list
+from .als import ALS, als_list, alternate_cells
 from .alschains import CHAIN_LINK, CHAIN_SET, petal_roles, set_name
 
 MAX_CHAIN = 8  # sets in an ALS chain
@@ -443,12 +443,7 @@ def _chain_step(state: State, chain: list[ALS], rcs: list[int], removed: dict[in
                 overlap: bool) -> Explanation:
     geo = state.geo
     first, last = chain[0], chain[-1]
-    odd = even = 0
-    for k, a in enumerate(chain):
-        if k % 2:
-            even |= a.cells
-        else:
-            odd |= a.cells
+    odd, even = alternate_cells(chain)
     read = {}
     for lang in ("en", "fr"):
         out = CHAIN_SET[lang].format(cells=set_name(geo, first.cells),
