@@ -105,29 +105,58 @@ _FONT = FontProperties(family="DejaVu Sans")
 _BOLD = FontProperties(family="DejaVu Sans", weight="bold")
 
 
+def _no_hinting() -> Any:
+    try:
+        from matplotlib.ft2font import LoadFlags
+        return LoadFlags.NO_HINTING
+    except ImportError:  # matplotlib < 3.10
+        import matplotlib.ft2font as ft2font
+
+        return getattr(ft2font, "LOAD_NO_HINTING")  # noqa: B009  (absent from the 3.10 stubs)
+
+
+def _outline(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A character's outline at size 1 on the baseline: ``TextPath((0, 0), ch, size=1)``'s
+    vertices and codes, read from the font as TextPath reads them (its size-100 outline,
+    hinting off, scaled by 1/100) without laying out a line of text first: the same numbers,
+    15 times faster (a run's first frames draw a hundred characters for the first time).
+    A character the font lacks goes through TextPath (its fallback fonts)."""
+    from matplotlib.font_manager import findfont, get_font
+
+    prop = _BOLD if bold else _FONT
+    font = get_font(findfont(prop))
+    if len(ch) != 1 or not font.get_char_index(ord(ch)):
+        tp = TextPath((0, 0), ch, size=1, prop=prop)
+        return tp.vertices.astype(float), tp.codes.astype(Path.code_type)
+    font.set_size(100, 72)  # TextToPath.FONT_SCALE, DPI
+    font.load_char(ord(ch), flags=_no_hinting())
+    verts, codes = font.get_path()
+    return np.asarray(verts, dtype=float) * (1 / 100), np.asarray(codes).astype(Path.code_type)
+
+
 @cache
 def cap_height(bold: bool = False) -> float:
     """The height of a capital letter, in ems (DejaVu Sans: 0.73)."""
-    v = TextPath((0, 0), "H", size=1, prop=_BOLD if bold else _FONT).vertices
+    v = _outline("H", bold)[0]
     return float(v[:, 1].max() - v[:, 1].min())
 
 
 @cache
 def _ref_height(bold: bool) -> float:
-    v = TextPath((0, 0), "8", size=1, prop=_BOLD if bold else _FONT).vertices
+    v = _outline("8", bold)[0]
     return float(v[:, 1].max() - v[:, 1].min())
 
 
 @cache
 def glyph(ch: str, bold: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Outline of a character centred on (0, 0), digit height 1, y pointing down."""
-    tp = TextPath((0, 0), ch, size=1, prop=_BOLD if bold else _FONT)
-    v = tp.vertices.astype(float).copy()
+    v, codes = _outline(ch, bold)
+    v = v.copy()
     lo, hi = v.min(axis=0), v.max(axis=0)
     v -= (lo + hi) / 2
     v /= _ref_height(bold)
     v[:, 1] *= -1
-    return v, tp.codes.copy()
+    return v, codes.copy()
 
 
 def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool = False,
@@ -147,23 +176,15 @@ def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool
 def _char(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
     """A character's outline at size 1 on the baseline, and its advance."""
     from matplotlib.font_manager import findfont, get_font
-    no_hinting: Any
-    try:
-        from matplotlib.ft2font import LoadFlags
-        no_hinting = LoadFlags.NO_HINTING
-    except ImportError:  # matplotlib < 3.10
-        import matplotlib.ft2font as ft2font
-
-        no_hinting = getattr(ft2font, "LOAD_NO_HINTING")  # noqa: B009  (absent from the 3.10 stubs)
 
     prop = _BOLD if bold else _FONT
     font = get_font(findfont(prop))
     font.set_size(100, 72)
-    advance = font.load_char(ord(ch), flags=no_hinting).linearHoriAdvance / 65536 / 100
+    advance = font.load_char(ord(ch), flags=_no_hinting()).linearHoriAdvance / 65536 / 100
     if ch.isspace():
         return np.zeros((0, 2)), np.zeros(0, dtype=Path.code_type), advance
-    tp = TextPath((0, 0), ch, size=1, prop=prop)
-    return tp.vertices.astype(float), tp.codes.astype(Path.code_type), advance
+    verts, codes = _outline(ch, bold)
+    return verts, codes, advance
 
 
 def line_path(line: str, bold: bool = False) -> tuple[np.ndarray | None, np.ndarray | None, float]:
