@@ -317,18 +317,15 @@ class ContactSheet:
         self._text(x, y, line, "label")
 
     def _save(self, p: int) -> None:
-        from PIL import Image
-
         from .frame import _palette
+        from .pngwrite import indices, write_png
 
         lay = self.lay
         self._text(lay.page[0] // 2, lay.page[1] - lay.margin, f"{p + 1} / {len(lay.pages)}", "label", footer=True)
         # on the theme's palette, like the frames (10x faster to write than RGB and a third
-        # of the size), the indices as they are: nothing to quantise. zlib level 2: as fast as
-        # level 1 on a page and 7 % smaller (the seed's first page: 6.7 ms, 115 kB; level 1
-        # 6.5 ms, 124 kB; run-length only, the frames' strategy: 6.9 ms but 162 kB)
-        out = Image.frombytes("P", lay.page, self.page.tobytes())
-        out.putpalette(_palette(self.theme, None).getpalette())
-        out.save(self.paths[p], format="PNG", compress_level=2, dpi=(SHEET_DPI, SHEET_DPI))
+        # of the size), the indices as they are: nothing to quantise; written as the frames
+        # are (``pngwrite``)
+        write_png(self.paths[p], indices(self.page), bytes(_palette(self.theme, None).getpalette() or ()),
+                  dpi=(SHEET_DPI, SHEET_DPI))
         self.written.append(self.paths[p])
         self.page.paste(0, (0, 0, *lay.page))  # the same page image, cleared for the next page
