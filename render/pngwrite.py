@@ -66,10 +66,20 @@ def png_bytes(indices: Any, palette: bytes, *, dpi: tuple[float, float] | None =
 
     px = np.asarray(indices, dtype=np.uint8)
     h, w = px.shape
-    if not 3 <= len(palette) <= 768 or len(palette) % 3:
-        raise ValueError(f"a palette is 1 to 256 RGB colours, not {len(palette)} bytes")
     rows = np.zeros((h, w + 1), dtype=np.uint8)  # each row: its filter byte (0, None), its indices
     rows[:, 1:] = px
+    return png_rows(rows, (w, h), palette, dpi=dpi, transparency=transparency, deflate=deflate)
+
+
+def png_rows(rows: Any, size: tuple[int, int], palette: bytes, *, dpi: tuple[float, float] | None = None,
+             transparency: bytes | None = None, deflate: Callable[[Any], bytes] | None = None) -> bytes:
+    """``png_bytes`` of rows ready to compress (a buffer of ``h`` rows, each its filter byte 0
+    then its ``w`` indices: ``explainer.core.pixels.quantize``'s filtered output)."""
+    w, h = size
+    if not 3 <= len(palette) <= 768 or len(palette) % 3:
+        raise ValueError(f"a palette is 1 to 256 RGB colours, not {len(palette)} bytes")
+    if memoryview(rows).nbytes != (w + 1) * h:
+        raise ValueError(f"{w} x {h} pixels are {(w + 1) * h} bytes of rows, not {memoryview(rows).nbytes}")
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
            _chunk(b"PLTE", bytes(palette))]
     if transparency:
@@ -79,6 +89,14 @@ def png_bytes(indices: Any, palette: bytes, *, dpi: tuple[float, float] | None =
     out.append(_chunk(b"IDAT", (deflate or default_deflate())(rows)))
     out.append(_chunk(b"IEND", b""))
     return b"".join(out)
+
+
+def write_rows(path: Any, rows: Any, size: tuple[int, int], palette: bytes,
+               deflate: Callable[[Any], bytes] | None = None) -> None:
+    """``png_rows`` written to ``path``."""
+    data = png_rows(rows, size, palette, deflate=deflate)
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def write_png(path: Any, indices: Any, palette: bytes, *, dpi: tuple[float, float] | None = None,
