@@ -91,10 +91,10 @@ def png_rows(rows: Any, size: tuple[int, int], palette: bytes, *, dpi: tuple[flo
     return b"".join(out)
 
 
-def write_rows(path: Any, rows: Any, size: tuple[int, int], palette: bytes,
-               deflate: Callable[[Any], bytes] | None = None) -> None:
+def write_rows(path: Any, rows: Any, size: tuple[int, int], palette: bytes, *,
+               dpi: tuple[float, float] | None = None, deflate: Callable[[Any], bytes] | None = None) -> None:
     """``png_rows`` written to ``path``."""
-    data = png_rows(rows, size, palette, deflate=deflate)
+    data = png_rows(rows, size, palette, dpi=dpi, deflate=deflate)
     with open(path, "wb") as f:
         f.write(data)
 
