@@ -6,8 +6,9 @@
  * An RGBA/RGBX frame's palette indices through a table of 2^18 entries indexed by the top
  * six bits of red, green and blue: Pillow's own palette lookup (its cache slots are those
  * six bits, each slot's entry the nearest palette colour to the slot's corner) made into a
- * table once per palette. A frame is long runs of one colour: a pixel equal to the one
- * before it takes its index without a lookup. The rows can start with a zero byte each:
+ * table once per palette. A frame is long runs of one colour: four pixels equal to the
+ * last one looked up (all four bytes) take its index at once, a pixel of the same RGB
+ * without a lookup. The rows can start with a zero byte each:
  * the PNG filter byte ("None"), so that the PNG writer compresses them as they are.
  *
  * The source is read through the buffer protocol (the canvas's own memory, no copy).
@@ -41,18 +42,31 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
         uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
         uint32_t last = 0xffffffffu;  /* the last pixel looked up (its RGB bytes), and its index */
+        uint8_t last4[16] = {0};  /* four copies of the last pixel's four bytes, once one is seen */
+        int have4 = 0;
         uint8_t index = 0;
         for (Py_ssize_t y = 0; y < h; y++) {
             const uint8_t *p = (const uint8_t *)src.buf + y * stride;
             uint8_t *row = o + y * pitch;
             if (filtered) *row++ = 0;
-            for (Py_ssize_t x = 0; x < w; x++, p += 4) {
+            Py_ssize_t x = 0;
+            while (x < w) {
+                /* a frame is long runs of one colour: four pixels at once equal to the last one */
+                if (have4 && x + 4 <= w && memcmp(p, last4, 16) == 0) {
+                    memset(row + x, index, 4);
+                    x += 4;
+                    p += 16;
+                    continue;
+                }
                 uint32_t v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;  /* the fourth byte dropped */
-                if (v != last) {  /* a frame is long runs of one colour: most pixels are the last one */
+                if (v != last) {
                     last = v;
                     index = table[(p[0] >> 2) | (uint32_t)(p[1] >> 2) << 6 | (uint32_t)(p[2] >> 2) << 12];
+                    for (int k = 0; k < 16; k += 4) memcpy(last4 + k, p, 4);
+                    have4 = 1;
                 }
-                row[x] = index;
+                row[x++] = index;
+                p += 4;
             }
         }
         Py_END_ALLOW_THREADS

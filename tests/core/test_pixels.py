@@ -34,6 +34,24 @@ def test_compiled_is_the_pure_twin(w, h, stride, filtered):
 
 
 @compiled
+def test_the_fourth_byte_is_not_read():
+    """Runs of one colour whose fourth byte changes (the four-pixels-at-once path compares
+    whole pixels, the lookup only their RGB): the indices of the colour alone."""
+    rng = np.random.default_rng(5)
+    px = np.zeros((3, 40, 4), np.uint8)
+    px[:, :, :3] = (12, 200, 77)
+    px[:, 20:, :3] = (13, 201, 78)
+    px[:, :, 3] = rng.integers(0, 256, size=(3, 40))
+    px[1, :, 3] = 255
+    lut = bytes(np.random.default_rng(6).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    got = pixels._C.quantize(px.tobytes(), 40, 3, 160, lut, False)
+    assert got == pixels.quantize_py(px.tobytes(), 40, 3, 160, lut, False)
+    plain = px.copy()
+    plain[:, :, 3] = 0
+    assert got == pixels._C.quantize(plain.tobytes(), 40, 3, 160, lut, False)
+
+
+@compiled
 def test_compiled_refuses_a_short_source_or_table():
     with pytest.raises(ValueError):
         pixels._C.quantize(bytes(4 * 10), 10, 2, 40, bytes(pixels.LUT_SIZE), False)
