@@ -4,7 +4,8 @@ Each output is an ``Exporter`` that declares the names it writes and writes
 them; ``write_puzzle`` runs the exporters the ``RenderOptions`` choose: it
 plans the frames (``plan``: names, titles and captions, up to the level of
 detail asked), checks every name it will write with the guard, then draws the
-frames once, in worker processes (``workers``), each frame going in order to
+frames once, in worker processes (``workers``; a short job in this process:
+``pool_size``), each frame going in order to
 the exporters that take frames as they come (the contact sheet's pages:
 ``sheet``; the GIF: ``gif``; the video: ``video``; the viewer), which write it
 at once: no output holds every frame. The workbook draws its own frames (vector
@@ -28,7 +29,7 @@ from .job import Exporter, Guard, Job, Pixels, Sink, Written
 from .options import RenderOptions
 from .plan import Frame, plan_frames
 from .sheet import ContactSheet, SheetLayout, sheet_layout, sheet_names, tile_geometry
-from .workers import default_workers, palette_image, write_exporters
+from .workers import PARALLEL_EXPORTERS, default_workers, palette_image, write_exporters
 
 # ---- exporters: each output declares the files it writes, then writes them -------------
 
@@ -403,6 +404,26 @@ def _checked_entry(puzzle: Any, out_dir: Any, options: Any) -> Path:
     return Path(out_dir)
 
 
+# The CPU seconds a frame costs, by grid side (issue 43's measures, frame file, contact-sheet tile
+# and GIF thumbnail: 9x9 about 13 ms, 16x16 40 ms, 25x25 200 ms), and the work below which the
+# frames are drawn here, without worker processes: forking two workers costs about 0.35 CPU s
+# (their copies of the parent's pages, their caches filled again, the frames' pixels sent back),
+# a quarter of the whole picture work of a 9x9 puzzle, for half a second less to wait.
+FRAME_SECONDS = {4: 0.006, 9: 0.013, 16: 0.04, 25: 0.2}
+POOL_MIN_SECONDS = 2.5
+
+
+def pool_size(job: Job, exporters: list[Exporter]) -> int:
+    """The worker processes drawing ``job``'s frames when the options do not say: none (1,
+    drawn here) for a short job whose exporters all take the frames as they come; else one per
+    core (``default_workers``): a long run, or a heavy exporter (the workbook) that runs
+    beside the frames."""
+    if any(e.key in PARALLEL_EXPORTERS and not e.streams for e in exporters):
+        return default_workers()
+    work = len(job.plan) * FRAME_SECONDS.get(job.puzzle.grid.n, 0.2)
+    return 1 if work < POOL_MIN_SECONDS else default_workers()
+
+
 def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: RenderOptions | None = None, *,
                  progress: Callable[[int, int], None] | None = None, guard: Guard | None = None,
                  **option_values: Any) -> Written:
@@ -453,6 +474,6 @@ def write_puzzle(puzzle: Explained, out_dir: str | os.PathLike[str], options: Re
     for exporter in exporters:
         if isinstance(exporter, ContactSheetExporter):
             job.tile = exporter.tile(job, (full_w, full_h))
-    write_exporters(exporters, job, rec, options.workers or default_workers(), progress)
+    write_exporters(exporters, job, rec, options.workers or pool_size(job, exporters), progress)
     rec.seconds = time.perf_counter() - start
     return rec
