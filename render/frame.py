@@ -1144,10 +1144,11 @@ def theme_palette(theme: Mapping[str, Any], steps: int | None = None) -> Any:
     return pal
 
 
-def palette_bytes(theme: Theme, steps: int | None = None) -> bytes:
-    """The RGB bytes of the colours ``quantize_image`` maps a frame onto (no padding)."""
+def palette_bytes(theme: Theme, steps: int | None = None, padded: bool = False) -> bytes:
+    """The RGB bytes of the colours ``quantize_image`` maps a frame onto (no padding; with
+    ``padded``, the whole palette its images carry: 256 colours)."""
     pal = _palette(theme, steps)
-    return bytes((pal.getpalette() or [])[:3 * pal.info["colours"]])
+    return bytes((pal.getpalette() or [])[:None if padded else 3 * pal.info["colours"]])
 
 
 _QUANTISER_PALETTES: dict[Any, Any] = {}
@@ -1177,6 +1178,51 @@ def quantize_image(im: Any, theme: Theme, steps: int | None = None) -> Any:
     # so the same palette lookup runs without first copying the frame into an RGB image
     out = im._new(im.im.convert("P", Image.Dither.NONE, pal.im))
     out.palette = pal.palette.copy()
+    return out
+
+
+def palette_table(theme: Theme, steps: int | None = None) -> bytes:
+    """Pillow's palette lookup (``quantize_image``) as a table: the index of every colour
+    whose top six bits of red, green and blue are the table's index (r | g << 6 | b << 12).
+    Pillow's lookup is one already: its cache slots are those six bits, each slot holding
+    the palette colour nearest to the slot's lowest corner, whatever colour filled it
+    (tests/core/test_pixels.py checks random colours and every slot's corners). Made once
+    per palette and process: the 2^18 corners mapped by Pillow (about 10 ms)."""
+    import numpy as np
+    from PIL import Image
+
+    key = ("table", theme, steps)
+    table = _QUANTISER_PALETTES.get(key)
+    if table is None:
+        k = np.arange(1 << 18, dtype=np.uint32)
+        corners = np.stack([(k & 63) << 2, (k >> 6 & 63) << 2, (k >> 12) << 2], axis=1).astype(np.uint8)
+        im = Image.frombytes("RGB", (512, 512), corners.tobytes())
+        table = _QUANTISER_PALETTES[key] = quantize_image(im, theme, steps).tobytes()
+    return table  # type: ignore[no-any-return]
+
+
+def quantize_rows(rgba: Any, size: tuple[int, int], theme: Theme, steps: int | None = None) -> bytes | None:
+    """The RGBA/RGBX pixels of a buffer (``size``, rows packed: the canvas's own memory) as
+    ``quantize_image``'s indices, each row after a zero byte (PNG's filter byte: the rows
+    ``pngwrite.png_rows`` compresses as they are), through the compiled table lookup
+    (``explainer.core.pixels``); None without it (then ``quantize_image``: Pillow's own
+    lookup, the same indices)."""
+    from explainer.core import pixels
+
+    if not pixels.compiled:
+        return None
+    w, h = size
+    return pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True)
+
+
+def rows_image(rows: bytes, size: tuple[int, int], theme: Theme, steps: int | None = None) -> Any:
+    """``quantize_rows``'s rows (each after its filter byte) as ``quantize_image``'s image."""
+    import numpy as np
+    from PIL import Image
+
+    w, h = size
+    out = Image.frombytes("P", size, np.frombuffer(rows, np.uint8).reshape(h, w + 1)[:, 1:].tobytes())
+    out.putpalette(_palette(theme, steps).palette)
     return out
 
 

@@ -12,7 +12,7 @@ The floors, each importing only the floors below it (and itself):
     core        explainer.core         compiled kernels, their pure twins, the exact-cover solver
     engine      explainer.engine       the step loop, the orders, every step of a position
     techniques  techniques             the finders and their registry          (model, core)
-    render      render                 drawing                                 (model only)
+    render      render                 drawing                 (model; core: compiled pixel loops)
     api         explainer.api          Puzzle / explain: the engine with the registry plugged in
     app         explainer.app          cli, bank, generate, hints, allsteps, hodoku, solvers, backends
     facade      explainer (__init__)   the public names, loaded on first use
@@ -130,7 +130,7 @@ BELOW: dict[str, set[str]] = {
     "core": {"model"},
     "engine": {"model", "core"},
     "techniques": {"model", "core"},
-    "render": {"model"},
+    "render": {"model", "core"},
     "api": {"model", "core", "engine", "techniques", "render"},
     "app": {"model", "core", "engine", "techniques", "render", "api"},
     "facade": {"model", "core", "engine", "techniques", "render", "api", "app"},

@@ -173,3 +173,26 @@ def test_a_contact_sheet_page_holds_every_frame_s_tile_and_words(tmp_path):
                     got = (got[0] + x - 2, got[1] + y, got[2] + x - 2, got[3] + y)
                     assert all(abs(a - b) <= 1 for a, b in zip(got, want, strict=True)), (line, got, want)
                     y += lay.line_h
+
+
+def test_each_page_starts_blank_and_is_written_as_drawn(tmp_path):
+    """The page's memory is reused (the PNG's rows, the page image over them): a page holds
+    its own tiles only, none of the page before's, and its file shows what was pasted."""
+    import numpy as np
+    from PIL import Image
+
+    from render.sheet import ContactSheet
+    from render.theme import THEMES
+
+    plan = _plan(14, "a caption", "a legend line.")
+    paths = [tmp_path / f"page-{k}.png" for k in range(14)]
+    sheet = ContactSheet(plan, 9, THEMES["default"], paths)
+    lay = sheet.lay
+    assert len(lay.pages) >= 2
+    for k in range(len(plan)):  # indices 200 and up: no text ink maps there (the palette has ~180 colours)
+        sheet.add(k, Image.new("L", (lay.tile_w, lay.grid_h), 200 + k))
+    for page, path in zip(lay.pages, sheet.written, strict=True):
+        with Image.open(path) as im:
+            px = np.asarray(Image.frombytes("L", im.size, im.tobytes()))
+        assert set(np.unique(px[px >= 200]).tolist()) == {200 + t.k for t in page}
+        assert px[0, 0] == 0 and abs(im.info["dpi"][0] - 150) < 0.1  # the background; the page's print size
