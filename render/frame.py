@@ -444,6 +444,46 @@ class PatchPool:
         return PooledPatch(proto, bounds, transform)
 
 
+def _prepared(proto: Any, renderer: Any) -> tuple[Any, Any] | None:
+    """The graphics context and face colour ``Patch.draw`` would hand ``renderer.draw_path`` for
+    ``proto`` (a ``PathPatch`` of the pool, its style fixed), made once per renderer and kept on
+    the patch: a frame draws about ten paths, and setting a context up again for each (colours,
+    width, dashes, caps, clip) cost 70 us of a 160 us draw. None: a patch whose drawing needs
+    more than one plain ``draw_path`` (hatch, sketch, path effects, gap colour, hidden) is drawn
+    by matplotlib itself."""
+    kept = getattr(proto, "_pool_gc", None)
+    if kept is not None and kept[0] is renderer:
+        done: tuple[Any, Any] | None = kept[1]
+        return done
+    ready: tuple[Any, Any] | None = None
+    patch: Any = proto  # its drawing properties, read as Patch.draw reads them
+    if (isinstance(proto, PathPatch) and proto.get_visible() and not proto.get_hatch()
+            and proto.get_sketch_params() is None and not proto.get_path_effects()
+            and getattr(proto, "_gapcolor", None) is None and not proto.get_clip_on()):
+        gc = renderer.new_gc()
+        lw = patch._linewidth
+        if patch._edgecolor[3] == 0 or patch._linestyle == "None":
+            lw = 0
+        gc.set_linewidth(lw)
+        gc.set_capstyle(patch._capstyle)
+        gc.set_joinstyle(patch._joinstyle)
+        gc.set_antialiased(patch._antialiased)
+        gc.set_clip_rectangle(None)
+        gc.set_clip_path(None)
+        gc.set_url(patch._url)
+        gc.set_snap(proto.get_snap())
+        gc.set_alpha(patch._alpha)
+        gc.set_foreground(patch._edgecolor, isRGBA=True)
+        if lw > 0:
+            gc.set_dashes(*patch._dash_pattern)
+        else:
+            gc.set_dashes(0, None)
+        face = patch._facecolor if patch._facecolor[3] else None
+        ready = (gc, face)
+    proto._pool_gc = (renderer, ready)
+    return ready
+
+
 class PooledPatch:
     """One path (or box) of a ``PatchPool``: drawn by its style's patch (given the path or
     bounds and the transform just before), removed by forgetting it (it never joined a figure)."""
@@ -458,6 +498,12 @@ class PooledPatch:
         if isinstance(self.path, tuple):
             p.set_bounds(*self.path)
         else:
+            ready = _prepared(p, renderer)
+            if ready is not None:  # what Patch.draw does, its graphics context set up once
+                gc, face = ready
+                tpath = self.transform.transform_path_non_affine(self.path)
+                renderer.draw_path(gc, tpath, self.transform.get_affine(), face)
+                return
             p.set_path(self.path)
         p.set_transform(self.transform)
         p.draw(renderer)
