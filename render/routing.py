@@ -366,7 +366,9 @@ class _Lattice:
 
     def near(self, p: Point, toward: Point) -> list[tuple[int, int]]:
         """Lattice points a clear straight step from p, those facing ``toward``
-        first (a route that leaves backwards loops round its own disk)."""
+        first (a route that leaves backwards loops round its own disk). In fact every one, in
+        order: ``(… and ahead or behind)`` picks ``behind`` while ``ahead`` is empty, that is
+        always; kept so: the pictures' routes (and the compiled twin's) are these."""
         step, xy = self.step, self.xy
         ci, cj = round((p[0] - self.x0) / step), round((p[1] - self.y0) / step)
         ahead: list[tuple[int, int]] = []
