@@ -10,6 +10,12 @@ least bad one when none is clear (big digits weigh far more than candidates).
 
 Hit tests look only at the cell each sample falls in (every box lies inside
 its cell), so a route costs a few hundred lookups, whatever the grid size.
+
+The hot paths have a compiled twin, ``explainer/core/_route.c`` (``Obstacles.clear`` and
+``cost``, ``hides_grid_line``, ``lattice_route`` and the search for a clear route in ``route``),
+used when it is built and the pure path is not forced (``explainer.core.load``); it reads the
+boxes where this module keeps them and gives the same routes, point for point and float for
+float (tests/render/test_routing_compiled.py): pictures do not depend on which path drew them.
 """
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+
+from explainer.core import load
 
 from .shapes import spot
 from .sizes import VALUE_H, VALUE_W, cand_h, disk_r
@@ -28,6 +36,10 @@ HEAVY = 1000  # a line across a big digit
 MARKED = 50   # a link across a marked cell it does not join (it would read as joining it)
 LIGHT = 1     # a line across a candidate
 
+_C = load("_route")
+
+Box = tuple[float, float, float, float, int, Hashable]  # x, y, half width, half height, weight, key
+
 
 class Obstacles:
     """Boxes a line must not cross, bucketed by cell."""
@@ -35,9 +47,9 @@ class Obstacles:
     def __init__(self, n: int) -> None:
         self.n = n
         self.m = math.isqrt(n)
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int, Hashable]]] = {}
+        self.cells: dict[tuple[int, int], list[Box]] = {}
         # the cells' box lists by index r·n + c, for ``clear`` (made on first use)
-        self._by_index: list[list[tuple[float, float, float, float, int, Hashable]]] | None = None
+        self._by_index: list[list[Box]] | None = None
 
     def add(self, x: float, y: float, hw: float, hh: float, weight: int, key: Hashable = None) -> None:
         cell = (int(y), int(x))
@@ -48,12 +60,12 @@ class Obstacles:
         inlined for one straight or curved piece (routing a proof's arrows asks this thousands
         of times, and the page's hint waits for it; a cell's boxes by index, no generator).
         Longer routes through ``cost``."""
+        if _C is not None:
+            return bool(_C.clear(self._index(), self.n, self.m, pts, ignore))
         if len(pts) > 3:
             return self.cost(pts, ignore, stop=0)[0] == 0
         n = self.n
-        if self._by_index is None:  # the cells' own lists: boxes added later are in them too
-            self._by_index = [self.cells.setdefault((r, c), []) for r in range(n) for c in range(n)]
-        boxes = self._by_index
+        boxes = self._index()
         curved = len(pts) == 3
         # the length as ``cost`` sums it (0 + each piece's, in order: the same float)
         length = 0 + math.dist(pts[0], pts[1]) + (math.dist(pts[1], pts[2]) if curved else 0.0)
@@ -80,6 +92,14 @@ class Obstacles:
                     if -hw < x - ox < hw and -hh < y - oy < hh and key not in ignore:
                         return False
         return True
+
+    def _index(self) -> list[list[Box]]:
+        """The cells' box lists by index r·n + c: the cells' own lists (made on first use), so
+        boxes added later are in them too."""
+        if self._by_index is None:
+            n = self.n
+            self._by_index = [self.cells.setdefault((r, c), []) for r in range(n) for c in range(n)]
+        return self._by_index
 
     def add_value(self, r: int, c: int, key: Hashable = None) -> None:
         """A big digit plus the line's half width."""
@@ -111,6 +131,8 @@ class Obstacles:
     def cost(self, pts: Sequence[Point], ignore: Keys = frozenset(),
              stop: int | None = None) -> tuple[int, set[Hashable]]:
         """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
+        if _C is not None:
+            return _C.cost(self._index(), self.n, self.m, pts, ignore, stop)  # type: ignore[no-any-return]
         hit: set[Hashable] = set()
         total = 0
         n = self.n
@@ -130,8 +152,7 @@ class Obstacles:
 
 
 @lru_cache(maxsize=1 << 16)
-def _candidate_box(n: int, r: int, c: int, v: int) -> tuple[tuple[int, int], tuple[float, float, float, float, int,
-                                                                                   Hashable]]:
+def _candidate_box(n: int, r: int, c: int, v: int) -> tuple[tuple[int, int], Box]:
     """The cell and the box of ``Obstacles.add_candidate`` for candidate v of cell (r, c)."""
     x, y = spot(n, r, c, v)
     h = cand_h(math.isqrt(n))
@@ -169,6 +190,8 @@ def sample(pts: Sequence[Point], m: int = 3) -> list[Point]:
 
 def hides_grid_line(pts: Sequence[Point], m: int = 3, near: float = 0.06, run: float = 0.6) -> bool:
     """Does the route run along a grid line (within ``near``) for more than ``run`` cells?"""
+    if _C is not None:
+        return bool(_C.hides_grid_line(pts, m, near, run))
     pts_s = [pts[0]] + sample(pts, m) + [pts[-1]]
     for axis in (0, 1):
         start = None
@@ -236,21 +259,31 @@ def route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys = frozenset()) 
     """The least bent route from a to b clear of every obstacle not in ``ignore``
     (or, if none is clear, the one crossing the fewest: big digits first)."""
     n = obstacles.n
+    if _C is not None:
+        found = _C.route(a, b, obstacles._index(), n, obstacles.m, ignore, disk_r(obstacles.m))
+    else:
+        found = _clear_route(a, b, obstacles, ignore)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     best: tuple[Point, ...] = (a, b)
     best_cost: int | None = None
-    for pts in candidates(a, b, n, corners=False):
-        if len(pts) > 2 and not _on_grid(pts[:3], n):
-            continue  # stay on the grid
-        if obstacles.clear(pts, ignore) and not hides_grid_line(pts, obstacles.m):
-            return pts  # the first clear one: only clear ones matter here, so stop at the first hit
-    found = lattice_route(a, b, obstacles, ignore)
-    if found is not None:
-        return found
     for pts in candidates(a, b, n):  # no clear way at all: the least bad
         cost, _ = obstacles.cost(pts, ignore, stop=best_cost)
         if best_cost is None or cost < best_cost:
             best, best_cost = pts, cost
     return best
+
+
+def _clear_route(a: Point, b: Point, obstacles: Obstacles, ignore: Keys) -> tuple[Point, ...] | None:
+    """The first clear route of ``candidates`` (no corners) that stays on the grid and off its
+    lines, else ``lattice_route``'s (None: no clear route)."""
+    n = obstacles.n
+    for pts in candidates(a, b, n, corners=False):
+        if len(pts) > 2 and not _on_grid(pts[:3], n):
+            continue  # stay on the grid
+        if obstacles.clear(pts, ignore) and not hides_grid_line(pts, obstacles.m):
+            return pts  # the first clear one: only clear ones matter here, so stop at the first hit
+    return lattice_route(a, b, obstacles, ignore)
 
 
 def _on_grid(piece: Sequence[Point], n: int, margin: float = 0.08) -> bool:
@@ -275,6 +308,8 @@ def lattice_route(a: Point, b: Point, obstacles: Obstacles,
     """A clear route found by A* on a lattice of 4·m points per cell (searched in
     a window around a and b), pulled taut, then smoothed into quadratic pieces
     (or kept as straight pieces if the smooth curve would touch a digit)."""
+    if _C is not None:
+        return _C.lattice_route(a, b, obstacles._index(), obstacles.n, obstacles.m, ignore)  # type: ignore[no-any-return]
     lattice = _Lattice(a, b, obstacles, ignore)
     path = lattice.search(a, b)
     if path is None:
@@ -331,7 +366,9 @@ class _Lattice:
 
     def near(self, p: Point, toward: Point) -> list[tuple[int, int]]:
         """Lattice points a clear straight step from p, those facing ``toward``
-        first (a route that leaves backwards loops round its own disk)."""
+        first (a route that leaves backwards loops round its own disk). In fact every one, in
+        order: ``(… and ahead or behind)`` picks ``behind`` while ``ahead`` is empty, that is
+        always; kept so: the pictures' routes (and the compiled twin's) are these."""
         step, xy = self.step, self.xy
         ci, cj = round((p[0] - self.x0) / step), round((p[1] - self.y0) / step)
         ahead: list[tuple[int, int]] = []

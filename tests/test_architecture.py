@@ -12,7 +12,7 @@ The floors, each importing only the floors below it (and itself):
     core        explainer.core         compiled kernels, their pure twins, the exact-cover solver
     engine      explainer.engine       the step loop, the orders, every step of a position
     techniques  techniques             the finders and their registry          (model, core)
-    render      render                 drawing                 (model; core: compiled pixel loops)
+    render      render                 drawing                 (model; core: compiled pixel loops, routing's twin)
     api         explainer.api          Puzzle / explain: the engine with the registry plugged in
     app         explainer.app          cli, bank, generate, hints, allsteps, hodoku, solvers, backends
     facade      explainer (__init__)   the public names, loaded on first use
@@ -130,7 +130,7 @@ BELOW: dict[str, set[str]] = {
     "core": {"model"},
     "engine": {"model", "core"},
     "techniques": {"model", "core"},
-    "render": {"model", "core"},
+    "render": {"model", "core"},  # core: compiled inner loops with pure twins (pixels, routing)
     "api": {"model", "core", "engine", "techniques", "render"},
     "app": {"model", "core", "engine", "techniques", "render", "api"},
     "facade": {"model", "core", "engine", "techniques", "render", "api", "app"},
@@ -242,4 +242,4 @@ def test_a_model_module_loads_nothing_else() -> None:
     never loads the registry (it is handed its techniques)."""
     assert _loaded("import explainer.model.grid") == ["explainer", "explainer.model", "explainer.model.grid"]
     assert not [m for m in _loaded("import explainer.engine") if m.split(".")[0] in ("techniques", "render")]
-    assert not [m for m in _loaded("import render.export") if floor(m) not in ("render", "model", "facade")]
+    assert not [m for m in _loaded("import render.export") if floor(m) not in ("render", "model", "core", "facade")]
