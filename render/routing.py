@@ -128,6 +128,12 @@ class Obstacles:
         cell, box = _candidate_box(self.n, r, c, v)
         self.cells.setdefault(cell, []).append(box)
 
+    def add_plain_candidates(self, r: int, c: int, mask: int) -> None:
+        """``add_plain_candidate`` for every candidate of ``mask`` (bit v - 1: candidate v) in
+        cell (r, c), in value order: the cell's boxes made once for the grid size and mask."""
+        for cell, boxes in _candidate_boxes(self.n, r, c, mask):
+            self.cells.setdefault(cell, []).extend(boxes)
+
     def cost(self, pts: Sequence[Point], ignore: Keys = frozenset(),
              stop: int | None = None) -> tuple[int, set[Hashable]]:
         """(total weight of the boxes the route crosses, their keys); stops early above ``stop``."""
@@ -157,6 +163,20 @@ def _candidate_box(n: int, r: int, c: int, v: int) -> tuple[tuple[int, int], Box
     x, y = spot(n, r, c, v)
     h = cand_h(math.isqrt(n))
     return (int(y), int(x)), (x, y, 0.36 * h + 0.02, 0.5 * h + 0.02, LIGHT, (r, c, v))
+
+
+@lru_cache(maxsize=1 << 16)
+def _candidate_boxes(n: int, r: int, c: int, mask: int) -> tuple[tuple[tuple[int, int], tuple[Box, ...]], ...]:
+    """The boxes of ``Obstacles.add_plain_candidates``, by cell, in value order."""
+    by_cell: dict[tuple[int, int], list[Box]] = {}
+    v = 1
+    while mask:
+        if mask & 1:
+            cell, box = _candidate_box(n, r, c, v)
+            by_cell.setdefault(cell, []).append(box)
+        mask >>= 1
+        v += 1
+    return tuple((cell, tuple(boxes)) for cell, boxes in by_cell.items())
 
 
 def iter_sample(pts: Sequence[Point], m: int = 3) -> Iterator[Point]:

@@ -245,6 +245,21 @@ def plain_candidate(r: int, c: int, v: int) -> Shape:
     return Shape("candidate", "candidate", r, c, v, colour="candidate")
 
 
+@lru_cache(maxsize=1 << 16)
+def plain_candidates(r: int, c: int, mask: int) -> tuple[Shape, ...]:
+    """``plain_candidate`` of every candidate of ``mask`` (bit v - 1: candidate v) in cell
+    (r, c), in value order: a cell's candidates change a few times a puzzle, and the frames
+    of a 16x16 puzzle lay out about a thousand of them each."""
+    out: list[Shape] = []
+    v = 1
+    while mask:
+        if mask & 1:
+            out.append(plain_candidate(r, c, v))
+        mask >>= 1
+        v += 1
+    return tuple(out)
+
+
 def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int], covered: AbstractSet[Cand],
                            givens: Sequence[int] | None, show_candidates: bool, obstacles: Obstacles | None,
                            kept: AbstractSet[Cell] = frozenset(), words_only: bool = False) -> None:
@@ -270,6 +285,7 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
             obstacles.add_value(r, c)
     if not show_candidates and not kept or words_only:
         return
+    covered_cells = {(r, c) for r, c, _v in covered}
     for cell, mask in enumerate(state.cand):
         if not mask:
             continue
@@ -278,15 +294,13 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
             continue
         if not show_candidates and (r, c) not in kept:
             continue
-        v = 1
-        while mask:
-            if mask & 1:
-                if (r, c, v) not in covered:
-                    out.append(plain_candidate(r, c, v))
-                if obstacles is not None:
-                    obstacles.add_plain_candidate(r, c, v)
-            mask >>= 1
-            v += 1
+        shapes = plain_candidates(r, c, mask)
+        if (r, c) in covered_cells:
+            out.extend(s for s in shapes if (r, c, s.value) not in covered)
+        else:
+            out.extend(shapes)
+        if obstacles is not None:
+            obstacles.add_plain_candidates(r, c, mask)
 
 
 def assumed_truth(proof: Proof | None, role: Role, cand: Cand) -> bool:
