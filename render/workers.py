@@ -80,7 +80,7 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         tb = b""
         tbsize = (0, 0)
         if tiled:  # the contact sheet's tile, from the frame's own pixels (not drawn again)
-            tile = sheet_tile(im, job["tile"], r.theme, reduced)
+            tile = sheet_tile(im, job["tile"], r.theme, reduced, r.canvas.buffer_rgba())
             tb, tbsize = tile.tobytes(), tile.size
     return i, Pixels(t, tsize, v, vsize, sc.text("legend"), tb, tbsize)
 

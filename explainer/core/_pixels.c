@@ -77,8 +77,159 @@ done:
     return out;
 }
 
+/* ---- the contact sheet's tile of a frame reduced by 2: Pillow's reduce, then its BOX resize ----
+ *
+ * ``tile2`` gives the RGB bytes Pillow gives for
+ *     frame.reduce(2, box=(0, 0, width, rows)).resize((out_w, out_h), BOX, box=(0, 0, width / 2, rows / 2))
+ * of an RGBX frame, the same bytes (tests/core/test_pixels.py compares them on real frames and
+ * odd sizes), without the two intermediate RGBX images nor the fourth channel, the reduction
+ * made only for the rows the resize reads. Pillow's rounding: a whole 2 x 2 block (s + 2) >> 2;
+ * the last column's and row's partial blocks of n pixels (s + n / 2) * m >> 24 with
+ * m = 2^32 / (256 n) worked out in single precision. The resize's bounds and 22-bit fixed-point
+ * weights are worked out by the caller as Pillow works them out (``pixels.box_plan``) and
+ * applied here as Pillow applies them: the horizontal pass, then the vertical one.
+ */
+static uint32_t reduce_multiplier(int n) {
+    float max_int = 4294967296.0f;
+    uint32_t max_dividend = (uint32_t)256 * (uint32_t)n;
+    return (uint32_t)(max_int / (float)max_dividend);
+}
+
+static inline uint8_t clip22(int32_t ss) {
+    int32_t v = ss >> 22;
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows,
+                         Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw) {
+    uint32_t m2 = reduce_multiplier(2), m1 = reduce_multiplier(1);
+    for (Py_ssize_t ry = first; ry < last; ry++) {
+        Py_ssize_t y0 = ry * 2, rx = 0;
+        uint8_t *restrict q = red + (ry - first) * rw * 3;
+        const uint8_t *restrict a = base + y0 * stride;
+        if (y0 + 1 < rows) {
+            const uint8_t *restrict b = a + stride;
+            for (; 2 * rx + 1 < w; rx++) {
+                const uint8_t *p = a + rx * 8, *r = b + rx * 8;
+                q[3 * rx] = (uint8_t)((p[0] + p[4] + r[0] + r[4] + 2u) >> 2);
+                q[3 * rx + 1] = (uint8_t)((p[1] + p[5] + r[1] + r[5] + 2u) >> 2);
+                q[3 * rx + 2] = (uint8_t)((p[2] + p[6] + r[2] + r[6] + 2u) >> 2);
+            }
+            if (rx < rw) {  /* the last column, one pixel wide */
+                const uint8_t *p = a + rx * 8, *r = b + rx * 8;
+                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((p[c] + r[c] + 1u) * m2) >> 24);
+            }
+        } else {  /* the last row, one pixel high */
+            for (; 2 * rx + 1 < w; rx++) {
+                const uint8_t *p = a + rx * 8;
+                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((p[c] + p[4 + c] + 1u) * m2) >> 24);
+            }
+            if (rx < rw) {
+                const uint8_t *p = a + rx * 8;
+                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((uint32_t)p[c] * m1) >> 24);
+            }
+        }
+    }
+}
+
+PyDoc_STRVAR(tile2_doc,
+"tile2(src, width, stride, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h) -> bytes\n\n"
+"The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by 2\n"
+"over its top ``rows`` rows, then resampled with the given bounds (int32 pairs: first pixel,\n"
+"count) and int32 weights (``xksize`` / ``yksize`` per output pixel): Pillow's reduce and BOX\n"
+"resize (``explainer.core.pixels.box_plan`` works the bounds and weights out).");
+
+static PyObject *py_tile2(PyObject *self, PyObject *args) {
+    Py_buffer src, xb, xk, yb, yk;
+    Py_ssize_t w, stride, rows, xks, yks, ow, oh;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnny*y*ny*y*nnn", &src, &w, &stride, &rows, &xb, &xk, &xks, &yb, &yk, &yks,
+                          &ow, &oh))
+        return NULL;
+    PyObject *out = NULL;
+    uint8_t *red = NULL, *tmp = NULL;
+    int32_t *vs = NULL;
+    const int32_t *xbo = (const int32_t *)xb.buf, *xkk = (const int32_t *)xk.buf;
+    const int32_t *ybo = (const int32_t *)yb.buf, *ykk = (const int32_t *)yk.buf;
+    Py_ssize_t rw = (w + 1) / 2, rh = (rows + 1) / 2, first = 0, last = 0;
+    int ok = w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
+             && src.len >= stride * (rows - 1) + 4 * w
+             && xb.len == 8 * ow && xk.len == 4 * ow * xks && yb.len == 8 * oh && yk.len == 4 * oh * yks;
+    if (ok) {  /* the reduced rows the vertical pass reads: [first, last) */
+        first = ybo[0];
+        last = (Py_ssize_t)ybo[2 * (oh - 1)] + ybo[2 * (oh - 1) + 1];
+        ok = first >= 0 && last <= rh && last > first;
+        for (Py_ssize_t i = 0; i < ow && ok; i++)
+            ok = xbo[2 * i] >= 0 && xbo[2 * i + 1] >= 0 && xbo[2 * i + 1] <= xks && xbo[2 * i] + xbo[2 * i + 1] <= rw;
+        for (Py_ssize_t i = 0; i < oh && ok; i++)
+            ok = ybo[2 * i] >= first && ybo[2 * i + 1] >= 0 && ybo[2 * i + 1] <= yks
+                 && (Py_ssize_t)ybo[2 * i] + ybo[2 * i + 1] <= last;
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "tile2: sizes, bounds or weights do not fit the frame");
+        goto done;
+    }
+    red = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)rw * 3);
+    tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
+    vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
+    out = PyBytes_FromStringAndSize(NULL, ow * oh * 3);
+    if (red == NULL || tmp == NULL || vs == NULL || out == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        const uint8_t *base = (const uint8_t *)src.buf;
+        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+        Py_ssize_t span = ow * 3;
+        Py_BEGIN_ALLOW_THREADS
+        reduce_rows2(base, w, stride, rows, first, last, red, rw);
+        for (Py_ssize_t y = 0; y < last - first; y++) {  /* the horizontal pass */
+            const uint8_t *restrict in = red + y * rw * 3;
+            uint8_t *restrict t = tmp + y * span;
+            for (Py_ssize_t xx = 0; xx < ow; xx++) {
+                const int32_t *restrict kk = xkk + xx * xks;
+                int32_t n = xbo[2 * xx + 1];
+                const uint8_t *restrict p = in + (Py_ssize_t)xbo[2 * xx] * 3;
+                int32_t s0 = 1 << 21, s1 = 1 << 21, s2 = 1 << 21;
+                for (int32_t x = 0; x < n; x++) {
+                    int32_t k = kk[x];
+                    s0 += p[3 * x] * k;
+                    s1 += p[3 * x + 1] * k;
+                    s2 += p[3 * x + 2] * k;
+                }
+                t[3 * xx] = clip22(s0), t[3 * xx + 1] = clip22(s1), t[3 * xx + 2] = clip22(s2);
+            }
+        }
+        for (Py_ssize_t yy = 0; yy < oh; yy++) {  /* the vertical pass, a weighted row at a time */
+            const int32_t *kk = ykk + yy * yks;
+            int32_t ymin = ybo[2 * yy], n = ybo[2 * yy + 1];
+            for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
+            for (int32_t y = 0; y < n; y++) {
+                const uint8_t *restrict p = tmp + (ymin - first + y) * span;
+                int32_t kw = kk[y];
+                for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
+            }
+            uint8_t *restrict line = o + yy * span;
+            for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(red);
+    PyMem_Free(tmp);
+    PyMem_Free(vs);
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&xb);
+    PyBuffer_Release(&xk);
+    PyBuffer_Release(&yb);
+    PyBuffer_Release(&yk);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"quantize", py_quantize, METH_VARARGS, quantize_doc},
+    {"tile2", py_tile2, METH_VARARGS, tile2_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

@@ -7,6 +7,10 @@ buffer: the canvas's own memory, rows ``stride`` bytes apart, 4 bytes a pixel, t
 not read). ``filtered``: each row after a zero byte, PNG's filter byte, so that the PNG
 writer (``render.pngwrite``) compresses the rows as they come.
 
+``tile2`` reduces a frame by 2 to the contact sheet's tile as Pillow's ``reduce`` then BOX
+``resize`` do (``box_plan``: the resize's bounds and weights, worked out as Pillow works them
+out), in one call, on three channels, the reduction made only for the rows the resize reads.
+
 ``explainer/core/_pixels.c`` is the compiled twin (``load``), bit for bit the same
 (tests/core/test_pixels.py). Without it, ``render.frame.quantize_buffer`` uses Pillow's own
 lookup (faster than this numpy twin, and the same indices).
@@ -35,6 +39,57 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     return out.tobytes()
 
 
+PRECISION_BITS = 22  # the resize's fixed-point weights (Pillow's, for 8-bit channels)
+
+
+def box_plan(in_size: int, in0: float, in1: float, out_size: int) -> tuple[bytes, bytes, int]:
+    """A BOX resize's coefficients along one axis as Pillow works them out for
+    ``resize(..., BOX, box=...)`` (the box's ends single-precision floats; double weights
+    normalised to sum 1, then rounded to ``PRECISION_BITS`` fixed point): each output pixel's
+    first input pixel and count (int32 pairs), its weights (int32, ``ksize`` each), ``ksize``."""
+    import math
+    import struct
+
+    import numpy as np
+
+    lo, hi = np.float32(in0), np.float32(in1)
+    scale = float(np.float32(hi - lo)) / out_size
+    filterscale = max(scale, 1.0)
+    support = 0.5 * filterscale  # the box filter's half width, widened when shrinking
+    ksize = int(math.ceil(support)) * 2 + 1
+    inv = 1.0 / filterscale
+    bounds: list[int] = []
+    weights: list[int] = []
+    for xx in range(out_size):
+        center = float(lo) + (xx + 0.5) * scale
+        xmin = max(0, int(center - support + 0.5))  # C's conversion: toward zero
+        count = min(in_size, int(center + support + 0.5)) - xmin
+        ws = [1.0 if -0.5 < (x + xmin - center + 0.5) * inv <= 0.5 else 0.0 for x in range(count)]
+        total = 0.0
+        for v in ws:  # the same additions in the same order
+            total += v
+        if total != 0.0:
+            ws = [v / total for v in ws]
+        ws += [0.0] * (ksize - count)
+        weights += [int(-0.5 + v * (1 << PRECISION_BITS)) if v < 0 else int(0.5 + v * (1 << PRECISION_BITS))
+                    for v in ws]
+        bounds += [xmin, count]
+    return struct.pack(f"={len(bounds)}i", *bounds), struct.pack(f"={len(weights)}i", *weights), ksize
+
+
+def tile2_py(src: Any, w: int, stride: int, rows: int, xbounds: bytes, xweights: bytes, xksize: int,
+             ybounds: bytes, yweights: bytes, yksize: int, out_w: int, out_h: int) -> bytes:
+    """The twin of the compiled ``tile2``: Pillow's own reduce by 2 and BOX resize of the RGBX
+    frame in ``src`` (whose bounds and weights Pillow works out itself: those given are not read)."""
+    from PIL import Image
+
+    height = (len(memoryview(src).cast("B")) + stride - 4 * w) // stride
+    frame = Image.frombuffer("RGBX", (w, height), src, "raw", "RGBX", stride, 1)
+    small = frame.reduce(2, box=(0, 0, w, rows))
+    return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / 2, rows / 2)).convert("RGB").tobytes()
+
+
 _C = load("_pixels")
 quantize = _C.quantize if _C is not None else quantize_py
+tile2 = _C.tile2 if _C is not None else tile2_py
 compiled = _C is not None

@@ -88,3 +88,66 @@ def test_rows_and_their_image_are_quantize_image():
         return
     got = rows_image(rows, want.size, DEFAULT_THEME)
     assert got.tobytes() == want.tobytes() and got.getpalette() == want.getpalette()
+
+
+# ---- the contact sheet's tile: Pillow's reduce by 2 and BOX resize in one compiled call -------
+
+def _tile_args(src: bytes, w: int, rows: int, out_w: int, out_h: int) -> tuple:
+    return (src, w, 4 * w, rows, *pixels.box_plan((w + 1) // 2, 0.0, w / 2, out_w),
+            *pixels.box_plan((rows + 1) // 2, 0.0, rows / 2, out_h), out_w, out_h)
+
+
+@compiled
+@pytest.mark.parametrize(("w", "h", "rows", "out_w", "out_h"), [
+    (788, 1016, 817, 353, 366),  # a 9x9 frame and its tile
+    (1432, 1829, 1476, 495, 510),  # 16x16
+    (789, 900, 817, 353, 366),  # an odd width: the last column's blocks are one pixel wide
+    (33, 40, 31, 10, 9), (64, 64, 64, 32, 32), (101, 90, 77, 50, 20), (3, 3, 3, 1, 1)])
+def test_the_compiled_tile_is_pillows(w, h, rows, out_w, out_h):
+    rng = np.random.default_rng(w * rows)
+    src = rng.integers(0, 256, (h, w, 4), dtype=np.uint8).tobytes()
+    args = _tile_args(src, w, rows, out_w, out_h)
+    assert pixels._C.tile2(*args) == pixels.tile2_py(*args)
+
+
+@compiled
+@pytest.mark.parametrize("theme", ["default", "colorblind"])
+def test_the_compiled_tile_of_real_frames_is_pillows(theme):
+    """Frames of the seed drawn on the canvas (long runs, antialiased edges): the same tile."""
+    from explainer import Puzzle
+    from render.frame import FrameRenderer
+    from render.plan import plan_frames
+
+    r = FrameRenderer(9, THEMES[theme], keep_values=True)
+    for frame in plan_frames(Puzzle("9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81....")
+                             )[15:22]:
+        with r.rgba(frame.scene) as im:
+            w, h = im.size
+            args = _tile_args(r.canvas.buffer_rgba(), w, h - 199, 353, 366)
+            assert pixels._C.tile2(*args) == pixels.tile2_py(*args)
+
+
+@compiled
+def test_a_tile_whose_plan_does_not_fit_the_frame_is_refused():
+    src = bytes(4 * 20 * 20)
+    good = _tile_args(src, 20, 20, 8, 8)
+    assert len(pixels._C.tile2(*good)) == 8 * 8 * 3
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.tile2(src, 20, 80, 40, *good[4:])  # more rows than the frame has
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.tile2(*_tile_args(src, 20, 20, 8, 8)[:4], *pixels.box_plan(30, 0.0, 30.0, 8), *good[7:])
+
+
+def test_the_box_plan_is_pillows_on_an_image():
+    """The bounds and weights ``box_plan`` works out resize a line as Pillow's BOX resize does."""
+    rng = np.random.default_rng(7)
+    for n_in, n_out, end in ((394, 353, 394.0), (409, 366, 408.5), (716, 495, 716.0), (17, 5, 16.5)):
+        line = rng.integers(0, 256, n_in, dtype=np.uint8)
+        bounds, weights, k = pixels.box_plan(n_in, 0.0, end, n_out)
+        b = np.frombuffer(bounds, np.int32).reshape(-1, 2)
+        wt = np.frombuffer(weights, np.int32).reshape(-1, k)
+        ours = [min(255, max(0, (int(np.dot(line[x0:x0 + c].astype(np.int64), wt[i, :c])) + (1 << 21)) >> 22))
+                for i, (x0, c) in enumerate(b)]
+        want = Image.frombytes("L", (n_in, 1), line.tobytes()).resize((n_out, 1), Image.Resampling.BOX,
+                                                                        box=(0.0, 0.0, end, 1.0))
+        assert bytes(ours) == want.tobytes()
