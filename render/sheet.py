@@ -191,13 +191,13 @@ def tile_geometry(lay: SheetLayout, frame_size: tuple[int, int], crop: float) ->
 
 
 @lru_cache(maxsize=8)
-def _tile_plan(width: int, rows: int, out_w: int, out_h: int) -> tuple[bytes, bytes, int, bytes, bytes, int]:
-    """The BOX resize's bounds and weights of a tile reduced by 2 first (``pixels.box_plan``
+def _tile_plan(width: int, rows: int, k: int, out_w: int, out_h: int) -> tuple[bytes, bytes, int, bytes, bytes, int]:
+    """The BOX resize's bounds and weights of a tile reduced by ``k`` first (``pixels.box_plan``
     along each axis), worked out once for the frame and tile sizes."""
     from explainer.core import pixels
 
-    return (*pixels.box_plan((width + 1) // 2, 0.0, width / 2, out_w),
-            *pixels.box_plan((rows + 1) // 2, 0.0, rows / 2, out_h))
+    return (*pixels.box_plan((width + k - 1) // k, 0.0, width / k, out_w),
+            *pixels.box_plan((rows + k - 1) // k, 0.0, rows / k, out_h))
 
 
 def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict[int, Any] | None = None,
@@ -208,8 +208,8 @@ def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict
     tile pixel covers), mapped onto the theme's palette (the sheet's pages are written on it).
     ``reduced``: the frame's whole reductions made already, by factor (the GIF's thumbnail is
     often the same one: 16x16 and 25x25, about 3 ms a frame not spent again). ``buffer``: the
-    frame's own RGBX memory (the canvas's), which the compiled core reduces by 2 and resizes in
-    one call (``pixels.tile2``: Pillow's two steps, the same bytes, in half the time)."""
+    frame's own RGBX memory (the canvas's), which the compiled core reduces and resizes in one
+    call (``pixels.tile``: Pillow's two steps, the same bytes, in half the time)."""
     from PIL import Image
 
     from explainer.core import pixels
@@ -218,9 +218,9 @@ def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict
 
     w, h, rows = tile
     whole = max(1, frame.size[0] // w)
-    if whole == 2 and buffer is not None and pixels.compiled and whole not in (reduced or {}):
-        rgb = pixels.tile2(buffer, frame.size[0], 4 * frame.size[0], rows, *_tile_plan(frame.size[0], rows, w, h),
-                           w, h)
+    if whole >= 2 and buffer is not None and pixels.compiled and whole not in (reduced or {}):
+        width = frame.size[0]
+        rgb = pixels.tile(buffer, width, 4 * width, whole, rows, *_tile_plan(width, rows, whole, w, h), w, h)
         return quantize_image(Image.frombytes("RGB", (w, h), rgb), theme)
     small = (reduced or {}).get(whole)
     if small is None:  # the rows shown only (not the caption strip)

@@ -77,14 +77,15 @@ done:
     return out;
 }
 
-/* ---- the contact sheet's tile of a frame reduced by 2: Pillow's reduce, then its BOX resize ----
+/* ---- the contact sheet's tile: Pillow's reduce, then its BOX resize ------------------------------
  *
- * ``tile2`` gives the RGB bytes Pillow gives for
- *     frame.reduce(2, box=(0, 0, width, rows)).resize((out_w, out_h), BOX, box=(0, 0, width / 2, rows / 2))
+ * ``tile`` gives the RGB bytes Pillow gives for (k >= 2)
+ *     frame.reduce(k, box=(0, 0, width, rows)).resize((out_w, out_h), BOX, box=(0, 0, width / k, rows / k))
  * of an RGBX frame, the same bytes (tests/core/test_pixels.py compares them on real frames and
  * odd sizes), without the two intermediate RGBX images nor the fourth channel, the reduction
- * made only for the rows the resize reads. Pillow's rounding: a whole 2 x 2 block (s + 2) >> 2;
- * the last column's and row's partial blocks of n pixels (s + n / 2) * m >> 24 with
+ * made only for the rows the resize reads. Pillow's rounding: a whole 2 x 2 block (s + 2) >> 2,
+ * 4 x 4 (s + 8) >> 4, k x k else (s + k*k / 2) * m >> 24; the last column's and row's partial
+ * blocks of n pixels (s + n / 2) * m >> 24 with
  * m = 2^32 / (256 n) worked out in single precision. The resize's bounds and 22-bit fixed-point
  * weights are worked out by the caller as Pillow works them out (``pixels.box_plan``) and
  * applied here as Pillow applies them: the horizontal pass, then the vertical one.
@@ -132,27 +133,68 @@ static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t 
     }
 }
 
-PyDoc_STRVAR(tile2_doc,
-"tile2(src, width, stride, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h) -> bytes\n\n"
-"The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by 2\n"
+/* the same for a reduction by k > 2: each reduced row's k input rows summed column by column
+ * (``acc``, 4 sums a column), then k columns at a time; Pillow's rounding for whole blocks
+ * ((s + 8) >> 4 for k = 4, else (s + k*k/2) * m(k*k) >> 24) and for partial ones */
+static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
+                          Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
+                          uint32_t *restrict acc) {
+    uint32_t whole_m = reduce_multiplier(k * k), whole_amend = (uint32_t)(k * k / 2);
+    for (Py_ssize_t ry = first; ry < last; ry++) {
+        Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
+        memset(acc, 0, (size_t)w * 4 * sizeof(uint32_t));
+        for (Py_ssize_t y = y0; y < y1; y++) {  /* all four bytes: one plain loop the compiler widens */
+            const uint8_t *restrict p = base + y * stride;
+            for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] += p[i];
+        }
+        uint8_t *restrict q = red + (ry - first) * rw * 3;
+        int bh = (int)(y1 - y0);
+        for (Py_ssize_t rx = 0; rx < rw; rx++) {
+            Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
+            uint32_t s0 = 0, s1 = 0, s2 = 0;
+            for (Py_ssize_t x = x0; x < x1; x++) {
+                s0 += acc[4 * x];
+                s1 += acc[4 * x + 1];
+                s2 += acc[4 * x + 2];
+            }
+            int n = (int)(x1 - x0) * bh;
+            if (n == k * k && k == 4) {
+                q[3 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
+                q[3 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
+                q[3 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
+            } else {
+                uint32_t m = n == k * k ? whole_m : reduce_multiplier(n), a = (uint32_t)(n / 2);
+                q[3 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
+                q[3 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
+                q[3 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
+            }
+        }
+    }
+}
+
+PyDoc_STRVAR(tile_doc,
+"tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h) -> bytes\n\n"
+"The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by k >= 2\n"
 "over its top ``rows`` rows, then resampled with the given bounds (int32 pairs: first pixel,\n"
 "count) and int32 weights (``xksize`` / ``yksize`` per output pixel): Pillow's reduce and BOX\n"
 "resize (``explainer.core.pixels.box_plan`` works the bounds and weights out).");
 
-static PyObject *py_tile2(PyObject *self, PyObject *args) {
+static PyObject *py_tile(PyObject *self, PyObject *args) {
     Py_buffer src, xb, xk, yb, yk;
     Py_ssize_t w, stride, rows, xks, yks, ow, oh;
+    int k;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*y*ny*y*nnn", &src, &w, &stride, &rows, &xb, &xk, &xks, &yb, &yk, &yks,
-                          &ow, &oh))
+    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn", &src, &w, &stride, &k, &rows, &xb, &xk, &xks, &yb, &yk,
+                          &yks, &ow, &oh))
         return NULL;
     PyObject *out = NULL;
     uint8_t *red = NULL, *tmp = NULL;
     int32_t *vs = NULL;
+    uint32_t *acc = NULL;
     const int32_t *xbo = (const int32_t *)xb.buf, *xkk = (const int32_t *)xk.buf;
     const int32_t *ybo = (const int32_t *)yb.buf, *ykk = (const int32_t *)yk.buf;
-    Py_ssize_t rw = (w + 1) / 2, rh = (rows + 1) / 2, first = 0, last = 0;
-    int ok = w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
+    Py_ssize_t rw = k >= 2 ? (w + k - 1) / k : 0, rh = k >= 2 ? (rows + k - 1) / k : 0, first = 0, last = 0;
+    int ok = k >= 2 && k <= 64 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
              && src.len >= stride * (rows - 1) + 4 * w
              && xb.len == 8 * ow && xk.len == 4 * ow * xks && yb.len == 8 * oh && yk.len == 4 * oh * yks;
     if (ok) {  /* the reduced rows the vertical pass reads: [first, last) */
@@ -166,14 +208,15 @@ static PyObject *py_tile2(PyObject *self, PyObject *args) {
                  && (Py_ssize_t)ybo[2 * i] + ybo[2 * i + 1] <= last;
     }
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "tile2: sizes, bounds or weights do not fit the frame");
+        PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
         goto done;
     }
     red = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)rw * 3);
     tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
     vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
+    acc = k > 2 ? (uint32_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint32_t)) : NULL;
     out = PyBytes_FromStringAndSize(NULL, ow * oh * 3);
-    if (red == NULL || tmp == NULL || vs == NULL || out == NULL) {
+    if (red == NULL || tmp == NULL || vs == NULL || out == NULL || (k > 2 && acc == NULL)) {
         Py_CLEAR(out);
         PyErr_NoMemory();
         goto done;
@@ -183,7 +226,10 @@ static PyObject *py_tile2(PyObject *self, PyObject *args) {
         uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
         Py_ssize_t span = ow * 3;
         Py_BEGIN_ALLOW_THREADS
-        reduce_rows2(base, w, stride, rows, first, last, red, rw);
+        if (k == 2)
+            reduce_rows2(base, w, stride, rows, first, last, red, rw);
+        else
+            reduce_rows_k(base, w, stride, rows, k, first, last, red, rw, acc);
         for (Py_ssize_t y = 0; y < last - first; y++) {  /* the horizontal pass */
             const uint8_t *restrict in = red + y * rw * 3;
             uint8_t *restrict t = tmp + y * span;
@@ -219,6 +265,7 @@ done:
     PyMem_Free(red);
     PyMem_Free(tmp);
     PyMem_Free(vs);
+    PyMem_Free(acc);
     PyBuffer_Release(&src);
     PyBuffer_Release(&xb);
     PyBuffer_Release(&xk);
@@ -229,7 +276,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"quantize", py_quantize, METH_VARARGS, quantize_doc},
-    {"tile2", py_tile2, METH_VARARGS, tile2_doc},
+    {"tile", py_tile, METH_VARARGS, tile_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

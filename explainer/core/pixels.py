@@ -7,7 +7,7 @@ buffer: the canvas's own memory, rows ``stride`` bytes apart, 4 bytes a pixel, t
 not read). ``filtered``: each row after a zero byte, PNG's filter byte, so that the PNG
 writer (``render.pngwrite``) compresses the rows as they come.
 
-``tile2`` reduces a frame by 2 to the contact sheet's tile as Pillow's ``reduce`` then BOX
+``tile`` reduces a frame by k to the contact sheet's tile as Pillow's ``reduce`` then BOX
 ``resize`` do (``box_plan``: the resize's bounds and weights, worked out as Pillow works them
 out), in one call, on three channels, the reduction made only for the rows the resize reads.
 
@@ -77,19 +77,19 @@ def box_plan(in_size: int, in0: float, in1: float, out_size: int) -> tuple[bytes
     return struct.pack(f"={len(bounds)}i", *bounds), struct.pack(f"={len(weights)}i", *weights), ksize
 
 
-def tile2_py(src: Any, w: int, stride: int, rows: int, xbounds: bytes, xweights: bytes, xksize: int,
-             ybounds: bytes, yweights: bytes, yksize: int, out_w: int, out_h: int) -> bytes:
-    """The twin of the compiled ``tile2``: Pillow's own reduce by 2 and BOX resize of the RGBX
+def tile_py(src: Any, w: int, stride: int, k: int, rows: int, xbounds: bytes, xweights: bytes, xksize: int,
+            ybounds: bytes, yweights: bytes, yksize: int, out_w: int, out_h: int) -> bytes:
+    """The twin of the compiled ``tile``: Pillow's own reduce by ``k`` and BOX resize of the RGBX
     frame in ``src`` (whose bounds and weights Pillow works out itself: those given are not read)."""
     from PIL import Image
 
     height = (len(memoryview(src).cast("B")) + stride - 4 * w) // stride
     frame = Image.frombuffer("RGBX", (w, height), src, "raw", "RGBX", stride, 1)
-    small = frame.reduce(2, box=(0, 0, w, rows))
-    return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / 2, rows / 2)).convert("RGB").tobytes()
+    small = frame.reduce(k, box=(0, 0, w, rows))
+    return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / k, rows / k)).convert("RGB").tobytes()
 
 
 _C = load("_pixels")
 quantize = _C.quantize if _C is not None else quantize_py
-tile2 = _C.tile2 if _C is not None else tile2_py
+tile = _C.tile if _C is not None else tile_py
 compiled = _C is not None

@@ -90,24 +90,26 @@ def test_rows_and_their_image_are_quantize_image():
     assert got.tobytes() == want.tobytes() and got.getpalette() == want.getpalette()
 
 
-# ---- the contact sheet's tile: Pillow's reduce by 2 and BOX resize in one compiled call -------
+# ---- the contact sheet's tile: Pillow's reduce and BOX resize in one compiled call -------------
 
-def _tile_args(src: bytes, w: int, rows: int, out_w: int, out_h: int) -> tuple:
-    return (src, w, 4 * w, rows, *pixels.box_plan((w + 1) // 2, 0.0, w / 2, out_w),
-            *pixels.box_plan((rows + 1) // 2, 0.0, rows / 2, out_h), out_w, out_h)
+def _tile_args(src: bytes, w: int, rows: int, out_w: int, out_h: int, k: int = 2) -> tuple:
+    return (src, w, 4 * w, k, rows, *pixels.box_plan((w + k - 1) // k, 0.0, w / k, out_w),
+            *pixels.box_plan((rows + k - 1) // k, 0.0, rows / k, out_h), out_w, out_h)
 
 
 @compiled
-@pytest.mark.parametrize(("w", "h", "rows", "out_w", "out_h"), [
-    (788, 1016, 817, 353, 366),  # a 9x9 frame and its tile
-    (1432, 1829, 1476, 495, 510),  # 16x16
-    (789, 900, 817, 353, 366),  # an odd width: the last column's blocks are one pixel wide
-    (33, 40, 31, 10, 9), (64, 64, 64, 32, 32), (101, 90, 77, 50, 20), (3, 3, 3, 1, 1)])
-def test_the_compiled_tile_is_pillows(w, h, rows, out_w, out_h):
+@pytest.mark.parametrize(("w", "h", "rows", "out_w", "out_h", "k"), [
+    (788, 1016, 817, 353, 366, 2),  # a 9x9 frame and its tile
+    (1432, 1829, 1476, 495, 510, 2),  # 16x16
+    (2585, 3273, 2644, 499, 510, 5),  # 25x25
+    (789, 900, 817, 353, 366, 2),  # an odd width: the last column's blocks are one pixel wide
+    (33, 40, 31, 10, 9, 3), (64, 64, 64, 16, 16, 4), (101, 90, 77, 14, 10, 7), (3, 3, 3, 1, 1, 2),
+    (130, 121, 119, 40, 37, 3), (203, 199, 197, 50, 49, 4)])
+def test_the_compiled_tile_is_pillows(w, h, rows, out_w, out_h, k):
     rng = np.random.default_rng(w * rows)
     src = rng.integers(0, 256, (h, w, 4), dtype=np.uint8).tobytes()
-    args = _tile_args(src, w, rows, out_w, out_h)
-    assert pixels._C.tile2(*args) == pixels.tile2_py(*args)
+    args = _tile_args(src, w, rows, out_w, out_h, k)
+    assert pixels._C.tile(*args) == pixels.tile_py(*args)
 
 
 @compiled
@@ -124,18 +126,20 @@ def test_the_compiled_tile_of_real_frames_is_pillows(theme):
         with r.rgba(frame.scene) as im:
             w, h = im.size
             args = _tile_args(r.canvas.buffer_rgba(), w, h - 199, 353, 366)
-            assert pixels._C.tile2(*args) == pixels.tile2_py(*args)
+            assert pixels._C.tile(*args) == pixels.tile_py(*args)
 
 
 @compiled
 def test_a_tile_whose_plan_does_not_fit_the_frame_is_refused():
     src = bytes(4 * 20 * 20)
     good = _tile_args(src, 20, 20, 8, 8)
-    assert len(pixels._C.tile2(*good)) == 8 * 8 * 3
+    assert len(pixels._C.tile(*good)) == 8 * 8 * 3
     with pytest.raises(ValueError, match="do not fit"):
-        pixels._C.tile2(src, 20, 80, 40, *good[4:])  # more rows than the frame has
+        pixels._C.tile(src, 20, 80, 2, 40, *good[5:])  # more rows than the frame has
     with pytest.raises(ValueError, match="do not fit"):
-        pixels._C.tile2(*_tile_args(src, 20, 20, 8, 8)[:4], *pixels.box_plan(30, 0.0, 30.0, 8), *good[7:])
+        pixels._C.tile(*good[:5], *pixels.box_plan(30, 0.0, 30.0, 8), *good[8:])  # columns beyond the frame
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.tile(src, 20, 80, 1, *good[4:])  # no reduction
 
 
 def test_the_box_plan_is_pillows_on_an_image():
