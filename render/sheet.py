@@ -200,6 +200,17 @@ def _tile_plan(width: int, rows: int, k: int, out_w: int, out_h: int) -> tuple[b
             *pixels.box_plan((rows + k - 1) // k, 0.0, rows / k, out_h))
 
 
+def pillow_tile(src: Any, w: int, stride: int, k: int, rows: int, out_w: int, out_h: int) -> bytes:
+    """The RGB bytes of Pillow's own reduce by ``k`` and BOX resize of the RGBX frame in ``src``
+    (rows ``stride`` bytes apart): what the compiled ``pixels.tile`` reproduces."""
+    from PIL import Image
+
+    height = (len(memoryview(src).cast("B")) + stride - 4 * w) // stride
+    frame = Image.frombuffer("RGBX", (w, height), src, "raw", "RGBX", stride, 1)
+    small = frame.reduce(k, box=(0, 0, w, rows))
+    return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / k, rows / k)).convert("RGB").tobytes()
+
+
 def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict[int, Any] | None = None,
                buffer: Any = None) -> Any:
     """The contact sheet's tile of a frame, from the frame's own pixels (an RGB or RGBX image):
@@ -218,7 +229,7 @@ def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict
 
     w, h, rows = tile
     whole = max(1, frame.size[0] // w)
-    if whole >= 2 and buffer is not None and pixels.compiled and whole not in (reduced or {}):
+    if whole >= 2 and buffer is not None and pixels.tile is not None and whole not in (reduced or {}):
         width = frame.size[0]
         rgb = pixels.tile(buffer, width, 4 * width, whole, rows, *_tile_plan(width, rows, whole, w, h), w, h)
         return quantize_image(Image.frombytes("RGB", (w, h), rgb), theme)

@@ -7,9 +7,10 @@ buffer: the canvas's own memory, rows ``stride`` bytes apart, 4 bytes a pixel, t
 not read). ``filtered``: each row after a zero byte, PNG's filter byte, so that the PNG
 writer (``render.pngwrite``) compresses the rows as they come.
 
-``tile`` reduces a frame by k to the contact sheet's tile as Pillow's ``reduce`` then BOX
-``resize`` do (``box_plan``: the resize's bounds and weights, worked out as Pillow works them
-out), in one call, on three channels, the reduction made only for the rows the resize reads.
+``tile`` (compiled only) reduces a frame by k to the contact sheet's tile as Pillow's ``reduce``
+then BOX ``resize`` do (``box_plan``: the resize's bounds and weights, worked out as Pillow works
+them out), in one call, on three channels, the reduction made only for the rows the resize reads;
+its twin is Pillow's own two steps (``render.sheet.pillow_tile``).
 
 ``explainer/core/_pixels.c`` is the compiled twin (``load``), bit for bit the same
 (tests/core/test_pixels.py). Without it, ``render.frame.quantize_buffer`` uses Pillow's own
@@ -77,19 +78,9 @@ def box_plan(in_size: int, in0: float, in1: float, out_size: int) -> tuple[bytes
     return struct.pack(f"={len(bounds)}i", *bounds), struct.pack(f"={len(weights)}i", *weights), ksize
 
 
-def tile_py(src: Any, w: int, stride: int, k: int, rows: int, xbounds: bytes, xweights: bytes, xksize: int,
-            ybounds: bytes, yweights: bytes, yksize: int, out_w: int, out_h: int) -> bytes:
-    """The twin of the compiled ``tile``: Pillow's own reduce by ``k`` and BOX resize of the RGBX
-    frame in ``src`` (whose bounds and weights Pillow works out itself: those given are not read)."""
-    from PIL import Image
-
-    height = (len(memoryview(src).cast("B")) + stride - 4 * w) // stride
-    frame = Image.frombuffer("RGBX", (w, height), src, "raw", "RGBX", stride, 1)
-    small = frame.reduce(k, box=(0, 0, w, rows))
-    return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / k, rows / k)).convert("RGB").tobytes()
-
-
 _C = load("_pixels")
 quantize = _C.quantize if _C is not None else quantize_py
-tile = _C.tile if _C is not None else tile_py
+# the tile has no twin here: without the compiled core, render.sheet reduces and resizes with
+# Pillow itself, whose bytes ``tile`` reproduces (core does not draw: no image library here)
+tile = _C.tile if _C is not None else None
 compiled = _C is not None
