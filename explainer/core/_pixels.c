@@ -102,32 +102,41 @@ static inline uint8_t clip22(int32_t ss) {
 }
 
 static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows,
-                         Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw) {
+                         Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
+                         Py_ssize_t pitch, uint16_t *restrict sum) {
+    /* 4 bytes a reduced pixel (the fourth unused); a whole 2 x 2 block: the two rows summed
+     * byte by byte (one plain loop the compiler widens), then two pixels' four 16-bit sums
+     * added at once in a 64-bit word and halved twice, lane by lane */
     uint32_t m2 = reduce_multiplier(2), m1 = reduce_multiplier(1);
+    Py_ssize_t pairs = w / 2;
     for (Py_ssize_t ry = first; ry < last; ry++) {
         Py_ssize_t y0 = ry * 2, rx = 0;
-        uint8_t *restrict q = red + (ry - first) * rw * 3;
+        uint8_t *restrict q = red + (ry - first) * pitch;
         const uint8_t *restrict a = base + y0 * stride;
         if (y0 + 1 < rows) {
             const uint8_t *restrict b = a + stride;
-            for (; 2 * rx + 1 < w; rx++) {
-                const uint8_t *p = a + rx * 8, *r = b + rx * 8;
-                q[3 * rx] = (uint8_t)((p[0] + p[4] + r[0] + r[4] + 2u) >> 2);
-                q[3 * rx + 1] = (uint8_t)((p[1] + p[5] + r[1] + r[5] + 2u) >> 2);
-                q[3 * rx + 2] = (uint8_t)((p[2] + p[6] + r[2] + r[6] + 2u) >> 2);
+            for (Py_ssize_t i = 0; i < 8 * pairs; i++) sum[i] = (uint16_t)(a[i] + b[i]);
+            for (; rx < pairs; rx++) {
+                uint64_t s0, s1;
+                memcpy(&s0, sum + 8 * rx, 8);
+                memcpy(&s1, sum + 8 * rx + 4, 8);
+                uint64_t s = ((s0 + s1 + 0x0002000200020002ull) >> 2) & 0x00ff00ff00ff00ffull;
+                s = (s | s >> 8) & 0x0000ffff0000ffffull;
+                uint32_t v = (uint32_t)(s | s >> 16);
+                memcpy(q + 4 * rx, &v, 4);  /* little- or big-endian: the lanes keep their order */
             }
             if (rx < rw) {  /* the last column, one pixel wide */
                 const uint8_t *p = a + rx * 8, *r = b + rx * 8;
-                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((p[c] + r[c] + 1u) * m2) >> 24);
+                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + r[c] + 1u) * m2) >> 24);
             }
         } else {  /* the last row, one pixel high */
             for (; 2 * rx + 1 < w; rx++) {
                 const uint8_t *p = a + rx * 8;
-                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((p[c] + p[4 + c] + 1u) * m2) >> 24);
+                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + p[4 + c] + 1u) * m2) >> 24);
             }
             if (rx < rw) {
                 const uint8_t *p = a + rx * 8;
-                for (int c = 0; c < 3; c++) q[3 * rx + c] = (uint8_t)(((uint32_t)p[c] * m1) >> 24);
+                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((uint32_t)p[c] * m1) >> 24);
             }
         }
     }
@@ -138,7 +147,7 @@ static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t 
  * ((s + 8) >> 4 for k = 4, else (s + k*k/2) * m(k*k) >> 24) and for partial ones */
 static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
                           Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
-                          uint32_t *restrict acc) {
+                          Py_ssize_t pitch, uint32_t *restrict acc) {
     uint32_t whole_m = reduce_multiplier(k * k), whole_amend = (uint32_t)(k * k / 2);
     for (Py_ssize_t ry = first; ry < last; ry++) {
         Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
@@ -147,7 +156,7 @@ static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t
             const uint8_t *restrict p = base + y * stride;
             for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] += p[i];
         }
-        uint8_t *restrict q = red + (ry - first) * rw * 3;
+        uint8_t *restrict q = red + (ry - first) * pitch;
         int bh = (int)(y1 - y0);
         for (Py_ssize_t rx = 0; rx < rw; rx++) {
             Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
@@ -159,17 +168,48 @@ static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t
             }
             int n = (int)(x1 - x0) * bh;
             if (n == k * k && k == 4) {
-                q[3 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
-                q[3 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
-                q[3 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
+                q[4 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
+                q[4 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
+                q[4 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
             } else {
                 uint32_t m = n == k * k ? whole_m : reduce_multiplier(n), a = (uint32_t)(n / 2);
-                q[3 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
-                q[3 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
-                q[3 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
+                q[4 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
+                q[4 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
+                q[4 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
             }
         }
     }
+}
+
+/* A resize axis whose every output pixel weighs a run of consecutive input pixels equally (its
+ * other weights zero): the BOX filter's always. Then Pillow's sum of products is the run's sum
+ * times the one weight, the same integer: ``start``, ``count`` and ``weight`` per output pixel.
+ * 0 when some pixel's weights differ (the general pass is used). */
+static int uniform_axis(const int32_t *bo, const int32_t *kk, Py_ssize_t n, Py_ssize_t ks,
+                        int32_t *start, int32_t *count, int32_t *weight) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int32_t *k = kk + i * ks;
+        int32_t c = bo[2 * i + 1], a = -1, b = -1;
+        for (int32_t j = 0; j < c; j++) {
+            if (k[j] == 0) continue;
+            if (a < 0) a = j;
+            else if (b != j - 1 || k[j] != k[a]) return 0;  /* a gap, or another weight */
+            b = j;
+        }
+        if (a >= 0 && b - a + 1 > 257) return 0;  /* a run's sum must fit 16 bits (257 x 255) */
+        start[i] = bo[2 * i] + (a < 0 ? 0 : a);
+        count[i] = a < 0 ? 0 : b - a + 1;
+        weight[i] = a < 0 ? 0 : k[a];
+    }
+    return 1;
+}
+
+/* d when ``weight`` is 2^(22 - d), 0 <= d <= 22, else -1: (2^21 + s * weight) >> 22 is then
+ * (s + 2^(d - 1)) >> d (s for d = 0), the same number without a multiplication */
+static int down_shift(int32_t weight) {
+    for (int d = 0; d <= 22; d++)
+        if (weight == (int32_t)1 << (22 - d)) return d;
+    return -1;
 }
 
 PyDoc_STRVAR(tile_doc,
@@ -191,9 +231,12 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
     uint8_t *red = NULL, *tmp = NULL;
     int32_t *vs = NULL;
     uint32_t *acc = NULL;
+    uint16_t *sum = NULL, *col = NULL;
+    int32_t *plan = NULL;
     const int32_t *xbo = (const int32_t *)xb.buf, *xkk = (const int32_t *)xk.buf;
     const int32_t *ybo = (const int32_t *)yb.buf, *ykk = (const int32_t *)yk.buf;
     Py_ssize_t rw = k >= 2 ? (w + k - 1) / k : 0, rh = k >= 2 ? (rows + k - 1) / k : 0, first = 0, last = 0;
+    Py_ssize_t pitch = (rw + (xks > 0 ? xks : 0)) * 4;  /* a reduced row: 4 bytes a pixel, xks zero pixels after */
     int ok = k >= 2 && k <= 64 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
              && src.len >= stride * (rows - 1) + 4 * w
              && xb.len == 8 * ow && xk.len == 4 * ow * xks && yb.len == 8 * oh && yk.len == 4 * oh * yks;
@@ -211,12 +254,16 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
         goto done;
     }
-    red = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)rw * 3);
+    red = (uint8_t *)PyMem_Calloc((size_t)pitch, 1);  /* one reduced row */
     tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
     vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
     acc = k > 2 ? (uint32_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint32_t)) : NULL;
+    sum = k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
+    col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
+    plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));
     out = PyBytes_FromStringAndSize(NULL, ow * oh * 3);
-    if (red == NULL || tmp == NULL || vs == NULL || out == NULL || (k > 2 && acc == NULL)) {
+    if (red == NULL || tmp == NULL || vs == NULL || col == NULL || plan == NULL || out == NULL
+        || (k > 2 && acc == NULL) || (k == 2 && sum == NULL)) {
         Py_CLEAR(out);
         PyErr_NoMemory();
         goto done;
@@ -225,29 +272,75 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
         const uint8_t *base = (const uint8_t *)src.buf;
         uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
         Py_ssize_t span = ow * 3;
+        int32_t *xs = plan, *xc = plan + ow, *xw = plan + 2 * ow;
+        int32_t *ys = plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh, *xd = plan + 3 * ow;
         Py_BEGIN_ALLOW_THREADS
-        if (k == 2)
-            reduce_rows2(base, w, stride, rows, first, last, red, rw);
-        else
-            reduce_rows_k(base, w, stride, rows, k, first, last, red, rw, acc);
-        for (Py_ssize_t y = 0; y < last - first; y++) {  /* the horizontal pass */
-            const uint8_t *restrict in = red + y * rw * 3;
+        int xuni = uniform_axis(xbo, xkk, ow, xks, xs, xc, xw);
+        int yuni = uniform_axis(ybo, ykk, oh, yks, ys, yc, yw);
+        for (Py_ssize_t xx = 0; xx < ow && xuni; xx++)  /* the weight 2^(22 - d): a shift by d */
+            xd[xx] = down_shift(xw[xx]);
+        for (Py_ssize_t y = 0; y < last - first; y++) {  /* a row reduced, then the horizontal pass */
+            if (k == 2)  /* one row at a time: it is read back while still in the cache */
+                reduce_rows2(base, w, stride, rows, first + y, first + y + 1, red, rw, pitch, sum);
+            else
+                reduce_rows_k(base, w, stride, rows, k, first + y, first + y + 1, red, rw, pitch, acc);
+            const uint8_t *restrict in = red;
             uint8_t *restrict t = tmp + y * span;
+            if (xuni) {  /* a run of pixels summed, times its weight */
+                for (Py_ssize_t xx = 0; xx < ow; xx++) {
+                    const uint8_t *restrict p = in + (Py_ssize_t)xs[xx] * 4;
+                    int32_t m = xc[xx], kw = xw[xx];
+                    int32_t s0 = 0, s1 = 0, s2 = 0;
+                    for (int32_t x = 0; x < m; x++) s0 += p[4 * x], s1 += p[4 * x + 1], s2 += p[4 * x + 2];
+                    int32_t d = xd[xx];
+                    if (d >= 0) {  /* a power-of-two weight: (s + half) >> d, the same number */
+                        int32_t half = d > 0 ? 1 << (d - 1) : 0;
+                        s0 = (s0 + half) >> d, s1 = (s1 + half) >> d, s2 = (s2 + half) >> d;
+                        t[3 * xx] = (uint8_t)(s0 > 255 ? 255 : s0);
+                        t[3 * xx + 1] = (uint8_t)(s1 > 255 ? 255 : s1);
+                        t[3 * xx + 2] = (uint8_t)(s2 > 255 ? 255 : s2);
+                        continue;
+                    }
+                    t[3 * xx] = clip22((1 << 21) + s0 * kw);
+                    t[3 * xx + 1] = clip22((1 << 21) + s1 * kw);
+                    t[3 * xx + 2] = clip22((1 << 21) + s2 * kw);
+                }
+                continue;
+            }
             for (Py_ssize_t xx = 0; xx < ow; xx++) {
                 const int32_t *restrict kk = xkk + xx * xks;
+                const uint8_t *restrict p = in + (Py_ssize_t)xbo[2 * xx] * 4;
                 int32_t n = xbo[2 * xx + 1];
-                const uint8_t *restrict p = in + (Py_ssize_t)xbo[2 * xx] * 3;
                 int32_t s0 = 1 << 21, s1 = 1 << 21, s2 = 1 << 21;
                 for (int32_t x = 0; x < n; x++) {
-                    int32_t k = kk[x];
-                    s0 += p[3 * x] * k;
-                    s1 += p[3 * x + 1] * k;
-                    s2 += p[3 * x + 2] * k;
+                    int32_t kx = kk[x];
+                    s0 += p[4 * x] * kx;
+                    s1 += p[4 * x + 1] * kx;
+                    s2 += p[4 * x + 2] * kx;
                 }
                 t[3 * xx] = clip22(s0), t[3 * xx + 1] = clip22(s1), t[3 * xx + 2] = clip22(s2);
             }
         }
         for (Py_ssize_t yy = 0; yy < oh; yy++) {  /* the vertical pass, a weighted row at a time */
+            uint8_t *restrict line = o + yy * span;
+            if (yuni) {  /* a run of rows summed (16 bits a byte), times its weight */
+                const uint8_t *restrict p = tmp + (ys[yy] - first) * span;
+                int32_t m = yc[yy], kw = yw[yy];
+                for (Py_ssize_t i = 0; i < span; i++) col[i] = 0;
+                for (int32_t y = 0; y < m; y++, p += span)
+                    for (Py_ssize_t i = 0; i < span; i++) col[i] = (uint16_t)(col[i] + p[i]);
+                int down = down_shift(kw);
+                if (down >= 0) {  /* a power-of-two weight (a run of 1, 2 or 4): a shift, no multiply */
+                    uint32_t half = down > 0 ? 1u << (down - 1) : 0;
+                    for (Py_ssize_t i = 0; i < span; i++) {
+                        uint32_t v = (col[i] + half) >> down;
+                        line[i] = (uint8_t)(v > 255 ? 255 : v);
+                    }
+                } else {
+                    for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22((1 << 21) + (int32_t)col[i] * kw);
+                }
+                continue;
+            }
             const int32_t *kk = ykk + yy * yks;
             int32_t ymin = ybo[2 * yy], n = ybo[2 * yy + 1];
             for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
@@ -256,7 +349,6 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
                 int32_t kw = kk[y];
                 for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
             }
-            uint8_t *restrict line = o + yy * span;
             for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
         }
         Py_END_ALLOW_THREADS
@@ -266,6 +358,9 @@ done:
     PyMem_Free(tmp);
     PyMem_Free(vs);
     PyMem_Free(acc);
+    PyMem_Free(sum);
+    PyMem_Free(col);
+    PyMem_Free(plan);
     PyBuffer_Release(&src);
     PyBuffer_Release(&xb);
     PyBuffer_Release(&xk);

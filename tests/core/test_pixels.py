@@ -112,7 +112,8 @@ def _pillows(args: tuple) -> bytes:
     (2585, 3273, 2644, 499, 510, 5),  # 25x25
     (789, 900, 817, 353, 366, 2),  # an odd width: the last column's blocks are one pixel wide
     (33, 40, 31, 10, 9, 3), (64, 64, 64, 16, 16, 4), (101, 90, 77, 14, 10, 7), (3, 3, 3, 1, 1, 2),
-    (130, 121, 119, 40, 37, 3), (203, 199, 197, 50, 49, 4)])
+    (130, 121, 119, 40, 37, 3), (203, 199, 197, 50, 49, 4),
+    (200, 200, 200, 30, 29, 2), (401, 300, 299, 37, 23, 2)])  # runs of 3 to 7: weights not powers of two
 def test_the_compiled_tile_is_pillows(w, h, rows, out_w, out_h, k):
     rng = np.random.default_rng(w * rows)
     src = rng.integers(0, 256, (h, w, 4), dtype=np.uint8).tobytes()
@@ -135,6 +136,49 @@ def test_the_compiled_tile_of_real_frames_is_pillows(theme):
             w, h = im.size
             args = _tile_args(r.canvas.buffer_rgba(), w, h - 199, 353, 366)
             assert pixels._C.tile(*args) == _pillows(args)
+
+
+def _weighted(src: bytes, w: int, k: int, rows: int, bounds: tuple, weights: tuple, sizes: tuple,
+              out: tuple[int, int]) -> bytes:
+    """The tile by its definition (numpy): the frame reduced by ``k`` (Pillow's rounding, whole
+    blocks only: the sizes used divide), then each axis in turn: 2^21 + the sum of pixel x
+    weight over the pixel's run, >> 22, clipped."""
+    h = len(src) // (4 * w)
+    a = np.frombuffer(src, np.uint8).reshape(h, w, 4)[:rows, :, :3].astype(np.int64)
+    red = (a.reshape(rows // k, k, w // k, k, 3).sum(axis=(1, 3)) + k * k // 2) // (k * k)
+    for axis, (b, wt, ks, n) in enumerate(zip(bounds, weights, sizes, out, strict=True)):
+        b = np.frombuffer(b, np.int32).reshape(-1, 2)
+        wt = np.frombuffer(wt, np.int32).reshape(-1, ks)
+        line = np.moveaxis(red, 1 - axis, 0)  # axis 0: x (the horizontal pass first)
+        done = np.empty((n,) + line.shape[1:], np.int64)
+        for i in range(n):
+            first, count = b[i]
+            s = (1 << 21) + np.tensordot(wt[i, :count], line[first:first + count], axes=1)
+            done[i] = np.clip(s >> 22, 0, 255)
+        red = np.moveaxis(done, 0, 1 - axis)
+    return red.astype(np.uint8).tobytes()
+
+
+@compiled
+def test_a_tile_of_unequal_weights_is_the_weighted_sum():
+    """Weights that differ within a pixel's run (no BOX plan makes them: the general pass, not
+    the run-sum shortcut), negative ones and zeros among them: the definition's numbers."""
+    rng = np.random.default_rng(11)
+    w, rows, ow, oh, k = 64, 48, 20, 15, 2
+    src = rng.integers(0, 256, (rows, w, 4), dtype=np.uint8).tobytes()
+    plans = []
+    for n_in, n_out in ((w // k, ow), (rows // k, oh)):
+        bounds, weights = [], []
+        for i in range(n_out):
+            first = min(n_in - 3, i * n_in // n_out)
+            ws = rng.integers(-(1 << 19), 1 << 21, 3)
+            ws[rng.integers(0, 3)] = 0
+            bounds += [first, 3]
+            weights += list(ws)
+        plans.append((np.array(bounds, np.int32).tobytes(), np.array(weights, np.int32).tobytes(), 3))
+    (xb, xw, xk), (yb, yw, yk) = plans
+    got = pixels._C.tile(src, w, 4 * w, k, rows, xb, xw, xk, yb, yw, yk, ow, oh)
+    assert got == _weighted(src, w, k, rows, (xb, yb), (xw, yw), (xk, yk), (ow, oh))
 
 
 @compiled

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from render.sheet import sheet_layout, sheet_names
 
 
@@ -196,3 +198,20 @@ def test_each_page_starts_blank_and_is_written_as_drawn(tmp_path):
             px = np.asarray(Image.frombytes("L", im.size, im.tobytes()))
         assert set(np.unique(px[px >= 200]).tolist()) == {200 + t.k for t in page}
         assert px[0, 0] == 0 and abs(im.info["dpi"][0] - 150) < 0.1  # the background; the page's print size
+
+
+@pytest.mark.parametrize("footer", [False, True])
+def test_a_words_mask_is_the_text_drawn_into_its_box(footer):
+    """``glyph_mask`` takes FreeType's bitmap as it comes: the same coverage, size and offset as
+    the text measured then drawn into its box (accents, descenders, a glyph left of the pen,
+    punctuation, arrows, the footer's middle-baseline anchor)."""
+    from render.sheet import SHEET_CAPTION_PT, SHEET_FOOTER_PT, _font, drawn_glyph_mask, glyph_mask
+
+    font, anchor = (_font(SHEET_FOOTER_PT), "ms") if footer else (_font(SHEET_CAPTION_PT), None)
+    words = ["r4c7", "in", "the", "Disques", "barrés", "«", "vrai", "»,", "jq(y)", "—", "ÉÀÇ", "g_p", "x",
+             "⇒", "≠", "1 / 3", "12 / 12", ":", ".", "W", "fj", "(r1c1=5)-(r1c1=3)", "ïô"]
+    for word in words:
+        mask, left, top = glyph_mask(font, word, anchor)
+        drawn, left2, top2 = drawn_glyph_mask(font, word, anchor)
+        assert (mask.size, left, top) == (drawn.size, left2, top2), word
+        assert mask.tobytes() == drawn.tobytes(), word
