@@ -75,3 +75,29 @@ def test_a_worker_that_dies_is_an_error_not_a_wait() -> None:
         _result(res, started)
     assert time.monotonic() - t0 < 10
     end_pool(pool, failed=True)
+
+
+def test_a_result_crosses_the_pipe_packed_and_comes_out_the_same() -> None:
+    """``pack`` compresses a worker's large fields of pixels (a 16x16 tile: 252 KB, so that the
+    message fits the pipe's 64 KB buffer) and ``unpack`` gives back the result as it was made;
+    small fields and the legend are sent as they are."""
+    import pickle
+
+    from render.job import Pixels
+    from render.workers import PACK_BYTES, pack, unpack
+
+    rng = __import__("random").Random(5)
+    runs = bytearray()
+    while len(runs) < 252_450:  # long runs of a few indices, as a reduced frame is
+        runs += bytes([rng.choice((0, 0, 0, 3, 17, 200))]) * rng.randint(1, 400)
+    tile = bytes(runs[:252_450])
+    px = Pixels(thumb=b"\x05" * 100, thumb_size=(10, 10), legend="Disques barrés : retirés", tile=tile,
+                tile_size=(495, 510), video=bytes(range(256)) * 200, video_size=(256, 200))
+    sent = pack((7, px))
+    assert sent[1].tile == b"" and sent[1].video == b"" and sent[1].thumb == px.thumb
+    assert set(sent[2]) == {"tile", "video"}
+    assert len(pickle.dumps(sent)) < 64 * 1024
+    assert unpack(sent) == (7, px)
+    small = Pixels(tile=b"\x01" * (PACK_BYTES - 1), tile_size=(1, PACK_BYTES - 1))
+    assert pack((1, small)) == (1, small, {})
+    assert unpack(pack((1, small))) == (1, small)
