@@ -79,7 +79,7 @@ done:
 
 /* ---- the contact sheet's tile: Pillow's reduce, then its BOX resize ------------------------------
  *
- * ``tile`` gives the RGB bytes Pillow gives for (k >= 2)
+ * ``tile`` gives the RGB bytes Pillow gives for (2 <= k <= 16)
  *     frame.reduce(k, box=(0, 0, width, rows)).resize((out_w, out_h), BOX, box=(0, 0, width / k, rows / k))
  * of an RGBX frame, the same bytes (tests/core/test_pixels.py compares them on real frames and
  * odd sizes), without the two intermediate RGBX images nor the fourth channel, the reduction
@@ -142,30 +142,35 @@ static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t 
     }
 }
 
-/* the same for a reduction by k > 2: each reduced row's k input rows summed column by column
- * (``acc``, 4 sums a column), then k columns at a time; Pillow's rounding for whole blocks
- * ((s + 8) >> 4 for k = 4, else (s + k*k/2) * m(k*k) >> 24) and for partial ones */
+/* the same for a reduction by 2 < k <= 16: each reduced row's k input rows summed column by
+ * column (``acc``, 16 bits a byte: k * k * 255 < 2^16; the first row copied, the others added: a
+ * plain loop the compiler widens), then k columns at a time, a column's four sums added at once
+ * as one 64-bit word; Pillow's rounding for whole blocks ((s + 8) >> 4 for k = 4, else
+ * (s + k*k/2) * m(k*k) >> 24) and for partial ones */
 static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
                           Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
-                          Py_ssize_t pitch, uint32_t *restrict acc) {
+                          Py_ssize_t pitch, uint16_t *restrict acc) {
     uint32_t whole_m = reduce_multiplier(k * k), whole_amend = (uint32_t)(k * k / 2);
     for (Py_ssize_t ry = first; ry < last; ry++) {
         Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
-        memset(acc, 0, (size_t)w * 4 * sizeof(uint32_t));
-        for (Py_ssize_t y = y0; y < y1; y++) {  /* all four bytes: one plain loop the compiler widens */
+        const uint8_t *restrict p0 = base + y0 * stride;
+        for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = p0[i];
+        for (Py_ssize_t y = y0 + 1; y < y1; y++) {
             const uint8_t *restrict p = base + y * stride;
-            for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] += p[i];
+            for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = (uint16_t)(acc[i] + p[i]);
         }
         uint8_t *restrict q = red + (ry - first) * pitch;
         int bh = (int)(y1 - y0);
         for (Py_ssize_t rx = 0; rx < rw; rx++) {
             Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
-            uint32_t s0 = 0, s1 = 0, s2 = 0;
+            uint64_t s = 0, v;
             for (Py_ssize_t x = x0; x < x1; x++) {
-                s0 += acc[4 * x];
-                s1 += acc[4 * x + 1];
-                s2 += acc[4 * x + 2];
+                memcpy(&v, acc + 4 * x, 8);
+                s += v;  /* four 16-bit lanes: no carry from one to the next */
             }
+            uint16_t lanes[4];
+            memcpy(lanes, &s, 8);
+            uint32_t s0 = lanes[0], s1 = lanes[1], s2 = lanes[2];
             int n = (int)(x1 - x0) * bh;
             if (n == k * k && k == 4) {
                 q[4 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
@@ -214,7 +219,7 @@ static int down_shift(int32_t weight) {
 
 PyDoc_STRVAR(tile_doc,
 "tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h) -> bytes\n\n"
-"The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by k >= 2\n"
+"The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by 2 <= k <= 16\n"
 "over its top ``rows`` rows, then resampled with the given bounds (int32 pairs: first pixel,\n"
 "count) and int32 weights (``xksize`` / ``yksize`` per output pixel): Pillow's reduce and BOX\n"
 "resize (``explainer.core.pixels.box_plan`` works the bounds and weights out).");
@@ -230,14 +235,14 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     uint8_t *red = NULL, *tmp = NULL;
     int32_t *vs = NULL;
-    uint32_t *acc = NULL;
+    uint16_t *acc = NULL;
     uint16_t *sum = NULL, *col = NULL;
     int32_t *plan = NULL;
     const int32_t *xbo = (const int32_t *)xb.buf, *xkk = (const int32_t *)xk.buf;
     const int32_t *ybo = (const int32_t *)yb.buf, *ykk = (const int32_t *)yk.buf;
     Py_ssize_t rw = k >= 2 ? (w + k - 1) / k : 0, rh = k >= 2 ? (rows + k - 1) / k : 0, first = 0, last = 0;
     Py_ssize_t pitch = (rw + (xks > 0 ? xks : 0)) * 4;  /* a reduced row: 4 bytes a pixel, xks zero pixels after */
-    int ok = k >= 2 && k <= 64 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
+    int ok = k >= 2 && k <= 16 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
              && src.len >= stride * (rows - 1) + 4 * w
              && xb.len == 8 * ow && xk.len == 4 * ow * xks && yb.len == 8 * oh && yk.len == 4 * oh * yks;
     if (ok) {  /* the reduced rows the vertical pass reads: [first, last) */
@@ -257,7 +262,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
     red = (uint8_t *)PyMem_Calloc((size_t)pitch, 1);  /* one reduced row */
     tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
     vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
-    acc = k > 2 ? (uint32_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint32_t)) : NULL;
+    acc = k > 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
     sum = k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
     col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
     plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));

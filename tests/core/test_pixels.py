@@ -192,6 +192,8 @@ def test_a_tile_whose_plan_does_not_fit_the_frame_is_refused():
         pixels._C.tile(*good[:5], *pixels.box_plan(30, 0.0, 30.0, 8), *good[8:])  # columns beyond the frame
     with pytest.raises(ValueError, match="do not fit"):
         pixels._C.tile(src, 20, 80, 1, *good[4:])  # no reduction
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.tile(src, 20, 80, 17, *good[4:])  # beyond 16: a column's sums would not fit 16 bits
 
 
 def test_the_box_plan_is_pillows_on_an_image():
