@@ -219,22 +219,25 @@ def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict
     tile pixel covers), mapped onto the theme's palette (the sheet's pages are written on it).
     ``reduced``: the frame's whole reductions made already, by factor (the GIF's thumbnail is
     often the same one: 16x16 and 25x25, about 3 ms a frame not spent again). ``buffer``: the
-    frame's own RGBX memory (the canvas's), which the compiled core reduces by 2 and resizes in
-    one call (``pixels.tile``: Pillow's two steps, the same bytes, in two thirds of the time)."""
+    frame's own RGBX memory (the canvas's), which the compiled core reduces and resizes in one
+    call (``pixels.tile``: Pillow's two steps, the same bytes) and looks up on the palette: its
+    indices then come as an "L" image (a "P" image from Pillow's way: the same indices)."""
     from PIL import Image
 
     from explainer.core import pixels
 
-    from .frame import quantize_image
+    from .frame import palette_table, quantize_image
 
     w, h, rows = tile
     whole = max(1, frame.size[0] // w)
     # the compiled tile for any whole reduction it takes (2 to 16): in the run, a 9x9 frame's
-    # tile 3.0 -> 1.3 ms, a 25x25 frame's (by 5) 8.3 -> 6.0 ms (examples/25x25-hard.txt)
+    # tile 3.0 -> 1.3 ms, a 25x25 frame's (by 5) 8.3 -> 6.0 ms (examples/25x25-hard.txt); its
+    # palette indices looked up there too (the frames' table: ``quantize_image``'s indices)
     if 2 <= whole <= 16 and buffer is not None and pixels.tile is not None and whole not in (reduced or {}):
         width = frame.size[0]
-        rgb = pixels.tile(buffer, width, 4 * width, whole, rows, *_tile_plan(width, rows, whole, w, h), w, h)
-        return quantize_image(Image.frombytes("RGB", (w, h), rgb), theme)
+        indices = pixels.tile(buffer, width, 4 * width, whole, rows, *_tile_plan(width, rows, whole, w, h), w, h,
+                              palette_table(theme))
+        return Image.frombytes("L", (w, h), indices)
     small = (reduced or {}).get(whole)
     if small is None:  # the rows shown only (not the caption strip)
         small = frame.reduce(whole, box=(0, 0, frame.size[0], rows)) if whole > 1 else frame

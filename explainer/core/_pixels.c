@@ -218,20 +218,25 @@ static int down_shift(int32_t weight) {
 }
 
 PyDoc_STRVAR(tile_doc,
-"tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h) -> bytes\n\n"
+"tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h, lut=None) -> bytes\n\n"
 "The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by 2 <= k <= 16\n"
 "over its top ``rows`` rows, then resampled with the given bounds (int32 pairs: first pixel,\n"
 "count) and int32 weights (``xksize`` / ``yksize`` per output pixel): Pillow's reduce and BOX\n"
-"resize (``explainer.core.pixels.box_plan`` works the bounds and weights out).");
+"resize (``explainer.core.pixels.box_plan`` works the bounds and weights out). With ``lut``\n"
+"(``quantize``'s table of 2^18 palette indices): the tile's palette indices instead, a byte a pixel.");
 
 static PyObject *py_tile(PyObject *self, PyObject *args) {
     Py_buffer src, xb, xk, yb, yk;
     Py_ssize_t w, stride, rows, xks, yks, ow, oh;
     int k;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn", &src, &w, &stride, &k, &rows, &xb, &xk, &xks, &yb, &yk,
-                          &yks, &ow, &oh))
+    PyObject *lut_arg = Py_None;
+    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn|O", &src, &w, &stride, &k, &rows, &xb, &xk, &xks, &yb, &yk,
+                          &yks, &ow, &oh, &lut_arg))
         return NULL;
+    Py_buffer lut = {0};
+    const uint8_t *table = NULL;  /* given: the tile's palette indices (``quantize``'s table), not its RGB */
+    uint8_t *rgbrow = NULL;
     PyObject *out = NULL;
     uint8_t *red = NULL, *tmp = NULL;
     int32_t *vs = NULL;
@@ -259,6 +264,19 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
         goto done;
     }
+    if (lut_arg != Py_None) {
+        if (PyObject_GetBuffer(lut_arg, &lut, PyBUF_SIMPLE) < 0) goto done;
+        if (lut.len != LUT_SIZE) {
+            PyErr_SetString(PyExc_ValueError, "tile: the palette table is not 2^18 bytes");
+            goto done;
+        }
+        table = (const uint8_t *)lut.buf;
+        rgbrow = (uint8_t *)PyMem_Malloc((size_t)ow * 3);
+        if (rgbrow == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     red = (uint8_t *)PyMem_Calloc((size_t)pitch, 1);  /* one reduced row */
     tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
     vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
@@ -266,7 +284,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
     sum = k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
     col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
     plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));
-    out = PyBytes_FromStringAndSize(NULL, ow * oh * 3);
+    out = PyBytes_FromStringAndSize(NULL, ow * oh * (table != NULL ? 1 : 3));
     if (red == NULL || tmp == NULL || vs == NULL || col == NULL || plan == NULL || out == NULL
         || (k > 2 && acc == NULL) || (k == 2 && sum == NULL)) {
         Py_CLEAR(out);
@@ -327,7 +345,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
             }
         }
         for (Py_ssize_t yy = 0; yy < oh; yy++) {  /* the vertical pass, a weighted row at a time */
-            uint8_t *restrict line = o + yy * span;
+            uint8_t *restrict line = table != NULL ? rgbrow : o + yy * span;
             if (yuni) {  /* a run of rows summed (16 bits a byte), times its weight */
                 const uint8_t *restrict p = tmp + (ys[yy] - first) * span;
                 int32_t m = yc[yy], kw = yw[yy];
@@ -344,17 +362,23 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
                 } else {
                     for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22((1 << 21) + (int32_t)col[i] * kw);
                 }
-                continue;
+            } else {
+                const int32_t *kk = ykk + yy * yks;
+                int32_t ymin = ybo[2 * yy], n = ybo[2 * yy + 1];
+                for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
+                for (int32_t y = 0; y < n; y++) {
+                    const uint8_t *restrict p = tmp + (ymin - first + y) * span;
+                    int32_t kw = kk[y];
+                    for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
+                }
+                for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
             }
-            const int32_t *kk = ykk + yy * yks;
-            int32_t ymin = ybo[2 * yy], n = ybo[2 * yy + 1];
-            for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
-            for (int32_t y = 0; y < n; y++) {
-                const uint8_t *restrict p = tmp + (ymin - first + y) * span;
-                int32_t kw = kk[y];
-                for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
+            if (table != NULL) {  /* the row's palette indices, as ``quantize`` finds them */
+                uint8_t *restrict ix = o + yy * ow;
+                for (Py_ssize_t x = 0; x < ow; x++)
+                    ix[x] = table[(line[3 * x] >> 2) | (uint32_t)(line[3 * x + 1] >> 2) << 6
+                                  | (uint32_t)(line[3 * x + 2] >> 2) << 12];
             }
-            for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
         }
         Py_END_ALLOW_THREADS
     }
@@ -365,6 +389,8 @@ done:
     PyMem_Free(acc);
     PyMem_Free(sum);
     PyMem_Free(col);
+    PyMem_Free(rgbrow);
+    if (lut.obj != NULL) PyBuffer_Release(&lut);
     PyMem_Free(plan);
     PyBuffer_Release(&src);
     PyBuffer_Release(&xb);

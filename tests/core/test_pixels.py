@@ -182,6 +182,26 @@ def test_a_tile_of_unequal_weights_is_the_weighted_sum():
 
 
 @compiled
+@pytest.mark.parametrize("theme", ["default", "high-contrast"])
+def test_the_tiles_indices_are_those_quantize_image_finds(theme):
+    """With the palette's table, ``tile`` gives the tile's palette indices: those Pillow's
+    quantisation finds for its RGB tile (every slot's colours reached: random frames)."""
+    from PIL import Image
+
+    from render.frame import palette_table, quantize_image
+
+    rng = np.random.default_rng(3)
+    for w, h, rows, out_w, out_h, k in ((788, 1016, 817, 353, 366, 2), (130, 121, 119, 40, 37, 3)):
+        src = rng.integers(0, 256, (h, w, 4), dtype=np.uint8).tobytes()
+        args = _tile_args(src, w, rows, out_w, out_h, k)
+        rgb = pixels._C.tile(*args)
+        got = pixels._C.tile(*args, palette_table(THEMES[theme]))
+        assert got == quantize_image(Image.frombytes("RGB", (out_w, out_h), rgb), THEMES[theme]).tobytes()
+    with pytest.raises(ValueError, match="2\\^18"):
+        pixels._C.tile(*args, b"\0" * 100)
+
+
+@compiled
 def test_a_tile_whose_plan_does_not_fit_the_frame_is_refused():
     src = bytes(4 * 20 * 20)
     good = _tile_args(src, 20, 20, 8, 8)
