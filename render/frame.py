@@ -160,14 +160,26 @@ def glyph(ch: str, bold: bool = False) -> tuple[np.ndarray, np.ndarray]:
 
 
 def glyphs_path(items: list[tuple[float, float, str]], height: float, bold: bool = False,
-                heights: list[float] | None = None) -> Path | None:
-    """One compound path for many characters (x, y, char) of one height (or ``heights``, one each)."""
+                heights: list[float] | None = None,
+                placed: dict[tuple[float, float, str, float, bool], np.ndarray] | None = None) -> Path | None:
+    """One compound path for many characters (x, y, char) of one height (or ``heights``, one each).
+    ``placed``: the outlines already scaled and moved, by character, place and height, kept by
+    the caller from frame to frame (a frame's candidates are mostly the last frame's, at the
+    same places: a 9x9 frame's plain candidates 0.45 -> 0.1 ms); the same numbers."""
     if not items:
         return None
     verts, codes = [], []
     for i, (x, y, ch) in enumerate(items):
+        h = heights[i] if heights else height
         v, c = glyph(ch, bold)
-        verts.append(v * (heights[i] if heights else height) + (x, y))
+        if placed is None:
+            verts.append(v * h + (x, y))
+        else:
+            key = (x, y, ch, h, bold)
+            at = placed.get(key)
+            if at is None:
+                at = placed[key] = v * h + (x, y)
+            verts.append(at)
         codes.append(c)
     return Path(np.concatenate(verts), np.concatenate(codes))
 
@@ -409,6 +421,9 @@ def draw(ax: Any, scene: Scene, theme: Mapping[str, Any], layout: Layout | None 
     return art
 
 
+PLACED_GLYPHS = 40_000  # candidates' outlines kept in place by a renderer (``PatchPool.placed``)
+
+
 class PatchPool:
     """Filled paths drawn straight onto a raster canvas, each through a patch of its style
     made once (``patch``): a frame's few dozen paths would otherwise each build a
@@ -419,6 +434,9 @@ class PatchPool:
 
     def __init__(self) -> None:
         self._styles: dict[Any, PathPatch] = {}
+        # candidates' outlines in place (``glyphs_path``'s ``placed``), for the frames to come;
+        # emptied when it holds more than PLACED_GLYPHS (a 25x25 grid's every candidate, 15,625)
+        self.placed: dict[tuple[float, float, str, float, bool], np.ndarray] = {}
 
     def _proto(self, kind: str, make: Callable[[], Any], style: Mapping[str, Any]) -> Any:
         try:
@@ -646,8 +664,14 @@ class _Painter:
         at = [view.packed(s.row, s.col, s.value) if (s.row, s.col) in view.detail else self.sp(s) for s in plain]
         heights = [self.h_disk * view.full if (s.row, s.col) in view.detail else self.h_cand * k(s) for s in plain]
         bold_cand = self.m >= 4  # small letters (16×16, 25×25) read better bold: "D" is not "0"
+        placed = None
+        if self.pool is not None:
+            if len(self.pool.placed) > PLACED_GLYPHS:
+                self.pool.placed.clear()
+            placed = self.pool.placed
         self.add_path(glyphs_path([(*xy, s.char) for xy, s in zip(at, plain, strict=True)], self.h_cand,
-                                  bold=bold_cand, heights=heights), facecolor=theme["candidate"], gid="candidate")
+                                  bold=bold_cand, heights=heights, placed=placed),
+                      facecolor=theme["candidate"], gid="candidate")
 
     def links(self) -> dict[tuple[str, bool], list[list[Point]]]:
         """Links (solid strong, dashed weak) and a proof's arrows; the heads of the directed
