@@ -54,6 +54,8 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         return i, Pixels(legend=sc.text("legend"))
     with r.rgba(sc) as im:  # the canvas's own pixels, read before the next frame draws over them
         full = None  # the frame on the theme's palette (its PNG file)
+        reduced: dict[int, Any] = {1: im}  # the frame reduced by a whole factor, made once for all
+        tile = None
         if path is not None and job["fmt"] == "png":
             # the compiled palette lookup straight from the canvas into the PNG's rows, else
             # Pillow's (the same indices); ISA-L's deflate: 4x faster than Pillow's zlib level 1
@@ -62,12 +64,14 @@ def _render_one(i: int) -> tuple[int, Pixels]:
                 full = quantize_image(im, r.theme)
                 save_palette_png(full, path)
             else:
+                if tiled:  # the tile read while the canvas is still in the cache (the PNG's
+                    # compression goes through other memory): a 16x16 frame's 3.7 -> 2.6 ms
+                    tile = sheet_tile(im, job["tile"], r.theme, reduced, r.canvas.buffer_rgba())
                 write_rows(path, rows, im.size, palette_bytes(r.theme, None, padded=True))
                 if thumb == 1 or video == 1:  # the indices as an image, without the filter bytes
                     full = rows_image(rows, im.size, r.theme)
         t = v = b""
         tsize = vsize = (0, 0)
-        reduced: dict[int, Any] = {1: im}  # the frame reduced by a whole factor, made once for all
         if thumb:
             if thumb == 1 and full is not None:  # the same pixels on the thumbnails' fewer colours
                 small = remap(full, r.theme, THUMB_STEPS)
@@ -82,7 +86,8 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         tb = b""
         tbsize = (0, 0)
         if tiled:  # the contact sheet's tile, from the frame's own pixels (not drawn again)
-            tile = sheet_tile(im, job["tile"], r.theme, reduced, r.canvas.buffer_rgba())
+            if tile is None:
+                tile = sheet_tile(im, job["tile"], r.theme, reduced, r.canvas.buffer_rgba())
             tb, tbsize = tile.tobytes(), tile.size
     return i, Pixels(t, tsize, v, vsize, sc.text("legend"), tb, tbsize)
 
