@@ -211,6 +211,27 @@ def pillow_tile(src: Any, w: int, stride: int, k: int, rows: int, out_w: int, ou
     return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / k, rows / k)).convert("RGB").tobytes()
 
 
+def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int, int, int]) -> tuple[bytes, Any] | None:
+    """A frame's PNG rows (``frame.quantize_rows``) and its contact-sheet tile (``sheet_tile``) in
+    one pass over the canvas's pixels (``pixels.quantize_tile``: the tile's rows made while the
+    frame rows they reduce are in the cache; 16x16-hard, in the run, 2.4 + 2.6 -> 3.7 ms a
+    frame); None when the compiled core cannot make this tile (then each alone)."""
+    from PIL import Image
+
+    from explainer.core import pixels
+
+    from .frame import palette_table
+
+    (width, height), (w, h, rows) = size, tile
+    whole = max(1, width // w)
+    if pixels.quantize_tile is None or not 2 <= whole <= 16:
+        return None
+    lut = palette_table(theme)
+    out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, lut, True, whole, rows,
+                                        *_tile_plan(width, rows, whole, w, h), w, h)
+    return out, Image.frombytes("L", (w, h), indices)
+
+
 def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict[int, Any] | None = None,
                buffer: Any = None) -> Any:
     """The contact sheet's tile of a frame, from the frame's own pixels (an RGB or RGBX image):

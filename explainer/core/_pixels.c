@@ -23,6 +23,46 @@ PyDoc_STRVAR(quantize_doc,
 "lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12], row by row, each row after a zero byte when\n"
 "``filtered`` (PNG's filter byte): ``(width + filtered) * height`` bytes.");
 
+/* The run state of a palette lookup, carried from row to row: the last pixel looked up (its RGB
+ * bytes), four copies of its four bytes (once one is seen) and its index. It only saves work:
+ * the indices are the table's whatever the state. */
+typedef struct {
+    uint32_t last;
+    uint8_t last4[16];
+    int have4;
+    uint8_t index;
+} Runs;
+
+static void quantize_row(Runs *s, const uint8_t *p, Py_ssize_t w, const uint8_t *table, uint8_t *row) {
+    Py_ssize_t x = 0;
+    while (x < w) {
+        /* a frame is long runs of one colour: four pixels at once equal to the last one */
+        if (s->have4 && x + 4 <= w && memcmp(p, s->last4, 16) == 0) {
+            memset(row + x, s->index, 4);
+            x += 4;
+            p += 16;
+            continue;
+        }
+        uint32_t v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;  /* the fourth byte dropped */
+        if (v != s->last) {
+            s->last = v;
+            s->index = table[(p[0] >> 2) | (uint32_t)(p[1] >> 2) << 6 | (uint32_t)(p[2] >> 2) << 12];
+            for (int k = 0; k < 16; k += 4) memcpy(s->last4 + k, p, 4);
+            s->have4 = 1;
+        }
+        row[x++] = s->index;
+        p += 4;
+    }
+}
+
+static int quantize_fits(const Py_buffer *src, Py_ssize_t w, Py_ssize_t h, Py_ssize_t stride, const Py_buffer *lut) {
+    if (w < 0 || h < 0 || stride < 4 * w || (h > 0 && src->len < stride * (h - 1) + 4 * w) || lut->len != LUT_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "quantize: the source is smaller than its size, or the table is not 2^18 bytes");
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *py_quantize(PyObject *self, PyObject *args) {
     Py_buffer src, lut;
     Py_ssize_t w, h, stride;
@@ -30,10 +70,7 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
     (void)self;
     if (!PyArg_ParseTuple(args, "y*nnny*p", &src, &w, &h, &stride, &lut, &filtered)) return NULL;
     PyObject *out = NULL;
-    if (w < 0 || h < 0 || stride < 4 * w || (h > 0 && src.len < stride * (h - 1) + 4 * w) || lut.len != LUT_SIZE) {
-        PyErr_SetString(PyExc_ValueError, "quantize: the source is smaller than its size, or the table is not 2^18 bytes");
-        goto done;
-    }
+    if (!quantize_fits(&src, w, h, stride, &lut)) goto done;
     Py_ssize_t pitch = w + (filtered ? 1 : 0);
     out = PyBytes_FromStringAndSize(NULL, pitch * h);
     if (out == NULL) goto done;
@@ -41,33 +78,11 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
         const uint8_t *table = (const uint8_t *)lut.buf;
         uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
-        uint32_t last = 0xffffffffu;  /* the last pixel looked up (its RGB bytes), and its index */
-        uint8_t last4[16] = {0};  /* four copies of the last pixel's four bytes, once one is seen */
-        int have4 = 0;
-        uint8_t index = 0;
+        Runs runs = {0xffffffffu, {0}, 0, 0};
         for (Py_ssize_t y = 0; y < h; y++) {
-            const uint8_t *p = (const uint8_t *)src.buf + y * stride;
             uint8_t *row = o + y * pitch;
             if (filtered) *row++ = 0;
-            Py_ssize_t x = 0;
-            while (x < w) {
-                /* a frame is long runs of one colour: four pixels at once equal to the last one */
-                if (have4 && x + 4 <= w && memcmp(p, last4, 16) == 0) {
-                    memset(row + x, index, 4);
-                    x += 4;
-                    p += 16;
-                    continue;
-                }
-                uint32_t v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;  /* the fourth byte dropped */
-                if (v != last) {
-                    last = v;
-                    index = table[(p[0] >> 2) | (uint32_t)(p[1] >> 2) << 6 | (uint32_t)(p[2] >> 2) << 12];
-                    for (int k = 0; k < 16; k += 4) memcpy(last4 + k, p, 4);
-                    have4 = 1;
-                }
-                row[x++] = index;
-                p += 4;
-            }
+            quantize_row(&runs, (const uint8_t *)src.buf + y * stride, w, table, row);
         }
         Py_END_ALLOW_THREADS
     }
@@ -225,173 +240,213 @@ PyDoc_STRVAR(tile_doc,
 "resize (``explainer.core.pixels.box_plan`` works the bounds and weights out). With ``lut``\n"
 "(``quantize``'s table of 2^18 palette indices): the tile's palette indices instead, a byte a pixel.");
 
-static PyObject *py_tile(PyObject *self, PyObject *args) {
-    Py_buffer src, xb, xk, yb, yk;
-    Py_ssize_t w, stride, rows, xks, yks, ow, oh;
-    int k;
-    (void)self;
-    PyObject *lut_arg = Py_None;
-    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn|O", &src, &w, &stride, &k, &rows, &xb, &xk, &xks, &yb, &yk,
-                          &yks, &ow, &oh, &lut_arg))
-        return NULL;
-    Py_buffer lut = {0};
-    const uint8_t *table = NULL;  /* given: the tile's palette indices (``quantize``'s table), not its RGB */
-    uint8_t *rgbrow = NULL;
-    PyObject *out = NULL;
-    uint8_t *red = NULL, *tmp = NULL;
-    int32_t *vs = NULL;
-    uint16_t *acc = NULL;
-    uint16_t *sum = NULL, *col = NULL;
-    int32_t *plan = NULL;
-    const int32_t *xbo = (const int32_t *)xb.buf, *xkk = (const int32_t *)xk.buf;
-    const int32_t *ybo = (const int32_t *)yb.buf, *ykk = (const int32_t *)yk.buf;
-    Py_ssize_t rw = k >= 2 ? (w + k - 1) / k : 0, rh = k >= 2 ? (rows + k - 1) / k : 0, first = 0, last = 0;
-    Py_ssize_t pitch = (rw + (xks > 0 ? xks : 0)) * 4;  /* a reduced row: 4 bytes a pixel, xks zero pixels after */
-    int ok = k >= 2 && k <= 16 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && stride >= 4 * w
-             && src.len >= stride * (rows - 1) + 4 * w
-             && xb.len == 8 * ow && xk.len == 4 * ow * xks && yb.len == 8 * oh && yk.len == 4 * oh * yks;
+/* A tile being made: its arguments, the memory it works in, its plan. ``tile_fits`` checks the
+ * arguments, ``tile_alloc`` takes the memory, ``tile_plan`` finds the shortcuts of a BOX plan,
+ * ``tile_row`` reduces one row of the frame and resamples it across (any order of rows, each
+ * once: ``quantize_tile`` makes each as soon as its frame rows are read), ``tile_finish``
+ * resamples down into ``o``, ``tile_free`` gives the memory back. */
+typedef struct {
+    const uint8_t *base;
+    Py_ssize_t w, stride, rows, xks, yks, ow, oh, rw, first, last, pitch, span;
+    int k, xuni, yuni;
+    const int32_t *xbo, *xkk, *ybo, *ykk;
+    const uint8_t *table;  /* given: the tile's palette indices (``quantize``'s table), not its RGB */
+    uint8_t *red, *tmp, *rgbrow;
+    int32_t *vs, *plan;
+    uint16_t *acc, *sum, *col;
+} Tile;
+
+static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const Py_buffer *xk, const Py_buffer *yb,
+                     const Py_buffer *yk) {
+    Py_ssize_t k = t->k, w = t->w, rows = t->rows, ow = t->ow, oh = t->oh, xks = t->xks, yks = t->yks;
+    t->xbo = (const int32_t *)xb->buf, t->xkk = (const int32_t *)xk->buf;
+    t->ybo = (const int32_t *)yb->buf, t->ykk = (const int32_t *)yk->buf;
+    t->rw = k >= 2 ? (w + k - 1) / k : 0;
+    Py_ssize_t rh = k >= 2 ? (rows + k - 1) / k : 0;
+    t->pitch = (t->rw + (xks > 0 ? xks : 0)) * 4;  /* a reduced row: 4 bytes a pixel, xks zero pixels after */
+    t->span = ow * 3;
+    int ok = k >= 2 && k <= 16 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && t->stride >= 4 * w
+             && src->len >= t->stride * (rows - 1) + 4 * w
+             && xb->len == 8 * ow && xk->len == 4 * ow * xks && yb->len == 8 * oh && yk->len == 4 * oh * yks;
     if (ok) {  /* the reduced rows the vertical pass reads: [first, last) */
-        first = ybo[0];
-        last = (Py_ssize_t)ybo[2 * (oh - 1)] + ybo[2 * (oh - 1) + 1];
-        ok = first >= 0 && last <= rh && last > first;
+        const int32_t *xbo = t->xbo, *ybo = t->ybo;
+        t->first = ybo[0];
+        t->last = (Py_ssize_t)ybo[2 * (oh - 1)] + ybo[2 * (oh - 1) + 1];
+        ok = t->first >= 0 && t->last <= rh && t->last > t->first;
         for (Py_ssize_t i = 0; i < ow && ok; i++)
-            ok = xbo[2 * i] >= 0 && xbo[2 * i + 1] >= 0 && xbo[2 * i + 1] <= xks && xbo[2 * i] + xbo[2 * i + 1] <= rw;
+            ok = xbo[2 * i] >= 0 && xbo[2 * i + 1] >= 0 && xbo[2 * i + 1] <= xks && xbo[2 * i] + xbo[2 * i + 1] <= t->rw;
         for (Py_ssize_t i = 0; i < oh && ok; i++)
-            ok = ybo[2 * i] >= first && ybo[2 * i + 1] >= 0 && ybo[2 * i + 1] <= yks
-                 && (Py_ssize_t)ybo[2 * i] + ybo[2 * i + 1] <= last;
+            ok = ybo[2 * i] >= t->first && ybo[2 * i + 1] >= 0 && ybo[2 * i + 1] <= yks
+                 && (Py_ssize_t)ybo[2 * i] + ybo[2 * i + 1] <= t->last;
     }
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
-        goto done;
-    }
-    if (lut_arg != Py_None) {
-        if (PyObject_GetBuffer(lut_arg, &lut, PyBUF_SIMPLE) < 0) goto done;
-        if (lut.len != LUT_SIZE) {
-            PyErr_SetString(PyExc_ValueError, "tile: the palette table is not 2^18 bytes");
-            goto done;
-        }
-        table = (const uint8_t *)lut.buf;
-        rgbrow = (uint8_t *)PyMem_Malloc((size_t)ow * 3);
-        if (rgbrow == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    red = (uint8_t *)PyMem_Calloc((size_t)pitch, 1);  /* one reduced row */
-    tmp = (uint8_t *)PyMem_Malloc((size_t)(last - first) * (size_t)ow * 3);
-    vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
-    acc = k > 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
-    sum = k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
-    col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
-    plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));
-    out = PyBytes_FromStringAndSize(NULL, ow * oh * (table != NULL ? 1 : 3));
-    if (red == NULL || tmp == NULL || vs == NULL || col == NULL || plan == NULL || out == NULL
-        || (k > 2 && acc == NULL) || (k == 2 && sum == NULL)) {
-        Py_CLEAR(out);
+    if (!ok) PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
+    return ok;
+}
+
+static int tile_alloc(Tile *t) {
+    Py_ssize_t w = t->w, ow = t->ow, oh = t->oh;
+    t->red = (uint8_t *)PyMem_Calloc((size_t)t->pitch, 1);  /* one reduced row */
+    t->tmp = (uint8_t *)PyMem_Malloc((size_t)(t->last - t->first) * (size_t)ow * 3);
+    t->vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
+    t->acc = t->k > 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
+    t->sum = t->k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
+    t->col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
+    t->plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));
+    t->rgbrow = t->table != NULL ? (uint8_t *)PyMem_Malloc((size_t)ow * 3) : NULL;
+    if (t->red == NULL || t->tmp == NULL || t->vs == NULL || t->col == NULL || t->plan == NULL
+        || (t->k > 2 && t->acc == NULL) || (t->k == 2 && t->sum == NULL) || (t->table != NULL && t->rgbrow == NULL)) {
         PyErr_NoMemory();
-        goto done;
+        return 0;
     }
-    {
-        const uint8_t *base = (const uint8_t *)src.buf;
-        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
-        Py_ssize_t span = ow * 3;
-        int32_t *xs = plan, *xc = plan + ow, *xw = plan + 2 * ow;
-        int32_t *ys = plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh, *xd = plan + 3 * ow;
-        Py_BEGIN_ALLOW_THREADS
-        int xuni = uniform_axis(xbo, xkk, ow, xks, xs, xc, xw);
-        int yuni = uniform_axis(ybo, ykk, oh, yks, ys, yc, yw);
-        for (Py_ssize_t xx = 0; xx < ow && xuni; xx++)  /* the weight 2^(22 - d): a shift by d */
-            xd[xx] = down_shift(xw[xx]);
-        for (Py_ssize_t y = 0; y < last - first; y++) {  /* a row reduced, then the horizontal pass */
-            if (k == 2)  /* one row at a time: it is read back while still in the cache */
-                reduce_rows2(base, w, stride, rows, first + y, first + y + 1, red, rw, pitch, sum);
-            else
-                reduce_rows_k(base, w, stride, rows, k, first + y, first + y + 1, red, rw, pitch, acc);
-            const uint8_t *restrict in = red;
-            uint8_t *restrict t = tmp + y * span;
-            if (xuni) {  /* a run of pixels summed, times its weight */
-                for (Py_ssize_t xx = 0; xx < ow; xx++) {
-                    const uint8_t *restrict p = in + (Py_ssize_t)xs[xx] * 4;
-                    int32_t m = xc[xx], kw = xw[xx];
-                    int32_t s0 = 0, s1 = 0, s2 = 0;
-                    for (int32_t x = 0; x < m; x++) s0 += p[4 * x], s1 += p[4 * x + 1], s2 += p[4 * x + 2];
-                    int32_t d = xd[xx];
-                    if (d >= 0) {  /* a power-of-two weight: (s + half) >> d, the same number */
-                        int32_t half = d > 0 ? 1 << (d - 1) : 0;
-                        s0 = (s0 + half) >> d, s1 = (s1 + half) >> d, s2 = (s2 + half) >> d;
-                        t[3 * xx] = (uint8_t)(s0 > 255 ? 255 : s0);
-                        t[3 * xx + 1] = (uint8_t)(s1 > 255 ? 255 : s1);
-                        t[3 * xx + 2] = (uint8_t)(s2 > 255 ? 255 : s2);
-                        continue;
-                    }
-                    t[3 * xx] = clip22((1 << 21) + s0 * kw);
-                    t[3 * xx + 1] = clip22((1 << 21) + s1 * kw);
-                    t[3 * xx + 2] = clip22((1 << 21) + s2 * kw);
-                }
+    return 1;
+}
+
+static void tile_free(Tile *t) {
+    PyMem_Free(t->red);
+    PyMem_Free(t->tmp);
+    PyMem_Free(t->vs);
+    PyMem_Free(t->acc);
+    PyMem_Free(t->sum);
+    PyMem_Free(t->col);
+    PyMem_Free(t->plan);
+    PyMem_Free(t->rgbrow);
+}
+
+static void tile_plan(Tile *t) {
+    Py_ssize_t ow = t->ow, oh = t->oh;
+    int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
+    int32_t *ys = xs + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    t->xuni = uniform_axis(t->xbo, t->xkk, ow, t->xks, xs, xc, xw);
+    t->yuni = uniform_axis(t->ybo, t->ykk, oh, t->yks, ys, yc, yw);
+    for (Py_ssize_t xx = 0; xx < ow && t->xuni; xx++)  /* the weight 2^(22 - d): a shift by d */
+        xd[xx] = down_shift(xw[xx]);
+}
+
+/* reduced row ``ry`` (first <= ry < last) made, then resampled across into ``tmp`` */
+static void tile_row(Tile *t, Py_ssize_t ry) {
+    Py_ssize_t ow = t->ow;
+    const int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
+    if (t->k == 2)
+        reduce_rows2(t->base, t->w, t->stride, t->rows, ry, ry + 1, t->red, t->rw, t->pitch, t->sum);
+    else
+        reduce_rows_k(t->base, t->w, t->stride, t->rows, t->k, ry, ry + 1, t->red, t->rw, t->pitch, t->acc);
+    const uint8_t *restrict in = t->red;
+    uint8_t *restrict o = t->tmp + (ry - t->first) * t->span;
+    if (t->xuni) {  /* a run of pixels summed, times its weight */
+        for (Py_ssize_t xx = 0; xx < ow; xx++) {
+            const uint8_t *restrict p = in + (Py_ssize_t)xs[xx] * 4;
+            int32_t m = xc[xx], kw = xw[xx];
+            int32_t s0 = 0, s1 = 0, s2 = 0;
+            for (int32_t x = 0; x < m; x++) s0 += p[4 * x], s1 += p[4 * x + 1], s2 += p[4 * x + 2];
+            int32_t d = xd[xx];
+            if (d >= 0) {  /* a power-of-two weight: (s + half) >> d, the same number */
+                int32_t half = d > 0 ? 1 << (d - 1) : 0;
+                s0 = (s0 + half) >> d, s1 = (s1 + half) >> d, s2 = (s2 + half) >> d;
+                o[3 * xx] = (uint8_t)(s0 > 255 ? 255 : s0);
+                o[3 * xx + 1] = (uint8_t)(s1 > 255 ? 255 : s1);
+                o[3 * xx + 2] = (uint8_t)(s2 > 255 ? 255 : s2);
                 continue;
             }
-            for (Py_ssize_t xx = 0; xx < ow; xx++) {
-                const int32_t *restrict kk = xkk + xx * xks;
-                const uint8_t *restrict p = in + (Py_ssize_t)xbo[2 * xx] * 4;
-                int32_t n = xbo[2 * xx + 1];
-                int32_t s0 = 1 << 21, s1 = 1 << 21, s2 = 1 << 21;
-                for (int32_t x = 0; x < n; x++) {
-                    int32_t kx = kk[x];
-                    s0 += p[4 * x] * kx;
-                    s1 += p[4 * x + 1] * kx;
-                    s2 += p[4 * x + 2] * kx;
-                }
-                t[3 * xx] = clip22(s0), t[3 * xx + 1] = clip22(s1), t[3 * xx + 2] = clip22(s2);
-            }
+            o[3 * xx] = clip22((1 << 21) + s0 * kw);
+            o[3 * xx + 1] = clip22((1 << 21) + s1 * kw);
+            o[3 * xx + 2] = clip22((1 << 21) + s2 * kw);
         }
-        for (Py_ssize_t yy = 0; yy < oh; yy++) {  /* the vertical pass, a weighted row at a time */
-            uint8_t *restrict line = table != NULL ? rgbrow : o + yy * span;
-            if (yuni) {  /* a run of rows summed (16 bits a byte), times its weight */
-                const uint8_t *restrict p = tmp + (ys[yy] - first) * span;
-                int32_t m = yc[yy], kw = yw[yy];
-                for (Py_ssize_t i = 0; i < span; i++) col[i] = 0;
-                for (int32_t y = 0; y < m; y++, p += span)
-                    for (Py_ssize_t i = 0; i < span; i++) col[i] = (uint16_t)(col[i] + p[i]);
-                int down = down_shift(kw);
-                if (down >= 0) {  /* a power-of-two weight (a run of 1, 2 or 4): a shift, no multiply */
-                    uint32_t half = down > 0 ? 1u << (down - 1) : 0;
-                    for (Py_ssize_t i = 0; i < span; i++) {
-                        uint32_t v = (col[i] + half) >> down;
-                        line[i] = (uint8_t)(v > 255 ? 255 : v);
-                    }
-                } else {
-                    for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22((1 << 21) + (int32_t)col[i] * kw);
+        return;
+    }
+    for (Py_ssize_t xx = 0; xx < ow; xx++) {
+        const int32_t *restrict kk = t->xkk + xx * t->xks;
+        const uint8_t *restrict p = in + (Py_ssize_t)t->xbo[2 * xx] * 4;
+        int32_t n = t->xbo[2 * xx + 1];
+        int32_t s0 = 1 << 21, s1 = 1 << 21, s2 = 1 << 21;
+        for (int32_t x = 0; x < n; x++) {
+            int32_t kx = kk[x];
+            s0 += p[4 * x] * kx;
+            s1 += p[4 * x + 1] * kx;
+            s2 += p[4 * x + 2] * kx;
+        }
+        o[3 * xx] = clip22(s0), o[3 * xx + 1] = clip22(s1), o[3 * xx + 2] = clip22(s2);
+    }
+}
+
+/* the vertical pass, a weighted row at a time, into ``o``: RGB, or palette indices with a table */
+static void tile_finish(Tile *t, uint8_t *o) {
+    Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
+    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    const uint8_t *table = t->table;
+    uint16_t *col = t->col;
+    int32_t *vs = t->vs;
+    for (Py_ssize_t yy = 0; yy < oh; yy++) {
+        uint8_t *restrict line = table != NULL ? t->rgbrow : o + yy * span;
+        if (t->yuni) {  /* a run of rows summed (16 bits a byte), times its weight */
+            const uint8_t *restrict p = t->tmp + (ys[yy] - t->first) * span;
+            int32_t m = yc[yy], kw = yw[yy];
+            for (Py_ssize_t i = 0; i < span; i++) col[i] = 0;
+            for (int32_t y = 0; y < m; y++, p += span)
+                for (Py_ssize_t i = 0; i < span; i++) col[i] = (uint16_t)(col[i] + p[i]);
+            int down = down_shift(kw);
+            if (down >= 0) {  /* a power-of-two weight (a run of 1, 2 or 4): a shift, no multiply */
+                uint32_t half = down > 0 ? 1u << (down - 1) : 0;
+                for (Py_ssize_t i = 0; i < span; i++) {
+                    uint32_t v = (col[i] + half) >> down;
+                    line[i] = (uint8_t)(v > 255 ? 255 : v);
                 }
             } else {
-                const int32_t *kk = ykk + yy * yks;
-                int32_t ymin = ybo[2 * yy], n = ybo[2 * yy + 1];
-                for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
-                for (int32_t y = 0; y < n; y++) {
-                    const uint8_t *restrict p = tmp + (ymin - first + y) * span;
-                    int32_t kw = kk[y];
-                    for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
-                }
-                for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
+                for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22((1 << 21) + (int32_t)col[i] * kw);
             }
-            if (table != NULL) {  /* the row's palette indices, as ``quantize`` finds them */
-                uint8_t *restrict ix = o + yy * ow;
-                for (Py_ssize_t x = 0; x < ow; x++)
-                    ix[x] = table[(line[3 * x] >> 2) | (uint32_t)(line[3 * x + 1] >> 2) << 6
-                                  | (uint32_t)(line[3 * x + 2] >> 2) << 12];
+        } else {
+            const int32_t *kk = t->ykk + yy * t->yks;
+            int32_t ymin = t->ybo[2 * yy], n = t->ybo[2 * yy + 1];
+            for (Py_ssize_t i = 0; i < span; i++) vs[i] = 1 << 21;
+            for (int32_t y = 0; y < n; y++) {
+                const uint8_t *restrict p = t->tmp + (ymin - t->first + y) * span;
+                int32_t kw = kk[y];
+                for (Py_ssize_t i = 0; i < span; i++) vs[i] += p[i] * kw;
             }
+            for (Py_ssize_t i = 0; i < span; i++) line[i] = clip22(vs[i]);
         }
+        if (table != NULL) {  /* the row's palette indices, as ``quantize`` finds them */
+            uint8_t *restrict ix = o + yy * ow;
+            for (Py_ssize_t x = 0; x < ow; x++)
+                ix[x] = table[(line[3 * x] >> 2) | (uint32_t)(line[3 * x + 1] >> 2) << 6
+                              | (uint32_t)(line[3 * x + 2] >> 2) << 12];
+        }
+    }
+}
+
+static int table_arg(PyObject *arg, Py_buffer *lut, const uint8_t **table) {
+    if (arg == Py_None) return 1;
+    if (PyObject_GetBuffer(arg, lut, PyBUF_SIMPLE) < 0) return 0;
+    if (lut->len != LUT_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "tile: the palette table is not 2^18 bytes");
+        return 0;
+    }
+    *table = (const uint8_t *)lut->buf;
+    return 1;
+}
+
+static PyObject *py_tile(PyObject *self, PyObject *args) {
+    Py_buffer src, xb, xk, yb, yk, lut = {0};
+    Tile t = {0};
+    PyObject *lut_arg = Py_None, *out = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn|O", &src, &t.w, &t.stride, &t.k, &t.rows, &xb, &xk, &t.xks,
+                          &yb, &yk, &t.yks, &t.ow, &t.oh, &lut_arg))
+        return NULL;
+    t.base = (const uint8_t *)src.buf;
+    if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !table_arg(lut_arg, &lut, &t.table) || !tile_alloc(&t)) goto done;
+    out = PyBytes_FromStringAndSize(NULL, t.ow * t.oh * (t.table != NULL ? 1 : 3));
+    if (out == NULL) goto done;
+    {
+        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        tile_plan(&t);
+        for (Py_ssize_t ry = t.first; ry < t.last; ry++) tile_row(&t, ry);  /* each read back while in the cache */
+        tile_finish(&t, o);
         Py_END_ALLOW_THREADS
     }
 done:
-    PyMem_Free(red);
-    PyMem_Free(tmp);
-    PyMem_Free(vs);
-    PyMem_Free(acc);
-    PyMem_Free(sum);
-    PyMem_Free(col);
-    PyMem_Free(rgbrow);
+    tile_free(&t);
     if (lut.obj != NULL) PyBuffer_Release(&lut);
-    PyMem_Free(plan);
     PyBuffer_Release(&src);
     PyBuffer_Release(&xb);
     PyBuffer_Release(&xk);
@@ -400,9 +455,73 @@ done:
     return out;
 }
 
+PyDoc_STRVAR(quantize_tile_doc,
+"quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
+"              yweights, yksize, out_w, out_h) -> (bytes, bytes)\n\n"
+"``quantize(src, width, height, stride, lut, filtered)`` and ``tile(src, width, stride, k, rows, ...,\n"
+"out_w, out_h, lut)`` in one pass over the frame: each row of the tile is made as soon as the\n"
+"frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).");
+
+static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
+    Py_buffer src, lut, xb, xk, yb, yk;
+    Py_ssize_t h;
+    int filtered;
+    Tile t = {0};
+    PyObject *rows_out = NULL, *tile_out = NULL, *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k, &t.rows,
+                          &xb, &xk, &t.xks, &yb, &yk, &t.yks, &t.ow, &t.oh))
+        return NULL;
+    t.base = (const uint8_t *)src.buf;
+    t.table = (const uint8_t *)lut.buf;
+    if (!quantize_fits(&src, t.w, h, t.stride, &lut)) goto done;
+    if (t.rows > h) {
+        PyErr_SetString(PyExc_ValueError, "tile: sizes, bounds or weights do not fit the frame");
+        goto done;
+    }
+    if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !tile_alloc(&t)) goto done;
+    Py_ssize_t pitch = t.w + (filtered ? 1 : 0);
+    rows_out = PyBytes_FromStringAndSize(NULL, pitch * h);
+    tile_out = PyBytes_FromStringAndSize(NULL, t.ow * t.oh);
+    if (rows_out == NULL || tile_out == NULL) goto done;
+    {
+        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(rows_out), *to = (uint8_t *)PyBytes_AS_STRING(tile_out);
+        Py_BEGIN_ALLOW_THREADS
+        tile_plan(&t);
+        Runs runs = {0xffffffffu, {0}, 0, 0};
+        Py_ssize_t ry = t.first;  /* the next reduced row the tile needs */
+        for (Py_ssize_t y = 0; y < h; y++) {
+            uint8_t *row = o + y * pitch;
+            if (filtered) *row++ = 0;
+            quantize_row(&runs, t.base + y * t.stride, t.w, t.table, row);
+            /* reduced row ry reads frame rows [k ry, min(k ry + k, rows)): all read now? */
+            Py_ssize_t end = t.k * ry + t.k < t.rows ? t.k * ry + t.k : t.rows;
+            if (ry < t.last && y == end - 1) {
+                tile_row(&t, ry);
+                ry++;
+            }
+        }
+        tile_finish(&t, to);
+        Py_END_ALLOW_THREADS
+    }
+    result = PyTuple_Pack(2, rows_out, tile_out);
+done:
+    Py_XDECREF(rows_out);
+    Py_XDECREF(tile_out);
+    tile_free(&t);
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&lut);
+    PyBuffer_Release(&xb);
+    PyBuffer_Release(&xk);
+    PyBuffer_Release(&yb);
+    PyBuffer_Release(&yk);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"quantize", py_quantize, METH_VARARGS, quantize_doc},
     {"tile", py_tile, METH_VARARGS, tile_doc},
+    {"quantize_tile", py_quantize_tile, METH_VARARGS, quantize_tile_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

@@ -83,4 +83,7 @@ quantize = _C.quantize if _C is not None else quantize_py
 # the tile has no twin here: without the compiled core, render.sheet reduces and resizes with
 # Pillow itself, whose bytes ``tile`` reproduces (core does not draw: no image library here)
 tile = _C.tile if _C is not None else None
+# ``quantize`` and ``tile`` (with the table) in one pass over the frame, each tile row made while
+# the frame rows it reduces are in the cache: the same bytes as the two calls
+quantize_tile = _C.quantize_tile if _C is not None else None
 compiled = _C is not None

@@ -202,6 +202,42 @@ def test_the_tiles_indices_are_those_quantize_image_finds(theme):
 
 
 @compiled
+@pytest.mark.parametrize(("w", "h", "rows", "out_w", "out_h", "k"), [
+    (788, 1016, 817, 353, 366, 2), (789, 900, 817, 353, 366, 2), (130, 121, 119, 40, 37, 3),
+    (203, 199, 197, 50, 49, 4), (101, 90, 90, 14, 10, 7), (3, 3, 3, 1, 1, 2), (200, 200, 200, 30, 29, 2)])
+def test_one_pass_gives_the_rows_and_the_tile_of_two(w, h, rows, out_w, out_h, k):
+    """``quantize_tile``: ``quantize``'s rows and ``tile``'s indices, the same bytes, every tile
+    row made as its frame rows come (odd sizes, partial blocks, all the rows or fewer)."""
+    from render.frame import palette_table
+
+    lut = palette_table(THEMES["default"])
+    rng = np.random.default_rng(w + 7 * rows)
+    src = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    src[h // 3: h // 2] = src[h // 3, 0]  # long runs of one colour as well
+    args = _tile_args(src.tobytes(), w, rows, out_w, out_h, k)
+    for filtered in (True, False):
+        rows_bytes, indices = pixels._C.quantize_tile(args[0], w, h, 4 * w, lut, filtered, k, rows, *args[5:])
+        assert rows_bytes == pixels._C.quantize(args[0], w, h, 4 * w, lut, filtered)
+        assert indices == pixels._C.tile(*args, lut)
+
+
+@compiled
+def test_one_pass_refuses_what_either_refuses():
+    from render.frame import palette_table
+
+    lut = palette_table(THEMES["default"])
+    src = bytes(4 * 20 * 20)
+    good = _tile_args(src, 20, 20, 8, 8)
+    assert len(pixels._C.quantize_tile(src, 20, 20, 80, lut, True, 2, 20, *good[5:])[1]) == 64
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.quantize_tile(src, 20, 19, 80, lut, True, 2, 20, *good[5:])  # tile rows beyond the frame
+    with pytest.raises(ValueError, match="2\\^18"):
+        pixels._C.quantize_tile(src, 20, 20, 80, lut[:-1], True, 2, 20, *good[5:])
+    with pytest.raises(ValueError, match="smaller than its size"):
+        pixels._C.quantize_tile(src, 20, 21, 80, lut, True, 2, 20, *good[5:])
+
+
+@compiled
 def test_a_tile_whose_plan_does_not_fit_the_frame_is_refused():
     src = bytes(4 * 20 * 20)
     good = _tile_args(src, 20, 20, 8, 8)
