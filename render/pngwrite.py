@@ -53,6 +53,11 @@ def default_deflate() -> Callable[[Any], bytes]:
     return isal_deflate if _isal is not None else zlib_deflate
 
 
+def inflate(data: Any) -> bytes:
+    """A zlib stream (``default_deflate``'s) read back: by ISA-L when installed, else by zlib."""
+    return bytes(_isal.decompress(data)) if _isal is not None else zlib.decompress(data)
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 

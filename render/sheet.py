@@ -190,8 +190,11 @@ def tile_geometry(lay: SheetLayout, frame_size: tuple[int, int], crop: float) ->
     return lay.tile_w, lay.grid_h, round(frame_size[1] * (1 - crop))
 
 
+ResizePlan = tuple[bytes, bytes, int, bytes, bytes, int]  # ``pixels.box_plan`` across, then down
+
+
 @lru_cache(maxsize=8)
-def _tile_plan(width: int, rows: int, k: int, out_w: int, out_h: int) -> tuple[bytes, bytes, int, bytes, bytes, int]:
+def _tile_plan(width: int, rows: int, k: int, out_w: int, out_h: int) -> ResizePlan:
     """The BOX resize's bounds and weights of a tile reduced by ``k`` first (``pixels.box_plan``
     along each axis), worked out once for the frame and tile sizes."""
     from explainer.core import pixels
@@ -211,6 +214,18 @@ def pillow_tile(src: Any, w: int, stride: int, k: int, rows: int, out_w: int, ou
     return small.resize((out_w, out_h), Image.Resampling.BOX, box=(0.0, 0.0, w / k, rows / k)).convert("RGB").tobytes()
 
 
+def _compiled_plan(width: int, tile: tuple[int, int, int]) -> tuple[int, ResizePlan] | None:
+    """The whole reduction of a frame ``width`` pixels wide to ``tile`` and the resize's plan
+    after it, when the compiled core makes that tile (a reduction by 2 to 16); else None."""
+    from explainer.core import pixels
+
+    w, h, rows = tile
+    whole = max(1, width // w)
+    if pixels.tile is None or not 2 <= whole <= 16:
+        return None
+    return whole, _tile_plan(width, rows, whole, w, h)
+
+
 def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int, int, int]) -> tuple[bytes, Any] | None:
     """A frame's PNG rows (``frame.quantize_rows``) and its contact-sheet tile (``sheet_tile``) in
     one pass over the canvas's pixels (``pixels.quantize_tile``: the tile's rows made while the
@@ -223,12 +238,12 @@ def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int,
     from .frame import palette_table
 
     (width, height), (w, h, rows) = size, tile
-    whole = max(1, width // w)
-    if pixels.quantize_tile is None or not 2 <= whole <= 16:
+    plan = _compiled_plan(width, tile)
+    if plan is None or pixels.quantize_tile is None:
         return None
-    lut = palette_table(theme)
-    out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, lut, True, whole, rows,
-                                        *_tile_plan(width, rows, whole, w, h), w, h)
+    whole, resize = plan
+    out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, palette_table(theme), True, whole, rows,
+                                        *resize, w, h)
     return out, Image.frombytes("L", (w, h), indices)
 
 
@@ -254,10 +269,10 @@ def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict
     # the compiled tile for any whole reduction it takes (2 to 16): in the run, a 9x9 frame's
     # tile 3.0 -> 1.3 ms, a 25x25 frame's (by 5) 8.3 -> 6.0 ms (examples/25x25-hard.txt); its
     # palette indices looked up there too (the frames' table: ``quantize_image``'s indices)
-    if 2 <= whole <= 16 and buffer is not None and pixels.tile is not None and whole not in (reduced or {}):
+    plan = _compiled_plan(frame.size[0], tile) if buffer is not None else None
+    if plan is not None and pixels.tile is not None and whole not in (reduced or {}):
         width = frame.size[0]
-        indices = pixels.tile(buffer, width, 4 * width, whole, rows, *_tile_plan(width, rows, whole, w, h), w, h,
-                              palette_table(theme))
+        indices = pixels.tile(buffer, width, 4 * width, whole, rows, *plan[1], w, h, palette_table(theme))
         return Image.frombytes("L", (w, h), indices)
     small = (reduced or {}).get(whole)
     if small is None:  # the rows shown only (not the caption strip)

@@ -22,7 +22,6 @@ import os
 import sys
 import threading
 import time
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -69,9 +68,6 @@ def _render_one(i: int) -> tuple[int, Pixels]:
                 full = quantize_image(im, r.theme)
                 save_palette_png(full, path)
             else:
-                if tiled and tile is None:  # the tile read while the canvas is still in the cache
-                    # (the PNG's compression goes through other memory): a 16x16 frame's 3.7 -> 2.6 ms
-                    tile = sheet_tile(im, job["tile"], r.theme, reduced, r.canvas.buffer_rgba())
                 write_rows(path, rows, im.size, palette_bytes(r.theme, None, padded=True))
                 if thumb == 1 or video == 1:  # the indices as an image, without the filter bytes
                     full = rows_image(rows, im.size, r.theme)
@@ -103,39 +99,29 @@ def _render_one(i: int) -> tuple[int, Pixels]:
 # readable, loops without sleeping (multiprocessing.Pool waits on that queue's reader): 1.2 ms of
 # the parent's CPU a result of 252 KB against 0.05 ms for one under 64 KB (300 results of a
 # worker busy 15 ms each). The reduced frames are long runs of a few palette indices: compressed
-# (ISA-L or zlib, level 1) a tile is 35 kB, made in 0.17 ms and read back in 0.14 ms.
+# (ISA-L, level 1) a tile is 35 kB, made in 0.17 ms and read back in 0.14 ms.
 PACK_BYTES = 32 * 1024  # a field this large or larger is sent compressed
 PACKED = ("thumb", "video", "tile")  # Pixels' fields of pixels
 
 
-def _deflate(data: bytes) -> bytes:
-    try:
-        from isal import isal_zlib
-    except ImportError:  # pragma: no cover - python-isal is a dependency; zlib reads the same streams
-        return zlib.compress(data, 1)
-    return bytes(isal_zlib.compress(data, 1))
-
-
-def _inflate(data: bytes) -> bytes:
-    try:
-        from isal import isal_zlib
-    except ImportError:  # pragma: no cover
-        return zlib.decompress(data)
-    return bytes(isal_zlib.decompress(data))
-
-
 def pack(result: tuple[int, Pixels]) -> tuple[int, Pixels, dict[str, bytes]]:
-    """A worker's result made small for the pipe: its large fields of pixels compressed, apart."""
+    """A worker's result made small for the pipe: its large fields of pixels compressed, apart
+    (by the PNG writer's deflate)."""
+    from .pngwrite import default_deflate
+
     k, px = result
-    big = {name: _deflate(data) for name in PACKED if len(data := getattr(px, name)) >= PACK_BYTES}
+    deflate = default_deflate()
+    big = {name: deflate(data) for name in PACKED if len(data := getattr(px, name)) >= PACK_BYTES}
     emptied: dict[str, Any] = dict.fromkeys(big, b"")
     return k, dataclasses.replace(px, **emptied), big
 
 
 def unpack(sent: tuple[int, Pixels, dict[str, bytes]]) -> tuple[int, Pixels]:
     """``pack``'s result as the worker made it."""
+    from .pngwrite import inflate
+
     k, px, big = sent
-    full: dict[str, Any] = {name: _inflate(data) for name, data in big.items()}
+    full: dict[str, Any] = {name: inflate(data) for name, data in big.items()}
     return k, dataclasses.replace(px, **full) if full else px
 
 

@@ -116,87 +116,79 @@ static inline uint8_t clip22(int32_t ss) {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-static void reduce_rows2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows,
-                         Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
-                         Py_ssize_t pitch, uint16_t *restrict sum) {
+static void reduce_row2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows,
+                        Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, uint16_t *restrict sum) {
     /* 4 bytes a reduced pixel (the fourth unused); a whole 2 x 2 block: the two rows summed
      * byte by byte (one plain loop the compiler widens), then two pixels' four 16-bit sums
      * added at once in a 64-bit word and halved twice, lane by lane */
     uint32_t m2 = reduce_multiplier(2), m1 = reduce_multiplier(1);
     Py_ssize_t pairs = w / 2;
-    for (Py_ssize_t ry = first; ry < last; ry++) {
-        Py_ssize_t y0 = ry * 2, rx = 0;
-        uint8_t *restrict q = red + (ry - first) * pitch;
-        const uint8_t *restrict a = base + y0 * stride;
-        if (y0 + 1 < rows) {
-            const uint8_t *restrict b = a + stride;
-            for (Py_ssize_t i = 0; i < 8 * pairs; i++) sum[i] = (uint16_t)(a[i] + b[i]);
-            for (; rx < pairs; rx++) {
-                uint64_t s0, s1;
-                memcpy(&s0, sum + 8 * rx, 8);
-                memcpy(&s1, sum + 8 * rx + 4, 8);
-                uint64_t s = ((s0 + s1 + 0x0002000200020002ull) >> 2) & 0x00ff00ff00ff00ffull;
-                s = (s | s >> 8) & 0x0000ffff0000ffffull;
-                uint32_t v = (uint32_t)(s | s >> 16);
-                memcpy(q + 4 * rx, &v, 4);  /* little- or big-endian: the lanes keep their order */
-            }
-            if (rx < rw) {  /* the last column, one pixel wide */
-                const uint8_t *p = a + rx * 8, *r = b + rx * 8;
-                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + r[c] + 1u) * m2) >> 24);
-            }
-        } else {  /* the last row, one pixel high */
-            for (; 2 * rx + 1 < w; rx++) {
-                const uint8_t *p = a + rx * 8;
-                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + p[4 + c] + 1u) * m2) >> 24);
-            }
-            if (rx < rw) {
-                const uint8_t *p = a + rx * 8;
-                for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((uint32_t)p[c] * m1) >> 24);
-            }
+    Py_ssize_t y0 = ry * 2, rx = 0;
+    const uint8_t *restrict a = base + y0 * stride;
+    if (y0 + 1 < rows) {
+        const uint8_t *restrict b = a + stride;
+        for (Py_ssize_t i = 0; i < 8 * pairs; i++) sum[i] = (uint16_t)(a[i] + b[i]);
+        for (; rx < pairs; rx++) {
+            uint64_t s0, s1;
+            memcpy(&s0, sum + 8 * rx, 8);
+            memcpy(&s1, sum + 8 * rx + 4, 8);
+            uint64_t s = ((s0 + s1 + 0x0002000200020002ull) >> 2) & 0x00ff00ff00ff00ffull;
+            s = (s | s >> 8) & 0x0000ffff0000ffffull;
+            uint32_t v = (uint32_t)(s | s >> 16);
+            memcpy(q + 4 * rx, &v, 4);  /* little- or big-endian: the lanes keep their order */
+        }
+        if (rx < rw) {  /* the last column, one pixel wide */
+            const uint8_t *p = a + rx * 8, *r = b + rx * 8;
+            for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + r[c] + 1u) * m2) >> 24);
+        }
+    } else {  /* the last row, one pixel high */
+        for (; 2 * rx + 1 < w; rx++) {
+            const uint8_t *p = a + rx * 8;
+            for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((p[c] + p[4 + c] + 1u) * m2) >> 24);
+        }
+        if (rx < rw) {
+            const uint8_t *p = a + rx * 8;
+            for (int c = 0; c < 3; c++) q[4 * rx + c] = (uint8_t)(((uint32_t)p[c] * m1) >> 24);
         }
     }
 }
 
-/* the same for a reduction by 2 < k <= 16: each reduced row's k input rows summed column by
+/* the same for a reduction by 2 < k <= 16: the reduced row's k input rows summed column by
  * column (``acc``, 16 bits a byte: k * k * 255 < 2^16; the first row copied, the others added: a
  * plain loop the compiler widens), then k columns at a time, a column's four sums added at once
  * as one 64-bit word; Pillow's rounding for whole blocks ((s + 8) >> 4 for k = 4, else
  * (s + k*k/2) * m(k*k) >> 24) and for partial ones */
-static void reduce_rows_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
-                          Py_ssize_t first, Py_ssize_t last, uint8_t *restrict red, Py_ssize_t rw,
-                          Py_ssize_t pitch, uint16_t *restrict acc) {
+static void reduce_row_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
+                         Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, uint16_t *restrict acc) {
     uint32_t whole_m = reduce_multiplier(k * k), whole_amend = (uint32_t)(k * k / 2);
-    for (Py_ssize_t ry = first; ry < last; ry++) {
-        Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
-        const uint8_t *restrict p0 = base + y0 * stride;
-        for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = p0[i];
-        for (Py_ssize_t y = y0 + 1; y < y1; y++) {
-            const uint8_t *restrict p = base + y * stride;
-            for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = (uint16_t)(acc[i] + p[i]);
+    Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
+    const uint8_t *restrict p0 = base + y0 * stride;
+    for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = p0[i];
+    for (Py_ssize_t y = y0 + 1; y < y1; y++) {
+        const uint8_t *restrict p = base + y * stride;
+        for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = (uint16_t)(acc[i] + p[i]);
+    }
+    int bh = (int)(y1 - y0);
+    for (Py_ssize_t rx = 0; rx < rw; rx++) {
+        Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
+        uint64_t s = 0, v;
+        for (Py_ssize_t x = x0; x < x1; x++) {
+            memcpy(&v, acc + 4 * x, 8);
+            s += v;  /* four 16-bit lanes: no carry from one to the next */
         }
-        uint8_t *restrict q = red + (ry - first) * pitch;
-        int bh = (int)(y1 - y0);
-        for (Py_ssize_t rx = 0; rx < rw; rx++) {
-            Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
-            uint64_t s = 0, v;
-            for (Py_ssize_t x = x0; x < x1; x++) {
-                memcpy(&v, acc + 4 * x, 8);
-                s += v;  /* four 16-bit lanes: no carry from one to the next */
-            }
-            uint16_t lanes[4];
-            memcpy(lanes, &s, 8);
-            uint32_t s0 = lanes[0], s1 = lanes[1], s2 = lanes[2];
-            int n = (int)(x1 - x0) * bh;
-            if (n == k * k && k == 4) {
-                q[4 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
-                q[4 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
-                q[4 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
-            } else {
-                uint32_t m = n == k * k ? whole_m : reduce_multiplier(n), a = (uint32_t)(n / 2);
-                q[4 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
-                q[4 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
-                q[4 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
-            }
+        uint16_t lanes[4];
+        memcpy(lanes, &s, 8);
+        uint32_t s0 = lanes[0], s1 = lanes[1], s2 = lanes[2];
+        int n = (int)(x1 - x0) * bh;
+        if (n == k * k && k == 4) {
+            q[4 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
+            q[4 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
+            q[4 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
+        } else {
+            uint32_t m = n == k * k ? whole_m : reduce_multiplier(n), a = (uint32_t)(n / 2);
+            q[4 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
+            q[4 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
+            q[4 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
         }
     }
 }
@@ -247,7 +239,7 @@ PyDoc_STRVAR(tile_doc,
  * resamples down into ``o``, ``tile_free`` gives the memory back. */
 typedef struct {
     const uint8_t *base;
-    Py_ssize_t w, stride, rows, xks, yks, ow, oh, rw, first, last, pitch, span;
+    Py_ssize_t w, stride, rows, xks, yks, ow, oh, rw, first, last, span;
     int k, xuni, yuni;
     const int32_t *xbo, *xkk, *ybo, *ykk;
     const uint8_t *table;  /* given: the tile's palette indices (``quantize``'s table), not its RGB */
@@ -263,7 +255,6 @@ static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const P
     t->ybo = (const int32_t *)yb->buf, t->ykk = (const int32_t *)yk->buf;
     t->rw = k >= 2 ? (w + k - 1) / k : 0;
     Py_ssize_t rh = k >= 2 ? (rows + k - 1) / k : 0;
-    t->pitch = (t->rw + (xks > 0 ? xks : 0)) * 4;  /* a reduced row: 4 bytes a pixel, xks zero pixels after */
     t->span = ow * 3;
     int ok = k >= 2 && k <= 16 && w > 0 && rows > 0 && ow > 0 && oh > 0 && xks > 0 && yks > 0 && t->stride >= 4 * w
              && src->len >= t->stride * (rows - 1) + 4 * w
@@ -285,7 +276,7 @@ static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const P
 
 static int tile_alloc(Tile *t) {
     Py_ssize_t w = t->w, ow = t->ow, oh = t->oh;
-    t->red = (uint8_t *)PyMem_Calloc((size_t)t->pitch, 1);  /* one reduced row */
+    t->red = (uint8_t *)PyMem_Calloc((size_t)t->rw, 4);  /* one reduced row, 4 bytes a pixel */
     t->tmp = (uint8_t *)PyMem_Malloc((size_t)(t->last - t->first) * (size_t)ow * 3);
     t->vs = (int32_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(int32_t));
     t->acc = t->k > 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
@@ -327,9 +318,9 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
     Py_ssize_t ow = t->ow;
     const int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
     if (t->k == 2)
-        reduce_rows2(t->base, t->w, t->stride, t->rows, ry, ry + 1, t->red, t->rw, t->pitch, t->sum);
+        reduce_row2(t->base, t->w, t->stride, t->rows, ry, t->red, t->rw, t->sum);
     else
-        reduce_rows_k(t->base, t->w, t->stride, t->rows, t->k, ry, ry + 1, t->red, t->rw, t->pitch, t->acc);
+        reduce_row_k(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->acc);
     const uint8_t *restrict in = t->red;
     uint8_t *restrict o = t->tmp + (ry - t->first) * t->span;
     if (t->xuni) {  /* a run of pixels summed, times its weight */
