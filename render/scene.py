@@ -616,9 +616,12 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     n = state.geo.n
     obstacles = Obstacles(n)
     sc = Scene(n, suffix=part.suffix, level=part.level)
-    covered = proofdraw.fact_cands(proofdraw.part_shapes(n, part, state, None))
-    _values_and_candidates(sc, state, {}, covered, givens, True, obstacles if routed else None, words_only=not routed)
-    sc.extend(proofdraw.part_shapes(n, part, state, obstacles if routed else None))  # routed around every digit
+    # the proof's shapes unrouted: the candidates they draw on (no plain digit under them); the
+    # same shapes again, routed around every digit, when the arrows are wanted (else these)
+    unrouted = proofdraw.part_shapes(n, part, state, None)
+    _values_and_candidates(sc, state, {}, proofdraw.fact_cands(unrouted), givens, True, obstacles if routed else None,
+                           words_only=not routed)
+    sc.extend(proofdraw.part_shapes(n, part, state, obstacles) if routed else unrouted)
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
     sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
     sc.append(Shape("legend", "text", text=legend_text(legend_roles(sc), lang, theme)))
