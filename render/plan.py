@@ -189,7 +189,7 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
         for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
             sub = partial(part_scene, state, step, part, number=number, givens=givens, lang=lang, kinds=kinds,
-                          depth=depth, theme=theme)
+                          depth=depth, theme=theme, memo={})
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}", sub,
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
                                 caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),

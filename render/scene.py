@@ -606,24 +606,32 @@ def part_title(step: Explanation, part: Part, number: int | tuple[int, int] | No
 
 def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | tuple[int, int] | None = None,
                givens: Sequence[int] | None = None, lang: str = "en", kinds: Mapping[str, StepKind] = NO_KINDS,
-               depth: int = ALL, routed: bool = True, theme: Mapping[str, Any] | None = None) -> Scene:
+               depth: int = ALL, routed: bool = True, theme: Mapping[str, Any] | None = None,
+               memo: dict[str, Any] | None = None) -> Scene:
     """The frame of one part of a proof (``proofdraw.Part``): its facts and arrows on the grid
     before the step, its title and its caption (naming the nested frames drawn up to
     ``depth``); ``routed`` False: arrows straight (the words alone are wanted: the legend
-    names the arrows a frame draws)."""
+    names the arrows a frame draws). ``memo``: what the frame's two layouts share (the
+    candidates its proof draws on, its caption), kept there by the first (the frame's plan
+    holds it: the legend's layout before drawing, the picture's in a worker forked after)."""
     from . import proofdraw
 
     n = state.geo.n
     obstacles = Obstacles(n)
     sc = Scene(n, suffix=part.suffix, level=part.level)
+    memo = {} if memo is None else memo
     # the proof's shapes unrouted: the candidates they draw on (no plain digit under them); the
     # same shapes again, routed around every digit, when the arrows are wanted (else these)
-    unrouted = proofdraw.part_shapes(n, part, state, None)
-    _values_and_candidates(sc, state, {}, proofdraw.fact_cands(unrouted), givens, True, obstacles if routed else None,
+    unrouted = proofdraw.part_shapes(n, part, state, None) if not routed or "covered" not in memo else []
+    if "covered" not in memo:
+        memo["covered"] = proofdraw.fact_cands(unrouted)
+    _values_and_candidates(sc, state, {}, memo["covered"], givens, True, obstacles if routed else None,
                            words_only=not routed)
     sc.extend(proofdraw.part_shapes(n, part, state, obstacles) if routed else unrouted)
+    if "caption" not in memo:
+        memo["caption"] = proofdraw.part_caption(part, n, lang, number, depth)
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
-    sc.append(Shape("caption", "text", text=proofdraw.part_caption(part, n, lang, number, depth)))
+    sc.append(Shape("caption", "text", text=memo["caption"]))
     sc.append(Shape("legend", "text", text=legend_text(legend_roles(sc), lang, theme)))
     return sc
 

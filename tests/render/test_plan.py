@@ -35,3 +35,18 @@ def test_words_only_legend_is_the_drawn_frames_with_proof_subframes():
 
 def test_words_only_legend_grouped_singles():
     assert _legends_agree(Puzzle(SEED), group_singles=True) > 10
+
+
+def test_a_proof_subframe_drawn_after_its_legend_is_the_one_drawn_alone():
+    # the legend's layout keeps what the picture's shares with it (``part_scene``'s memo: the
+    # candidates the proof draws on, the caption): the picture laid out after it is the one laid
+    # out in a plan that never made the legend, shape for shape
+    p = Puzzle(HARDEST_3)
+    after, alone = plan_frames(p, depth=2), plan_frames(p, depth=2)
+    parts = [(a, b) for a, b in zip(after, alone, strict=True) if a.suffix]
+    assert len(parts) > 5
+    for a, b in parts:
+        assert a.legend
+        memo = a.build.keywords["memo"]
+        assert "covered" in memo and memo["caption"] == a.caption
+        assert list(a.scene) == list(b.scene), a.stem
