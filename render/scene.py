@@ -620,14 +620,15 @@ def part_scene(state: AnyState, step: Explanation, part: Part, *, number: int | 
     obstacles = Obstacles(n)
     sc = Scene(n, suffix=part.suffix, level=part.level)
     memo = {} if memo is None else memo
-    # the proof's shapes unrouted: the candidates they draw on (no plain digit under them); the
-    # same shapes again, routed around every digit, when the arrows are wanted (else these)
-    unrouted = proofdraw.part_shapes(n, part, state, None) if not routed or "covered" not in memo else []
+    # the proof's shapes unrouted (the words alone), and the candidates they draw on (no plain
+    # digit under them); the picture's are routed around every digit, laid out after the digits
+    unrouted = None if routed else proofdraw.part_shapes(n, part, state, None)
     if "covered" not in memo:
-        memo["covered"] = proofdraw.fact_cands(unrouted)
+        memo["covered"] = proofdraw.fact_cands(unrouted if unrouted is not None
+                                               else proofdraw.part_shapes(n, part, state, None))
     _values_and_candidates(sc, state, {}, memo["covered"], givens, True, obstacles if routed else None,
                            words_only=not routed)
-    sc.extend(proofdraw.part_shapes(n, part, state, obstacles) if routed else unrouted)
+    sc.extend(unrouted if unrouted is not None else proofdraw.part_shapes(n, part, state, obstacles))
     if "caption" not in memo:
         memo["caption"] = proofdraw.part_caption(part, n, lang, number, depth)
     sc.append(Shape("title", "text", text=part_title(step, part, number, lang, kinds)))
