@@ -188,11 +188,13 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
                             caption=step_caption(step, number, lang, depth), words_only=partial(build, routed=False)))
         # a forcing step's proof too large for its frame: sub-frames 017a-…, 017b-… after 017-…
         for part in proofdraw.plan(step.proof, depth=depth) if step.proof is not None else ():
+            caption = proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth)
+            # the memo: what the frame's layouts share, its caption from the start (``part_scene``)
             sub = partial(part_scene, state, step, part, number=number, givens=givens, lang=lang, kinds=kinds,
-                          depth=depth, theme=theme, memo={})
+                          depth=depth, theme=theme, memo={"caption": caption})
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}", sub,
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
-                                caption=proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth),
+                                caption=caption,
                                 level=part.level, suffix=part.suffix, words_only=partial(sub, routed=False)))
     final = puzzle.state_before(len(steps))
     frames.append(Frame(f"{len(steps) + 1:0{width}d}-{frame_stem(w['solution'], lang, 'SOLUTION')}",
