@@ -226,11 +226,14 @@ def _compiled_plan(width: int, tile: tuple[int, int, int]) -> tuple[int, ResizeP
     return whole, _tile_plan(width, rows, whole, w, h)
 
 
-def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int, int, int]) -> tuple[bytes, Any] | None:
+def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int, int, int],
+                  over: tuple[Any, bytes, bytearray] | None = None) -> tuple[bytes, Any] | None:
     """A frame's PNG rows (``frame.quantize_rows``) and its contact-sheet tile (``sheet_tile``) in
     one pass over the canvas's pixels (``pixels.quantize_tile``: the tile's rows made while the
     frame rows they reduce are in the cache; 16x16-hard, in the run: 2.4 + 2.6 -> 4.7 ms a
-    frame, 200 frames); None when the compiled core cannot make this tile (then each alone)."""
+    frame, 200 frames); None when the compiled core cannot make this tile (then each alone).
+    ``over``: the layer the frame was drawn over, its rows and the dirty map to fill
+    (``FrameRenderer.over``, as ``quantize_rows`` takes it)."""
     from PIL import Image
 
     from explainer.core import pixels
@@ -243,7 +246,7 @@ def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int,
         return None
     whole, resize = plan
     out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, palette_table(theme), True, whole, rows,
-                                        *resize, w, h)
+                                        *resize, w, h, *(over or ()))
     return out, Image.frombytes("L", (w, h), indices)
 
 

@@ -58,12 +58,17 @@ def _render_one(i: int) -> tuple[int, Pixels]:
         if path is not None and job["fmt"] == "png":
             # the compiled palette lookup straight from the canvas into the PNG's rows, else
             # Pillow's (the same indices); ISA-L's deflate: 4x faster than Pillow's zlib level 1
-            both = rows_and_tile(r.canvas.buffer_rgba(), im.size, r.theme, job["tile"]) if tiled else None
+            # looked up over the layer the frame was drawn on: the chunks where it differs
+            # marked, the next frame puts back only those (``FrameRenderer.over``)
+            over = r.over()
+            both = rows_and_tile(r.canvas.buffer_rgba(), im.size, r.theme, job["tile"], over) if tiled else None
             rows: bytes | None = None
             if both is not None:  # in one pass over the canvas: its rows in the cache once
                 rows, tile = both
             else:
-                rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme)
+                rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme, over=over)
+            if rows is not None and over is not None:
+                r.drawn_over(over)
             if rows is None:
                 full = quantize_image(im, r.theme)
                 save_palette_png(full, path)

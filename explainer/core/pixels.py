@@ -12,6 +12,12 @@ then BOX ``resize`` do (``box_plan``: the resize's bounds and weights, worked ou
 them out), in one call, on three channels, the reduction made only for the rows the resize reads;
 its twin is Pillow's own two steps (``render.sheet.pillow_tile``).
 
+Over a layer (``quantize``'s ``layer``, ``layer_rows``, ``dirty``: the pixels the canvas held
+before the frame's own shapes were drawn, their indices, a map to fill): the same indices, the
+layer's taken where a chunk of ``CHUNK`` pixels is the layer's, and the chunks that differ
+marked; ``restore`` puts those chunks back, so that the next frame starts from the layer
+without copying the whole canvas (``render.frame.FrameRenderer.over``).
+
 ``explainer/core/_pixels.c`` is the compiled twin (``load``), bit for bit the same
 (tests/core/test_pixels.py). Without it, ``render.frame.quantize_buffer`` uses Pillow's own
 lookup (faster than this numpy twin, and the same indices).
@@ -25,9 +31,30 @@ from . import load
 LUT_SIZE = 1 << 18
 
 
-def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: bool) -> bytes:
-    """``lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12]`` for each pixel, row by row."""
+CHUNK = 16  # pixels: the dirty map's unit along a row (the last chunk of a row partial)
+
+
+def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: bool, layer: Any = None,
+                layer_rows: Any = None, dirty: Any = None) -> bytes:
+    """``lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12]`` for each pixel, row by row. With
+    ``layer`` (pixels laid out as ``src``'s), its rows ``layer_rows`` (as returned here) and
+    ``dirty`` (writable, ``ceil(w / CHUNK)`` bytes a row): the same indices, and ``dirty`` marks
+    (1) each chunk of ``CHUNK`` pixels where ``src`` differs from ``layer`` in any byte, 0 elsewhere."""
     import numpy as np
+
+    given = [x is not None for x in (layer, layer_rows, dirty)]
+    if any(given) and not all(given):
+        raise TypeError("quantize: a layer, its rows and a dirty map, all three or none")
+    if all(given):
+        chunks = -(-w // CHUNK)
+        pitch = w + int(filtered)
+        if len(dirty) != chunks * h or len(layer_rows) != pitch * h:
+            raise ValueError("quantize: the layer, its rows or the dirty map do not fit the frame")
+        a = _pixel_rows(src, w, h, stride)
+        b = _pixel_rows(layer, w, h, stride)
+        differs = np.zeros((h, chunks * CHUNK), bool)
+        differs[:, :w] = (a != b).any(axis=2)
+        np.frombuffer(dirty, np.uint8)[:] = differs.reshape(h, chunks, CHUNK).any(axis=2).reshape(-1)
 
     flat = np.frombuffer(src, dtype=np.uint8)
     if w < 0 or h < 0 or stride < 4 * w or h and len(flat) < stride * (h - 1) + 4 * w or len(lut) != LUT_SIZE:
@@ -38,6 +65,34 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     out = np.zeros((h, w + int(filtered)), np.uint8)
     out[:, int(filtered):] = np.frombuffer(lut, dtype=np.uint8)[px[:, :, 0] | px[:, :, 1] << 6 | px[:, :, 2] << 12]
     return out.tobytes()
+
+
+def _pixel_rows(src: Any, w: int, h: int, stride: int) -> Any:
+    """A buffer's pixels as an (h, w, 4) array (rows ``stride`` bytes apart)."""
+    import numpy as np
+
+    flat = np.frombuffer(src, dtype=np.uint8).reshape(-1)
+    if h and len(flat) < stride * (h - 1) + 4 * w:
+        raise ValueError("the buffer is smaller than its size")
+    if len(flat) < stride * h:
+        flat = np.concatenate([flat, np.zeros(stride * h - len(flat), np.uint8)])
+    return flat[:stride * h].reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+
+
+def restore_py(dst: Any, src: Any, w: int, h: int, stride: int, dirty: Any) -> None:
+    """The chunks of ``CHUNK`` pixels ``dirty`` marks copied from ``src`` into ``dst`` (writable,
+    laid out as ``src``): ``dst`` is ``src`` again where only those chunks differed."""
+    import numpy as np
+
+    chunks = -(-w // CHUNK)
+    if len(dirty) != chunks * h:
+        raise ValueError("restore: the buffers or the dirty map do not fit the size")
+    d = np.frombuffer(dst, dtype=np.uint8).reshape(-1)
+    f = _pixel_rows(src, w, h, stride)
+    marks = np.frombuffer(dirty, np.uint8).reshape(h, chunks)
+    for y, j in zip(*np.nonzero(marks), strict=True):
+        x0, x1 = CHUNK * j, min(w, CHUNK * (j + 1))
+        d[y * stride + 4 * x0:y * stride + 4 * x1] = f[y, x0:x1].reshape(-1)
 
 
 PRECISION_BITS = 22  # the resize's fixed-point weights (Pillow's, for 8-bit channels)
@@ -86,4 +141,6 @@ tile = _C.tile if _C is not None else None
 # ``quantize`` and ``tile`` (with the table) in one pass over the frame, each tile row made while
 # the frame rows it reduces are in the cache: the same bytes as the two calls
 quantize_tile = _C.quantize_tile if _C is not None else None
+# the chunks a frame drew over its layer put back (the next frame's start); the twin for tests
+restore = _C.restore if _C is not None else None
 compiled = _C is not None

@@ -52,6 +52,108 @@ def test_the_fourth_byte_is_not_read():
 
 
 @compiled
+@pytest.mark.parametrize("first", [(255, 255, 255, 255), (0, 0, 0, 0), (9, 9, 9, 255)])
+@pytest.mark.parametrize("w", [16, 50, 131])
+def test_long_runs_of_any_colour_are_the_pure_twin(first, w):
+    """Runs of 16 to 80 pixels (the sixteen-at-once path), the first of them white, black or
+    grey with every byte alike (no colour is taken for already looked up before it is), runs
+    going on from one row to the next, a random table: the pure twin's indices."""
+    rng = np.random.default_rng(w)
+    colours = np.concatenate([np.array([first], np.uint8), rng.integers(0, 256, size=(4, 4), dtype=np.uint8)])
+    lengths = rng.integers(16, 81, size=200)
+    which = np.concatenate([[0], rng.integers(0, 5, size=199)])
+    px = colours[np.repeat(which, lengths)][:w * 9].reshape(9, w, 4)
+    px[5, 3] = (1, 2, 3, 255)  # one odd pixel in a run
+    lut = bytes(rng.integers(1, 256, pixels.LUT_SIZE, dtype=np.uint8))  # no index 0: a missed lookup shows
+    src = px.tobytes()
+    for filtered in (False, True):
+        want = pixels.quantize_py(src, w, 9, 4 * w, lut, filtered)
+        assert pixels._C.quantize(src, w, 9, 4 * w, lut, filtered) == want
+
+
+def _over(w: int, h: int, stride: int, seed: int) -> tuple[bytes, bytes]:
+    """A layer of long runs and a frame drawn over it: a few blocks changed (one of them by
+    its fourth byte alone), the rest the layer's bytes; rows ``stride`` bytes apart."""
+    rng = np.random.default_rng(seed)
+    colours = rng.integers(0, 256, size=(3, 4), dtype=np.uint8)
+    layer = np.zeros((h, stride), np.uint8)
+    px = colours[rng.integers(0, 3, size=(h, w // 24 + 1)).repeat(24, axis=1)[:, :w]]
+    layer[:, :4 * w] = px.reshape(h, 4 * w)
+    frame = layer.copy()
+    for _ in range(6):
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        frame[y:y + 3, 4 * x:4 * x + 4 * int(rng.integers(1, 20))] = rng.integers(0, 256, dtype=np.uint8)
+    frame[h // 2, 3] ^= 1  # the first pixel's fourth byte alone
+    frame[:, 4 * w:] = 7  # the rows' padding is not looked at
+    return frame.tobytes(), layer.tobytes()
+
+
+@compiled
+@pytest.mark.parametrize("filtered", [False, True])
+@pytest.mark.parametrize(("w", "h", "stride"), [(37, 11, 148), (64, 9, 260), (100, 20, 400), (5, 3, 20)])
+def test_rows_over_a_layer_are_the_rows_and_mark_where_it_differs(w, h, stride, filtered):
+    """Looked up over a layer (its rows given): the same rows as alone, and the dirty map the
+    pure twin finds (a chunk of 16 pixels, the last one partial, marked where any byte of a
+    pixel differs); the dirty chunks put back make the frame the layer again."""
+    frame, layer = _over(w, h, stride, seed=w + h)
+    lut = bytes(np.random.default_rng(w).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, filtered)
+    chunks = -(-w // pixels.CHUNK)
+    dirty, twin = bytearray(b"\x09" * chunks * h), bytearray(chunks * h)
+    got = pixels._C.quantize(frame, w, h, stride, lut, filtered, layer, layer_rows, dirty)
+    assert got == pixels.quantize_py(frame, w, h, stride, lut, filtered)
+    assert got == pixels.quantize_py(frame, w, h, stride, lut, filtered, layer, layer_rows, twin)
+    assert dirty == twin and sum(dirty) > 0
+    assert w < 16 or sum(dirty) < len(dirty)  # clean chunks too
+    back, back_py = bytearray(frame), bytearray(frame)
+    pixels._C.restore(back, layer, w, h, stride, dirty)
+    pixels.restore_py(back_py, layer, w, h, stride, dirty)
+    assert back == back_py
+    drawn = np.frombuffer(back, np.uint8).reshape(h, stride)
+    assert (drawn[:, :4 * w] == np.frombuffer(layer, np.uint8).reshape(h, stride)[:, :4 * w]).all()
+
+
+@compiled
+def test_one_pass_over_a_layer_gives_the_same_rows_tile_and_map():
+    """``quantize_tile`` over a layer: its rows, tile and dirty map those of ``quantize`` over
+    it and of the pass alone."""
+    from render.sheet import _compiled_plan
+
+    w, h, stride, tile = 150, 60, 600, (50, 18, 54)
+    frame, layer = _over(w, h, stride, seed=3)
+    lut = bytes(np.random.default_rng(4).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    k, plan = _compiled_plan(w, tile)
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    one, two = bytearray(-(-w // 16) * h), bytearray(-(-w // 16) * h)
+    alone = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
+    over = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                   layer, layer_rows, one)
+    assert over == alone
+    assert pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, two) == alone[0] and one == two
+
+
+@compiled
+def test_a_layer_is_given_whole_or_not_at_all():
+    frame, layer = _over(40, 4, 160, seed=1)
+    lut = bytes(pixels.LUT_SIZE)
+    rows = pixels._C.quantize(layer, 40, 4, 160, lut, True)
+    with pytest.raises(TypeError, match="all three or none"):
+        pixels._C.quantize(frame, 40, 4, 160, lut, True, layer, rows)
+    with pytest.raises(TypeError, match="all three or none"):
+        pixels.quantize_py(frame, 40, 4, 160, lut, True, layer, None, bytearray(12))
+    for bad in (dict(rows=rows[:-1]), dict(dirty=bytearray(11)), dict(layer=layer[:200])):
+        args = dict(layer=layer, rows=rows, dirty=bytearray(12)) | bad
+        with pytest.raises(ValueError, match="do not fit"):
+            pixels._C.quantize(frame, 40, 4, 160, lut, True, args["layer"], args["rows"], args["dirty"])
+    with pytest.raises(BufferError):
+        pixels._C.quantize(frame, 40, 4, 160, lut, True, layer, rows, bytes(12))  # the map is written
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels._C.restore(bytearray(frame), layer, 40, 4, 160, bytearray(11))
+    with pytest.raises(ValueError, match="do not fit"):
+        pixels.restore_py(bytearray(frame), layer, 40, 4, 160, bytearray(11))
+
+
+@compiled
 def test_compiled_refuses_a_short_source_or_table():
     with pytest.raises(ValueError):
         pixels._C.quantize(bytes(4 * 10), 10, 2, 40, bytes(pixels.LUT_SIZE), False)
