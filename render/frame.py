@@ -15,6 +15,7 @@ import textwrap
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
@@ -944,16 +945,33 @@ LAYER_REFRESH = 8  # values drawn on the kept layer before it is kept again
 UNDER_VALUES = ("fill", "square")  # what a frame draws under a value's digit, in its cell
 
 
-def _cells_under_values(scene: Scene) -> set[tuple[int, int]] | None:
-    """The cells where the frame draws something under the big digit (a fill, a struck
-    square); None: anywhere (a band, a broad line from cell to cell, may pass over any)."""
-    out: set[tuple[int, int]] = set()
-    for s in scene:
-        if s.kind == "band":
-            return None
-        if s.kind in UNDER_VALUES:
-            out.add((s.row, s.col))
-    return out
+@dataclass(eq=False)
+class Over:
+    """A frame's layer (the pixels the canvas held before the frame's own shapes were drawn)
+    and what is known of it, for looking the frame's rows and tile up over it
+    (``explainer.core.pixels``'s ``quantize`` and ``quantize_tile``): the layer's palette indices
+    (each row after PNG's filter byte), the dirty map the lookup fills, the layer's whole
+    reductions made so far (by factor and rows: ``pixels.reduce``'s)."""
+
+    layer: np.ndarray
+    rows: bytes
+    dirty: bytearray
+    reduced: dict[tuple[int, int], bytes] = field(default_factory=dict)
+
+    def args(self) -> tuple[np.ndarray, bytes, bytearray]:
+        """``quantize``'s ``layer``, ``layer_rows``, ``dirty``."""
+        return self.layer, self.rows, self.dirty
+
+    def reduction(self, k: int, rows: int) -> bytes:
+        """The layer's top ``rows`` rows reduced by ``k`` (``pixels.reduce``), made once."""
+        from explainer.core import pixels
+
+        red = self.reduced.get((k, rows))
+        if red is None:
+            assert pixels.reduce is not None  # over a layer: the compiled lookup is built
+            h, w = self.layer.shape[:2]
+            red = self.reduced[(k, rows)] = pixels.reduce(self.layer, w, 4 * w, k, rows)
+        return red
 
 
 class FrameRenderer:
@@ -982,12 +1000,12 @@ class FrameRenderer:
         # the frame drawn over a layer (``_put``: one of the copies above, or the values kept):
         # that layer (``_base``); the layer the canvas differs from only in the chunks the
         # dirty map marks (``_dirty_of``, set when the frame's rows were looked up over its
-        # layer, ``over``/``drawn_over``: the next frame puts back only those chunks); the
-        # layers' palette indices, made once a layer (``_layer_rows``, by identity)
+        # layer, ``over``/``drawn_over``: the next frame puts back only those chunks); what
+        # is known of the layers (``_layers``: their indices and reductions, by identity)
         self._base: np.ndarray | None = None
         self._dirty_of: np.ndarray | None = None
         self._dirty = bytearray()
-        self._layer_rows: list[tuple[np.ndarray, bytes]] = []
+        self._layers: list[Over] = []
         self.pool = PatchPool()  # the frames' filled paths, drawn straight onto the canvas
         # the legends' lines as pixels (``_legend``), least recently used first
         self._lines: OrderedDict[tuple[Any, ...], tuple[np.ndarray, int, int]] = OrderedDict()
@@ -1023,35 +1041,36 @@ class FrameRenderer:
         self._dirty_of = None
         self._base = layer
 
-    def over(self) -> tuple[np.ndarray, bytes, bytearray] | None:
-        """What the frame on the canvas was drawn over, for looking its rows up (``quantize``'s
-        ``layer``, ``layer_rows``, ``dirty``): its base layer, the layer's palette indices (each
-        row after PNG's filter byte; made once a layer) and the renderer's dirty map; None when
-        the frame has no base or the compiled lookup is not built. ``drawn_over`` once the map
-        is filled."""
+    def over(self) -> Over | None:
+        """What the frame on the canvas was drawn over, for looking its rows up: its base layer,
+        the layer's palette indices and reductions (made once a layer) and the renderer's dirty
+        map (``Over``); None when the frame has no base or the compiled lookup is not built.
+        ``drawn_over`` once the map is filled."""
         from explainer.core import pixels
 
         layer = self._base
         if layer is None or not pixels.compiled:
             return None
         h, w = layer.shape[:2]
-        rows = next((r for a, r in self._layer_rows if a is layer), None)
-        if rows is None:
+        known = next((o for o in self._layers if o.layer is layer), None)
+        if known is None:
             rows = quantize_rows(layer, (w, h), self.theme)
             if rows is None:
                 return None
             kept = (self._background, self._blank, self._values[1] if self._values else None)
-            self._layer_rows = [(a, r) for a, r in self._layer_rows if any(a is k for k in kept)]
-            self._layer_rows.append((layer, rows))
+            self._layers = [o for o in self._layers if any(o.layer is k for k in kept)]
+            known = Over(layer, rows, self._dirty)
+            self._layers.append(known)
         need = (w + 15) // 16 * h
         if len(self._dirty) != need:
             self._dirty = bytearray(need)
-        return layer, rows, self._dirty
+        known.dirty = self._dirty
+        return known
 
-    def drawn_over(self, over: tuple[np.ndarray, bytes, bytearray]) -> None:
+    def drawn_over(self, over: Over) -> None:
         """The frame's rows were looked up over ``over`` (``over()``'s): its dirty map is the
         canvas's difference from that layer, until the next frame puts the layer back."""
-        self._dirty_of = over[0]
+        self._dirty_of = over.layer
 
     @contextmanager
     def _drawn(self, scene: Scene) -> Iterator[Any]:
@@ -1093,9 +1112,22 @@ class FrameRenderer:
         frame fills (``UNDER_VALUES``, drawn before the values; every value under a band)
         stay in the scene, drawn in their order; the other artists drawn before the values (houses, outlines,
         circles) never reach a big digit, so the pixels are those of a full draw."""
-        under = _cells_under_values(scene)
-        layer = [s for s in scene if s.kind == "value" and s.role in LAYER_ROLES and under is not None
-                 and (s.row, s.col) not in under]
+        # in one pass over the scene: the values of the layer's roles, and the cells where the
+        # frame draws something under the big digit (a fill, a struck square): not kept; a
+        # band (a broad line from cell to cell) may pass under any value: none kept
+        under: set[tuple[int, int]] = set()
+        values = []
+        for s in scene:
+            kind = s.kind
+            if kind == "value":
+                if s.role in LAYER_ROLES:
+                    values.append(s)
+            elif kind in UNDER_VALUES:
+                under.add((s.row, s.col))
+            elif kind == "band":
+                values = []
+                break
+        layer = [s for s in values if (s.row, s.col) not in under]
         # a value's pixels are those of its cell, digit and colour: the layer is keyed by them,
         # as tuples (comparing Shapes field by field was 5 ms of a 25x25 frame)
         names = [(s.row, s.col, s.value, s.colour) for s in layer]
@@ -1332,19 +1364,19 @@ def palette_table(theme: Theme, steps: int | None = None) -> bytes:
 
 
 def quantize_rows(rgba: Any, size: tuple[int, int], theme: Theme, steps: int | None = None,
-                  over: tuple[Any, bytes, bytearray] | None = None) -> bytes | None:
+                  over: Over | None = None) -> bytes | None:
     """The RGBA/RGBX pixels of a buffer (``size``, rows packed: the canvas's own memory) as
     ``quantize_image``'s indices, each row after a zero byte (PNG's filter byte: the rows
     ``pngwrite.png_rows`` compresses as they are), through the compiled table lookup
     (``explainer.core.pixels``); None without it (then ``quantize_image``: Pillow's own
-    lookup, the same indices). ``over``: the layer the frame was drawn over, its rows and the
-    dirty map to fill (``FrameRenderer.over``): the same rows, the map filled."""
+    lookup, the same indices). ``over``: the layer the frame was drawn over (``FrameRenderer.over``):
+    the same rows, its dirty map filled."""
     from explainer.core import pixels
 
     if not pixels.compiled:
         return None
     w, h = size
-    return pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True, *(over or ()))
+    return pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True, *(over.args() if over else ()))
 
 
 def rows_image(rows: bytes, size: tuple[int, int], theme: Theme, steps: int | None = None) -> Any:

@@ -204,11 +204,16 @@ def deciding_house(shapes: Iterable[Shape]) -> set[str]:
     return {"house-decides"} if any(s.kind == "dotted" and s.house is not None for s in shapes) else set()
 
 
+PLAIN_ROLES = frozenset({"given", "earlier", "candidate"})  # the plain digits' roles (legend_roles)
+
+
 def legend_roles(shapes: Iterable[Shape]) -> set[str]:
     """The legend's keys for what ``shapes`` draw: their roles, the links' kinds and direction,
     a removed candidate ringed in its group's tint, the house that decides a proof's fact, the
     cases' own colours, marks stated in an earlier frame."""
-    shapes = list(shapes)
+    # the plain digits (a big grid's thousands of candidates and values) name nothing the legend
+    # says ("given", "earlier", "candidate" are none of LEGEND's keys): left out of the passes
+    shapes = [s for s in shapes if s.role not in PLAIN_ROLES or s.faint or s.kind not in ("value", "candidate")]
     names = {s.role for s in shapes} | {f"link-{s.kind}" for s in shapes if s.role == "link"}
     if any(s.directed for s in shapes if s.role == "link"):
         names.add("link-directed")
@@ -245,6 +250,14 @@ def plain_candidate(r: int, c: int, v: int) -> Shape:
     return Shape("candidate", "candidate", r, c, v, colour="candidate")
 
 
+@lru_cache(maxsize=1 << 15)
+def plain_value(given: bool, r: int, c: int, v: int) -> Shape:
+    """The given (or earlier value) v of cell (r, c), as ``plain_candidate``: one shape shared
+    by the frames (a 25x25 frame shows hundreds; made again each time, 0.5 ms a frame)."""
+    role = "given" if given else "earlier"
+    return Shape(role, "value", r, c, v, colour=role)
+
+
 @lru_cache(maxsize=1 << 16)
 def plain_candidates(r: int, c: int, mask: int) -> tuple[Shape, ...]:
     """``plain_candidate`` of every candidate of ``mask`` (bit v - 1: candidate v) in cell
@@ -273,8 +286,7 @@ def _values_and_candidates(out: Scene, state: AnyState, place: Mapping[Cell, int
     for cell, v in enumerate(values if not words_only else ()):
         if v:
             r, c = divmod(cell, n)
-            given = givens is None or givens[cell] == v
-            out.append(Shape("given" if given else "earlier", "value", r, c, v, colour="given" if given else "earlier"))
+            out.append(plain_value(givens is None or givens[cell] == v, r, c, v))
             if obstacles is not None:
                 obstacles.add_value(r, c)
     for (r, c), v in place.items():

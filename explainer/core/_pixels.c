@@ -270,6 +270,17 @@ static inline uint8_t clip22(int32_t ss) {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+/* A whole 2 x 2 block's sums (two pixels of two rows added, four 16-bit lanes each) added and
+ * halved twice, lane by lane, as Pillow rounds a whole block: (s + 2) >> 2 */
+static inline uint32_t halve2(const uint16_t *sum) {
+    uint64_t s0, s1;
+    memcpy(&s0, sum, 8);
+    memcpy(&s1, sum + 4, 8);
+    uint64_t s = ((s0 + s1 + 0x0002000200020002ull) >> 2) & 0x00ff00ff00ff00ffull;
+    s = (s | s >> 8) & 0x0000ffff0000ffffull;
+    return (uint32_t)(s | s >> 16);  /* either byte order: the lanes keep theirs */
+}
+
 static WIDE void reduce_row2(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows,
                              Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, uint16_t *restrict sum) {
     /* 4 bytes a reduced pixel (the fourth unused); a whole 2 x 2 block: the two rows summed
@@ -283,13 +294,8 @@ static WIDE void reduce_row2(const uint8_t *restrict base, Py_ssize_t w, Py_ssiz
         const uint8_t *restrict b = a + stride;
         for (Py_ssize_t i = 0; i < 8 * pairs; i++) sum[i] = (uint16_t)(a[i] + b[i]);
         for (; rx < pairs; rx++) {
-            uint64_t s0, s1;
-            memcpy(&s0, sum + 8 * rx, 8);
-            memcpy(&s1, sum + 8 * rx + 4, 8);
-            uint64_t s = ((s0 + s1 + 0x0002000200020002ull) >> 2) & 0x00ff00ff00ff00ffull;
-            s = (s | s >> 8) & 0x0000ffff0000ffffull;
-            uint32_t v = (uint32_t)(s | s >> 16);
-            memcpy(q + 4 * rx, &v, 4);  /* little- or big-endian: the lanes keep their order */
+            uint32_t v = halve2(sum + 8 * rx);
+            memcpy(q + 4 * rx, &v, 4);
         }
         if (rx < rw) {  /* the last column, one pixel wide */
             const uint8_t *p = a + rx * 8, *r = b + rx * 8;
@@ -347,6 +353,68 @@ static WIDE void reduce_row_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssi
     }
 }
 
+/* One reduced pixel alone, rows [y0, y1) and columns [x0, x1) of a reduction by k summed and
+ * rounded as the two functions above round them (the same bytes): a whole 2 x 2 block
+ * (s + 2) >> 2, 4 x 4 (s + 8) >> 4, any other block of n pixels (s + n / 2) * m(n) >> 24. */
+static void reduce_block(const uint8_t *restrict base, Py_ssize_t stride, Py_ssize_t x0, Py_ssize_t x1,
+                         Py_ssize_t y0, Py_ssize_t y1, int k, uint8_t *restrict q) {
+    uint32_t s[3] = {0, 0, 0};
+    for (Py_ssize_t y = y0; y < y1; y++) {
+        const uint8_t *p = base + y * stride + 4 * x0;
+        for (Py_ssize_t x = 0; x < x1 - x0; x++, p += 4) s[0] += p[0], s[1] += p[1], s[2] += p[2];
+    }
+    uint32_t n = (uint32_t)((x1 - x0) * (y1 - y0));
+    for (int c = 0; c < 3; c++) {
+        if (k == 2 && n == 4)
+            q[c] = (uint8_t)((s[c] + 2) >> 2);
+        else if (k == 4 && n == 16)
+            q[c] = (uint8_t)((s[c] + 8) >> 4);
+        else
+            q[c] = (uint8_t)(((s[c] + n / 2) * reduce_multiplier((int)n)) >> 24);
+    }
+}
+
+/* Reduced row ``ry`` of a frame drawn over a layer whose whole reduction is known (``lred``: rw
+ * pixels a row, 4 bytes a pixel, the reduced rows from 0): a reduced pixel whose block lies in
+ * chunks the frame did not draw on (``dirty``, ``chunks`` a frame row: ``quantize_row_over``'s
+ * map of the block's rows) is the layer's; the others are reduced alone. ``any``: ``chunks``
+ * bytes of room. */
+static void reduce_row_over(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
+                            Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, const uint8_t *restrict dirty,
+                            Py_ssize_t chunks, const uint8_t *restrict lred, uint8_t *restrict any) {
+    Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
+    memset(any, 0, (size_t)chunks);
+    for (Py_ssize_t y = y0; y < y1; y++) {
+        const uint8_t *restrict d = dirty + y * chunks;
+        for (Py_ssize_t j = 0; j < chunks; j++) any[j] |= d[j];
+    }
+    const uint8_t *restrict from = lred + ry * rw * 4;
+    Py_ssize_t rx = 0;
+    if (k == 2 && y1 - y0 == 2) {  /* a chunk's eight whole blocks at a time */
+        const uint8_t *restrict a = base + y0 * stride, *restrict b = a + stride;
+        for (Py_ssize_t j = 0; j < w / CHUNK; j++, rx += CHUNK / 2) {
+            if (!any[j]) {
+                memcpy(q + 4 * rx, from + 4 * rx, 4 * CHUNK / 2);
+                continue;
+            }
+            uint16_t sum[4 * CHUNK];
+            const uint8_t *restrict pa = a + 4 * CHUNK * j, *restrict pb = b + 4 * CHUNK * j;
+            for (int i = 0; i < 4 * CHUNK; i++) sum[i] = (uint16_t)(pa[i] + pb[i]);
+            for (int i = 0; i < CHUNK / 2; i++) {
+                uint32_t v = halve2(sum + 8 * i);
+                memcpy(q + 4 * (rx + i), &v, 4);
+            }
+        }
+    }
+    for (; rx < rw; rx++) {
+        Py_ssize_t x0 = rx * k, x1 = x0 + k < w ? x0 + k : w;
+        if (!(any[x0 / CHUNK] | any[(x1 - 1) / CHUNK]))  /* k <= 16: at most two chunks */
+            memcpy(q + 4 * rx, from + 4 * rx, 4);
+        else
+            reduce_block(base, stride, x0, x1, y0, y1, k, q + 4 * rx);
+    }
+}
+
 /* A resize axis whose every output pixel weighs a run of consecutive input pixels equally (its
  * other weights zero): the BOX filter's always. Then Pillow's sum of products is the run's sum
  * times the one weight, the same integer: ``start``, ``count`` and ``weight`` per output pixel.
@@ -400,6 +468,11 @@ typedef struct {
     uint8_t *red, *tmp, *rgbrow;
     int32_t *vs, *plan;
     uint16_t *acc, *sum, *col;
+    /* over a layer (``quantize_tile``'s): the dirty map being filled, a row's chunks, the
+     * layer's whole reduction, room for a reduced row's chunks; else NULL */
+    const uint8_t *dirty, *lred;
+    Py_ssize_t chunks;
+    uint8_t *any;
 } Tile;
 
 static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const Py_buffer *xk, const Py_buffer *yb,
@@ -455,6 +528,7 @@ static void tile_free(Tile *t) {
     PyMem_Free(t->col);
     PyMem_Free(t->plan);
     PyMem_Free(t->rgbrow);
+    PyMem_Free(t->any);
 }
 
 static void tile_plan(Tile *t) {
@@ -471,7 +545,10 @@ static void tile_plan(Tile *t) {
 static void tile_row(Tile *t, Py_ssize_t ry) {
     Py_ssize_t ow = t->ow;
     const int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
-    if (t->k == 2)
+    if (t->lred != NULL)
+        reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->dirty, t->chunks, t->lred,
+                        t->any);
+    else if (t->k == 2)
         reduce_row2(t->base, t->w, t->stride, t->rows, ry, t->red, t->rw, t->sum);
     else
         reduce_row_k(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->acc);
@@ -600,12 +677,56 @@ done:
     return out;
 }
 
+PyDoc_STRVAR(reduce_doc,
+"reduce(src, width, stride, k, rows) -> bytes\n\n"
+"The top ``rows`` rows of an RGBX frame reduced by 2 <= k <= 16 as ``tile`` reduces them (Pillow's\n"
+"reduce): ceil(width / k) x ceil(rows / k) pixels, 4 bytes each (the fourth not meaningful):\n"
+"a layer's reduction, for ``quantize_tile`` over that layer.");
+
+static PyObject *py_reduce(PyObject *self, PyObject *args) {
+    Py_buffer src;
+    Py_ssize_t w, stride, rows;
+    int k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnin", &src, &w, &stride, &k, &rows)) return NULL;
+    PyObject *out = NULL;
+    uint16_t *room = NULL;
+    if (k < 2 || k > 16 || w <= 0 || rows <= 0 || stride < 4 * w || src.len < stride * (rows - 1) + 4 * w) {
+        PyErr_SetString(PyExc_ValueError, "reduce: the factor or the size does not fit the frame");
+        goto done;
+    }
+    Py_ssize_t rw = (w + k - 1) / k, rh = (rows + k - 1) / k;
+    room = (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t));
+    out = room != NULL ? PyBytes_FromStringAndSize(NULL, rw * rh * 4) : PyErr_NoMemory();
+    if (out == NULL) goto done;
+    {
+        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+        memset(o, 0, (size_t)(rw * rh * 4));
+        const uint8_t *base = (const uint8_t *)src.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t ry = 0; ry < rh; ry++) {
+            if (k == 2)
+                reduce_row2(base, w, stride, rows, ry, o + ry * rw * 4, rw, room);
+            else
+                reduce_row_k(base, w, stride, rows, k, ry, o + ry * rw * 4, rw, room);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(room);
+    PyBuffer_Release(&src);
+    return out;
+}
+
 PyDoc_STRVAR(quantize_tile_doc,
 "quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
-"              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None) -> (bytes, bytes)\n\n"
+"              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None,\n"
+"              layer_reduced=None) -> (bytes, bytes)\n\n"
 "``quantize(src, width, height, stride, lut, filtered)`` and ``tile(src, width, stride, k, rows, ...,\n"
 "out_w, out_h, lut)`` in one pass over the frame: each row of the tile is made as soon as the\n"
-"frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).");
+"frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).\n"
+"Over a layer (``quantize``'s three arguments) whose whole reduction is given (``reduce``'s): the\n"
+"tile's reduced pixels whose blocks the frame did not draw on are the layer's (the same bytes).");
 
 static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     Py_buffer src, lut, xb, xk, yb, yk;
@@ -613,11 +734,13 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     int filtered;
     Tile t = {0};
     PyObject *rows_out = NULL, *tile_out = NULL, *result = NULL;
-    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None;
+    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *reduced = Py_None;
     Over over = {0};
+    Py_buffer lred = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOO", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
-                          &t.rows, &xb, &xk, &t.xks, &yb, &yk, &t.yks, &t.ow, &t.oh, &layer, &layer_rows, &dirty))
+    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOOO", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
+                          &t.rows, &xb, &xk, &t.xks, &yb, &yk, &t.yks, &t.ow, &t.oh, &layer, &layer_rows, &dirty,
+                          &reduced))
         return NULL;
     t.base = (const uint8_t *)src.buf;
     t.table = (const uint8_t *)lut.buf;
@@ -629,6 +752,25 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !tile_alloc(&t)) goto done;
     Py_ssize_t pitch = t.w + (filtered ? 1 : 0);
     if (!over_args(&over, layer, layer_rows, dirty, t.w, h, t.stride, pitch)) goto done;
+    if (reduced != Py_None) {  /* the layer's whole reduction: the tile's blocks it did not draw on are its */
+        if (!over.given) {
+            PyErr_SetString(PyExc_TypeError, "quantize_tile: a layer's reduction without the layer");
+            goto done;
+        }
+        if (PyObject_GetBuffer(reduced, &lred, PyBUF_SIMPLE) < 0) goto done;
+        if (lred.len != t.rw * ((t.rows + t.k - 1) / t.k) * 4) {
+            PyErr_SetString(PyExc_ValueError, "quantize_tile: the layer's reduction does not fit the tile");
+            goto done;
+        }
+        t.lred = (const uint8_t *)lred.buf;
+        t.dirty = (const uint8_t *)over.dirty.buf;
+        t.chunks = over.chunks;
+        t.any = (uint8_t *)PyMem_Malloc((size_t)over.chunks + 1);
+        if (t.any == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     rows_out = PyBytes_FromStringAndSize(NULL, pitch * h);
     tile_out = PyBytes_FromStringAndSize(NULL, t.ow * t.oh);
     if (rows_out == NULL || tile_out == NULL) goto done;
@@ -657,6 +799,7 @@ done:
     Py_XDECREF(rows_out);
     Py_XDECREF(tile_out);
     tile_free(&t);
+    if (lred.obj != NULL) PyBuffer_Release(&lred);
     over_release(&over);
     PyBuffer_Release(&src);
     PyBuffer_Release(&lut);
@@ -672,6 +815,7 @@ static PyMethodDef methods[] = {
     {"tile", py_tile, METH_VARARGS, tile_doc},
     {"quantize_tile", py_quantize_tile, METH_VARARGS, quantize_tile_doc},
     {"restore", py_restore, METH_VARARGS, restore_doc},
+    {"reduce", py_reduce, METH_VARARGS, reduce_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

@@ -143,4 +143,6 @@ tile = _C.tile if _C is not None else None
 quantize_tile = _C.quantize_tile if _C is not None else None
 # the chunks a frame drew over its layer put back (the next frame's start); the twin for tests
 restore = _C.restore if _C is not None else None
+# a layer's whole reduction, for ``quantize_tile`` over it (``tile``'s reduction: no twin either)
+reduce = _C.reduce if _C is not None else None
 compiled = _C is not None

@@ -114,22 +114,51 @@ def test_rows_over_a_layer_are_the_rows_and_mark_where_it_differs(w, h, stride, 
 
 
 @compiled
-def test_one_pass_over_a_layer_gives_the_same_rows_tile_and_map():
-    """``quantize_tile`` over a layer: its rows, tile and dirty map those of ``quantize`` over
-    it and of the pass alone."""
+@pytest.mark.parametrize(("w", "h", "stride", "tile"), [(150, 60, 600, (50, 18, 54)), (151, 61, 620, (75, 30, 61)),
+                                                       (203, 47, 812, (40, 9, 47)), (99, 70, 400, (24, 20, 69))])
+def test_one_pass_over_a_layer_gives_the_same_rows_tile_and_map(w, h, stride, tile):
+    """``quantize_tile`` over a layer, with and without the layer's reduction (``reduce``; by
+    2, 3, 5 and 4, odd sizes: partial blocks): its rows, tile and dirty map those of ``quantize``
+    over it and of the pass alone."""
+    from render.sheet import _compiled_plan
+
+    frame, layer = _over(w, h, stride, seed=w)
+    lut = bytes(np.random.default_rng(4).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    k, plan = _compiled_plan(w, tile)
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    one, two, three = (bytearray(-(-w // 16) * h) for _ in range(3))
+    alone = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
+    over = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                   layer, layer_rows, one)
+    reduced = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                      layer, layer_rows, three, red)
+    assert over == alone and reduced == alone
+    assert pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, two) == alone[0]
+    assert one == two == three
+    # the layer's reduction is the tile's own: a frame that is its layer has the layer's tile
+    same = pixels._C.quantize_tile(layer, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                   layer, layer_rows, bytearray(len(one)), red)
+    assert same == pixels._C.quantize_tile(layer, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
+
+
+@compiled
+def test_a_layers_reduction_needs_its_layer_and_its_size():
     from render.sheet import _compiled_plan
 
     w, h, stride, tile = 150, 60, 600, (50, 18, 54)
     frame, layer = _over(w, h, stride, seed=3)
-    lut = bytes(np.random.default_rng(4).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    lut = bytes(pixels.LUT_SIZE)
     k, plan = _compiled_plan(w, tile)
-    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
-    one, two = bytearray(-(-w // 16) * h), bytearray(-(-w // 16) * h)
-    alone = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
-    over = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
-                                   layer, layer_rows, one)
-    assert over == alone
-    assert pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, two) == alone[0] and one == two
+    rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    with pytest.raises(TypeError, match="without the layer"):
+        pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], None, None, None, red)
+    with pytest.raises(ValueError, match="does not fit"):
+        pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, rows,
+                                bytearray(-(-w // 16) * h), red[:-4])
+    with pytest.raises(ValueError, match="does not fit"):
+        pixels._C.reduce(layer, w, stride, 17, tile[2])
 
 
 @compiled

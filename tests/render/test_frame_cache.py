@@ -91,48 +91,54 @@ def test_frame_read_off_the_canvas_quantises_like_a_copy(seed_scenes):
         assert (reduced == np.asarray(quantize_image(r.image(sc).reduce(2), r.theme, 4))).all()
 
 
-def _drawn_over(r: FrameRenderer, sc, tile=None) -> tuple[bytes, np.ndarray]:
+def _drawn_over(r: FrameRenderer, sc, tile=None) -> tuple[bytes, np.ndarray, bytes]:
     """A frame's PNG rows as a run's worker finds them (over the layer it was drawn on, the
-    dirty map kept for the next frame), and the canvas's pixels."""
+    dirty map kept for the next frame), the canvas's pixels and the tile's (with ``tile``)."""
     from render.frame import quantize_rows
     from render.sheet import rows_and_tile
 
     with r.rgba(sc) as im:
         over = r.over()
         assert over is not None
+        small = b""
         if tile is not None:
             both = rows_and_tile(r.canvas.buffer_rgba(), im.size, r.theme, tile, over)
             assert both is not None
-            rows = both[0]
+            rows, small = both[0], both[1].tobytes()
         else:
             rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme, over=over)
         assert rows is not None
         r.drawn_over(over)
-        return rows, np.asarray(im).copy()
+        return rows, np.asarray(im).copy(), small
 
 
 @pytest.mark.skipif(not __import__("explainer.core.pixels", fromlist=["compiled"]).compiled,
                     reason="compiled pixels not built")
-@pytest.mark.parametrize("tiled", [False, True])
-def test_frames_put_back_by_their_dirty_chunks_are_drawn_whole(seed_scenes, tiled):
+@pytest.mark.parametrize("tile", [None, (120, 150, 700), (390, 300, 700)])
+def test_frames_put_back_by_their_dirty_chunks_are_drawn_whole(seed_scenes, tile):
     """Rows looked up over the frame's layer, the next frame putting back only the chunks the
     last one drew on (``FrameRenderer.over``, ``_put``): in order, back to an earlier frame (the
     layer rebuilt) and after an SVG (the canvas drawn again): every frame's pixels and rows
-    those of a renderer that copies its layer whole."""
+    those of a renderer that copies its layer whole; the contact sheet's tile (reduced by 6, by
+    2), its blocks the frame did not draw on taken from the layer's reduction, the tile made
+    from the whole frame."""
     from render.frame import quantize_rows
+    from render.sheet import rows_and_tile
 
     frames = seed_scenes[:30:3] + seed_scenes[30:] + [seed_scenes[2], seed_scenes[12]]
     fast, full = FrameRenderer(9, keep_values=True), FrameRenderer(9, keep_values=True)
-    tile = (120, 150, 700) if tiled else None
     put_back = 0
     for k, sc in enumerate(frames):
         if k == 8:
             fast.svg(sc)
         put_back += fast._dirty_of is not None
-        rows, px = _drawn_over(fast, sc, tile)
+        rows, px, small = _drawn_over(fast, sc, tile)
         with full.rgba(sc) as im:
             assert (np.asarray(im) == px).all(), k
             assert rows == quantize_rows(full.canvas.buffer_rgba(), im.size, full.theme), k
+            if tile is not None:
+                both = rows_and_tile(full.canvas.buffer_rgba(), im.size, full.theme, tile)
+                assert both is not None and small == both[1].tobytes(), k
     assert put_back == len(frames) - 2  # the map was used but for the first frame and after the svg
 
 

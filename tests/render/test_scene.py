@@ -327,3 +327,21 @@ def test_a_link_inside_a_cell_lands_on_its_digit():
             assert cos > 0.3, cos
             count += 1
     assert count == 2
+
+
+def test_the_plain_digits_change_no_legend():
+    """``legend_roles`` leaves the plain digits out (none of LEGEND's keys names them): a frame's
+    legend is the same with or without its givens, earlier values and plain candidates, in
+    both languages; a faint candidate still brings its word."""
+    from render.scene import LEGEND, PLAIN_ROLES, Shape, legend_roles, legend_text, plain_candidate, plain_value
+
+    assert not PLAIN_ROLES & {role for table in LEGEND.values() for key in table for role in key}
+    marks = [Shape("removed", "struck", 0, 1, 3, colour="eliminate"), Shape("on", "disk", 2, 2, 5, colour="on"),
+             Shape("link", "strong", points=((0.5, 0.5), (2.5, 2.5)), directed=True)]
+    plain = [plain_value(True, 1, 1, 4), plain_value(False, 3, 3, 7), plain_candidate(0, 0, 2)]
+    for lang in ("en", "fr"):
+        assert legend_text(legend_roles(marks + plain), lang) == legend_text(legend_roles(marks), lang) != ""
+    faint = Shape("candidate", "candidate", 4, 4, 1, colour="candidate", faint=True)
+    assert "faint" in legend_roles(plain + [faint]) and "faint" not in legend_roles(plain)
+    assert plain_value(True, 1, 1, 4) is plain_value(True, 1, 1, 4)  # one shape, shared
+    assert plain_value(False, 3, 3, 7) == Shape("earlier", "value", 3, 3, 7, colour="earlier")
