@@ -718,6 +718,51 @@ done:
     return out;
 }
 
+PyDoc_STRVAR(paste_doc,
+"paste(dst, width, height, stride, x, y, block, block_width, ground) -> bool\n\n"
+"``block`` (4 bytes a pixel, ``block_width`` a row, packed) put into ``dst`` (4 bytes a pixel, rows\n"
+"``stride`` bytes apart) with its top-left pixel at column x, row y, if every pixel of ``dst`` it\n"
+"covers is ``ground`` (4 bytes): True; else nothing is written: False. The block must lie inside\n"
+"``dst``. A word drawn once over a plain ground, put back where the ground is as plain: the\n"
+"pixels drawing it there gives.");
+
+static PyObject *py_paste(PyObject *self, PyObject *args) {
+    Py_buffer dst, block, ground;
+    Py_ssize_t w, h, stride, x, y, bw;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*nnnnny*ny*", &dst, &w, &h, &stride, &x, &y, &block, &bw, &ground)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t bh = bw > 0 ? block.len / (4 * bw) : 0;
+    if (w < 0 || h < 0 || stride < 4 * w || (h > 0 && dst.len < stride * (h - 1) + 4 * w) || bw <= 0
+        || block.len != 4 * bw * bh || ground.len != 4 || x < 0 || y < 0 || x + bw > w || y + bh > h) {
+        PyErr_SetString(PyExc_ValueError, "paste: the block does not fit inside the buffer, or the ground is not a pixel");
+        goto done;
+    }
+    {
+        uint8_t *d = (uint8_t *)dst.buf;
+        const uint8_t *b = (const uint8_t *)block.buf;
+        uint32_t g;
+        memcpy(&g, ground.buf, 4);
+        int plain = 1;
+        for (Py_ssize_t r = 0; r < bh && plain; r++) {
+            const uint8_t *row = d + (y + r) * stride + 4 * x;
+            for (Py_ssize_t c = 0; c < bw; c++) {
+                uint32_t v;
+                memcpy(&v, row + 4 * c, 4);
+                plain &= v == g;
+            }
+        }
+        if (plain)
+            for (Py_ssize_t r = 0; r < bh; r++) memcpy(d + (y + r) * stride + 4 * x, b + 4 * r * bw, (size_t)(4 * bw));
+        out = PyBool_FromLong(plain);
+    }
+done:
+    PyBuffer_Release(&dst);
+    PyBuffer_Release(&block);
+    PyBuffer_Release(&ground);
+    return out;
+}
+
 PyDoc_STRVAR(quantize_tile_doc,
 "quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
 "              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None,\n"
@@ -816,6 +861,7 @@ static PyMethodDef methods[] = {
     {"quantize_tile", py_quantize_tile, METH_VARARGS, quantize_tile_doc},
     {"restore", py_restore, METH_VARARGS, restore_doc},
     {"reduce", py_reduce, METH_VARARGS, reduce_doc},
+    {"paste", py_paste, METH_VARARGS, paste_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

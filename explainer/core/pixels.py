@@ -79,6 +79,27 @@ def _pixel_rows(src: Any, w: int, h: int, stride: int) -> Any:
     return flat[:stride * h].reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
 
 
+def paste_py(dst: Any, w: int, h: int, stride: int, x: int, y: int, block: Any, bw: int, ground: Any) -> bool:
+    """``block`` (``bw`` pixels a row, 4 bytes each) put into ``dst`` (rows ``stride`` bytes apart)
+    from column ``x``, row ``y`` if every pixel it covers is ``ground`` (4 bytes): True; else
+    nothing written: False."""
+    import numpy as np
+
+    b = np.frombuffer(block, np.uint8)
+    bh = len(b) // (4 * bw) if bw > 0 else 0
+    if (bw <= 0 or len(b) != 4 * bw * bh or len(ground) != 4 or x < 0 or y < 0 or x + bw > w or y + bh > h
+            or stride < 4 * w):
+        raise ValueError("paste: the block does not fit inside the buffer, or the ground is not a pixel")
+    d = np.frombuffer(dst, np.uint8).reshape(-1)
+    rows = [d[(y + r) * stride + 4 * x:(y + r) * stride + 4 * (x + bw)] for r in range(bh)]
+    g = np.tile(np.frombuffer(ground, np.uint8), bw)
+    if not all((row == g).all() for row in rows):
+        return False
+    for r, row in enumerate(rows):
+        row[:] = b[4 * r * bw:4 * (r + 1) * bw]
+    return True
+
+
 def restore_py(dst: Any, src: Any, w: int, h: int, stride: int, dirty: Any) -> None:
     """The chunks of ``CHUNK`` pixels ``dirty`` marks copied from ``src`` into ``dst`` (writable,
     laid out as ``src``): ``dst`` is ``src`` again where only those chunks differed."""
@@ -145,4 +166,6 @@ quantize_tile = _C.quantize_tile if _C is not None else None
 restore = _C.restore if _C is not None else None
 # a layer's whole reduction, for ``quantize_tile`` over it (``tile``'s reduction: no twin either)
 reduce = _C.reduce if _C is not None else None
+# a kept word put back where the ground is plain (``render.frame.FrameRenderer._words``)
+paste = _C.paste if _C is not None else paste_py
 compiled = _C is not None

@@ -396,3 +396,34 @@ def test_the_box_plan_is_pillows_on_an_image():
         want = Image.frombytes("L", (n_in, 1), line.tobytes()).resize((n_out, 1), Image.Resampling.BOX,
                                                                         box=(0.0, 0.0, end, 1.0))
         assert bytes(ours) == want.tobytes()
+
+
+@compiled
+@pytest.mark.parametrize(("x", "y", "bw", "bh"), [(0, 0, 5, 3), (7, 2, 9, 4), (31, 6, 1, 1), (0, 9, 32, 1)])
+def test_paste_puts_a_block_only_on_its_plain_ground(x, y, bw, bh):
+    """``paste``: the block put into the buffer at (x, y) when every pixel it covers is the
+    ground (True), nothing written else (False: one pixel of another colour, or one byte of
+    it); the pure twin's bytes and answers; a block past the buffer's edge refused."""
+    rng = np.random.default_rng(x + y)
+    w, h, stride = 32, 10, 140
+    ground = bytes([250, 251, 252, 255])
+    plain = np.frombuffer(ground * (stride // 4) * h, np.uint8).copy()
+    plain[np.arange(len(plain)) % stride >= 4 * w] = 9  # the rows' padding
+    block = rng.integers(0, 256, 4 * bw * bh, dtype=np.uint8).tobytes()
+    a, b = bytearray(plain.tobytes()), bytearray(plain.tobytes())
+    assert pixels._C.paste(a, w, h, stride, x, y, block, bw, ground) is True
+    assert pixels.paste_py(b, w, h, stride, x, y, block, bw, ground) is True
+    assert a == b
+    got = np.frombuffer(a, np.uint8).reshape(h, stride)
+    want = plain.reshape(h, stride).copy()
+    want[y:y + bh, 4 * x:4 * (x + bw)] = np.frombuffer(block, np.uint8).reshape(bh, 4 * bw)
+    assert (got == want).all()
+    for byte in (0, 3):  # one pixel under the block not the ground, by its first or its fourth byte
+        dirty = plain.copy()
+        dirty[(y + bh - 1) * stride + 4 * (x + bw - 1) + byte] ^= 1
+        for f in (pixels._C.paste, pixels.paste_py):
+            c = bytearray(dirty.tobytes())
+            assert f(c, w, h, stride, x, y, block, bw, ground) is False and c == bytearray(dirty.tobytes())
+    for f in (pixels._C.paste, pixels.paste_py):
+        with pytest.raises(ValueError, match="does not fit"):
+            f(bytearray(plain.tobytes()), w, h, stride, w - bw + 1, y, block, bw, ground)

@@ -219,3 +219,95 @@ def test_the_kept_legend_lines_have_a_budget():
         assert r._line_bytes == sum(b.nbytes for b, _, _ in r._lines.values())
     finally:
         frame.LINE_CACHE_BYTES = old
+
+
+def test_a_caption_word_put_back_is_the_word_drawn(seed_scenes):
+    """Titles' and captions' words come back from frame to frame: drawn once (pen and baseline
+    on whole pixels), the pixels they ink kept and put back after (``FrameRenderer._words``).
+    Each frame of a run has the pixels of the frame drawn by a fresh renderer, every word
+    drawn; words were put back (fewer kept than drawn), in both languages."""
+    for lang, frames in (("en", seed_scenes[::4]), ("fr", _scenes(SEED, 12, lang="fr")[::3])):
+        warm = FrameRenderer(9, keep_values=True)
+        words = 0
+        for sc in frames:
+            _same(_pixels(warm, sc), _pixels(FrameRenderer(9, keep_values=True), sc))
+            words += sum(len(sc.text(k).split()) for k in ("title", "caption"))
+        assert 0 < len(warm._word_pixels) < words / 2, lang
+
+
+def _ink(r: FrameRenderer, draw) -> np.ndarray:
+    """How dark each pixel of the canvas is after ``draw`` on the blank figure."""
+    r._prime()
+    draw(r.canvas.get_renderer())
+    return 255 - np.asarray(r.canvas.buffer_rgba())[:, :, :3].min(axis=2).astype(int)
+
+
+@pytest.mark.parametrize(("ha", "size"), [("left", 13.0), ("center", 20.0), ("left", 8.0)])
+def test_words_sit_where_their_line_puts_them(ha, size):
+    """A run drawn word by word (``_words``: each word's pen on a whole pixel) inks what the
+    whole line drawn at once does (``text_patch``), each word moved by half a pixel at most:
+    the same box of ink within a pixel, the same ink within 2 %."""
+    import render.frame as frame
+
+    run = frame.TextRun(["Forcing chain: if r4c7 is 5 then r4c8 is 3, else r2c2 is 9;", "the 5s of box 6 go."],
+                        0.15 if ha == "left" else 4.0, 2.0, size, "#222222", ha=ha, gid="caption")
+    r = FrameRenderer(9)
+    words = _ink(r, lambda rd: r._words(run, rd))
+    whole = _ink(r, lambda rd: run.patch(r.fig, r.pool).draw(rd))
+    for axis in (0, 1):
+        a, b = np.flatnonzero(words.any(axis=axis)), np.flatnonzero(whole.any(axis=axis))
+        assert abs(a[0] - b[0]) <= 1 and abs(a[-1] - b[-1]) <= 1, (axis, a[[0, -1]], b[[0, -1]])
+    assert abs(words.sum() - whole.sum()) <= 0.02 * whole.sum()
+
+
+def test_a_word_past_the_edge_is_drawn_not_kept():
+    """A word crossing the canvas's edge is drawn (what fits of it) and not kept; one inside is."""
+    import render.frame as frame
+
+    r = FrameRenderer(9)
+    w = r.canvas.get_width_height(physical=True)[0]
+    run = frame.TextRun(["in overflowing"], (w - 60) / r.fig.dpi, 1.0, 14.0, "#222222", gid="caption")
+    ink = _ink(r, lambda rd: r._words(run, rd))
+    assert ink[:, -4:].any() and ink[:, w - 60:w - 40].any()  # both words drawn, the second up to the edge
+    assert [k[0] for k in r._word_pixels] == ["in"]
+
+
+def test_the_kept_words_have_a_budget():
+    """The kept words' pixels stay within ``WORD_CACHE_BYTES``: the oldest go first."""
+    import render.frame as frame
+
+    r = FrameRenderer(9, keep_values=True)
+    old = frame.WORD_CACHE_BYTES
+    frame.WORD_CACHE_BYTES = 60_000
+    try:
+        r._prime()
+        for k in range(40):
+            run = frame.TextRun([f"word{k} and{k}"], 0.15, 1.0, 14.0, "#333333", gid="caption")
+            r._words(run, r.canvas.get_renderer())
+        assert r._word_bytes <= 60_000 and 1 <= len(r._word_pixels) < 80
+        assert r._word_bytes == sum(len(b) for b, _, _, _, _ in r._word_pixels.values())
+    finally:
+        frame.WORD_CACHE_BYTES = old
+
+
+def test_a_word_over_something_is_drawn_and_not_kept():
+    """A word whose box is not all one ground (something drawn there) is drawn by Agg, not put
+    back, and not kept: the pixels of a renderer that never kept it."""
+    import render.frame as frame
+
+    def over_grey(r: FrameRenderer, x_in: float) -> np.ndarray:
+        r._prime()
+        buf = np.asarray(r.canvas.buffer_rgba())
+        h = buf.shape[0]
+        px, base = round(x_in * r.fig.dpi), round(h - 1.0 * r.fig.dpi)
+        buf[base - 8:base + 3, px + 5:px + 30] = (200, 200, 200, 255)  # under the word's middle
+        r._words(frame.TextRun(["word"], x_in, 1.0, 14.0, "#222222", gid="caption"), r.canvas.get_renderer())
+        return np.asarray(r.canvas.buffer_rgba()).copy()
+
+    warm = FrameRenderer(9)
+    warm._prime()
+    warm._words(frame.TextRun(["word"], 0.5, 1.0, 14.0, "#222222", gid="caption"), warm.canvas.get_renderer())
+    assert [k[0] for k in warm._word_pixels] == ["word"]  # kept, drawn on the plain ground
+    cold = FrameRenderer(9)
+    assert (over_grey(warm, 3.0) == over_grey(cold, 3.0)).all()
+    assert not cold._word_pixels  # drawn over the grey: not kept
