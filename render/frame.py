@@ -1057,20 +1057,18 @@ class FrameRenderer:
         layer = self._base
         if layer is None or not pixels.compiled:
             return None
-        h, w = layer.shape[:2]
         known = next((o for o in self._layers if o.layer is layer), None)
         if known is None:
+            h, w = layer.shape[:2]
             rows = quantize_rows(layer, (w, h), self.theme)
             if rows is None:
                 return None
+            if not self._dirty:  # one map for the renderer's canvas, whose size never changes
+                self._dirty = bytearray(-(-w // pixels.CHUNK) * h)
             kept = (self._background, self._blank, self._values[1] if self._values else None)
             self._layers = [o for o in self._layers if any(o.layer is k for k in kept)]
             known = Over(layer, rows, self._dirty)
             self._layers.append(known)
-        need = (w + 15) // 16 * h
-        if len(self._dirty) != need:
-            self._dirty = bytearray(need)
-        known.dirty = self._dirty
         return known
 
     def drawn_over(self, over: Over) -> None:
@@ -1207,10 +1205,8 @@ class FrameRenderer:
         ground (its box of one colour), and put back only where its box is that ground again
         (``pixels.paste``): the pixels drawing it there gives; elsewhere (a neighbour's ink in
         its box, at small sizes) it is drawn."""
-        from explainer.core import pixels
-
         buf = self._pixels()
-        h, w = buf.shape[:2]
+        h = buf.shape[0]
         dpi = self.fig.dpi
         scale = run.size_pt / 72 * dpi  # pixels an em
         colour = run.colour if isinstance(run.colour, str) else repr(run.colour)
@@ -1228,8 +1224,7 @@ class FrameRenderer:
             for part, width in zip(parts, widths, strict=True):
                 if part:
                     pen = round(x + at * scale)
-                    kept = self._word_pixels.get((part, run.size_pt, colour, run.bold))
-                    if kept is None or not self._paste_word(buf, kept, pen, base, pixels.paste):
+                    if not self._put_back(buf, (part, run.size_pt, colour, run.bold), pen, base):
                         self._draw_word(part, pen, base, run, colour, scale, renderer)
                 at += width + space
 
@@ -1240,16 +1235,20 @@ class FrameRenderer:
             width = self._word_widths[(word, bold)] = sum(_char(ch, bold)[2] for ch in word)
         return width
 
-    def _paste_word(self, buf: np.ndarray, kept: tuple[bytes, int, int, int, bytes], pen: int, base: int,
-                    paste: Callable[..., bool]) -> bool:
-        """A kept word put back at ``pen`` on ``base``; False when its box would cross the
-        canvas's edge or is not all its ground (nothing written)."""
+    def _put_back(self, buf: np.ndarray, key: tuple[Any, ...], pen: int, base: int) -> bool:
+        """The word kept under ``key`` pasted from ``pen`` on ``base``; False when none is kept, or
+        its box would cross the canvas's edge or is not all its ground (nothing written)."""
+        from explainer.core import pixels
+
+        kept = self._word_pixels.get(key)
+        if kept is None:
+            return False
         block, bw, dx, dy, ground = kept
         h, w = buf.shape[:2]
-        r0, c0, bh = base + dy, pen + dx, len(block) // (4 * bw)
-        if r0 < 0 or c0 < 0 or r0 + bh > h or c0 + bw > w:
+        r0, c0 = base + dy, pen + dx
+        if r0 < 0 or c0 < 0 or r0 + len(block) // (4 * bw) > h or c0 + bw > w:
             return False
-        return paste(buf, w, h, 4 * w, c0, r0, block, bw, ground)
+        return bool(pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground))
 
     def _draw_word(self, word: str, pen: int, base: int, run: TextRun, colour: str, scale: float,
                    renderer: Any) -> None:

@@ -314,6 +314,15 @@ static WIDE void reduce_row2(const uint8_t *restrict base, Py_ssize_t w, Py_ssiz
     }
 }
 
+/* A block of n pixels' channel sum ``s`` rounded as Pillow's reduce by k rounds it: a whole 2 x 2
+ * block (s + 2) >> 2, a whole 4 x 4 one (s + 8) >> 4, any other (s + n / 2) * m >> 24 with
+ * m = reduce_multiplier(n) (given: worked out once a row for whole blocks) */
+static inline uint8_t block_mean(uint32_t s, uint32_t n, int k, uint32_t m) {
+    if (k == 2 && n == 4) return (uint8_t)((s + 2) >> 2);
+    if (k == 4 && n == 16) return (uint8_t)((s + 8) >> 4);
+    return (uint8_t)(((s + n / 2) * m) >> 24);
+}
+
 /* the same for a reduction by 2 < k <= 16: the reduced row's k input rows summed column by
  * column (``acc``, 16 bits a byte: k * k * 255 < 2^16; the first row copied, the others added: a
  * plain loop the compiler widens), then k columns at a time, a column's four sums added at once
@@ -321,7 +330,7 @@ static WIDE void reduce_row2(const uint8_t *restrict base, Py_ssize_t w, Py_ssiz
  * (s + k*k/2) * m(k*k) >> 24) and for partial ones */
 static WIDE void reduce_row_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
                               Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, uint16_t *restrict acc) {
-    uint32_t whole_m = reduce_multiplier(k * k), whole_amend = (uint32_t)(k * k / 2);
+    uint32_t whole_m = reduce_multiplier(k * k);
     Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
     const uint8_t *restrict p0 = base + y0 * stride;
     for (Py_ssize_t i = 0; i < 4 * w; i++) acc[i] = p0[i];
@@ -341,22 +350,24 @@ static WIDE void reduce_row_k(const uint8_t *restrict base, Py_ssize_t w, Py_ssi
         memcpy(lanes, &s, 8);
         uint32_t s0 = lanes[0], s1 = lanes[1], s2 = lanes[2];
         int n = (int)(x1 - x0) * bh;
-        if (n == k * k && k == 4) {
-            q[4 * rx] = (uint8_t)((s0 + whole_amend) >> 4);
-            q[4 * rx + 1] = (uint8_t)((s1 + whole_amend) >> 4);
-            q[4 * rx + 2] = (uint8_t)((s2 + whole_amend) >> 4);
-        } else {
-            uint32_t m = n == k * k ? whole_m : reduce_multiplier(n), a = (uint32_t)(n / 2);
-            q[4 * rx] = (uint8_t)(((s0 + a) * m) >> 24);
-            q[4 * rx + 1] = (uint8_t)(((s1 + a) * m) >> 24);
-            q[4 * rx + 2] = (uint8_t)(((s2 + a) * m) >> 24);
-        }
+        uint32_t m = n == k * k ? whole_m : reduce_multiplier(n);
+        q[4 * rx] = block_mean(s0, (uint32_t)n, k, m);
+        q[4 * rx + 1] = block_mean(s1, (uint32_t)n, k, m);
+        q[4 * rx + 2] = block_mean(s2, (uint32_t)n, k, m);
     }
 }
 
+/* Reduced row ``ry`` by 2 <= k <= 16 into ``q`` (4 bytes a pixel); ``room``: 4 w sums of room. */
+static void reduce_row(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
+                       Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, uint16_t *restrict room) {
+    if (k == 2)
+        reduce_row2(base, w, stride, rows, ry, q, rw, room);
+    else
+        reduce_row_k(base, w, stride, rows, k, ry, q, rw, room);
+}
+
 /* One reduced pixel alone, rows [y0, y1) and columns [x0, x1) of a reduction by k summed and
- * rounded as the two functions above round them (the same bytes): a whole 2 x 2 block
- * (s + 2) >> 2, 4 x 4 (s + 8) >> 4, any other block of n pixels (s + n / 2) * m(n) >> 24. */
+ * rounded as the two functions above round them (``block_mean``: the same bytes). */
 static void reduce_block(const uint8_t *restrict base, Py_ssize_t stride, Py_ssize_t x0, Py_ssize_t x1,
                          Py_ssize_t y0, Py_ssize_t y1, int k, uint8_t *restrict q) {
     uint32_t s[3] = {0, 0, 0};
@@ -364,15 +375,8 @@ static void reduce_block(const uint8_t *restrict base, Py_ssize_t stride, Py_ssi
         const uint8_t *p = base + y * stride + 4 * x0;
         for (Py_ssize_t x = 0; x < x1 - x0; x++, p += 4) s[0] += p[0], s[1] += p[1], s[2] += p[2];
     }
-    uint32_t n = (uint32_t)((x1 - x0) * (y1 - y0));
-    for (int c = 0; c < 3; c++) {
-        if (k == 2 && n == 4)
-            q[c] = (uint8_t)((s[c] + 2) >> 2);
-        else if (k == 4 && n == 16)
-            q[c] = (uint8_t)((s[c] + 8) >> 4);
-        else
-            q[c] = (uint8_t)(((s[c] + n / 2) * reduce_multiplier((int)n)) >> 24);
-    }
+    uint32_t n = (uint32_t)((x1 - x0) * (y1 - y0)), m = reduce_multiplier((int)n);
+    for (int c = 0; c < 3; c++) q[c] = block_mean(s[c], n, k, m);
 }
 
 /* Reduced row ``ry`` of a frame drawn over a layer whose whole reduction is known (``lred``: rw
@@ -549,10 +553,8 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
     if (t->lred != NULL)
         reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->dirty, t->chunks, t->lred,
                         t->any);
-    else if (t->k == 2)
-        reduce_row2(t->base, t->w, t->stride, t->rows, ry, t->red, t->rw, t->sum);
     else
-        reduce_row_k(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->acc);
+        reduce_row(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->k == 2 ? t->sum : t->acc);
     const uint8_t *restrict in = t->red;
     uint8_t *restrict o = t->tmp + (ry - t->first) * t->span;
     if (t->xuni) {  /* a run of pixels summed, times its weight */
@@ -705,12 +707,7 @@ static PyObject *py_reduce(PyObject *self, PyObject *args) {
         memset(o, 0, (size_t)(rw * rh * 4));
         const uint8_t *base = (const uint8_t *)src.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t ry = 0; ry < rh; ry++) {
-            if (k == 2)
-                reduce_row2(base, w, stride, rows, ry, o + ry * rw * 4, rw, room);
-            else
-                reduce_row_k(base, w, stride, rows, k, ry, o + ry * rw * 4, rw, room);
-        }
+        for (Py_ssize_t ry = 0; ry < rh; ry++) reduce_row(base, w, stride, rows, k, ry, o + ry * rw * 4, rw, room);
         Py_END_ALLOW_THREADS
     }
 done:
@@ -811,7 +808,7 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
         t.lred = (const uint8_t *)lred.buf;
         t.dirty = (const uint8_t *)over.dirty.buf;
         t.chunks = over.chunks;
-        t.any = (uint8_t *)PyMem_Malloc((size_t)over.chunks + 1);
+        t.any = (uint8_t *)PyMem_Malloc((size_t)over.chunks);
         if (t.any == NULL) {
             PyErr_NoMemory();
             goto done;
