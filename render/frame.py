@@ -958,6 +958,21 @@ class Over:
     rows: bytes
     dirty: bytearray
     reduced: dict[tuple[int, int], bytes] = field(default_factory=dict)
+    # the chunks the frame on the canvas drew on (``quantize``'s ``todo``: the others are the
+    # layer's, not read), set by ``FrameRenderer.over`` for that frame; None: any, all read
+    todo: bytearray | None = None
+    # the renderer's buffer the rows are written into (``quantize``'s ``out``: the frame's rows,
+    # valid until the next frame's), and whether it holds this layer's rows already but in the
+    # chunks ``dirty`` marks (``kept``: only those and the chunks looked up are written)
+    out: bytearray | None = None
+    kept: bool = False
+    # the layer's contact-sheet tiles (``tile_parts``): by factor, rows and size, its horizontal
+    # pass and its indices
+    tiles: dict[tuple[int, int, int, int], tuple[bytearray, bytes]] = field(default_factory=dict)
+
+    def into(self) -> tuple[bytearray | None, bytearray | None, bool]:
+        """``quantize``'s ``todo``, ``out``, ``kept``."""
+        return self.todo, self.out, self.kept
 
     def args(self) -> tuple[np.ndarray, bytes, bytearray]:
         """``quantize``'s ``layer``, ``layer_rows``, ``dirty``."""
@@ -973,6 +988,26 @@ class Over:
             h, w = self.layer.shape[:2]
             red = self.reduced[(k, rows)] = pixels.reduce(self.layer, w, 4 * w, k, rows)
         return red
+
+    def tile_parts(self, k: int, rows: int, resize: tuple[Any, ...], size: tuple[int, int],
+                   lut: bytes) -> tuple[bytes, bytearray, bytes]:
+        """``quantize_tile``'s ``layer_reduced``, ``layer_passed`` and ``layer_tile`` of the layer's
+        tile (reduced by ``k`` over its top ``rows`` rows, then resized by ``resize``'s plan to
+        ``size``), made once: the tile's pixels whose inputs the frame did not draw on are the
+        layer's."""
+        from explainer.core import pixels
+
+        key = (k, rows, *size)
+        parts = self.tiles.get(key)
+        if parts is None:
+            assert pixels.tile is not None  # over a layer: the compiled lookup is built
+            h, w = self.layer.shape[:2]
+            yb = np.frombuffer(resize[3], np.int32)
+            first, last = int(yb[0]), int(yb[2 * (size[1] - 1)] + yb[2 * (size[1] - 1) + 1])
+            passed = bytearray((last - first) * 3 * size[0])
+            indices = pixels.tile(self.layer, w, 4 * w, k, rows, *resize, *size, lut, passed)
+            parts = self.tiles[key] = (passed, indices)
+        return (self.reduction(k, rows), *parts)
 
 
 class FrameRenderer:
@@ -1007,6 +1042,19 @@ class FrameRenderer:
         self._dirty_of: np.ndarray | None = None
         self._dirty = bytearray()
         self._layers: list[Over] = []
+        # the chunks drawn on since the canvas last held its base layer (``_put``), a byte a
+        # chunk laid out as the dirty map: every path its Agg renderer draws is marked
+        # (``_renderer``, ``pixels.mark``), as are the legends' and words' pixels copied in
+        # (``_note``); ``_todo_known`` False: something drawn whose reach is not worked out.
+        # ``over`` hands the map to the lookup, which reads only those chunks.
+        self._todo = bytearray()
+        self._todo_known = False
+        self._todo_rows: np.ndarray | None = None  # ``_todo`` as rows of chunks (a view)
+        # the frames' rows are written in one buffer (a new one each frame: 8.5 MB of fresh pages
+        # on 25x25, 1 ms), which holds the rows of ``_rows_of`` but in the chunks ``_dirty`` marks
+        self._rows_out = bytearray()
+        self._rows_of: np.ndarray | None = None
+        self._size = (0, 0)  # the canvas's pixels, width and height
         self.pool = PatchPool()  # the frames' filled paths, drawn straight onto the canvas
         # the legends' lines as pixels (``_legend``), least recently used first
         self._lines: OrderedDict[tuple[Any, ...], tuple[np.ndarray, int, int]] = OrderedDict()
@@ -1046,6 +1094,7 @@ class FrameRenderer:
             buf[...] = layer
         self._dirty_of = None
         self._base = layer
+        self._drawn_nothing()
 
     def over(self) -> Over | None:
         """What the frame on the canvas was drawn over, for looking its rows up: its base layer,
@@ -1069,12 +1118,94 @@ class FrameRenderer:
             self._layers = [o for o in self._layers if any(o.layer is k for k in kept)]
             known = Over(layer, rows, self._dirty)
             self._layers.append(known)
+        known.todo = self._todo if self._todo_known else None
+        if len(self._rows_out) != len(known.rows):
+            self._rows_out = bytearray(len(known.rows))
+            self._rows_of = None
+        known.out, known.kept = self._rows_out, self._rows_of is layer
+        self._rows_of = None  # until ``drawn_over``: the rows and dirty map written over ``layer``
         return known
+
+    def _drawn_nothing(self) -> None:
+        """The canvas holds its base layer: no chunk drawn on yet (``_todo`` cleared). Without
+        the compiled lookup nothing is looked up over a layer (``over``): nothing marked."""
+        from explainer.core import pixels
+
+        if not pixels.compiled:
+            self._todo_known = False
+            return
+        w, h = self._size = self.canvas.get_width_height(physical=True)
+        size = -(-w // pixels.CHUNK) * h
+        if len(self._todo) != size or self._todo_rows is None:
+            self._todo = bytearray(size)
+            self._todo_rows = np.frombuffer(self._todo, np.uint8).reshape(h, -1)
+        else:
+            self._todo_rows[...] = 0
+        self._todo_known = True
+
+    def _note(self, r0: int, r1: int, c0: int, c1: int) -> None:
+        """Rows ``r0:r1``, columns ``c0:c1`` of the canvas drawn on (marked in ``_todo``)."""
+        from explainer.core import pixels
+
+        if self._todo_known and self._todo_rows is not None:
+            self._todo_rows[max(0, r0):max(0, r1), max(0, c0) // pixels.CHUNK:max(0, -(-c1 // pixels.CHUNK))] = 1
+
+    def _note_path(self, gc: Any, path: Path, transform: Any, face: Any) -> None:
+        """The chunks Agg may ink drawing ``path`` through ``transform`` with ``gc`` and ``face``
+        marked in ``_todo`` (``pixels.mark``: the box of each segment stroked, of each subpath
+        filled), widened by the stroke's reach (a miter reaches half its width times Agg's miter
+        limit, which matplotlib sets to the width in pixels), snapping and anti-aliasing."""
+        from explainer.core import pixels
+
+        if not self._todo_known:
+            return
+        if gc.get_sketch_params() is not None:  # a wobbly line: its reach is not worked out
+            self._todo_known = False
+            return
+        lw = gc.get_linewidth() * self.fig.dpi / 72
+        pad = 3 + lw / 2 * max(lw, 1.5)
+        fill = face is not None or gc.get_hatch() is not None
+        codes = path.codes
+        w, h = self._size
+        pts = np.ascontiguousarray(transform.transform(path.vertices), np.float64)
+        if not pixels.mark(self._todo, w, h, pts, None if codes is None else np.ascontiguousarray(codes, np.uint8),
+                           fill, pad):
+            self._todo_known = False
+
+    def _renderer(self) -> Any:
+        """The canvas's Agg renderer, its drawing noted in ``_todo``: ``draw_path`` by the boxes
+        of the path, any other drawing (a collection, an image, text, a region restored) as
+        drawn anywhere (the whole canvas looked up)."""
+        renderer = self.canvas.get_renderer()
+        if getattr(renderer, "_noted_by", None) is self:
+            return renderer
+        draw_path = type(renderer).draw_path
+
+        def noted_path(gc: Any, path: Path, transform: Any, rgbFace: Any = None) -> None:
+            self._note_path(gc, path, transform, rgbFace)
+            draw_path(renderer, gc, path, transform, rgbFace)
+
+        def unknown(method: Callable[..., Any]) -> Callable[..., Any]:
+            def drawn(*args: Any, **kwargs: Any) -> Any:
+                self._todo_known = False
+                return method(*args, **kwargs)
+            return drawn
+
+        renderer.draw_path = noted_path
+        for name in ("draw_markers", "draw_path_collection", "draw_quad_mesh", "draw_gouraud_triangle",
+                     "draw_gouraud_triangles", "draw_image", "draw_text", "draw_mathtext", "draw_tex",
+                     "restore_region", "clear"):
+            method = getattr(renderer, name, None)
+            if method is not None:
+                setattr(renderer, name, unknown(method))
+        renderer._noted_by = self
+        return renderer
 
     def drawn_over(self, over: Over) -> None:
         """The frame's rows were looked up over ``over`` (``over()``'s): its dirty map is the
         canvas's difference from that layer, until the next frame puts the layer back."""
         self._dirty_of = over.layer
+        self._rows_of = over.layer if over.out is self._rows_out else None
 
     @contextmanager
     def _drawn(self, scene: Scene) -> Iterator[Any]:
@@ -1093,7 +1224,7 @@ class FrameRenderer:
         runs: list[TextRun] = []
         artists = draw(self.ax, scene, self.theme, self.layout, pool=self.pool, texts=runs, view=view)
         try:
-            renderer = self.canvas.get_renderer()
+            renderer = self._renderer()
             for a in artists:
                 a.draw(renderer)  # Figure.draw_artist, without looking the renderer up each time
             for run in runs:
@@ -1145,7 +1276,7 @@ class FrameRenderer:
         new = [s for s, name in zip(layer, names, strict=True) if name not in done]
         if new:
             artists = draw(self.ax, Scene(scene.n, new), self.theme, self.layout, focus=False, pool=self.pool)
-            renderer = self.canvas.get_renderer()
+            renderer = self._renderer()
             for a in artists:
                 a.draw(renderer)
                 a.remove()
@@ -1154,6 +1285,7 @@ class FrameRenderer:
             if self._values is None or len(new) >= LAYER_REFRESH:
                 self._values = (key, self._pixels().copy())
                 self._base = self._values[1]  # the canvas holds it: the frame's base
+                self._drawn_nothing()
         drawn = {id(s) for s in layer}  # by identity: hashing every shape of a 25×25 scene costs more
         return Scene(scene.n, [s for s in scene if id(s) not in drawn], scene.suffix, scene.level)
 
@@ -1179,6 +1311,7 @@ class FrameRenderer:
                 r0 = base + dy
                 if 0 <= r0 and r0 + block.shape[0] <= h:
                     buf[r0:r0 + block.shape[0], x0:x0 + block.shape[1]] = block
+                    self._note(r0, r0 + block.shape[0], x0, x0 + block.shape[1])
                     continue
             one = run._replace(lines=[line], y_in=(h - base) / dpi)
             patch = one.patch(self.fig, self.pool)
@@ -1246,9 +1379,13 @@ class FrameRenderer:
         block, bw, dx, dy, ground = kept
         h, w = buf.shape[:2]
         r0, c0 = base + dy, pen + dx
-        if r0 < 0 or c0 < 0 or r0 + len(block) // (4 * bw) > h or c0 + bw > w:
+        r1 = r0 + len(block) // (4 * bw)
+        if r0 < 0 or c0 < 0 or r1 > h or c0 + bw > w:
             return False
-        return bool(pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground))
+        if not pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground):
+            return False
+        self._note(r0, r1, c0, c0 + bw)
+        return True
 
     def _draw_word(self, word: str, pen: int, base: int, run: TextRun, colour: str, scale: float,
                    renderer: Any) -> None:
@@ -1461,13 +1598,16 @@ def quantize_rows(rgba: Any, size: tuple[int, int], theme: Theme, steps: int | N
     ``pngwrite.png_rows`` compresses as they are), through the compiled table lookup
     (``explainer.core.pixels``); None without it (then ``quantize_image``: Pillow's own
     lookup, the same indices). ``over``: the layer the frame was drawn over (``FrameRenderer.over``):
-    the same rows, its dirty map filled."""
+    the same rows, its dirty map filled, written into the renderer's buffer (``Over.out``: valid
+    until the next frame's rows)."""
     from explainer.core import pixels
 
     if not pixels.compiled:
         return None
     w, h = size
-    return pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True, *(over.args() if over else ()))
+    rows: bytes | None = pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True,
+                                         *(over.args() + over.into() if over else ()))
+    return rows
 
 
 def rows_image(rows: bytes, size: tuple[int, int], theme: Theme, steps: int | None = None) -> Any:

@@ -249,8 +249,13 @@ def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int,
     if plan is None or pixels.quantize_tile is None:
         return None
     whole, resize = plan
-    out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, palette_table(theme), True, whole, rows,
-                                        *resize, w, h, *(over.args() + (over.reduction(whole, rows),) if over else ()))
+    lut = palette_table(theme)
+    layer: tuple[Any, ...] = ()
+    if over is not None:  # the layer's reduction, pass and tile: only what the frame changed made
+        red, passed, tile_ix = over.tile_parts(whole, rows, resize, (w, h), lut)
+        layer = (*over.args(), red, *over.into(), passed, tile_ix)
+    out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, lut, True, whole, rows, *resize, w, h,
+                                        *layer)
     return out, Image.frombytes("L", (w, h), indices)
 
 

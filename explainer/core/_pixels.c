@@ -17,6 +17,8 @@
  */
 #include "glue.h"
 
+#include <math.h>
+
 #define LUT_SIZE (1 << 18)
 
 /* The reductions' widened loops built twice, for AVX2 and for any x86-64, the one the CPU takes
@@ -30,13 +32,19 @@
 #endif
 
 PyDoc_STRVAR(quantize_doc,
-"quantize(src, width, height, stride, lut, filtered, layer=None, layer_rows=None, dirty=None) -> bytes\n\n"
+"quantize(src, width, height, stride, lut, filtered, layer=None, layer_rows=None, dirty=None, todo=None, out=None,\n"
+"         kept=False) -> bytes\n\n"
 "The palette index of each pixel of ``src`` (4 bytes a pixel, rows ``stride`` bytes apart):\n"
 "lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12], row by row, each row after a zero byte when\n"
 "``filtered`` (PNG's filter byte): ``(width + filtered) * height`` bytes. With ``layer`` (pixels\n"
 "laid out as ``src``'s) and ``layer_rows`` (its indices, as returned here): a chunk of 16 pixels\n"
 "equal to the layer's takes ``layer_rows``' indices (the same ones), and ``dirty`` (a writable\n"
-"buffer, ceil(width / 16) bytes a row) gets 0 for it, 1 for a chunk that differs.");
+"buffer, ceil(width / 16) bytes a row) gets 0 for it, 1 for a chunk that differs. With ``todo``\n"
+"(laid out as ``dirty``; the layer's three arguments given): a chunk it marks 0 is known to be the\n"
+"layer's (nothing was drawn there): it takes the layer's indices and 0 in ``dirty``, its pixels\n"
+"not read. ``out``: a writable buffer of the rows' size written and returned instead of new bytes;\n"
+"``kept``: it holds ``layer_rows`` already but in the chunks ``dirty`` marks (the last call's, over\n"
+"this layer into this buffer): only those and the chunks looked up are written. The same rows.");
 
 /* The run state of a palette lookup, carried from row to row: the colour of the last chunk of
  * sixteen pixels (its four bytes, once one is seen) and its index. It only saves work: the
@@ -88,9 +96,14 @@ static void quantize_row(Runs *s, const uint8_t *p, Py_ssize_t w, const uint8_t 
  * partial), another is looked up and marked 1. A frame differs from its layer in a few chunks
  * (5 % of a 25x25 frame's, 6.5 % of a 16x16 one's): the next frame puts back only those. */
 static void quantize_row_over(Runs *s, const uint8_t *p, const uint8_t *lp, const uint8_t *lrow, Py_ssize_t w,
-                              const uint8_t *table, uint8_t *row, uint8_t *dirty) {
+                              const uint8_t *table, uint8_t *row, uint8_t *dirty, const uint8_t *todo, int kept) {
     Py_ssize_t x = 0, j = 0;
     for (; x + CHUNK <= w; x += CHUNK, p += 4 * CHUNK, lp += 4 * CHUNK, j++) {
+        if (todo != NULL && !todo[j]) {  /* nothing drawn there: the layer's, unread */
+            if (!kept || dirty[j]) memcpy(row + x, lrow + x, CHUNK);
+            dirty[j] = 0;
+            continue;
+        }
         uint64_t d = 0;
         for (int k = 0; k < 8; k++) {
             uint64_t v, l;
@@ -105,8 +118,9 @@ static void quantize_row_over(Runs *s, const uint8_t *p, const uint8_t *lp, cons
             quantize_chunk(s, p, table, row + x);
     }
     if (x < w) {
-        dirty[j] = memcmp(p, lp, (size_t)(4 * (w - x))) != 0;
-        if (!dirty[j])
+        int was = dirty[j];
+        dirty[j] = (todo == NULL || todo[j]) && memcmp(p, lp, (size_t)(4 * (w - x))) != 0;
+        if (!dirty[j] && (!kept || was))
             memcpy(row + x, lrow + x, (size_t)(w - x));
         else
             for (; x < w; x++, p += 4) row[x] = lookup(table, p);
@@ -115,16 +129,35 @@ static void quantize_row_over(Runs *s, const uint8_t *p, const uint8_t *lp, cons
 
 /* The layer arguments of ``quantize`` and ``quantize_tile``: all three given or all None. */
 typedef struct {
-    Py_buffer layer, rows, dirty;
-    int given;
+    Py_buffer layer, rows, dirty, todo, out;
+    int given, has_todo, has_out, kept;
     Py_ssize_t chunks;  /* a row's chunks, the last one partial */
 } Over;
 
-static int over_args(Over *o, PyObject *layer, PyObject *rows, PyObject *dirty, Py_ssize_t w, Py_ssize_t h,
-                     Py_ssize_t stride, Py_ssize_t pitch) {
-    o->given = 0;
+static int over_args(Over *o, PyObject *layer, PyObject *rows, PyObject *dirty, PyObject *todo, PyObject *out,
+                     int kept, Py_ssize_t w, Py_ssize_t h, Py_ssize_t stride, Py_ssize_t pitch) {
+    o->given = o->has_todo = o->has_out = 0;
+    o->kept = kept;
     o->chunks = (w + CHUNK - 1) / CHUNK;
-    if (layer == Py_None && rows == Py_None && dirty == Py_None) return 1;
+    if (out != Py_None) {
+        if (PyObject_GetBuffer(out, &o->out, PyBUF_WRITABLE) < 0) return 0;
+        o->has_out = 1;
+        if (o->out.len != pitch * h) {
+            PyErr_SetString(PyExc_ValueError, "quantize: the rows' buffer (out) does not fit the frame");
+            return 0;
+        }
+    }
+    if (layer == Py_None && rows == Py_None && dirty == Py_None) {
+        if (todo != Py_None || kept) {
+            PyErr_SetString(PyExc_TypeError, "quantize: the chunks to look up (todo) or kept rows without a layer");
+            return 0;
+        }
+        return 1;
+    }
+    if (kept && out == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "quantize: kept rows without their buffer (out)");
+        return 0;
+    }
     if (layer == Py_None || rows == Py_None || dirty == Py_None) {
         PyErr_SetString(PyExc_TypeError, "quantize: a layer, its rows and a dirty map, all three or none");
         return 0;
@@ -144,10 +177,21 @@ static int over_args(Over *o, PyObject *layer, PyObject *rows, PyObject *dirty, 
         PyErr_SetString(PyExc_ValueError, "quantize: the layer, its rows or the dirty map do not fit the frame");
         return 0;
     }
+    if (todo != Py_None) {
+        if (PyObject_GetBuffer(todo, &o->todo, PyBUF_SIMPLE) < 0) return 0;
+        o->has_todo = 1;
+        if (o->todo.len != o->chunks * h) {
+            PyErr_SetString(PyExc_ValueError, "quantize: the chunks to look up (todo) do not fit the frame");
+            return 0;
+        }
+    }
     return 1;
 }
 
 static void over_release(Over *o) {
+    if (o->has_todo) PyBuffer_Release(&o->todo);
+    if (o->has_out) PyBuffer_Release(&o->out);
+    o->has_todo = o->has_out = 0;
     if (!o->given) return;
     PyBuffer_Release(&o->layer);
     PyBuffer_Release(&o->rows);
@@ -163,8 +207,19 @@ static void quantize_line(Runs *s, const uint8_t *src, Py_ssize_t y, Py_ssize_t 
         return;
     }
     const uint8_t *lrow = (const uint8_t *)o->rows.buf + y * pitch + (pitch - w);
-    quantize_row_over(s, src + y * stride, (const uint8_t *)o->layer.buf + y * stride, lrow, w, table, row,
-                      (uint8_t *)o->dirty.buf + y * o->chunks);
+    uint8_t *dirty = (uint8_t *)o->dirty.buf + y * o->chunks;
+    const uint8_t *todo = o->has_todo ? (const uint8_t *)o->todo.buf + y * o->chunks : NULL;
+    if (todo != NULL && memchr(todo, 1, (size_t)o->chunks) == NULL) {  /* a row drawn nowhere */
+        if (!o->kept)
+            memcpy(row, lrow, (size_t)w);
+        else if (memchr(dirty, 1, (size_t)o->chunks) != NULL)  /* the last frame's chunks put back */
+            for (Py_ssize_t j = 0, x = 0; j < o->chunks; j++, x += CHUNK)
+                if (dirty[j]) memcpy(row + x, lrow + x, (size_t)(w - x < CHUNK ? w - x : CHUNK));
+        memset(dirty, 0, (size_t)o->chunks);
+        return;
+    }
+    quantize_row_over(s, src + y * stride, (const uint8_t *)o->layer.buf + y * stride, lrow, w, table, row, dirty,
+                      todo, o->kept);
 }
 
 static int quantize_fits(const Py_buffer *src, Py_ssize_t w, Py_ssize_t h, Py_ssize_t stride, const Py_buffer *lut) {
@@ -179,20 +234,27 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
     Py_buffer src, lut;
     Py_ssize_t w, h, stride;
     int filtered;
-    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None;
+    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *todo = Py_None, *out_arg = Py_None;
+    int kept = 0;
     Over over = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*p|OOO", &src, &w, &h, &stride, &lut, &filtered, &layer, &layer_rows, &dirty))
+    if (!PyArg_ParseTuple(args, "y*nnny*p|OOOOOp", &src, &w, &h, &stride, &lut, &filtered, &layer, &layer_rows, &dirty,
+                          &todo, &out_arg, &kept))
         return NULL;
     PyObject *out = NULL;
     if (!quantize_fits(&src, w, h, stride, &lut)) goto done;
     Py_ssize_t pitch = w + (filtered ? 1 : 0);
-    if (!over_args(&over, layer, layer_rows, dirty, w, h, stride, pitch)) goto done;
-    out = PyBytes_FromStringAndSize(NULL, pitch * h);
-    if (out == NULL) goto done;
+    if (!over_args(&over, layer, layer_rows, dirty, todo, out_arg, kept, w, h, stride, pitch)) goto done;
+    if (over.has_out) {
+        Py_INCREF(out_arg);
+        out = out_arg;
+    } else {
+        out = PyBytes_FromStringAndSize(NULL, pitch * h);
+        if (out == NULL) goto done;
+    }
     {
         const uint8_t *table = (const uint8_t *)lut.buf;
-        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+        uint8_t *o = over.has_out ? (uint8_t *)over.out.buf : (uint8_t *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
         Runs runs = {0, 0, 0};
         for (Py_ssize_t y = 0; y < h; y++) {
@@ -384,15 +446,22 @@ static void reduce_block(const uint8_t *restrict base, Py_ssize_t stride, Py_ssi
  * chunks the frame did not draw on (``dirty``, ``chunks`` a frame row: ``quantize_row_over``'s
  * map of the block's rows) is the layer's; the others are reduced alone. ``any``: ``chunks``
  * bytes of room. */
-static void reduce_row_over(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
-                            Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, const uint8_t *restrict dirty,
-                            Py_ssize_t chunks, const uint8_t *restrict lred, uint8_t *restrict any) {
+static int block_rows_dirty(const uint8_t *restrict dirty, Py_ssize_t chunks, Py_ssize_t rows, int k, Py_ssize_t ry,
+                            uint8_t *restrict any) {
     Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
     memset(any, 0, (size_t)chunks);
     for (Py_ssize_t y = y0; y < y1; y++) {
         const uint8_t *restrict d = dirty + y * chunks;
         for (Py_ssize_t j = 0; j < chunks; j++) any[j] |= d[j];
     }
+    return memchr(any, 1, (size_t)chunks) != NULL;
+}
+
+/* ``any``: ``block_rows_dirty``'s map of the reduced row's chunks */
+static void reduce_row_over(const uint8_t *restrict base, Py_ssize_t w, Py_ssize_t stride, Py_ssize_t rows, int k,
+                            Py_ssize_t ry, uint8_t *restrict q, Py_ssize_t rw, const uint8_t *restrict lred,
+                            const uint8_t *restrict any) {
+    Py_ssize_t y0 = ry * k, y1 = y0 + k < rows ? y0 + k : rows;
     const uint8_t *restrict from = lred + ry * rw * 4;
     Py_ssize_t rx = 0;
     if (k == 2 && y1 - y0 == 2) {  /* a chunk's eight whole blocks at a time */
@@ -478,6 +547,12 @@ typedef struct {
     const uint8_t *dirty, *lred;
     Py_ssize_t chunks;
     uint8_t *any;
+    /* over a layer whose horizontal pass and tile are given too (``quantize_tile``'s
+     * ``layer_passed``, ``layer_tile``): a resampled pixel whose inputs lie in chunks the frame
+     * did not draw on is the layer's; ``chg`` marks the others (a byte a pixel of the pass),
+     * ``rowchg`` its rows holding any; else NULL. */
+    const uint8_t *ltmp, *ltile;
+    uint8_t *chg, *rowchg;
 } Tile;
 
 static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const Py_buffer *xk, const Py_buffer *yb,
@@ -534,6 +609,8 @@ static void tile_free(Tile *t) {
     PyMem_Free(t->plan);
     PyMem_Free(t->rgbrow);
     PyMem_Free(t->any);
+    PyMem_Free(t->chg);
+    PyMem_Free(t->rowchg);
 }
 
 static void tile_plan(Tile *t) {
@@ -550,15 +627,40 @@ static void tile_plan(Tile *t) {
 static void tile_row(Tile *t, Py_ssize_t ry) {
     Py_ssize_t ow = t->ow;
     const int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
-    if (t->lred != NULL)
-        reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->dirty, t->chunks, t->lred,
-                        t->any);
-    else
-        reduce_row(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->k == 2 ? t->sum : t->acc);
-    const uint8_t *restrict in = t->red;
     uint8_t *restrict o = t->tmp + (ry - t->first) * t->span;
+    uint8_t *chg = NULL;
+    if (t->lred != NULL) {
+        int any = block_rows_dirty(t->dirty, t->chunks, t->rows, t->k, ry, t->any);
+        if (t->ltmp != NULL) {
+            chg = t->chg + (ry - t->first) * ow;
+            t->rowchg[ry - t->first] = (uint8_t)any;
+            if (!any) {  /* drawn nowhere in these rows: the layer's pass */
+                memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
+                memset(chg, 0, (size_t)ow);
+                goto passed;
+            }
+        }
+        reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->lred, t->any);
+    } else {
+        reduce_row(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->k == 2 ? t->sum : t->acc);
+    }
+    const uint8_t *restrict in = t->red;
+    if (chg != NULL) {  /* the pixels whose inputs the frame did not draw on: the layer's */
+        const uint8_t *lt = t->ltmp + (ry - t->first) * t->span;
+        for (Py_ssize_t xx = 0; xx < ow; xx++) {
+            Py_ssize_t a = t->xuni ? xs[xx] : t->xbo[2 * xx], n = t->xuni ? xc[xx] : t->xbo[2 * xx + 1];
+            int drawn = 0;
+            if (n > 0) {
+                Py_ssize_t c0 = a * t->k, c1 = (a + n) * t->k < t->w ? (a + n) * t->k : t->w;
+                for (Py_ssize_t j = c0 / CHUNK; j <= (c1 - 1) / CHUNK; j++) drawn |= t->any[j];
+            }
+            chg[xx] = (uint8_t)drawn;
+            if (!drawn) memcpy(o + 3 * xx, lt + 3 * xx, 3);
+        }
+    }
     if (t->xuni) {  /* a run of pixels summed, times its weight */
         for (Py_ssize_t xx = 0; xx < ow; xx++) {
+            if (chg != NULL && !chg[xx]) continue;
             const uint8_t *restrict p = in + (Py_ssize_t)xs[xx] * 4;
             int32_t m = xc[xx], kw = xw[xx];
             int32_t s0 = 0, s1 = 0, s2 = 0;
@@ -576,9 +678,10 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
             o[3 * xx + 1] = clip22((1 << 21) + s1 * kw);
             o[3 * xx + 2] = clip22((1 << 21) + s2 * kw);
         }
-        return;
+        goto passed;
     }
     for (Py_ssize_t xx = 0; xx < ow; xx++) {
+        if (chg != NULL && !chg[xx]) continue;
         const int32_t *restrict kk = t->xkk + xx * t->xks;
         const uint8_t *restrict p = in + (Py_ssize_t)t->xbo[2 * xx] * 4;
         int32_t n = t->xbo[2 * xx + 1];
@@ -591,15 +694,74 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
         }
         o[3 * xx] = clip22(s0), o[3 * xx + 1] = clip22(s1), o[3 * xx + 2] = clip22(s2);
     }
+passed:
+    return;
 }
 
 /* the vertical pass, a weighted row at a time, into ``o``: RGB, or palette indices with a table */
+/* one pixel of the vertical pass (column ``xx``), through the table: what ``tile_finish`` finds */
+static uint8_t tile_pixel(const Tile *t, Py_ssize_t yy, Py_ssize_t xx) {
+    Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
+    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    uint8_t rgb[3];
+    if (t->yuni) {
+        const uint8_t *p = t->tmp + (ys[yy] - t->first) * span + 3 * xx;
+        int32_t m = yc[yy], kw = yw[yy];
+        uint16_t c[3] = {0, 0, 0};
+        for (int32_t y = 0; y < m; y++, p += span)
+            for (int i = 0; i < 3; i++) c[i] = (uint16_t)(c[i] + p[i]);
+        int down = down_shift(kw);
+        for (int i = 0; i < 3; i++) {
+            if (down >= 0) {
+                uint32_t half = down > 0 ? 1u << (down - 1) : 0, v = (c[i] + half) >> down;
+                rgb[i] = (uint8_t)(v > 255 ? 255 : v);
+            } else {
+                rgb[i] = clip22((1 << 21) + (int32_t)c[i] * kw);
+            }
+        }
+    } else {
+        const int32_t *kk = t->ykk + yy * t->yks;
+        int32_t ymin = t->ybo[2 * yy], n = t->ybo[2 * yy + 1];
+        int32_t v[3] = {1 << 21, 1 << 21, 1 << 21};
+        for (int32_t y = 0; y < n; y++) {
+            const uint8_t *p = t->tmp + (ymin - t->first + y) * span + 3 * xx;
+            for (int i = 0; i < 3; i++) v[i] += p[i] * kk[y];
+        }
+        for (int i = 0; i < 3; i++) rgb[i] = clip22(v[i]);
+    }
+    return t->table[(rgb[0] >> 2) | (uint32_t)(rgb[1] >> 2) << 6 | (uint32_t)(rgb[2] >> 2) << 12];
+}
+
+/* the vertical pass over a layer's tile (``ltile``): an output row whose input rows hold no
+ * changed pixel is the layer's, another has only its changed columns worked out */
+static void tile_finish_over(Tile *t, uint8_t *o) {
+    Py_ssize_t ow = t->ow, oh = t->oh;
+    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh;
+    for (Py_ssize_t yy = 0; yy < oh; yy++) {
+        Py_ssize_t a = t->yuni ? ys[yy] : t->ybo[2 * yy], n = t->yuni ? yc[yy] : t->ybo[2 * yy + 1];
+        uint8_t *restrict ix = o + yy * ow;
+        memcpy(ix, t->ltile + yy * ow, (size_t)ow);
+        int any = 0;
+        for (Py_ssize_t y = a; y < a + n; y++) any |= t->rowchg[y - t->first];
+        if (!any) continue;
+        for (Py_ssize_t xx = 0; xx < ow; xx++) {
+            int drawn = 0;
+            for (Py_ssize_t y = a; y < a + n; y++) drawn |= t->chg[(y - t->first) * ow + xx];
+            if (drawn) ix[xx] = tile_pixel(t, yy, xx);
+        }
+    }
+}
+
 static void tile_finish(Tile *t, uint8_t *o) {
     Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
     const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
     const uint8_t *table = t->table;
     uint16_t *col = t->col;
     int32_t *vs = t->vs;
+    if (t->ltile != NULL && table != NULL) {
+        tile_finish_over(t, o);
+        return;
+    }
     for (Py_ssize_t yy = 0; yy < oh; yy++) {
         uint8_t *restrict line = table != NULL ? t->rgbrow : o + yy * span;
         if (t->yuni) {  /* a run of rows summed (16 bits a byte), times its weight */
@@ -650,15 +812,22 @@ static int table_arg(PyObject *arg, Py_buffer *lut, const uint8_t **table) {
 }
 
 static PyObject *py_tile(PyObject *self, PyObject *args) {
-    Py_buffer src, xb, xk, yb, yk, lut = {0};
+    Py_buffer src, xb, xk, yb, yk, lut = {0}, passed = {0};
     Tile t = {0};
-    PyObject *lut_arg = Py_None, *out = NULL;
+    PyObject *lut_arg = Py_None, *out = NULL, *passed_arg = Py_None;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn|O", &src, &t.w, &t.stride, &t.k, &t.rows, &xb, &xk, &t.xks,
-                          &yb, &yk, &t.yks, &t.ow, &t.oh, &lut_arg))
+    if (!PyArg_ParseTuple(args, "y*nniny*y*ny*y*nnn|OO", &src, &t.w, &t.stride, &t.k, &t.rows, &xb, &xk, &t.xks,
+                          &yb, &yk, &t.yks, &t.ow, &t.oh, &lut_arg, &passed_arg))
         return NULL;
     t.base = (const uint8_t *)src.buf;
     if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !table_arg(lut_arg, &lut, &t.table) || !tile_alloc(&t)) goto done;
+    if (passed_arg != Py_None) {
+        if (PyObject_GetBuffer(passed_arg, &passed, PyBUF_WRITABLE) < 0) goto done;
+        if (passed.len != (t.last - t.first) * t.span) {
+            PyErr_SetString(PyExc_ValueError, "tile: the buffer of the horizontal pass (passed) does not fit");
+            goto done;
+        }
+    }
     out = PyBytes_FromStringAndSize(NULL, t.ow * t.oh * (t.table != NULL ? 1 : 3));
     if (out == NULL) goto done;
     {
@@ -667,10 +836,12 @@ static PyObject *py_tile(PyObject *self, PyObject *args) {
         tile_plan(&t);
         for (Py_ssize_t ry = t.first; ry < t.last; ry++) tile_row(&t, ry);  /* each read back while in the cache */
         tile_finish(&t, o);
+        if (passed.obj != NULL) memcpy(passed.buf, t.tmp, (size_t)passed.len);
         Py_END_ALLOW_THREADS
     }
 done:
     tile_free(&t);
+    if (passed.obj != NULL) PyBuffer_Release(&passed);
     if (lut.obj != NULL) PyBuffer_Release(&lut);
     PyBuffer_Release(&src);
     PyBuffer_Release(&xb);
@@ -713,6 +884,120 @@ static PyObject *py_reduce(PyObject *self, PyObject *args) {
 done:
     PyMem_Free(room);
     PyBuffer_Release(&src);
+    return out;
+}
+
+PyDoc_STRVAR(mark_doc,
+"mark(todo, width, height, vertices, codes, fill, pad) -> bool\n\n"
+"The chunks of 16 pixels (``todo``: a byte a chunk, ceil(width / 16) a row, ``height`` rows)\n"
+"that drawing a path may ink, set to 1: ``vertices`` (float64, x and y in display pixels, y up\n"
+"from the bottom row) and ``codes`` (uint8, matplotlib's: MOVETO 1, LINETO 2, CURVE3 3, CURVE4 4,\n"
+"CLOSEPOLY 79, STOP 0; None: a polyline). A stroke (``fill`` false) inks within ``pad`` pixels of\n"
+"each segment's box (a curve's: its control points', which hold it; the closing segment's: back to\n"
+"the subpath's start); a fill within ``pad`` of each subpath's box (a point outside every subpath's\n"
+"box winds around none of them). False, with the map partly marked, when a vertex is not finite\n"
+"or a code unknown: the caller takes the whole canvas as drawn.");
+
+typedef struct {
+    uint8_t *todo;
+    Py_ssize_t chunks, w, h;
+    double pad;
+} Marks;
+
+static void mark_box(const Marks *m, double x0, double x1, double y0, double y1) {
+    double r0 = floor((double)m->h - y1 - m->pad), r1 = ceil((double)m->h - y0 + m->pad);
+    double c0 = floor(x0 - m->pad), c1 = ceil(x1 + m->pad);
+    if (r0 < 0) r0 = 0;
+    if (c0 < 0) c0 = 0;
+    if (r1 > (double)m->h) r1 = (double)m->h;
+    if (c1 > (double)m->w) c1 = (double)m->w;
+    if (r1 <= r0 || c1 <= c0) return;
+    Py_ssize_t j0 = (Py_ssize_t)c0 / CHUNK, j1 = ((Py_ssize_t)c1 + CHUNK - 1) / CHUNK;
+    for (Py_ssize_t r = (Py_ssize_t)r0; r < (Py_ssize_t)r1; r++) memset(m->todo + r * m->chunks + j0, 1, (size_t)(j1 - j0));
+}
+
+typedef struct {
+    double x0, x1, y0, y1;
+    int any;
+} Box;
+
+static inline void box_add(Box *b, const double *v) {
+    if (!b->any) {
+        b->x0 = b->x1 = v[0];
+        b->y0 = b->y1 = v[1];
+        b->any = 1;
+        return;
+    }
+    if (v[0] < b->x0) b->x0 = v[0];
+    if (v[0] > b->x1) b->x1 = v[0];
+    if (v[1] < b->y0) b->y0 = v[1];
+    if (v[1] > b->y1) b->y1 = v[1];
+}
+
+static PyObject *py_mark(PyObject *self, PyObject *args) {
+    Py_buffer todo, verts, codes = {0};
+    Py_ssize_t w, h;
+    PyObject *codes_arg;
+    int fill;
+    double pad;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*nny*Opd", &todo, &w, &h, &verts, &codes_arg, &fill, &pad)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = verts.len / (Py_ssize_t)(2 * sizeof(double));
+    Marks m = {(uint8_t *)todo.buf, (w + CHUNK - 1) / CHUNK, w, h, pad};
+    if (codes_arg != Py_None && PyObject_GetBuffer(codes_arg, &codes, PyBUF_SIMPLE) < 0) goto done;
+    if (w < 0 || h < 0 || todo.len != m.chunks * h || verts.len % (Py_ssize_t)(2 * sizeof(double))
+        || (codes.obj != NULL && codes.len != n) || !(pad >= 0)) {
+        PyErr_SetString(PyExc_ValueError, "mark: the map, vertices or codes do not fit");
+        goto done;
+    }
+    {
+        const double *v = (const double *)verts.buf;
+        const uint8_t *c = codes.obj != NULL ? (const uint8_t *)codes.buf : NULL;
+        int ok = 1;
+        Py_ssize_t start = -1, cur = -1;
+        Box sub = {0, 0, 0, 0, 0};
+        for (Py_ssize_t i = 0; i < n && ok; i++) {
+            int code = c ? c[i] : (i == 0 ? 1 : 2);
+            int take = code == 3 ? 2 : code == 4 ? 3 : 1;  /* the vertices this segment ends with */
+            if (code == 0) break;
+            if (code != 1 && code != 2 && code != 3 && code != 4 && code != 79) { ok = 0; break; }
+            if (i + take > n) { ok = 0; break; }
+            if (code != 79)
+                for (int k = 0; k < take; k++)
+                    if (!isfinite(v[2 * (i + k)]) || !isfinite(v[2 * (i + k) + 1])) ok = 0;
+            if (!ok) break;
+            if (code == 79 && cur < 0) continue;  /* closing nothing */
+            if (code == 1 || cur < 0) {  /* a new subpath (a line or curve without one: starts there) */
+                if (fill && sub.any) mark_box(&m, sub.x0, sub.x1, sub.y0, sub.y1);
+                sub.any = 0;
+                start = cur = i + take - 1;
+                for (int k = 0; k < take; k++) box_add(&sub, v + 2 * (i + k));
+                i += take - 1;
+                continue;
+            }
+            Box seg = {0, 0, 0, 0, 0};
+            box_add(&seg, v + 2 * cur);
+            if (code == 79) {
+                box_add(&seg, v + 2 * start);
+                cur = start;
+            } else {
+                for (int k = 0; k < take; k++) {
+                    box_add(&seg, v + 2 * (i + k));
+                    box_add(&sub, v + 2 * (i + k));
+                }
+                cur = i + take - 1;
+                i += take - 1;
+            }
+            if (!fill) mark_box(&m, seg.x0, seg.x1, seg.y0, seg.y1);
+        }
+        if (ok && fill && sub.any) mark_box(&m, sub.x0, sub.x1, sub.y0, sub.y1);
+        out = PyBool_FromLong(ok);
+    }
+done:
+    if (codes.obj != NULL) PyBuffer_Release(&codes);
+    PyBuffer_Release(&todo);
+    PyBuffer_Release(&verts);
     return out;
 }
 
@@ -764,12 +1049,13 @@ done:
 PyDoc_STRVAR(quantize_tile_doc,
 "quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
 "              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None,\n"
-"              layer_reduced=None) -> (bytes, bytes)\n\n"
+"              layer_reduced=None, todo=None, out=None, kept=False) -> (bytes, bytes)\n\n"
 "``quantize(src, width, height, stride, lut, filtered)`` and ``tile(src, width, stride, k, rows, ...,\n"
 "out_w, out_h, lut)`` in one pass over the frame: each row of the tile is made as soon as the\n"
 "frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).\n"
 "Over a layer (``quantize``'s three arguments) whose whole reduction is given (``reduce``'s): the\n"
-"tile's reduced pixels whose blocks the frame did not draw on are the layer's (the same bytes).");
+"tile's reduced pixels whose blocks the frame did not draw on are the layer's (the same bytes).\n"
+"``todo``, ``out``, ``kept``: as ``quantize``'s (the chunks known to be the layer's are not read).");
 
 static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     Py_buffer src, lut, xb, xk, yb, yk;
@@ -777,13 +1063,15 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     int filtered;
     Tile t = {0};
     PyObject *rows_out = NULL, *tile_out = NULL, *result = NULL;
-    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *reduced = Py_None;
+    PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *reduced = Py_None, *todo = Py_None;
+    PyObject *out_arg = Py_None, *passed_arg = Py_None, *ltile_arg = Py_None;
+    int kept = 0;
     Over over = {0};
-    Py_buffer lred = {0};
+    Py_buffer lred = {0}, ltmp = {0}, ltile = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOOO", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
+    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOOOOOpOO", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
                           &t.rows, &xb, &xk, &t.xks, &yb, &yk, &t.yks, &t.ow, &t.oh, &layer, &layer_rows, &dirty,
-                          &reduced))
+                          &reduced, &todo, &out_arg, &kept, &passed_arg, &ltile_arg))
         return NULL;
     t.base = (const uint8_t *)src.buf;
     t.table = (const uint8_t *)lut.buf;
@@ -794,7 +1082,7 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     }
     if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !tile_alloc(&t)) goto done;
     Py_ssize_t pitch = t.w + (filtered ? 1 : 0);
-    if (!over_args(&over, layer, layer_rows, dirty, t.w, h, t.stride, pitch)) goto done;
+    if (!over_args(&over, layer, layer_rows, dirty, todo, out_arg, kept, t.w, h, t.stride, pitch)) goto done;
     if (reduced != Py_None) {  /* the layer's whole reduction: the tile's blocks it did not draw on are its */
         if (!over.given) {
             PyErr_SetString(PyExc_TypeError, "quantize_tile: a layer's reduction without the layer");
@@ -814,11 +1102,37 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    rows_out = PyBytes_FromStringAndSize(NULL, pitch * h);
+    if (passed_arg != Py_None || ltile_arg != Py_None) {  /* the layer's pass and tile: only what changed */
+        if (lred.obj == NULL || passed_arg == Py_None || ltile_arg == Py_None) {
+            PyErr_SetString(PyExc_TypeError, "quantize_tile: the layer's pass and tile need each other and its reduction");
+            goto done;
+        }
+        if (PyObject_GetBuffer(passed_arg, &ltmp, PyBUF_SIMPLE) < 0) goto done;
+        if (PyObject_GetBuffer(ltile_arg, &ltile, PyBUF_SIMPLE) < 0) goto done;
+        if (ltmp.len != (t.last - t.first) * t.span || ltile.len != t.ow * t.oh) {
+            PyErr_SetString(PyExc_ValueError, "quantize_tile: the layer's pass or tile does not fit the tile");
+            goto done;
+        }
+        t.ltmp = (const uint8_t *)ltmp.buf;
+        t.ltile = (const uint8_t *)ltile.buf;
+        t.chg = (uint8_t *)PyMem_Malloc((size_t)((t.last - t.first) * t.ow));
+        t.rowchg = (uint8_t *)PyMem_Malloc((size_t)(t.last - t.first));
+        if (t.chg == NULL || t.rowchg == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (over.has_out) {
+        Py_INCREF(out_arg);
+        rows_out = out_arg;
+    } else {
+        rows_out = PyBytes_FromStringAndSize(NULL, pitch * h);
+    }
     tile_out = PyBytes_FromStringAndSize(NULL, t.ow * t.oh);
     if (rows_out == NULL || tile_out == NULL) goto done;
     {
-        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(rows_out), *to = (uint8_t *)PyBytes_AS_STRING(tile_out);
+        uint8_t *o = over.has_out ? (uint8_t *)over.out.buf : (uint8_t *)PyBytes_AS_STRING(rows_out);
+        uint8_t *to = (uint8_t *)PyBytes_AS_STRING(tile_out);
         Py_BEGIN_ALLOW_THREADS
         tile_plan(&t);
         Runs runs = {0, 0, 0};
@@ -843,6 +1157,8 @@ done:
     Py_XDECREF(tile_out);
     tile_free(&t);
     if (lred.obj != NULL) PyBuffer_Release(&lred);
+    if (ltmp.obj != NULL) PyBuffer_Release(&ltmp);
+    if (ltile.obj != NULL) PyBuffer_Release(&ltile);
     over_release(&over);
     PyBuffer_Release(&src);
     PyBuffer_Release(&lut);
@@ -860,6 +1176,7 @@ static PyMethodDef methods[] = {
     {"restore", py_restore, METH_VARARGS, restore_doc},
     {"reduce", py_reduce, METH_VARARGS, reduce_doc},
     {"paste", py_paste, METH_VARARGS, paste_doc},
+    {"mark", py_mark, METH_VARARGS, mark_doc},
     {NULL, NULL, 0, NULL}};
 
 CORE_MODULE("_pixels", "Compiled inner loops of the frames' pixels: palette lookup, area average.");

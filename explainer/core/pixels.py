@@ -16,7 +16,8 @@ Over a layer (``quantize``'s ``layer``, ``layer_rows``, ``dirty``: the pixels th
 before the frame's own shapes were drawn, their indices, a map to fill): the same indices, the
 layer's taken where a chunk of ``CHUNK`` pixels is the layer's, and the chunks that differ
 marked; ``restore`` puts those chunks back, so that the next frame starts from the layer
-without copying the whole canvas (``render.frame.FrameRenderer.over``).
+without copying the whole canvas (``render.frame.FrameRenderer.over``). ``todo`` (``mark``'s map
+of the chunks the frame's paths may ink): the other chunks are taken as the layer's, not read.
 
 ``explainer/core/_pixels.c`` is the compiled twin (``load``), bit for bit the same
 (tests/core/test_pixels.py). Without it, ``render.frame.quantize_buffer`` uses Pillow's own
@@ -35,26 +36,46 @@ CHUNK = 16  # pixels: the dirty map's unit along a row (the last chunk of a row 
 
 
 def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: bool, layer: Any = None,
-                layer_rows: Any = None, dirty: Any = None) -> bytes:
+                layer_rows: Any = None, dirty: Any = None, todo: Any = None, out: Any = None,
+                kept: bool = False) -> Any:
     """``lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12]`` for each pixel, row by row. With
     ``layer`` (pixels laid out as ``src``'s), its rows ``layer_rows`` (as returned here) and
     ``dirty`` (writable, ``ceil(w / CHUNK)`` bytes a row): the same indices, and ``dirty`` marks
-    (1) each chunk of ``CHUNK`` pixels where ``src`` differs from ``layer`` in any byte, 0 elsewhere."""
+    (1) each chunk of ``CHUNK`` pixels where ``src`` differs from ``layer`` in any byte, 0 elsewhere.
+    ``todo`` (laid out as ``dirty``): the chunks it marks 0 are taken as the layer's (nothing was
+    drawn there): their indices are ``layer_rows``' and ``dirty`` marks them 0, whatever ``src``
+    holds there (the compiled lookup does not read them). ``out``: a writable buffer of the rows'
+    size, written and returned instead of new bytes (``kept``: it holds ``layer_rows`` already but
+    in the chunks ``dirty`` marks, which lets the compiled lookup write only those: the same rows)."""
     import numpy as np
 
     given = [x is not None for x in (layer, layer_rows, dirty)]
     if any(given) and not all(given):
         raise TypeError("quantize: a layer, its rows and a dirty map, all three or none")
+    if (todo is not None or kept) and not all(given):
+        raise TypeError("quantize: the chunks to look up (todo) or kept rows without a layer")
+    if kept and out is None:
+        raise TypeError("quantize: kept rows without their buffer (out)")
+    if out is not None and len(out) != (w + int(filtered)) * h:
+        raise ValueError("quantize: the rows' buffer (out) does not fit the frame")
+    keep = None  # the pixels taken from the layer's rows, unread (``todo``)
     if all(given):
         chunks = -(-w // CHUNK)
         pitch = w + int(filtered)
         if len(dirty) != chunks * h or len(layer_rows) != pitch * h:
             raise ValueError("quantize: the layer, its rows or the dirty map do not fit the frame")
+        if todo is not None and len(todo) != chunks * h:
+            raise ValueError("quantize: the chunks to look up (todo) do not fit the frame")
         a = _pixel_rows(src, w, h, stride)
         b = _pixel_rows(layer, w, h, stride)
         differs = np.zeros((h, chunks * CHUNK), bool)
         differs[:, :w] = (a != b).any(axis=2)
-        np.frombuffer(dirty, np.uint8)[:] = differs.reshape(h, chunks, CHUNK).any(axis=2).reshape(-1)
+        marked = differs.reshape(h, chunks, CHUNK).any(axis=2)
+        if todo is not None:
+            looked = np.frombuffer(todo, np.uint8).reshape(h, chunks) != 0
+            marked &= looked
+            keep = ~np.repeat(looked, CHUNK, axis=1)[:, :w]
+        np.frombuffer(dirty, np.uint8)[:] = marked.reshape(-1)
 
     flat = np.frombuffer(src, dtype=np.uint8)
     if w < 0 or h < 0 or stride < 4 * w or h and len(flat) < stride * (h - 1) + 4 * w or len(lut) != LUT_SIZE:
@@ -62,9 +83,78 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     if len(flat) < stride * h:  # the last row without its padding
         flat = np.concatenate([flat, np.zeros(stride * h - len(flat), np.uint8)])
     px = flat[:stride * h].reshape(h, stride)[:, :4 * w].reshape(h, w, 4).astype(np.uint32) >> 2
-    out = np.zeros((h, w + int(filtered)), np.uint8)
-    out[:, int(filtered):] = np.frombuffer(lut, dtype=np.uint8)[px[:, :, 0] | px[:, :, 1] << 6 | px[:, :, 2] << 12]
-    return out.tobytes()
+    got = np.zeros((h, w + int(filtered)), np.uint8)
+    got[:, int(filtered):] = np.frombuffer(lut, dtype=np.uint8)[px[:, :, 0] | px[:, :, 1] << 6 | px[:, :, 2] << 12]
+    if keep is not None:
+        layer_ix = np.frombuffer(layer_rows, np.uint8).reshape(h, w + int(filtered))
+        got[keep.nonzero()[0], keep.nonzero()[1] + int(filtered)] = layer_ix[:, int(filtered):][keep]
+    if out is not None:
+        memoryview(out).cast("B")[:] = got.tobytes()
+        return out
+    return got.tobytes()
+
+
+def mark_py(todo: Any, w: int, h: int, vertices: Any, codes: Any, fill: bool, pad: float) -> bool:
+    """The chunks drawing a path may ink marked 1 in ``todo`` (``ceil(w / CHUNK)`` bytes a row,
+    ``h`` rows): ``vertices`` (x and y in display pixels, y up from the bottom row) and ``codes``
+    (matplotlib's; None: a polyline). A stroke inks within ``pad`` pixels of each segment's box
+    (a curve's: its control points', which hold it; a closing segment's: back to the subpath's
+    start), a fill within ``pad`` of each subpath's box (a point outside every subpath's box winds
+    around none). False (the map partly marked) when a vertex is not finite or a code unknown."""
+    import math
+
+    import numpy as np
+
+    chunks = -(-w // CHUNK)
+    v = np.asarray(vertices, np.float64).reshape(-1, 2)
+    n = len(v)
+    if len(todo) != chunks * h or codes is not None and len(codes) != n or not pad >= 0:
+        raise ValueError("mark: the map, vertices or codes do not fit")
+    grid = np.frombuffer(todo, np.uint8).reshape(h, chunks)
+
+    def put(pts: list[Any]) -> None:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        r0, r1 = max(0, math.floor(h - max(ys) - pad)), min(h, math.ceil(h - min(ys) + pad))
+        c0, c1 = max(0, math.floor(min(xs) - pad)), min(w, math.ceil(max(xs) + pad))
+        if r1 > r0 and c1 > c0:
+            grid[r0:r1, c0 // CHUNK:-(-c1 // CHUNK)] = 1
+
+    start = cur = -1
+    sub: list[Any] = []
+    i = 0
+    while i < n:
+        code = int(codes[i]) if codes is not None else (1 if i == 0 else 2)
+        if code == 0:
+            break
+        if code not in (1, 2, 3, 4, 79):
+            return False
+        take = {3: 2, 4: 3}.get(code, 1)
+        if i + take > n:
+            return False
+        pts = [v[i + k] for k in range(take)]
+        if code != 79 and not all(np.isfinite(p).all() for p in pts):
+            return False
+        if code == 79 and cur < 0:
+            i += 1
+            continue
+        if code == 1 or cur < 0:
+            if fill and sub:
+                put(sub)
+            sub = list(pts)
+            start = cur = i + take - 1
+        elif code == 79:
+            if not fill:
+                put([v[cur], v[start]])
+            cur = start
+        else:
+            if not fill:
+                put([v[cur], *pts])
+            sub += pts
+            cur = i + take - 1
+        i += take
+    if fill and sub:
+        put(sub)
+    return True
 
 
 def _pixel_rows(src: Any, w: int, h: int, stride: int) -> Any:
@@ -168,4 +258,6 @@ restore = _C.restore if _C is not None else None
 reduce = _C.reduce if _C is not None else None
 # a kept word put back where the ground is plain (``render.frame.FrameRenderer._words``)
 paste = _C.paste if _C is not None else paste_py
+# the chunks a drawn path may ink (``render.frame.FrameRenderer``: the lookup reads only those)
+mark = _C.mark if _C is not None else mark_py
 compiled = _C is not None

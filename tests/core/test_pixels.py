@@ -142,8 +142,9 @@ def test_one_pass_over_a_layer_gives_the_same_rows_tile_and_map(w, h, stride, ti
     assert same == pixels._C.quantize_tile(layer, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
 
 
-@compiled
-def test_a_layers_reduction_needs_its_layer_and_its_size():
+def _small_tile_case() -> tuple:
+    """A 150 x 60 frame over its layer, a tile of it (reduced by 3), the layer's rows and
+    reduction: the arguments the refusals below start from."""
     from render.sheet import _compiled_plan
 
     w, h, stride, tile = 150, 60, 600, (50, 18, 54)
@@ -152,6 +153,12 @@ def test_a_layers_reduction_needs_its_layer_and_its_size():
     k, plan = _compiled_plan(w, tile)
     rows = pixels._C.quantize(layer, w, h, stride, lut, True)
     red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    return w, h, stride, tile, frame, layer, lut, k, plan, rows, red
+
+
+@compiled
+def test_a_layers_reduction_needs_its_layer_and_its_size():
+    w, h, stride, tile, frame, layer, lut, k, plan, rows, red = _small_tile_case()
     with pytest.raises(TypeError, match="without the layer"):
         pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], None, None, None, red)
     with pytest.raises(ValueError, match="does not fit"):
@@ -427,3 +434,243 @@ def test_paste_puts_a_block_only_on_its_plain_ground(x, y, bw, bh):
     for f in (pixels._C.paste, pixels.paste_py):
         with pytest.raises(ValueError, match="does not fit"):
             f(bytearray(plain.tobytes()), w, h, stride, w - bw + 1, y, block, bw, ground)
+
+
+def _todo_over(w: int, h: int, stride: int, seed: int) -> tuple[bytes, bytes, bytearray, bytes]:
+    """``_over``'s frame and layer, a map of chunks to look up marking every chunk the frame
+    changed and a few more, and the frame with noise put in chunks the map leaves out (pixels
+    the lookup must not read: a chunk left out is the layer's)."""
+    frame, layer = _over(w, h, stride, seed)
+    chunks = -(-w // pixels.CHUNK)
+    a = np.frombuffer(frame, np.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+    b = np.frombuffer(layer, np.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+    differs = np.zeros((h, chunks * pixels.CHUNK), bool)
+    differs[:, :w] = (a != b).any(axis=2)
+    todo = differs.reshape(h, chunks, pixels.CHUNK).any(axis=2)
+    rng = np.random.default_rng(seed)
+    todo |= rng.random(todo.shape) < 0.2
+    noisy = np.frombuffer(frame, np.uint8).reshape(h, stride).copy()
+    unread = np.repeat(~todo, pixels.CHUNK, axis=1)[:, :w]
+    noise = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    view = noisy[:, :4 * w].reshape(h, w, 4)
+    view[unread] = noise[unread]
+    return frame, noisy.tobytes(), bytearray(todo.astype(np.uint8).tobytes()), layer
+
+
+@compiled
+@pytest.mark.parametrize(("w", "h", "stride"), [(37, 11, 148), (64, 9, 260), (100, 20, 400), (21, 6, 84)])
+def test_chunks_left_out_of_todo_are_the_layers_unread(w, h, stride):
+    """``todo``: a chunk it leaves out takes the layer's indices and 0 in the dirty map whatever
+    the frame holds there (noise put there changes nothing: not read), the compiled lookup and
+    its twin alike; a map that marks every chunk is no map."""
+    frame, noisy, todo, layer = _todo_over(w, h, stride, seed=w * h)
+    lut = bytes(np.random.default_rng(h).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    chunks = -(-w // pixels.CHUNK)
+    want_dirty = bytearray(chunks * h)
+    want = pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, want_dirty)
+    for f in (pixels._C.quantize, pixels.quantize_py):
+        dirty = bytearray(b"\x05" * chunks * h)
+        assert f(noisy, w, h, stride, lut, True, layer, layer_rows, dirty, todo) == want
+        assert dirty == want_dirty
+        every = bytearray(b"\x01" * chunks * h)
+        assert f(frame, w, h, stride, lut, True, layer, layer_rows, bytearray(chunks * h), every) == want
+    assert noisy != frame and sum(todo) < len(todo)
+
+
+@compiled
+@pytest.mark.parametrize(("w", "h", "stride", "tile"), [(150, 60, 600, (50, 18, 54)), (151, 61, 620, (75, 30, 61)),
+                                                       (203, 47, 812, (40, 9, 47))])
+def test_one_pass_reads_only_the_chunks_of_todo(w, h, stride, tile):
+    """``quantize_tile`` with ``todo`` (with and without the layer's reduction): the rows, tile
+    and map of the frame; noise in the chunks it leaves out is not read for the rows (a tile's
+    block across a marked chunk and one left out reads both: left out, a chunk is the layer's)."""
+    from render.sheet import _compiled_plan
+
+    frame, noisy, todo, layer = _todo_over(w, h, stride, seed=w)
+    lut = bytes(np.random.default_rng(5).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    k, plan = _compiled_plan(w, tile)
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    want_map = bytearray(len(todo))
+    want = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, layer_rows,
+                                   want_map, red)
+    assert want == pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2])
+    got_map = bytearray(len(todo))
+    got = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, layer_rows,
+                                  got_map, red, todo)
+    assert got == want and got_map == want_map
+    noisy_map = bytearray(len(todo))
+    got = pixels._C.quantize_tile(noisy, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, layer_rows,
+                                  noisy_map, red, todo)
+    assert got[0] == want[0] and noisy_map == want_map
+    rows_only = pixels._C.quantize_tile(noisy, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer,
+                                        layer_rows, bytearray(len(todo)), None, todo)
+    assert rows_only[0] == want[0]
+
+
+@compiled
+def test_todo_needs_a_layer_and_its_size():
+    frame, layer = _over(40, 4, 160, seed=1)
+    lut = bytes(pixels.LUT_SIZE)
+    rows = pixels._C.quantize(layer, 40, 4, 160, lut, True)
+    for f in (pixels._C.quantize, pixels.quantize_py):
+        with pytest.raises(TypeError, match="without a layer"):
+            f(frame, 40, 4, 160, lut, True, None, None, None, bytearray(12))
+        with pytest.raises(ValueError, match="do not fit"):
+            f(frame, 40, 4, 160, lut, True, layer, rows, bytearray(12), bytearray(11))
+
+
+def _paths(rng: np.random.Generator, w: int, h: int) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Paths of every kind a frame draws: polylines, closed polygons, quadratic and cubic curves
+    (their control points far out), several subpaths, a path of codes None."""
+    out: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for _ in range(12):
+        codes: list[int] = []
+        verts: list[tuple[float, float]] = []
+        for _sub in range(int(rng.integers(1, 4))):
+            codes.append(1)
+            verts.append((rng.uniform(0, w), rng.uniform(0, h)))
+            for _seg in range(int(rng.integers(1, 4))):
+                kind = int(rng.choice([2, 3, 4]))
+                take = {2: 1, 3: 2, 4: 3}[kind]
+                codes += [kind] * take
+                verts += [(rng.uniform(-10, w + 10), rng.uniform(-10, h + 10)) for _ in range(take)]
+            if rng.random() < 0.5:
+                codes.append(79)
+                verts.append((0.0, 0.0))
+        out.append((np.array(verts, float), np.array(codes, np.uint8)))
+    out.append((np.array([(3.0, 4.0), (60.0, 30.0), (20.0, 50.0)]), None))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mark_covers_every_pixel_agg_inks(seed):
+    """``mark``: every pixel Agg inks drawing a path (filled, or stroked, thick, dashed, mitred
+    at sharp corners) lies in a chunk the map marks; the compiled mark and its twin mark the
+    same chunks; a stroke's map marks fewer chunks than the box of its whole path."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.path import Path
+
+    rng = np.random.default_rng(seed)
+    fig = Figure(figsize=(2.6, 1.7), dpi=100, facecolor="white")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    w, h = canvas.get_width_height(physical=True)
+    chunks = -(-w // pixels.CHUNK)
+    tighter = 0
+    for verts, codes in _paths(rng, w, h):
+        styles = ((True, 0.0, None), (False, 1.0, None), (False, 7.0, None), (True, 3.0, (0, (4.0, 2.0))))
+        for fill, lw, dashes in styles:
+            buf = np.asarray(canvas.buffer_rgba())
+            buf[...] = 255
+            gc = renderer.new_gc()
+            gc.set_linewidth(lw)
+            gc.set_foreground("black")
+            gc.set_joinstyle("miter")
+            if dashes:
+                gc.set_dashes(*dashes)
+            from matplotlib.transforms import IdentityTransform
+
+            renderer.draw_path(gc, Path(verts, codes), IdentityTransform(), (0, 0, 0, 1) if fill else None)
+            inked = (np.asarray(canvas.buffer_rgba())[..., :3] != 255).any(axis=2)
+            pad = 3 + lw / 2 * max(lw, 1.5)
+            marks = []
+            for f in ((pixels._C.mark, pixels.mark_py) if pixels._C is not None else (pixels.mark_py,)):
+                todo = bytearray(chunks * h)
+                assert f(todo, w, h, verts, codes, fill, pad) is True
+                marks.append(bytes(todo))
+            assert all(m == marks[0] for m in marks)
+            todo_map = np.frombuffer(marks[0], np.uint8).reshape(h, chunks)
+            covered = np.repeat(todo_map, pixels.CHUNK, axis=1)[:, :w].astype(bool)
+            assert not (inked & ~covered).any(), (seed, fill, lw, int((inked & ~covered).sum()))
+            tighter += not fill and sum(marks[0]) < _box_chunks(verts, codes, w, h, pad)
+    assert tighter > 0
+
+
+def _box_chunks(verts: np.ndarray, codes: np.ndarray | None, w: int, h: int, pad: float) -> int:
+    """The chunks of a path's whole box (its closing vertices left out), as ``mark`` would mark
+    one filled subpath."""
+    keep = verts if codes is None else verts[codes != 79]
+    todo = bytearray(-(-w // pixels.CHUNK) * h)
+    pixels.mark_py(todo, w, h, keep, None, True, pad)
+    return sum(todo)
+
+
+def test_mark_refuses_what_it_cannot_bound():
+    """A vertex not finite or a code unknown: False (the caller then looks the whole frame up);
+    a map or codes of the wrong size: an error."""
+    for f in ((pixels._C.mark, pixels.mark_py) if pixels._C is not None else (pixels.mark_py,)):
+        todo = bytearray(2 * 10)
+        verts = np.array([(1.0, 2.0), (np.nan, 3.0)])
+        assert f(todo, 20, 10, verts, np.array([1, 2], np.uint8), False, 1.0) is False
+        assert f(todo, 20, 10, np.array([(1.0, 2.0), (5.0, 3.0)]), np.array([1, 9], np.uint8), True, 1.0) is False
+        with pytest.raises(ValueError, match="do not fit"):
+            f(bytearray(7), 20, 10, verts, None, False, 1.0)
+        with pytest.raises(ValueError, match="do not fit"):
+            f(todo, 20, 10, verts, np.array([1], np.uint8), False, 1.0)
+
+
+@compiled
+@pytest.mark.parametrize(("w", "h", "stride", "tile"), [(150, 60, 600, (50, 18, 54)), (151, 61, 620, (75, 30, 61)),
+                                                       (203, 47, 812, (40, 9, 47)), (99, 70, 400, (24, 20, 69)),
+                                                       (160, 64, 640, (79, 31, 64))])
+def test_one_pass_over_a_layers_tile_makes_only_what_changed(w, h, stride, tile):
+    """``quantize_tile`` given the layer's reduction, horizontal pass and tile (``tile``'s
+    ``passed``, by 2, 3, 5, 4, uniform and weighted resizes): the rows, tile and dirty map of the
+    pass alone, from the frame's chunks ``todo`` marks and the rows' buffer kept (``out``); a frame
+    that is its layer has the layer's tile."""
+    from render.sheet import _compiled_plan
+
+    frame, _noisy, todo, layer = _todo_over(w, h, stride, seed=w + 1)
+    lut = bytes(np.random.default_rng(6).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    k, plan = _compiled_plan(w, tile)
+    yb = np.frombuffer(plan[3], np.int32)
+    first, last = int(yb[0]), int(yb[2 * (tile[1] - 1)] + yb[2 * (tile[1] - 1) + 1])
+    passed = bytearray((last - first) * 3 * tile[0])
+    layer_tile = pixels._C.tile(layer, w, stride, k, tile[2], *plan, *tile[:2], lut, passed)
+    assert layer_tile == pixels._C.tile(layer, w, stride, k, tile[2], *plan, *tile[:2], lut)
+    assert any(passed)
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    alone = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2])
+    want_map = bytearray(len(todo))
+    pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, want_map)
+    out, dirty = bytearray(layer_rows), bytearray(len(todo))
+    for _ in range(2):  # the buffer then holds the last frame's rows: kept
+        got = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer,
+                                      layer_rows, dirty, red, todo, out, True, passed, layer_tile)
+        assert got[0] is out and bytes(out) == alone[0] and got[1] == alone[1] and dirty == want_map
+    same = pixels._C.quantize_tile(layer, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, layer_rows,
+                                   bytearray(len(todo)), red, None, None, False, passed, layer_tile)
+    assert same[1] == layer_tile
+
+
+@compiled
+def test_a_layers_pass_and_tile_go_together():
+    w, h, stride, tile, frame, layer, lut, k, plan, rows, red = _small_tile_case()
+    with pytest.raises(ValueError, match="does not fit"):
+        pixels._C.tile(layer, w, stride, k, tile[2], *plan, *tile[:2], lut, bytearray(5))
+    yb = np.frombuffer(plan[3], np.int32)
+    passed = bytearray((int(yb[-2] + yb[-1]) - int(yb[0])) * 3 * tile[0])
+    ix = pixels._C.tile(layer, w, stride, k, tile[2], *plan, *tile[:2], lut, passed)
+    dirty = bytearray(-(-w // 16) * h)
+    with pytest.raises(TypeError, match="need each other"):
+        pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, rows, dirty, red,
+                                None, None, False, passed)
+    with pytest.raises(TypeError, match="need each other"):
+        pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, rows, dirty, None,
+                                None, None, False, passed, ix)
+    with pytest.raises(ValueError, match="does not fit"):
+        pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, *tile[:2], layer, rows, dirty, red,
+                                None, None, False, passed, ix[:-1])
+    with pytest.raises(TypeError, match="without their buffer"):
+        pixels._C.quantize(frame, w, h, stride, lut, True, layer, rows, dirty, None, None, True)
+    with pytest.raises(ValueError, match="does not fit"):
+        pixels._C.quantize(frame, w, h, stride, lut, True, layer, rows, dirty, None, bytearray(3), False)
+    for f in (pixels._C.quantize, pixels.quantize_py):
+        out = bytearray(len(rows))
+        assert f(frame, w, h, stride, lut, True, None, None, None, None, out) is out
+        assert bytes(out) == pixels._C.quantize(frame, w, h, stride, lut, True)

@@ -142,6 +142,64 @@ def test_frames_put_back_by_their_dirty_chunks_are_drawn_whole(seed_scenes, tile
     assert put_back == len(frames) - 2  # the map was used but for the first frame and after the svg
 
 
+def _drawn_only_where_marked(r: FrameRenderer, sc) -> float:
+    """Draw ``sc`` on ``r``; check the canvas is its base layer in every chunk the renderer's
+    ``todo`` map leaves out (what the lookup then takes from the layer, unread); the share of
+    chunks marked."""
+    with r.rgba(sc):
+        over = r.over()
+        assert over is not None and over.todo is not None
+        h, w = over.layer.shape[:2]
+        chunks = -(-w // 16)
+        todo = np.repeat(np.frombuffer(over.todo, np.uint8).reshape(h, chunks), 16, axis=1)[:, :w].astype(bool)
+        differs = (r._pixels() != over.layer).any(axis=2)
+        assert not (differs & ~todo).any(), int((differs & ~todo).sum())
+        rows = __import__("render.frame", fromlist=["quantize_rows"]).quantize_rows(
+            r.canvas.buffer_rgba(), (w, h), r.theme, over=over)
+        r.drawn_over(over)
+        assert rows is not None
+        return float(todo.mean())
+
+
+@pytest.mark.skipif(not __import__("explainer.core.pixels", fromlist=["compiled"]).compiled,
+                    reason="compiled pixels not built")
+@pytest.mark.parametrize(("name", "n", "steps", "theme", "lang"), [
+    ("16x16-hard.txt", 16, 40, "default", "en"), ("16x16.txt", 16, 30, "colorblind", "fr"),
+    ("25x25.txt", 25, 12, "default", "en")])
+def test_a_frame_inks_only_the_chunks_its_renderer_marks(name, n, steps, theme, lang):
+    """Every path the renderer's Agg draws, every legend line and word copied in, is marked in
+    its ``todo`` map (``FrameRenderer._renderer``, ``pixels.mark``): outside the map each frame
+    of real puzzles (both languages, two palettes; 25x25 through widened views) is its layer,
+    pixel for pixel, so the lookup may take the layer's indices there unread. The map marks a
+    minority of the chunks (it is worth having)."""
+    frames = _scenes(_first_line(name), steps, lang=lang)
+    r = FrameRenderer(n, THEMES[theme], keep_values=True)
+    shares = [_drawn_only_where_marked(r, sc) for sc in frames]
+    assert len(shares) > 10 and np.median(shares) < 0.5
+
+
+@pytest.mark.skipif(not __import__("explainer.core.pixels", fromlist=["compiled"]).compiled,
+                    reason="compiled pixels not built")
+def test_a_frames_rows_kept_in_the_renderers_buffer_are_its_rows(seed_scenes):
+    """The rows are written into the renderer's one buffer, only the chunks the last frame
+    changed and this one marks rewritten (``Over.kept``): each frame's rows those of a fresh
+    lookup, with the buffer kept from frame to frame for most of them."""
+    from render.frame import quantize_rows
+
+    r = FrameRenderer(9, keep_values=True)
+    kept = 0
+    for sc in seed_scenes:
+        with r.rgba(sc) as im:
+            over = r.over()
+            assert over is not None
+            kept += over.kept
+            rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme, over=over)
+            assert rows is not None and rows is over.out
+            assert bytes(rows) == quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme)
+            r.drawn_over(over)
+    assert kept > len(seed_scenes) // 2
+
+
 def test_givens_at_least_12_px_on_25x25_at_1024():
     """Every given of a 25×25 frame, plain or through a widened view, is at least LEGIBLE_PX
     high when the frame is shown SHOWN_WIDTH pixels wide (from the layout and the view)."""
