@@ -61,6 +61,19 @@ static inline uint8_t lookup(const uint8_t *table, const uint8_t *p) {
 
 #define CHUNK 16  /* pixels: a frame row is read a chunk at a time */
 
+/* whether any of ``n`` bytes (a row of a map of chunks) is set: eight at a time */
+static inline int any_set(const uint8_t *p, Py_ssize_t n) {
+    uint64_t acc = 0;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        acc |= v;
+    }
+    for (; i < n; i++) acc |= p[i];
+    return acc != 0;
+}
+
 /* sixteen pixels of one colour (all four bytes: eight 64-bit words against the first pixel
  * twice, no branch between them) take one index; else each is looked up, no branch */
 static inline void quantize_chunk(Runs *s, const uint8_t *p, const uint8_t *table, uint8_t *out) {
@@ -104,6 +117,10 @@ static void quantize_row_over(Runs *s, const uint8_t *p, const uint8_t *lp, cons
             dirty[j] = 0;
             continue;
         }
+#if defined(__GNUC__)
+        __builtin_prefetch(p + 4 * CHUNK * 4);  /* the chunks ahead: few are read, the prefetcher misses them */
+        __builtin_prefetch(lp + 4 * CHUNK * 4);
+#endif
         uint64_t d = 0;
         for (int k = 0; k < 8; k++) {
             uint64_t v, l;
@@ -209,10 +226,10 @@ static void quantize_line(Runs *s, const uint8_t *src, Py_ssize_t y, Py_ssize_t 
     const uint8_t *lrow = (const uint8_t *)o->rows.buf + y * pitch + (pitch - w);
     uint8_t *dirty = (uint8_t *)o->dirty.buf + y * o->chunks;
     const uint8_t *todo = o->has_todo ? (const uint8_t *)o->todo.buf + y * o->chunks : NULL;
-    if (todo != NULL && memchr(todo, 1, (size_t)o->chunks) == NULL) {  /* a row drawn nowhere */
+    if (todo != NULL && !any_set(todo, o->chunks)) {  /* a row drawn nowhere */
         if (!o->kept)
             memcpy(row, lrow, (size_t)w);
-        else if (memchr(dirty, 1, (size_t)o->chunks) != NULL)  /* the last frame's chunks put back */
+        else if (any_set(dirty, o->chunks))  /* the last frame's chunks put back */
             for (Py_ssize_t j = 0, x = 0; j < o->chunks; j++, x += CHUNK)
                 if (dirty[j]) memcpy(row + x, lrow + x, (size_t)(w - x < CHUNK ? w - x : CHUNK));
         memset(dirty, 0, (size_t)o->chunks);
@@ -292,12 +309,21 @@ static PyObject *py_restore(PyObject *self, PyObject *args) {
         uint8_t *d = (uint8_t *)dst.buf;
         const uint8_t *f = (const uint8_t *)src.buf, *map = (const uint8_t *)dirty.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t y = 0; y < h; y++)
-            for (Py_ssize_t j = 0; j < chunks; j++) {
-                if (!map[y * chunks + j]) continue;
-                Py_ssize_t at = y * stride + 4 * CHUNK * j, n = w - CHUNK * j < CHUNK ? w - CHUNK * j : CHUNK;
-                memcpy(d + at, f + at, (size_t)(4 * n));
+        for (Py_ssize_t y = 0; y < h; y++) {
+            const uint8_t *row = map + y * chunks;
+            if (!any_set(row, chunks)) continue;  /* a row not drawn on: most of them */
+            for (Py_ssize_t j = 0; j < chunks;) {
+                if (!row[j]) {
+                    j++;
+                    continue;
+                }
+                Py_ssize_t end = j + 1;  /* a run of marked chunks: one copy */
+                while (end < chunks && row[end]) end++;
+                Py_ssize_t x0 = CHUNK * j, x1 = CHUNK * end < w ? CHUNK * end : w, at = y * stride + 4 * x0;
+                memcpy(d + at, f + at, (size_t)(4 * (x1 - x0)));
+                j = end;
             }
+        }
         Py_END_ALLOW_THREADS
     }
     Py_INCREF(Py_None);
@@ -454,7 +480,7 @@ static int block_rows_dirty(const uint8_t *restrict dirty, Py_ssize_t chunks, Py
         const uint8_t *restrict d = dirty + y * chunks;
         for (Py_ssize_t j = 0; j < chunks; j++) any[j] |= d[j];
     }
-    return memchr(any, 1, (size_t)chunks) != NULL;
+    return any_set(any, chunks);
 }
 
 /* ``any``: ``block_rows_dirty``'s map of the reduced row's chunks */

@@ -95,9 +95,58 @@ def test_a_result_crosses_the_pipe_packed_and_comes_out_the_same() -> None:
                 tile_size=(495, 510), video=bytes(range(256)) * 200, video_size=(256, 200))
     sent = pack((7, px))
     assert sent[1].tile == b"" and sent[1].video == b"" and sent[1].thumb == px.thumb
-    assert set(sent[2]) == {"tile", "video"}
+    assert set(sent[2]) == {"tile", "video"} and sent[3] == -1
     assert len(pickle.dumps(sent)) < 64 * 1024
     assert unpack(sent) == (7, px)
     small = Pixels(tile=b"\x01" * (PACK_BYTES - 1), tile_size=(1, PACK_BYTES - 1))
-    assert pack((1, small)) == (1, small, {})
+    assert pack((1, small)) == (1, small, {}, -1)
     assert unpack(pack((1, small))) == (1, small)
+
+
+def test_a_tile_crosses_in_its_slot_and_comes_out_the_same() -> None:
+    """With ``TileSlots`` (shared memory made before the fork) a frame's tile is put in the slot
+    of its number, not sent: the message holds its length only; the frames in flight at once
+    (one slot each) keep their own tiles; a tile larger than a slot is sent packed."""
+    import pickle
+
+    from render.job import Pixels
+    from render.workers import TileSlots, pack, unpack
+
+    slots = TileSlots(3, 252_450)
+    try:
+        tiles = {k: bytes([k]) * 252_450 for k in (4, 5, 6)}
+        sent = [pack((k, Pixels(tile=t, tile_size=(495, 510), legend="x")), slots) for k, t in tiles.items()]
+        for s, (k, t) in zip(sent, tiles.items(), strict=True):
+            assert s[1].tile == b"" and s[2] == {} and s[3] == len(t) and len(pickle.dumps(s)) < 1024
+            assert unpack(s, slots) == (k, Pixels(tile=t, tile_size=(495, 510), legend="x"))
+        big = Pixels(tile=b"\x02" * 252_451, tile_size=(1, 252_451))
+        s = pack((7, big), slots)
+        assert s[3] == -1 and "tile" in s[2] and unpack(s, slots) == (7, big)
+    finally:
+        slots.close()
+
+
+def test_frames_drawn_in_workers_send_the_tiles_drawn_here(tmp_path) -> None:
+    """The same tiles, legends and thumbnails from two forked workers (tiles through their
+    slots) as from the frames drawn in this process."""
+    import multiprocessing as mp
+
+    import pytest
+
+    from explainer import Puzzle
+    from render.export import _plan
+    from render.job import Job
+    from render.options import RenderOptions
+    from render.workers import render_frames
+    from tests.conftest import SEED
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork here")
+    p = Puzzle(SEED, max_steps=8)
+    options = RenderOptions()
+    job = Job(p, tmp_path, options, plan=_plan(p, options))
+    job.frame_paths = [None] * len(job.plan)
+    job.thumb, job.tile, job.thumb_frames = 1, (200, 180, 800), frozenset({0, 3})
+    here = dict(render_frames(job, workers=1))
+    forked = dict(render_frames(job, workers=2))
+    assert len(here) == len(job.plan) >= 8 and here == forked
