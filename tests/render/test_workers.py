@@ -125,28 +125,3 @@ def test_a_tile_crosses_in_its_slot_and_comes_out_the_same() -> None:
     finally:
         slots.close()
 
-
-def test_frames_drawn_in_workers_send_the_tiles_drawn_here(tmp_path) -> None:
-    """The same tiles, legends and thumbnails from two forked workers (tiles through their
-    slots) as from the frames drawn in this process."""
-    import multiprocessing as mp
-
-    import pytest
-
-    from explainer import Puzzle
-    from render.export import _plan
-    from render.job import Job
-    from render.options import RenderOptions
-    from render.workers import render_frames
-    from tests.conftest import SEED
-
-    if "fork" not in mp.get_all_start_methods():
-        pytest.skip("no fork here")
-    p = Puzzle(SEED, max_steps=8)
-    options = RenderOptions()
-    job = Job(p, tmp_path, options, plan=_plan(p, options))
-    job.frame_paths = [None] * len(job.plan)
-    job.thumb, job.tile, job.thumb_frames = 1, (200, 180, 800), frozenset({0, 3})
-    here = dict(render_frames(job, workers=1))
-    forked = dict(render_frames(job, workers=2))
-    assert len(here) == len(job.plan) >= 8 and here == forked
