@@ -1040,6 +1040,7 @@ class FrameRenderer:
         # is known of the layers (``_layers``: their indices and reductions, by identity)
         self._base: np.ndarray | None = None
         self._dirty_of: np.ndarray | None = None
+        self._dirty_on: Any = None  # the Agg renderer whose buffer the dirty map was made on
         self._dirty = bytearray()
         self._layers: list[Over] = []
         # the chunks drawn on since the canvas last held its base layer (``_put``), a byte a
@@ -1086,8 +1087,11 @@ class FrameRenderer:
         2.4 -> 0.5 ms), else the whole canvas copied."""
         from explainer.core import pixels
 
+        # the map is the canvas's only while its renderer (its buffer) is the one drawn on: one
+        # made again (the figure's size or dpi changed meanwhile) starts blank
+        same = self._dirty_on is self.canvas.get_renderer()
         buf = self._pixels()
-        if self._dirty_of is layer and pixels.restore is not None:
+        if self._dirty_of is layer and same and pixels.restore is not None:
             h, w = buf.shape[:2]
             pixels.restore(buf, layer, w, h, 4 * w, self._dirty)
         else:
@@ -1205,6 +1209,7 @@ class FrameRenderer:
         """The frame's rows were looked up over ``over`` (``over()``'s): its dirty map is the
         canvas's difference from that layer, until the next frame puts the layer back."""
         self._dirty_of = over.layer
+        self._dirty_on = self.canvas.get_renderer()
         self._rows_of = over.layer if over.out is self._rows_out else None
 
     @contextmanager

@@ -142,6 +142,21 @@ def test_frames_put_back_by_their_dirty_chunks_are_drawn_whole(seed_scenes, tile
     assert put_back == len(frames) - 2  # the map was used but for the first frame and after the svg
 
 
+@pytest.mark.skipif(not __import__("explainer.core.pixels", fromlist=["compiled"]).compiled,
+                    reason="compiled pixels not built")
+def test_a_canvas_made_again_is_filled_whole(seed_scenes):
+    """When the canvas's Agg renderer is made again (matplotlib does so when the figure's size
+    or dpi changed: its buffer starts blank), the next frame does not put back only the chunks
+    the last one drew on: it has the pixels of a fresh renderer's frame."""
+    fast, full = FrameRenderer(9, keep_values=True), FrameRenderer(9, keep_values=True)
+    for sc in seed_scenes[:6]:
+        _drawn_over(fast, sc)
+    fast.canvas._lastKey = None  # the next get_renderer makes a new renderer, a blank buffer
+    _rows, px, _ = _drawn_over(fast, seed_scenes[6])
+    with full.rgba(seed_scenes[6]) as im:
+        assert (np.asarray(im) == px).all()
+
+
 def _drawn_only_where_marked(r: FrameRenderer, sc) -> float:
     """Draw ``sc`` on ``r``; check the canvas is its base layer in every chunk the renderer's
     ``todo`` map leaves out (what the lookup then takes from the layer, unread); the share of
