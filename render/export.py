@@ -139,7 +139,9 @@ class ContactSheetExporter(Exporter):
                                           columns=job.options.columns, layout=exporter.layout(job))
 
             def add(self, k: int, frame: Frame, pixels: Pixels) -> None:
-                self.sheet.add(k, Image.frombytes("L", pixels.tile_size, pixels.tile))
+                # over the tile's own bytes, no copy (a new image a frame cost 0.5 ms in the
+                # run: its memory taken and cleared each time)
+                self.sheet.add(k, Image.frombuffer("L", pixels.tile_size, pixels.tile, "raw", "L", 0, 1))
 
             def finish(self, rec: Written) -> list[Path]:
                 paths = [Path(p) for p in self.sheet.written]

@@ -579,6 +579,10 @@ typedef struct {
      * ``rowchg`` its rows holding any; else NULL. */
     const uint8_t *ltmp, *ltile;
     uint8_t *chg, *rowchg;
+    /* the resampled pixels each chunk of a frame row feeds: [xlo[j], xhi[j]) (windows are in
+     * order, so a chunk's pixels are a run); ``colany``: a row of the vertical pass's changes */
+    int32_t *xlo, *xhi;
+    uint8_t *colany;
 } Tile;
 
 static int tile_fits(Tile *t, const Py_buffer *src, const Py_buffer *xb, const Py_buffer *xk, const Py_buffer *yb,
@@ -637,6 +641,9 @@ static void tile_free(Tile *t) {
     PyMem_Free(t->any);
     PyMem_Free(t->chg);
     PyMem_Free(t->rowchg);
+    PyMem_Free(t->xlo);
+    PyMem_Free(t->xhi);
+    PyMem_Free(t->colany);
 }
 
 static void tile_plan(Tile *t) {
@@ -647,6 +654,18 @@ static void tile_plan(Tile *t) {
     t->yuni = uniform_axis(t->ybo, t->ykk, oh, t->yks, ys, yc, yw);
     for (Py_ssize_t xx = 0; xx < ow && t->xuni; xx++)  /* the weight 2^(22 - d): a shift by d */
         xd[xx] = down_shift(xw[xx]);
+    if (t->xlo != NULL) {  /* each chunk's run of resampled pixels */
+        for (Py_ssize_t j = 0; j < t->chunks; j++) t->xlo[j] = (int32_t)ow, t->xhi[j] = 0;
+        for (Py_ssize_t xx = 0; xx < ow; xx++) {
+            Py_ssize_t a = t->xuni ? xs[xx] : t->xbo[2 * xx], n = t->xuni ? xc[xx] : t->xbo[2 * xx + 1];
+            if (n <= 0) continue;
+            Py_ssize_t c0 = a * t->k, c1 = (a + n) * t->k < t->w ? (a + n) * t->k : t->w;
+            for (Py_ssize_t j = c0 / CHUNK; j <= (c1 - 1) / CHUNK; j++) {
+                if (xx < t->xlo[j]) t->xlo[j] = (int32_t)xx;
+                if (xx + 1 > t->xhi[j]) t->xhi[j] = (int32_t)(xx + 1);
+            }
+        }
+    }
 }
 
 /* reduced row ``ry`` (first <= ry < last) made, then resampled across into ``tmp`` */
@@ -672,17 +691,10 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
     }
     const uint8_t *restrict in = t->red;
     if (chg != NULL) {  /* the pixels whose inputs the frame did not draw on: the layer's */
-        const uint8_t *lt = t->ltmp + (ry - t->first) * t->span;
-        for (Py_ssize_t xx = 0; xx < ow; xx++) {
-            Py_ssize_t a = t->xuni ? xs[xx] : t->xbo[2 * xx], n = t->xuni ? xc[xx] : t->xbo[2 * xx + 1];
-            int drawn = 0;
-            if (n > 0) {
-                Py_ssize_t c0 = a * t->k, c1 = (a + n) * t->k < t->w ? (a + n) * t->k : t->w;
-                for (Py_ssize_t j = c0 / CHUNK; j <= (c1 - 1) / CHUNK; j++) drawn |= t->any[j];
-            }
-            chg[xx] = (uint8_t)drawn;
-            if (!drawn) memcpy(o + 3 * xx, lt + 3 * xx, 3);
-        }
+        memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
+        memset(chg, 0, (size_t)ow);
+        for (Py_ssize_t j = 0; j < t->chunks; j++)
+            if (t->any[j] && t->xlo[j] < t->xhi[j]) memset(chg + t->xlo[j], 1, (size_t)(t->xhi[j] - t->xlo[j]));
     }
     if (t->xuni) {  /* a run of pixels summed, times its weight */
         for (Py_ssize_t xx = 0; xx < ow; xx++) {
@@ -770,11 +782,15 @@ static void tile_finish_over(Tile *t, uint8_t *o) {
         int any = 0;
         for (Py_ssize_t y = a; y < a + n; y++) any |= t->rowchg[y - t->first];
         if (!any) continue;
-        for (Py_ssize_t xx = 0; xx < ow; xx++) {
-            int drawn = 0;
-            for (Py_ssize_t y = a; y < a + n; y++) drawn |= t->chg[(y - t->first) * ow + xx];
-            if (drawn) ix[xx] = tile_pixel(t, yy, xx);
+        uint8_t *restrict col = t->colany;  /* the columns changed in any of the window's rows */
+        memset(col, 0, (size_t)ow);
+        for (Py_ssize_t y = a; y < a + n; y++) {
+            if (!t->rowchg[y - t->first]) continue;
+            const uint8_t *restrict c = t->chg + (y - t->first) * ow;
+            for (Py_ssize_t xx = 0; xx < ow; xx++) col[xx] |= c[xx];
         }
+        for (Py_ssize_t xx = 0; xx < ow; xx++)
+            if (col[xx]) ix[xx] = tile_pixel(t, yy, xx);
     }
 }
 
@@ -1143,7 +1159,10 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
         t.ltile = (const uint8_t *)ltile.buf;
         t.chg = (uint8_t *)PyMem_Malloc((size_t)((t.last - t.first) * t.ow));
         t.rowchg = (uint8_t *)PyMem_Malloc((size_t)(t.last - t.first));
-        if (t.chg == NULL || t.rowchg == NULL) {
+        t.xlo = (int32_t *)PyMem_Malloc((size_t)over.chunks * sizeof(int32_t));
+        t.xhi = (int32_t *)PyMem_Malloc((size_t)over.chunks * sizeof(int32_t));
+        t.colany = (uint8_t *)PyMem_Malloc((size_t)t.ow);
+        if (t.chg == NULL || t.rowchg == NULL || t.xlo == NULL || t.xhi == NULL || t.colany == NULL) {
             PyErr_NoMemory();
             goto done;
         }
