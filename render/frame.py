@@ -1195,13 +1195,14 @@ class FrameRenderer:
                 return method(*args, **kwargs)
             return drawn
 
-        renderer.draw_path = noted_path
-        for name in ("draw_markers", "draw_path_collection", "draw_quad_mesh", "draw_gouraud_triangle",
-                     "draw_gouraud_triangles", "draw_image", "draw_text", "draw_mathtext", "draw_tex",
-                     "restore_region", "clear"):
+        # every other way of drawing it has (markers, collections, images, text, and any a later
+        # matplotlib adds), and putting pixels back or clearing them: the whole canvas looked up
+        others = [name for name in dir(renderer) if name.startswith("draw_") and name != "draw_path"]
+        for name in (*others, "restore_region", "clear"):
             method = getattr(renderer, name, None)
-            if method is not None:
+            if callable(method):
                 setattr(renderer, name, unknown(method))
+        renderer.draw_path = noted_path
         renderer._noted_by = self
         return renderer
 

@@ -157,6 +157,29 @@ def test_a_canvas_made_again_is_filled_whole(seed_scenes):
         assert (np.asarray(im) == px).all()
 
 
+@pytest.mark.skipif(not __import__("explainer.core.pixels", fromlist=["compiled"]).compiled,
+                    reason="compiled pixels not built")
+def test_drawing_the_renderer_cannot_bound_makes_the_whole_frame_read(seed_scenes):
+    """Anything drawn on the canvas other than a path (here the canvas cleared; a collection, an
+    image, text alike) leaves the frame's map unknown: ``over`` gives no ``todo`` and the rows
+    are looked up whole, the same as without the layer; the next frame is whole again."""
+    from render.frame import quantize_rows
+
+    r = FrameRenderer(9, keep_values=True)
+    for sc in seed_scenes[:3]:
+        _drawn_over(r, sc)
+    with r.rgba(seed_scenes[3]) as im:
+        r._renderer().clear()
+        over = r.over()
+        assert over is not None and over.todo is None
+        rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme, over=over)
+        assert rows is not None and bytes(rows) == quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme)
+        r.drawn_over(over)
+    _rows, px, _ = _drawn_over(r, seed_scenes[4])
+    with FrameRenderer(9, keep_values=True).rgba(seed_scenes[4]) as im:
+        assert (np.asarray(im) == px).all()
+
+
 def _drawn_only_where_marked(r: FrameRenderer, sc) -> float:
     """Draw ``sc`` on ``r``; check the canvas is its base layer in every chunk the renderer's
     ``todo`` map leaves out (what the lookup then takes from the layer, unread); the share of
