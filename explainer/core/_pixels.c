@@ -547,12 +547,15 @@ static int down_shift(int32_t weight) {
 }
 
 PyDoc_STRVAR(tile_doc,
-"tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h, lut=None) -> bytes\n\n"
+"tile(src, width, stride, k, rows, xbounds, xweights, xksize, ybounds, yweights, yksize, out_w, out_h, lut=None,\n"
+"     passed=None) -> bytes\n\n"
 "The RGB bytes (out_w x out_h) of an RGBX frame (``src``, rows ``stride`` bytes apart) reduced by 2 <= k <= 16\n"
 "over its top ``rows`` rows, then resampled with the given bounds (int32 pairs: first pixel,\n"
 "count) and int32 weights (``xksize`` / ``yksize`` per output pixel): Pillow's reduce and BOX\n"
 "resize (``explainer.core.pixels.box_plan`` works the bounds and weights out). With ``lut``\n"
-"(``quantize``'s table of 2^18 palette indices): the tile's palette indices instead, a byte a pixel.");
+"(``quantize``'s table of 2^18 palette indices): the tile's palette indices instead, a byte a pixel.\n"
+"``passed``: a writable buffer given the horizontal pass (3 bytes a pixel, ``out_w`` a row, the\n"
+"reduced rows the vertical pass reads): a layer's, for ``quantize_tile`` over that layer.");
 
 /* A tile being made: its arguments, the memory it works in, its plan. ``tile_fits`` checks the
  * arguments, ``tile_alloc`` takes the memory, ``tile_plan`` finds the shortcuts of a BOX plan,
@@ -682,7 +685,7 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
             if (!any) {  /* drawn nowhere in these rows: the layer's pass */
                 memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
                 memset(chg, 0, (size_t)ow);
-                goto passed;
+                return;
             }
         }
         reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->lred, t->any);
@@ -716,7 +719,7 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
             o[3 * xx + 1] = clip22((1 << 21) + s1 * kw);
             o[3 * xx + 2] = clip22((1 << 21) + s2 * kw);
         }
-        goto passed;
+        return;
     }
     for (Py_ssize_t xx = 0; xx < ow; xx++) {
         if (chg != NULL && !chg[xx]) continue;
@@ -732,11 +735,8 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
         }
         o[3 * xx] = clip22(s0), o[3 * xx + 1] = clip22(s1), o[3 * xx + 2] = clip22(s2);
     }
-passed:
-    return;
 }
 
-/* the vertical pass, a weighted row at a time, into ``o``: RGB, or palette indices with a table */
 /* one pixel of the vertical pass (column ``xx``), through the table: what ``tile_finish`` finds */
 static uint8_t tile_pixel(const Tile *t, Py_ssize_t yy, Py_ssize_t xx) {
     Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
@@ -794,6 +794,7 @@ static void tile_finish_over(Tile *t, uint8_t *o) {
     }
 }
 
+/* the vertical pass, a weighted row at a time, into ``o``: RGB, or palette indices with a table */
 static void tile_finish(Tile *t, uint8_t *o) {
     Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
     const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
@@ -1091,13 +1092,17 @@ done:
 PyDoc_STRVAR(quantize_tile_doc,
 "quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
 "              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None,\n"
-"              layer_reduced=None, todo=None, out=None, kept=False) -> (bytes, bytes)\n\n"
+"              layer_reduced=None, todo=None, out=None, kept=False, layer_passed=None,\n"
+"              layer_tile=None) -> (bytes, bytes)\n\n"
 "``quantize(src, width, height, stride, lut, filtered)`` and ``tile(src, width, stride, k, rows, ...,\n"
 "out_w, out_h, lut)`` in one pass over the frame: each row of the tile is made as soon as the\n"
 "frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).\n"
 "Over a layer (``quantize``'s three arguments) whose whole reduction is given (``reduce``'s): the\n"
 "tile's reduced pixels whose blocks the frame did not draw on are the layer's (the same bytes).\n"
-"``todo``, ``out``, ``kept``: as ``quantize``'s (the chunks known to be the layer's are not read).");
+"``todo``, ``out``, ``kept``: as ``quantize``'s (the chunks known to be the layer's are not read).\n"
+"With the layer's horizontal pass (``tile``'s ``passed``) and tile as well (all three): only the\n"
+"tile's pixels whose inputs lie in chunks that differ from the layer are worked out, the others\n"
+"are the layer tile's (the same bytes).");
 
 static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     Py_buffer src, lut, xb, xk, yb, yk;
