@@ -256,7 +256,7 @@ def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int,
         layer = (*over.args(), red, *over.into(), passed, tile_ix)
     out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, lut, True, whole, rows, *resize, w, h,
                                         *layer)
-    return out, Image.frombytes("L", (w, h), indices)
+    return out, Image.frombuffer("L", (w, h), indices, "raw", "L", 0, 1)  # over its bytes, no new image
 
 
 def sheet_tile(frame: Any, tile: tuple[int, int, int], theme: Any, reduced: dict[int, Any] | None = None,

@@ -74,6 +74,23 @@ static inline int any_set(const uint8_t *p, Py_ssize_t n) {
     return acc != 0;
 }
 
+/* the runs of chunks ``map`` marks (``chunks`` of a row of ``w`` items, the last partial) copied
+ * from ``src`` into ``dst``, ``unit`` bytes an item: a run at once */
+static void copy_marked(uint8_t *dst, const uint8_t *src, const uint8_t *map, Py_ssize_t chunks, Py_ssize_t w,
+                        int unit) {
+    for (Py_ssize_t j = 0; j < chunks;) {
+        if (!map[j]) {
+            j++;
+            continue;
+        }
+        Py_ssize_t end = j + 1;
+        while (end < chunks && map[end]) end++;
+        Py_ssize_t x0 = CHUNK * j, x1 = CHUNK * end < w ? CHUNK * end : w;
+        memcpy(dst + unit * x0, src + unit * x0, (size_t)(unit * (x1 - x0)));
+        j = end;
+    }
+}
+
 /* sixteen pixels of one colour (all four bytes: eight 64-bit words against the first pixel
  * twice, no branch between them) take one index; else each is looked up, no branch */
 static inline void quantize_chunk(Runs *s, const uint8_t *p, const uint8_t *table, uint8_t *out) {
@@ -230,8 +247,7 @@ static void quantize_line(Runs *s, const uint8_t *src, Py_ssize_t y, Py_ssize_t 
         if (!o->kept)
             memcpy(row, lrow, (size_t)w);
         else if (any_set(dirty, o->chunks))  /* the last frame's chunks put back */
-            for (Py_ssize_t j = 0, x = 0; j < o->chunks; j++, x += CHUNK)
-                if (dirty[j]) memcpy(row + x, lrow + x, (size_t)(w - x < CHUNK ? w - x : CHUNK));
+            copy_marked(row, lrow, dirty, o->chunks, w, 1);
         memset(dirty, 0, (size_t)o->chunks);
         return;
     }
@@ -311,18 +327,8 @@ static PyObject *py_restore(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t y = 0; y < h; y++) {
             const uint8_t *row = map + y * chunks;
-            if (!any_set(row, chunks)) continue;  /* a row not drawn on: most of them */
-            for (Py_ssize_t j = 0; j < chunks;) {
-                if (!row[j]) {
-                    j++;
-                    continue;
-                }
-                Py_ssize_t end = j + 1;  /* a run of marked chunks: one copy */
-                while (end < chunks && row[end]) end++;
-                Py_ssize_t x0 = CHUNK * j, x1 = CHUNK * end < w ? CHUNK * end : w, at = y * stride + 4 * x0;
-                memcpy(d + at, f + at, (size_t)(4 * (x1 - x0)));
-                j = end;
-            }
+            if (any_set(row, chunks))  /* most rows are not drawn on */
+                copy_marked(d + y * stride, f + y * stride, row, chunks, w, 4);
         }
         Py_END_ALLOW_THREADS
     }
@@ -622,7 +628,7 @@ static int tile_alloc(Tile *t) {
     t->acc = t->k > 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
     t->sum = t->k == 2 ? (uint16_t *)PyMem_Malloc((size_t)w * 4 * sizeof(uint16_t)) : NULL;
     t->col = (uint16_t *)PyMem_Malloc((size_t)ow * 3 * sizeof(uint16_t));
-    t->plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 3 * oh) * sizeof(int32_t));
+    t->plan = (int32_t *)PyMem_Malloc((size_t)(4 * ow + 4 * oh) * sizeof(int32_t));
     t->rgbrow = t->table != NULL ? (uint8_t *)PyMem_Malloc((size_t)ow * 3) : NULL;
     if (t->red == NULL || t->tmp == NULL || t->vs == NULL || t->col == NULL || t->plan == NULL
         || (t->k > 2 && t->acc == NULL) || (t->k == 2 && t->sum == NULL) || (t->table != NULL && t->rgbrow == NULL)) {
@@ -652,11 +658,12 @@ static void tile_free(Tile *t) {
 static void tile_plan(Tile *t) {
     Py_ssize_t ow = t->ow, oh = t->oh;
     int32_t *xs = t->plan, *xc = xs + ow, *xw = xs + 2 * ow, *xd = xs + 3 * ow;
-    int32_t *ys = xs + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    int32_t *ys = xs + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh, *yd = ys + 3 * oh;
     t->xuni = uniform_axis(t->xbo, t->xkk, ow, t->xks, xs, xc, xw);
     t->yuni = uniform_axis(t->ybo, t->ykk, oh, t->yks, ys, yc, yw);
     for (Py_ssize_t xx = 0; xx < ow && t->xuni; xx++)  /* the weight 2^(22 - d): a shift by d */
         xd[xx] = down_shift(xw[xx]);
+    for (Py_ssize_t yy = 0; yy < oh && t->yuni; yy++) yd[yy] = down_shift(yw[yy]);
     if (t->xlo != NULL) {  /* each chunk's run of resampled pixels */
         for (Py_ssize_t j = 0; j < t->chunks; j++) t->xlo[j] = (int32_t)ow, t->xhi[j] = 0;
         for (Py_ssize_t xx = 0; xx < ow; xx++) {
@@ -679,26 +686,20 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
     uint8_t *chg = NULL;
     if (t->lred != NULL) {
         int any = block_rows_dirty(t->dirty, t->chunks, t->rows, t->k, ry, t->any);
-        if (t->ltmp != NULL) {
+        if (t->ltmp != NULL) {  /* the layer's pass, but the pixels the drawn chunks feed */
             chg = t->chg + (ry - t->first) * ow;
             t->rowchg[ry - t->first] = (uint8_t)any;
-            if (!any) {  /* drawn nowhere in these rows: the layer's pass */
-                memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
-                memset(chg, 0, (size_t)ow);
-                return;
-            }
+            memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
+            memset(chg, 0, (size_t)ow);
+            if (!any) return;  /* drawn nowhere in these rows */
+            for (Py_ssize_t j = 0; j < t->chunks; j++)
+                if (t->any[j] && t->xlo[j] < t->xhi[j]) memset(chg + t->xlo[j], 1, (size_t)(t->xhi[j] - t->xlo[j]));
         }
         reduce_row_over(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->lred, t->any);
     } else {
         reduce_row(t->base, t->w, t->stride, t->rows, t->k, ry, t->red, t->rw, t->k == 2 ? t->sum : t->acc);
     }
     const uint8_t *restrict in = t->red;
-    if (chg != NULL) {  /* the pixels whose inputs the frame did not draw on: the layer's */
-        memcpy(o, t->ltmp + (ry - t->first) * t->span, (size_t)t->span);
-        memset(chg, 0, (size_t)ow);
-        for (Py_ssize_t j = 0; j < t->chunks; j++)
-            if (t->any[j] && t->xlo[j] < t->xhi[j]) memset(chg + t->xlo[j], 1, (size_t)(t->xhi[j] - t->xlo[j]));
-    }
     if (t->xuni) {  /* a run of pixels summed, times its weight */
         for (Py_ssize_t xx = 0; xx < ow; xx++) {
             if (chg != NULL && !chg[xx]) continue;
@@ -740,15 +741,14 @@ static void tile_row(Tile *t, Py_ssize_t ry) {
 /* one pixel of the vertical pass (column ``xx``), through the table: what ``tile_finish`` finds */
 static uint8_t tile_pixel(const Tile *t, Py_ssize_t yy, Py_ssize_t xx) {
     Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
-    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh, *yd = ys + 3 * oh;
     uint8_t rgb[3];
     if (t->yuni) {
         const uint8_t *p = t->tmp + (ys[yy] - t->first) * span + 3 * xx;
-        int32_t m = yc[yy], kw = yw[yy];
+        int32_t m = yc[yy], kw = yw[yy], down = yd[yy];
         uint16_t c[3] = {0, 0, 0};
         for (int32_t y = 0; y < m; y++, p += span)
             for (int i = 0; i < 3; i++) c[i] = (uint16_t)(c[i] + p[i]);
-        int down = down_shift(kw);
         for (int i = 0; i < 3; i++) {
             if (down >= 0) {
                 uint32_t half = down > 0 ? 1u << (down - 1) : 0, v = (c[i] + half) >> down;
@@ -797,7 +797,7 @@ static void tile_finish_over(Tile *t, uint8_t *o) {
 /* the vertical pass, a weighted row at a time, into ``o``: RGB, or palette indices with a table */
 static void tile_finish(Tile *t, uint8_t *o) {
     Py_ssize_t ow = t->ow, oh = t->oh, span = t->span;
-    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh;
+    const int32_t *ys = t->plan + 4 * ow, *yc = ys + oh, *yw = ys + 2 * oh, *yd = ys + 3 * oh;
     const uint8_t *table = t->table;
     uint16_t *col = t->col;
     int32_t *vs = t->vs;
@@ -813,7 +813,7 @@ static void tile_finish(Tile *t, uint8_t *o) {
             for (Py_ssize_t i = 0; i < span; i++) col[i] = 0;
             for (int32_t y = 0; y < m; y++, p += span)
                 for (Py_ssize_t i = 0; i < span; i++) col[i] = (uint16_t)(col[i] + p[i]);
-            int down = down_shift(kw);
+            int32_t down = yd[yy];
             if (down >= 0) {  /* a power-of-two weight (a run of 1, 2 or 4): a shift, no multiply */
                 uint32_t half = down > 0 ? 1u << (down - 1) : 0;
                 for (Py_ssize_t i = 0; i < span; i++) {

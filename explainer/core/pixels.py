@@ -87,7 +87,7 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     got[:, int(filtered):] = np.frombuffer(lut, dtype=np.uint8)[px[:, :, 0] | px[:, :, 1] << 6 | px[:, :, 2] << 12]
     if keep is not None:
         layer_ix = np.frombuffer(layer_rows, np.uint8).reshape(h, w + int(filtered))
-        got[keep.nonzero()[0], keep.nonzero()[1] + int(filtered)] = layer_ix[:, int(filtered):][keep]
+        got[:, int(filtered):][keep] = layer_ix[:, int(filtered):][keep]
     if out is not None:
         memoryview(out).cast("B")[:] = got.tobytes()
         return out
