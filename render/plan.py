@@ -172,6 +172,7 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
                     "initial", title=w["initial"], caption=initial_caption(initial_state, lang))]
     items = fold_singles(steps, kinds) if group_singles else [((i,), s) for i, s in enumerate(steps)]
     keep = normalise_only(only, puzzle.techniques)
+    grid: dict[str, Any] = {}  # the last grid a proof part's picture was laid out on (``part_scene``)
     for idx, step in items:
         if keep is not None and not (step.technique in keep or
                                      (step.technique == "singles" and keep & single_names(kinds))):
@@ -191,7 +192,7 @@ def plan_frames(puzzle: Explained, *, group_singles: bool = False, only: Iterabl
             caption = proofdraw.part_caption(part, puzzle.grid.n, lang, number, depth)
             # the memo: what the frame's layouts share, its caption from the start (``part_scene``)
             sub = partial(part_scene, state, step, part, number=number, givens=givens, lang=lang, kinds=kinds,
-                          depth=depth, theme=theme, memo={"caption": caption})
+                          depth=depth, theme=theme, memo={"caption": caption}, grid=grid)
             frames.append(Frame(f"{idx[0] + 1:0{width}d}{part.suffix}-{stem}", sub,
                                 "step", idx, step.technique, title=part_title(step, part, number, lang, kinds),
                                 caption=caption,

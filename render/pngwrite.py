@@ -15,9 +15,10 @@ images too).
 """
 from __future__ import annotations
 
+import os
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 _isal: Any
@@ -59,7 +60,13 @@ def inflate(data: Any) -> bytes:
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return b"".join(_chunk_parts(kind, data))
+
+
+def _chunk_parts(kind: bytes, data: bytes) -> tuple[bytes, bytes, bytes]:
+    """A chunk's length and kind, its data, its CRC: the data not copied (a 25x25 frame's IDAT
+    is about 380 kB)."""
+    return struct.pack(">I", len(data)) + kind, data, struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
 def png_bytes(indices: Any, palette: bytes, *, dpi: tuple[float, float] | None = None,
@@ -80,28 +87,45 @@ def png_rows(rows: Any, size: tuple[int, int], palette: bytes, *, dpi: tuple[flo
              transparency: bytes | None = None, deflate: Callable[[Any], bytes] | None = None) -> bytes:
     """``png_bytes`` of rows ready to compress (a buffer of ``h`` rows, each its filter byte 0
     then its ``w`` indices: ``explainer.core.pixels.quantize``'s filtered output)."""
+    if not 3 <= len(palette) <= 768 or len(palette) % 3:
+        raise ValueError(f"a palette is 1 to 256 RGB colours, not {len(palette)} bytes")
+    return b"".join(_png_parts(rows, size, palette, dpi=dpi, transparency=transparency, deflate=deflate))
+
+
+def _png_parts(rows: Any, size: tuple[int, int], palette: bytes, *, dpi: tuple[float, float] | None = None,
+               transparency: bytes | None = None, deflate: Callable[[Any], bytes] | None = None) -> list[bytes]:
+    """``png_rows``' bytes in parts, the compressed rows one of them (written as they are, not
+    joined into one more copy first)."""
     w, h = size
     if not 3 <= len(palette) <= 768 or len(palette) % 3:
         raise ValueError(f"a palette is 1 to 256 RGB colours, not {len(palette)} bytes")
     if memoryview(rows).nbytes != (w + 1) * h:
         raise ValueError(f"{w} x {h} pixels are {(w + 1) * h} bytes of rows, not {memoryview(rows).nbytes}")
-    out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
-           _chunk(b"PLTE", bytes(palette))]
+    head = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", bytes(palette))]
     if transparency:
-        out.append(_chunk(b"tRNS", bytes(transparency)))
+        head.append(_chunk(b"tRNS", bytes(transparency)))
     if dpi is not None:
-        out.append(_chunk(b"pHYs", struct.pack(">IIB", int(dpi[0] / 0.0254 + 0.5), int(dpi[1] / 0.0254 + 0.5), 1)))
-    out.append(_chunk(b"IDAT", (deflate or default_deflate())(rows)))
-    out.append(_chunk(b"IEND", b""))
-    return b"".join(out)
+        head.append(_chunk(b"pHYs", struct.pack(">IIB", int(dpi[0] / 0.0254 + 0.5), int(dpi[1] / 0.0254 + 0.5), 1)))
+    size_kind, data, crc = _chunk_parts(b"IDAT", (deflate or default_deflate())(rows))
+    return [b"".join((*head, size_kind)), data, crc + _chunk(b"IEND", b"")]
 
 
 def write_rows(path: Any, rows: Any, size: tuple[int, int], palette: bytes, *,
                dpi: tuple[float, float] | None = None, deflate: Callable[[Any], bytes] | None = None) -> None:
     """``png_rows`` written to ``path``."""
-    data = png_rows(rows, size, palette, dpi=dpi, deflate=deflate)
-    with open(path, "wb") as f:
-        f.write(data)
+    parts = _png_parts(rows, size, palette, dpi=dpi, deflate=deflate)
+    with open(path, "wb", buffering=0) as f:
+        write_all(f, parts)
+
+
+def write_all(f: Any, parts: Sequence[bytes]) -> None:
+    """``parts`` written to the unbuffered file ``f`` in one system call (``os.writev``: neither
+    joined nor copied into a buffer first), the rest by ``write`` if the call writes less."""
+    done = os.writev(f.fileno(), parts)
+    rest = memoryview(b"".join(parts))[done:] if done < sum(len(p) for p in parts) else memoryview(b"")
+    while rest:
+        rest = rest[f.write(rest):]
 
 
 def write_png(path: Any, indices: Any, palette: bytes, *, dpi: tuple[float, float] | None = None,

@@ -407,3 +407,72 @@ def test_a_word_over_something_is_drawn_and_not_kept():
     cold = FrameRenderer(9)
     assert (over_grey(warm, 3.0) == over_grey(cold, 3.0)).all()
     assert not cold._word_pixels  # drawn over the grey: not kept
+
+
+def test_a_value_put_back_is_the_value_drawn():
+    """A value the kept layer lacks is drawn once, its pixels kept and put back in the frames
+    after (``FrameRenderer._paste_values``: a proof's parts share one grid and so the same few
+    values): each frame has the pixels of a fresh renderer's full draw, and values were put
+    back (not drawn) in most of them."""
+    from render.plan import plan_frames
+
+    plan = plan_frames(Puzzle(_first_line("16x16.txt")))
+    at = next(i for i, f in enumerate(plan) if f.suffix)  # a step with proof parts
+    fast, full = FrameRenderer(16, keep_values=True), FrameRenderer(16)
+    pasted = []
+    paste = fast._paste_values
+
+    def counted(values):
+        left = paste(values)
+        pasted.append(len(values) - len(left))
+        return left
+
+    fast._paste_values = counted
+    for f in plan[:at + 6]:  # singles placing a value each, a step with no value, a proof's parts
+        sc = f.scene
+        _same(_pixels(fast, sc), _pixels(full, sc))
+    assert sum(1 for k in pasted if k) >= 5, pasted
+    assert fast._value_pixels and not full._value_pixels
+
+
+def test_a_value_is_put_back_only_on_its_ground_and_renderer():
+    """A kept value whose box is no longer its plain ground (something drawn there), or kept on
+    another Agg renderer (the figure made again), is not put back: returned to be drawn, the
+    canvas untouched."""
+    from render.shapes import Shape
+
+    r = FrameRenderer(9, keep_values=True)
+    r._prime()
+    value = Shape("earlier", "value", 4, 4, 7, colour="earlier")
+    boxes = r._value_boxes([value])
+    assert len(boxes) == 1
+    r0, r1, c0, c1 = boxes[0][1]
+    r._put(r._background)
+    r._keep_values(boxes)  # the plain ground kept as the value's pixels: enough to tell a paste
+    buf = np.asarray(r.canvas.buffer_rgba())
+    buf[(r0 + r1) // 2, (c0 + c1) // 2] = (1, 2, 3, 255)
+    before = buf.copy()
+    assert r._paste_values([value]) == [value]
+    assert (np.asarray(r.canvas.buffer_rgba()) == before).all()
+    buf[...] = r._background
+    assert r._paste_values([value]) == []  # on its ground again: put back
+    r._value_pixels_on = object()
+    assert r._paste_values([value]) == [value]
+
+
+def test_the_kept_values_have_a_budget():
+    import render.frame as frame
+    from render.shapes import Shape
+
+    old = frame.VALUE_CACHE_BYTES
+    frame.VALUE_CACHE_BYTES = 20_000
+    try:
+        r = FrameRenderer(9, keep_values=True)
+        r._prime()
+        values = [Shape("earlier", "value", row, col, 1 + (row + col) % 9, colour="earlier")
+                  for row in range(9) for col in range(9)]
+        r._keep_values(r._value_boxes(values))
+        assert r._value_bytes <= 20_000 and 1 <= len(r._value_pixels) < 81
+        assert r._value_bytes == sum(len(b) for b, _, _, _, _ in r._value_pixels.values())
+    finally:
+        frame.VALUE_CACHE_BYTES = old

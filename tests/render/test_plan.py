@@ -50,3 +50,22 @@ def test_a_proof_subframe_drawn_after_its_legend_is_the_one_drawn_alone():
         memo = a.build.keywords["memo"]
         assert "covered" in memo and memo["caption"] == a.caption
         assert list(a.scene) == list(b.scene), a.stem
+
+
+def test_proof_parts_lay_out_their_shared_grid_as_alone():
+    """The pictures of a proof's parts, laid out on the grid they share (``part_scene``'s
+    ``grid``: the values, candidates and obstacles of the last state kept), have the shapes,
+    in order, of each laid out alone; a part of another step's state is not given the last one's."""
+    from render.scene import part_scene
+
+    line = next(x.strip() for x in (ROOT / "examples" / "16x16.txt").read_text().splitlines()
+                if x.strip() and not x.startswith("#"))
+    plan = plan_frames(Puzzle(line))
+    parts = [f for f in plan if f.suffix][:40]
+    assert len({id(f.build.args[0]) for f in parts}) >= 3  # parts of several steps' states
+    grid = parts[0].build.keywords["grid"]
+    for f in parts + parts[:3]:  # and back to the first step's state
+        shared = f.scene
+        assert grid["state"] is f.build.args[0]
+        alone = part_scene(*f.build.args, **{**f.build.keywords, "grid": None, "memo": {}})
+        assert list(shared) == list(alone) and shared.suffix == alone.suffix

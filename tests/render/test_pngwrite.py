@@ -87,3 +87,26 @@ def test_bad_palette_or_mode_is_refused():
         pngwrite.png_bytes(np.zeros((2, 2), np.uint8), b"\0\0")
     with pytest.raises(ValueError):
         pngwrite.save_palette_png(Image.new("RGB", (2, 2)), "never.png")
+
+
+def test_a_short_write_is_finished(tmp_path, monkeypatch):
+    """``write_all`` writes every part even when the one system call writes less (a full disk
+    nearly, a signal): the rest by ``write``, which may itself write a little at a time."""
+    import os
+
+    real = os.writev
+    monkeypatch.setattr(os, "writev", lambda fd, parts: real(fd, [parts[0][:2]]))
+
+    class Slow:
+        def __init__(self, f):
+            self.f = f
+
+        def fileno(self):
+            return self.f.fileno()
+
+        def write(self, b):
+            return self.f.write(bytes(b[:3]))
+
+    with open(tmp_path / "out", "wb", buffering=0) as f:
+        pngwrite.write_all(Slow(f), [b"abcdef", b"ghij", b"", b"k"])
+    assert (tmp_path / "out").read_bytes() == b"abcdefghijk"
