@@ -942,6 +942,42 @@ def _shorten(points: Sequence[Point], by: float) -> list[Point]:
 LINE_CACHE_BYTES = 24 << 20  # the pixels of legend lines a renderer keeps (the 16x16 example's 110: ~20 MB)
 WORD_CACHE_BYTES = 32 << 20  # the pixels of title and caption words a renderer keeps
 VALUE_CACHE_BYTES = 16 << 20  # the pixels of big digits a renderer keeps (a 25x25 grid's 625: about 6 MB)
+Box = tuple[int, int, int, int]  # canvas rows r0:r1, columns c0:c1
+Kept = tuple[bytes, int, int, int, bytes]  # a kept block's pixels, width, corner (row, column; or from
+                                           # a word's pen and baseline), the ground it was drawn on
+
+
+def _ink_box(pts: np.ndarray, h: int) -> Box:
+    """The canvas box holding what Agg inks filling an outline through ``pts`` (display pixels, y
+    up; the outline's points hold its curves): their box, ±1 pixel."""
+    (lx, ly), (hx, hy) = pts.min(axis=0), pts.max(axis=0)
+    return math.floor(h - hy) - 1, math.ceil(h - ly) + 1, math.floor(lx) - 1, math.ceil(hx) + 1
+
+
+def _ground(buf: np.ndarray, box: Box) -> bytes | None:
+    """The one colour of ``box`` on the canvas (a pixel's 4 bytes); None when it holds more than
+    one or crosses the canvas's edge."""
+    r0, r1, c0, c1 = box
+    h, w = buf.shape[:2]
+    if not (0 <= r0 < r1 <= h and 0 <= c0 < c1 <= w):
+        return None
+    area = buf[r0:r1, c0:c1].view(np.uint32)[..., 0]  # a pixel's 4 bytes as one
+    return area[0, 0].tobytes() if bool((area == area[0, 0]).all()) else None
+
+
+def _keep(store: dict[Any, Kept], key: Any, kept: Kept, held: int, budget: int) -> int:
+    """``kept`` put in ``store`` under ``key`` (the newest), the oldest dropped while the pixels
+    held pass ``budget``; returns the bytes ``store`` holds (``held`` before)."""
+    old = store.pop(key, None)
+    if old is not None:
+        held -= len(old[0])
+    store[key] = kept
+    held += len(kept[0])
+    while held > budget and len(store) > 1:
+        held -= len(store.pop(next(iter(store)))[0])  # the oldest kept
+    return held
+
+
 LAYER_ROLES = ("given", "earlier")  # the values kept from frame to frame (FrameRenderer.keep_values)
 LAYER_REFRESH = 8  # values drawn on the kept layer before it is kept again
 UNDER_VALUES = ("fill", "square")  # what a frame draws under a value's digit, in its cell
@@ -1063,13 +1099,13 @@ class FrameRenderer:
         self._line_bytes = 0
         # the title's and captions' words as pixels (``_words``): the pixels of each one's box,
         # the box's width and corner from its pen, the ground it was drawn on; the oldest first
-        self._word_pixels: dict[tuple[Any, ...], tuple[bytes, int, int, int, bytes]] = {}
+        self._word_pixels: dict[tuple[Any, ...], Kept] = {}
         self._word_bytes = 0
         self._word_widths: dict[tuple[str, bool], float] = {}
         # the big digits drawn on the values' layer as pixels (``_keep_values``), by cell, value and
         # colour: the box of each one's glyph, its width, its corner, the ground it was drawn on;
         # the oldest first; for the Agg renderer they were drawn on (``_value_pixels_on``)
-        self._value_pixels: dict[tuple[Any, ...], tuple[bytes, int, int, int, bytes]] = {}
+        self._value_pixels: dict[tuple[Any, ...], Kept] = {}
         self._value_bytes = 0
         self._value_pixels_on: Any = None
 
@@ -1308,37 +1344,21 @@ class FrameRenderer:
         drawn = {id(s) for s in layer}  # by identity: hashing every shape of a 25×25 scene costs more
         return Scene(scene.n, [s for s in scene if id(s) not in drawn], scene.suffix, scene.level)
 
-    def _value_box(self, s: Shape) -> tuple[int, int, int, int] | None:
-        """The canvas box (rows r0:r1, columns c0:c1) of the plain grid's big digit ``s`` (a given
-        or earlier value, drawn as ``draw`` draws it through ``View.plain``: its glyph's outline
-        points (they hold its curves), ±1 pixel); None past the canvas's edge."""
-        buf = self._pixels()
-        h, w = buf.shape[:2]
-        v, _ = glyph(s.char, False)
-        pts = self.ax.transData.transform(v * VALUE_H + (s.col + 0.5, s.row + 0.5))  # display pixels, y up
-        (lx, ly), (hx, hy) = pts.min(axis=0), pts.max(axis=0)
-        c0, c1 = math.floor(lx) - 1, math.ceil(hx) + 1
-        r0, r1 = math.floor(h - hy) - 1, math.ceil(h - ly) + 1
-        if r0 < 0 or c0 < 0 or r1 > h or c1 > w or r1 <= r0 or c1 <= c0:
-            return None
-        return r0, r1, c0, c1
-
-    def _value_boxes(self, values: list[Shape]) -> list[tuple[tuple[Any, ...], tuple[int, int, int, int], bytes]]:
-        """The values about to be drawn whose box is of one colour on the canvas (its ground):
-        their pixels are kept once drawn (``_keep_values``)."""
+    def _value_boxes(self, values: list[Shape]) -> list[tuple[tuple[Any, ...], Box, bytes]]:
+        """The values about to be drawn whose box is of one colour on the canvas (its ground), with
+        that box and ground: their pixels are kept once drawn (``_keep_values``). A value's box is
+        that of its glyph drawn as ``draw`` draws it through ``View.plain`` (``_ink_box``)."""
         buf = self._pixels()
         out = []
         for s in values:
-            box = self._value_box(s)
-            if box is None:
-                continue
-            r0, r1, c0, c1 = box
-            area = buf[r0:r1, c0:c1].view(np.uint32)[..., 0]  # a pixel's 4 bytes as one
-            if bool((area == area[0, 0]).all()):
-                out.append(((s.row, s.col, s.value, s.colour), box, area[0, 0].tobytes()))
+            v, _ = glyph(s.char, False)
+            box = _ink_box(self.ax.transData.transform(v * VALUE_H + (s.col + 0.5, s.row + 0.5)), buf.shape[0])
+            ground = _ground(buf, box)
+            if ground is not None:
+                out.append(((s.row, s.col, s.value, s.colour), box, ground))
         return out
 
-    def _keep_values(self, boxes: list[tuple[tuple[Any, ...], tuple[int, int, int, int], bytes]]) -> None:
+    def _keep_values(self, boxes: list[tuple[tuple[Any, ...], Box, bytes]]) -> None:
         """The pixels of each box of ``_value_boxes`` (drawn on its ground since), kept for the
         frames to come: a value the kept layer lacks is put back (``_paste_values``), not drawn
         (the sub-frames of a proof share one grid: the 25x25 example drew the same few values
@@ -1350,35 +1370,38 @@ class FrameRenderer:
             self._value_pixels_on = renderer
         buf = self._pixels()
         for key, (r0, r1, c0, c1), ground in boxes:
-            block = buf[r0:r1, c0:c1].tobytes()
-            old = self._value_pixels.pop(key, None)
-            if old is not None:
-                self._value_bytes -= len(old[0])
-            self._value_pixels[key] = (block, c1 - c0, r0, c0, ground)
-            self._value_bytes += len(block)
-        while self._value_bytes > VALUE_CACHE_BYTES and len(self._value_pixels) > 1:
-            self._value_bytes -= len(self._value_pixels.pop(next(iter(self._value_pixels)))[0])  # the oldest
+            kept = (buf[r0:r1, c0:c1].tobytes(), c1 - c0, r0, c0, ground)
+            self._value_bytes = _keep(self._value_pixels, key, kept, self._value_bytes, VALUE_CACHE_BYTES)
 
     def _paste_values(self, values: list[Shape]) -> list[Shape]:
-        """The values of ``values`` whose pixels are kept put back where their box is still all
-        their ground (``pixels.paste``: the pixels drawing them there gives); the others returned,
-        to be drawn."""
-        from explainer.core import pixels
-
+        """The values of ``values`` whose pixels are kept put back (``_paste``); the others
+        returned, to be drawn."""
         if self._value_pixels_on is not self.canvas.get_renderer() or not self._value_pixels:
             return values
         buf = self._pixels()
-        h, w = buf.shape[:2]
         left = []
         for s in values:
             kept = self._value_pixels.get((s.row, s.col, s.value, s.colour))
-            if kept is not None:
-                block, bw, r0, c0, ground = kept
-                if pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground):
-                    self._note(r0, r0 + len(block) // (4 * bw), c0, c0 + bw)
-                    continue
-            left.append(s)
+            if kept is None or not self._paste(buf, kept, 0, 0):
+                left.append(s)
         return left
+
+    def _paste(self, buf: np.ndarray, kept: Kept, x: int, y: int) -> bool:
+        """A kept block put back, its corner moved by (``x``, ``y``), where every pixel it covers is
+        its ground (``pixels.paste``: the pixels drawing it there gives), and marked drawn on;
+        False past the canvas's edge or off its ground (nothing written)."""
+        from explainer.core import pixels
+
+        block, bw, dy, dx, ground = kept
+        h, w = buf.shape[:2]
+        r0, c0 = y + dy, x + dx
+        r1 = r0 + len(block) // (4 * bw)
+        if r0 < 0 or c0 < 0 or r1 > h or c0 + bw > w:
+            return False
+        if not pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground):
+            return False
+        self._note(r0, r1, c0, c0 + bw)
+        return True
 
     def _legend(self, run: TextRun, renderer: Any) -> None:
         """A legend's lines, each on a whole pixel's baseline: drawn (its glyphs' outlines, as
@@ -1408,10 +1431,8 @@ class FrameRenderer:
             patch = one.patch(self.fig, self.pool)
             patch.draw(renderer)
             # the box of its outlines' points (they hold the curves between them), display pixels, y up
-            pts = patch.transform.transform(patch.path.vertices)
-            (lx, ly), (hx, hy) = pts.min(axis=0), pts.max(axis=0)
-            x0, x1 = max(0, math.floor(lx) - 1), min(w, math.ceil(hx) + 1)
-            r0, r1 = max(0, math.floor(h - hy) - 1), min(h, math.ceil(h - ly) + 1)
+            r0, r1, x0, x1 = _ink_box(patch.transform.transform(patch.path.vertices), h)
+            r0, r1, x0, x1 = max(0, r0), min(h, r1), max(0, x0), min(w, x1)
             if x1 <= x0 or r1 <= r0:
                 continue
             block = buf[r0:r1, x0:x1].copy()
@@ -1460,23 +1481,10 @@ class FrameRenderer:
         return width
 
     def _put_back(self, buf: np.ndarray, key: tuple[Any, ...], pen: int, base: int) -> bool:
-        """The word kept under ``key`` pasted from ``pen`` on ``base``; False when none is kept, or
-        its box would cross the canvas's edge or is not all its ground (nothing written)."""
-        from explainer.core import pixels
-
+        """The word kept under ``key`` pasted from ``pen`` on ``base`` (``_paste``); False when none is
+        kept, or its box would cross the canvas's edge or is not all its ground (nothing written)."""
         kept = self._word_pixels.get(key)
-        if kept is None:
-            return False
-        block, bw, dx, dy, ground = kept
-        h, w = buf.shape[:2]
-        r0, c0 = base + dy, pen + dx
-        r1 = r0 + len(block) // (4 * bw)
-        if r0 < 0 or c0 < 0 or r1 > h or c0 + bw > w:
-            return False
-        if not pixels.paste(buf, w, h, 4 * w, c0, r0, block, bw, ground):
-            return False
-        self._note(r0, r1, c0, c0 + bw)
-        return True
+        return kept is not None and self._paste(buf, kept, pen, base)
 
     def _draw_word(self, word: str, pen: int, base: int, run: TextRun, colour: str, scale: float,
                    renderer: Any) -> None:
@@ -1489,27 +1497,17 @@ class FrameRenderer:
         if v is None or c is None:
             return
         buf = self._pixels()
-        h, w = buf.shape[:2]
-        tr = Affine2D().scale(scale).translate(pen, h - base)  # display pixels, y up
-        pts = tr.transform(v)  # the box of its outlines' points (they hold the curves)
-        (lx, ly), (hx, hy) = pts.min(axis=0), pts.max(axis=0)
-        c0, c1 = math.floor(lx) - 1, math.ceil(hx) + 1
-        r0, r1 = math.floor(h - hy) - 1, math.ceil(h - ly) + 1
+        tr = Affine2D().scale(scale).translate(pen, buf.shape[0] - base)  # display pixels, y up
+        r0, r1, c0, c1 = box = _ink_box(tr.transform(v), buf.shape[0])
         patch = self.pool.patch(Path(v, c), tr, {"facecolor": run.colour, "linewidth": 0, "gid": run.gid,
                                                  "snap": False})
-        inside = 0 <= r0 and r1 <= h and 0 <= c0 and c1 <= w
-        box = buf[r0:r1, c0:c1].view(np.uint32)[..., 0] if inside else None  # a pixel's 4 bytes as one
-        ground = box[0, 0].tobytes() if box is not None else b""
-        plain = box is not None and bool((box == box[0, 0]).all())
+        ground = _ground(buf, box)
         patch.draw(renderer)
-        if not plain:  # past an edge, or over something: drawn, not kept
+        if ground is None:  # past an edge, or over something: drawn, not kept
             return
-        kept = (buf[r0:r1, c0:c1].tobytes(), c1 - c0, c0 - pen, r0 - base, ground)
-        self._word_pixels[(word, run.size_pt, colour, run.bold)] = kept
-        self._word_bytes += len(kept[0])
-        while self._word_bytes > WORD_CACHE_BYTES and len(self._word_pixels) > 1:
-            old = self._word_pixels.pop(next(iter(self._word_pixels)))  # the oldest kept
-            self._word_bytes -= len(old[0])
+        kept = (buf[r0:r1, c0:c1].tobytes(), c1 - c0, r0 - base, c0 - pen, ground)
+        self._word_bytes = _keep(self._word_pixels, (word, run.size_pt, colour, run.bold), kept, self._word_bytes,
+                                 WORD_CACHE_BYTES)
 
     @contextmanager
     def rgba(self, scene: Scene) -> Iterator[Any]:

@@ -87,8 +87,6 @@ def png_rows(rows: Any, size: tuple[int, int], palette: bytes, *, dpi: tuple[flo
              transparency: bytes | None = None, deflate: Callable[[Any], bytes] | None = None) -> bytes:
     """``png_bytes`` of rows ready to compress (a buffer of ``h`` rows, each its filter byte 0
     then its ``w`` indices: ``explainer.core.pixels.quantize``'s filtered output)."""
-    if not 3 <= len(palette) <= 768 or len(palette) % 3:
-        raise ValueError(f"a palette is 1 to 256 RGB colours, not {len(palette)} bytes")
     return b"".join(_png_parts(rows, size, palette, dpi=dpi, transparency=transparency, deflate=deflate))
 
 
@@ -123,9 +121,10 @@ def write_all(f: Any, parts: Sequence[bytes]) -> None:
     """``parts`` written to the unbuffered file ``f`` in one system call (``os.writev``: neither
     joined nor copied into a buffer first), the rest by ``write`` if the call writes less."""
     done = os.writev(f.fileno(), parts)
-    rest = memoryview(b"".join(parts))[done:] if done < sum(len(p) for p in parts) else memoryview(b"")
-    while rest:
-        rest = rest[f.write(rest):]
+    if done < sum(len(p) for p in parts):
+        rest = memoryview(b"".join(parts))[done:]
+        while rest:
+            rest = rest[f.write(rest):]
 
 
 def write_png(path: Any, indices: Any, palette: bytes, *, dpi: tuple[float, float] | None = None,

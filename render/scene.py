@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 from explainer.model.explanation import Explanation
@@ -319,27 +320,19 @@ def _shared_values_and_candidates(out: Scene, state: AnyState, covered: Abstract
                                   givens: Sequence[int] | None, grid: dict[str, Any]) -> Obstacles:
     """``_values_and_candidates`` of a proof part's picture (nothing placed, every candidate
     shown, lines routed) into ``out``; returns the obstacles, a copy of its own. The values,
-    the candidates cell by cell and the obstacles of ``state`` are laid out once and kept in
-    ``grid`` for the next part drawn on the same state (a step's parts share one: the 25x25
-    example lays out 1,232 parts of 147 steps), then only the candidates the part's facts
-    cover are left out; the last state's only (a plan's frames are drawn in order)."""
+    the candidates cell by cell and the obstacles of ``state`` are laid out once
+    (``_values_and_candidates``, nothing covered) and kept in ``grid`` for the next part drawn on
+    the same state (a step's parts share one: the 25x25 example lays out 1,232 parts of 147
+    steps), then only the candidates the part's facts cover are left out; the last state's
+    only (a plan's frames are drawn in order)."""
     if grid.get("state") is not state or grid.get("givens") is not givens:
-        n = out.n
-        values: list[Shape] = []
-        obstacles = Obstacles(n)
-        for cell, v in enumerate(state.values):  # the obstacles in ``_values_and_candidates``' order
-            if v:
-                r, c = divmod(cell, n)
-                values.append(plain_value(givens is None or givens[cell] == v, r, c, v))
-                obstacles.add_value(r, c)
-        cells = []
-        for cell, mask in enumerate(state.cand):
-            if mask:
-                r, c = divmod(cell, n)
-                cells.append(((r, c), plain_candidates(r, c, mask)))
-                obstacles.add_plain_candidates(r, c, mask)
+        base, obstacles = Scene(out.n), Obstacles(out.n)
+        _values_and_candidates(base, state, {}, frozenset(), givens, True, obstacles)
+        cands = (s for s in base if s.kind == "candidate")  # after the values, cell by cell
         grid.clear()
-        grid.update(state=state, givens=givens, values=values, cells=cells, obstacles=obstacles)
+        grid.update(state=state, givens=givens, obstacles=obstacles,
+                    values=[s for s in base if s.kind != "candidate"],
+                    cells=[(rc, tuple(shapes)) for rc, shapes in groupby(cands, key=lambda s: (s.row, s.col))])
     out.extend(grid["values"])
     covered_cells = {(r, c) for r, c, _v in covered}
     for rc, shapes in grid["cells"]:
