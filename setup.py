@@ -22,6 +22,6 @@ def core(name: str) -> Extension:
 
 
 MODULES = ("_probe", "_propagate", "_search", "_sechain", "_sepattern", "_templates", "_wings", "_sdc", "_fish",
-           "_ur", "_pixels", "_route")
+           "_ur", "_pixels", "_route", "_deflate")
 
 setup(ext_modules=[core(name) for name in MODULES])

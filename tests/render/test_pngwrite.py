@@ -15,6 +15,8 @@ from render.frame import DEFAULT_THEME, _palette
 DEFLATES = [pytest.param(pngwrite.zlib_deflate, id="zlib")]
 if pngwrite._isal is not None:
     DEFLATES.append(pytest.param(pngwrite.isal_deflate, id="isal"))
+if pngwrite._rows is not None:  # the default: the compiled deflate of rows (row above, byte before)
+    DEFLATES.append(pytest.param(None, id="rows"))
 
 
 def _chunks(data: bytes) -> list[bytes]:
@@ -79,7 +81,22 @@ def test_a_sheet_page_from_l_indices_and_a_short_palette(tmp_path):
 
 def test_zlib_is_the_fallback_without_isal(monkeypatch):
     monkeypatch.setattr(pngwrite, "_isal", None)
+    monkeypatch.setattr(pngwrite, "_rows", None)
     assert pngwrite.default_deflate() is pngwrite.zlib_deflate
+    assert pngwrite.default_deflate(12) is pngwrite.zlib_deflate
+
+
+def test_rows_by_the_compiled_deflate_else_isal(monkeypatch):
+    """Rows (a pitch known) go to the compiled deflate when it is built, anything else (the
+    workers' packed results) and the pure path to ISA-L's."""
+    if pngwrite._isal is None:
+        pytest.skip("python-isal not installed")
+    assert pngwrite.default_deflate() is pngwrite.isal_deflate
+    rows = bytes(range(12)) * 3
+    if pngwrite._rows is not None:
+        assert pngwrite.default_deflate(12)(rows) == pngwrite._rows.deflate(rows, 12)
+    monkeypatch.setattr(pngwrite, "_rows", None)
+    assert pngwrite.default_deflate(12) is pngwrite.isal_deflate
 
 
 def test_bad_palette_or_mode_is_refused():
