@@ -308,26 +308,29 @@ static int emit_block(Bits *b, Block *k, int last, int far_code, size_t pitch) {
         if (cl[i] == 17) put(b, clx[i], 3);
         else if (cl[i] == 18) put(b, clx[i], 7);
     }
-    /* each match length's code and extra bits as one put, each distance's likewise */
-    uint32_t lbits[256], dbits[2];
-    uint8_t lnb[256], dnb[2];
-    for (int l = 3; l <= 258; l++) {
-        int c = LEN_CODE[l];
-        lbits[l - 3] = lcode[257 + c] | (uint32_t)(l - LEN_BASE[c]) << llen[257 + c];
-        lnb[l - 3] = (uint8_t)(llen[257 + c] + LEN_EXTRA[c]);
-    }
+    /* every token's bits as one put, without a branch: a literal's code, or a match's length
+     * code and extra bits followed by its distance's (the token is the table's index) */
+    uint64_t bits[768];
+    uint8_t nbits[768];
+    for (int t = 0; t < 256; t++) bits[t] = lcode[t], nbits[t] = llen[t];
+    uint32_t dbits[2];
+    uint8_t dnb[2];
     dbits[0] = dcode[0];
     dnb[0] = dlen[0];
     dbits[1] = dcode[far_code] | (uint32_t)(pitch - DIST_BASE[far_code]) << dlen[far_code];
     dnb[1] = (uint8_t)(dlen[far_code] + DIST_EXTRA[far_code]);
+    for (int l = 3; l <= 258; l++) {
+        int c = LEN_CODE[l];
+        uint64_t lb = lcode[257 + c] | (uint64_t)(l - LEN_BASE[c]) << llen[257 + c];
+        int ln = llen[257 + c] + LEN_EXTRA[c];
+        for (int far = 0; far < 2; far++) {
+            bits[256 + 256 * far + l - 3] = lb | (uint64_t)dbits[far] << ln;
+            nbits[256 + 256 * far + l - 3] = (uint8_t)(ln + dnb[far]);
+        }
+    }
     for (size_t i = 0; i < k->nt; i++) {
         unsigned t = k->tok[i];
-        if (t < 256) {
-            put(b, lcode[t], llen[t]);
-        } else {
-            unsigned m = t - 256, L = m & 255, far = m >> 8;
-            put(b, lbits[L] | (uint64_t)dbits[far] << lnb[L], lnb[L] + dnb[far]);
-        }
+        put(b, bits[t], nbits[t]);
     }
     put(b, lcode[256], llen[256]);
     return 1;
