@@ -10,7 +10,8 @@ the same format (a slower, larger file; the same pixels).
 Rows (a frame's, a sheet page's) go to the compiled core's own deflate when it is built
 (``explainer.core._deflate``): a frame is mostly the row above again or runs of one index, so
 it looks for matches only there, and sums the Adler-32 while the rows are in the cache (a
-25x25 frame: 2.4 against ISA-L's 2.8 ms on rows in the cache, files about a quarter smaller).
+25x25 frame: 2.0-2.2 against ISA-L's 2.6-3.0 ms on rows in the cache, files about a quarter
+smaller).
 Any inflater reads its stream; the pure path writes the same pixels with ISA-L.
 
 The file holds what Pillow's writes for these images, a reader sees no difference:
