@@ -11,8 +11,7 @@ Rows (a frame's, a sheet page's) go to the compiled core's own deflate when it i
 (``explainer.core._deflate``): a frame is mostly the row above again or runs of one index, so
 it looks for matches only there, and sums the Adler-32 while the rows are in the cache (a
 25x25 frame: 2.0-2.2 against ISA-L's 2.6-3.0 ms on rows in the cache, files about a quarter
-smaller).
-Any inflater reads its stream; the pure path writes the same pixels with ISA-L.
+smaller). Any inflater reads its stream; the pure path writes the same pixels with ISA-L.
 
 The file holds what Pillow's writes for these images, a reader sees no difference:
 IHDR (8-bit palette), PLTE (the whole palette given, 256 entries for the theme's), tRNS
@@ -37,7 +36,7 @@ except ImportError:  # pragma: no cover - the fallback is tested by passing ``de
     _isal = None
 # the chunks' CRC: ISA-L's (carry-less multiply) when installed, 3x zlib's on a frame's IDAT
 _crc32: Callable[..., int] = _isal.crc32 if _isal is not None else zlib.crc32
-# the compiled deflate of rows (``rows_deflate``); None on the pure path or when it is not built
+# the compiled deflate of rows (``default_deflate``); None on the pure path or when it is not built
 _rows = load("_deflate")
 
 # ISA-L's levels 0-3 on the 16x16 example's frames: 1.37 ms a frame and 125 kB (level 0), 104.8 kB
@@ -62,21 +61,13 @@ def isal_deflate(data: Any, level: int = ISAL_LEVEL) -> bytes:
     return bytes(_isal.compress(data, level))
 
 
-def rows_deflate(pitch: int) -> Callable[[Any], bytes] | None:
-    """The compiled deflate of rows of ``pitch`` bytes (``explainer.core._deflate``: matches with
-    the row above or the byte before only), or None when it is not built."""
-    if _rows is None:
-        return None
-    deflate = _rows.deflate
-    return lambda data: deflate(data, pitch)
-
-
 def default_deflate(pitch: int | None = None) -> Callable[[Any], bytes]:
-    """The deflate of rows of ``pitch`` bytes when they are rows (``rows_deflate``) and it is
-    built; else ISA-L's when ``python-isal`` is installed, else zlib's."""
-    rows = rows_deflate(pitch) if pitch is not None else None
-    if rows is not None:
-        return rows
+    """For rows of ``pitch`` bytes, the compiled deflate of rows (``explainer.core._deflate``:
+    matches with the row above or the byte before only) when it is built; else, and for any
+    other data, ISA-L's deflate when ``python-isal`` is installed, else zlib's."""
+    if pitch is not None and _rows is not None:
+        deflate = _rows.deflate
+        return lambda data: deflate(data, pitch)
     return isal_deflate if _isal is not None else zlib_deflate
 
 

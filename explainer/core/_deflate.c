@@ -254,6 +254,12 @@ typedef struct {
     uint32_t lfreq[286], dfreq[30];
 } Block;
 
+/* byte ``c`` as a literal token */
+static inline void literal(Block *k, uint8_t c) {
+    k->tok[k->nt++] = c;
+    k->lfreq[c]++;
+}
+
 /* The block's tokens with their own codes (a dynamic block, RFC 1951 3.2.7), the end-of-block
  * code after them; ``far_code``: the row's distance code. 0 when out of memory. */
 static int emit_block(Bits *b, Block *k, int last, int far_code, size_t pitch) {
@@ -400,10 +406,7 @@ static int deflate_rows(const uint8_t *s, size_t n, size_t pitch, Bits *b, uint1
                        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, _mm_loadu_si128((const __m128i *)(p + 15)))) << 16;
                 uint32_t starts = ((up & up >> 1 & up >> 2) | (left & left >> 1 & left >> 2)) & 0x3fffffffu;
                 size_t lits = starts ? (size_t)__builtin_ctz(starts) : 30;
-                for (size_t i = 0; i < lits; i++) {
-                    tok[k.nt++] = p[i];
-                    k.lfreq[p[i]]++;
-                }
+                for (size_t i = 0; i < lits; i++) literal(&k, p[i]);
                 pos += lits;
                 if (!starts) goto next;
             }
@@ -423,9 +426,7 @@ static int deflate_rows(const uint8_t *s, size_t n, size_t pitch, Bits *b, uint1
                 k.dfreq[far ? far_code : 0]++;
                 pos += best;
             } else {
-                tok[k.nt++] = s[pos];
-                k.lfreq[s[pos]]++;
-                pos++;
+                literal(&k, s[pos++]);
             }
         next:
             if (pos - summed >= CHECK_BYTES) {  /* the rows just read, summed while in the cache */
@@ -436,8 +437,8 @@ static int deflate_rows(const uint8_t *s, size_t n, size_t pitch, Bits *b, uint1
         if (!emit_block(b, &k, pos >= n, far_code, pitch)) return 0;
     } while (pos < n);
     adler = adler_update(adler, s + summed, n - summed);
+    if (!bits_room(b, 5)) return 0;  /* the last bits' byte, the checksum */
     flush_bits(b);
-    if (!bits_room(b, 12)) return 0;
     for (int i = 3; i >= 0; i--) b->buf[b->len++] = (uint8_t)(adler >> (8 * i));
     return 1;
 }
@@ -507,7 +508,6 @@ CORE_MODULE("_deflate", "The PNG rows' deflate: matches with the row above or th
 PyMODINIT_FUNC PyInit__deflate(void) {
     for (int c = 0; c < 29; c++)
         for (int l = LEN_BASE[c]; l < (c < 28 ? LEN_BASE[c + 1] : 259); l++) LEN_CODE[l] = (uint8_t)c;
-    LEN_CODE[258] = 28;
 #ifdef HAVE_AVX2
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) adler_update = adler_avx2;
