@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -470,6 +471,13 @@ def test_8_early_ctrl_c_in_db_build_is_one_line(tmp_path: Path) -> None:
     for moment in sorted(round(rng.uniform(0.1, 1.5), 2) for _ in range(5)):
         status, err, sent = interrupted_run(argv, tmp_path, lambda: 1, 0, moment, signal.SIGINT, True)
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, (moment, err)
+        if (status, err, sent) == (-signal.SIGINT, "", True):
+            # the signal came in the interpreter's last moments, once its finalisation had given
+            # the signals back to the system (CI, the build 1.45 s long): killed, 130 to the shell,
+            # nothing to say, and only then: every puzzle is stored
+            with sqlite3.connect(tmp_path / "t.sqlite") as c:
+                assert c.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0] == 5, moment
+            continue
         assert (status, err.count("\n")) == (130, 1) or (status, err, sent) == (0, "", False), (moment, status, err)
     again = subprocess.run([sys.executable, "-m", "explain_sudoku", *argv], cwd=tmp_path, capture_output=True,
                            text=True, timeout=300)

@@ -141,21 +141,27 @@ def _invoke(parser: argparse.ArgumentParser, argv: list[str], program: bool) -> 
         except SystemExit as e:  # --help / --version
             sys.stdout.flush()  # what --help printed, written now (a full disk: status 3 below)
             return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_BAD_INPUT)
+        except Exception as e:
+            stop = signals.as_interruption(e)  # an error after a signal: the signal's doing
+            if stop is None:
+                return failed(e)
+            if os.environ.get("EXPLAIN_SUDOKU_DEBUG"):
+                raise
+            return interrupted(stop)
         except KeyboardInterrupt as e:
             return interrupted(e)
-        except BrokenPipeError as e:
-            if stdout_closed():
-                return EXIT_OK
-            return internal_error(e)
-        except MemoryError:
-            error("out of memory")
-            return EXIT_INTERNAL
-        except OSError as e:
-            if e.errno in WRITE_FAILED:
-                return write_failed(e)
-            return internal_error(e)
-        except Exception as e:
-            return internal_error(e)
+
+
+def failed(e: Exception) -> int:
+    """The one line and exit status of an exception that ended a command."""
+    if isinstance(e, BrokenPipeError):
+        return EXIT_OK if stdout_closed() else internal_error(e)
+    if isinstance(e, MemoryError):
+        error("out of memory")
+        return EXIT_INTERNAL
+    if isinstance(e, OSError) and e.errno in WRITE_FAILED:
+        return write_failed(e)
+    return internal_error(e)
 
 
 def _errnos(*names: str) -> frozenset[int]:

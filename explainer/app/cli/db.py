@@ -55,6 +55,7 @@ from .options import (
     technique_name,
 )
 from .output import OutputError, OutputFolder, file_mode
+from .signals import as_interruption
 
 HELP = "build, rate, query and export a database of explained puzzles"
 
@@ -162,31 +163,41 @@ def run(args: argparse.Namespace) -> int:
     try:
         return {"build": _build, "stats": _stats, "query": _query, "export": _export,
                 "migrate": _migrate}[args.db_command](args)
-    except (OutputError, DatabaseWriteError) as e:
+    except BaseException as e:
+        stop = as_interruption(e)  # Ctrl-C, kill, or an error that followed one
+        if stop is not None:
+            if args.db_command == "build":
+                stop.note = "every puzzle stored so far is kept; run the build again to resume"  # type: ignore[attr-defined]
+            if stop is e:
+                raise
+            raise stop from e
+        if not isinstance(e, Exception):
+            raise
+        return _failed(args, e)
+
+
+def _failed(args: argparse.Namespace, e: Exception) -> int:
+    """A database command's error as one line and its exit status (what is not the database's
+    to say goes on to ``common.invoke``)."""
+    if isinstance(e, (OutputError, DatabaseWriteError)):
         error(e)
         return EXIT_OUTPUT
-    except (UsageError, PuzzleError, DatabaseError, ValueError, KeyError) as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        error(msg)
+    if isinstance(e, (UsageError, PuzzleError, DatabaseError, ValueError, KeyError)):
+        error(e.args[0] if isinstance(e, KeyError) and e.args else str(e))
         return EXIT_BAD_INPUT
-    except RuntimeError as e:  # workers that cannot start, a cluster out of reach, no renderer
+    if isinstance(e, RuntimeError):  # workers that cannot start, a cluster out of reach, no renderer
         from explainer.app.bank.build import WorkerStartError
 
         error(e)
         return EXIT_INTERNAL if isinstance(e, WorkerStartError) else EXIT_BAD_INPUT
-    except sqlite3.Error as e:
+    if isinstance(e, sqlite3.Error):
         error(f"{getattr(args, 'db', '')}: database error: {e}")
         written = any(w in str(e) for w in ("readonly", "read-only", "locked", "full", "I/O"))
         return EXIT_OUTPUT if written else EXIT_BAD_INPUT
-    except BrokenPipeError:  # `db export | head`: common.invoke ends it quietly
-        raise
-    except OSError as e:
+    if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):  # `db export | head`: invoke ends it quietly
         error(f"{e.filename or _output_of(args)}: cannot write ({e.strerror or e})")
         return EXIT_OUTPUT
-    except KeyboardInterrupt as e:
-        if args.db_command == "build":
-            e.note = "every puzzle stored so far is kept; run the build again to resume"  # type: ignore[attr-defined]
-        raise
+    raise e
 
 
 def prepare_argv(argv: list[str]) -> list[str]:

@@ -37,6 +37,7 @@ from .options import (
     render_options,
 )
 from .output import MANIFEST, OutputError, OutputFolder, safe_component
+from .signals import as_interruption
 
 if TYPE_CHECKING:  # the types only: explaining imports the library, drawing render, when they run
     from explainer.api import Puzzle
@@ -207,10 +208,15 @@ def explain(args: argparse.Namespace) -> int:
                 width = max(3, len(str(len(sources))))
                 folder.check([out / f"{k:0{width}d}" for k in range(1, len(sources) + 1)] + [out / "index.json"])
             return _explain_all(args, sources, made, first, bad, options, folder)
-    except KeyboardInterrupt as e:
+    except BaseException as e:
+        stop = as_interruption(e)  # Ctrl-C, kill, or an error that followed one
+        if stop is None:
+            raise
         if (out / MANIFEST).exists():
-            e.note = f"what was written is listed in {out / MANIFEST}; the next run into {out} replaces it"  # type: ignore[attr-defined]
-        raise
+            stop.note = f"what was written is listed in {out / MANIFEST}; the next run into {out} replaces it"  # type: ignore[attr-defined]
+        if stop is e:
+            raise
+        raise stop from e
 
 
 def puzzle_maker(args: argparse.Namespace, techniques: list[str] | None) -> Callable[[Source], Puzzle]:

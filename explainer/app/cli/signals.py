@@ -154,6 +154,26 @@ def check() -> None:
         raise Interrupted(handler.signum)
 
 
+def fired() -> Interrupted | None:
+    """The interruption of this run when a signal has fired (its first raise lost or not), else
+    None."""
+    handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+    if handler is None or not handler.fired or handler.signum is None:
+        return None
+    return Interrupted(handler.signum)
+
+
+def as_interruption(e: BaseException) -> KeyboardInterrupt | None:
+    """``e`` when it is an interruption; the run's interruption when ``e`` is an error raised
+    after a signal fired; else None. After a signal, an error that follows (a clean-up cut in
+    two, a finaliser that dropped the raise and left a pool or a pipe half closed: two CI runs
+    ended with status 70 so) is the signal's doing: the run ends as interrupted (one line,
+    128 + the signal), not as a bug."""
+    if isinstance(e, KeyboardInterrupt):
+        return e
+    return fired() if isinstance(e, Exception) else None
+
+
 def stop_at_once(signum: int, frame: FrameType | None) -> None:
     """End the process now with one line and 128 + the signal: the run is over, nothing to clean
     up any more (``explain_sudoku.py`` has its own, in place before the package is imported)."""
