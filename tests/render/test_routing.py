@@ -130,3 +130,27 @@ def test_clear_is_cost_zero_on_random_routes() -> None:
     assert fresh.clear(((0.1, 0.5), (0.9, 0.5)))
     fresh.add_value(0, 0)  # a box added after the first ``clear`` counts too
     assert not fresh.clear(((0.1, 0.5), (0.9, 0.5)))
+
+
+def test_a_copy_and_its_original_keep_their_own_boxes() -> None:
+    """``copy`` shares the cells' lists until one side adds to a cell: what one adds, the other
+    never sees, in ``cells`` and in the lists the compiled routing reads (``_index``); a cell
+    neither touched stays one list for both."""
+    base = Obstacles(9)
+    base.add_value(4, 4)
+    base.add_plain_candidates(0, 0, 0b101)
+    before = {cell: list(boxes) for cell, boxes in base.cells.items() if boxes}
+    copy = base.copy()
+    copy.add_value(0, 0)  # a cell with boxes already
+    copy.add_candidate(7.5, 7.5, "k")  # an empty cell
+    assert {cell: boxes for cell, boxes in base.cells.items() if boxes} == before
+    assert [len(b) for b in base._index()] == [len(base.cells.get(divmod(i, 9), [])) for i in range(81)]
+    assert copy.cells[(0, 0)] == [*before[(0, 0)], copy.cells[(0, 0)][-1]] and len(copy.cells[(7, 7)]) == 1
+    assert copy._index()[0] is copy.cells[(0, 0)] and copy._index()[7 * 9 + 7] is copy.cells[(7, 7)]
+    assert copy.cells[(4, 4)] is base.cells[(4, 4)]  # untouched: shared
+    assert not copy.clear([(0.2, 0.5), (0.9, 0.5)]) and base.clear([(7.1, 7.5), (7.9, 7.5)])
+    base.add_value(8, 8)  # and the other way round
+    assert copy.cells[(8, 8)] == [] and len(base.cells[(8, 8)]) == 1 and base._index()[80] is base.cells[(8, 8)]
+    again = copy.copy()
+    again.add_value(4, 4, key="other")
+    assert len(copy.cells[(4, 4)]) == len(base.cells[(4, 4)]) == 1 and len(again.cells[(4, 4)]) == 2
