@@ -1003,6 +1003,10 @@ class Over:
     # chunks ``dirty`` marks (``kept``: only those and the chunks looked up are written)
     out: bytearray | None = None
     kept: bool = False
+    # whether the lookup puts the layer back on the canvas as it goes (``quantize``'s ``restore``:
+    # the chunks the frame changed copied back while they are in the cache), set for the frame by
+    # its caller when nothing reads the canvas after its rows; the next frame then starts from it
+    restore: bool = False
     # the layer's contact-sheet tiles (``tile_parts``): by factor, rows and size, its horizontal
     # pass and its indices
     tiles: dict[tuple[int, int, int, int], tuple[bytearray, bytes]] = field(default_factory=dict)
@@ -1077,6 +1081,9 @@ class FrameRenderer:
         # is known of the layers (``_layers``: their indices and reductions, by identity)
         self._base: np.ndarray | None = None
         self._dirty_of: np.ndarray | None = None
+        # the layer the canvas holds again, whole, since its last frame's rows were looked up
+        # with ``Over.restore`` (its drawn chunks put back then): the next ``_put`` of it copies nothing
+        self._clean_of: np.ndarray | None = None
         self._dirty_on: Any = None  # the Agg renderer whose buffer the dirty map was made on
         self._dirty = bytearray()
         self._layers: list[Over] = []
@@ -1110,7 +1117,7 @@ class FrameRenderer:
         self._value_pixels_on: Any = None
 
     def _prime(self) -> None:
-        self._dirty_of = self._base = None
+        self._dirty_of = self._base = self._clean_of = None
         self.canvas.draw()
         self._background = self._pixels().copy()
         for a in self._static:
@@ -1134,12 +1141,14 @@ class FrameRenderer:
         # made again (the figure's size or dpi changed meanwhile) starts blank
         same = self._dirty_on is self.canvas.get_renderer()
         buf = self._pixels()
-        if self._dirty_of is layer and same and pixels.restore is not None:
+        if self._clean_of is layer and same:
+            pass  # put back already, as the last frame's rows were looked up (``Over.restore``)
+        elif self._dirty_of is layer and same and pixels.restore is not None:
             h, w = buf.shape[:2]
             pixels.restore(buf, layer, w, h, 4 * w, self._dirty)
         else:
             buf[...] = layer
-        self._dirty_of = None
+        self._dirty_of = self._clean_of = None
         self._base = layer
         self._drawn_nothing()
 
@@ -1170,6 +1179,7 @@ class FrameRenderer:
             self._rows_out = bytearray(len(known.rows))
             self._rows_of = None
         known.out, known.kept = self._rows_out, self._rows_of is layer
+        known.restore = False
         self._rows_of = None  # until ``drawn_over``: the rows and dirty map written over ``layer``
         return known
 
@@ -1251,9 +1261,11 @@ class FrameRenderer:
 
     def drawn_over(self, over: Over) -> None:
         """The frame's rows were looked up over ``over`` (``over()``'s): its dirty map is the
-        canvas's difference from that layer, until the next frame puts the layer back."""
+        canvas's difference from that layer, until the next frame puts the layer back (with
+        ``over.restore`` the lookup has put it back already: the canvas is that layer)."""
         self._dirty_of = over.layer
         self._dirty_on = self.canvas.get_renderer()
+        self._clean_of = over.layer if over.restore else None
         self._rows_of = over.layer if over.out is self._rows_out else None
 
     @contextmanager
@@ -1695,7 +1707,7 @@ def quantize_rows(rgba: Any, size: tuple[int, int], theme: Theme, steps: int | N
         return None
     w, h = size
     rows: bytes | None = pixels.quantize(rgba, w, h, 4 * w, palette_table(theme, steps), True,
-                                         *(over.args() + over.into() if over else ()))
+                                         *(over.args() + over.into() + (over.restore,) if over else ()))
     return rows
 
 

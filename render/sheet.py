@@ -253,7 +253,7 @@ def rows_and_tile(rgba: Any, size: tuple[int, int], theme: Any, tile: tuple[int,
     layer: tuple[Any, ...] = ()
     if over is not None:  # the layer's reduction, pass and tile: only what the frame changed made
         red, passed, tile_ix = over.tile_parts(whole, rows, resize, (w, h), lut)
-        layer = (*over.args(), red, *over.into(), passed, tile_ix)
+        layer = (*over.args(), red, *over.into(), passed, tile_ix, over.restore)
     out, indices = pixels.quantize_tile(rgba, width, height, 4 * width, lut, True, whole, rows, *resize, w, h,
                                         *layer)
     return out, Image.frombuffer("L", (w, h), indices, "raw", "L", 0, 1)  # over its bytes, no new image

@@ -61,11 +61,15 @@ def _render_one(i: int) -> tuple[int, Pixels]:
             # looked up over the layer the frame was drawn on: the chunks where it differs
             # marked, the next frame puts back only those (``FrameRenderer.over``)
             over = r.over()
+            if over is not None:  # nothing reads the canvas after the lookup: it puts the layer back
+                over.restore = thumb <= 1 and video <= 1  # (else the GIF's or video's frame is reduced from it)
             both = rows_and_tile(r.canvas.buffer_rgba(), im.size, r.theme, job["tile"], over) if tiled else None
             rows: bytes | None = None
             if both is not None:  # in one pass over the canvas: its rows in the cache once
                 rows, tile = both
             else:
+                if over is not None and tiled:  # the tile is made from the canvas below
+                    over.restore = False
                 rows = quantize_rows(r.canvas.buffer_rgba(), im.size, r.theme, over=over)
             if rows is not None and over is not None:
                 r.drawn_over(over)

@@ -33,7 +33,7 @@
 
 PyDoc_STRVAR(quantize_doc,
 "quantize(src, width, height, stride, lut, filtered, layer=None, layer_rows=None, dirty=None, todo=None, out=None,\n"
-"         kept=False) -> bytes\n\n"
+"         kept=False, restore=False) -> bytes\n\n"
 "The palette index of each pixel of ``src`` (4 bytes a pixel, rows ``stride`` bytes apart):\n"
 "lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12], row by row, each row after a zero byte when\n"
 "``filtered`` (PNG's filter byte): ``(width + filtered) * height`` bytes. With ``layer`` (pixels\n"
@@ -44,7 +44,10 @@ PyDoc_STRVAR(quantize_doc,
 "layer's (nothing was drawn there): it takes the layer's indices and 0 in ``dirty``, its pixels\n"
 "not read. ``out``: a writable buffer of the rows' size written and returned instead of new bytes;\n"
 "``kept``: it holds ``layer_rows`` already but in the chunks ``dirty`` marks (the last call's, over\n"
-"this layer into this buffer): only those and the chunks looked up are written. The same rows.");
+"this layer into this buffer): only those and the chunks looked up are written. The same rows.\n"
+"``restore`` (over a layer): ``src`` (then writable) made the layer again, row by row once its\n"
+"row is looked up: the chunks ``dirty`` marks copied back from ``layer`` while both are in the\n"
+"cache (``restore``'s work, done here; ``dirty`` is left as it is).");
 
 /* The run state of a palette lookup, carried from row to row: the colour of the last chunk of
  * sixteen pixels (its four bytes, once one is seen) and its index. It only saves work: the
@@ -233,6 +236,36 @@ static void over_release(Over *o) {
     o->given = 0;
 }
 
+/* The writable view of ``src`` for ``restore``: the same memory as ``src`` (the canvas); 0 with an
+ * error set when the layer is missing or ``src`` cannot be written. */
+static int restore_args(Py_buffer *canvas, const Py_buffer *src, const Over *o) {
+    if (!o->given) {
+        PyErr_SetString(PyExc_TypeError, "quantize: restore without a layer");
+        return 0;
+    }
+    if (src->obj == NULL || PyObject_GetBuffer(src->obj, canvas, PyBUF_WRITABLE) < 0) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "quantize: restore needs a writable source");
+        return 0;
+    }
+    if (canvas->buf != src->buf || canvas->len != src->len) {
+        PyBuffer_Release(canvas);
+        PyErr_SetString(PyExc_ValueError, "quantize: restore: the source's writable view is not its memory");
+        return 0;
+    }
+    return 1;
+}
+
+/* rows [y0, y1) of the canvas made the layer's again in the chunks ``dirty`` marks */
+static void restore_rows(uint8_t *canvas, const Over *o, Py_ssize_t y0, Py_ssize_t y1, Py_ssize_t w,
+                         Py_ssize_t stride) {
+    const uint8_t *layer = (const uint8_t *)o->layer.buf, *map = (const uint8_t *)o->dirty.buf;
+    for (Py_ssize_t y = y0; y < y1; y++) {
+        const uint8_t *row = map + y * o->chunks;
+        if (any_set(row, o->chunks)) copy_marked(canvas + y * stride, layer + y * stride, row, o->chunks, w, 4);
+    }
+}
+
 /* frame row y into ``row`` (after its filter byte), over the layer when one is given */
 static void quantize_line(Runs *s, const uint8_t *src, Py_ssize_t y, Py_ssize_t w, Py_ssize_t stride,
                           Py_ssize_t pitch, const uint8_t *table, uint8_t *row, const Over *o) {
@@ -268,16 +301,18 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
     Py_ssize_t w, h, stride;
     int filtered;
     PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *todo = Py_None, *out_arg = Py_None;
-    int kept = 0;
+    int kept = 0, restore = 0;
     Over over = {0};
+    Py_buffer canvas = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*p|OOOOOp", &src, &w, &h, &stride, &lut, &filtered, &layer, &layer_rows, &dirty,
-                          &todo, &out_arg, &kept))
+    if (!PyArg_ParseTuple(args, "y*nnny*p|OOOOOpp", &src, &w, &h, &stride, &lut, &filtered, &layer, &layer_rows, &dirty,
+                          &todo, &out_arg, &kept, &restore))
         return NULL;
     PyObject *out = NULL;
     if (!quantize_fits(&src, w, h, stride, &lut)) goto done;
     Py_ssize_t pitch = w + (filtered ? 1 : 0);
     if (!over_args(&over, layer, layer_rows, dirty, todo, out_arg, kept, w, h, stride, pitch)) goto done;
+    if (restore && !restore_args(&canvas, &src, &over)) goto done;
     if (over.has_out) {
         Py_INCREF(out_arg);
         out = out_arg;
@@ -294,10 +329,12 @@ static PyObject *py_quantize(PyObject *self, PyObject *args) {
             uint8_t *row = o + y * pitch;
             if (filtered) *row++ = 0;
             quantize_line(&runs, (const uint8_t *)src.buf, y, w, stride, pitch, table, row, &over);
+            if (restore) restore_rows((uint8_t *)canvas.buf, &over, y, y + 1, w, stride);
         }
         Py_END_ALLOW_THREADS
     }
 done:
+    if (canvas.obj != NULL) PyBuffer_Release(&canvas);
     over_release(&over);
     PyBuffer_Release(&src);
     PyBuffer_Release(&lut);
@@ -1093,7 +1130,7 @@ PyDoc_STRVAR(quantize_tile_doc,
 "quantize_tile(src, width, height, stride, lut, filtered, k, rows, xbounds, xweights, xksize, ybounds,\n"
 "              yweights, yksize, out_w, out_h, layer=None, layer_rows=None, dirty=None,\n"
 "              layer_reduced=None, todo=None, out=None, kept=False, layer_passed=None,\n"
-"              layer_tile=None) -> (bytes, bytes)\n\n"
+"              layer_tile=None, restore=False) -> (bytes, bytes)\n\n"
 "``quantize(src, width, height, stride, lut, filtered)`` and ``tile(src, width, stride, k, rows, ...,\n"
 "out_w, out_h, lut)`` in one pass over the frame: each row of the tile is made as soon as the\n"
 "frame's rows it reduces are looked up, while they are in the cache (the same bytes as each alone).\n"
@@ -1102,7 +1139,8 @@ PyDoc_STRVAR(quantize_tile_doc,
 "``todo``, ``out``, ``kept``: as ``quantize``'s (the chunks known to be the layer's are not read).\n"
 "With the layer's horizontal pass (``tile``'s ``passed``) and tile as well (all three): only the\n"
 "tile's pixels whose inputs lie in chunks that differ from the layer are worked out, the others\n"
-"are the layer tile's (the same bytes).");
+"are the layer tile's (the same bytes). ``restore``: as ``quantize``'s, each row once the tile's\n"
+"rows that reduce it are made.");
 
 static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     Py_buffer src, lut, xb, xk, yb, yk;
@@ -1112,13 +1150,13 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     PyObject *rows_out = NULL, *tile_out = NULL, *result = NULL;
     PyObject *layer = Py_None, *layer_rows = Py_None, *dirty = Py_None, *reduced = Py_None, *todo = Py_None;
     PyObject *out_arg = Py_None, *passed_arg = Py_None, *ltile_arg = Py_None;
-    int kept = 0;
+    int kept = 0, restore = 0;
     Over over = {0};
-    Py_buffer lred = {0}, ltmp = {0}, ltile = {0};
+    Py_buffer lred = {0}, ltmp = {0}, ltile = {0}, canvas = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOOOOOpOO", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
+    if (!PyArg_ParseTuple(args, "y*nnny*piny*y*ny*y*nnn|OOOOOOpOOp", &src, &t.w, &h, &t.stride, &lut, &filtered, &t.k,
                           &t.rows, &xb, &xk, &t.xks, &yb, &yk, &t.yks, &t.ow, &t.oh, &layer, &layer_rows, &dirty,
-                          &reduced, &todo, &out_arg, &kept, &passed_arg, &ltile_arg))
+                          &reduced, &todo, &out_arg, &kept, &passed_arg, &ltile_arg, &restore))
         return NULL;
     t.base = (const uint8_t *)src.buf;
     t.table = (const uint8_t *)lut.buf;
@@ -1130,6 +1168,7 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
     if (!tile_fits(&t, &src, &xb, &xk, &yb, &yk) || !tile_alloc(&t)) goto done;
     Py_ssize_t pitch = t.w + (filtered ? 1 : 0);
     if (!over_args(&over, layer, layer_rows, dirty, todo, out_arg, kept, t.w, h, t.stride, pitch)) goto done;
+    if (restore && !restore_args(&canvas, &src, &over)) goto done;
     if (reduced != Py_None) {  /* the layer's whole reduction: the tile's blocks it did not draw on are its */
         if (!over.given) {
             PyErr_SetString(PyExc_TypeError, "quantize_tile: a layer's reduction without the layer");
@@ -1187,6 +1226,7 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
         tile_plan(&t);
         Runs runs = {0, 0, 0};
         Py_ssize_t ry = t.first;  /* the next reduced row the tile needs */
+        Py_ssize_t kept_from = 0;  /* the first row not yet made the layer's again (``restore``) */
         for (Py_ssize_t y = 0; y < h; y++) {
             uint8_t *row = o + y * pitch;
             if (filtered) *row++ = 0;
@@ -1197,7 +1237,15 @@ static PyObject *py_quantize_tile(PyObject *self, PyObject *args) {
                 tile_row(&t, ry);
                 ry++;
             }
+            if (restore) {  /* the rows no reduced row still to come reads: the layer's again */
+                Py_ssize_t upto = ry < t.last && t.k * ry < y + 1 ? t.k * ry : y + 1;
+                if (upto > kept_from) {
+                    restore_rows((uint8_t *)canvas.buf, &over, kept_from, upto, t.w, t.stride);
+                    kept_from = upto;
+                }
+            }
         }
+        if (restore && kept_from < h) restore_rows((uint8_t *)canvas.buf, &over, kept_from, h, t.w, t.stride);
         tile_finish(&t, to);
         Py_END_ALLOW_THREADS
     }
@@ -1209,6 +1257,7 @@ done:
     if (lred.obj != NULL) PyBuffer_Release(&lred);
     if (ltmp.obj != NULL) PyBuffer_Release(&ltmp);
     if (ltile.obj != NULL) PyBuffer_Release(&ltile);
+    if (canvas.obj != NULL) PyBuffer_Release(&canvas);
     over_release(&over);
     PyBuffer_Release(&src);
     PyBuffer_Release(&lut);

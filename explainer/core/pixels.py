@@ -37,7 +37,7 @@ CHUNK = 16  # pixels: the dirty map's unit along a row (the last chunk of a row 
 
 def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: bool, layer: Any = None,
                 layer_rows: Any = None, dirty: Any = None, todo: Any = None, out: Any = None,
-                kept: bool = False) -> Any:
+                kept: bool = False, restore: bool = False) -> Any:
     """``lut[(r >> 2) | (g >> 2) << 6 | (b >> 2) << 12]`` for each pixel, row by row. With
     ``layer`` (pixels laid out as ``src``'s), its rows ``layer_rows`` (as returned here) and
     ``dirty`` (writable, ``ceil(w / CHUNK)`` bytes a row): the same indices, and ``dirty`` marks
@@ -46,7 +46,10 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     drawn there): their indices are ``layer_rows``' and ``dirty`` marks them 0, whatever ``src``
     holds there (the compiled lookup does not read them). ``out``: a writable buffer of the rows'
     size, written and returned instead of new bytes (``kept``: it holds ``layer_rows`` already but
-    in the chunks ``dirty`` marks, which lets the compiled lookup write only those: the same rows)."""
+    in the chunks ``dirty`` marks, which lets the compiled lookup write only those: the same rows).
+    ``restore`` (over a layer): then ``src`` (writable) is made the layer again in the chunks
+    ``dirty`` marks (``restore_py``; the compiled lookup does it row by row, while they are in the
+    cache)."""
     import numpy as np
 
     given = [x is not None for x in (layer, layer_rows, dirty)]
@@ -56,6 +59,8 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
         raise TypeError("quantize: the chunks to look up (todo) or kept rows without a layer")
     if kept and out is None:
         raise TypeError("quantize: kept rows without their buffer (out)")
+    if restore and not all(given):
+        raise TypeError("quantize: restore without a layer")
     if out is not None and len(out) != (w + int(filtered)) * h:
         raise ValueError("quantize: the rows' buffer (out) does not fit the frame")
     keep = None  # the pixels taken from the layer's rows, unread (``todo``)
@@ -88,6 +93,8 @@ def quantize_py(src: Any, w: int, h: int, stride: int, lut: bytes, filtered: boo
     if keep is not None:
         layer_ix = np.frombuffer(layer_rows, np.uint8).reshape(h, w + int(filtered))
         got[:, int(filtered):][keep] = layer_ix[:, int(filtered):][keep]
+    if restore:
+        restore_py(src, layer, w, h, stride, dirty)
     if out is not None:
         memoryview(out).cast("B")[:] = got.tobytes()
         return out

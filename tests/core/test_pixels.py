@@ -142,6 +142,55 @@ def test_one_pass_over_a_layer_gives_the_same_rows_tile_and_map(w, h, stride, ti
     assert same == pixels._C.quantize_tile(layer, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1])
 
 
+@compiled
+@pytest.mark.parametrize(("w", "h", "stride", "tile"), [(150, 60, 600, (50, 18, 54)), (151, 61, 620, (75, 30, 61)),
+                                                       (203, 47, 812, (40, 9, 47)), (99, 70, 400, (24, 20, 69))])
+def test_the_pass_that_restores_leaves_the_layer_and_the_same_rows_and_tile(w, h, stride, tile):
+    """``restore``: the rows, tile and dirty map of the pass without it (also with the layer's
+    reduction, pass and tile, as the frames use it, and in ``quantize`` alone, and its pure
+    twin), and the frame's memory is the layer's again (its rows' padding untouched)."""
+    from render.sheet import _compiled_plan
+
+    frame, layer = _over(w, h, stride, seed=w + 1)
+    lut = bytes(np.random.default_rng(5).integers(0, 256, pixels.LUT_SIZE, dtype=np.uint8))
+    k, plan = _compiled_plan(w, tile)
+    layer_rows = pixels._C.quantize(layer, w, h, stride, lut, True)
+    red = pixels._C.reduce(layer, w, stride, k, tile[2])
+    yb = np.frombuffer(plan[3], np.int32)
+    first, last = int(yb[0]), int(yb[2 * (tile[1] - 1)] + yb[2 * (tile[1] - 1) + 1])
+    passed = bytearray((last - first) * 3 * tile[0])
+    layer_tile = pixels._C.tile(layer, w, stride, k, tile[2], *plan, tile[0], tile[1], lut, passed)
+    chunks = -(-w // pixels.CHUNK)
+    want_map = bytearray(chunks * h)
+    want = pixels._C.quantize_tile(frame, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                   layer, layer_rows, want_map, red)
+    plain = np.frombuffer(layer, np.uint8).reshape(h, stride)
+    padding = np.frombuffer(frame, np.uint8).reshape(h, stride)[:, 4 * w:]
+
+    def restored(buf: bytearray) -> bool:
+        got = np.frombuffer(buf, np.uint8).reshape(h, stride)
+        return bool((got[:, :4 * w] == plain[:, :4 * w]).all() and (got[:, 4 * w:] == padding).all())
+
+    for extra in [(red,), (red, None, None, False, passed, layer_tile), ()]:
+        canvas, dirty = bytearray(frame), bytearray(chunks * h)
+        rest = extra + (None,) * (6 - len(extra))
+        got = pixels._C.quantize_tile(canvas, w, h, stride, lut, True, k, tile[2], *plan, tile[0], tile[1],
+                                      layer, layer_rows, dirty, *rest, True)
+        assert got == want and dirty == want_map and restored(canvas), len(extra)
+    canvas, twin_canvas = bytearray(frame), bytearray(frame)
+    dirty, twin_map = bytearray(chunks * h), bytearray(chunks * h)
+    rows = pixels._C.quantize(canvas, w, h, stride, lut, True, layer, layer_rows, dirty, None, None, False, True)
+    assert rows == want[0] and dirty == want_map and restored(canvas)
+    assert pixels.quantize_py(twin_canvas, w, h, stride, lut, True, layer, layer_rows, twin_map, restore=True) == rows
+    assert twin_map == dirty and restored(twin_canvas)
+    with pytest.raises(TypeError, match="writable"):
+        pixels._C.quantize(frame, w, h, stride, lut, True, layer, layer_rows, dirty, None, None, False, True)
+    with pytest.raises(TypeError, match="restore without a layer"):
+        pixels._C.quantize(bytearray(frame), w, h, stride, lut, True, None, None, None, None, None, False, True)
+    with pytest.raises(TypeError, match="restore without a layer"):
+        pixels.quantize_py(bytearray(frame), w, h, stride, lut, True, restore=True)
+
+
 def _small_tile_case() -> tuple:
     """A 150 x 60 frame over its layer, a tile of it (reduced by 3), the layer's rows and
     reduction: the arguments the refusals below start from."""
