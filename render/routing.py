@@ -133,9 +133,9 @@ class Obstacles:
         over a copy of their grid's obstacles and add a few boxes (25x25-hard: 1,188 copies of
         625 lists each, which cost about 1 ms a part when every list was copied)."""
         out = Obstacles(self.n)
-        self._index()
+        index = self._index()  # every cell of the grid in ``cells`` first
         out.cells = dict(self.cells)
-        out._by_index = list(self._by_index or ())
+        out._by_index = list(index)
         self._shared = set(self.cells)
         out._shared = set(self.cells)
         return out

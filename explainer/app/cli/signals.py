@@ -125,11 +125,16 @@ def handled(program: bool = False) -> Iterator[None]:
             signal.signal(sig, stop_at_once if program else old)
 
 
+def _current() -> _Handler | None:
+    """This process's handler of the command running (None in a forked worker or outside one)."""
+    return _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+
+
 @contextmanager
 def critical() -> Iterator[None]:
     """Hold SIGINT/SIGTERM/SIGHUP back until the block is done: a signal that arrives meanwhile
     raises ``Interrupted`` when the block ends (unless the block raised already)."""
-    handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+    handler = _current()
     if handler is None:
         yield
         return
@@ -149,7 +154,7 @@ def check() -> None:
     ``handled``, without printing "Exception ignored"), and the run went on to its end, exit 0,
     though Ctrl-C was pressed. Loops over units of work (frames, puzzles) call this between
     them; it does nothing while no signal has fired."""
-    handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+    handler = _current()
     if handler is not None and handler.fired and handler.signum is not None and not handler.depth:
         raise Interrupted(handler.signum)
 
@@ -157,7 +162,7 @@ def check() -> None:
 def fired() -> Interrupted | None:
     """The interruption of this run when a signal has fired (its first raise lost or not), else
     None."""
-    handler = _ACTIVE[-1] if _ACTIVE and _ACTIVE[-1].pid == os.getpid() else None
+    handler = _current()
     if handler is None or not handler.fired or handler.signum is None:
         return None
     return Interrupted(handler.signum)
