@@ -187,16 +187,27 @@ def prover(state: State) -> Tracer:
 
 # ---- search ---------------------------------------------------------------------------
 
-def _candidates(state: State) -> list[tuple[int, int]]:
-    """Every (cell, value) candidate of the state, by cell then value (one numpy pass: a
-    25×25 state has thousands)."""
+def _flat(state: State) -> Any:
+    """Every candidate of the state as one number, cell·n + value − 1, ascending (by cell then
+    value; one numpy pass: a 25×25 state has thousands)."""
     import numpy as np
 
     from explainer.core import propagate as batch
 
-    masks = np.array(state.cand, dtype=batch.tables(state.geo.n).dtype)
-    cell, bit = np.nonzero((masks[:, None] >> np.arange(state.geo.n, dtype=masks.dtype)) & 1)
-    return list(zip(cell.tolist(), (bit + 1).tolist(), strict=True))
+    n = state.geo.n
+    masks = np.array(state.cand, dtype=batch.tables(n).dtype)
+    cell, bit = np.nonzero((masks[:, None] >> np.arange(n, dtype=masks.dtype)) & 1)
+    return cell * n + bit
+
+
+def _pairs(flat: Any, n: int) -> list[tuple[int, int]]:
+    """The (cell, value) of each candidate number of ``_flat``."""
+    return list(zip((flat // n).tolist(), (flat % n + 1).tolist(), strict=True))
+
+
+def _candidates(state: State) -> list[tuple[int, int]]:
+    """Every (cell, value) candidate of the state, by cell then value."""
+    return _pairs(_flat(state), state.geo.n)
 
 
 class _Memo:
@@ -209,25 +220,29 @@ class _Memo:
     these fixpoints instead of from scratch (``_Static``, big grids).
     """
 
-    __slots__ = ("base", "at", "k", "out", "contra", "rounds")
+    __slots__ = ("base", "flat", "k", "out", "contra", "rounds", "slot")
 
-    def __init__(self, base: Any, at: dict[tuple[int, int], int], k: int, out: Any, contra: Any,
-                 rounds: Any) -> None:
-        self.base, self.at, self.k = base, at, k
+    def __init__(self, base: Any, flat: Any, n: int, out: Any, contra: Any, rounds: Any) -> None:
+        import numpy as np
+
+        self.base, self.flat, self.k = base, flat, len(flat)
         self.out, self.contra, self.rounds = out, contra, rounds
+        # each candidate number's row (assumed true) in the batch, -1 for one not among its candidates
+        self.slot = np.full(base.shape[0] * n, -1, dtype=np.intp)
+        self.slot[flat] = np.arange(self.k)
 
     def covers(self, base: Any) -> bool:
         """True if every candidate of ``base`` (a state row) is one of this batch's."""
         return base.shape == self.base.shape and not (base & ~self.base).any()
 
-    def rows_of(self, cands: list[tuple[int, int]]) -> Any:
-        """This batch's row of each (cell, value) assumed true then false (None if one is missing)."""
+    def rows_of(self, flat: Any) -> Any:
+        """This batch's row of each candidate (``_flat``'s numbers) assumed true then false
+        (None if one is missing)."""
         import numpy as np
 
-        idx = [self.at.get(cv) for cv in cands]
-        if None in idx:
+        true = self.slot[flat]
+        if (true < 0).any():
             return None
-        true = np.array(idx, dtype=np.intp)
         return np.concatenate([true, true + self.k])
 
 
@@ -262,8 +277,8 @@ class _Static:
         self.geo = state.geo
         self.t = batch.tables(self.geo.n)
         self.base = batch.base_row(state)
-        self.cands = _candidates(state)
-        self.at = {cv: i for i, cv in enumerate(self.cands)}
+        self.flat = _flat(state)
+        self.cands = _pairs(self.flat, self.geo.n)
         k = self.k = len(self.cands)
         self.tracer = prover(state)
         self.traces: dict[tuple[int, int, bool], Trace] = {}
@@ -272,45 +287,25 @@ class _Static:
         memo = reuse.get(key) if reuse is not None else None
         if memo is not None and not memo.covers(self.base):
             memo = None
-        old = memo.rows_of(self.cands) if memo is not None else None
+        old = memo.rows_of(self.flat) if memo is not None else None
         if memo is not None and old is not None and inherit:
             bad = np.nonzero(memo.contra[old])[0]
             if bad.size:
                 bad = bad[np.argsort(memo.rounds[old[bad]], kind="stable")]
                 self.inherited = [(*self.cands[i % k], bool(i < k)) for i in bad]
                 return
-        rows = np.concatenate([batch.assumed(self.base, self.t, self.cands),
-                               batch.assumed(self.base, self.t, self.cands, truth=False)])
-        self.rounds = np.zeros(2 * k, dtype=np.int32)
         if memo is not None and old is not None and not static:
-            self.out, self.contra = self._resume(rows, memo, old)
+            self.out, self.contra, self.rounds = batch.resumed(memo.out, memo.contra, memo.rounds, old, self.base,
+                                                               self.t, self.cands, dynamic)
         else:
             # a static batch starts afresh: its "true" cells are not read from the rows
+            rows = np.concatenate([batch.assumed(self.base, self.t, self.cands),
+                                   batch.assumed(self.base, self.t, self.cands, truth=False)])
+            self.rounds = np.zeros(2 * k, dtype=np.int32)
             self.out, self.contra = batch.propagate_chunked(rows, self.t, dynamic, self.rounds,
                                                             self.base if static else None, self.base)
         if reuse is not None:
-            reuse[key] = _Memo(self.base, self.at, k, self.out, self.contra, self.rounds)
-
-    def _resume(self, rows: Any, memo: _Memo, old: Any) -> tuple[Any, Any]:
-        """The batch's fixpoints from the old ones: each row starts at its old fixpoint
-        cut down to its new row (the same closure, fewer rounds); rows that lose nothing
-        are fixpoints already, old contradictions stay contradictions."""
-        import numpy as np
-
-        from explainer.core import propagate as batch
-
-        start = memo.out[old] & rows
-        contra = memo.contra[old].copy()
-        self.rounds[:] = memo.rounds[old]
-        todo = np.nonzero(~contra & (start != memo.out[old]).any(axis=1))[0]
-        if todo.size:
-            rounds = np.zeros(todo.size, dtype=np.int32)
-            start[todo], contra[todo] = batch.propagate_chunked(start[todo], self.t, self.dynamic, rounds)
-            self.rounds[todo] += rounds - 1
-        return start, contra
-
-    def row(self, c: int, v: int, truth: bool) -> int:
-        return self.at[(c, v)] + (0 if truth else self.k)
+            reuse[key] = _Memo(self.base, self.flat, self.geo.n, self.out, self.contra, self.rounds)
 
     def trace(self, c: int, v: int, truth: bool, level: int = 0) -> Trace:
         key = (c, v, truth)
@@ -500,27 +495,48 @@ def nested_least(level: int) -> float:
     return rating.SE_NESTED + 2.0 * (level - 1)
 
 
+def _true_fixpoints(state: State, base: Any, flat: Any, memos: Memos | None) -> Any:
+    """Each candidate (``_flat``'s, of ``state``, whose row is ``base``) assumed true, to its singles
+    fixpoint. The session's last singles batch (``memos``: ``static_found``'s) holds them when
+    it was made on this very state and none of its true rows stopped at a contradiction (such
+    a row stops anywhere; the others are the one fixpoint a run finds, resumed or not): the
+    nested search runs after that batch found no step, on big grids."""
+    import numpy as np
+
+    from explainer.core import propagate as batch
+
+    memo = memos.get((False, False)) if memos else None
+    if (memo is not None and np.array_equal(memo.base, base) and np.array_equal(memo.flat, flat)
+            and not memo.contra[:memo.k].any()):
+        return memo.out[:memo.k]
+    t = batch.tables(state.geo.n)
+    out, _ = batch.propagate_chunked(batch.assumed(base, t, _pairs(flat, state.geo.n)), t, base=base)
+    return out
+
+
 def nested_step(state: State, level: int, ceiling: float = float("inf")) -> Explanation | None:
     """``nested_found``'s step, built."""
     return built(state, nested_found(state, level, ceiling))
 
 
-def nested_found(state: State, level: int, ceiling: float = float("inf")) -> Found | None:
+def nested_found(state: State, level: int, ceiling: float = float("inf"),
+                 memos: Memos | None = None) -> Found | None:
     """A contradiction at nesting ``level``: the first chunk of assumptions (most
     constrained first) that has one; the smallest proof in that chunk (None if it cannot
-    rate below ``ceiling``: the level's least base + the length of its outer branch)."""
+    rate below ``ceiling``: the level's least base + the length of its outer branch).
+    ``memos``: the session's last batches (``static_found``'s, see ``_true_fixpoints``)."""
     import numpy as np
 
     from explainer.core import propagate as batch
 
     t = batch.tables(state.geo.n)
     base = batch.base_row(state)
-    cand_list = _candidates(state)
+    flat = _flat(state)
+    cand_list = _pairs(flat, state.geo.n)
     if not cand_list:
         return None
     # order: assumptions whose singles branch removes the most candidates first
-    out, _ = batch.propagate_chunked(batch.assumed(base, t, cand_list), t, base=base)
-    left = batch.popcount(out).sum(axis=1)
+    left = batch.popcount(_true_fixpoints(state, base, flat, memos)).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
     order = [cand_list[i] for i in np.lexsort((left, ~strong))]
@@ -610,7 +626,7 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
     for level in range(1, MAX_LEVEL + 1):
         if nested_least(level) >= ceiling:
             return
-        found = nested_found(state, level, ceiling)
+        found = nested_found(state, level, ceiling, memos)
         if found is not None:
             yield _lead(ctx, geo, found, rating.proof_value(found[0]))
             return

@@ -1294,6 +1294,72 @@ static PyObject *py_fixpoints(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A forcing batch (every candidate of ``cells``/``bits`` assumed true, rows 0..k-1, then false,
+ * k..2k-1, on ``base``) from an earlier batch's fixpoints: new row i starts at its old row's
+ * (``old[i]``) fixpoint cut down to its own start row. An old contradiction stays one (its row
+ * cut down, not run); a row that loses nothing is a fixpoint already (the old rounds); any other
+ * runs afresh from there, its rounds the old ones plus its own less one (the first, which
+ * starts it). Singles remove candidates only, so each fixpoint is the one a run from the new
+ * row alone finds: the twin of propagate.py's ``_resumed_rows``, row for row. */
+static PyObject *py_resume(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *oo, *oc, *orr, *old_o, *base_o, *cells_o, *bits_o, *out_o, *contra_o, *rounds_o;
+    int n, dynamic;
+    Py_ssize_t nold, K;
+    if (!PyArg_ParseTuple(args, "OnOOOOinOOpOOO", &oo, &nold, &oc, &orr, &old_o, &base_o, &n, &K, &cells_o,
+                          &bits_o, &dynamic, &out_o, &contra_o, &rounds_o))
+        return NULL;
+    const geo_t *g = geo_arg(n);
+    if (!g) return NULL;
+    const uint32_t *old_out, *base, *bits;
+    const uint8_t *old_contra;
+    const int32_t *old_rounds, *old, *cells;
+    uint32_t *out;
+    uint8_t *contra;
+    int32_t *rounds;
+    view_t views[] = {VIEW(oo, 4, nold * g->N, VIEW_IN, "old_out", &old_out),
+                      VIEW(oc, 1, nold, VIEW_IN, "old_contra", &old_contra),
+                      VIEW(orr, 4, nold, VIEW_IN, "old_rounds", &old_rounds),
+                      VIEW(old_o, 4, 2 * K, VIEW_IN, "old", &old),
+                      VIEW(base_o, 4, g->N, VIEW_IN, "base", &base),
+                      VIEW(cells_o, 4, K, VIEW_IN, "cells", &cells),
+                      VIEW(bits_o, 4, K, VIEW_IN, "bits", &bits),
+                      VIEW(out_o, 4, 2 * K * g->N, VIEW_OUT, "out", &out),
+                      VIEW(contra_o, 1, 2 * K, VIEW_OUT, "contra", &contra),
+                      VIEW(rounds_o, 4, 2 * K, VIEW_OUT, "rounds", &rounds)};
+    if (views_get(views, COUNT(views)) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < 2 * K; i++)
+        if (old[i] < 0 || old[i] >= nold || cells[i % K] < 0 || cells[i % K] >= g->N) {
+            views_release(views, COUNT(views));
+            return PyErr_Format(PyExc_ValueError, "row %zd: old row or cell out of range", i);
+        }
+    work_t *w = new_work();
+    if (!w) {
+        views_release(views, COUNT(views));
+        return NULL;
+    }
+    const int N = g->N;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < 2 * K; i++) {
+        const Py_ssize_t j = old[i];
+        const uint32_t *src = old_out + j * N;
+        uint32_t *row = out + i * N;
+        const int x = cells[i % K];
+        for (int y = 0; y < N; y++) row[y] = src[y] & base[y];
+        row[x] = i < K ? src[x] & bits[i] : src[x] & base[x] & ~bits[i - K];
+        contra[i] = old_contra[j];
+        rounds[i] = old_rounds[j];
+        if (contra[i] || !memcmp(row, src, sizeof(uint32_t) * (size_t)N)) continue;
+        int rd = 0;
+        contra[i] = (uint8_t)run_row(g, w, row, dynamic, NULL, &rd, NULL, -1);
+        rounds[i] += rd - 1;
+    }
+    Py_END_ALLOW_THREADS
+    free(w);
+    views_release(views, COUNT(views));
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_contradicting(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *base_o, *cells_o, *bits_o, *out_o;
@@ -1729,6 +1795,9 @@ static PyMethodDef methods[] = {
      "one_digit_fails(cand, n): the (cell, value) whose one-digit implications empty a house."},
     {"solve", py_solve, METH_VARARGS,
      "solve(n, values, forbid, limit, max_nodes): the exact cover search (solutions, nodes, over budget)."},
+    {"resume", py_resume, METH_VARARGS,
+     "resume(old_out, nold, old_contra, old_rounds, old, base, n, K, cells, bits, dynamic, out, contra, rounds): "
+     "a forcing batch from an earlier one's fixpoints."},
     {"contradicting", py_contradicting, METH_VARARGS,
      "contradicting(base, n, K, cells, bits, out, level): the level-k verdict of K assumptions on base."},
     {NULL, NULL, 0, NULL},

@@ -165,7 +165,7 @@ def propagate(cand: np.ndarray, t: Tables, dynamic: bool = False,
     _C.fixpoints(work, work.shape[0], t.n, dynamic, first, contra, counts, hint)
     if rounds is not None:
         rounds[:] = counts
-    return work.astype(cand.dtype), contra.view(bool)
+    return work.astype(cand.dtype, copy=False), contra.view(bool)
 
 
 def _propagate_rows(cand: np.ndarray, t: Tables, dynamic: bool = False,
@@ -255,6 +255,48 @@ def propagate_chunked(cand: np.ndarray, t: Tables, dynamic: bool = False,
         sub_rounds = None if rounds is None else rounds[s:s + per]
         out[s:s + per], contra[s:s + per] = propagate(cand[s:s + per], t, dynamic, sub_rounds, start)
     return out, contra
+
+
+def resumed(old_out: np.ndarray, old_contra: np.ndarray, old_rounds: np.ndarray, old: np.ndarray,
+            base: np.ndarray, t: Tables, cands: list[tuple[int, int]], dynamic: bool = False
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A forcing batch (every (cell, value) of ``cands`` assumed true on ``base``, then false)
+    from an earlier batch whose state held this one's (its fixpoints, contradiction flags and
+    rounds; ``old``: each new row's row there): (fixpoints, contradiction flags, rounds).
+
+    Singles (and locked candidates) only remove candidates, so a new row's fixpoint is its old
+    fixpoint cut down to the new start row, run on: a row that loses nothing there is a
+    fixpoint already, an old contradiction stays one; only the others run, in fewer rounds
+    (each row's rounds: the old ones plus the new run's less its first)."""
+    if _C is None:
+        return _resumed_rows(old_out, old_contra, old_rounds, old, base, t, cands, dynamic)
+    k = len(cands)
+    out = np.empty((2 * k, t.N), dtype=np.uint32)
+    contra = np.zeros(2 * k, dtype=np.uint8)
+    rounds = np.zeros(2 * k, dtype=np.int32)
+    old_out = np.ascontiguousarray(old_out, dtype=np.uint32)
+    _C.resume(old_out, old_out.shape[0], np.ascontiguousarray(old_contra, dtype=np.uint8),
+              np.ascontiguousarray(old_rounds, dtype=np.int32), np.ascontiguousarray(old, dtype=np.int32),
+              np.ascontiguousarray(base, dtype=np.uint32), t.n, k, np.array([c for c, _ in cands], dtype=np.int32),
+              np.array([1 << (v - 1) for _, v in cands], dtype=np.uint32), dynamic, out, contra, rounds)
+    return out, contra.view(bool), rounds
+
+
+def _resumed_rows(old_out: np.ndarray, old_contra: np.ndarray, old_rounds: np.ndarray, old: np.ndarray,
+                  base: np.ndarray, t: Tables, cands: list[tuple[int, int]], dynamic: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pure twin of ``resumed``: numpy over the whole batch."""
+    rows = np.concatenate([assumed(base, t, cands), assumed(base, t, cands, truth=False)])
+    before = old_out[old]
+    start = before & rows
+    contra = old_contra[old].copy()
+    rounds = old_rounds[old].astype(np.int32)
+    todo = np.nonzero(~contra & (start != before).any(axis=1))[0]
+    if todo.size:
+        more = np.zeros(todo.size, dtype=np.int32)
+        start[todo], contra[todo] = propagate_chunked(start[todo], t, dynamic, more)
+        rounds[todo] += more - 1
+    return start, contra, rounds
 
 
 def expand(cand: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

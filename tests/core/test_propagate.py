@@ -167,3 +167,59 @@ def test_one_digit_verdicts_agree(monkeypatch) -> None:
             with monkeypatch.context() as m:
                 m.setattr(propagate, "_C", None)
                 assert propagate.one_digit_fails(state) == compiled_
+
+
+def _cands(state: State) -> list[tuple[int, int]]:
+    n = state.geo.n
+    return [(c, v) for c, m in enumerate(state.cand) for v in range(1, n + 1) if m >> (v - 1) & 1]
+
+
+@pytest.mark.parametrize("n", [9, 16, 25])
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_resumed_batches_agree(monkeypatch, n: int, dynamic: bool) -> None:
+    """A batch resumed from an earlier state's (``resumed``, the forcing search on big grids):
+    the twins agree row for row (fixpoint, flag, rounds), and every verdict and every fixpoint
+    of a row that does not contradict is a fresh batch's."""
+    t = propagate.tables(n)
+    runs = set()
+    pairs = list(zip(states(n), states(n)[1:], strict=False))
+    near = states(n)[0].copy()  # the next state one candidate away: most rows keep their fixpoint
+    c = max(range(near.geo.ncells), key=lambda x: near.cand[x].bit_count())
+    near.eliminate(c, near.cand[c].bit_length())
+    pairs.append((states(n)[0], near))
+    for early, late in pairs:
+        old_cands = _cands(early)
+        old_rows = np.concatenate([propagate.assumed(propagate.base_row(early), t, old_cands),
+                                   propagate.assumed(propagate.base_row(early), t, old_cands, truth=False)])
+        old_rounds = np.zeros(old_rows.shape[0], dtype=np.int32)
+        old_out, old_contra = propagate.propagate(old_rows, t, dynamic, old_rounds)
+        cands = _cands(late)[:: 5 if n == 25 else 1]
+        at = {cv: i for i, cv in enumerate(old_cands)}
+        true = np.array([at[cv] for cv in cands], dtype=np.intp)
+        old = np.concatenate([true, true + len(old_cands)])
+        base = propagate.base_row(late)
+        out, contra, rounds = propagate.resumed(old_out, old_contra, old_rounds, old, base, t, cands, dynamic)
+        with monkeypatch.context() as m:
+            m.setattr(propagate, "_C", None)
+            p_out, p_contra, p_rounds = propagate.resumed(old_out, old_contra, old_rounds, old, base, t, cands,
+                                                          dynamic)
+        assert (contra == p_contra).all() and (rounds == p_rounds).all() and (out == p_out).all()
+        fresh_rows = np.concatenate([propagate.assumed(base, t, cands), propagate.assumed(base, t, cands, truth=False)])
+        fresh, fresh_contra = propagate.propagate(fresh_rows, t, dynamic)
+        assert (contra == fresh_contra).all()
+        assert (out[~contra] == fresh[~contra]).all()
+        moved = (out != old_out[old]).any(axis=1)
+        runs |= {bool(x) for x in moved[~old_contra[old]]}
+    assert runs == {False, True}  # rows kept as they were and rows run again
+
+
+def test_resumed_refuses_rows_out_of_range() -> None:
+    state = states(9)[0]
+    t = propagate.tables(9)
+    base = propagate.base_row(state)
+    cands = _cands(state)[:3]
+    rows = propagate.assumed(base, t, cands)
+    out, contra = propagate.propagate(rows, t)
+    rounds = np.ones(3, dtype=np.int32)
+    with pytest.raises(ValueError, match="out of range"):
+        propagate.resumed(out, contra, rounds, np.array([0, 1, 2, 3, 4, 5]), base, t, cands)

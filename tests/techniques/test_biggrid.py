@@ -112,3 +112,27 @@ def test_big_grid_als_are_bounded_and_locked():
             if a.cells >> c & 1:
                 union |= state.cand[c]
         assert union == a.values and union.bit_count() == a.size + 1
+
+
+def test_nested_order_reads_the_singles_batch_of_its_own_state_only():
+    """The nested search's order (``_true_fixpoints``) reads the session's last singles batch
+    only when it was made on the same state and none of its true rows contradicts: then its
+    rows are a fresh batch's; otherwise it makes a batch."""
+    from explainer.core import propagate
+
+    state = State.from_grid(parse_grid("123456789" + "." * 72))  # no branch contradicts
+    memos: forcing.Memos = {}
+    forcing._Static(state, reuse=memos)
+    memo = memos[(False, False)]
+    assert not memo.contra[:memo.k].any()
+    base, flat = propagate.base_row(state), forcing._flat(state)
+    fresh = forcing._true_fixpoints(state, base, flat, None)
+    kept = forcing._true_fixpoints(state, base, flat, memos)
+    assert np.shares_memory(kept, memo.out) and (kept == fresh).all()
+    # near misses: the batch of another state, a batch whose true row stopped at a contradiction
+    later = state.copy()
+    later.eliminate(9, 4)
+    other = forcing._true_fixpoints(later, propagate.base_row(later), forcing._flat(later), memos)
+    assert not np.shares_memory(other, memo.out) and other.shape[0] == memo.k - 1
+    memo.contra[3] = True
+    assert not np.shares_memory(forcing._true_fixpoints(state, base, flat, memos), memo.out)
