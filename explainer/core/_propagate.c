@@ -25,7 +25,13 @@
  * every candidate whose own assumption contradicts at level k-1, to the fixpoint.
  * Removing a candidate only makes contradictions likelier (the verdict is
  * monotone), so the order of removals does not change the verdict: here each
- * removal is propagated at once, which shrinks the later tests.
+ * removal is propagated at once, which shrinks the later tests. At level 0 a branch
+ * that decides a candidate an earlier branch found contradicting stops there: its
+ * state then lies inside that branch's start.
+ *
+ * ``resume`` makes a forcing batch from an earlier batch whose state held this one's:
+ * each row from its old fixpoint cut down to its new start (the same fixpoint, fewer
+ * rounds).
  */
 #include "glue.h"
 
@@ -135,6 +141,7 @@ typedef struct {
     uint32_t rows[MAXLEVEL + 1][MAXC]; /* closure: one working row per level */
     base_t bases[MAXLEVEL + 1];        /* closure: each level's row at its fixpoint */
     base_t batch;                      /* fixpoints: the rows' common base */
+    const uint32_t *dead;              /* contradicting: candidates known to contradict (or NULL) */
 } work_t;
 
 /* static chains: the cells that may turn true (two candidates at most at the start)
@@ -348,6 +355,7 @@ static int run_row(const geo_t *g, work_t *w, uint32_t *c, int dynamic, const st
                 if (!st || st->two[x]) bad = 1;
             } else if (!(v & (v - 1)) && !fixed[x] && (!st || st->two[x])) {
                 nfn[nnfn++] = (int16_t)x;
+                if (w->dead && (w->dead[x] & v)) bad = 1; /* a candidate known to contradict, decided */
             }
         }
         *rounds = r;
@@ -413,6 +421,7 @@ static work_t *new_work(void) {
         return NULL;
     }
     memset(w->hcacc, 0, sizeof w->hcacc), memset(w->eacc, 0, sizeof w->eacc);
+    w->dead = NULL;
     return w;
 }
 
@@ -1388,6 +1397,12 @@ static PyObject *py_contradicting(PyObject *self, PyObject *args) {
     memcpy(row, base, sizeof(uint32_t) * (size_t)g->N);
     w->batch.valid = 0;
     if (!run_row(g, w, row, 0, NULL, &rd, NULL, -1) && rd == 1) keep_base(g, w, row, &w->batch);
+    /* Level 0: a branch that decides a candidate whose own branch contradicts (on the same row)
+     * contradicts too: from there its state lies inside that branch's start, and the verdict is
+     * monotone. Its run stops there (a verdict only is asked for: its row and rounds are not
+     * read). */
+    uint32_t *dead = level == 0 ? calloc((size_t)g->N, sizeof(uint32_t)) : NULL;
+    w->dead = dead;
     for (Py_ssize_t i = 0; i < K; i++) {
         if (cells[i] < 0 || cells[i] >= g->N) {
             ok = 0;
@@ -1397,7 +1412,9 @@ static PyObject *py_contradicting(PyObject *self, PyObject *args) {
         row[cells[i]] = bits[i];
         int nd = w->batch.valid ? diff_from(g, w, row, &w->batch) : -1;
         out[i] = (uint8_t)closure(g, w, row, level, &w->batch, nd);
+        if (dead && out[i]) dead[cells[i]] |= bits[i];
     }
+    free(dead);
     Py_END_ALLOW_THREADS
     free(w);
     views_release(views, COUNT(views));

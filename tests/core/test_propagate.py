@@ -95,6 +95,24 @@ def test_nested_verdicts_agree(n: int) -> None:
             assert (propagate.contradicting(base, t, sample, level) == want).all()
 
 
+@pytest.mark.parametrize("n", [9, 16, 25])
+def test_level_0_verdicts_agree_on_every_candidate(n: int) -> None:
+    """Every candidate of a state at level 0, as the nested tracer asks (``nested_facts``): the
+    compiled run stops a branch once it decides a candidate an earlier branch found
+    contradicting; the verdicts stay the twin's, which runs every branch to its end."""
+    t = propagate.tables(n)
+    verdicts = set()
+    for state in states(n):
+        base = propagate.base_row(state)
+        cands = [(c, v) for c, m in enumerate(state.cand) for v in range(1, n + 1) if m >> (v - 1) & 1]
+        if n == 25:
+            cands = cands[: 300]  # the numpy twin is slow on 625 cells
+        want = propagate._contradicting_rows(base, t, cands, 0)
+        assert (propagate.contradicting(base, t, cands, 0) == want).all()
+        verdicts |= set(want.tolist())
+    assert verdicts == {False, True}
+
+
 def test_static_and_dynamic_together_are_refused() -> None:
     state = states(9)[0]
     t = propagate.tables(9)

@@ -148,3 +148,50 @@ def test_the_proof_replays(kind):
         assert step.proof.branches[0].assume == (r, c, v, False)
     else:
         assert step.proof.kind == "double" and [b.assume[3] for b in step.proof.branches] == [True, False]
+
+
+def _agree_cell_by_cell(state: State, ra, rb) -> bool:
+    """Two runs may agree: a cell both changed where they place the same value, or where a
+    candidate of the state is gone in both (each run's cell: its placed value or what is left)."""
+    for c in range(state.geo.ncells):
+        if not (ra.changed >> c & 1 and rb.changed >> c & 1):
+            continue
+        x, y = ra.value(c), rb.value(c)
+        if x and x == y:
+            return True
+        ka = (1 << (x - 1)) if x else ra.left(c)
+        kb = (1 << (y - 1)) if y else rb.left(c)
+        if state.cand[c] & ~ka & ~kb:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("n", [9, 16])
+def test_may_agree_is_the_cell_by_cell_test(n):
+    """``_may_agree`` reads two bit rows per run (removed candidates, placed values); over
+    every strong link of real states it answers as a look at each cell both runs changed,
+    and says yes and no both."""
+    from pathlib import Path
+
+    from techniques.links import links
+
+    if n == 9:
+        states = [state_before_first_trial(k)[0] for k in FIRST_TRIAL.values()]
+    else:
+        text = (Path(__file__).resolve().parents[2] / "examples" / "16x16-hard.txt").read_text()
+        p = Puzzle([x for x in text.splitlines() if x and not x.startswith("#")][0])
+        states = [p.state_before(i) for i in (len(p.steps) // 3, len(p.steps) // 2)]
+    seen = set()
+    for state in states:
+        lk = links(state)
+        pairs = trial._strong_links_in_order(state)
+        ends = list(dict.fromkeys((lk.cell(x), lk.value(x)) for pair in pairs for x in pair))
+        runs = trial._Runs(state, ends)
+        for a, b in pairs:
+            ra, rb = runs(lk.cell(a), lk.value(a)), runs(lk.cell(b), lk.value(b))
+            if ra.contradiction or rb.contradiction:
+                continue
+            want = _agree_cell_by_cell(state, ra, rb)
+            assert trial._may_agree(ra, rb) == want
+            seen.add(want)
+    assert seen == {False, True}
