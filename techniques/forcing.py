@@ -464,19 +464,39 @@ def nishio_step(state: State, ceiling: float = float("inf")) -> Explanation | No
     return built(state, nishio_found(state, ceiling))
 
 
-def nishio_found(state: State, ceiling: float = float("inf")) -> Found | None:
+def _one_digit_fails(state: State, kept: dict[int, tuple[int, list[int]]] | None) -> list[tuple[int, int]]:
+    """``batch.one_digit_fails``, by value then cell. ``kept``: the session's answer per value
+    (value -> (its places then, its failing cells)): a value's places decide its answer, so
+    only the values whose places changed since are looked at again."""
+    from explainer.core import propagate as batch
+
+    if kept is None:
+        return batch.one_digit_fails(state)
+    pos = state.pos
+    todo = 0
+    for v in range(1, state.geo.n + 1):
+        hit = kept.get(v)
+        if hit is None or hit[0] != pos[v - 1]:
+            todo |= 1 << (v - 1)
+            kept[v] = (pos[v - 1], [])
+    for c, v in batch.one_digit_fails(state, todo) if todo else ():
+        kept[v][1].append(c)
+    return [(c, v) for v in range(1, state.geo.n + 1) for c in kept[v][1]]
+
+
+def nishio_found(state: State, ceiling: float = float("inf"),
+                 kept: dict[int, tuple[int, list[int]]] | None = None) -> Found | None:
     """A one-digit contradiction (SE's Nishio chain): assuming v in a cell, v's own
     implications (peers, then houses left with one place) leave some house without v or
     put v twice in one. The smallest such proof; None if no assumption has one (or if
     it cannot rate below ``ceiling``).
 
-    A bitmask pass over each value's places (``batch.one_digit_fails``) finds the
-    contradicting assumptions; only those are traced."""
-    from explainer.core import propagate as batch
-
+    A bitmask pass over each value's places (``batch.one_digit_fails``; ``kept``: the
+    session's answers per value, see ``_one_digit_fails``) finds the contradicting
+    assumptions; only those are traced."""
     tracer = prover(state)
     best: tuple[int, Any, int, int] | None = None
-    for c, v in batch.one_digit_fails(state):
+    for c, v in _one_digit_fails(state, kept):
         tr = tracer.run(c, v, True, 0, one_digit=True)
         if tr.end is None:  # pragma: no cover - the bitmask pass and the tracer agree
             continue
@@ -608,13 +628,15 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
     if dynamic_allowed(ctx):
         passes.append((True, False, rating.SE_DYNAMIC_PLUS))
     ceiling = ctx.ceiling
-    memos = session_of(state, ctx).slot("forcing").setdefault("batches", {})
+    slot = session_of(state, ctx).slot("forcing")
+    memos, one_digit = slot.setdefault("batches", {}), slot.setdefault("one digit", {})
     geo = state.geo
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        found = nishio_found(state, ceiling) if static is None else static_found(state, dynamic, static,
-                                                                                   ctx.lowest_first, ceiling, memos)
+        found = nishio_found(state, ceiling, one_digit) if static is None else static_found(state, dynamic, static,
+                                                                                             ctx.lowest_first, ceiling,
+                                                                                             memos)
         if found is not None:
             rated = rating.proof_value(found[0])
             yield _lead(ctx, geo, found, rated)

@@ -31,6 +31,7 @@ from explainer.model.grid import bits
 from explainer.model.i18n import Agree, Words, say
 from explainer.model.roles import links as link_roles
 from explainer.model.roles import on
+from explainer.model.session import Session, StaleTable, session_of
 from explainer.model.state import State
 from explainer.model.technique import NO_CONTEXT, Context
 
@@ -149,10 +150,30 @@ def _proofs(lk: Links, elim: int, colour: list[int], max_links: int) -> Iterator
         yield shown
 
 
+def _quiet(session: Session, state: State) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """(the colourings of the session's last call that removed nothing, the set this call fills).
+
+    A colouring is its two colours (candidate-number masks, the smaller first). It removes a
+    candidate that sees both colours or its own; the state's candidates only go, so in a
+    later state inside the last one (every cell's candidates among its candidates there) the
+    same colouring sees no more than it did: it still removes nothing, and is not looked at
+    again. Another state (a new puzzle, a grid given back candidates) starts afresh."""
+    memo = session.slot("medusa")
+    cand, before = tuple(state.cand), memo.get("cand")
+    kept: set[tuple[int, int]] = memo.get("quiet", set())
+    if before is None or len(before) != len(cand) or any(a & ~b for a, b in zip(cand, before, strict=True)):
+        kept = set()
+    now: set[tuple[int, int]] = set()
+    memo["cand"], memo["quiet"] = cand, now
+    return kept, now
+
+
 def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGTH,
          max_links: int = MAX_LINKS) -> Iterator[Explanation]:
-    lk = links(state, ctx.session)
+    session = session_of(state, ctx)
+    lk = links(state, session)
     strong, weak = lk.strong, lk.weak_of
+    kept, quiet = _quiet(session, state)
     done = 0
     for root in sorted(strong):
         if done >> root & 1:
@@ -174,12 +195,20 @@ def find(state: State, ctx: Context = NO_CONTEXT, /, max_length: int = MAX_LENGT
                         new.append(j)
             front = new
         done |= colour[0] | colour[1]
+        key = (min(colour), max(colour))
+        if key in kept and not session.check:  # check mode looks again (and fails if it removes)
+            quiet.add(key)
+            continue
         seen = [0, 0]
         for k in (0, 1):
             for i in bits(colour[k]):
                 seen[k] |= weak(i)
         elim = seen[0] & seen[1]
+        if key in kept and elim:
+            raise StaleTable(f"medusa: the colouring of {lk.name(root)} removed nothing in an earlier state, "
+                             "and removes candidates in this one inside it")
         if not elim:
+            quiet.add(key)
             continue
         for shown in _proofs(lk, elim, colour, max_links):
             keep = shown.keep

@@ -1359,8 +1359,20 @@ static PyObject *py_resume(PyObject *self, PyObject *args) {
         contra[i] = old_contra[j];
         rounds[i] = old_rounds[j];
         if (contra[i] || !memcmp(row, src, sizeof(uint32_t) * (size_t)N)) continue;
-        int rd = 0;
-        contra[i] = (uint8_t)run_row(g, w, row, dynamic, NULL, &rd, NULL, -1);
+        /* the old fixpoint as the run's base: its first round starts at the cells that lost
+         * something (the same rounds as a run from scratch, see base_t) */
+        base_t *b = &w->batch;
+        memcpy(b->row, src, sizeof(uint32_t) * (size_t)N);
+        memset(b->fo, 0, sizeof(uint32_t) * (size_t)g->H);
+        for (int y = 0; y < N; y++) {
+            uint32_t v = src[y];
+            b->fixed[y] = !(v & (v - 1));
+            if (v && b->fixed[y])
+                for (int k = 0; k < 3; k++) b->fo[g->chouse[y][k]] |= v;
+        }
+        b->valid = 1;
+        int rd = 0, nd = diff_from(g, w, row, b);
+        contra[i] = (uint8_t)run_row(g, w, row, dynamic, NULL, &rd, b, nd);
         rounds[i] += rd - 1;
     }
     Py_END_ALLOW_THREADS
@@ -1569,7 +1581,8 @@ static PyObject *py_one_digit_fails(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *cand_o;
     int n;
-    if (!PyArg_ParseTuple(args, "Oi", &cand_o, &n)) return NULL;
+    unsigned int values = 0xFFFFFFFFu; /* the values to look at (bit v-1), every one by default */
+    if (!PyArg_ParseTuple(args, "Oi|I", &cand_o, &n, &values)) return NULL;
     const geo_t *g = geo_arg(n);
     if (!g) return NULL;
     const uint32_t *cand;
@@ -1593,6 +1606,7 @@ static PyObject *py_one_digit_fails(PyObject *self, PyObject *args) {
         for (int j = 0; j < g->npeer; j++) cs_add(&pm[x], g->peer[x][j]);
     }
     for (int v = 1; v <= n && out; v++) {
+        if (!(values >> (v - 1) & 1)) continue;
         cellset pv;
         cs_clear(&pv);
         for (int x = 0; x < g->N; x++)
@@ -1809,7 +1823,8 @@ static PyMethodDef methods[] = {
     {"group_options", py_group_options, METH_VARARGS,
      "group_options(out, contra, k, cells, values, base, n, static, limit): the first group conclusions."},
     {"one_digit_fails", py_one_digit_fails, METH_VARARGS,
-     "one_digit_fails(cand, n): the (cell, value) whose one-digit implications empty a house."},
+     "one_digit_fails(cand, n[, values]): the (cell, value) whose one-digit implications empty a house "
+     "(of the values in the mask ``values``, bit v-1; every value by default)."},
     {"solve", py_solve, METH_VARARGS,
      "solve(n, values, forbid, limit, max_nodes): the exact cover search (solutions, nodes, over budget)."},
     {"resume", py_resume, METH_VARARGS,

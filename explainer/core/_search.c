@@ -714,6 +714,18 @@ static int gg_build(const state_t *st, const strong_t *sl, gg_t *g) {
     return 0;
 }
 
+/* is candidate y (present in the state) weakly linked to node i (grouped._Graph.weak_cands)? */
+static inline int gg_weak_to(const gg_t *g, int i, int y) {
+    const state_t *st = g->st;
+    int N = st->N, u = y / N, q = y % N;
+    if (i < g->NC) {
+        int v = i / N, c = i % N;
+        return q == c ? u != v : u == v && cs_has(&st->g->peer[c], q);
+    }
+    int r = i - g->NC;
+    return u == g->gv[r] && cs_has(&g->gsee[r], q);
+}
+
 /* candidates weakly linked to node i (grouped._Graph.weak_cands) into a bit array */
 static void gg_weak_cands(const gg_t *g, int i, bitarr *out) {
     const state_t *st = g->st;
@@ -812,7 +824,7 @@ static PyObject *grouped_events(const state_t *st, const opts_t *opt) {
     gsearch_t x;
     memset(&x, 0, sizeof x);
     PyObject *events = NULL;
-    int *von = NULL, *voff = NULL, *front = NULL, *next = NULL, *onmark = NULL;
+    int *von = NULL, *voff = NULL, *front = NULL, *next = NULL, *onmark = NULL, *wsl = NULL;
     uint64_t *wsw = NULL, *wew = NULL;
     char *conflicting = NULL;
     if (gg_build(st, &sl, &g) < 0) goto fail;
@@ -828,7 +840,8 @@ static PyObject *grouped_events(const state_t *st, const opts_t *opt) {
     wsw = malloc(sizeof(uint64_t) * (size_t)ncw);
     wew = malloc(sizeof(uint64_t) * (size_t)ncw);
     conflicting = calloc((size_t)(g.off[nn] + 1), 1);
-    if (!events || !von || !voff || !onmark || !x.mark || !front || !next || !wsw || !wew || !conflicting) {
+    wsl = malloc(sizeof(int) * (size_t)(NC + 1));
+    if (!events || !von || !voff || !onmark || !x.mark || !front || !next || !wsw || !wew || !conflicting || !wsl) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -841,7 +854,7 @@ static PyObject *grouped_events(const state_t *st, const opts_t *opt) {
     for (int s = 0; s < nn; s++) {
         if (g.off[s + 1] == g.off[s]) continue;  /* the starts: nodes with a strong link */
         k++;
-        int stamp = k + 1, have_ws = 0;
+        int stamp = k + 1, have_ws = 0, nws = 0;
         x.nent = 0;
         voff[s] = stamp;
         int nf = 1, hit = 0;
@@ -868,19 +881,20 @@ static PyObject *grouped_events(const state_t *st, const opts_t *opt) {
                     for (int q = 0; q < nx; q++) {
                         int e = next[q];
                         if (!x.ent[e].grouped) continue;
-                        if (!have_ws) { gg_weak_cands(&g, s, &ws); have_ws = 1; }
-                        gg_weak_cands(&g, x.ent[e].node, &we);
+                        if (!have_ws) {  /* the start's weak candidates, as a list: the ends test these only */
+                            gg_weak_cands(&g, s, &ws);
+                            for (int w = 0; w < ncw; w++)
+                                for (uint64_t b = wsw[w]; b; b &= b - 1) wsl[nws++] = (w << 6) + __builtin_ctzll(b);
+                            have_ws = 1;
+                        }
+                        /* removed: weakly linked to both ends, not on the path */
+                        int j = x.ent[e].node, any = 0;
                         gmark_path(&x, e);
-                        int any = 0;
-                        for (int w = 0; w < ncw; w++) {
-                            uint64_t b = wew[w] & wsw[w];
-                            while (b) {
-                                int c = (w << 6) + __builtin_ctzll(b);
-                                b &= b - 1;
-                                if (x.mark[c] == x.stamp) wew[w] &= ~((uint64_t)1 << (c & 63));
-                            }
-                            wew[w] &= wsw[w];
-                            any |= wew[w] != 0;
+                        for (int t = 0; t < nws; t++) {
+                            int y = wsl[t];
+                            if (!gg_weak_to(&g, j, y) || x.mark[y] == x.stamp) continue;
+                            if (!any) memset(wew, 0, sizeof(uint64_t) * (size_t)ncw), any = 1;
+                            ba_set(&we, y);
                         }
                         if (!any) continue;
                         PyObject *nodes = gnodes(&x, e), *elim = nodes ? words_to_py(wew, ncw) : NULL;
@@ -961,7 +975,7 @@ fail:
     Py_CLEAR(events);
 done:
     free(von); free(voff); free(onmark); free(x.mark); free(x.ent); free(front); free(next); free(wsw); free(wew);
-    free(conflicting);
+    free(conflicting); free(wsl);
     gg_free(&g);
     strong_free(&sl);
     return events;

@@ -479,16 +479,22 @@ def _group_options_rows(out: np.ndarray, contra: np.ndarray, cands: list[tuple[i
 
 # ---- one digit ------------------------------------------------------------------------------
 
-def one_digit_fails(state: State) -> list[tuple[int, int]]:
+def one_digit_fails(state: State, values: int | None = None) -> list[tuple[int, int]]:
     """The (cell, value) placements whose one-digit implications (the value's peers lose it,
     a house left with one place for it takes it there) leave a house that still misses the
-    value without a place: SE's Nishio chains. By value, then cell."""
-    if _C is not None:
-        return [tuple(x) for x in _C.one_digit_fails(array("I", state.cand), state.geo.n)]
+    value without a place: SE's Nishio chains. By value, then cell. ``values``: only the
+    values of this mask (bit v-1); every value by default. A value's own places
+    (``state.pos``) decide its placements, nothing else."""
     geo = state.geo
+    if values is None:
+        values = (1 << geo.n) - 1
+    if _C is not None:
+        return [tuple(x) for x in _C.one_digit_fails(array("I", state.cand), geo.n, values)]
     hmask, peer = geo.house_mask, geo.peer_mask
     out = []
     for v in range(1, geo.n + 1):
+        if not values >> (v - 1) & 1:
+            continue
         pv = state.pos[v - 1]
         houses = [h for h in range(3 * geo.n) if pv & hmask[h]]  # the houses still missing v
         rest = pv

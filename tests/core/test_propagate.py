@@ -182,9 +182,13 @@ def test_one_digit_verdicts_agree(monkeypatch) -> None:
     for n in (4, 9, 16):
         for state in states(n):
             compiled_ = propagate.one_digit_fails(state)
+            odd = sum(1 << (v - 1) for v in range(1, n + 1, 2))
+            some = propagate.one_digit_fails(state, odd)
+            assert some == [(c, v) for c, v in compiled_ if v % 2]  # a value's answer is its own
             with monkeypatch.context() as m:
                 m.setattr(propagate, "_C", None)
                 assert propagate.one_digit_fails(state) == compiled_
+                assert propagate.one_digit_fails(state, odd) == some
 
 
 def _cands(state: State) -> list[tuple[int, int]]:

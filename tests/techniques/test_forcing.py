@@ -267,3 +267,32 @@ def test_nishio_step_is_a_one_digit_contradiction():
 def test_nishio_near_miss():
     # a pair in a row: assuming either 1 never empties a house of 1s
     assert forcing.nishio_step(open_grid({"r1c1": "12", "r1c2": "12"})) is None
+
+
+def test_one_digit_answers_kept_per_value_are_a_fresh_search_s(monkeypatch):
+    """The session keeps each value's one-digit answer with the places it was found for:
+    along a real explanation the kept answers are a fresh search's, only the values whose
+    places changed are looked at again, and an answer kept for other places is not read."""
+    from explainer.core import propagate
+
+    p = Puzzle(".4..7..1...3.8.5..5.......2.3..1..7....2.5...41.7.3.85..4...8...8.4.6.2.35.....41", order="simplest")
+    kept: dict = {}
+    asked = []
+    real = propagate.one_digit_fails
+
+    def counting(state, values=None):
+        asked.append(bin(values if values is not None else 511).count("1"))
+        return real(state, values)
+
+    monkeypatch.setattr(propagate, "one_digit_fails", counting)
+    fails = 0
+    for i in range(len(p.steps)):
+        state = p.state_before(i)
+        got = forcing._one_digit_fails(state, kept)
+        assert got == real(state)
+        fails += len(got)
+    assert asked[0] == 9 and sum(asked) < 9 * len(asked) / 2
+    assert fails
+    state = p.state_before(0)
+    kept = {v: (state.pos[v - 1] ^ 1, [0]) for v in range(1, 10)}  # other places: looked at again
+    assert forcing._one_digit_fails(state, kept) == real(state)

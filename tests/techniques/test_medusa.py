@@ -110,3 +110,61 @@ def test_pure_and_repeatable():
     before = format_pencilmarks(state)
     assert list(medusa.find(state)) == list(medusa.find(state))
     assert format_pencilmarks(state) == before
+
+
+def test_a_colouring_that_removed_nothing_is_not_looked_at_again():
+    """The session keeps the colourings that removed nothing; in a state inside the last one
+    such a colouring is passed over (here one marked by hand, which does remove: the finder
+    trusts the session, and check mode catches the lie); a state outside it starts afresh."""
+    import pytest
+
+    from explainer.model.session import Session, StaleTable
+    from explainer.model.technique import Context
+
+    state = open_grid(keep=CHAIN)
+    session = Session(state)
+    ctx = Context(session=session)
+    step = next(medusa.find(state, ctx))
+    colour = [0, 0]
+    lk = medusa.links(state, session)
+    for k, cands in enumerate((step.marked, step.marked_alt)):
+        for r, c, v in cands:
+            colour[k] |= 1 << lk.index(r * 9 + c, v)
+    memo = session.slot("medusa")
+    assert memo["cand"] == tuple(state.cand)
+    memo["quiet"].add((min(colour), max(colour)))
+    assert list(medusa.find(state, ctx)) == []  # passed over
+    memo["quiet"].add((min(colour), max(colour)))
+    session.check = True
+    with pytest.raises(StaleTable):
+        list(medusa.find(state, ctx))
+    session.check = False
+    memo["quiet"].add((min(colour), max(colour)))
+    memo["cand"] = tuple(m & ~1 for m in state.cand)  # an earlier state without the 1s: not inside it
+    assert next(medusa.find(state, ctx)).eliminate == step.eliminate
+
+
+def test_a_session_across_steps_finds_what_a_fresh_search_finds():
+    """Along a real explanation (the 16x16 example's first hundred steps) the finder with the
+    run's session gives, step after step, what a search without one gives."""
+    from pathlib import Path
+
+    from explainer.api import Puzzle
+    from explainer.model.session import Session
+    from explainer.model.technique import Context
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "16x16-hard.txt").read_text()
+    p = Puzzle([x for x in text.splitlines() if x and not x.startswith("#")][0])
+    state = p.state_before(0).copy()
+    session = Session(state)
+    ctx = Context(session=session)
+    found = passed_over = 0
+    for step in p.steps[:100]:
+        before = set(session.slot("medusa").get("quiet", ()))
+        kept = list(medusa.find(state, ctx))
+        assert kept == list(medusa.find(state.copy()))
+        found += len(kept)
+        passed_over += len(before & session.slot("medusa")["quiet"])
+        state.apply(step)
+        session.applied(step)
+    assert found and passed_over
