@@ -205,11 +205,6 @@ def _pairs(flat: Any, n: int) -> list[tuple[int, int]]:
     return list(zip((flat // n).tolist(), (flat % n + 1).tolist(), strict=True))
 
 
-def _candidates(state: State) -> list[tuple[int, int]]:
-    """Every (cell, value) candidate of the state, by cell then value."""
-    return _pairs(_flat(state), state.geo.n)
-
-
 class _Memo:
     """The last full batch of one kind (static or dynamic) on one grid size.
 
