@@ -510,12 +510,13 @@ def nested_least(level: int) -> float:
     return rating.SE_NESTED + 2.0 * (level - 1)
 
 
-def _true_fixpoints(state: State, base: Any, flat: Any, memos: Memos | None) -> Any:
-    """Each candidate (``_flat``'s, of ``state``, whose row is ``base``) assumed true, to its singles
-    fixpoint. The session's last singles batch (``memos``: ``static_found``'s) holds them when
-    it was made on this very state and none of its true rows stopped at a contradiction (such
-    a row stops anywhere; the others are the one fixpoint a run finds, resumed or not): the
-    nested search runs after that batch found no step, on big grids."""
+def _true_fixpoints(base: Any, t: Any, flat: Any, cands: list[tuple[int, int]], memos: Memos | None) -> Any:
+    """Each candidate of a state (``_flat``'s numbers ``flat``, as pairs ``cands``; its row
+    ``base``) assumed true, to its singles fixpoint. The session's last singles batch
+    (``memos``: ``static_found``'s) holds them when it was made on this very state and none of
+    its true rows stopped at a contradiction (such a row stops anywhere; the others are the one
+    fixpoint a run finds, resumed or not): the nested search runs after that batch found no
+    step, on big grids."""
     import numpy as np
 
     from explainer.core import propagate as batch
@@ -524,8 +525,7 @@ def _true_fixpoints(state: State, base: Any, flat: Any, memos: Memos | None) -> 
     if (memo is not None and np.array_equal(memo.base, base) and np.array_equal(memo.flat, flat)
             and not memo.contra[:memo.k].any()):
         return memo.out[:memo.k]
-    t = batch.tables(state.geo.n)
-    out, _ = batch.propagate_chunked(batch.assumed(base, t, _pairs(flat, state.geo.n)), t, base=base)
+    out, _ = batch.propagate_chunked(batch.assumed(base, t, cands), t, base=base)
     return out
 
 
@@ -551,7 +551,7 @@ def nested_found(state: State, level: int, ceiling: float = float("inf"),
     if not cand_list:
         return None
     # order: assumptions whose singles branch removes the most candidates first
-    left = batch.popcount(_true_fixpoints(state, base, flat, memos)).sum(axis=1)
+    left = batch.popcount(_true_fixpoints(base, t, flat, cand_list, memos)).sum(axis=1)
     # ends of strong links first: removing one places the other at once
     strong = np.array([_strong(state, c, v) for c, v in cand_list], dtype=bool)
     order = [cand_list[i] for i in np.lexsort((left, ~strong))]
@@ -629,9 +629,10 @@ def find(state: State, ctx: Context = NO_CONTEXT, /) -> Iterator[Explanation | L
     for dynamic, static, least in passes:
         if least >= ceiling:
             return
-        found = nishio_found(state, ceiling, one_digit) if static is None else static_found(state, dynamic, static,
-                                                                                             ctx.lowest_first, ceiling,
-                                                                                             memos)
+        if static is None:
+            found = nishio_found(state, ceiling, one_digit)
+        else:
+            found = static_found(state, dynamic, static, ctx.lowest_first, ceiling, memos)
         if found is not None:
             rated = rating.proof_value(found[0])
             yield _lead(ctx, geo, found, rated)

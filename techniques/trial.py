@@ -84,7 +84,7 @@ class _Result:
 
     __slots__ = ("row", "masks", "reads", "contradiction", "solved", "changed", "gone")
 
-    def __init__(self, row: Any, contradiction: bool, solved: bool, changed: int, gone: int = 0) -> None:
+    def __init__(self, row: Any, contradiction: bool, solved: bool, changed: int, gone: int) -> None:
         self.row, self.contradiction, self.solved, self.changed = row, contradiction, solved, changed
         self.gone = gone
         self.masks: list[int] | None = None

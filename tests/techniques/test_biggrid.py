@@ -126,13 +126,15 @@ def test_nested_order_reads_the_singles_batch_of_its_own_state_only():
     memo = memos[(False, False)]
     assert not memo.contra[:memo.k].any()
     base, flat = propagate.base_row(state), forcing._flat(state)
-    fresh = forcing._true_fixpoints(state, base, flat, None)
-    kept = forcing._true_fixpoints(state, base, flat, memos)
+    t, cands = propagate.tables(9), forcing._pairs(flat, 9)
+    fresh = forcing._true_fixpoints(base, t, flat, cands, None)
+    kept = forcing._true_fixpoints(base, t, flat, cands, memos)
     assert np.shares_memory(kept, memo.out) and (kept == fresh).all()
     # near misses: the batch of another state, a batch whose true row stopped at a contradiction
     later = state.copy()
     later.eliminate(9, 4)
-    other = forcing._true_fixpoints(later, propagate.base_row(later), forcing._flat(later), memos)
+    later_flat = forcing._flat(later)
+    other = forcing._true_fixpoints(propagate.base_row(later), t, later_flat, forcing._pairs(later_flat, 9), memos)
     assert not np.shares_memory(other, memo.out) and other.shape[0] == memo.k - 1
     memo.contra[3] = True
-    assert not np.shares_memory(forcing._true_fixpoints(state, base, flat, memos), memo.out)
+    assert not np.shares_memory(forcing._true_fixpoints(base, t, flat, cands, memos), memo.out)

@@ -269,7 +269,7 @@ def test_nishio_near_miss():
     assert forcing.nishio_step(open_grid({"r1c1": "12", "r1c2": "12"})) is None
 
 
-def test_one_digit_answers_kept_per_value_are_a_fresh_search_s(monkeypatch):
+def test_one_digit_answers_kept_per_value_equal_a_fresh_search(monkeypatch):
     """The session keeps each value's one-digit answer with the places it was found for:
     along a real explanation the kept answers are a fresh search's, only the values whose
     places changed are looked at again, and an answer kept for other places is not read."""
